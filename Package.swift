@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// PaywallSim: a terminal simulator of a white-label app's subscription flow.
+// Only the toolchain and three Debian C libraries: ncursesw, sqlite3, libcrypto.
+import PackageDescription
+
+let package = Package(
+    name: "PaywallSim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "paywall-sim", targets: ["paywall-sim"])
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNcurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "SimKernel"),
+        .target(name: "WhiteLabel", dependencies: ["SimKernel"]),
+        .target(name: "Database", dependencies: ["CSQLite"]),
+        .target(name: "Signing", dependencies: ["CCrypto"]),
+        .target(name: "StoreSim", dependencies: ["SimKernel", "WhiteLabel", "Database", "Signing"]),
+        .target(name: "BackendSim", dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "Database", "Signing"]),
+        .target(name: "Subscriptions", dependencies: ["SimKernel"]),
+        .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel"]),
+        .target(
+            name: "Simulation",
+            dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "BackendSim", "Subscriptions", "AppFlow", "Database", "Signing"]),
+        .target(name: "TerminalUI", dependencies: ["Simulation", "AppFlow", "WhiteLabel", "CNcurses"]),
+        .executableTarget(
+            name: "paywall-sim", dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel"]),
+        .testTarget(
+            name: "PaywallSimTests",
+            dependencies: [
+                "SimKernel", "WhiteLabel", "Database", "Signing", "StoreSim", "BackendSim", "Subscriptions", "AppFlow",
+                "Simulation", "TerminalUI",
+            ]),
+    ]
+)

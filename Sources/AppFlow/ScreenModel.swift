@@ -1,0 +1,114 @@
+import WhiteLabel
+
+/// The screens of the app, named as scenarios, recordings and tests name them.
+public enum ScreenID: String, CaseIterable, Sendable {
+    case feed
+    case content
+    case paywall
+    case parentalGate = "parental-gate"
+    case appStoreSheet = "app-store-sheet"
+    case login
+    case signup
+    case transferPrompt = "transfer-prompt"
+    case accountRequired = "account-required"
+    case profile
+    case manageSubscription = "manage-subscription"
+    case alert
+}
+
+/// What is on the phone's screen, with no terminal in it: the terminal paints it, the text
+/// renderer prints it, tests read it.
+public struct ScreenModel: Equatable, Sendable {
+    public var id: ScreenID
+    /// The navigation bar's title.
+    public var title: String
+    public var rows: [Row]
+    /// The index in `rows` of the highlighted row, if any.
+    public var selection: Int?
+    /// What the app waits for, shown with a spinner: "Waiting for the App Store".
+    public var waiting: String?
+    /// A message over the screen; while it is up it takes the keys.
+    public var alert: Alert?
+    /// The keys that work here, for the bottom bar.
+    public var keys: [KeyHint]
+
+    public init(
+        id: ScreenID, title: String, rows: [Row], selection: Int? = nil, waiting: String? = nil,
+        alert: Alert? = nil, keys: [KeyHint] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.rows = rows
+        self.selection = selection
+        self.waiting = waiting
+        self.alert = alert
+        self.keys = keys
+    }
+
+    /// The identifier a scenario checks: `alert` while an alert is up.
+    public var visibleID: ScreenID { alert == nil ? id : .alert }
+}
+
+/// One line (or wrapped paragraph) of a screen.
+public struct Row: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// A heading, in the accent color.
+        case heading
+        /// Body text, wrapped to the screen's width.
+        case text
+        /// Secondary text.
+        case muted
+        /// A row the reader can choose with Enter.
+        case choice
+        /// A button, drawn as `[ Label ]`.
+        case button
+        /// An advertisement.
+        case ad
+        /// An empty line.
+        case spacer
+    }
+
+    public var kind: Kind
+    public var text: String
+    /// A marker drawn at the row's right end, e.g. "locked".
+    public var badge: Badge?
+
+    public init(_ kind: Kind, _ text: String = "", badge: Badge? = nil) {
+        self.kind = kind
+        self.text = text
+        self.badge = badge
+    }
+
+    public var isSelectable: Bool { kind == .choice || kind == .button }
+}
+
+/// A short marker at the end of a row.
+public struct Badge: Equatable, Sendable {
+    public var text: String
+    public var role: Theme.Role
+
+    public static let locked = Badge(text: "[locked]", role: .locked)
+    public static let unlocked = Badge(text: "[open]", role: .success)
+}
+
+/// A message over any screen, dismissed with Enter or Esc.
+public struct Alert: Equatable, Sendable {
+    public var title: String
+    public var message: String
+
+    public init(title: String, message: String) {
+        self.title = title
+        self.message = message
+    }
+}
+
+/// A key and what it does here, for the bottom bar and the `?` help.
+public struct KeyHint: Equatable, Sendable {
+    public var key: String
+    public var action: String
+
+    public init(_ key: String, _ action: String) {
+        self.key = key
+        self.action = action
+    }
+}

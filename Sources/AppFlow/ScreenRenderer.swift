@@ -1,0 +1,132 @@
+import WhiteLabel
+
+/// Lays a `ScreenModel` out as the lines of a phone screen `width` columns wide.
+/// The terminal paints these lines in color; `plainText` prints them for tests and `screens`.
+public enum ScreenRenderer {
+    static let spinnerFrames = ["|", "/", "-", "\\"]
+
+    /// The screen's lines: title bar, rows (wrapped), then the spinner or the alert.
+    /// `spinnerPhase` turns the spinner; pass 0 for stable snapshots.
+    public static func lines(_ screen: ScreenModel, width: Int, spinnerPhase: Int = 0) -> [StyledLine] {
+        let width = max(width, 12)
+        var lines: [StyledLine] = [
+            StyledLine([StyledSpan(center(screen.title, width), .accent, emphasized: true)]),
+            StyledLine([StyledSpan(String(repeating: "─", count: width), .border)]),
+        ]
+        for (index, row) in screen.rows.enumerated() {
+            lines += rowLines(row, width: width, highlighted: index == screen.selection)
+        }
+        if let waiting = screen.waiting {
+            let frame = spinnerFrames[abs(spinnerPhase) % spinnerFrames.count]
+            lines.append(StyledLine([]))
+            for text in wrap("\(frame) \(waiting)…", width: width) {
+                lines.append(StyledLine([StyledSpan(text, .accent)]))
+            }
+        }
+        if let alert = screen.alert {
+            lines += alertLines(alert, width: width)
+        }
+        return lines
+    }
+
+    /// The screen as plain text, headed by its identifier: what `paywall-sim screens` prints.
+    public static func plainText(_ screen: ScreenModel, width: Int = 40) -> String {
+        var text = ["[\(screen.visibleID.rawValue)]"]
+        text += lines(screen, width: width).map { line in
+            let content = line.text
+            return (line.highlighted ? "> " : "  ") + content.trimmingTrailingSpaces()
+        }
+        if !screen.keys.isEmpty {
+            text.append("  " + screen.keys.map { "\($0.key) \($0.action)" }.joined(separator: " · "))
+        }
+        return text.joined(separator: "\n")
+    }
+
+    private static func rowLines(_ row: Row, width: Int, highlighted: Bool) -> [StyledLine] {
+        switch row.kind {
+        case .spacer:
+            return [StyledLine([])]
+        case .heading:
+            return wrap(row.text, width: width).map { StyledLine([StyledSpan($0, .accent, emphasized: true)]) }
+        case .text:
+            return wrap(row.text, width: width).map { StyledLine([StyledSpan($0, .text)]) }
+        case .muted:
+            return wrap(row.text, width: width).map { StyledLine([StyledSpan($0, .muted)]) }
+        case .ad:
+            return wrap("AD · " + row.text, width: width).map { StyledLine([StyledSpan($0, .muted)]) }
+        case .button:
+            return [StyledLine([StyledSpan("[ \(row.text) ]", .highlight, emphasized: true)], highlighted: highlighted)]
+        case .choice:
+            let badgeWidth = row.badge.map { $0.text.count + 1 } ?? 0
+            var wrapped = wrap(row.text, width: width - badgeWidth)
+            if wrapped.isEmpty { wrapped = [""] }
+            return wrapped.enumerated().map { index, text in
+                var spans = [StyledSpan(text, .text)]
+                if index == 0, let badge = row.badge {
+                    let gap = max(1, width - text.count - badge.text.count)
+                    spans.append(StyledSpan(String(repeating: " ", count: gap), .text))
+                    spans.append(StyledSpan(badge.text, badge.role))
+                }
+                return StyledLine(spans, highlighted: highlighted)
+            }
+        }
+    }
+
+    private static func alertLines(_ alert: Alert, width: Int) -> [StyledLine] {
+        let inner = width - 4
+        var lines = [StyledLine([StyledSpan("┌" + String(repeating: "─", count: width - 2) + "┐", .error)])]
+        for text in [alert.title] + wrap(alert.message, width: inner) + ["[ OK ]"] {
+            let padded = text + String(repeating: " ", count: max(0, inner - text.count))
+            lines.append(
+                StyledLine([
+                    StyledSpan("│ ", .error), StyledSpan(padded, text == alert.title ? .error : .text, emphasized: text == alert.title),
+                    StyledSpan(" │", .error),
+                ]))
+        }
+        lines.append(StyledLine([StyledSpan("└" + String(repeating: "─", count: width - 2) + "┘", .error)]))
+        return lines
+    }
+
+    /// Greedy word wrap; words longer than the width are cut.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var current = ""
+            for word in paragraph.split(separator: " ") {
+                var word = String(word)
+                while word.count > width {
+                    if !current.isEmpty {
+                        lines.append(current)
+                        current = ""
+                    }
+                    lines.append(String(word.prefix(width)))
+                    word = String(word.dropFirst(width))
+                }
+                if current.isEmpty {
+                    current = word
+                } else if current.count + 1 + word.count <= width {
+                    current += " " + word
+                } else {
+                    lines.append(current)
+                    current = word
+                }
+            }
+            lines.append(current)
+        }
+        return lines
+    }
+
+    static func center(_ text: String, _ width: Int) -> String {
+        let text = String(text.prefix(width))
+        let left = (width - text.count) / 2
+        return String(repeating: " ", count: left) + text + String(repeating: " ", count: width - left - text.count)
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,48 @@
+// SwiftPM drops pkg-config's -D flags, so turn on the wide-character API here,
+// and expose the macros Swift cannot import as small inline functions.
+#ifndef PAYWALLSIM_CNCURSES_SHIM_H
+#define PAYWALLSIM_CNCURSES_SHIM_H
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *pws_stdscr(void) { return stdscr; }
+static inline int pws_lines(void) { return LINES; }
+static inline int pws_cols(void) { return COLS; }
+static inline int pws_colors(void) { return COLORS; }
+static inline int pws_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t pws_a_bold(void) { return A_BOLD; }
+static inline attr_t pws_a_dim(void) { return A_DIM; }
+static inline attr_t pws_a_reverse(void) { return A_REVERSE; }
+static inline attr_t pws_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t pws_a_normal(void) { return A_NORMAL; }
+static inline int pws_set_locale(void) { return setlocale(LC_ALL, "") != NULL; }
+
+// Signals only set a flag; the main loop sees it and restores the terminal.
+static volatile sig_atomic_t pws_stop_signal = 0;
+static inline void pws_on_signal(int sig) { pws_stop_signal = sig; }
+static inline void pws_install_stop_handlers(void) {
+    struct sigaction sa;
+    sa.sa_handler = pws_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+static inline int pws_pending_stop_signal(void) { return pws_stop_signal; }
+
+// The user's own terminal settings, restored on every exit path.
+static struct termios pws_saved_termios;
+static int pws_has_saved_termios = 0;
+static inline void pws_save_termios(void) {
+    if (tcgetattr(STDIN_FILENO, &pws_saved_termios) == 0) pws_has_saved_termios = 1;
+}
+static inline void pws_restore_termios(void) {
+    if (pws_has_saved_termios) tcsetattr(STDIN_FILENO, TCSANOW, &pws_saved_termios);
+}
+#endif

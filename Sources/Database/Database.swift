@@ -1,0 +1,155 @@
+import CSQLite
+
+/// A value in or out of SQLite.
+public enum SQLValue: Hashable, Sendable {
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+    case null
+
+    public var int: Int64? { if case .integer(let value) = self { value } else { nil } }
+    public var string: String? { if case .text(let value) = self { value } else { nil } }
+}
+
+/// An SQLite failure, with SQLite's own message.
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    public let code: Int32
+    public let message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// One SQLite database: WAL, a busy timeout, foreign keys, prepared statements kept per SQL text,
+/// and schema migrations keyed on `PRAGMA user_version`.
+public final class Database {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// Where it lives; nil in memory.
+    public let path: String?
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
+    public init(path: String?) throws(DatabaseError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
+        guard code == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw DatabaseError(code: code, message: "\(path ?? ":memory:"): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 5_000)
+        if path != nil {
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=NORMAL")
+        }
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows; several statements may be separated by semicolons.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? "failed"
+            sqlite3_free(errorMessage)
+            throw DatabaseError(code: code, message: message)
+        }
+    }
+
+    /// Runs one statement with parameters bound in order.
+    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(DatabaseError) {
+        _ = try query(sql, parameters)
+    }
+
+    /// Runs one statement and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(DatabaseError) -> [[SQLValue]] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in parameters.enumerated() {
+            try check(bind(value, to: statement, at: Int32(offset + 1)))
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw error(code) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+        return rows
+    }
+
+    /// Runs `body` in one transaction: all of it is written, or none.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Brings the schema up to the newest version; `migrations[i]` moves version i to i + 1.
+    public func migrate(_ migrations: [String]) throws(DatabaseError) {
+        let version = Int(try query("PRAGMA user_version").first?.first?.int ?? 0)
+        for (index, sql) in migrations.enumerated() where index >= version {
+            try execute("BEGIN IMMEDIATE; \(sql); PRAGMA user_version = \(index + 1); COMMIT")
+        }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" or SQLite's list of problems.
+    public func integrityCheck() throws(DatabaseError) -> String {
+        try query("PRAGMA integrity_check").compactMap { $0.first?.string }.joined(separator: "\n")
+    }
+
+    // MARK: - Statements
+
+    private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ value: SQLValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch value {
+        case .integer(let number): return sqlite3_bind_int64(statement, index, number)
+        case .text(let text): return pws_sqlite_bind_text(statement, index, text, -1)
+        case .blob(let bytes): return bytes.withUnsafeBytes { pws_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) }
+        case .null: return sqlite3_bind_null(statement, index)
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+
+    private func check(_ code: Int32) throws(DatabaseError) {
+        if code != SQLITE_OK { throw error(code) }
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        DatabaseError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database")
+    }
+}

@@ -1,0 +1,127 @@
+/// The one discrete-event scheduler of a simulated world: a queue keyed by (due time, sequence).
+///
+/// Everything runs on one thread. Latency is a delay on the virtual clock; an answer from the store
+/// or the backend is an event scheduled here. The sequence number breaks ties, so the same inputs
+/// always run in the same order.
+public final class Scheduler {
+    /// A handle to cancel a scheduled event.
+    public struct EventID: Hashable, Sendable {
+        let sequence: UInt64
+    }
+
+    private struct Entry {
+        let due: SimInstant
+        let sequence: UInt64
+        let action: () -> Void
+
+        func runsBefore(_ other: Entry) -> Bool {
+            due != other.due ? due < other.due : sequence < other.sequence
+        }
+    }
+
+    public private(set) var now: SimInstant
+    private var heap: [Entry] = []
+    private var cancelled: Set<UInt64> = []
+    private var nextSequence: UInt64 = 0
+
+    public init(start: SimInstant = .worldStart) {
+        now = start
+    }
+
+    /// Runs `action` once the virtual clock reaches `now + delay`.
+    @discardableResult
+    public func schedule(after delay: SimDuration, _ action: @escaping () -> Void) -> EventID {
+        let entry = Entry(due: now + max(delay, .zero), sequence: nextSequence, action: action)
+        nextSequence += 1
+        push(entry)
+        return EventID(sequence: entry.sequence)
+    }
+
+    public func cancel(_ id: EventID) {
+        cancelled.insert(id.sequence)
+    }
+
+    /// When the next live event is due, or nil when nothing is pending.
+    public var nextDue: SimInstant? {
+        dropCancelledHead()
+        return heap.first?.due
+    }
+
+    public var isIdle: Bool { nextDue == nil }
+
+    /// Runs every event in order, jumping time, until nothing is pending. Returns how many ran.
+    @discardableResult
+    public func runUntilIdle(maxEvents: Int = 10_000_000) -> Int {
+        var count = 0
+        while count < maxEvents, let entry = popLive() {
+            now = max(now, entry.due)
+            entry.action()
+            count += 1
+        }
+        return count
+    }
+
+    /// Runs every event due at or before `instant`, then leaves the clock at `instant`.
+    @discardableResult
+    public func run(until instant: SimInstant) -> Int {
+        var count = 0
+        while let due = nextDue, due <= instant, let entry = popLive() {
+            now = max(now, entry.due)
+            entry.action()
+            count += 1
+        }
+        now = max(now, instant)
+        return count
+    }
+
+    /// Moves the clock forward by `duration`, running what falls due on the way.
+    @discardableResult
+    public func advance(by duration: SimDuration) -> Int {
+        run(until: now + duration)
+    }
+
+    // MARK: - Binary heap
+
+    private func popLive() -> Entry? {
+        dropCancelledHead()
+        return heap.isEmpty ? nil : popHead()
+    }
+
+    private func dropCancelledHead() {
+        while let head = heap.first, cancelled.contains(head.sequence) {
+            cancelled.remove(head.sequence)
+            _ = popHead()
+        }
+    }
+
+    private func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].runsBefore(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func popHead() -> Entry {
+        let head = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var first = parent
+                if left < heap.count && heap[left].runsBefore(heap[first]) { first = left }
+                if right < heap.count && heap[right].runsBefore(heap[first]) { first = right }
+                if first == parent { break }
+                heap.swapAt(parent, first)
+                parent = first
+            }
+        }
+        return head
+    }
+}

@@ -1,0 +1,41 @@
+/// Who said something on the timeline.
+public enum TimelineSource: String, Codable, Sendable, CaseIterable {
+    case app
+    case store
+    case backend
+    case reader
+    case control
+}
+
+/// One message on the timeline, stamped with virtual time.
+public struct TimelineEntry: Hashable, Codable, Sendable, CustomStringConvertible {
+    public let time: SimInstant
+    public let source: TimelineSource
+    public let text: String
+
+    public var description: String { "\(time) \(source.rawValue.padding(7)) \(text)" }
+}
+
+/// Every message between the app, the fake App Store and the backend, in the order it happened.
+/// Byte-identical for the same seed and inputs: that is what makes recordings replayable.
+public final class Timeline {
+    public private(set) var entries: [TimelineEntry] = []
+    private let clock: () -> SimInstant
+
+    public init(clock: @escaping () -> SimInstant) {
+        self.clock = clock
+    }
+
+    public func log(_ source: TimelineSource, _ text: String) {
+        entries.append(TimelineEntry(time: clock(), source: source, text: text))
+    }
+
+    /// The whole timeline as text, one entry a line.
+    public var text: String { entries.map(\.description).joined(separator: "\n") }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

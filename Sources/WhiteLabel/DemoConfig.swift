@@ -1,0 +1,128 @@
+import Foundation
+import SimKernel
+
+/// One white-label app, as its owner configured it: the app part the phone reads,
+/// the backend part only the server reads, and the catalog the App Store sells.
+public struct DemoConfig: Sendable {
+    public var app: AppPart
+    public var backend: BackendPart
+    public var store: StorePart
+    /// The file it was read from, for messages; nil for configs built in code.
+    public var sourcePath: String?
+}
+
+/// What the phone knows: the owner's offers in order, the paywall text, the content, the policies.
+public struct AppPart: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var bundleId: String
+    public var theme: String
+    public var tagline: String?
+    /// The owner's order is the paywall's order, whatever order the store answers in.
+    public var subscriptions: [ConfiguredSubscription]
+    public var paywall: PaywallText
+    public var content: [ContentItem]
+    public var account: AccountPolicy
+    public var kids: Bool
+    public var ads: AdsPolicy
+}
+
+/// A subscription the owner sells: our identifier and the App Store's product identifier.
+public struct ConfiguredSubscription: Codable, Sendable, Equatable {
+    public var id: String
+    public var productId: String
+}
+
+/// The owner's words for the paywall. Offer lines are templates with placeholders
+/// `{title}`, `{description}`, `{price}`, `{period}` and `{trial}` filled from the store's answer.
+public struct PaywallText: Codable, Sendable, Equatable {
+    public var title: String
+    public var body: String
+    /// The line for an offer without a free trial.
+    public var offer: String
+    /// The line for an offer with a free trial; `offer` is used when absent.
+    public var offerWithTrial: String?
+
+    public static let placeholders = ["{title}", "{description}", "{price}", "{period}", "{trial}"]
+}
+
+/// A piece of content in the feed: its free preview, and the levels that unlock the full version.
+public struct ContentItem: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var preview: String
+    /// Empty for free content; otherwise any one of these levels unlocks it.
+    public var requiredLevels: [String]
+}
+
+/// Whether a reader may subscribe without an account.
+public struct AccountPolicy: Codable, Sendable, Equatable {
+    public enum Mode: String, Codable, Sendable {
+        case optional
+        case requiredAfterSubscribing = "required-after-subscribing"
+    }
+    public var mode: Mode
+}
+
+/// Whether subscribers still see ads.
+public struct AdsPolicy: Codable, Sendable, Equatable {
+    public var enabled: Bool
+    public var hideForSubscribers: Bool
+}
+
+/// The server's part: which levels each product grants, and the full content it serves.
+public struct BackendPart: Codable, Sendable, Equatable {
+    /// Product identifier → access levels. The phone never sees this mapping.
+    public var productLevels: [String: [String]]
+    /// Content identifier → full text, served only to identities holding a required level.
+    public var fullContent: [String: String]
+}
+
+/// The App Store's catalog for this app.
+public struct StorePart: Codable, Sendable, Equatable {
+    public var storefront: String
+    public var locale: String
+    public var products: [StoreProductSpec]
+}
+
+/// A product as App Store Connect holds it.
+public struct StoreProductSpec: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        case autoRenewable = "auto-renewable"
+        case nonRenewing = "non-renewing"
+        case consumable
+        case nonConsumable = "non-consumable"
+    }
+
+    public var productId: String
+    public var type: Kind
+    public var subscriptionGroup: String?
+    /// ISO 8601, e.g. `P1M`.
+    public var subscriptionPeriod: String?
+    public var introductoryOffer: IntroductoryOfferSpec?
+    /// Storefront (ISO 3166 alpha-3, e.g. `USA`) → price in that storefront's currency, as a decimal string.
+    /// A storefront not listed does not sell the product.
+    public var prices: [String: String]
+    /// Locale (e.g. `en_US`) → the store's translated title and description.
+    public var localizations: [String: ProductLocalization]
+}
+
+public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
+    public enum PaymentMode: String, Codable, Sendable {
+        case freeTrial = "free-trial"
+        case payAsYouGo = "pay-as-you-go"
+        case payUpFront = "pay-up-front"
+    }
+    public var paymentMode: PaymentMode
+    /// ISO 8601 length of one offer period, e.g. `P1W`.
+    public var period: String
+    /// How many periods; 1 when absent.
+    public var periodCount: Int?
+    /// The price per period for paid offers, per storefront.
+    public var prices: [String: String]?
+}
+
+public struct ProductLocalization: Codable, Sendable, Equatable {
+    public var title: String
+    public var description: String
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SimKernel
+
+/// Reads a demo config and checks what JSON alone cannot: references between its three parts.
+public enum DemoConfigLoader {
+    public static func load(path: String) throws(ConfigError) -> DemoConfig {
+        let data = try JSONFileDecoder.readData(atPath: path)
+        return try decode(data, file: path)
+    }
+
+    public static func decode(_ data: Data, file: String) throws(ConfigError) -> DemoConfig {
+        let parts = try JSONFileDecoder.decode(DemoConfigFile.self, from: data, file: file)
+        let config = DemoConfig(app: parts.app, backend: parts.backend, store: parts.store, sourcePath: file)
+        try validate(config, file: file)
+        return config
+    }
+
+    static func validate(_ config: DemoConfig, file: String) throws(ConfigError) {
+        func fail(_ location: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, location: location, message: message)
+        }
+        let app = config.app
+        if app.id.isEmpty { throw fail("app.id", "must not be empty") }
+        if app.subscriptions.isEmpty { throw fail("app.subscriptions", "must list at least one subscription") }
+        var seenIds: Set<String> = []
+        for (index, subscription) in app.subscriptions.enumerated() {
+            if !seenIds.insert(subscription.id).inserted {
+                throw fail("app.subscriptions[\(index)].id", "\"\(subscription.id)\" is listed twice")
+            }
+            if config.backend.productLevels[subscription.productId] == nil {
+                throw fail(
+                    "app.subscriptions[\(index)].productId",
+                    "\"\(subscription.productId)\" grants no levels: add it to backend.productLevels")
+            }
+        }
+        try checkTemplate(app.paywall.offer, at: "app.paywall.offer", file: file)
+        if let template = app.paywall.offerWithTrial {
+            try checkTemplate(template, at: "app.paywall.offerWithTrial", file: file)
+        }
+        let knownLevels = Set(config.backend.productLevels.values.joined())
+        var contentIds: Set<String> = []
+        for (index, item) in app.content.enumerated() {
+            if !contentIds.insert(item.id).inserted {
+                throw fail("app.content[\(index)].id", "\"\(item.id)\" is listed twice")
+            }
+            for level in item.requiredLevels where !knownLevels.contains(level) {
+                throw fail(
+                    "app.content[\(index)].requiredLevels",
+                    "level \"\(level)\" is granted by no product in backend.productLevels")
+            }
+            if !item.requiredLevels.isEmpty && config.backend.fullContent[item.id] == nil {
+                throw fail("backend.fullContent", "has no full version of restricted content \"\(item.id)\"")
+            }
+        }
+        for (index, product) in config.store.products.enumerated() {
+            try StoreProductValidation.check(product, at: "store.products[\(index)]", file: file)
+        }
+    }
+
+    private static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw ConfigError(file: file, location: location, message: "has a \"{\" that is never closed")
+            }
+            let placeholder = String(rest[open...close])
+            if !PaywallText.placeholders.contains(placeholder) {
+                throw ConfigError(
+                    file: file, location: location,
+                    message: "unknown placeholder \(placeholder); use \(PaywallText.placeholders.joined(separator: ", "))"
+                )
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+    }
+}
+
+/// The file's top level: exactly the three parts.
+private struct DemoConfigFile: Decodable {
+    var app: AppPart
+    var backend: BackendPart
+    var store: StorePart
+}
+
+/// Checks of one store product that the App Store itself would enforce.
+enum StoreProductValidation {
+    static func check(_ product: StoreProductSpec, at location: String, file: String) throws(ConfigError) {
+        func fail(_ field: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, location: "\(location).\(field)", message: message)
+        }
+        if product.type == .autoRenewable || product.type == .nonRenewing {
+            guard let period = product.subscriptionPeriod else {
+                throw fail("subscriptionPeriod", "is missing for a subscription")
+            }
+            if CalendarPeriod(iso8601: period) == nil {
+                throw fail("subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
+            }
+        }
+        if product.type == .autoRenewable && product.subscriptionGroup == nil {
+            throw fail("subscriptionGroup", "is missing for an auto-renewable subscription")
+        }
+        if let offer = product.introductoryOffer, CalendarPeriod(iso8601: offer.period) == nil {
+            throw fail("introductoryOffer.period", "\"\(offer.period)\" is not an ISO 8601 period such as P1W")
+        }
+        for (storefront, price) in product.prices where Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")) == nil {
+            throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
+        }
+        if product.localizations.isEmpty {
+            throw fail("localizations", "must hold at least one locale")
+        }
+    }
+}

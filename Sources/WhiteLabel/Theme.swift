@@ -1,0 +1,45 @@
+import Foundation
+
+/// How the terminal looks for one demo app: colors per role, border style, logo.
+public struct Theme: Codable, Sendable, Equatable {
+    /// A color for 256-color terminals and its stand-in on 8-color ones.
+    public struct Color: Codable, Sendable, Equatable {
+        public var c256: Int
+        public var c8: BasicColor
+    }
+
+    /// The eight colors every color terminal has.
+    public enum BasicColor: String, Codable, Sendable, CaseIterable {
+        case black, red, green, yellow, blue, magenta, cyan, white
+    }
+
+    public enum BorderStyle: String, Codable, Sendable {
+        case single, rounded, double, ascii
+    }
+
+    /// What each color is for; every theme defines every role.
+    public enum Role: String, Codable, Sendable, CaseIterable {
+        case text, muted, accent, border, highlight, locked, success, error, app, store, backend, reader, control
+    }
+
+    public var name: String
+    public var border: BorderStyle
+    public var logo: String
+    public var colors: [String: Color]
+
+    public func color(_ role: Role) -> Color? { colors[role.rawValue] }
+}
+
+public enum ThemeLoader {
+    public static func load(path: String) throws(ConfigError) -> Theme {
+        let data = try JSONFileDecoder.readData(atPath: path)
+        let theme = try JSONFileDecoder.decode(Theme.self, from: data, file: path)
+        for role in Theme.Role.allCases where theme.colors[role.rawValue] == nil {
+            throw ConfigError(file: path, location: "colors.\(role.rawValue)", message: "is missing")
+        }
+        for (role, color) in theme.colors where !(0...255).contains(color.c256) {
+            throw ConfigError(file: path, location: "colors.\(role).c256", message: "must be from 0 to 255")
+        }
+        return theme
+    }
+}
