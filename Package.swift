@@ -10,8 +10,9 @@ let package = Package(
         .executable(name: "paywall-sim", targets: ["paywall-sim"])
     ],
     targets: [
+        // No pkgConfig for ncursesw: SwiftPM would drop its -D flags with a warning; the shim sets them.
         .systemLibrary(
-            name: "CNcurses", pkgConfig: "ncursesw",
+            name: "CNcurses",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",

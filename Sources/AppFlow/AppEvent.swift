@@ -1,0 +1,24 @@
+import Subscriptions
+
+/// Everything that can happen to the app: the reader's input and the answers of the services.
+public enum AppEvent: Equatable, Sendable {
+    case launched
+    case reader(ReaderInput)
+    case catalogLoaded([Offer])
+    case accessChanged(AccessSnapshot)
+    /// Apple's sheet appeared (a value) or went away (nil).
+    case paymentSheet(PaymentSheetInfo?)
+    case purchaseStage(PurchaseStage)
+    case purchaseFinished(PurchaseOutcome)
+    case fullContentLoaded(id: String, body: String)
+    case fullContentFailed(id: String, message: String)
+}
+
+/// Work the app asks for, as data: the simulation runs it and answers with events.
+public enum AppEffect: Equatable, Sendable {
+    case loadCatalog
+    case purchase(offerId: String)
+    /// The reader's answer on Apple's sheet, delivered to the store.
+    case answerPaymentSheet(confirm: Bool)
+    case loadFullContent(id: String, requiredLevels: [String])
+}

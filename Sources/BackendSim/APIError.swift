@@ -1,0 +1,38 @@
+import Foundation
+import SimKernel
+
+/// A refusal with its HTTP status and machine-readable code, as docs/BACKEND-API.md lists them.
+enum APIError: Error, Equatable {
+    case badRequest(String)
+    case unauthorized(String)
+    case forbidden(String)
+    case notFound
+    case unprocessable(String)
+
+    var response: HTTPResponse {
+        switch self {
+        case .badRequest(let code): JSONBody.response(400, ["error": code])
+        case .unauthorized(let code): JSONBody.response(401, ["error": code])
+        case .forbidden(let code): JSONBody.response(403, ["error": code])
+        case .notFound: JSONBody.response(404, ["error": "not_found"])
+        case .unprocessable(let code): JSONBody.response(422, ["error": code])
+        }
+    }
+}
+
+/// JSON bodies with sorted keys, so the same answer is the same bytes.
+enum JSONBody {
+    static func response(_ status: Int, _ body: some Encodable) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = (try? encoder.encode(body)).map(Array.init) ?? []
+        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: bytes)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws(APIError) -> T {
+        guard let value = try? JSONDecoder().decode(type, from: Data(request.body)) else {
+            throw .badRequest("body_malformed")
+        }
+        return value
+    }
+}

@@ -1,0 +1,96 @@
+import Database
+import Foundation
+import SimKernel
+import Signing
+import StoreSim
+import WhiteLabel
+
+/// Why the backend could not be set up.
+public struct BackendSetupError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// The platform server: it alone decides access. It verifies receipts with the App Store,
+/// keeps the ledger, maps products to access levels, and serves full content.
+/// Its interface is HTTP-shaped (`handle`), written down in docs/BACKEND-API.md.
+public final class Backend {
+    public let ledger: BackendLedger
+    let levelsByProduct: [String: [String]]
+    let fullContent: [String: String]
+    let requiredLevels: [String: [String]]
+    let bundleId: String
+    let environment: StoreEnvironment = .sandbox
+    let tokens: TokenAuthority
+    let store: AppStore
+    let clock: () -> SimInstant
+    let timeline: Timeline
+
+    static let tokenLifetime = SimDuration.days(365)
+
+    public init(
+        config: DemoConfig, store: AppStore, clock: @escaping () -> SimInstant, timeline: Timeline,
+        databasePath: String?
+    ) throws(BackendSetupError) {
+        do {
+            ledger = try BackendLedger(path: databasePath)
+        } catch {
+            throw BackendSetupError(description: "cannot open the ledger: \(error)")
+        }
+        levelsByProduct = config.backend.productLevels
+        fullContent = config.backend.fullContent
+        requiredLevels = Dictionary(uniqueKeysWithValues: config.app.content.map { ($0.id, $0.requiredLevels) })
+        bundleId = config.app.bundleId
+        tokens = TokenAuthority(
+            secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: config.app.bundleId)
+        self.store = store
+        self.clock = clock
+        self.timeline = timeline
+    }
+
+    /// Answers one request. Never throws: every failure is a status and a JSON error body.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let response: HTTPResponse
+        switch (request.method, request.path) {
+        case ("POST", "/v1/receipts"): response = validateReceipt(request)
+        case ("GET", "/v1/me"): response = me(request)
+        case ("GET", let path) where path.hasPrefix("/v1/content/"):
+            response = content(request, id: String(path.dropFirst("/v1/content/".count)))
+        default: response = APIError.notFound.response
+        }
+        timeline.log(.backend, "\(request.method) \(request.path) → \(response.status)\(Self.errorCode(response))")
+        return response
+    }
+
+    /// The access levels an identity holds now: the union of its unexpired purchases' levels.
+    public func levels(of identityId: String) -> [String] {
+        let now = clock()
+        let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
+        let active = purchases.filter { $0.expires.map { $0 > now } ?? true }
+        return Set(active.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
+    }
+
+    /// The identity a request's bearer token names; nil without a token.
+    func authenticate(_ request: HTTPRequest) throws(APIError) -> IdentityRecord? {
+        guard let header = request.headers["Authorization"] else { return nil }
+        guard header.hasPrefix("Bearer ") else { throw .unauthorized("token_malformed") }
+        do {
+            let claims = try tokens.verify(String(header.dropFirst(7)), now: clock())
+            guard let identity = try? ledger.identity(claims.sub) else { throw APIError.unauthorized("token_unknown") }
+            return identity
+        } catch let refusal as TokenAuthority.Refusal {
+            throw .unauthorized(refusal.rawValue)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .unauthorized("token_invalid")
+        }
+    }
+
+    private static func errorCode(_ response: HTTPResponse) -> String {
+        guard !response.isSuccess,
+            let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let code = object["error"] as? String
+        else { return "" }
+        return " \(code)"
+    }
+}

@@ -1,0 +1,27 @@
+import SimKernel
+
+/// `GET /v1/content/{id}`: the full version of a piece of content, only for an identity
+/// holding one of its required levels.
+extension Backend {
+    struct ContentBody: Encodable {
+        let id: String
+        let body: String
+    }
+
+    func content(_ request: HTTPRequest, id: String) -> HTTPResponse {
+        guard let required = requiredLevels[id] else { return APIError.notFound.response }
+        do {
+            let identity = try authenticate(request)
+            if !required.isEmpty {
+                let held = identity.map { Set(levels(of: $0.id)) } ?? []
+                guard !held.isDisjoint(with: required) else { throw APIError.forbidden("level_required") }
+            }
+            guard let body = fullContent[id] else { return APIError.notFound.response }
+            return JSONBody.response(200, ContentBody(id: id, body: body))
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return APIError.unauthorized("token_invalid").response
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import AppFlow
+import SimKernel
+import StoreSim
+import Subscriptions
+import WhiteLabel
+
+/// One phone: its storage, its view of the App Store, the subscription coordinator, and the app
+/// on screen. Events go through `reduce`; effects come back here to be run.
+final class Device {
+    let name: String
+    let queue: PaymentQueue
+    let storage: DeviceStorage & ReceiptSlot
+    let coordinator: SubscriptionCoordinator
+    private(set) var state: AppState
+    private let timeline: Timeline
+
+    init(
+        name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot, network: SimulatedNetwork,
+        timeline: Timeline
+    ) {
+        self.name = name
+        self.queue = queue
+        self.storage = storage
+        self.timeline = timeline
+        state = AppState(app: app)
+        coordinator = SubscriptionCoordinator(
+            store: SimulatedStoreAdapter(queue: queue), backend: BackendClient(transport: network), storage: storage,
+            configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
+            log: { timeline.log(.app, $0) })
+        coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }
+        queue.onSheetChange = { [unowned self] sheet in
+            dispatch(
+                .paymentSheet(
+                    sheet.map {
+                        PaymentSheetInfo(appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice, terms: $0.terms)
+                    }))
+        }
+    }
+
+    /// The app starts: the coordinator reads the stored identity and starts the transaction observer.
+    func launch() {
+        timeline.log(.app, "launch on \(name)")
+        coordinator.start()
+        dispatch(.launched)
+    }
+
+    func dispatch(_ event: AppEvent) {
+        if case .reader(let input) = event { timeline.log(.reader, Self.describe(input, on: state.screen)) }
+        for effect in reduce(&state, event) { run(effect) }
+    }
+
+    private func run(_ effect: AppEffect) {
+        switch effect {
+        case .loadCatalog:
+            coordinator.loadCatalog { [unowned self] catalog in dispatch(.catalogLoaded(catalog.offers)) }
+        case .purchase(let offerId):
+            coordinator.purchase(
+                offerId: offerId, progress: { [unowned self] stage in dispatch(.purchaseStage(stage)) },
+                completion: { [unowned self] outcome in dispatch(.purchaseFinished(outcome)) })
+        case .answerPaymentSheet(let confirm):
+            queue.answerSheet(confirm: confirm)
+        case .loadFullContent(let id, let levels):
+            coordinator.fullContent(id, requiredLevels: levels) { [unowned self] result in
+                switch result {
+                case .success(let body): dispatch(.fullContentLoaded(id: id, body: body))
+                case .failure: dispatch(.fullContentFailed(id: id, message: "The full article could not be loaded."))
+                }
+            }
+        }
+    }
+
+    private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String {
+        let row = screen.selection.map { screen.rows[$0].text } ?? ""
+        switch input {
+        case .select: return "select \"\(row)\" on \(screen.visibleID.rawValue)"
+        case .back: return "back on \(screen.visibleID.rawValue)"
+        case .up: return "up"
+        case .down: return "down"
+        case .character(let character): return "type \(character)"
+        case .deleteBackward: return "delete"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SimKernel
+import WhiteLabel
+
+/// The products App Store Connect holds for one app, answering products requests
+/// per storefront and locale as the App Store does.
+public struct Catalog: Sendable {
+    public let specs: [StoreProductSpec]
+
+    public init(specs: [StoreProductSpec]) {
+        self.specs = specs
+    }
+
+    /// The products sellable in `storefront`, localized for `locale`; the rest are invalid identifiers.
+    /// The answer's order is the store's own (sorted by identifier), never the app's.
+    public func products(for identifiers: [String], storefront: Storefront, locale: String) -> ProductsResponse {
+        var products: [Product] = []
+        var invalid: [String] = []
+        for identifier in identifiers {
+            if let spec = specs.first(where: { $0.productId == identifier }),
+                let product = Self.product(spec, storefront: storefront, locale: locale)
+            {
+                products.append(product)
+            } else {
+                invalid.append(identifier)
+            }
+        }
+        return ProductsResponse(
+            products: products.sorted { $0.productIdentifier < $1.productIdentifier },
+            invalidProductIdentifiers: invalid)
+    }
+
+    public func spec(for identifier: String) -> StoreProductSpec? {
+        specs.first { $0.productId == identifier }
+    }
+
+    static func product(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
+        guard let priceText = spec.prices[storefront.countryCode], let price = Self.decimal(priceText) else { return nil }
+        let localization =
+            spec.localizations[locale]
+            ?? spec.localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value
+            ?? spec.localizations.sorted { $0.key < $1.key }.first?.value
+        guard let localization else { return nil }
+        let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
+        return Product(
+            productIdentifier: spec.productId,
+            localizedTitle: localization.title,
+            localizedDescription: localization.description,
+            price: price,
+            priceLocale: locale,
+            currencyCode: storefront.currencyCode,
+            localizedPrice: formatter.string(price),
+            subscriptionPeriod: spec.subscriptionPeriod.flatMap { CalendarPeriod(iso8601: $0) },
+            subscriptionGroupIdentifier: spec.subscriptionGroup,
+            introductoryOffer: spec.introductoryOffer.flatMap {
+                discount($0, storefront: storefront, formatter: formatter)
+            })
+    }
+
+    private static func discount(_ offer: IntroductoryOfferSpec, storefront: Storefront, formatter: PriceFormatter)
+        -> ProductDiscount?
+    {
+        guard let period = CalendarPeriod(iso8601: offer.period) else { return nil }
+        let price = offer.paymentMode == .freeTrial ? 0 : offer.prices?[storefront.countryCode].flatMap(decimal) ?? 0
+        let mode: ProductDiscount.PaymentMode =
+            switch offer.paymentMode {
+            case .freeTrial: .freeTrial
+            case .payAsYouGo: .payAsYouGo
+            case .payUpFront: .payUpFront
+            }
+        return ProductDiscount(
+            paymentMode: mode, subscriptionPeriod: period, numberOfPeriods: offer.periodCount ?? 1, price: price,
+            localizedPrice: formatter.string(price))
+    }
+
+    static func decimal(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}
+
+/// Formats an amount in a currency for a locale with Foundation's formatter, as StoreKit's `priceLocale` does.
+struct PriceFormatter {
+    private let formatter = NumberFormatter()
+
+    init(locale: String, currencyCode: String) {
+        formatter.numberStyle = .currency
+        formatter.locale = Locale(identifier: locale)
+        formatter.currencyCode = currencyCode
+    }
+
+    func string(_ amount: Decimal) -> String {
+        formatter.string(from: amount as NSDecimalNumber) ?? "\(amount) \(formatter.currencyCode ?? "")"
+    }
+}

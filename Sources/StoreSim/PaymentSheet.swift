@@ -1,0 +1,8 @@
+/// Apple's payment sheet as the reader sees it: who pays, for what, how much, on which terms.
+public struct PaymentSheet: Equatable, Sendable {
+    public let appleId: String
+    public let productTitle: String
+    public let localizedPrice: String
+    /// "Free for 1 week, then $39.99 per year. Renews automatically until cancelled."
+    public let terms: String
+}

@@ -1,0 +1,45 @@
+import SimKernel
+
+/// The states of a payment, as StoreKit's `SKPaymentTransactionState`.
+public enum TransactionState: String, Sendable, Codable {
+    case purchasing
+    case purchased
+    case failed
+    case restored
+    case deferred
+}
+
+/// Why a payment failed, with StoreKit's `SKError.Code` names.
+public enum StoreError: String, Error, Sendable, Codable {
+    case paymentCancelled
+    case paymentNotAllowed
+    case paymentInvalid
+    case storeProductNotAvailable
+    case unknown
+    case cloudServiceNetworkConnectionFailed
+}
+
+/// One transaction on the payment queue, as the observer sees it. Like StoreKit's, it has
+/// identifiers only once the store has charged (purchased or restored).
+public struct PaymentTransaction: Equatable, Sendable {
+    /// Which payment this is on the device's queue, from `add` to `finish`.
+    public let paymentNumber: Int
+    public let transactionIdentifier: String?
+    public let originalTransactionIdentifier: String?
+    public let productIdentifier: String
+    public let transactionDate: SimInstant
+    public let state: TransactionState
+    public let error: StoreError?
+}
+
+/// What the App Store records for a charged purchase: the truth the server API answers from.
+public struct TransactionRecord: Equatable, Sendable, Codable {
+    public let transactionIdentifier: String
+    public let originalTransactionIdentifier: String
+    public let productIdentifier: String
+    public let appleId: String
+    public let deviceId: String
+    public let purchaseDate: SimInstant
+    public let expiresDate: SimInstant?
+    public var finished: Bool
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SimKernel
+
+/// A product as the App Store returns it to a products request, named as StoreKit names it.
+public struct Product: Equatable, Sendable {
+    public let productIdentifier: String
+    public let localizedTitle: String
+    public let localizedDescription: String
+    public let price: Decimal
+    /// The locale the price is formatted for, e.g. `en_US`, and the storefront's currency.
+    public let priceLocale: String
+    public let currencyCode: String
+    /// The price as the store shows it in `priceLocale`: `$4.99`, `4,99 €`.
+    public let localizedPrice: String
+    public let subscriptionPeriod: CalendarPeriod?
+    public let subscriptionGroupIdentifier: String?
+    public let introductoryOffer: ProductDiscount?
+}
+
+/// An introductory offer, as StoreKit's `SKProductDiscount`.
+public struct ProductDiscount: Equatable, Sendable {
+    public enum PaymentMode: String, Sendable {
+        case freeTrial = "free-trial"
+        case payAsYouGo = "pay-as-you-go"
+        case payUpFront = "pay-up-front"
+    }
+
+    public let paymentMode: PaymentMode
+    public let subscriptionPeriod: CalendarPeriod
+    public let numberOfPeriods: Int
+    public let price: Decimal
+    public let localizedPrice: String
+}
+
+/// The answer to a products request: what is sellable here, and which identifiers were not.
+public struct ProductsResponse: Equatable, Sendable {
+    public let products: [Product]
+    public let invalidProductIdentifiers: [String]
+}

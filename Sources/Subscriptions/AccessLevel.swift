@@ -1,0 +1,49 @@
+/// An access level the backend grants ("premium"). The phone learns levels only from backend answers.
+public struct AccessLevel: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static func < (lhs: AccessLevel, rhs: AccessLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { rawValue }
+}
+
+/// Who the reader is to the backend, and what they hold. Every screen reads this, and only this.
+public struct AccessSnapshot: Equatable, Sendable {
+    public enum Identity: Equatable, Sendable {
+        case none
+        case anonymous(id: String)
+        case account(email: String)
+    }
+
+    public var identity: Identity
+    public var levels: Set<AccessLevel>
+    /// False until the stored identity has been read at launch: no paywall before then.
+    public var isKnown: Bool
+
+    public init(identity: Identity, levels: Set<AccessLevel>, isKnown: Bool) {
+        self.identity = identity
+        self.levels = levels
+        self.isKnown = isKnown
+    }
+
+    public static let unknown = AccessSnapshot(identity: .none, levels: [], isKnown: false)
+
+    public var isSubscriber: Bool { !levels.isEmpty }
+
+    /// Whether content requiring any of `required` is open to this reader.
+    public func unlocks(_ required: [String]) -> Bool {
+        required.isEmpty || required.contains { levels.contains(AccessLevel($0)) }
+    }
+}

@@ -1,0 +1,40 @@
+/// An anonymous identity: the backend's token and the levels it holds, kept on the phone so
+/// access survives a restart before the reader has an account.
+public struct AnonymousIdentity: Codable, Equatable, Sendable {
+    public var id: String
+    public var token: String
+    public var levels: [AccessLevel]
+
+    public init(id: String, token: String, levels: [AccessLevel]) {
+        self.id = id
+        self.token = token
+        self.levels = levels
+    }
+}
+
+/// The phone's own storage for the subscription service.
+public protocol DeviceStorage: AnyObject {
+    var anonymousIdentity: AnonymousIdentity? { get set }
+    /// The full version of content kept for `level`, if any.
+    func cachedContent(_ contentId: String, level: AccessLevel) -> String?
+    func cacheContent(_ contentId: String, level: AccessLevel, body: String)
+    /// Deletes everything kept for a level the reader no longer holds.
+    func purgeContent(level: AccessLevel)
+    /// The levels with something cached, for checks.
+    var cachedLevels: Set<AccessLevel> { get }
+}
+
+/// Storage that lives as long as the object: tests and `--ephemeral`.
+public final class InMemoryDeviceStorage: DeviceStorage {
+    public var anonymousIdentity: AnonymousIdentity?
+    private var content: [AccessLevel: [String: String]] = [:]
+
+    public init() {}
+
+    public func cachedContent(_ contentId: String, level: AccessLevel) -> String? { content[level]?[contentId] }
+    public func cacheContent(_ contentId: String, level: AccessLevel, body: String) {
+        content[level, default: [:]][contentId] = body
+    }
+    public func purgeContent(level: AccessLevel) { content[level] = nil }
+    public var cachedLevels: Set<AccessLevel> { Set(content.keys) }
+}

@@ -1,0 +1,28 @@
+/// How a purchase ended, in terms of what the reader sees.
+public enum PurchaseOutcome: Equatable, Sendable {
+    /// Paid, validated by the backend, levels published.
+    case purchased
+    /// The reader cancelled on Apple's sheet: no error shown.
+    case cancelled
+    /// Waiting for a parent's approval (Ask to Buy).
+    case pending
+    /// Apple refused the payment; the message is plain language.
+    case failed(message: String)
+    /// Paid, but the server check failed: "Restore purchase" brings it back.
+    case serverCheckFailed(message: String)
+    /// Not started.
+    case refused(PurchaseRefusal)
+}
+
+/// Why a purchase did not start.
+public enum PurchaseRefusal: Equatable, Sendable {
+    case purchaseInProgress
+    case paymentsNotAllowed
+    case offerUnavailable
+}
+
+/// Where a running purchase is, for the spinner.
+public enum PurchaseStage: Equatable, Sendable {
+    case waitingForStore
+    case checkingWithServer
+}

@@ -1,0 +1,51 @@
+/// The help texts.
+enum Usage {
+    static let overview = """
+        paywall-sim: a white-label app's subscription flow, simulated in the terminal.
+
+        Usage: paywall-sim [COMMAND] [OPTIONS]
+
+        Commands:
+          run       Open the app in the terminal (the default command)
+          screens   Print every screen of the purchase flow as text
+          apps      List the bundled demo apps
+
+        Run `paywall-sim COMMAND --help` for a command's options.
+        Exit codes: 0 ok, 1 failures found, 2 bad usage or bad input.
+        """
+
+    static let run = """
+        Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
+
+        Opens a white-label app on a simulated phone, beside the timeline of every message
+        between the app, the fake App Store and the backend.
+
+        Options:
+          --app NAME|PATH    A bundled demo app (see `paywall-sim apps`) or a config file. Default: daily-news
+          --state DIR        Where the App Store, the backend and the phone keep their state.
+                             Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
+          --ephemeral        Keep everything in memory; nothing is written to disk
+          --seed N           Seed of every random choice (latency draws). Default: 1
+          --latency PROFILE  none, fast, typical, slow or flaky. Default: typical
+          -h, --help         Show this help
+
+        Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab switches pane, ? lists keys, q quits.
+        """
+
+    static let screens = """
+        Usage: paywall-sim screens [--app NAME|PATH] [--width N]
+
+        Prints the text rendering of each screen of the purchase flow, each headed by its identifier.
+
+        Options:
+          --app NAME|PATH  A bundled demo app or a config file. Default: daily-news
+          --width N        The phone's width in columns, 24 to 120. Default: 40
+          -h, --help       Show this help
+        """
+
+    static let apps = """
+        Usage: paywall-sim apps
+
+        Lists the bundled demo apps, one line each.
+        """
+}
