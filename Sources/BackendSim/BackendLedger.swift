@@ -9,6 +9,11 @@ public struct IdentityRecord: Equatable, Sendable {
     }
     public let id: String
     public let kind: Kind
+
+    public init(id: String, kind: Kind) {
+        self.id = id
+        self.kind = kind
+    }
 }
 
 /// A purchase the platform knows, keyed by Apple's original transaction identifier.
@@ -120,6 +125,11 @@ public final class BackendLedger {
         try database.run(
             "INSERT INTO audit (at_ms, actor, action, detail) VALUES (?, ?, ?, ?)",
             [.integer(time.milliseconds), .text(actor), .text(action), .text(detail)])
+    }
+
+    /// SQLite's own integrity check of the ledger file: "ok", or the problems it found.
+    public func integrityCheck() throws(DatabaseError) -> String {
+        try database.integrityCheck()
     }
 
     /// Every audit row, oldest first, as `time actor action detail`.

@@ -9,7 +9,7 @@ public enum Operation: String, CaseIterable, Codable, Sendable {
 }
 
 /// How long operations take on the virtual clock: a range per operation, drawn from the seeded RNG.
-public struct LatencyProfile: Hashable, Sendable {
+public struct LatencyProfile: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     private let ranges: [Operation: ClosedRange<Int64>]
     /// Chance (0...1) that a call is slow: it then takes `stallMillis` more.
@@ -41,6 +41,8 @@ public struct LatencyProfile: Hashable, Sendable {
             .productsRequest: 250...900, .paymentSheet: 150...400, .payment: 900...2_400, .receiptRefresh: 400...1_500,
             .backendRequest: 250...900, .notification: 2_000...15_000,
         ], stallChance: 0.2, stallMillis: 4_000...12_000)
+
+    public var description: String { name }
 
     public static let all: [LatencyProfile] = [.none, .fast, .typical, .slow, .flaky]
 

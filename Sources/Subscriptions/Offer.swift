@@ -17,6 +17,11 @@ public struct Offer: Equatable, Sendable {
     public let id: String
     public let product: StoreProduct
 
+    public init(id: String, product: StoreProduct) {
+        self.id = id
+        self.product = product
+    }
+
     public var productId: String { product.productIdentifier }
 }
 

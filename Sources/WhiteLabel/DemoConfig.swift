@@ -43,6 +43,13 @@ public struct PaywallText: Codable, Sendable, Equatable {
     /// The line for an offer with a free trial; `offer` is used when absent.
     public var offerWithTrial: String?
 
+    public init(title: String, body: String, offer: String, offerWithTrial: String?) {
+        self.title = title
+        self.body = body
+        self.offer = offer
+        self.offerWithTrial = offerWithTrial
+    }
+
     public static let placeholders = ["{title}", "{description}", "{price}", "{period}", "{trial}"]
 }
 

@@ -7,7 +7,7 @@ enum JSONFileDecoder {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw describe(error, file: file)
+            throw describe(error, data: data, file: file)
         } catch {
             throw ConfigError(file: file, message: "cannot be read as JSON (\(error.localizedDescription))")
         }
@@ -21,7 +21,7 @@ enum JSONFileDecoder {
         return data
     }
 
-    private static func describe(_ error: DecodingError, file: String) -> ConfigError {
+    private static func describe(_ error: DecodingError, data: Data, file: String) -> ConfigError {
         switch error {
         case .keyNotFound(let key, let context):
             return ConfigError(
@@ -36,7 +36,7 @@ enum JSONFileDecoder {
                 message: "should be \(typeName(expected)), not null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return ConfigError(file: file, location: syntaxLocation(context), message: "is not valid JSON")
+                return ConfigError(file: file, location: syntaxLocation(data), message: "is not valid JSON")
             }
             return ConfigError(
                 file: file, location: fieldPath(context.codingPath), message: context.debugDescription)
@@ -70,12 +70,21 @@ enum JSONFileDecoder {
     }
 
 
-    /// Foundation words its syntax errors "… around line 3, column 5."; keep that part.
-    private static func syntaxLocation(_ context: DecodingError.Context) -> String? {
-        let detail = (context.underlyingError.map { "\($0)" } ?? "") + " " + context.debugDescription
-        guard let range = detail.range(of: "line ") else { return nil }
-        let tail = detail[range.lowerBound...]
-        let end = tail.firstIndex(where: { $0 == "." || $0 == "\"" || $0 == ")" }) ?? tail.endIndex
-        return String(tail[..<end])
+    /// Foundation's decoder does not say where a syntax error is, but its parser says
+    /// "around character N"; turn that into a line and column.
+    private static func syntaxLocation(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+            return nil
+        } catch {
+            let detail = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
+            guard let range = detail.range(of: "character "),
+                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+            else { return nil }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "line \(line), column \(column)"
+        }
     }
 }

@@ -1,0 +1,109 @@
+import AppFlow
+import SimKernel
+import Subscriptions
+import Testing
+import WhiteLabel
+
+/// The reducer alone: every event's new state and effects, with no store or backend behind it.
+@Suite struct AppFlowTests {
+    private func launchedState() throws -> AppState {
+        var state = AppState(app: try TestSupport.demoConfig().app)
+        #expect(reduce(&state, .launched) == [.loadCatalog])
+        #expect(reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true))) == [])
+        return state
+    }
+
+    private let offer = Offer(
+        id: "premium-monthly",
+        product: StoreProduct(
+            productIdentifier: "com.dailynews.premium.monthly", localizedTitle: "Premium Monthly",
+            localizedDescription: "", localizedPrice: "$4.99", subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
+            freeTrialPeriod: nil))
+
+    /// From the feed to the paywall of the first locked article.
+    private func onPaywall() throws -> AppState {
+        var state = try launchedState()
+        _ = reduce(&state, .catalogLoaded([offer]))
+        _ = reduce(&state, .reader(.down))
+        _ = reduce(&state, .reader(.select))
+        #expect(state.route == .content(id: "night-trains"))
+        #expect(reduce(&state, .reader(.select)) == [])
+        #expect(state.route == .paywall(fromContent: "night-trains"))
+        return state
+    }
+
+    @Test func choosingAnOfferAsksForThePurchaseAndShowsWhatItWaitsFor() throws {
+        var state = try onPaywall()
+        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly")])
+        #expect(state.screen.waiting == "Waiting for the App Store")
+        _ = reduce(&state, .purchaseStage(.checkingWithServer))
+        #expect(state.screen.waiting == "Checking your purchase with the server")
+    }
+
+    @Test func cancellingOnApplesSheetReturnsToThePaywallWithNoError() throws {
+        var state = try onPaywall()
+        _ = reduce(&state, .reader(.select))
+        let sheet = PaymentSheetInfo(appleId: "a@icloud.test", productTitle: "Premium Monthly", price: "$4.99", terms: "")
+        _ = reduce(&state, .paymentSheet(sheet))
+        #expect(state.screen.id == .appStoreSheet)
+        #expect(reduce(&state, .reader(.back)) == [.answerPaymentSheet(confirm: false)])
+        _ = reduce(&state, .paymentSheet(nil))
+        _ = reduce(&state, .purchaseFinished(.cancelled))
+        #expect(state.screen.visibleID == .paywall)
+        #expect(state.alert == nil)
+        #expect(state.screen.waiting == nil)
+    }
+
+    @Test func thePaywallClosesOnlyWhenThePurchaseIsDoneAndTheArticleThenLoads() throws {
+        var state = try onPaywall()
+        _ = reduce(&state, .reader(.select))
+        let levels = AccessSnapshot(identity: .anonymous(id: "anon-000001"), levels: [AccessLevel("premium")], isKnown: true)
+        #expect(reduce(&state, .accessChanged(levels)) == [])
+        #expect(state.route == .paywall(fromContent: "night-trains"))
+        let effects = reduce(&state, .purchaseFinished(.purchased))
+        #expect(state.route == .content(id: "night-trains"))
+        #expect(effects == [.loadFullContent(id: "night-trains", requiredLevels: ["premium"])])
+        #expect(state.screen.waiting == "Loading the full article")
+        _ = reduce(&state, .fullContentLoaded(id: "night-trains", body: "The whole story."))
+        #expect(state.screen.rows.contains { $0.text == "The whole story." })
+    }
+
+    @Test func aSecondPurchaseWhileOneRunsIsRefusedAndTheFirstGoesOn() throws {
+        var state = try onPaywall()
+        _ = reduce(&state, .reader(.select))
+        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly")])
+        _ = reduce(&state, .purchaseFinished(.refused(.purchaseInProgress)))
+        #expect(state.alert?.title == "Purchase in progress")
+        #expect(state.purchase?.offerId == "premium-monthly")
+        _ = reduce(&state, .reader(.select))
+        #expect(state.alert == nil)
+    }
+
+    @Test func losingALevelDropsTheFullVersionAndLocksTheArticleAgain() throws {
+        var state = try onPaywall()
+        let subscriber = AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)
+        _ = reduce(&state, .accessChanged(subscriber))
+        _ = reduce(&state, .reader(.back))
+        _ = reduce(&state, .fullContentLoaded(id: "night-trains", body: "Full"))
+        _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .anonymous(id: "x"), levels: [], isKnown: true)))
+        #expect(state.fullContent["night-trains"] == nil)
+        #expect(state.screen.rows.contains { $0.kind == .button && $0.text == "Subscribe" })
+    }
+
+    @Test func adsShowForReadersAndHideForSubscribersWhenTheOwnerSaysSo() throws {
+        var state = try launchedState()
+        #expect(state.screen.rows.contains { $0.kind == .ad })
+        _ = reduce(
+            &state, .accessChanged(AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)))
+        #expect(!state.screen.rows.contains { $0.kind == .ad })
+    }
+
+    @Test func theSelectionStaysOnChoosableRows() throws {
+        var state = try launchedState()
+        for _ in 0..<10 { _ = reduce(&state, .reader(.down)) }
+        let screen = state.screen
+        #expect(screen.selection.map { screen.rows[$0].text } == "Weekend market report")
+        for _ in 0..<10 { _ = reduce(&state, .reader(.up)) }
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "City approves the new harbour bridge")
+    }
+}

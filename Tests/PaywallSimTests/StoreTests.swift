@@ -1,0 +1,184 @@
+import SimKernel
+import Signing
+import StoreSim
+import Testing
+import WhiteLabel
+
+/// A fake App Store for the bundled app, in memory, on its own scheduler.
+struct StoreFixture {
+    let scheduler = Scheduler()
+    let timeline: Timeline
+    let store: AppStore
+    let config: DemoConfig
+
+    init(latency: LatencyProfile = .none) throws {
+        config = try TestSupport.demoConfig()
+        let scheduler = scheduler
+        timeline = Timeline(clock: { scheduler.now })
+        store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
+            random: SeededGenerator(seed: 1), latency: latency, databasePath: nil)
+    }
+}
+
+final class ReceiptBox: ReceiptSlot {
+    var receipt: String?
+    func load() -> String? { receipt }
+    func save(_ receipt: String?) { self.receipt = receipt }
+}
+
+@Suite struct CatalogTests {
+    @Test func aProductsRequestReturnsOnlyWhatTheStorefrontSellsAndNamesTheRest() throws {
+        let fixture = try StoreFixture()
+        let ids = ["com.dailynews.premium.weekly", "com.dailynews.premium.yearly", "com.dailynews.premium.monthly"]
+        let usa = fixture.store.catalog.products(for: ids, storefront: Storefront.named("USA")!, locale: "en_US")
+        #expect(usa.products.map(\.productIdentifier) == ["com.dailynews.premium.monthly", "com.dailynews.premium.yearly"])
+        #expect(usa.invalidProductIdentifiers == ["com.dailynews.premium.weekly"])
+        let japan = fixture.store.catalog.products(for: ids, storefront: Storefront.named("JPN")!, locale: "ja_JP")
+        #expect(japan.products.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("USA", "en_US", "$4.99", "Premium Monthly"),
+        ("FRA", "fr_FR", "4,99\u{a0}€", "Premium mensuel"),
+        ("GBR", "en_GB", "£3.99", "Premium Monthly"),
+    ])
+    func pricesAndTitlesAreLocalized(storefront: String, locale: String, price: String, title: String) throws {
+        let fixture = try StoreFixture()
+        let response = fixture.store.catalog.products(
+            for: ["com.dailynews.premium.monthly"], storefront: Storefront.named(storefront)!, locale: locale)
+        let product = try #require(response.products.first)
+        #expect(product.localizedPrice == price)
+        #expect(product.localizedTitle == title)
+        #expect(product.subscriptionPeriod == CalendarPeriod(unit: .month, value: 1))
+    }
+
+    @Test func theYearlyPlanCarriesItsFreeTrial() throws {
+        let fixture = try StoreFixture()
+        let response = fixture.store.catalog.products(
+            for: ["com.dailynews.premium.yearly"], storefront: Storefront.named("USA")!, locale: "en_US")
+        let offer = try #require(response.products.first?.introductoryOffer)
+        #expect(offer.paymentMode == .freeTrial)
+        #expect(offer.subscriptionPeriod == CalendarPeriod(unit: .week, value: 1))
+    }
+}
+
+@Suite struct PaymentQueueTests {
+    @Test func subscribingChargesWritesASignedReceiptAndTellsTheObserver() throws {
+        let fixture = try StoreFixture(latency: .typical)
+        let box = ReceiptBox()
+        let queue = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: box)
+        var seen: [TransactionState] = []
+        queue.startObserving { seen.append($0.state) }
+        var sheets: [PaymentSheet?] = []
+        queue.onSheetChange = { sheets.append($0) }
+        queue.add(productIdentifier: "com.dailynews.premium.monthly")
+        fixture.scheduler.runUntilIdle()
+        #expect(seen == [.purchasing])
+        #expect(sheets.first??.localizedPrice == "$4.99")
+        #expect(fixture.store.charges(appleId: "a@icloud.test") == 0)
+        queue.answerSheet(confirm: true)
+        fixture.scheduler.runUntilIdle()
+        #expect(seen == [.purchasing, .purchased])
+        #expect(fixture.store.charges(appleId: "a@icloud.test") == 1)
+        let receipt = try #require(box.receipt)
+        let payload = try #require(ReceiptCodec.open(receipt, with: fixture.store.verifyingKey))
+        #expect(payload.bundleId == "com.paywallsim.dailynews")
+        #expect(payload.deviceId == "phone-1")
+        #expect(payload.inApp.map(\.productId) == ["com.dailynews.premium.monthly"])
+    }
+
+    @Test func cancellingOnTheSheetFailsThePaymentAsCancelledAndChargesNothing() throws {
+        let fixture = try StoreFixture()
+        let queue = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: ReceiptBox())
+        var last: PaymentTransaction?
+        queue.startObserving { last = $0 }
+        queue.add(productIdentifier: "com.dailynews.premium.monthly")
+        fixture.scheduler.runUntilIdle()
+        queue.answerSheet(confirm: false)
+        fixture.scheduler.runUntilIdle()
+        #expect(last?.state == .failed)
+        #expect(last?.error == .paymentCancelled)
+        #expect(fixture.store.charges(appleId: "a@icloud.test") == 0)
+    }
+
+    @Test func aRestrictedDeviceCannotPay() throws {
+        let fixture = try StoreFixture()
+        let queue = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: ReceiptBox())
+        queue.canMakePayments = false
+        var last: PaymentTransaction?
+        queue.startObserving { last = $0 }
+        queue.add(productIdentifier: "com.dailynews.premium.monthly")
+        fixture.scheduler.runUntilIdle()
+        #expect(last?.error == .paymentNotAllowed)
+        #expect(queue.sheet == nil)
+    }
+
+    @Test func anUnfinishedTransactionIsDeliveredAgainAtTheNextLaunch() throws {
+        let fixture = try StoreFixture()
+        let box = ReceiptBox()
+        let queue = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: box)
+        queue.startObserving { _ in }
+        queue.add(productIdentifier: "com.dailynews.premium.monthly")
+        fixture.scheduler.runUntilIdle()
+        queue.answerSheet(confirm: true)
+        fixture.scheduler.runUntilIdle()
+        // The app dies before finishing; a new launch opens a new queue on the same device.
+        let relaunched = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: box)
+        var redelivered: [PaymentTransaction] = []
+        relaunched.startObserving { redelivered.append($0) }
+        fixture.scheduler.runUntilIdle()
+        #expect(redelivered.map(\.state) == [.purchased])
+        relaunched.finish(redelivered.first?.transactionIdentifier)
+        let third = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: box)
+        var again: [PaymentTransaction] = []
+        third.startObserving { again.append($0) }
+        fixture.scheduler.runUntilIdle()
+        #expect(again.isEmpty)
+    }
+}
+
+@Suite struct ReceiptVerificationTests {
+    private func purchasedReceipt(_ fixture: StoreFixture) -> String? {
+        let box = ReceiptBox()
+        let queue = fixture.store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: box)
+        queue.startObserving { _ in }
+        queue.add(productIdentifier: "com.dailynews.premium.yearly")
+        fixture.scheduler.runUntilIdle()
+        queue.answerSheet(confirm: true)
+        fixture.scheduler.runUntilIdle()
+        return box.receipt
+    }
+
+    @Test func aGenuineReceiptVerifiesAndTheStoreAnswersFromItsOwnRecords() throws {
+        let fixture = try StoreFixture()
+        let receipt = try #require(purchasedReceipt(fixture))
+        guard case .valid(_, let transactions) = fixture.store.verifyReceipt(receipt, expecting: .sandbox) else {
+            Issue.record("a genuine receipt was refused")
+            return
+        }
+        #expect(transactions.map(\.productIdentifier) == ["com.dailynews.premium.yearly"])
+        // The free week: the first period ends a week after purchase.
+        #expect(transactions.first?.expiresDate == SimInstant.worldStart + .days(7))
+    }
+
+    @Test func aTamperedReceiptIsNotAuthenticated() throws {
+        let fixture = try StoreFixture()
+        let receipt = try #require(purchasedReceipt(fixture))
+        var parts = receipt.split(separator: ".").map(String.init)
+        let forged = #"{"bundleId":"com.paywallsim.dailynews","creationDate":0,"deviceId":"phone-1","environment":"Sandbox","inApp":[]}"#
+        parts[1] = Base64URL.encode(Array(forged.utf8))
+        #expect(
+            fixture.store.verifyReceipt(parts.joined(separator: "."), expecting: .sandbox)
+                == .invalid(status: .notAuthenticated))
+        #expect(fixture.store.verifyReceipt("not a receipt", expecting: .sandbox) == .invalid(status: .malformed))
+    }
+
+    @Test func aSandboxReceiptSentToProductionIsRefusedAsAppleRefusesIt() throws {
+        let fixture = try StoreFixture()
+        let receipt = try #require(purchasedReceipt(fixture))
+        #expect(
+            fixture.store.verifyReceipt(receipt, expecting: .production)
+                == .invalid(status: .sandboxReceiptSentToProduction))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import WhiteLabel
+
+/// Where the package's files are, found from this source file so tests run from any directory.
+enum TestSupport {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    static func demoConfig(_ name: String = "daily-news") throws -> DemoConfig {
+        try DemoConfigLoader.load(path: "\(packageRoot)/demo-configs/\(name).json")
+    }
+
+    /// The built `paywall-sim` next to the test bundle.
+    static var binaryPath: String {
+        let bundleDirectory = Bundle.main.bundleURL.path
+        for candidate in [bundleDirectory, "\(packageRoot)/.build/debug"] {
+            let path = "\(candidate)/paywall-sim"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return "\(packageRoot)/.build/debug/paywall-sim"
+    }
+
+    /// A fresh empty directory under the temporary folder.
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "paywall-sim-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs the real binary and returns its exit code, standard output and standard error.
+    static func runBinary(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
+        -> (code: Int32, stdout: String, stderr: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binaryPath)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        let error = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+}
