@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel"]),
         .target(
             name: "Simulation",
-            dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "BackendSim", "Subscriptions", "AppFlow", "Database", "Signing"]),
+            dependencies: [
+                "SimKernel", "WhiteLabel", "StoreSim", "BackendSim", "Subscriptions", "AppFlow", "Database", "Signing",
+            ]),
         .target(name: "TerminalUI", dependencies: ["Simulation", "AppFlow", "WhiteLabel", "CNcurses"]),
         .executableTarget(
             name: "paywall-sim", dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel"]),

@@ -14,7 +14,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         state.access = access
     case .paymentSheet(let sheet):
         state.paymentSheet = sheet
-        if sheet != nil { state.selections.append(0) } else if state.selections.count > state.stack.count {
+        if sheet != nil {
+            state.selections.append(0)
+        } else if state.selections.count > state.stack.count {
             state.selections.removeLast()
         }
     case .purchaseStage(let stage):

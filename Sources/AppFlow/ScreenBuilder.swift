@@ -36,7 +36,9 @@ enum ScreenBuilder {
             choices.append(.openContent(id: item.id))
             if state.showsAds && index == 1 { rows.append(Row(.ad, "Fresh coffee delivered to your door")) }
         }
-        if state.showsAds && state.app.content.count < 2 { rows.append(Row(.ad, "Fresh coffee delivered to your door")) }
+        if state.showsAds && state.app.content.count < 2 {
+            rows.append(Row(.ad, "Fresh coffee delivered to your door"))
+        }
         let screen = ScreenModel(
             id: .feed, title: state.app.name, rows: rows, keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "open")])
         return Built(screen: screen, choices: choices)

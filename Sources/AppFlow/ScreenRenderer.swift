@@ -79,7 +79,8 @@ public enum ScreenRenderer {
             let padded = text + String(repeating: " ", count: max(0, inner - text.count))
             lines.append(
                 StyledLine([
-                    StyledSpan("│ ", .error), StyledSpan(padded, text == alert.title ? .error : .text, emphasized: text == alert.title),
+                    StyledSpan("│ ", .error),
+                    StyledSpan(padded, text == alert.title ? .error : .text, emphasized: text == alert.title),
                     StyledSpan(" │", .error),
                 ]))
         }

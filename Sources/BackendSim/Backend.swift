@@ -1,7 +1,7 @@
 import Database
 import Foundation
-import SimKernel
 import Signing
+import SimKernel
 import StoreSim
 import WhiteLabel
 

@@ -68,7 +68,8 @@ public final class BackendLedger {
     }
 
     func createAnonymousIdentity(at time: SimInstant) throws(DatabaseError) -> IdentityRecord {
-        let count = try database.query("SELECT COUNT(*) FROM identities WHERE kind = 'anonymous'").first?.first?.int ?? 0
+        let count =
+            try database.query("SELECT COUNT(*) FROM identities WHERE kind = 'anonymous'").first?.first?.int ?? 0
         let identity = IdentityRecord(id: "anon-\(pad(count + 1))", kind: .anonymous)
         try database.run(
             "INSERT INTO identities (id, kind, created_ms) VALUES (?, ?, ?)",
@@ -112,10 +113,15 @@ public final class BackendLedger {
             detail: "\(purchase.originalTransactionId) \(purchase.productId)")
     }
 
-    func updateExpiry(_ originalTransactionId: String, to expires: SimInstant?, at time: SimInstant) throws(DatabaseError) {
+    func updateExpiry(_ originalTransactionId: String, to expires: SimInstant?, at time: SimInstant)
+        throws(DatabaseError)
+    {
         try database.run(
             "UPDATE purchases SET expires_ms = ?, updated_ms = ? WHERE original_transaction_id = ?",
-            [expires.map { .integer($0.milliseconds) } ?? .null, .integer(time.milliseconds), .text(originalTransactionId)])
+            [
+                expires.map { .integer($0.milliseconds) } ?? .null, .integer(time.milliseconds),
+                .text(originalTransactionId),
+            ])
         try audit(
             at: time, actor: "app-store", action: "purchase.expiry",
             detail: "\(originalTransactionId) until \(expires.map(\.description) ?? "forever")")

@@ -55,7 +55,8 @@ extension Backend {
                 AccessBody(
                     identity: IdentityBody(
                         id: identity.id, kind: identity.kind.rawValue,
-                        token: caller == nil ? tokens.issue(for: identity, now: now, lifetime: Self.tokenLifetime) : nil),
+                        token: caller == nil ? tokens.issue(for: identity, now: now, lifetime: Self.tokenLifetime) : nil
+                    ),
                     levels: levels(of: identity.id), ownedElsewhere: elsewhere))
         } catch let error as APIError {
             return error.response

@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import Signing
+import SimKernel
 
 /// What a token says: whose it is, which app it is for, until when.
 public struct TokenClaims: Codable, Equatable, Sendable {
@@ -31,7 +31,8 @@ public struct TokenAuthority: Sendable {
     }
 
     public func issue(for identity: IdentityRecord, now: SimInstant, lifetime: SimDuration) -> String {
-        let claims = TokenClaims(sub: identity.id, kind: identity.kind, aud: audience, exp: (now + lifetime).milliseconds)
+        let claims = TokenClaims(
+            sub: identity.id, kind: identity.kind, aud: audience, exp: (now + lifetime).milliseconds)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let payload = Base64URL.encode(Array((try? encoder.encode(claims)) ?? Data()))

@@ -128,7 +128,8 @@ public final class Database {
         switch value {
         case .integer(let number): return sqlite3_bind_int64(statement, index, number)
         case .text(let text): return pws_sqlite_bind_text(statement, index, text, -1)
-        case .blob(let bytes): return bytes.withUnsafeBytes { pws_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) }
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { pws_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) }
         case .null: return sqlite3_bind_null(statement, index)
         }
     }

@@ -65,7 +65,8 @@ public struct CalendarPeriod: Hashable, Codable, Sendable, CustomStringConvertib
         let year = monthIndex / 12
         let month = monthIndex % 12 + 1
         let day = min(date.day, CivilDate.daysIn(month: month, year: year))
-        return SimInstant(milliseconds: CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 86_400_000 + timeOfDay)
+        return SimInstant(
+            milliseconds: CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 86_400_000 + timeOfDay)
     }
 }
 

@@ -67,7 +67,8 @@ public struct LatencyProfile: Hashable, Sendable, CustomStringConvertible {
     /// A delay for one call of `operation`.
     public func delay(for operation: Operation, using generator: inout SeededGenerator) -> SimDuration {
         let range = ranges[operation] ?? 0...0
-        var millis = range.lowerBound == range.upperBound ? range.lowerBound : Int64.random(in: range, using: &generator)
+        var millis =
+            range.lowerBound == range.upperBound ? range.lowerBound : Int64.random(in: range, using: &generator)
         if stallChance > 0 && Double.random(in: 0..<1, using: &generator) < stallChance {
             millis += Int64.random(in: stallMillis, using: &generator)
         }

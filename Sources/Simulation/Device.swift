@@ -15,7 +15,8 @@ final class Device {
     private let timeline: Timeline
 
     init(
-        name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot, network: SimulatedNetwork,
+        name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
+        network: SimulatedNetwork,
         timeline: Timeline
     ) {
         self.name = name
@@ -32,7 +33,9 @@ final class Device {
             dispatch(
                 .paymentSheet(
                     sheet.map {
-                        PaymentSheetInfo(appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice, terms: $0.terms)
+                        PaymentSheetInfo(
+                            appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice,
+                            terms: $0.terms)
                     }))
         }
     }

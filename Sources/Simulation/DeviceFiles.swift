@@ -35,7 +35,9 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
 
     var cachedLevels: Set<AccessLevel> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("content").path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("content").path))
+            ?? []
         return Set(names.map(AccessLevel.init))
     }
 
@@ -66,7 +68,9 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
     }
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }
-    func cachedContent(_ contentId: String, level: AccessLevel) -> String? { storage.cachedContent(contentId, level: level) }
+    func cachedContent(_ contentId: String, level: AccessLevel) -> String? {
+        storage.cachedContent(contentId, level: level)
+    }
     func cacheContent(_ contentId: String, level: AccessLevel, body: String) {
         storage.cacheContent(contentId, level: level, body: body)
     }

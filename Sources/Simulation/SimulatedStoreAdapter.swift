@@ -51,7 +51,9 @@ final class SimulatedStoreAdapter: StoreAdapter {
         case .purchased: state = .purchased
         case .restored: state = .restored
         case .failed:
-            state = transaction.error == .paymentCancelled ? .cancelled : .failed(reason: transaction.error?.rawValue ?? "unknown")
+            state =
+                transaction.error == .paymentCancelled
+                ? .cancelled : .failed(reason: transaction.error?.rawValue ?? "unknown")
         }
         return StoreTransaction(
             paymentNumber: transaction.paymentNumber, transactionIdentifier: transaction.transactionIdentifier,

@@ -1,7 +1,7 @@
 import Database
 import Foundation
-import SimKernel
 import Signing
+import SimKernel
 import WhiteLabel
 
 /// Why the fake App Store could not be set up.
@@ -113,7 +113,9 @@ public final class AppStore {
             return .invalid(status: looksLikeReceipt ? .notAuthenticated : .malformed)
         }
         if payload.environment != environment {
-            return .invalid(status: payload.environment == .sandbox ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox)
+            return .invalid(
+                status: payload.environment == .sandbox
+                    ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox)
         }
         let records = payload.inApp.compactMap { try? ledger.transaction($0.transactionId) }
         return .valid(payload, transactions: records)

@@ -35,7 +35,9 @@ public struct Catalog: Sendable {
     }
 
     static func product(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
-        guard let priceText = spec.prices[storefront.countryCode], let price = Self.decimal(priceText) else { return nil }
+        guard let priceText = spec.prices[storefront.countryCode], let price = Self.decimal(priceText) else {
+            return nil
+        }
         let localization =
             spec.localizations[locale]
             ?? spec.localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value

@@ -103,7 +103,8 @@ public final class PaymentQueue {
             do {
                 let record = try store.charge(product: product, appleId: appleId, deviceId: deviceId)
                 receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
-                store.log("charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)")
+                store.log(
+                    "charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)")
                 deliver(
                     PaymentTransaction(
                         paymentNumber: number, transactionIdentifier: record.transactionIdentifier,

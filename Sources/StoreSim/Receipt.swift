@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import Signing
+import SimKernel
 
 /// The App Store environment a receipt was issued in.
 public enum StoreEnvironment: String, Codable, Sendable {

@@ -36,13 +36,15 @@ final class StoreLedger {
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
                 .text(record.productIdentifier), .text(record.appleId), .text(record.deviceId),
-                .integer(record.purchaseDate.milliseconds), record.expiresDate.map { .integer($0.milliseconds) } ?? .null,
+                .integer(record.purchaseDate.milliseconds),
+                record.expiresDate.map { .integer($0.milliseconds) } ?? .null,
                 .integer(record.finished ? 1 : 0),
             ])
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
-        try database.run("UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
+        try database.run(
+            "UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
     }
 
     func transactions(appleId: String) throws(DatabaseError) -> [TransactionRecord] {

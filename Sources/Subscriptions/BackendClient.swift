@@ -44,7 +44,9 @@ public final class BackendClient {
     }
 
     /// The full version of a piece of content, fetched with the reader's identity.
-    public func fullContent(_ contentId: String, token: String?, completion: @escaping (Result<String, BackendFailure>) -> Void) {
+    public func fullContent(
+        _ contentId: String, token: String?, completion: @escaping (Result<String, BackendFailure>) -> Void
+    ) {
         send("GET", "/v1/content/\(contentId)", token: token, body: []) { result in
             completion(
                 result.flatMap { bytes in
@@ -88,6 +90,7 @@ public final class BackendClient {
         guard let body = try? JSONDecoder().decode(Body.self, from: Data(bytes)) else { return .failure(.unavailable) }
         return .success(
             AccessAnswer(
-                identityId: body.identity.id, kind: body.identity.kind, token: body.identity.token, levels: body.levels))
+                identityId: body.identity.id, kind: body.identity.kind, token: body.identity.token, levels: body.levels)
+        )
     }
 }

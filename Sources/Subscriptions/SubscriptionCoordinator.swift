@@ -46,7 +46,8 @@ public final class SubscriptionCoordinator {
     /// Called at app launch: reads the stored identity and starts the transaction observer.
     public func start() {
         if let anonymous = storage.anonymousIdentity {
-            publish(AccessSnapshot(identity: .anonymous(id: anonymous.id), levels: Set(anonymous.levels), isKnown: true))
+            publish(
+                AccessSnapshot(identity: .anonymous(id: anonymous.id), levels: Set(anonymous.levels), isKnown: true))
         } else {
             publish(AccessSnapshot(identity: .none, levels: [], isKnown: true))
         }
@@ -115,7 +116,8 @@ public final class SubscriptionCoordinator {
         receipts.receipt { [self] receipt in
             guard let receipt else {
                 return finishPurchase(
-                    .serverCheckFailed(message: "Your purchase could not be checked. Use Restore purchase to get it back."))
+                    .serverCheckFailed(
+                        message: "Your purchase could not be checked. Use Restore purchase to get it back."))
             }
             log("sending the receipt to the server")
             backend.validateReceipt(receipt, token: storage.anonymousIdentity?.token) { [self] result in
@@ -128,7 +130,8 @@ public final class SubscriptionCoordinator {
                     log("server check failed: \(failure)")
                     finishPurchase(
                         .serverCheckFailed(
-                            message: "Your payment went through but could not be confirmed. Use Restore purchase to get it back."
+                            message:
+                                "Your payment went through but could not be confirmed. Use Restore purchase to get it back."
                         ))
                 }
             }
@@ -174,7 +177,9 @@ public final class SubscriptionCoordinator {
         let changed = snapshot != access
         access = snapshot
         if changed {
-            log("access: \(snapshot.levels.isEmpty ? "no levels" : snapshot.levels.sorted().map(\.rawValue).joined(separator: ", "))")
+            log(
+                "access: \(snapshot.levels.isEmpty ? "no levels" : snapshot.levels.sorted().map(\.rawValue).joined(separator: ", "))"
+            )
             for listener in accessListeners { listener(snapshot) }
         }
     }

@@ -67,7 +67,8 @@ public enum DemoConfigLoader {
             if !PaywallText.placeholders.contains(placeholder) {
                 throw ConfigError(
                     file: file, location: location,
-                    message: "unknown placeholder \(placeholder); use \(PaywallText.placeholders.joined(separator: ", "))"
+                    message:
+                        "unknown placeholder \(placeholder); use \(PaywallText.placeholders.joined(separator: ", "))"
                 )
             }
             rest = rest[rest.index(after: close)...]
@@ -102,7 +103,8 @@ enum StoreProductValidation {
         if let offer = product.introductoryOffer, CalendarPeriod(iso8601: offer.period) == nil {
             throw fail("introductoryOffer.period", "\"\(offer.period)\" is not an ISO 8601 period such as P1W")
         }
-        for (storefront, price) in product.prices where Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")) == nil {
+        for (storefront, price) in product.prices
+        where Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")) == nil {
             throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
         }
         if product.localizations.isEmpty {

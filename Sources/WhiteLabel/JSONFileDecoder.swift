@@ -69,7 +69,6 @@ enum JSONFileDecoder {
         }
     }
 
-
     /// Foundation's decoder does not say where a syntax error is, but its parser says
     /// "around character N"; turn that into a line and column.
     private static func syntaxLocation(_ data: Data) -> String? {

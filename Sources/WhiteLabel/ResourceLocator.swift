@@ -18,7 +18,8 @@ public struct ResourceLocator: Sendable {
         }
         var starts: [String] = []
         if let executablePath {
-            starts.append(URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
+            starts.append(
+                URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
         }
         starts.append(workingDirectory)
         for start in starts {

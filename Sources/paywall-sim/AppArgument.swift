@@ -17,7 +17,8 @@ enum AppArgument {
         let isPath = name.contains("/") || name.hasSuffix(".json")
         guard isPath || resources != nil else {
             throw UsageError(
-                message: "cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME to the package folder")
+                message: "cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME to the package folder"
+            )
         }
         let path = isPath ? name : resources!.configPath(forApp: name)
         if !isPath && !FileManager.default.fileExists(atPath: path) {
@@ -37,13 +38,16 @@ enum AppArgument {
         do {
             return try ThemeLoader.load(path: resources.themePath(named: config.app.theme))
         } catch {
-            throw UsageError(message: "theme \"\(config.app.theme)\" of \(config.sourcePath ?? "the app"): \(error.description)")
+            throw UsageError(
+                message: "theme \"\(config.app.theme)\" of \(config.sourcePath ?? "the app"): \(error.description)")
         }
     }
 
     /// This process's executable, resolved through /proc on Linux so a `swift run` from anywhere finds the package.
     private static var executablePath: String? {
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return resolved
+        }
         return CommandLine.arguments.first
     }
 }

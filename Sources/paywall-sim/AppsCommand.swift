@@ -15,7 +15,9 @@ enum AppsCommand {
             let (config, _) = try AppArgument.load(name)
             let app = config.app
             let offers = app.subscriptions.count
-            print("\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.name): \(app.tagline ?? "") (\(offers) offers, account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))")
+            print(
+                "\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.name): \(app.tagline ?? "") (\(offers) offers, account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))"
+            )
         }
         return ExitCode.ok
     }

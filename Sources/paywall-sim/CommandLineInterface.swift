@@ -32,7 +32,9 @@ enum CommandLineInterface {
             arguments.removeFirst()
         }
         guard let command = commands[name] else {
-            printError("paywall-sim: unknown command \"\(name)\". Commands: \(commands.keys.sorted().joined(separator: ", ")).")
+            printError(
+                "paywall-sim: unknown command \"\(name)\". Commands: \(commands.keys.sorted().joined(separator: ", "))."
+            )
             return ExitCode.badInput
         }
         do {

@@ -33,7 +33,9 @@ struct Options {
     func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
         guard let text = values[name] else { return fallback }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError(message: "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw UsageError(
+                message: "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\""
+            )
         }
         return value
     }

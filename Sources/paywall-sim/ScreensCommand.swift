@@ -12,7 +12,9 @@ enum ScreensCommand {
         let width = try options.integer("--width", in: 24...120, default: 40)
         let (config, _) = try AppArgument.load(options["--app"])
         let stops = try ScreenTour.run(config: config)
-        print(stops.map { "# \($0.caption)\n" + ScreenRenderer.plainText($0.screen, width: width) }.joined(separator: "\n\n"))
+        print(
+            stops.map { "# \($0.caption)\n" + ScreenRenderer.plainText($0.screen, width: width) }.joined(
+                separator: "\n\n"))
         return ExitCode.ok
     }
 }

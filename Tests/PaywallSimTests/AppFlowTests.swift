@@ -17,7 +17,8 @@ import WhiteLabel
         id: "premium-monthly",
         product: StoreProduct(
             productIdentifier: "com.dailynews.premium.monthly", localizedTitle: "Premium Monthly",
-            localizedDescription: "", localizedPrice: "$4.99", subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
+            localizedDescription: "", localizedPrice: "$4.99",
+            subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
             freeTrialPeriod: nil))
 
     /// From the feed to the paywall of the first locked article.
@@ -43,7 +44,8 @@ import WhiteLabel
     @Test func cancellingOnApplesSheetReturnsToThePaywallWithNoError() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))
-        let sheet = PaymentSheetInfo(appleId: "a@icloud.test", productTitle: "Premium Monthly", price: "$4.99", terms: "")
+        let sheet = PaymentSheetInfo(
+            appleId: "a@icloud.test", productTitle: "Premium Monthly", price: "$4.99", terms: "")
         _ = reduce(&state, .paymentSheet(sheet))
         #expect(state.screen.id == .appStoreSheet)
         #expect(reduce(&state, .reader(.back)) == [.answerPaymentSheet(confirm: false)])
@@ -57,7 +59,8 @@ import WhiteLabel
     @Test func thePaywallClosesOnlyWhenThePurchaseIsDoneAndTheArticleThenLoads() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))
-        let levels = AccessSnapshot(identity: .anonymous(id: "anon-000001"), levels: [AccessLevel("premium")], isKnown: true)
+        let levels = AccessSnapshot(
+            identity: .anonymous(id: "anon-000001"), levels: [AccessLevel("premium")], isKnown: true)
         #expect(reduce(&state, .accessChanged(levels)) == [])
         #expect(state.route == .paywall(fromContent: "night-trains"))
         let effects = reduce(&state, .purchaseFinished(.purchased))
@@ -94,7 +97,9 @@ import WhiteLabel
         var state = try launchedState()
         #expect(state.screen.rows.contains { $0.kind == .ad })
         _ = reduce(
-            &state, .accessChanged(AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)))
+            &state,
+            .accessChanged(
+                AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)))
         #expect(!state.screen.rows.contains { $0.kind == .ad })
     }
 

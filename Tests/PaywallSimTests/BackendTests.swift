@@ -1,7 +1,7 @@
 import BackendSim
 import Foundation
-import SimKernel
 import Signing
+import SimKernel
 import StoreSim
 import Testing
 

@@ -7,9 +7,12 @@ import Testing
 /// The whole world headless: the same flow a person follows in the terminal, on the virtual clock.
 @Suite struct PurchaseFlowTests {
     /// Launches, opens the first locked article, its paywall, and the first offer's sheet.
-    private func worldOnSheet(seed: UInt64 = 7, latency: LatencyProfile = .typical, state: String? = nil) throws -> World {
+    private func worldOnSheet(seed: UInt64 = 7, latency: LatencyProfile = .typical, state: String? = nil) throws
+        -> World
+    {
         let world = try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(seed: seed, latency: latency, stateDirectory: state))
+            config: try TestSupport.demoConfig(),
+            options: WorldOptions(seed: seed, latency: latency, stateDirectory: state))
         world.launch()
         world.scheduler.runUntilIdle()
         #expect(world.screen.id == .feed)
@@ -45,7 +48,10 @@ import Testing
         }
         #expect(sawCheckingSpinner)
         #expect(world.screen.id == .content)
-        #expect(world.screen.rows.contains { $0.text.hasPrefix("Sleeper services are coming back") && $0.text.contains("breakfast") })
+        #expect(
+            world.screen.rows.contains {
+                $0.text.hasPrefix("Sleeper services are coming back") && $0.text.contains("breakfast")
+            })
         #expect(world.charges == 1)
         // Injected latency ran on the virtual clock: seconds passed there, none here.
         #expect(world.scheduler.now - SimInstant.worldStart > .seconds(3))

@@ -1,5 +1,5 @@
-import SimKernel
 import Signing
+import SimKernel
 import StoreSim
 import Testing
 import WhiteLabel
@@ -32,7 +32,8 @@ final class ReceiptBox: ReceiptSlot {
         let fixture = try StoreFixture()
         let ids = ["com.dailynews.premium.weekly", "com.dailynews.premium.yearly", "com.dailynews.premium.monthly"]
         let usa = fixture.store.catalog.products(for: ids, storefront: Storefront.named("USA")!, locale: "en_US")
-        #expect(usa.products.map(\.productIdentifier) == ["com.dailynews.premium.monthly", "com.dailynews.premium.yearly"])
+        #expect(
+            usa.products.map(\.productIdentifier) == ["com.dailynews.premium.monthly", "com.dailynews.premium.yearly"])
         #expect(usa.invalidProductIdentifiers == ["com.dailynews.premium.weekly"])
         let japan = fixture.store.catalog.products(for: ids, storefront: Storefront.named("JPN")!, locale: "ja_JP")
         #expect(japan.products.isEmpty)
@@ -166,7 +167,8 @@ final class ReceiptBox: ReceiptSlot {
         let fixture = try StoreFixture()
         let receipt = try #require(purchasedReceipt(fixture))
         var parts = receipt.split(separator: ".").map(String.init)
-        let forged = #"{"bundleId":"com.paywallsim.dailynews","creationDate":0,"deviceId":"phone-1","environment":"Sandbox","inApp":[]}"#
+        let forged =
+            #"{"bundleId":"com.paywallsim.dailynews","creationDate":0,"deviceId":"phone-1","environment":"Sandbox","inApp":[]}"#
         parts[1] = Base64URL.encode(Array(forged.utf8))
         #expect(
             fixture.store.verifyReceipt(parts.joined(separator: "."), expecting: .sandbox)
