@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// The real binary, as a person calls it: exit codes and messages.
+@Suite struct CommandLineTests {
+    @Test(arguments: [["--help"], ["run", "--help"], ["screens", "--help"], ["apps", "--help"], ["help"]])
+    func helpIsShownAndExitsZero(_ arguments: [String]) throws {
+        let result = try TestSupport.runBinary(arguments)
+        #expect(result.code == 0)
+        #expect(result.stdout.contains("Usage: paywall-sim"))
+    }
+
+    @Test func anUnknownOptionIsABadUsageWithExitTwo() throws {
+        let result = try TestSupport.runBinary(["run", "--colour"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("unknown option \"--colour\""))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func anUnknownCommandIsABadUsageWithExitTwo() throws {
+        let result = try TestSupport.runBinary(["purchase"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("unknown command \"purchase\""))
+    }
+
+    @Test func anUnknownAppNamesTheBundledOnes() throws {
+        let result = try TestSupport.runBinary(["screens", "--app", "no-such-app"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("no demo app named \"no-such-app\""))
+        #expect(result.stderr.contains("daily-news"))
+    }
+
+    @Test func aBrokenConfigFileIsNamedWithTheField() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try String(contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        let path = "\(directory)/broken.json"
+        try source.replacingOccurrences(of: "\"kids\": false", with: "\"kids\": \"no\"").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["screens", "--app", path])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(path): app.kids: should be true or false"))
+    }
+
+    @Test(arguments: [["--seed", "x"], ["--latency", "instant"], ["--state", "/tmp/x", "--ephemeral"], ["--seed"]])
+    func badRunOptionsExitTwoBeforeTouchingTheTerminal(_ arguments: [String]) throws {
+        let result = try TestSupport.runBinary(["run"] + arguments)
+        #expect(result.code == 2)
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func screensPrintsEveryScreenOfTheFlowHeadedByItsIdentifier() throws {
+        let result = try TestSupport.runBinary(["screens"])
+        #expect(result.code == 0)
+        let headings = result.stdout.split(separator: "\n").filter { $0.hasPrefix("[") }.map(String.init)
+        #expect(headings == ["[feed]", "[content]", "[paywall]", "[app-store-sheet]", "[paywall]", "[content]", "[feed]"])
+        #expect(result.stdout.contains("Premium Yearly: 1 week free, then $39.99"))
+        #expect(!result.stdout.contains("Weekly"))
+    }
+
+    @Test func theBundledAppsAreFoundFromAnyWorkingDirectory() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestSupport.binaryPath)
+        process.arguments = ["apps"]
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.hasPrefix("daily-news"))
+    }
+}
