@@ -52,6 +52,12 @@ static inline void pws_install_stop_handlers(void) {
     sigaction(SIGHUP, &sa, NULL);
 }
 static inline int pws_pending_stop_signal(void) { return pws_stop_signal; }
+// After the screen ends, ^C must stop the program again the usual way.
+static inline void pws_restore_default_stop_handlers(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
 
 // The user's own terminal settings, restored on every exit path.
 // Behind a function: a file-scope `static struct termios x;` was not emitted by Swift's importer

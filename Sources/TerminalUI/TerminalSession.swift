@@ -80,7 +80,8 @@ final class TerminalSession {
         }
     }
 
-    /// Leaves curses mode and restores the saved termios. Safe to call more than once.
+    /// Leaves curses mode, restores the saved termios and the default signal handling.
+    /// Safe to call more than once.
     func end() {
         guard !ended else { return }
         ended = true
@@ -90,6 +91,7 @@ final class TerminalSession {
             self.screen = nil
         }
         pws_restore_termios()
+        pws_restore_default_stop_handlers()
     }
 
     deinit {
