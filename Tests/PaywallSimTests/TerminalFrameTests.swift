@@ -130,3 +130,19 @@ extension StringProtocol {
         return text
     }
 }
+
+struct TerminalSpinnerTests {
+    @Test func aWaitingScreenShowsTheSpinnerTurningWithThePhase() throws {
+        var screen = TerminalFixture.feed
+        screen.waiting = "Waiting for the App Store"
+        var content = TerminalFixture.content(screen: screen)
+        let theme = try TerminalFixture.theme()
+        let size = TerminalSize(columns: 80, rows: 24)
+        let first = FrontView.render(content, state: FrontState(), theme: theme, size: size)
+        content.spinnerPhase = 1
+        let second = FrontView.render(content, state: FrontState(), theme: theme, size: size)
+        #expect(first.text.contains("║| Waiting for the App Store…"))
+        #expect(second.text.contains("║/ Waiting for the App Store…"))
+        #expect(first != second)
+    }
+}
