@@ -22,7 +22,24 @@ static inline attr_t pws_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t pws_a_normal(void) { return A_NORMAL; }
 static inline int pws_set_locale(void) { return setlocale(LC_ALL, "") != NULL; }
 
+// Glibc declares wcwidth only for _XOPEN_SOURCE, which its own Swift module is not built with.
+extern int wcwidth(wchar_t);
+static inline int pws_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+
+// newterm, unlike initscr, returns NULL for an unknown $TERM instead of exiting the process.
+static inline SCREEN *pws_newterm(void) { return newterm(NULL, stdout, stdin); }
+static inline int pws_stdin_is_terminal(void) { return isatty(STDIN_FILENO); }
+static inline int pws_stdout_is_terminal(void) { return isatty(STDOUT_FILENO); }
+
+// Draws UTF-8 text at a position with attributes and a color pair; ncursesw decodes it by the locale.
+static inline void pws_draw(int y, int x, const char *utf8, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    mvaddstr(y, x, utf8);
+}
+
 // Signals only set a flag; the main loop sees it and restores the terminal.
+// These statics exist once per Swift file that uses them: call them from one Swift file only
+// (TerminalUI/TerminalSession.swift).
 static volatile sig_atomic_t pws_stop_signal = 0;
 static inline void pws_on_signal(int sig) { pws_stop_signal = sig; }
 static inline void pws_install_stop_handlers(void) {
@@ -35,14 +52,25 @@ static inline void pws_install_stop_handlers(void) {
     sigaction(SIGHUP, &sa, NULL);
 }
 static inline int pws_pending_stop_signal(void) { return pws_stop_signal; }
+// After the screen ends, ^C must stop the program again the usual way.
+static inline void pws_restore_default_stop_handlers(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
 
 // The user's own terminal settings, restored on every exit path.
-static struct termios pws_saved_termios;
+// Behind a function: a file-scope `static struct termios x;` was not emitted by Swift's importer
+// (undefined symbol at link time).
+static inline struct termios *pws_saved_termios(void) {
+    static struct termios saved;
+    return &saved;
+}
 static int pws_has_saved_termios = 0;
 static inline void pws_save_termios(void) {
-    if (tcgetattr(STDIN_FILENO, &pws_saved_termios) == 0) pws_has_saved_termios = 1;
+    if (tcgetattr(STDIN_FILENO, pws_saved_termios()) == 0) pws_has_saved_termios = 1;
 }
 static inline void pws_restore_termios(void) {
-    if (pws_has_saved_termios) tcsetattr(STDIN_FILENO, TCSANOW, &pws_saved_termios);
+    if (pws_has_saved_termios) tcsetattr(STDIN_FILENO, TCSANOW, pws_saved_termios());
 }
 #endif

@@ -1,0 +1,11 @@
+/// Which pane takes the movement keys; Tab moves it.
+public enum Focus: Equatable, Sendable, CaseIterable {
+    case phone
+    case timeline
+
+    /// The next pane in Tab order.
+    public var next: Focus {
+        let all = Focus.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}

@@ -1,0 +1,32 @@
+import AppFlow
+import SimKernel
+import Simulation
+
+/// Everything one frame shows, read from the world at one instant, so views never touch the world.
+public struct FrontContent: Equatable, Sendable {
+    public var appName: String
+    public var screen: ScreenModel
+    public var timeline: [TimelineEntry]
+    public var now: SimInstant
+    /// Turns the phone's spinner; derived from virtual time so a replay draws the same frames.
+    public var spinnerPhase: Int
+
+    public init(appName: String, screen: ScreenModel, timeline: [TimelineEntry], now: SimInstant, spinnerPhase: Int = 0)
+    {
+        self.appName = appName
+        self.screen = screen
+        self.timeline = timeline
+        self.now = now
+        self.spinnerPhase = spinnerPhase
+    }
+
+    /// The spinner moves one step this often, in virtual milliseconds.
+    public static let spinnerStepMilliseconds: Int64 = 120
+
+    public init(world: World) {
+        let now = world.scheduler.now
+        self.init(
+            appName: world.config.app.name, screen: world.screen, timeline: world.timeline.entries, now: now,
+            spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000))
+    }
+}

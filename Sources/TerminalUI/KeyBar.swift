@@ -1,0 +1,41 @@
+import AppFlow
+import WhiteLabel
+
+/// Draws the bottom line: the keys that work now, then the keys that always work.
+enum KeyBar {
+    static let alwaysKeys = [KeyHint("Tab", "focus"), KeyHint("?", "keys"), KeyHint("q", "quit")]
+    static let timelineKeys = [
+        KeyHint("↑↓", "scroll"), KeyHint("PgUp/PgDn", "page"), KeyHint("End", "latest"), KeyHint("Esc", "phone"),
+    ]
+
+    /// The hints shown for a focus: the phone screen's own keys, minus the ones the bar adds anyway.
+    static func hints(screenKeys: [KeyHint], focus: Focus) -> [KeyHint] {
+        let always = Set(alwaysKeys.map(\.key))
+        let local = focus == .phone ? screenKeys.filter { !always.contains($0.key) } : timelineKeys
+        return local + alwaysKeys
+    }
+
+    /// Drops the screen's own hints from the end until the bar fits; the always-keys stay.
+    static func fitting(_ hints: [KeyHint], width: Int) -> [KeyHint] {
+        var hints = hints
+        while hints.count > alwaysKeys.count && barWidth(hints) > width {
+            hints.remove(at: hints.count - alwaysKeys.count - 1)
+        }
+        return hints
+    }
+
+    static func barWidth(_ hints: [KeyHint]) -> Int {
+        1 + hints.reduce(0) { $0 + ColumnWidth.of($1.key) + 1 + ColumnWidth.of($1.action) } + 3 * (hints.count - 1)
+    }
+
+    static func draw(into frame: inout Frame, rect: Rect, hints: [KeyHint]) {
+        frame.fill(rect)
+        let hints = fitting(hints, width: rect.width)
+        var x = rect.x + 1
+        for (index, hint) in hints.enumerated() {
+            if index > 0 { x = frame.write(" · ", x: x, y: rect.y, role: .muted, limit: rect.maxX) }
+            x = frame.write(hint.key, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX)
+            x = frame.write(" " + hint.action, x: x, y: rect.y, role: .muted, limit: rect.maxX)
+        }
+    }
+}

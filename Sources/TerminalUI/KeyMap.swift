@@ -1,0 +1,98 @@
+import AppFlow
+import CNcurses
+
+/// A key as `get_wch` reports it: a function key code (`KEY_UP`, `KEY_RESIZE`, …) or a character.
+public enum KeyPress: Equatable, Sendable {
+    case function(Int32)
+    case character(Character)
+}
+
+/// How the timeline pane scrolls.
+public enum TimelineScroll: Equatable, Sendable {
+    case lineUp, lineDown, pageUp, pageDown, oldest, latest
+}
+
+/// What a key means to the terminal front.
+public enum KeyAction: Equatable, Sendable {
+    /// Delivered to the phone's app.
+    case reader(ReaderInput)
+    case scrollTimeline(TimelineScroll)
+    case focusNext
+    case focusPhone
+    case help
+    case quit
+    /// The terminal changed size; ncurses reports it as `KEY_RESIZE`.
+    case resize
+}
+
+/// Maps keys to actions. Pure, so every binding is unit-tested without a terminal.
+public enum KeyMap {
+    static let escape: Character = "\u{1B}"
+    static let tab: Character = "\t"
+    static let backspaces: Set<Character> = ["\u{7F}", "\u{08}"]
+
+    /// The action for `key`, or nil when the key does nothing here.
+    /// With a text field focused on the phone, printable characters (also q, k, j, ?) are typed into it.
+    public static func action(for key: KeyPress, focus: Focus, textFieldFocused: Bool = false) -> KeyAction? {
+        switch key {
+        case .function(let code): return functionAction(code, focus: focus)
+        case .character(let character):
+            return characterAction(character, focus: focus, typing: textFieldFocused && focus == .phone)
+        }
+    }
+
+    private static func functionAction(_ code: Int32, focus: Focus) -> KeyAction? {
+        switch (code, focus) {
+        case (KEY_RESIZE, _): return .resize
+        case (KEY_BTAB, _): return .focusNext
+        case (KEY_UP, .phone): return .reader(.up)
+        case (KEY_DOWN, .phone): return .reader(.down)
+        case (KEY_ENTER, .phone): return .reader(.select)
+        case (KEY_BACKSPACE, .phone): return .reader(.deleteBackward)
+        case (KEY_UP, .timeline): return .scrollTimeline(.lineUp)
+        case (KEY_DOWN, .timeline): return .scrollTimeline(.lineDown)
+        case (KEY_PPAGE, .timeline): return .scrollTimeline(.pageUp)
+        case (KEY_NPAGE, .timeline): return .scrollTimeline(.pageDown)
+        case (KEY_HOME, .timeline): return .scrollTimeline(.oldest)
+        case (KEY_END, .timeline): return .scrollTimeline(.latest)
+        default: return nil
+        }
+    }
+
+    private static func characterAction(_ character: Character, focus: Focus, typing: Bool) -> KeyAction? {
+        switch character {
+        case tab: return .focusNext
+        case "\n", "\r": return focus == .phone ? .reader(.select) : nil
+        case escape: return focus == .phone ? .reader(.back) : .focusPhone
+        case _ where backspaces.contains(character): return focus == .phone ? .reader(.deleteBackward) : nil
+        case _ where typing: return character.isPrintable ? .reader(.character(character)) : nil
+        case "q": return .quit
+        case "?": return .help
+        case "k": return focus == .phone ? .reader(.up) : .scrollTimeline(.lineUp)
+        case "j": return focus == .phone ? .reader(.down) : .scrollTimeline(.lineDown)
+        case "g": return focus == .timeline ? .scrollTimeline(.oldest) : nil
+        case "G": return focus == .timeline ? .scrollTimeline(.latest) : nil
+        default: return nil
+        }
+    }
+
+    /// Every key, for the `?` help: the same table the mapping above implements.
+    public static let help: [KeyHint] = [
+        KeyHint("↑ ↓  k j", "move on the phone / scroll the timeline"),
+        KeyHint("Enter", "select"),
+        KeyHint("Esc", "go back (timeline: back to the phone)"),
+        KeyHint("Tab", "move focus between phone and timeline"),
+        KeyHint("PgUp PgDn", "scroll the timeline a page"),
+        KeyHint("Home End g G", "oldest / latest timeline entry"),
+        KeyHint("?", "show or hide this help"),
+        KeyHint("q", "quit and restore the terminal"),
+    ]
+}
+
+extension Character {
+    /// Not a control character: something a reader could type.
+    var isPrintable: Bool {
+        guard let scalar = unicodeScalars.first else { return false }
+        return scalar.value >= 0x20 && scalar.value != 0x7F
+    }
+}

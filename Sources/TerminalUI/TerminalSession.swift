@@ -1,0 +1,100 @@
+import CNcurses
+import WhiteLabel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The terminal in curses mode, from `start` until `end` gives the user's own settings back.
+///
+/// Every call to the shim's signal flag and saved termios stays in this file: those are `static`
+/// variables in a header, so each Swift file that used them would get its own copy.
+final class TerminalSession {
+    private var screen: OpaquePointer?
+    private(set) var palette: Palette
+    private var ended = false
+
+    private init(screen: OpaquePointer, palette: Palette) {
+        self.screen = screen
+        self.palette = palette
+    }
+
+    /// Puts the terminal in curses mode, or explains why it cannot.
+    static func start(theme: Theme) throws(TerminalError) -> TerminalSession {
+        guard pws_stdin_is_terminal() != 0 else { throw .notATerminal("input") }
+        guard pws_stdout_is_terminal() != 0 else { throw .notATerminal("output") }
+        pws_save_termios()
+        // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers where none are set.
+        pws_install_stop_handlers()
+        _ = pws_set_locale()
+        guard let screen = pws_newterm() else {
+            pws_restore_termios()
+            throw .unknownTerminalType(getenv("TERM").map { String(cString: $0) })
+        }
+        // cbreak, not raw: ^C still raises SIGINT, which the handler turns into a clean exit.
+        cbreak()
+        noecho()
+        keypad(pws_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        let palette = Palette(theme: theme, depth: startColors())
+        if palette.depth != .monochrome {
+            let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
+            for pair in palette.pairs.values {
+                init_pair(pair.number, pair.foreground, background)
+            }
+        }
+        return TerminalSession(screen: screen, palette: palette)
+    }
+
+    /// Starts colors unless `NO_COLOR` is set (no-color.org) or the terminal has none.
+    private static func startColors() -> Palette.Depth {
+        let noColor = getenv("NO_COLOR").map { String(cString: $0) }
+        guard Palette.depth(colors: 8, hasColors: has_colors(), noColor: noColor) != .monochrome else {
+            return .monochrome
+        }
+        guard start_color() == OK else { return .monochrome }
+        return Palette.depth(colors: Int(pws_colors()), hasColors: true, noColor: nil)
+    }
+
+    /// The signal (SIGINT, SIGTERM, SIGHUP) that asked the program to stop, if one came.
+    var stopSignal: Int32? {
+        let signal = pws_pending_stop_signal()
+        return signal == 0 ? nil : signal
+    }
+
+    var size: TerminalSize {
+        TerminalSize(columns: Int(getmaxx(pws_stdscr())), rows: Int(getmaxy(pws_stdscr())))
+    }
+
+    /// Waits up to `milliseconds` for a key; nil when none came (or a signal interrupted the wait).
+    func readKey(timeoutMilliseconds milliseconds: Int) -> KeyPress? {
+        timeout(Int32(max(0, min(milliseconds, Int(Int32.max)))))
+        var value: wint_t = 0
+        switch get_wch(&value) {
+        case KEY_CODE_YES: return .function(Int32(bitPattern: value))
+        case OK: return Unicode.Scalar(value).map { .character(Character($0)) }
+        default: return nil
+        }
+    }
+
+    /// Leaves curses mode, restores the saved termios and the default signal handling.
+    /// Safe to call more than once.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        endwin()
+        if let screen {
+            delscreen(screen)
+            self.screen = nil
+        }
+        pws_restore_termios()
+        pws_restore_default_stop_handlers()
+    }
+
+    deinit {
+        end()
+    }
+}

@@ -1,0 +1,107 @@
+import AppFlow
+import SimKernel
+import WhiteLabel
+
+/// Draws the timeline: newest entries at the bottom, `HH:MM:SS.mmm source text`, colored by source.
+enum TimelinePane {
+    static let title = "Timeline"
+    /// `09:00:00.000 backend ` is 21 columns; wrapped text lines up after it.
+    static let textColumn = 21
+    /// A longer entry is cut with `…`, so one chatty message cannot fill the pane.
+    static let maxLinesPerEntry = 4
+
+    static func draw(
+        into frame: inout Frame, rect: Rect, entries: [TimelineEntry], scrollBack: Int, theme: Theme, focused: Bool
+    ) {
+        frame.fill(rect)
+        frame.drawBox(
+            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title)
+        let inner = rect.inner
+        guard inner.height > 0, inner.width > 0 else { return }
+        let (visible, hiddenAbove, hiddenBelow) = window(
+            entries: entries, width: inner.width, height: inner.height, scrollBack: scrollBack)
+        var y = inner.maxY - visible.count
+        for line in visible {
+            PhonePane.draw(line, into: &frame, x: inner.x, y: y, width: inner.width)
+            y += 1
+        }
+        if entries.isEmpty {
+            frame.write("Nothing yet.", x: inner.x, y: inner.y, role: .muted)
+        }
+        if hiddenAbove {
+            frame.write("▲", x: rect.maxX - 2, y: rect.y, role: .accent)
+        }
+        if hiddenBelow > 0 {
+            let note = " ▼ \(hiddenBelow) newer "
+            frame.write(note, x: rect.maxX - 2 - ColumnWidth.of(note), y: rect.maxY - 1, role: .accent)
+        }
+    }
+
+    /// The lines in view, whether older lines are hidden above, and how many newer lines are hidden below.
+    /// Wraps only the entries it needs, newest first, so a long timeline costs no more than a short one.
+    static func window(entries: [TimelineEntry], width: Int, height: Int, scrollBack: Int)
+        -> (lines: [StyledLine], hiddenAbove: Bool, hiddenBelow: Int)
+    {
+        var reversed: [StyledLine] = []
+        var index = entries.count - 1
+        let needed = height + max(0, scrollBack)
+        while index >= 0 && reversed.count < needed + 1 {
+            reversed += lines(for: entries, at: index, width: width).reversed()
+            index -= 1
+        }
+        let skip = min(max(0, scrollBack), max(0, reversed.count - height))
+        let shown = Array(reversed.dropFirst(skip).prefix(height).reversed())
+        return (shown, index >= 0 || reversed.count > skip + height, skip)
+    }
+
+    /// How many lines the whole timeline takes: the scroll limit is this minus the pane's height.
+    static func lineCount(entries: [TimelineEntry], width: Int) -> Int {
+        entries.indices.reduce(0) { $0 + lines(for: entries, at: $1, width: width).count }
+    }
+
+    /// The lines of one entry, after a date line when the day changed (time travel makes days pass).
+    static func lines(for entries: [TimelineEntry], at index: Int, width: Int) -> [StyledLine] {
+        let entry = entries[index]
+        var result: [StyledLine] = []
+        let date = entry.time.dateDescription
+        if index == 0 || entries[index - 1].time.dateDescription != date {
+            result.append(StyledLine([StyledSpan("── \(date) ──", .muted)]))
+        }
+        let role = Theme.Role(rawValue: entry.source.rawValue) ?? .text
+        let time = StyledSpan(timeOfDay(entry.time) + " ", .muted)
+        let source = StyledSpan(entry.source.rawValue.padding(toColumns: 7) + " ", role, emphasized: true)
+        let textWidth = width - textColumn
+        var body: [StyledLine]
+        if textWidth >= 12 {
+            let wrapped = WordWrap.lines(entry.text, width: textWidth)
+            let indent = String(repeating: " ", count: textColumn)
+            body = wrapped.enumerated().map { offset, text in
+                offset == 0
+                    ? StyledLine([time, source, StyledSpan(text, role)])
+                    : StyledLine([StyledSpan(indent + text, role)])
+            }
+        } else {
+            // Too narrow to line text up after the time: put it under, indented.
+            body = [StyledLine([time, source])]
+            body += WordWrap.lines(entry.text, width: max(1, width - 2)).map {
+                StyledLine([StyledSpan("  " + $0, role)])
+            }
+        }
+        if body.count > maxLinesPerEntry {
+            body = Array(body.prefix(maxLinesPerEntry))
+            var last = body[maxLinesPerEntry - 1]
+            let cut = last.spans.count - 1
+            let available = width - ColumnWidth.of(last.text) + ColumnWidth.of(last.spans[cut].text)
+            last.spans[cut].text = ColumnWidth.truncate(last.spans[cut].text + "…", to: available)
+            body[maxLinesPerEntry - 1] = last
+        }
+        return result + body
+    }
+}
+
+extension String {
+    func padding(toColumns columns: Int) -> String {
+        let width = ColumnWidth.of(self)
+        return width >= columns ? self : self + String(repeating: " ", count: columns - width)
+    }
+}

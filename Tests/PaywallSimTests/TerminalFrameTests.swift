@@ -1,0 +1,148 @@
+import AppFlow
+import SimKernel
+import Testing
+
+@testable import TerminalUI
+
+struct TerminalFrameTests {
+    let size = TerminalSize(columns: 120, rows: 40)
+
+    func render(_ content: FrontContent = TerminalFixture.content(), state: FrontState = FrontState()) throws -> Frame {
+        FrontView.render(content, state: state, theme: try TerminalFixture.theme(), size: size)
+    }
+
+    @Test func thePhoneShowsTheAppTheScreenTitleAndItsRows() throws {
+        let lines = try render().lines
+        #expect(lines[0].hasPrefix("╔═ Daily News ═"))
+        #expect(lines[1].contains("▤ THE MORNING EDITION"))
+        #expect(lines[1].contains("09:00"))
+        #expect(lines[2].contains("Daily News"))
+        #expect(lines[4].hasPrefix("║City approves the new harbour bridge"))
+        #expect(lines[5].hasPrefix("║The return of the night trains    [locked]║"))
+        #expect(lines[6].hasPrefix("║Weekend market report"))
+    }
+
+    @Test func theSelectedRowIsReversedAcrossThePhone() throws {
+        let frame = try render()
+        for x in 1..<43 {
+            #expect(frame[x: x, y: 5].style.contains(.reverse))
+            #expect(!frame[x: x, y: 4].style.contains(.reverse))
+        }
+        #expect(!frame[x: 0, y: 5].style.contains(.reverse))
+    }
+
+    @Test func theTimelineShowsEntriesNewestAtTheBottomColoredBySource() throws {
+        let frame = try render()
+        let lines = frame.lines
+        #expect(lines[0].contains("═ Timeline ═"))
+        #expect(lines[37].hasSuffix("║║09:00:02.250 backend GET /access → 200                                    ║"))
+        #expect(lines[36].contains("║09:00:01.250 store   products request"))
+        #expect(lines[35].contains("║09:00:00.250 app     launch Daily News"))
+        #expect(lines[34].contains("── 2026-03-02 ──"))
+        #expect(frame[x: 45 + 13, y: 37].role == .backend)
+        #expect(frame[x: 45 + 21, y: 37].role == .backend)
+        #expect(frame[x: 45, y: 37].role == .muted)
+        #expect(frame[x: 45 + 13, y: 36].role == .store)
+    }
+
+    @Test func theBarShowsTheScreensKeysThenTheKeysThatAlwaysWork() throws {
+        let lines = try render().lines
+        #expect(lines[39] == " ↑↓ move · Enter open · Tab focus · ? keys · q quit")
+        var state = FrontState()
+        state.focus = .timeline
+        #expect(try render(state: state).lines[39].hasPrefix(" ↑↓ scroll · PgUp/PgDn page"))
+    }
+
+    @Test func theFocusedPaneHasTheAccentBorder() throws {
+        let phoneFocused = try render()
+        #expect(phoneFocused[x: 0, y: 0].role == .accent)
+        #expect(phoneFocused[x: 44, y: 0].role == .border)
+        var state = FrontState()
+        state.focus = .timeline
+        let timelineFocused = try render(state: state)
+        #expect(timelineFocused[x: 0, y: 0].role == .border)
+        #expect(timelineFocused[x: 44, y: 0].role == .accent)
+    }
+
+    @Test func helpListsEveryKey() throws {
+        var state = FrontState()
+        state.showsHelp = true
+        let text = try render(state: state).text
+        for hint in KeyMap.help {
+            #expect(text.contains(hint.key))
+            #expect(text.contains(hint.action))
+        }
+        #expect(text.contains("On this screen:"))
+    }
+
+    @Test func theSelectedRowStaysInViewOnALongScreen() throws {
+        let rows = (1...60).map { Row(.choice, "Story \($0)") }
+        let screen = ScreenModel(id: .feed, title: "Daily News", rows: rows, selection: 49)
+        let frame = FrontView.render(
+            TerminalFixture.content(screen: screen), state: FrontState(), theme: try TerminalFixture.theme(),
+            size: TerminalSize(columns: 80, rows: 24))
+        let selected = frame.lines.firstIndex { $0.contains("Story 50") }
+        #expect(selected != nil)
+        #expect(frame.lines[2].contains("Daily News"))
+        if let selected { #expect(frame[x: 1, y: selected].style.contains(.reverse)) }
+        #expect(frame.text.contains("▲"))
+        #expect(frame.text.contains("▼"))
+    }
+
+    @Test func scrollingTheTimelineShowsOlderEntriesAndHowManyAreNewer() throws {
+        let entries = TerminalFixture.timeline((0..<80).map { (Int64($0), .reader, "down \($0)") })
+        var state = FrontState()
+        state.timelineScrollBack = 10
+        let lines = try render(TerminalFixture.content(timeline: entries), state: state).lines
+        #expect(lines[37].contains("09:01:09.250 reader  down 69"))
+        #expect(lines.contains { $0.contains("▼ 10 newer") })
+        #expect(!lines.contains { $0.contains("down 70") })
+    }
+
+    @Test func longTimelineTextsWrapUnderTheTextColumnAndAreCutAfterFourLines() throws {
+        let long = (1...80).map { "word\($0)" }.joined(separator: " ")
+        let entries = TerminalFixture.timeline([(0, .backend, long), (1, .app, "done")])
+        let lines = FrontView.render(
+            TerminalFixture.content(timeline: entries), state: FrontState(), theme: try TerminalFixture.theme(),
+            size: TerminalSize(columns: 80, rows: 24)
+        ).lines
+        let first = try #require(lines.firstIndex { $0.contains("backend word1 ") })
+        #expect(lines[first + 1].dropFirst(45).hasPrefix(String(repeating: " ", count: 21) + "word"))
+        #expect(lines[first + 3].dropLast().trimmingTrailingSpaces().hasSuffix("…"))
+        #expect(lines[first + 4].contains("app     done"))
+    }
+
+    @Test func wideCharactersTakeTwoCellsAndBoxDrawingOne() {
+        var frame = Frame(size: TerminalSize(columns: 6, rows: 1))
+        let end = frame.write("日本─", x: 0, y: 0, role: .text)
+        #expect(end == 5)
+        #expect(frame.lines == ["日本─"])
+        #expect(frame[x: 1, y: 0].isContinuation)
+        frame.write("x", x: 1, y: 0, role: .text)
+        #expect(frame.lines == [" x本─"])
+    }
+}
+
+extension StringProtocol {
+    func trimmingTrailingSpaces() -> String {
+        var text = String(self)
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+struct TerminalSpinnerTests {
+    @Test func aWaitingScreenShowsTheSpinnerTurningWithThePhase() throws {
+        var screen = TerminalFixture.feed
+        screen.waiting = "Waiting for the App Store"
+        var content = TerminalFixture.content(screen: screen)
+        let theme = try TerminalFixture.theme()
+        let size = TerminalSize(columns: 80, rows: 24)
+        let first = FrontView.render(content, state: FrontState(), theme: theme, size: size)
+        content.spinnerPhase = 1
+        let second = FrontView.render(content, state: FrontState(), theme: theme, size: size)
+        #expect(first.text.contains("║| Waiting for the App Store…"))
+        #expect(second.text.contains("║/ Waiting for the App Store…"))
+        #expect(first != second)
+    }
+}

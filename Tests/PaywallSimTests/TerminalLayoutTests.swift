@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import TerminalUI
+
+struct TerminalLayoutTests {
+    @Test func minimumSizeFitsPhoneTimelineAndKeyBar() {
+        let layout = Layout(size: TerminalSize(columns: 80, rows: 24))
+        guard case .panes(let panes) = layout else {
+            Issue.record("80x24 must fit")
+            return
+        }
+        #expect(panes.phone == Rect(x: 0, y: 0, width: 44, height: 23))
+        #expect(panes.timeline == Rect(x: 44, y: 0, width: 36, height: 23))
+        #expect(panes.keyBar == Rect(x: 0, y: 23, width: 80, height: 1))
+    }
+
+    @Test func largerTerminalsGiveTheExtraRoomToTheTimeline() {
+        guard case .panes(let panes) = Layout(size: TerminalSize(columns: 120, rows: 40)) else {
+            Issue.record("120x40 must fit")
+            return
+        }
+        #expect(panes.phone == Rect(x: 0, y: 0, width: 44, height: 39))
+        #expect(panes.timeline == Rect(x: 44, y: 0, width: 76, height: 39))
+        #expect(panes.keyBar == Rect(x: 0, y: 39, width: 120, height: 1))
+    }
+
+    @Test(arguments: [(79, 24), (80, 23), (60, 20), (20, 5)])
+    func tooSmallTerminalsSaySoWithTheirSize(columns: Int, rows: Int) throws {
+        let size = TerminalSize(columns: columns, rows: rows)
+        #expect(Layout(size: size) == .tooSmall(size))
+        let text = FrontView.render(
+            TerminalFixture.content(), state: FrontState(), theme: try TerminalFixture.theme(), size: size
+        ).text
+        let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains("Terminal too small: \(columns)x\(rows)."))
+        #expect(joined.contains("PaywallSim needs at least 80x24."))
+        #expect(!text.contains("Timeline"))
+    }
+
+    @Test func theMessageGoesAwayWhenTheTerminalGrowsAgain() throws {
+        let theme = try TerminalFixture.theme()
+        let small = FrontView.render(
+            TerminalFixture.content(), state: FrontState(), theme: theme, size: TerminalSize(columns: 79, rows: 23))
+        let grown = FrontView.render(
+            TerminalFixture.content(), state: FrontState(), theme: theme, size: TerminalSize(columns: 80, rows: 24))
+        #expect(small.text.contains("Terminal too small: 79x23. PaywallSim needs at least 80x24."))
+        #expect(!grown.text.contains("too small"))
+        #expect(grown.text.contains("Timeline"))
+    }
+}
