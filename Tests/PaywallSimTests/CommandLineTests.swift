@@ -33,7 +33,8 @@ import Testing
     @Test func aBrokenConfigFileIsNamedWithTheField() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let source = try String(contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        let source = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
         let path = "\(directory)/broken.json"
         try source.replacingOccurrences(of: "\"kids\": false", with: "\"kids\": \"no\"").write(
             toFile: path, atomically: true, encoding: .utf8)
@@ -53,7 +54,8 @@ import Testing
         let result = try TestSupport.runBinary(["screens"])
         #expect(result.code == 0)
         let headings = result.stdout.split(separator: "\n").filter { $0.hasPrefix("[") }.map(String.init)
-        #expect(headings == ["[feed]", "[content]", "[paywall]", "[app-store-sheet]", "[paywall]", "[content]", "[feed]"])
+        #expect(
+            headings == ["[feed]", "[content]", "[paywall]", "[app-store-sheet]", "[paywall]", "[content]", "[feed]"])
         #expect(result.stdout.contains("Premium Yearly: 1 week free, then $39.99"))
         #expect(!result.stdout.contains("Weekly"))
     }

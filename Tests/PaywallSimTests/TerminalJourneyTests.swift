@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// A real terminal: tmux runs the built binary, `send-keys` types, `capture-pane` reads the screen.
+/// Each session has its own tmux server socket so tests never see each other's panes.
+final class TmuxSession {
+    let socket = "paywall-sim-test-\(UUID().uuidString.prefix(8))"
+
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+    }
+
+    init(_ arguments: [String], width: Int = 120, height: Int = 36) throws {
+        let command = ([TestSupport.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        // The server this starts must not inherit a pipe we read to its end.
+        try tmux(
+            capturing: false,
+            [
+                "new-session", "-d", "-s", "sim", "-x", "\(width)", "-y", "\(height)",
+                "env LANG=C.UTF-8 TERM=xterm-256color \(command); echo EXIT=$?; cat",
+            ])
+    }
+
+    deinit {
+        _ = try? tmux(capturing: false, ["kill-server"])
+    }
+
+    func send(_ keys: String...) throws {
+        for key in keys { try tmux(capturing: false, ["send-keys", "-t", "sim", key]) }
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(capturing: false, ["resize-window", "-t", "sim", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    var screen: String {
+        (try? tmux(["capture-pane", "-t", "sim", "-p"])) ?? ""
+    }
+
+    /// Waits until the screen shows `text`, polling the pane; fails the test after `attempts` looks.
+    @discardableResult
+    func waitFor(_ text: String, attempts: Int = 200, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        for _ in 0..<attempts {
+            if screen.contains(text) { return true }
+            usleep(50_000)
+        }
+        Issue.record("the terminal never showed \"\(text)\". Screen:\n\(screen)", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// Runs tmux with posix_spawn and waitpid: tmux's server daemonizes, and Foundation's `Process`
+    /// can miss the exit of the client that started it. Output goes through a file, never a pipe the
+    /// server could inherit.
+    @discardableResult
+    private func tmux(capturing: Bool = true, _ arguments: [String]) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "\(socket)-\(UUID().uuidString).out"
+        defer { unlink(outputPath) }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, capturing ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        // The test runner's threads block and ignore signals; the terminal program needs them as a shell gives them.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, &cArguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard capturing else { return "" }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+}
+
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+struct TerminalJourneyTests {
+    @Test func aReaderSubscribesWithKeyPressesAndReadsTheUnlockedArticle() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Yearly: 1 week free, then $39.99")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("fourteen hours, three countries")
+        let screen = tmux.screen
+        #expect(screen.contains("POST /v1/receipts → 200"))
+        #expect(!screen.contains("Subscribe to read the full article."))
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
+    @Test func cancellingOnApplesSheetReturnsToThePaywallWithoutAnError() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Escape")
+        tmux.waitFor("payment sheet: cancelled by the reader")
+        let screen = tmux.screen
+        #expect(screen.contains("Read without limits"))
+        #expect(!screen.contains("Purchase failed"))
+        #expect(!screen.contains("Something went wrong"))
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
+    @Test func aTinyTerminalShowsWhyAndTheAppComesBackWhenItGrows() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
+        tmux.waitFor("Weekend market report")
+        try tmux.resize(width: 50, height: 15)
+        tmux.waitFor("Terminal too small")
+        try tmux.resize(width: 100, height: 30)
+        tmux.waitFor("Weekend market report")
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
+    @Test func controlCEndsTheSessionAndRestoresTheTerminal() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("C-c")
+        tmux.waitFor("EXIT=130")
+        #expect(!tmux.screen.contains("Weekend market report"))
+    }
+}
