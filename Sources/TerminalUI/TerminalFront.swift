@@ -1,3 +1,4 @@
+import SimKernel
 import Simulation
 import WhiteLabel
 
@@ -12,7 +13,7 @@ public enum TerminalFront {
         var loop = InteractiveLoop(
             world: world, session: session, theme: theme,
             driver: RealTimeDriver(
-                anchorWallNanoseconds: RealTimeDriver.monotonicNanoseconds(), anchorVirtual: world.scheduler.now,
+                anchorWallNanoseconds: MonotonicClock.nanoseconds(), anchorVirtual: world.scheduler.now,
                 speed: speed))
         return loop.run()
     }
@@ -40,7 +41,7 @@ struct InteractiveLoop {
         while true {
             if let signal = session.stopSignal { return 128 + signal }
             let target = driver.target(
-                atWall: RealTimeDriver.monotonicNanoseconds(), schedulerNow: world.scheduler.now)
+                atWall: MonotonicClock.nanoseconds(), schedulerNow: world.scheduler.now)
             world.scheduler.run(until: target)
 
             let content = FrontContent(world: world)

@@ -1,13 +1,6 @@
-import SimKernel
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Maps wall time to virtual time for the interactive screen: the only place that reads a clock.
-/// virtual = anchorVirtual + (wall - anchorWall) × speed, on the monotonic clock so clock changes do not jump.
+/// Maps wall time to virtual time for the interactive screen:
+/// virtual = anchorVirtual + (wall - anchorWall) × speed. It never reads a clock itself: the terminal
+/// passes monotonic readings in, so the engine stays deterministic and this mapping stays testable.
 public struct RealTimeDriver: Equatable, Sendable {
     /// The longest wait for a key, so the status-bar clock never lags far behind.
     public static let maxWaitMilliseconds = 250
@@ -21,13 +14,6 @@ public struct RealTimeDriver: Equatable, Sendable {
         self.anchorWallNanoseconds = anchorWallNanoseconds
         self.anchorVirtual = anchorVirtual
         self.speed = max(speed, 0)
-    }
-
-    /// Now on the monotonic clock, in nanoseconds.
-    public static func monotonicNanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// The virtual instant that wall time `wall` stands for.
