@@ -19,6 +19,8 @@ public final class AppStore {
     public var locale: String
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
+    /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).
+    public var notificationEndpoint: ((String) -> Void)?
 
     let scheduler: Scheduler
     let timeline: Timeline
@@ -66,6 +68,20 @@ public final class AppStore {
 
     func delay(_ operation: SimKernel.Operation) -> SimDuration {
         latency.delay(for: operation, using: &random)
+    }
+
+    /// Signs `payload` and posts it to the notification endpoint after the notification latency.
+    func post(_ payload: NotificationPayload) {
+        let signed = NotificationCodec.seal(payload, with: signingKey)
+        scheduler.schedule(after: delay(.notification)) { [self] in
+            log("notification \(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")")
+            notificationEndpoint?(signed)
+        }
+    }
+
+    /// Signs a transaction or renewal info, as the JWS fields of notifications and the server API carry them.
+    func sign<T: Encodable>(_ value: T) -> String {
+        NotificationCodec.seal(value, with: signingKey)
     }
 
     func log(_ text: String) {

@@ -38,7 +38,7 @@ public enum ReceiptCodec {
         return try? JSONDecoder().decode(ReceiptPayload.self, from: Data(bytes))
     }
 
-    static let canonicalJSON: JSONEncoder = {
+    public static let canonicalJSON: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
