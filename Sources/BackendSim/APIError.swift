@@ -7,6 +7,7 @@ enum APIError: Error, Equatable {
     case unauthorized(String)
     case forbidden(String)
     case notFound
+    case conflict(String)
     case unprocessable(String)
 
     var response: HTTPResponse {
@@ -15,6 +16,7 @@ enum APIError: Error, Equatable {
         case .unauthorized(let code): JSONBody.response(401, ["error": code])
         case .forbidden(let code): JSONBody.response(403, ["error": code])
         case .notFound: JSONBody.response(404, ["error": "not_found"])
+        case .conflict(let code): JSONBody.response(409, ["error": code])
         case .unprocessable(let code): JSONBody.response(422, ["error": code])
         }
     }

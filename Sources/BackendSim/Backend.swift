@@ -21,11 +21,16 @@ public final class Backend {
     let bundleId: String
     let environment: StoreEnvironment = .sandbox
     let tokens: TokenAuthority
+    let restorePolicy: RestorePolicy
     let store: AppStore
     let clock: () -> SimInstant
     let timeline: Timeline
 
-    static let tokenLifetime = SimDuration.days(365)
+    /// Anonymous tokens live long: the phone has no password to get another.
+    static let anonymousTokenLifetime = SimDuration.days(365)
+    /// Account tokens are short; the refresh token gets a new one.
+    static let accountTokenLifetime = SimDuration.hours(1)
+    static let refreshTokenLifetime = SimDuration.days(30)
 
     public init(
         config: DemoConfig, store: AppStore, clock: @escaping () -> SimInstant, timeline: Timeline,
@@ -40,6 +45,7 @@ public final class Backend {
         fullContent = config.backend.fullContent
         requiredLevels = Dictionary(uniqueKeysWithValues: config.app.content.map { ($0.id, $0.requiredLevels) })
         bundleId = config.app.bundleId
+        restorePolicy = config.backend.restorePolicy ?? .transfer
         tokens = TokenAuthority(
             secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: config.app.bundleId)
         self.store = store
@@ -52,6 +58,13 @@ public final class Backend {
         let response: HTTPResponse
         switch (request.method, request.path) {
         case ("POST", "/v1/receipts"): response = validateReceipt(request)
+        case ("POST", "/v1/restores/inspect"): response = inspectRestore(request)
+        case ("POST", "/v1/restores"): response = restore(request)
+        case ("POST", "/v1/transfers"): response = transfer(request)
+        case ("POST", "/v1/accounts"): response = signUp(request)
+        case ("POST", "/v1/sessions"): response = logIn(request)
+        case ("POST", "/v1/sessions/refresh"): response = refreshSession(request)
+        case ("POST", "/v1/notifications/apple"): response = receiveNotification(request)
         case ("GET", "/v1/me"): response = me(request)
         case ("GET", let path) where path.hasPrefix("/v1/content/"):
             response = content(request, id: String(path.dropFirst("/v1/content/".count)))
@@ -61,12 +74,22 @@ public final class Backend {
         return response
     }
 
-    /// The access levels an identity holds now: the union of its unexpired purchases' levels.
+    /// The access levels an identity holds now: the union of the levels of its active purchases.
     public func levels(of identityId: String) -> [String] {
         let now = clock()
         let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
-        let active = purchases.filter { $0.expires.map { $0 > now } ?? true }
-        return Set(active.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
+        return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
+    }
+
+    /// A new token for an identity: long-lived for anonymous ones, short for accounts.
+    func token(for identity: IdentityRecord) -> String {
+        let lifetime = identity.kind == .anonymous ? Self.anonymousTokenLifetime : Self.accountTokenLifetime
+        return tokens.issue(for: identity, now: clock(), lifetime: lifetime)
+    }
+
+    /// Runs one logical change of the ledger; any failure rolls all of it back.
+    func ledgerChange<T>(_ body: () throws -> T) throws -> T {
+        try ledger.change(body)
     }
 
     /// The identity a request's bearer token names; nil without a token.

@@ -1,4 +1,5 @@
 import Database
+import Signing
 import SimKernel
 
 /// A customer of the platform: an account, or an anonymous identity made from a receipt.
@@ -18,48 +19,48 @@ public struct IdentityRecord: Equatable, Sendable {
 
 /// A purchase the platform knows, keyed by Apple's original transaction identifier.
 public struct PurchaseRecord: Equatable, Sendable {
-    public let originalTransactionId: String
-    public let productId: String
-    public let ownerId: String
-    /// The device whose receipt first reported it: restores may move it only from there.
-    public let deviceId: String
-    public let expires: SimInstant?
+    public var originalTransactionId: String
+    public var productId: String
+    /// nil while Apple told the server of it but no customer has claimed it yet.
+    public var ownerId: String?
+    /// The device whose receipt first carried it.
+    public var deviceId: String
+    public var expires: SimInstant?
+    public var revoked: Bool = false
+    /// Apple could not renew it; access continues until `graceExpires`.
+    public var billingIssue: Bool = false
+    public var graceExpires: SimInstant?
+    public var autoRenew: Bool = true
+    /// Apple's signing time of the state applied last: older news never overwrites newer.
+    public var appleSignedMillis: Int64 = 0
+
+    public init(
+        originalTransactionId: String, productId: String, ownerId: String?, deviceId: String, expires: SimInstant?
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.ownerId = ownerId
+        self.deviceId = deviceId
+        self.expires = expires
+    }
+
+    /// Whether it gives access at `now`: not revoked, and unexpired or within a billing grace period.
+    public func isActive(at now: SimInstant) -> Bool {
+        if revoked { return false }
+        if let grace = graceExpires, billingIssue, grace > now { return true }
+        return expires.map { $0 > now } ?? true
+    }
 }
 
-/// The ledger in `backend.sqlite` (or in memory): identities, purchases and their owners, and an
-/// audit row for every change. Each logical change is one SQLite transaction.
+/// The ledger in `backend.sqlite` (or in memory): identities, accounts, purchases and their owners,
+/// every ownership move, every notification, and an audit row for every change.
+/// Each logical change is one SQLite transaction (`change`).
 public final class BackendLedger {
     let database: Database
 
-    private static let migrations = [
-        """
-        CREATE TABLE identities (
-            id TEXT PRIMARY KEY,
-            kind TEXT NOT NULL CHECK (kind IN ('anonymous', 'account')),
-            created_ms INTEGER NOT NULL
-        );
-        CREATE TABLE purchases (
-            original_transaction_id TEXT PRIMARY KEY,
-            product_id TEXT NOT NULL,
-            owner_id TEXT NOT NULL REFERENCES identities(id),
-            device_id TEXT NOT NULL,
-            expires_ms INTEGER,
-            updated_ms INTEGER NOT NULL
-        );
-        CREATE INDEX purchases_by_owner ON purchases(owner_id);
-        CREATE TABLE audit (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            at_ms INTEGER NOT NULL,
-            actor TEXT NOT NULL,
-            action TEXT NOT NULL,
-            detail TEXT NOT NULL
-        )
-        """
-    ]
-
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
-        try database.migrate(Self.migrations)
+        try database.migrate(LedgerSchema.migrations)
     }
 
     /// Runs `body` as one logical change: all of it lands, or none.
@@ -67,15 +68,43 @@ public final class BackendLedger {
         try database.transaction(body)
     }
 
+    // MARK: - Identities and accounts
+
     func createAnonymousIdentity(at time: SimInstant) throws(DatabaseError) -> IdentityRecord {
-        let count =
-            try database.query("SELECT COUNT(*) FROM identities WHERE kind = 'anonymous'").first?.first?.int ?? 0
-        let identity = IdentityRecord(id: "anon-\(pad(count + 1))", kind: .anonymous)
-        try database.run(
-            "INSERT INTO identities (id, kind, created_ms) VALUES (?, ?, ?)",
-            [.text(identity.id), .text(identity.kind.rawValue), .integer(time.milliseconds)])
+        let identity = IdentityRecord(id: "anon-\(try nextNumber(kind: .anonymous))", kind: .anonymous)
+        try insert(identity, at: time)
         try audit(at: time, actor: identity.id, action: "identity.created", detail: "anonymous, from a receipt")
         return identity
+    }
+
+    func createAccount(email: String, password: PasswordHash, at time: SimInstant) throws(DatabaseError)
+        -> IdentityRecord
+    {
+        let identity = IdentityRecord(id: "acct-\(try nextNumber(kind: .account))", kind: .account)
+        try insert(identity, at: time)
+        try database.run(
+            "INSERT INTO accounts (identity_id, email, salt, iterations, hash) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(identity.id), .text(email), .blob(password.salt), .integer(Int64(password.iterations)),
+                .blob(password.hash),
+            ])
+        try audit(at: time, actor: identity.id, action: "account.created", detail: email)
+        return identity
+    }
+
+    /// The account registered with `email`, and its password hash.
+    func account(email: String) throws(DatabaseError) -> (IdentityRecord, PasswordHash)? {
+        try database.query("SELECT identity_id, salt, iterations, hash FROM accounts WHERE email = ?", [.text(email)])
+            .first.map { row in
+                (
+                    IdentityRecord(id: row[0].string ?? "", kind: .account),
+                    PasswordHash(salt: row[1].bytes, iterations: Int(row[2].int ?? 0), hash: row[3].bytes)
+                )
+            }
+    }
+
+    public func email(of identityId: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT email FROM accounts WHERE identity_id = ?", [.text(identityId)]).first?.first?.string
     }
 
     public func identity(_ id: String) throws(DatabaseError) -> IdentityRecord? {
@@ -85,47 +114,175 @@ public final class BackendLedger {
         }
     }
 
+    private func insert(_ identity: IdentityRecord, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "INSERT INTO identities (id, kind, created_ms) VALUES (?, ?, ?)",
+            [.text(identity.id), .text(identity.kind.rawValue), .integer(time.milliseconds)])
+    }
+
+    /// Identifiers count up per kind, so the same inputs give the same identifiers.
+    private func nextNumber(kind: IdentityRecord.Kind) throws(DatabaseError) -> String {
+        let count =
+            try database.query("SELECT COUNT(*) FROM identities WHERE kind = ?", [.text(kind.rawValue)]).first?.first?
+            .int ?? 0
+        let text = String(count + 1)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    }
+
+    // MARK: - Refresh tokens
+
+    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "INSERT INTO refresh_tokens (token_hash, identity_id, expires_ms, used) VALUES (?, ?, ?, 0)",
+            [.blob(hash), .text(identityId), .integer(expires.milliseconds)])
+    }
+
+    /// Marks a refresh token used and returns whose it was; nil when unknown, used or expired.
+    func consumeRefreshToken(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> String? {
+        guard
+            let row = try database.query(
+                "SELECT identity_id, expires_ms, used FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)]
+            ).first, row[2].int == 0, (row[1].int ?? 0) > now.milliseconds
+        else { return nil }
+        try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(hash)])
+        return row[0].string
+    }
+
+    // MARK: - Purchases
+
     public func purchase(_ originalTransactionId: String) throws(DatabaseError) -> PurchaseRecord? {
         try database.query(
-            "SELECT * FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+            "SELECT \(Self.purchaseColumns) FROM purchases WHERE original_transaction_id = ?",
+            [.text(originalTransactionId)]
         ).first.map(Self.purchase)
     }
 
     public func purchases(ownedBy ownerId: String) throws(DatabaseError) -> [PurchaseRecord] {
         try database.query(
-            "SELECT * FROM purchases WHERE owner_id = ? ORDER BY original_transaction_id", [.text(ownerId)]
+            "SELECT \(Self.purchaseColumns) FROM purchases WHERE owner_id = ? ORDER BY original_transaction_id",
+            [.text(ownerId)]
         ).map(Self.purchase)
     }
 
-    func insert(_ purchase: PurchaseRecord, at time: SimInstant) throws(DatabaseError) {
+    public func allPurchases() throws(DatabaseError) -> [PurchaseRecord] {
+        try database.query("SELECT \(Self.purchaseColumns) FROM purchases ORDER BY original_transaction_id")
+            .map(Self.purchase)
+    }
+
+    func insert(_ purchase: PurchaseRecord, at time: SimInstant, actor: String) throws(DatabaseError) {
         try database.run(
             """
-            INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, updated_ms)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
+                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(purchase.originalTransactionId), .text(purchase.productId), .text(purchase.ownerId),
-                .text(purchase.deviceId), purchase.expires.map { .integer($0.milliseconds) } ?? .null,
+                .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
+                .text(purchase.deviceId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
+                .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
+                .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
+            ])
+        try audit(
+            at: time, actor: actor, action: purchase.ownerId == nil ? "purchase.recorded" : "purchase.linked",
+            detail:
+                "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")")
+    }
+
+    /// Gives a purchase nobody has claimed to its first owner.
+    func claim(_ originalTransactionId: String, by ownerId: String, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET owner_id = ?, updated_ms = ? WHERE original_transaction_id = ? AND owner_id IS NULL",
+            [.text(ownerId), .integer(time.milliseconds), .text(originalTransactionId)])
+        try audit(at: time, actor: ownerId, action: "purchase.linked", detail: "\(originalTransactionId) claimed")
+    }
+
+    /// Writes the state Apple signed (expiry, revocation, billing, renewal) over what the ledger had.
+    func applyAppleState(_ purchase: PurchaseRecord, at time: SimInstant, why: String) throws(DatabaseError) {
+        try database.run(
+            """
+            UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
+                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?
+            WHERE original_transaction_id = ?
+            """,
+            [
+                .text(purchase.productId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
+                .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
+                .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
+                .text(purchase.originalTransactionId),
+            ])
+        try audit(
+            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)")
+    }
+
+    // MARK: - Ownership moves
+
+    /// Moves a purchase from its owner to another, recording the move.
+    func move(
+        _ originalTransactionId: String, from: String?, to: String, via: OwnershipMove.Via, at time: SimInstant
+    ) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET owner_id = ?, updated_ms = ? WHERE original_transaction_id = ?",
+            [.text(to), .integer(time.milliseconds), .text(originalTransactionId)])
+        try database.run(
+            "INSERT INTO ownership_moves (original_transaction_id, from_id, to_id, via, at_ms) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(originalTransactionId), .optionalText(from), .text(to), .text(via.rawValue),
                 .integer(time.milliseconds),
             ])
         try audit(
-            at: time, actor: purchase.ownerId, action: "purchase.linked",
-            detail: "\(purchase.originalTransactionId) \(purchase.productId)")
+            at: time, actor: to, action: "purchases.ownership.transferred",
+            detail: "\(originalTransactionId) from \(from ?? "nobody") via \(via.rawValue)")
     }
 
-    func updateExpiry(_ originalTransactionId: String, to expires: SimInstant?, at time: SimInstant)
-        throws(DatabaseError)
+    /// How many times a purchase moved in the 30 days before `now`.
+    func moveCount(_ originalTransactionId: String, within window: SimDuration, before now: SimInstant)
+        throws(DatabaseError) -> Int
     {
-        try database.run(
-            "UPDATE purchases SET expires_ms = ?, updated_ms = ? WHERE original_transaction_id = ?",
-            [
-                expires.map { .integer($0.milliseconds) } ?? .null, .integer(time.milliseconds),
-                .text(originalTransactionId),
-            ])
-        try audit(
-            at: time, actor: "app-store", action: "purchase.expiry",
-            detail: "\(originalTransactionId) until \(expires.map(\.description) ?? "forever")")
+        Int(
+            try database.query(
+                "SELECT COUNT(*) FROM ownership_moves WHERE original_transaction_id = ? AND at_ms > ?",
+                [.text(originalTransactionId), .integer(now.milliseconds - window.milliseconds)]
+            ).first?.first?.int ?? 0)
     }
+
+    public func moves() throws(DatabaseError) -> [OwnershipMove] {
+        try database.query(
+            "SELECT original_transaction_id, from_id, to_id, via, at_ms FROM ownership_moves ORDER BY seq"
+        ).map { row in
+            OwnershipMove(
+                originalTransactionId: row[0].string ?? "", from: row[1].string, to: row[2].string ?? "",
+                via: OwnershipMove.Via(rawValue: row[3].string ?? "") ?? .restore,
+                at: SimInstant(milliseconds: row[4].int ?? 0))
+        }
+    }
+
+    // MARK: - Notifications
+
+    /// Records a notification by its UUID; false when it was seen before (a duplicate delivery).
+    func recordNotification(_ payload: NotificationSummary, applied: Bool, at time: SimInstant) throws(DatabaseError)
+        -> Bool
+    {
+        if try !database.query("SELECT 1 FROM notifications WHERE uuid = ?", [.text(payload.uuid)]).isEmpty {
+            return false
+        }
+        try database.run(
+            """
+            INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(payload.uuid), .text(payload.originalTransactionId), .text(payload.type),
+                .optionalText(payload.subtype), .integer(payload.signedMillis), .integer(time.milliseconds),
+                .bool(applied),
+            ])
+        return true
+    }
+
+    func notificationSeen(_ uuid: String) throws(DatabaseError) -> Bool {
+        try !database.query("SELECT 1 FROM notifications WHERE uuid = ?", [.text(uuid)]).isEmpty
+    }
+
+    // MARK: - Audit
 
     func audit(at time: SimInstant, actor: String, action: String, detail: String) throws(DatabaseError) {
         try database.run(
@@ -145,14 +302,53 @@ public final class BackendLedger {
         }
     }
 
+    private static let purchaseColumns = """
+        original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
+        grace_expires_ms, auto_renew, apple_signed_ms
+        """
+
     private static func purchase(_ row: [SQLValue]) -> PurchaseRecord {
-        PurchaseRecord(
-            originalTransactionId: row[0].string ?? "", productId: row[1].string ?? "", ownerId: row[2].string ?? "",
+        var purchase = PurchaseRecord(
+            originalTransactionId: row[0].string ?? "", productId: row[1].string ?? "", ownerId: row[2].string,
             deviceId: row[3].string ?? "", expires: row[4].int.map { SimInstant(milliseconds: $0) })
+        purchase.revoked = row[5].int == 1
+        purchase.billingIssue = row[6].int == 1
+        purchase.graceExpires = row[7].int.map { SimInstant(milliseconds: $0) }
+        purchase.autoRenew = row[8].int != 0
+        purchase.appleSignedMillis = row[9].int ?? 0
+        return purchase
+    }
+}
+
+/// One recorded change of a purchase's owner.
+public struct OwnershipMove: Equatable, Sendable {
+    public enum Via: String, Sendable {
+        case purchase
+        case restore
+        case transfer
     }
 
-    private func pad(_ number: Int64) -> String {
-        let text = String(number)
-        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    public let originalTransactionId: String
+    public let from: String?
+    public let to: String
+    public let via: Via
+    public let at: SimInstant
+}
+
+/// What the ledger keeps of a notification to recognise it again.
+struct NotificationSummary {
+    let uuid: String
+    let originalTransactionId: String
+    let type: String
+    let subtype: String?
+    let signedMillis: Int64
+}
+
+extension SQLValue {
+    static func optionalText(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
+    static func optionalInstant(_ instant: SimInstant?) -> SQLValue {
+        instant.map { .integer($0.milliseconds) } ?? .null
     }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+    var bytes: [UInt8] { if case .blob(let bytes) = self { bytes } else { [] } }
 }

@@ -1,101 +1,146 @@
 import SimKernel
 import StoreSim
 
-/// `POST /v1/receipts`: the app reports a receipt after paying. The server asks the App Store for
-/// the truth, links each purchase nobody owns to the caller (creating an anonymous identity when
-/// the caller has none), and answers with the caller's identity, token and levels.
+/// Bodies shared by the endpoints that answer with an identity and its levels.
 extension Backend {
-    struct ReceiptRequest: Decodable {
-        let receipt: String
-    }
-
     struct IdentityBody: Encodable {
         let id: String
         let kind: String
         let token: String?
+        let email: String?
     }
 
     struct AccessBody: Encodable {
         let identity: IdentityBody
         let levels: [String]
         /// Purchases in the receipt that stay with another customer.
-        let ownedElsewhere: [String]
+        var ownedElsewhere: [String] = []
+        var restored: [String] = []
+        var refused: [RefusedBody] = []
+        /// The first refusal's code, when the answer is a refusal after the rest was applied.
+        var error: String?
     }
 
-    func validateReceipt(_ request: HTTPRequest) -> HTTPResponse {
-        do {
-            let caller = try authenticate(request)
-            let body = try JSONBody.decode(ReceiptRequest.self, from: request)
-            let records = try verifiedTransactions(body.receipt)
-            let now = clock()
-            let (identity, elsewhere) = try ledgerChange { () throws -> (IdentityRecord, [String]) in
-                var owner = caller
-                var elsewhere: [String] = []
-                for record in records {
-                    if let known = try ledger.purchase(record.originalTransactionIdentifier) {
-                        if known.expires != record.expiresDate {
-                            try ledger.updateExpiry(known.originalTransactionId, to: record.expiresDate, at: now)
-                        }
-                        if known.ownerId != owner?.id { elsewhere.append(known.originalTransactionId) }
-                        continue
-                    }
-                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
-                    owner = identity
-                    try ledger.insert(
-                        PurchaseRecord(
-                            originalTransactionId: record.originalTransactionIdentifier,
-                            productId: record.productIdentifier, ownerId: identity.id, deviceId: record.deviceId,
-                            expires: record.expiresDate), at: now)
-                }
-                guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
-                return (owner, elsewhere)
-            }
-            return JSONBody.response(
-                200,
-                AccessBody(
-                    identity: IdentityBody(
-                        id: identity.id, kind: identity.kind.rawValue,
-                        token: caller == nil ? tokens.issue(for: identity, now: now, lifetime: Self.tokenLifetime) : nil
-                    ),
-                    levels: levels(of: identity.id), ownedElsewhere: elsewhere))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
-        }
+    struct RefusedBody: Encodable {
+        let originalTransactionId: String
+        let error: String
     }
 
-    /// The store's records of the receipt's purchases, once the receipt is proven to be this app's.
-    private func verifiedTransactions(_ receipt: String) throws(APIError) -> [TransactionRecord] {
+    struct ReceiptRequest: Decodable {
+        let receipt: String
+        var confirmMoveFromAccount: Bool?
+    }
+
+    func accessBody(_ identity: IdentityRecord, newToken: Bool) -> AccessBody {
+        AccessBody(
+            identity: IdentityBody(
+                id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
+                email: try? ledger.email(of: identity.id)),
+            levels: levels(of: identity.id))
+    }
+
+    /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
+    /// and the device it was issued for.
+    func verifiedReceipt(_ receipt: String) throws(APIError) -> (deviceId: String, records: [TransactionRecord]) {
         switch store.verifyReceipt(receipt, expecting: environment) {
         case .invalid(let status):
             timeline.log(.backend, "App Store refused the receipt: \(status.rawValue)")
             throw .unprocessable(status == .sandboxReceiptSentToProduction ? "receipt_sandbox" : "receipt_invalid")
         case .valid(let payload, let transactions):
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
-            return transactions
+            return (payload.deviceId, transactions)
         }
     }
 
-    private func ledgerChange<T>(_ body: () throws -> T) throws -> T {
-        try ledger.change(body)
+    /// Writes what the store says of a purchase's expiry over the ledger's, when it differs.
+    func refresh(_ known: PurchaseRecord, from record: TransactionRecord, at now: SimInstant) throws {
+        guard known.expires != record.expiresDate else { return }
+        var updated = known
+        updated.expires = record.expiresDate
+        try ledger.applyAppleState(updated, at: now, why: "expires \(record.expiresDate.map(\.description) ?? "never")")
     }
 }
 
-/// `GET /v1/me`: the caller's identity and levels.
+/// `POST /v1/receipts`: the app reports a receipt after paying. Each purchase nobody owns becomes the
+/// caller's (an anonymous identity is created for a caller without one); a purchase someone owns moves
+/// nothing: a receipt sent again, by a second device or after a renewal, never changes an owner.
 extension Backend {
-    func me(_ request: HTTPRequest) -> HTTPResponse {
+    func validateReceipt(_ request: HTTPRequest) -> HTTPResponse {
         do {
-            guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
-            return JSONBody.response(
-                200,
-                AccessBody(
-                    identity: IdentityBody(id: identity.id, kind: identity.kind.rawValue, token: nil),
-                    levels: levels(of: identity.id), ownedElsewhere: []))
+            let caller = try authenticate(request)
+            let body = try JSONBody.decode(ReceiptRequest.self, from: request)
+            let (_, records) = try verifiedReceipt(body.receipt)
+            let now = clock()
+            let (identity, elsewhere) = try ledgerChange { () throws -> (IdentityRecord, [String]) in
+                var owner = caller
+                var elsewhere: [String] = []
+                for record in records {
+                    let id = record.originalTransactionIdentifier
+                    if let known = try ledger.purchase(id) {
+                        try refresh(known, from: record, at: now)
+                        if known.ownerId == nil {
+                            let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                            owner = identity
+                            try ledger.claim(id, by: identity.id, at: now)
+                        } else if known.ownerId != owner?.id {
+                            elsewhere.append(id)
+                        }
+                        continue
+                    }
+                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                    owner = identity
+                    try ledger.insert(
+                        PurchaseRecord(
+                            originalTransactionId: id, productId: record.productIdentifier, ownerId: identity.id,
+                            deviceId: record.deviceId, expires: record.expiresDate), at: now, actor: identity.id)
+                }
+                guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
+                return (owner, elsewhere)
+            }
+            var answer = accessBody(identity, newToken: caller == nil)
+            answer.ownedElsewhere = elsewhere
+            return JSONBody.response(200, answer)
         } catch let error as APIError {
             return error.response
         } catch {
-            return APIError.unauthorized("token_invalid").response
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+}
+
+/// `GET /v1/me`: the caller's identity, levels and subscriptions.
+extension Backend {
+    struct MeBody: Encodable {
+        let identity: IdentityBody
+        let levels: [String]
+        let subscriptions: [SubscriptionBody]
+    }
+
+    struct SubscriptionBody: Encodable {
+        let productId: String
+        let expires: Int64?
+        let active: Bool
+        let autoRenew: Bool
+        /// Apple could not charge; access continues through the grace period.
+        let billingIssue: Bool
+    }
+
+    func me(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
+            let now = clock()
+            let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
+                SubscriptionBody(
+                    productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
+                    autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+            }
+            let access = accessBody(identity, newToken: false)
+            return JSONBody.response(
+                200, MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions))
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 }

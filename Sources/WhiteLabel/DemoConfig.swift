@@ -83,6 +83,18 @@ public struct BackendPart: Codable, Sendable, Equatable {
     public var productLevels: [String: [String]]
     /// Content identifier → full text, served only to identities holding a required level.
     public var fullContent: [String: String]
+    /// How restores treat a purchase another customer owns; `transfer` when absent.
+    public var restorePolicy: RestorePolicy?
+}
+
+/// How a restore treats a purchase that another customer owns.
+public enum RestorePolicy: String, Codable, Sendable, CaseIterable {
+    /// The seed's rules: it moves, from this device only, never from an account to a guest, 3 times in 30 days.
+    case transfer
+    /// It stays with its owner; the reader must log in as the owner.
+    case keepWithOriginalOwner = "keep-with-original-owner"
+    /// It moves only when its owner has no active subscription.
+    case transferIfOwnerInactive = "transfer-if-owner-inactive"
 }
 
 /// The App Store's catalog for this app.

@@ -18,6 +18,7 @@ enum CommandLineInterface {
         "run": RunCommand.main,
         "screens": ScreensCommand.main,
         "apps": AppsCommand.main,
+        "check": CheckCommand.main,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -9,6 +9,7 @@ enum Usage {
           run       Open the app in the terminal (the default command)
           screens   Print every screen of the purchase flow as text
           apps      List the bundled demo apps
+          check     Verify the backend ledger's invariants (--ledger)
 
         Run `paywall-sim COMMAND --help` for a command's options.
         Exit codes: 0 ok, 1 failures found, 2 bad usage or bad input.
@@ -41,6 +42,20 @@ enum Usage {
           --app NAME|PATH  A bundled demo app or a config file. Default: daily-news
           --width N        The phone's width in columns, 24 to 120. Default: 40
           -h, --help       Show this help
+        """
+
+    static let check = """
+        Usage: paywall-sim check --ledger [--state DIR | --app NAME]
+
+        Verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
+        3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
+        an account to a guest. Exit 0 when it holds, 1 with each violation listed.
+
+        Options:
+          --ledger      Check the ledger (backend.sqlite)
+          --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
+          --app NAME    Which app's default state directory. Default: daily-news
+          -h, --help    Show this help
         """
 
     static let apps = """

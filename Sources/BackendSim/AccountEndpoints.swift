@@ -1,0 +1,99 @@
+import Foundation
+import Signing
+import SimKernel
+
+/// `POST /v1/accounts` (sign up), `POST /v1/sessions` (log in), `POST /v1/sessions/refresh`.
+/// Passwords are hashed with PBKDF2 (libcrypto); a log-in answers a short access token and a
+/// single-use refresh token.
+extension Backend {
+    struct Credentials: Decodable {
+        let email: String
+        let password: String
+    }
+
+    struct SessionBody: Encodable {
+        let identity: IdentityBody
+        let levels: [String]
+        let refreshToken: String
+    }
+
+    struct RefreshRequest: Decodable {
+        let refreshToken: String
+    }
+
+    static let minimumPasswordLength = 8
+
+    func signUp(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let credentials = try JSONBody.decode(Credentials.self, from: request)
+            let email = credentials.email.lowercased()
+            guard Self.looksLikeEmail(email) else { throw APIError.badRequest("email_invalid") }
+            guard credentials.password.count >= Self.minimumPasswordLength else {
+                throw APIError.badRequest("password_too_short")
+            }
+            let now = clock()
+            let identity = try ledgerChange { () throws -> IdentityRecord in
+                guard try ledger.account(email: email) == nil else { throw APIError.conflict("email_taken") }
+                let salt = Digest.sha256(Array("salt:\(email)".utf8))
+                return try ledger.createAccount(
+                    email: email, password: PasswordHash(password: credentials.password, salt: salt), at: now)
+            }
+            return JSONBody.response(201, try session(for: identity))
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    func logIn(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let credentials = try JSONBody.decode(Credentials.self, from: request)
+            guard let (identity, hash) = try ledger.account(email: credentials.email.lowercased()),
+                hash.matches(credentials.password)
+            else { throw APIError.unauthorized("credentials_invalid") }
+            return JSONBody.response(200, try ledgerChange { try session(for: identity) })
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    func refreshSession(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let body = try JSONBody.decode(RefreshRequest.self, from: request)
+            let now = clock()
+            let identity = try ledgerChange { () throws -> IdentityRecord in
+                guard
+                    let id = try ledger.consumeRefreshToken(
+                        hash: Digest.sha256(Array(body.refreshToken.utf8)), now: now),
+                    let identity = try ledger.identity(id)
+                else { throw APIError.unauthorized("refresh_invalid") }
+                return identity
+            }
+            return JSONBody.response(200, try ledgerChange { try session(for: identity) })
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    /// A fresh access token and a single-use refresh token; only the refresh token's hash is kept.
+    private func session(for identity: IdentityRecord) throws -> SessionBody {
+        let now = clock()
+        let seed = "\(identity.id):\(now.milliseconds):\(try ledger.auditTrail().count)"
+        let refreshToken = Base64URL.encode(Digest.hmacSHA256(key: Array("refresh".utf8), message: Array(seed.utf8)))
+        try ledger.saveRefreshToken(
+            hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
+            expires: now + Self.refreshTokenLifetime)
+        let access = accessBody(identity, newToken: true)
+        return SessionBody(identity: access.identity, levels: access.levels, refreshToken: refreshToken)
+    }
+
+    static func looksLikeEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@")
+        return parts.count == 2 && parts[1].contains(".") && !text.contains(" ")
+    }
+}

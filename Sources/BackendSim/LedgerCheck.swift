@@ -1,0 +1,62 @@
+import Database
+import SimKernel
+
+/// The ledger's invariants, checked from the tables themselves: what `paywall-sim check --ledger` reports.
+public enum LedgerCheck {
+    /// Every violation found, in words; empty when the ledger holds.
+    public static func violations(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
+        var found: [String] = []
+        let integrity = try ledger.integrityCheck()
+        if integrity != "ok" { found.append("SQLite integrity check: \(integrity)") }
+        let database = ledger.database
+        for row in try database.query("PRAGMA foreign_key_check") {
+            found.append("a row of \(row[0].string ?? "?") points to a missing \(row[2].string ?? "?") row")
+        }
+        let purchases = Dictionary(
+            uniqueKeysWithValues: try ledger.allPurchases().map { ($0.originalTransactionId, $0) })
+        let moves = Dictionary(grouping: try ledger.moves(), by: \.originalTransactionId)
+        for (id, history) in moves.sorted(by: { $0.key < $1.key }) {
+            found += movesViolations(id, history, owner: purchases[id]?.ownerId)
+            for move in history where move.via == .restore {
+                guard let fromId = move.from else { continue }
+                let from = try ledger.identity(fromId)
+                let to = try ledger.identity(move.to)
+                if from?.kind == .account && to?.kind == .anonymous {
+                    found.append("purchase \(id) was restored from account \(move.from ?? "") to guest \(move.to)")
+                }
+            }
+        }
+        for row in try database.query(
+            "SELECT i.id FROM identities i LEFT JOIN accounts a ON a.identity_id = i.id WHERE i.kind = 'account' AND a.identity_id IS NULL"
+        ) {
+            found.append("account identity \(row[0].string ?? "") has no account row")
+        }
+        for row in try database.query(
+            "SELECT a.identity_id FROM accounts a JOIN identities i ON i.id = a.identity_id WHERE i.kind <> 'account'")
+        {
+            found.append("account row \(row[0].string ?? "") belongs to a non-account identity")
+        }
+        return found
+    }
+
+    private static func movesViolations(_ id: String, _ history: [OwnershipMove], owner: String?) -> [String] {
+        var found: [String] = []
+        for (index, move) in history.enumerated() {
+            let windowStart = move.at.milliseconds - OwnershipRules.window.milliseconds
+            let inWindow = history[...index].filter { $0.at.milliseconds > windowStart }.count
+            if inWindow > OwnershipRules.moveLimit {
+                found.append(
+                    "purchase \(id) moved \(inWindow) times in the 30 days up to \(move.at) (at most \(OwnershipRules.moveLimit))"
+                )
+            }
+            if index > 0 && move.from != history[index - 1].to {
+                found.append(
+                    "purchase \(id) moved from \(move.from ?? "nobody") but its owner was \(history[index - 1].to)")
+            }
+        }
+        if let last = history.last, last.to != owner {
+            found.append("purchase \(id) is owned by \(owner ?? "nobody") but its last move gave it to \(last.to)")
+        }
+        return found
+    }
+}

@@ -1,0 +1,82 @@
+/// The ledger's schema, one migration per version. Never edit a shipped migration: append one.
+enum LedgerSchema {
+    static let migrations = [
+        // 1: the walking skeleton.
+        """
+        CREATE TABLE identities (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('anonymous', 'account')),
+            created_ms INTEGER NOT NULL
+        );
+        CREATE TABLE purchases (
+            original_transaction_id TEXT PRIMARY KEY,
+            product_id TEXT NOT NULL,
+            owner_id TEXT NOT NULL REFERENCES identities(id),
+            device_id TEXT NOT NULL,
+            expires_ms INTEGER,
+            updated_ms INTEGER NOT NULL
+        );
+        CREATE INDEX purchases_by_owner ON purchases(owner_id);
+        CREATE TABLE audit (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at_ms INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL
+        )
+        """,
+        // 2: accounts, unclaimed purchases (known from Apple's notifications before any app reported
+        // them), Apple's state per purchase, ownership moves, notifications, refresh tokens.
+        """
+        CREATE TABLE purchases_v2 (
+            original_transaction_id TEXT PRIMARY KEY,
+            product_id TEXT NOT NULL,
+            owner_id TEXT REFERENCES identities(id),
+            device_id TEXT NOT NULL,
+            expires_ms INTEGER,
+            revoked INTEGER NOT NULL DEFAULT 0,
+            billing_issue INTEGER NOT NULL DEFAULT 0,
+            grace_expires_ms INTEGER,
+            auto_renew INTEGER NOT NULL DEFAULT 1,
+            apple_signed_ms INTEGER NOT NULL DEFAULT 0,
+            updated_ms INTEGER NOT NULL
+        );
+        INSERT INTO purchases_v2 (original_transaction_id, product_id, owner_id, device_id, expires_ms, updated_ms)
+            SELECT original_transaction_id, product_id, owner_id, device_id, expires_ms, updated_ms FROM purchases;
+        DROP TABLE purchases;
+        ALTER TABLE purchases_v2 RENAME TO purchases;
+        CREATE INDEX purchases_by_owner ON purchases(owner_id);
+        CREATE TABLE accounts (
+            identity_id TEXT PRIMARY KEY REFERENCES identities(id),
+            email TEXT NOT NULL UNIQUE,
+            salt BLOB NOT NULL,
+            iterations INTEGER NOT NULL,
+            hash BLOB NOT NULL
+        );
+        CREATE TABLE ownership_moves (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            original_transaction_id TEXT NOT NULL REFERENCES purchases(original_transaction_id),
+            from_id TEXT REFERENCES identities(id),
+            to_id TEXT NOT NULL REFERENCES identities(id),
+            via TEXT NOT NULL CHECK (via IN ('purchase', 'restore', 'transfer')),
+            at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX moves_by_purchase ON ownership_moves(original_transaction_id, at_ms);
+        CREATE TABLE notifications (
+            uuid TEXT PRIMARY KEY,
+            original_transaction_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            subtype TEXT,
+            signed_ms INTEGER NOT NULL,
+            received_ms INTEGER NOT NULL,
+            applied INTEGER NOT NULL
+        );
+        CREATE TABLE refresh_tokens (
+            token_hash BLOB PRIMARY KEY,
+            identity_id TEXT NOT NULL REFERENCES identities(id),
+            expires_ms INTEGER NOT NULL,
+            used INTEGER NOT NULL
+        )
+        """,
+    ]
+}

@@ -1,0 +1,189 @@
+import SimKernel
+import StoreSim
+
+/// `POST /v1/restores/inspect`, `POST /v1/restores` and `POST /v1/transfers`: restore as
+/// reconciliation. The ownership rules decide each purchase (`OwnershipRules`); refusals come back
+/// with their code after the rest of the request is applied, and every move is recorded.
+extension Backend {
+    struct InspectBody: Encodable {
+        let purchases: [InspectedPurchase]
+    }
+
+    struct InspectedPurchase: Encodable {
+        let originalTransactionId: String
+        let productId: String
+        let active: Bool
+        /// `you`, `anonymous`, `account` or `nobody`.
+        let owner: String
+        /// Whether a restore would give it to the caller (after confirming, for another account's).
+        let restorable: Bool
+        let refusal: String?
+    }
+
+    struct TransferRequest: Decodable {
+        let anonymousToken: String
+    }
+
+    /// The device the app says it runs on: a restore may move purchases only with that device's receipt.
+    static let deviceHeader = "X-Device-Id"
+
+    func inspectRestore(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let caller = try authenticate(request)
+            let body = try JSONBody.decode(ReceiptRequest.self, from: request)
+            let (deviceId, records) = try verifiedReceipt(body.receipt)
+            let now = clock()
+            let purchases = try records.map { record -> InspectedPurchase in
+                let known = try ledger.purchase(record.originalTransactionIdentifier)
+                let decision = try decide(
+                    known, caller: caller, receiptDevice: deviceId, request: request, confirmed: true)
+                let owner: String
+                if known?.ownerId == nil {
+                    owner = "nobody"
+                } else if known?.ownerId == caller?.id {
+                    owner = "you"
+                } else {
+                    owner = try known?.ownerId.flatMap { try ledger.identity($0) }?.kind.rawValue ?? "nobody"
+                }
+                var refusal: String?
+                if case .refuse(let reason) = decision { refusal = reason.rawValue }
+                let active =
+                    known?.isActive(at: now) ?? (record.expiresDate.map { $0 > now } ?? true)
+                return InspectedPurchase(
+                    originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
+                    active: active, owner: owner, restorable: refusal == nil && decision != .alreadyYours,
+                    refusal: refusal)
+            }
+            return JSONBody.response(200, InspectBody(purchases: purchases))
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    func restore(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let caller = try authenticate(request)
+            let body = try JSONBody.decode(ReceiptRequest.self, from: request)
+            let (deviceId, records) = try verifiedReceipt(body.receipt)
+            let now = clock()
+            let result = try ledgerChange { () throws -> (IdentityRecord?, [String], [RefusedBody]) in
+                var owner = caller
+                var restored: [String] = []
+                var refused: [RefusedBody] = []
+                for record in records {
+                    let id = record.originalTransactionIdentifier
+                    var known = try ledger.purchase(id)
+                    if known == nil {
+                        // Apple's record, not yet reported by any app: it enters the ledger unclaimed.
+                        let purchase = PurchaseRecord(
+                            originalTransactionId: id, productId: record.productIdentifier, ownerId: nil,
+                            deviceId: record.deviceId, expires: record.expiresDate)
+                        try ledger.insert(purchase, at: now, actor: "restore")
+                        known = purchase
+                    } else if let known {
+                        try refresh(known, from: record, at: now)
+                    }
+                    let decision = try decide(
+                        known, caller: owner, receiptDevice: deviceId, request: request,
+                        confirmed: body.confirmMoveFromAccount ?? false)
+                    switch decision {
+                    case .alreadyYours:
+                        continue
+                    case .claim, .move:
+                        let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                        owner = identity
+                        if decision == .claim {
+                            try ledger.claim(id, by: identity.id, at: now)
+                        } else {
+                            try ledger.move(id, from: known?.ownerId, to: identity.id, via: .restore, at: now)
+                        }
+                        restored.append(id)
+                    case .refuse(let reason):
+                        refused.append(RefusedBody(originalTransactionId: id, error: reason.rawValue))
+                    }
+                }
+                return (owner, restored, refused)
+            }
+            let (identity, restored, refused) = result
+            guard let identity else {
+                if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
+                return JSONBody.response(404, ["error": "nothing_to_restore"])
+            }
+            var answer = accessBody(identity, newToken: caller == nil)
+            answer.restored = restored
+            answer.refused = refused
+            answer.error = refused.first?.error
+            return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    /// Moves every purchase of an anonymous identity to the signed-in account (after a log-in or
+    /// "account required after subscribing"). Never from an account to a guest: the caller must be an account.
+    func transfer(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            guard let caller = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
+            guard caller.kind == .account else { throw APIError.forbidden("account_required") }
+            let body = try JSONBody.decode(TransferRequest.self, from: request)
+            let claims: TokenClaims
+            do {
+                claims = try tokens.verify(body.anonymousToken, now: clock())
+            } catch {
+                throw APIError.unauthorized(error.rawValue)
+            }
+            guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
+            let now = clock()
+            let (restored, refused) = try ledgerChange { () throws -> ([String], [RefusedBody]) in
+                var restored: [String] = []
+                var refused: [RefusedBody] = []
+                for purchase in try ledger.purchases(ownedBy: claims.sub) {
+                    let id = purchase.originalTransactionId
+                    if try ledger.moveCount(id, within: OwnershipRules.window, before: now) >= OwnershipRules.moveLimit
+                    {
+                        refused.append(RefusedBody(originalTransactionId: id, error: OwnershipRefusal.limit.rawValue))
+                        continue
+                    }
+                    try ledger.move(id, from: claims.sub, to: caller.id, via: .transfer, at: now)
+                    restored.append(id)
+                }
+                return (restored, refused)
+            }
+            var answer = accessBody(caller, newToken: false)
+            answer.restored = restored
+            answer.refused = refused
+            answer.error = refused.first?.error
+            return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+
+    private func decide(
+        _ purchase: PurchaseRecord?, caller: IdentityRecord?, receiptDevice: String, request: HTTPRequest,
+        confirmed: Bool
+    ) throws -> OwnershipRules.Decision {
+        guard let purchase, let ownerId = purchase.ownerId else { return .claim }
+        let now = clock()
+        let owner = try ledger.identity(ownerId)
+        return OwnershipRules.decide(
+            OwnershipRules.Situation(
+                ownerId: ownerId, ownerKind: owner?.kind,
+                ownerHasActivePurchase: try ledger.purchases(ownedBy: ownerId).contains { $0.isActive(at: now) },
+                callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
+                receiptIsFromThisDevice: request.headers[Self.deviceHeader] == receiptDevice,
+                movesInWindow: try ledger.moveCount(
+                    purchase.originalTransactionId, within: OwnershipRules.window, before: now),
+                policy: restorePolicy, confirmedMoveFromAccount: confirmed))
+    }
+
+    private func statusOf(_ code: String) -> Int {
+        OwnershipRefusal(rawValue: code)?.status ?? 403
+    }
+}

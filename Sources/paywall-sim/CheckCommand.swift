@@ -1,0 +1,36 @@
+import BackendSim
+import Foundation
+
+/// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
+enum CheckCommand {
+    static func main(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, valued: ["--state", "--app"], flags: ["--ledger"])
+        if options.has("--help") {
+            print(Usage.check)
+            return ExitCode.ok
+        }
+        guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger") }
+        let directory =
+            options["--state"] ?? RunCommand.defaultStateDirectory(app: options["--app"] ?? AppArgument.defaultApp)
+        let path = directory + "/backend.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw UsageError(message: "--state: no ledger at \(path)")
+        }
+        let ledger: BackendLedger
+        do {
+            ledger = try BackendLedger(path: path)
+        } catch {
+            throw UsageError(message: "\(path): cannot be opened as a ledger (\(error))")
+        }
+        let violations = try LedgerCheck.violations(in: ledger)
+        if violations.isEmpty {
+            print(
+                "\(path): the ledger holds (\(try ledger.allPurchases().count) purchases, \(try ledger.moves().count) moves)"
+            )
+            return ExitCode.ok
+        }
+        print("\(path): \(violations.count) violation\(violations.count == 1 ? "" : "s")")
+        for violation in violations { print("- \(violation)") }
+        return ExitCode.failures
+    }
+}
