@@ -16,8 +16,7 @@ final class Device {
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
-        network: SimulatedNetwork,
-        timeline: Timeline
+        network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline
     ) {
         self.name = name
         self.queue = queue
@@ -25,7 +24,11 @@ final class Device {
         self.timeline = timeline
         state = AppState(app: app)
         coordinator = SubscriptionCoordinator(
-            store: SimulatedStoreAdapter(queue: queue), backend: BackendClient(transport: network), storage: storage,
+            store: SimulatedStoreAdapter(queue: queue),
+            backend: BackendClient(
+                transport: network, deviceId: queue.deviceId,
+                timer: { delay, action in scheduler.schedule(after: delay, action) }),
+            storage: storage,
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }

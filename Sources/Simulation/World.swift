@@ -68,7 +68,15 @@ public final class World {
                 deviceId: "\(options.deviceName)-\(options.appleId)", appleId: options.appleId, receipt: files)
             device = Device(
                 name: options.deviceName, app: config.app, queue: queue, storage: files, network: network,
-                timeline: timeline)
+                scheduler: scheduler, timeline: timeline)
+            // App Store Connect points the app's server notifications at the backend.
+            store.notificationEndpoint = { [backend] signedPayload in
+                let body = (try? JSONEncoder().encode(["signedPayload": signedPayload])).map(Array.init) ?? []
+                _ = backend.handle(
+                    HTTPRequest(
+                        method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],
+                        body: body))
+            }
         } catch {
             throw WorldSetupError(description: "\(error)")
         }

@@ -8,89 +8,251 @@ public protocol BackendTransport: AnyObject {
 
 /// A backend answer the app could not use, in the words the coordinator maps to what the reader sees.
 public enum BackendFailure: Error, Equatable, Sendable {
-    /// 401: the token was refused.
+    /// 401 after the bounded retries: the token was refused.
     case unauthorized(code: String)
-    /// 4xx with the server's code, e.g. `nothing_to_validate`, `level_required`.
+    /// 4xx with the server's code, e.g. `nothing_to_validate`, `level_required`, `restore_limit`.
     case refused(status: Int, code: String)
-    /// 5xx, a timeout, or a body that could not be read.
+    /// 5xx, or a body that could not be read.
     case unavailable
+    /// No answer within the client's timeout.
+    case timedOut
 }
 
-/// What the backend says after a receipt or a reload: who the reader is, with which levels.
+/// Who the app speaks as: nobody yet, an anonymous identity, or a signed-in account.
+public enum BackendCredentials: Equatable, Sendable {
+    case none
+    case anonymous(token: String)
+    case account(token: String, refreshToken: String)
+
+    var accessToken: String? {
+        switch self {
+        case .none: nil
+        case .anonymous(let token): token
+        case .account(let token, _): token
+        }
+    }
+}
+
+/// What the backend says of an identity: who, with which levels (and a new token when it issued one).
 public struct AccessAnswer: Equatable, Sendable {
     public let identityId: String
     public let kind: String
-    /// A new token, when the backend issued one (an anonymous identity just created).
+    public let email: String?
     public let token: String?
     public let levels: [AccessLevel]
 }
 
-/// The app's wrapper around the backend's HTTP contract (docs/BACKEND-API.md).
+/// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.
+public struct RestoreAnswer: Equatable, Sendable {
+    public let access: AccessAnswer
+    public let restored: [String]
+    /// The server's code for the first purchase it left where it was, e.g. `restore_not_this_device`.
+    public let refusal: String?
+}
+
+/// One purchase of the receipt, as the backend sees it before a restore.
+public struct RestorablePurchase: Equatable, Sendable, Decodable {
+    public let originalTransactionId: String
+    public let productId: String
+    public let active: Bool
+    /// `you`, `anonymous`, `account` or `nobody`.
+    public let owner: String
+    public let restorable: Bool
+    public let refusal: String?
+}
+
+/// A subscription as the profile shows it.
+public struct SubscriptionSummary: Equatable, Sendable, Decodable {
+    public let productId: String
+    /// Virtual milliseconds since the epoch.
+    public let expires: Int64?
+    public let active: Bool
+    public let autoRenew: Bool
+    public let billingIssue: Bool
+}
+
+/// The app's wrapper around the backend's HTTP contract (docs/BACKEND-API.md): it attaches the
+/// token, refreshes an account's expired token a bounded number of times, applies a timeout, and
+/// turns answers into values.
 public final class BackendClient {
     private let transport: BackendTransport
+    private let deviceId: String
+    private let timer: (SimDuration, @escaping () -> Void) -> Void
+    private let timeout: SimDuration
+    /// The current credentials; the coordinator keeps them, the client reads them per request.
+    public var credentials: () -> BackendCredentials = { .none }
+    /// Called with a refreshed account session, for the coordinator to store.
+    public var onSessionRefreshed: (_ token: String, _ refreshToken: String) -> Void = { _, _ in }
+    /// How many times one request may refresh the token and try again after a 401.
+    public static let maxAuthenticationRetries = 2
 
-    public init(transport: BackendTransport) {
+    /// `timer` runs a closure after a delay on the app's clock; it bounds each request by `timeout`.
+    public init(
+        transport: BackendTransport, deviceId: String, timeout: SimDuration = .seconds(20),
+        timer: @escaping (SimDuration, @escaping () -> Void) -> Void
+    ) {
         self.transport = transport
+        self.deviceId = deviceId
+        self.timeout = timeout
+        self.timer = timer
     }
 
-    /// Sends the receipt with the reader's token (none before an anonymous identity exists).
-    public func validateReceipt(
-        _ receipt: String, token: String?, completion: @escaping (Result<AccessAnswer, BackendFailure>) -> Void
+    // MARK: - Endpoints
+
+    /// Sends the receipt after a payment, as the current identity (none before an anonymous one exists).
+    public func validateReceipt(_ receipt: String, completion: @escaping (Result<AccessAnswer, BackendFailure>) -> Void)
+    {
+        post("/v1/receipts", ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
+            completion(result.flatMap { Self.decode(AccessBody.self, $0).map(\.access) })
+        }
+    }
+
+    /// Which purchases of the receipt are restorable, and whose they are.
+    public func inspectRestore(
+        _ receipt: String, completion: @escaping (Result<[RestorablePurchase], BackendFailure>) -> Void
     ) {
-        let body = (try? JSONEncoder().encode(["receipt": receipt])).map(Array.init) ?? []
-        send("POST", "/v1/receipts", token: token, body: body) { result in
-            completion(result.flatMap(Self.accessAnswer))
+        post("/v1/restores/inspect", ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
+            completion(result.flatMap { Self.decode(InspectBody.self, $0).map(\.purchases) })
+        }
+    }
+
+    /// Restores the receipt's purchases to the current identity (a new anonymous one without credentials).
+    public func restore(
+        _ receipt: String, confirmMoveFromAccount: Bool,
+        completion: @escaping (Result<RestoreAnswer, BackendFailure>) -> Void
+    ) {
+        post("/v1/restores", ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirmMoveFromAccount)) { result in
+            completion(Self.restoreAnswer(result))
+        }
+    }
+
+    /// Moves an anonymous identity's purchases to the signed-in account.
+    public func transfer(anonymousToken: String, completion: @escaping (Result<RestoreAnswer, BackendFailure>) -> Void)
+    {
+        post("/v1/transfers", ["anonymousToken": anonymousToken]) { result in completion(Self.restoreAnswer(result)) }
+    }
+
+    public func signUp(
+        email: String, password: String, completion: @escaping (Result<(AccessAnswer, String), BackendFailure>) -> Void
+    ) {
+        post("/v1/accounts", ["email": email, "password": password], authenticated: false) { result in
+            completion(result.flatMap { Self.decode(SessionBody.self, $0).map { ($0.access, $0.refreshToken) } })
+        }
+    }
+
+    public func logIn(
+        email: String, password: String, completion: @escaping (Result<(AccessAnswer, String), BackendFailure>) -> Void
+    ) {
+        post("/v1/sessions", ["email": email, "password": password], authenticated: false) { result in
+            completion(result.flatMap { Self.decode(SessionBody.self, $0).map { ($0.access, $0.refreshToken) } })
+        }
+    }
+
+    /// The current identity's levels and subscriptions.
+    public func me(completion: @escaping (Result<(AccessAnswer, [SubscriptionSummary]), BackendFailure>) -> Void) {
+        send("GET", "/v1/me", body: []) { result in
+            completion(result.flatMap { Self.decode(MeBody.self, $0).map { ($0.access, $0.subscriptions) } })
         }
     }
 
     /// The full version of a piece of content, fetched with the reader's identity.
-    public func fullContent(
-        _ contentId: String, token: String?, completion: @escaping (Result<String, BackendFailure>) -> Void
-    ) {
-        send("GET", "/v1/content/\(contentId)", token: token, body: []) { result in
-            completion(
-                result.flatMap { bytes in
-                    struct Content: Decodable { let body: String }
-                    guard let content = try? JSONDecoder().decode(Content.self, from: Data(bytes)) else {
-                        return .failure(.unavailable)
-                    }
-                    return .success(content.body)
-                })
+    public func fullContent(_ contentId: String, completion: @escaping (Result<String, BackendFailure>) -> Void) {
+        send("GET", "/v1/content/\(contentId)", body: []) { result in
+            completion(result.flatMap { Self.decode(ContentBody.self, $0).map(\.body) })
         }
     }
 
-    private func send(
-        _ method: String, _ path: String, token: String?, body: [UInt8],
+    // MARK: - Requests
+
+    private func post(
+        _ path: String, _ body: some Encodable, authenticated: Bool = true,
         completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
-        var headers = ["Accept": "application/json"]
+        let bytes = (try? JSONEncoder().encode(body)).map(Array.init) ?? []
+        send("POST", path, body: bytes, authenticated: authenticated, completion: completion)
+    }
+
+    /// Sends once; on a 401 for an expired account token, refreshes and tries again, at most
+    /// `maxAuthenticationRetries` times.
+    private func send(
+        _ method: String, _ path: String, body: [UInt8], authenticated: Bool = true, attempt: Int = 0,
+        session: BackendCredentials? = nil, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
+    ) {
+        let session = session ?? credentials()
+        var headers = ["Accept": "application/json", "X-Device-Id": deviceId]
         if !body.isEmpty { headers["Content-Type"] = "application/json" }
-        if let token { headers["Authorization"] = "Bearer \(token)" }
-        transport.send(HTTPRequest(method: method, path: path, headers: headers, body: body)) { response in
-            if response.isSuccess { return completion(.success(response.body)) }
-            let code = (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? ""
-            switch response.status {
-            case 401: completion(.failure(.unauthorized(code: code)))
-            case 400..<500: completion(.failure(.refused(status: response.status, code: code)))
-            default: completion(.failure(.unavailable))
+        if authenticated, let token = session.accessToken { headers["Authorization"] = "Bearer \(token)" }
+        exchange(HTTPRequest(method: method, path: path, headers: headers, body: body)) { [self] result in
+            guard case .failure(.unauthorized(let code)) = result, code == "token_expired",
+                case .account(_, let refreshToken) = session, attempt < Self.maxAuthenticationRetries
+            else { return completion(result) }
+            refresh(refreshToken) { [self] refreshed in
+                guard let refreshed else { return completion(result) }
+                send(
+                    method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: refreshed,
+                    completion: completion)
             }
         }
     }
 
-    private static func accessAnswer(_ bytes: [UInt8]) -> Result<AccessAnswer, BackendFailure> {
-        struct Body: Decodable {
-            struct Identity: Decodable {
-                let id: String
-                let kind: String
-                let token: String?
-            }
-            let identity: Identity
-            let levels: [AccessLevel]
+    /// Trades a refresh token for a new session; nil when the server refuses it.
+    private func refresh(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
+        let bytes = (try? JSONEncoder().encode(["refreshToken": refreshToken])).map(Array.init) ?? []
+        let request = HTTPRequest(
+            method: "POST", path: "/v1/sessions/refresh",
+            headers: ["Content-Type": "application/json", "X-Device-Id": deviceId], body: bytes)
+        exchange(request) { [self] result in
+            guard case .success(let body) = result, let session = try? Self.decode(SessionBody.self, body).get(),
+                let token = session.access.token
+            else { return completion(nil) }
+            onSessionRefreshed(token, session.refreshToken)
+            completion(.account(token: token, refreshToken: session.refreshToken))
         }
-        guard let body = try? JSONDecoder().decode(Body.self, from: Data(bytes)) else { return .failure(.unavailable) }
-        return .success(
-            AccessAnswer(
-                identityId: body.identity.id, kind: body.identity.kind, token: body.identity.token, levels: body.levels)
-        )
+    }
+
+    /// One request and its answer, or `timedOut` when the answer takes longer than `timeout`.
+    private func exchange(_ request: HTTPRequest, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
+        var answered = false
+        timer(timeout) {
+            guard !answered else { return }
+            answered = true
+            completion(.failure(.timedOut))
+        }
+        transport.send(request) { response in
+            guard !answered else { return }
+            answered = true
+            completion(Self.result(response))
+        }
+    }
+
+    private static func result(_ response: HTTPResponse) -> Result<[UInt8], BackendFailure> {
+        if response.isSuccess { return .success(response.body) }
+        // A restore refused in part still answers with the identity and its levels: that is an answer.
+        if response.status == 403 || response.status == 409,
+            (try? JSONDecoder().decode(AccessBody.self, from: Data(response.body))) != nil
+        {
+            return .success(response.body)
+        }
+        let code = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error ?? ""
+        switch response.status {
+        case 401: return .failure(.unauthorized(code: code))
+        case 400..<500 where !code.isEmpty: return .failure(.refused(status: response.status, code: code))
+        default: return .failure(.unavailable)
+        }
+    }
+
+    private static func restoreAnswer(_ result: Result<[UInt8], BackendFailure>) -> Result<
+        RestoreAnswer, BackendFailure
+    > {
+        result.flatMap { bytes in
+            decode(AccessBody.self, bytes).map {
+                RestoreAnswer(access: $0.access, restored: $0.restored ?? [], refusal: $0.error)
+            }
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Result<T, BackendFailure> {
+        guard let value = try? JSONDecoder().decode(type, from: Data(bytes)) else { return .failure(.unavailable) }
+        return .success(value)
     }
 }

@@ -41,6 +41,7 @@ public final class SubscriptionCoordinator {
         self.configured = configured
         self.log = log
         self.receipts = ReceiptRefresh(store: store, log: log)
+        backend.credentials = { [storage] in storage.anonymousIdentity.map { .anonymous(token: $0.token) } ?? .none }
     }
 
     /// Called at app launch: reads the stored identity and starts the transaction observer.
@@ -120,7 +121,7 @@ public final class SubscriptionCoordinator {
                         message: "Your purchase could not be checked. Use Restore purchase to get it back."))
             }
             log("sending the receipt to the server")
-            backend.validateReceipt(receipt, token: storage.anonymousIdentity?.token) { [self] result in
+            backend.validateReceipt(receipt) { [self] result in
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
@@ -160,7 +161,7 @@ public final class SubscriptionCoordinator {
         if let level = held.first, let cached = storage.cachedContent(contentId, level: level) {
             return completion(.success(cached))
         }
-        backend.fullContent(contentId, token: storage.anonymousIdentity?.token) { [self] result in
+        backend.fullContent(contentId) { [self] result in
             if case .success(let body) = result, let level = held.first, access.levels.contains(level) {
                 storage.cacheContent(contentId, level: level, body: body)
             }
