@@ -19,6 +19,7 @@ enum CommandLineInterface {
         "screens": ScreensCommand.main,
         "apps": AppsCommand.main,
         "check": CheckCommand.main,
+        "bench": BenchCommand.main,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

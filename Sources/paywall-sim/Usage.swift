@@ -10,6 +10,7 @@ enum Usage {
           screens   Print every screen of the purchase flow as text
           apps      List the bundled demo apps
           check     Verify the backend ledger's invariants (--ledger)
+          bench     Run the benchmarks and print their figures
 
         Run `paywall-sim COMMAND --help` for a command's options.
         Exit codes: 0 ok, 1 failures found, 2 bad usage or bad input.
@@ -56,6 +57,21 @@ enum Usage {
           --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
           --app NAME    Which app's default state directory. Default: daily-news
           -h, --help    Show this help
+        """
+
+    static let bench = """
+        Usage: paywall-sim bench [NAME] [--count N] [--state DIR] [--progress]
+
+        Runs one benchmark, or all, and prints its figures. Build with -c release for figures worth quoting.
+
+        Options:
+          --count N     How many operations (each benchmark has its default)
+          --state DIR   Keep the benchmark's files in DIR instead of a temporary folder
+          --progress    Print a progress line every 50 operations
+          -h, --help    Show this help
+
+        Benchmarks:
+
         """
 
     static let apps = """

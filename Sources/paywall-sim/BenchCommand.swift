@@ -1,0 +1,60 @@
+import Foundation
+
+/// `paywall-sim bench`: the project's benchmarks, timed with the wall clock (the engine never is).
+enum BenchCommand {
+    /// A benchmark: its name, what it measures, and the run that prints its figures.
+    struct Benchmark: Sendable {
+        let name: String
+        let summary: String
+        let run: @Sendable (BenchOptions) throws -> Void
+    }
+
+    struct BenchOptions: Sendable {
+        let count: Int?
+        let state: String?
+        let progress: Bool
+    }
+
+    static let benchmarks = [
+        Benchmark(
+            name: "ledger", summary: "validated purchases per second on the on-disk ledger, beside raw SQLite inserts",
+            run: LedgerBenchmark.run)
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        var arguments = arguments
+        let selected = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+        if selected != nil { arguments.removeFirst() }
+        let options = try Options(arguments, valued: ["--count", "--state"], flags: ["--progress"])
+        if options.has("--help") {
+            print(
+                Usage.bench
+                    + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }
+                    .joined(separator: "\n"))
+            return ExitCode.ok
+        }
+        let chosen =
+            try selected.map { name in
+                guard let benchmark = benchmarks.first(where: { $0.name == name }) else {
+                    throw UsageError(
+                        message:
+                            "unknown benchmark \"\(name)\" (benchmarks: \(benchmarks.map(\.name).joined(separator: ", ")))"
+                    )
+                }
+                return [benchmark]
+            } ?? benchmarks
+        let count = try options["--count"].map { _ in try options.integer("--count", in: 1...10_000_000, default: 0) }
+        let bench = BenchOptions(count: count, state: options["--state"], progress: options.has("--progress"))
+        for benchmark in chosen { try benchmark.run(bench) }
+        return ExitCode.ok
+    }
+}
+
+/// Wall time of a piece of work, for benchmarks only.
+func measure(_ work: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try work()
+    let elapsed = clock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}

@@ -1,0 +1,84 @@
+import BackendSim
+import Database
+import Foundation
+import SimKernel
+import StoreSim
+import WhiteLabel
+
+/// Validated purchases per second: each is a charge on the fake store (appstore.sqlite) and a
+/// `POST /v1/receipts` that verifies the signed receipt and writes the ledger (backend.sqlite), both on
+/// disk in WAL mode. Beside it, raw SQLite inserts with the same settings, one transaction each.
+enum LedgerBenchmark {
+    static func run(_ options: BenchCommand.BenchOptions) throws {
+        let count = options.count ?? 2_000
+        let directory =
+            options.state ?? NSTemporaryDirectory() + "paywall-sim-bench-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { if options.state == nil { try? FileManager.default.removeItem(atPath: directory) } }
+
+        let (config, _) = try AppArgument.load(nil)
+        let scheduler = Scheduler()
+        let timeline = Timeline(clock: { scheduler.now })
+        let store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite")
+        let backend = try Backend(
+            config: config, store: store, clock: { scheduler.now }, timeline: timeline,
+            databasePath: directory + "/backend.sqlite")
+        let product = config.store.products[0].productId
+        var failures = 0
+        let seconds = try measure {
+            for index in 0..<count {
+                let slot = MemoryReceipt()
+                let device = "bench-phone-\(index)"
+                let queue = store.paymentQueue(deviceId: device, appleId: "reader-\(index)@icloud.test", receipt: slot)
+                queue.startObserving { queue.finish($0.transactionIdentifier) }
+                queue.add(productIdentifier: product)
+                scheduler.runUntilIdle()
+                queue.answerSheet(confirm: true)
+                scheduler.runUntilIdle()
+                let body = try JSONEncoder().encode(["receipt": slot.receipt ?? ""])
+                let response = backend.handle(
+                    HTTPRequest(
+                        method: "POST", path: "/v1/receipts", headers: ["X-Device-Id": device], body: Array(body)))
+                if response.status != 200 { failures += 1 }
+                if options.progress && (index + 1) % 50 == 0 {
+                    FileHandle.standardOutput.write(Data("progress \(index + 1)\n".utf8))
+                }
+            }
+        }
+        let rawSeconds = try rawInserts(count: count, path: directory + "/raw.sqlite")
+        print(
+            "ledger: \(count) validated purchases in \(format(seconds)) s = \(Int(Double(count) / seconds)) per second (failures: \(failures))"
+        )
+        print(
+            "raw SQLite: \(count) single-row transactions in \(format(rawSeconds)) s = \(Int(Double(count) / rawSeconds)) per second"
+        )
+    }
+
+    /// The same number of one-row transactions into a table shaped like the ledger's purchases.
+    private static func rawInserts(count: Int, path: String) throws -> Double {
+        let database = try Database(path: path)
+        try database.execute(
+            "CREATE TABLE IF NOT EXISTS purchases (id TEXT PRIMARY KEY, product_id TEXT, owner_id TEXT, expires_ms INTEGER)"
+        )
+        return try measure {
+            for index in 0..<count {
+                try database.transaction {
+                    try database.run(
+                        "INSERT INTO purchases (id, product_id, owner_id, expires_ms) VALUES (?, ?, ?, ?)",
+                        [.text("raw-\(index)"), .text("product"), .text("owner-\(index)"), .integer(Int64(index))])
+                }
+            }
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+}
+
+/// A receipt kept in memory, for benchmarks.
+final class MemoryReceipt: ReceiptSlot {
+    var receipt: String?
+    func load() -> String? { receipt }
+    func save(_ receipt: String?) { self.receipt = receipt }
+}
