@@ -11,6 +11,7 @@ final class Device {
     let queue: PaymentQueue
     let storage: DeviceStorage & ReceiptSlot
     let coordinator: SubscriptionCoordinator
+    let network: SimulatedNetwork
     private(set) var state: AppState
     private let timeline: Timeline
 
@@ -22,6 +23,7 @@ final class Device {
         self.queue = queue
         self.storage = storage
         self.timeline = timeline
+        self.network = network
         state = AppState(app: app)
         coordinator = SubscriptionCoordinator(
             store: SimulatedStoreAdapter(queue: queue),

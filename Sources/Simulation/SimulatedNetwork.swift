@@ -3,13 +3,15 @@ import SimKernel
 import Subscriptions
 
 /// The app's `BackendTransport` in the simulator: the request crosses the virtual network with
-/// the latency profile's delay each way, and the backend answers in process.
+/// the latency profile's delay each way, and the backend answers in process. Injected faults
+/// (`BackendFault`) happen here, each one written on the timeline.
 final class SimulatedNetwork: BackendTransport {
     private let backend: Backend
     private let scheduler: Scheduler
     private let timeline: Timeline
     private var random: SeededGenerator
     var latency: LatencyProfile
+    var faults = FaultPlan()
 
     init(backend: Backend, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator, latency: LatencyProfile) {
         self.backend = backend
@@ -22,9 +24,24 @@ final class SimulatedNetwork: BackendTransport {
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
         timeline.log(.app, "→ \(request.method) \(request.path)")
         let there = latency.delay(for: .backendRequest, using: &random)
-        let back = latency.delay(for: .backendRequest, using: &random)
+        var back = latency.delay(for: .backendRequest, using: &random)
+        let target = BackendFault.target(of: request.path)
+        let rule = faults.draw(for: target, using: &random) ?? faults.draw(for: "backend", using: &random)
+        let fault = rule.flatMap { BackendFault(rawValue: $0.fault) }
+        if let rule {
+            timeline.log(.control, "fault: \(rule.target) \(rule.fault) on \(request.method) \(request.path)")
+        }
+        if fault == .slow { back = back + (rule?.argument.flatMap { SimDuration(text: $0) } ?? .seconds(30)) }
+        if fault == .timeout { return }
         scheduler.schedule(after: there) { [self] in
-            let response = backend.handle(request)
+            let response: HTTPResponse
+            switch fault {
+            case .error: response = HTTPResponse(status: 500, body: Array(#"{"error":"internal"}"#.utf8))
+            case .unauthorized: response = HTTPResponse(status: 401, body: Array(#"{"error":"token_expired"}"#.utf8))
+            case .malformed: response = HTTPResponse(status: 200, body: Array("<html>502 Bad Gateway</html>".utf8))
+            default: response = backend.handle(request)
+            }
+            if fault == .lostResponse { return }
             scheduler.schedule(after: back) { [self] in
                 timeline.log(.app, "← \(response.status) \(request.method) \(request.path)")
                 completion(response)

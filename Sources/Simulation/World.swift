@@ -100,6 +100,15 @@ public final class World {
     /// The app's state on the phone, for checks.
     public var appState: AppState { device.state }
 
+    /// Injects faults on the app's calls to the backend; each rule is checked first.
+    public func injectBackendFaults(_ plan: FaultPlan) throws(FaultPlanError) {
+        for rule in plan.rules {
+            try BackendFault.validate(rule)
+            device.network.faults.add(rule)
+            timeline.log(.control, "inject \(rule)")
+        }
+    }
+
     /// How many times the App Store charged the reader's Apple ID.
     public var charges: Int { store.charges(appleId: options.appleId) }
 }

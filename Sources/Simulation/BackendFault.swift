@@ -1,0 +1,43 @@
+import SimKernel
+
+/// The faults the simulated network can inject on calls to the backend, by endpoint.
+/// Targets: `backend` (every call), or one endpoint: `receipts`, `restores`, `transfers`, `accounts`,
+/// `sessions`, `me`, `content`.
+public enum BackendFault: String, CaseIterable, Sendable {
+    /// The server answers 500.
+    case error
+    /// The request is lost on the way: nothing reaches the server, no answer comes back.
+    case timeout
+    /// The server applies the request, but its answer is lost: the app sees a timeout.
+    case lostResponse = "lost-response"
+    /// A 401 `token_expired`, as from a token that ran out.
+    case unauthorized
+    /// A 200 whose body is not the JSON the contract promises.
+    case malformed
+    /// The answer comes late: `slow:DURATION` (30s when no duration is given).
+    case slow
+
+    public static let targets = [
+        "backend", "receipts", "restores", "transfers", "accounts", "sessions", "me", "content",
+    ]
+
+    /// The target a request's path belongs to: `/v1/restores/inspect` → `restores`.
+    static func target(of path: String) -> String {
+        let parts = path.split(separator: "/")
+        return parts.count >= 2 ? String(parts[1]) : "backend"
+    }
+
+    /// Checks a rule meant for the backend; the message names what is allowed.
+    public static func validate(_ rule: FaultRule) throws(FaultPlanError) {
+        guard targets.contains(rule.target) else {
+            throw FaultPlanError("\"\(rule)\": unknown backend target (targets: \(targets.joined(separator: ", ")))")
+        }
+        guard let fault = BackendFault(rawValue: rule.fault) else {
+            throw FaultPlanError(
+                "\"\(rule)\": unknown backend fault (faults: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if fault == .slow, let argument = rule.argument, SimDuration(text: argument) == nil {
+            throw FaultPlanError("\"\(rule)\": slow takes a duration such as slow:30s")
+        }
+    }
+}
