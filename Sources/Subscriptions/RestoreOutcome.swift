@@ -1,0 +1,40 @@
+/// How a restore ended, in terms of what the reader sees.
+public enum RestoreOutcome: Equatable, Sendable {
+    case restored
+    /// Levels were already active: nothing to do.
+    case alreadySubscribed
+    case nothingToRestore
+    /// Another account owns it; the reader may confirm moving it, or log in as the owner.
+    case linkedToAnotherAccount
+    case notThisDevice
+    case limitReached
+    /// The app's policy keeps it with its owner, or moves it only when the owner's subscription ended.
+    case keptWithOwner
+    case failed(message: String)
+
+    /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
+    public static func refusal(_ code: String) -> RestoreOutcome {
+        switch code {
+        case "nothing_to_restore", "nothing_to_validate": .nothingToRestore
+        case "restore_account_owned", "restore_needs_confirmation": .linkedToAnotherAccount
+        case "restore_not_this_device": .notThisDevice
+        case "restore_limit": .limitReached
+        case "restore_kept_with_owner", "restore_owner_active": .keptWithOwner
+        default: .failed(message: "Your purchases could not be restored. Please try again later.")
+        }
+    }
+
+    /// The words the reader sees.
+    public var message: String {
+        switch self {
+        case .restored: "Your subscription is back."
+        case .alreadySubscribed: "You are already subscribed."
+        case .nothingToRestore: "There is no purchase to restore on this Apple ID."
+        case .linkedToAnotherAccount: "This subscription belongs to another account. Log in to that account to use it."
+        case .notThisDevice: "This purchase can only be restored on the device it was bought on."
+        case .limitReached: "This subscription has moved too often recently. Try again later."
+        case .keptWithOwner: "This subscription stays with the account that bought it."
+        case .failed(let message): message
+        }
+    }
+}
