@@ -12,6 +12,9 @@ public enum AppEvent: Equatable, Sendable {
     case purchaseFinished(PurchaseOutcome)
     case fullContentLoaded(id: String, body: String)
     case fullContentFailed(id: String, message: String)
+    case restoreFinished(RestoreOutcome)
+    case accountFinished(AccountOutcome)
+    case subscriptionsLoaded([SubscriptionSummary])
 }
 
 /// Work the app asks for, as data: the simulation runs it and answers with events.
@@ -21,4 +24,11 @@ public enum AppEffect: Equatable, Sendable {
     /// The reader's answer on Apple's sheet, delivered to the store.
     case answerPaymentSheet(confirm: Bool)
     case loadFullContent(id: String, requiredLevels: [String])
+    case restore(confirmMoveFromAccount: Bool)
+    case logIn(email: String, password: String)
+    case signUp(email: String, password: String)
+    case transferAnonymousPurchases
+    case logOut
+    /// Asks the backend again for levels and subscriptions (the profile opened, the app became active).
+    case reloadAccess
 }

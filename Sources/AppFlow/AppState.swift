@@ -9,6 +9,13 @@ public struct AppState: Equatable, Sendable {
         case content(id: String)
         /// The paywall, opened from a piece of content (or from nowhere).
         case paywall(fromContent: String?)
+        case profile
+        case login(AccountForm.Purpose)
+        case signup(AccountForm.Purpose)
+        case transferPrompt(TransferPrompt)
+        /// "Account required after subscribing": log in or sign up before going on.
+        case accountRequired
+        case manageSubscription
     }
 
     /// The full version of a piece of content, as far as it has come.
@@ -21,7 +28,7 @@ public struct AppState: Equatable, Sendable {
     public let app: AppPart
     /// The navigation stack; the last route is on screen. Never empty.
     public var stack: [Route] = [.feed]
-    /// The highlighted choice of each route in `stack`.
+    /// The highlighted choice of each route in `stack` (and of Apple's sheet while it is up).
     public var selections: [Int] = [0]
     /// nil until the store has answered.
     public var offers: [Offer]?
@@ -32,6 +39,14 @@ public struct AppState: Equatable, Sendable {
     public var paymentSheet: PaymentSheetInfo?
     public var alert: Alert?
     public var fullContent: [String: FullContent] = [:]
+    /// What the email and password fields hold.
+    public var form = AccountForm()
+    /// A restore or account operation under way, for the spinner.
+    public var operation: String?
+    /// The subscriptions the backend last listed, for the profile.
+    public var subscriptions: [SubscriptionSummary] = []
+    /// A Subscribe tapped while access was still loading: decided once it is known.
+    public var pendingSubscribe: PendingSubscribe?
 
     public init(app: AppPart) {
         self.app = app
@@ -48,12 +63,49 @@ public struct AppState: Equatable, Sendable {
     /// Ads show unless the owner hides them for subscribers and this reader is one.
     public var showsAds: Bool { app.ads.enabled && !(app.ads.hideForSubscribers && access.isSubscriber) }
 
+    public var isSignedIn: Bool { if case .account = access.identity { true } else { false } }
+
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
         lhs.app == rhs.app && lhs.stack == rhs.stack && lhs.selections == rhs.selections && lhs.offers == rhs.offers
             && lhs.access == rhs.access && lhs.purchase?.offerId == rhs.purchase?.offerId
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
-            && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent
+            && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form
+            && lhs.operation == rhs.operation && lhs.subscriptions == rhs.subscriptions
+            && lhs.pendingSubscribe == rhs.pendingSubscribe
     }
+}
+
+/// A Subscribe that waits for the reader's access to be known, so no paywall is offered to a subscriber.
+public struct PendingSubscribe: Equatable, Sendable {
+    public let fromContent: String?
+}
+
+/// The email and password a reader types to log in or sign up.
+public struct AccountForm: Equatable, Sendable {
+    /// Why the form is open: on its own, or because the app requires an account after subscribing.
+    public enum Purpose: Equatable, Sendable {
+        case plain
+        case accountRequired
+    }
+
+    /// Which field characters go to.
+    public enum Field: Equatable, Sendable {
+        case email
+        case password
+    }
+
+    public var email = ""
+    public var password = ""
+
+    public init() {}
+}
+
+/// What a transfer prompt asks.
+public enum TransferPrompt: Equatable, Sendable {
+    /// After logging in: move this phone's anonymous subscription to the account?
+    case anonymousToAccount
+    /// A restore found a subscription linked to another account: move it here?
+    case fromAnotherAccount
 }
 
 /// Apple's payment sheet as the app's screen shows it; the system, not the app, owns it.

@@ -2,8 +2,21 @@
 /// so the reducer and the view agree on what the highlighted row means.
 enum Choice: Equatable {
     case openContent(id: String)
-    case openPaywall(fromContent: String?)
+    case subscribe(fromContent: String?)
     case buy(offerId: String)
     case confirmPayment
     case cancelPayment
+    case openProfile
+    case restore
+    case openLogin(AccountForm.Purpose)
+    case openSignup(AccountForm.Purpose)
+    /// A text field: Enter moves to the next row, characters go into it.
+    case edit(AccountForm.Field)
+    case submitLogIn
+    case submitSignUp
+    case acceptTransfer(TransferPrompt)
+    case declineTransfer
+    case logOut
+    case manageSubscription
+    case done
 }

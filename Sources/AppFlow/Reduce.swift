@@ -12,13 +12,12 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         state.offers = offers
     case .accessChanged(let access):
         state.access = access
+        effects += subscribeOnceKnown(&state)
     case .paymentSheet(let sheet):
+        let wasShown = state.paymentSheet != nil
         state.paymentSheet = sheet
-        if sheet != nil {
-            state.selections.append(0)
-        } else if state.selections.count > state.stack.count {
-            state.selections.removeLast()
-        }
+        if sheet != nil && !wasShown { state.selections.append(0) }
+        if sheet == nil && wasShown { state.selections.removeLast() }
     case .purchaseStage(let stage):
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
@@ -27,6 +26,12 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):
         state.fullContent[id] = .failed(message)
+    case .restoreFinished(let outcome):
+        effects += finishRestore(outcome, &state)
+    case .accountFinished(let outcome):
+        effects += finishAccount(outcome, &state)
+    case .subscriptionsLoaded(let subscriptions):
+        state.subscriptions = subscriptions
     }
     return effects + settleContent(&state)
 }
@@ -37,21 +42,40 @@ private func handle(_ input: ReaderInput, _ state: inout AppState) -> [AppEffect
         return []
     }
     let choices = ScreenBuilder.build(state).choices
+    let current = choices.indices.contains(state.selection) ? choices[state.selection] : nil
     switch input {
     case .up:
         state.selection = max(0, state.selection - 1)
     case .down:
         state.selection = min(max(0, choices.count - 1), state.selection + 1)
     case .select:
-        guard choices.indices.contains(state.selection) else { return [] }
-        return perform(choices[state.selection], &state)
+        guard let current else { return [] }
+        return perform(current, &state)
     case .back:
-        if state.paymentSheet != nil { return [.answerPaymentSheet(confirm: false)] }
-        if case .paywall = state.route, state.purchase != nil { return [] }
-        pop(&state)
-    case .character, .deleteBackward:
-        break
+        return goBack(&state)
+    case .character(let character):
+        if case .edit(let field) = current { edit(field, &state) { $0.append(character) } }
+    case .deleteBackward:
+        if case .edit(let field) = current { edit(field, &state) { if !$0.isEmpty { $0.removeLast() } } }
     }
+    return []
+}
+
+private func edit(_ field: AccountForm.Field, _ state: inout AppState, _ change: (inout String) -> Void) {
+    switch field {
+    case .email: change(&state.form.email)
+    case .password: change(&state.form.password)
+    }
+}
+
+private func goBack(_ state: inout AppState) -> [AppEffect] {
+    if state.paymentSheet != nil { return [.answerPaymentSheet(confirm: false)] }
+    switch state.route {
+    case .paywall where state.purchase != nil: return []
+    case .accountRequired: return []  // required: the reader logs in or signs up
+    default: break
+    }
+    if state.operation == nil { pop(&state) }
     return []
 }
 
@@ -59,9 +83,13 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     switch choice {
     case .openContent(let id):
         push(.content(id: id), &state)
-    case .openPaywall(let contentId):
-        push(.paywall(fromContent: contentId), &state)
-        return state.offers == nil ? [.loadCatalog] : []
+    case .subscribe(let contentId):
+        guard state.access.isKnown else {
+            // No paywall while the reader's access is loading: decide once it is known.
+            state.pendingSubscribe = PendingSubscribe(fromContent: contentId)
+            return []
+        }
+        return subscribe(from: contentId, &state)
     case .buy(let offerId):
         if state.purchase == nil { state.purchase = (offerId, .waitingForStore) }
         return [.purchase(offerId: offerId)]
@@ -69,8 +97,57 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         return [.answerPaymentSheet(confirm: true)]
     case .cancelPayment:
         return [.answerPaymentSheet(confirm: false)]
+    case .openProfile:
+        push(.profile, &state)
+        return [.reloadAccess]
+    case .restore:
+        state.operation = "Restoring your purchases"
+        return [.restore(confirmMoveFromAccount: false)]
+    case .openLogin(let purpose):
+        state.form = AccountForm()
+        push(.login(purpose), &state)
+    case .openSignup(let purpose):
+        state.form = AccountForm()
+        push(.signup(purpose), &state)
+    case .edit:
+        state.selection += 1
+    case .submitLogIn:
+        state.operation = "Signing in"
+        return [.logIn(email: state.form.email, password: state.form.password)]
+    case .submitSignUp:
+        state.operation = "Creating your account"
+        return [.signUp(email: state.form.email, password: state.form.password)]
+    case .acceptTransfer(.anonymousToAccount):
+        state.operation = "Moving your subscription"
+        return [.transferAnonymousPurchases]
+    case .acceptTransfer(.fromAnotherAccount):
+        state.operation = "Moving your subscription"
+        return [.restore(confirmMoveFromAccount: true)]
+    case .declineTransfer, .done:
+        pop(&state)
+    case .logOut:
+        return [.logOut]
+    case .manageSubscription:
+        push(.manageSubscription, &state)
     }
     return []
+}
+
+/// A subscriber who taps Subscribe lands on the profile; anyone else on the paywall.
+private func subscribe(from contentId: String?, _ state: inout AppState) -> [AppEffect] {
+    if state.access.isSubscriber {
+        push(.profile, &state)
+        return [.reloadAccess]
+    }
+    push(.paywall(fromContent: contentId), &state)
+    return state.offers == nil ? [.loadCatalog] : []
+}
+
+private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
+    guard state.access.isKnown, let pending = state.pendingSubscribe else { return [] }
+    state.pendingSubscribe = nil
+    if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
+    return subscribe(from: pending.fromContent, &state)
 }
 
 private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState) {
@@ -80,13 +157,22 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     }
     state.purchase = nil
     switch outcome {
-    case .purchased:
+    case .purchased, .restoredInsteadOfCharging:
         // Only now, with the backend's levels published, does the paywall close.
         if case .paywall = state.route { pop(&state) }
+        if outcome == .restoredInsteadOfCharging {
+            state.alert = Alert(
+                title: "Already subscribed",
+                message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
+        } else if state.app.account.mode == .requiredAfterSubscribing, case .anonymous = state.access.identity {
+            push(.accountRequired, &state)
+        }
     case .cancelled:
         break
     case .pending:
-        state.alert = Alert(title: "Waiting for approval", message: "A parent needs to approve this purchase.")
+        state.alert = Alert(
+            title: "Waiting for approval",
+            message: "A parent needs to approve this purchase. It will go through as soon as they do.")
     case .failed(let message):
         state.alert = Alert(title: "Purchase failed", message: message)
     case .serverCheckFailed(let message):
@@ -98,6 +184,67 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     case .refused(.purchaseInProgress):
         break
     }
+}
+
+private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -> [AppEffect] {
+    state.operation = nil
+    switch outcome {
+    case .confirmMoveFromAnotherAccount:
+        push(.transferPrompt(.fromAnotherAccount), &state)
+        return []
+    case .restored:
+        popTransferPrompts(&state)
+        if case .paywall = state.route { pop(&state) }
+        state.alert = Alert(title: "Restored", message: outcome.message)
+    default:
+        popTransferPrompts(&state)
+        state.alert = Alert(title: "Restore purchase", message: outcome.message)
+    }
+    return [.reloadAccess]
+}
+
+private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -> [AppEffect] {
+    state.operation = nil
+    switch outcome {
+    case .signedIn(let offerTransfer):
+        let purpose: AccountForm.Purpose
+        switch state.route {
+        case .login(let form), .signup(let form): purpose = form
+        default: purpose = .plain
+        }
+        state.form = AccountForm()
+        while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        if purpose == .accountRequired || state.route == .accountRequired {
+            // Required after subscribing: the subscription moves without asking.
+            state.operation = "Moving your subscription"
+            return [.transferAnonymousPurchases]
+        }
+        if offerTransfer { push(.transferPrompt(.anonymousToAccount), &state) }
+    case .transferred:
+        while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        if state.route == .accountRequired { pop(&state) }
+        state.alert = Alert(title: "All set", message: "Your subscription is now on your account.")
+        return [.reloadAccess]
+    case .loggedOut:
+        state.alert = Alert(title: "Logged out", message: "Your account's subscription is no longer on this phone.")
+    case .notLoggedIn:
+        state.alert = Alert(
+            title: "Not logged in", message: "You are not logged in, so there is nothing to log out of.")
+    case .failed(let message):
+        state.alert = Alert(title: "Sorry", message: message)
+    }
+    return []
+}
+
+private func isAccountScreen(_ route: AppState.Route) -> Bool {
+    switch route {
+    case .login, .signup, .transferPrompt: true
+    default: false
+    }
+}
+
+private func popTransferPrompts(_ state: inout AppState) {
+    while case .transferPrompt = state.route, state.stack.count > 1 { pop(&state) }
 }
 
 /// After every event: drop full versions the reader may no longer read, and fetch the one on screen.

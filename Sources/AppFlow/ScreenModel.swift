@@ -47,6 +47,9 @@ public struct ScreenModel: Equatable, Sendable {
 
     /// The identifier a scenario checks: `alert` while an alert is up.
     public var visibleID: ScreenID { alert == nil ? id : .alert }
+
+    /// Whether the highlighted row is a text field: typed characters then go into it, not to key bindings.
+    public var isEditingText: Bool { alert == nil && selection.map { rows[$0].isField } == true }
 }
 
 /// One line (or wrapped paragraph) of a screen.
@@ -66,20 +69,34 @@ public struct Row: Equatable, Sendable {
         case ad
         /// An empty line.
         case spacer
+        /// A text field: `text` is its label, `value` what was typed; a masked field shows dots.
+        case field(masked: Bool)
+        /// A warning, e.g. a billing issue.
+        case banner
     }
 
     public var kind: Kind
     public var text: String
     /// A marker drawn at the row's right end, e.g. "locked".
     public var badge: Badge?
+    /// What was typed into a field.
+    public var value: String
 
-    public init(_ kind: Kind, _ text: String = "", badge: Badge? = nil) {
+    public init(_ kind: Kind, _ text: String = "", badge: Badge? = nil, value: String = "") {
         self.kind = kind
         self.text = text
         self.badge = badge
+        self.value = value
     }
 
-    public var isSelectable: Bool { kind == .choice || kind == .button }
+    public var isSelectable: Bool {
+        switch kind {
+        case .choice, .button, .field: true
+        default: false
+        }
+    }
+
+    public var isField: Bool { if case .field = kind { true } else { false } }
 }
 
 /// A short marker at the end of a row.

@@ -54,6 +54,18 @@ public enum ScreenRenderer {
             return wrap(row.text, width: width).map { StyledLine([StyledSpan($0, .muted)]) }
         case .ad:
             return wrap("AD · " + row.text, width: width).map { StyledLine([StyledSpan($0, .muted)]) }
+        case .banner:
+            return wrap("! " + row.text, width: width).map { StyledLine([StyledSpan($0, .error, emphasized: true)]) }
+        case .field(let masked):
+            let shown = masked ? String(repeating: "•", count: row.value.count) : row.value
+            let cursor = highlighted ? "_" : ""
+            let room = max(0, width - row.text.count - 2)
+            let visible = String((shown + cursor).suffix(room))
+            return [
+                StyledLine(
+                    [StyledSpan(row.text + ": ", .muted), StyledSpan(visible, .text, emphasized: true)],
+                    highlighted: highlighted)
+            ]
         case .button:
             return [StyledLine([StyledSpan("[ \(row.text) ]", .highlight, emphasized: true)], highlighted: highlighted)]
         case .choice:

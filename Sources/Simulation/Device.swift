@@ -53,7 +53,9 @@ final class Device {
     }
 
     func dispatch(_ event: AppEvent) {
-        if case .reader(let input) = event { timeline.log(.reader, Self.describe(input, on: state.screen)) }
+        if case .reader(let input) = event, let text = Self.describe(input, on: state.screen) {
+            timeline.log(.reader, text)
+        }
         for effect in reduce(&state, event) { run(effect) }
     }
 
@@ -67,6 +69,20 @@ final class Device {
                 completion: { [unowned self] outcome in dispatch(.purchaseFinished(outcome)) })
         case .answerPaymentSheet(let confirm):
             queue.answerSheet(confirm: confirm)
+        case .restore(let confirm):
+            coordinator.restore(confirmMoveFromAccount: confirm) { [unowned self] outcome in
+                dispatch(.restoreFinished(outcome))
+            }
+        case .logIn(let email, let password):
+            coordinator.logIn(email: email, password: password) { [unowned self] in dispatch(.accountFinished($0)) }
+        case .signUp(let email, let password):
+            coordinator.signUp(email: email, password: password) { [unowned self] in dispatch(.accountFinished($0)) }
+        case .transferAnonymousPurchases:
+            coordinator.transferAnonymousPurchases { [unowned self] in dispatch(.accountFinished($0)) }
+        case .logOut:
+            dispatch(.accountFinished(coordinator.logOut()))
+        case .reloadAccess:
+            coordinator.reloadAccess { [unowned self] in dispatch(.subscriptionsLoaded($0)) }
         case .loadFullContent(let id, let levels):
             coordinator.fullContent(id, requiredLevels: levels) { [unowned self] result in
                 switch result {
@@ -77,15 +93,17 @@ final class Device {
         }
     }
 
-    private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String {
+    /// The reader's input as the timeline says it; typing is not logged, so a password never is.
+    private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String? {
         let row = screen.selection.map { screen.rows[$0].text } ?? ""
         switch input {
+        case .select where screen.selection.map({ screen.rows[$0].isField }) == true:
+            return "next field on \(screen.visibleID.rawValue)"
         case .select: return "select \"\(row)\" on \(screen.visibleID.rawValue)"
         case .back: return "back on \(screen.visibleID.rawValue)"
         case .up: return "up"
         case .down: return "down"
-        case .character(let character): return "type \(character)"
-        case .deleteBackward: return "delete"
+        case .character, .deleteBackward: return nil
         }
     }
 }

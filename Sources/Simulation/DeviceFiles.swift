@@ -17,6 +17,11 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         set { write("identity.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
     }
 
+    var accountSession: AccountSession? {
+        get { read("account.json").flatMap { try? JSONDecoder().decode(AccountSession.self, from: $0) } }
+        set { write("account.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
+    }
+
     func load() -> String? { read("receipt").flatMap { String(data: $0, encoding: .utf8) } }
     func save(_ receipt: String?) { write("receipt", receipt.map { Data($0.utf8) }) }
 
@@ -65,6 +70,10 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
     var anonymousIdentity: AnonymousIdentity? {
         get { storage.anonymousIdentity }
         set { storage.anonymousIdentity = newValue }
+    }
+    var accountSession: AccountSession? {
+        get { storage.accountSession }
+        set { storage.accountSession = newValue }
     }
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }

@@ -12,9 +12,27 @@ public struct AnonymousIdentity: Codable, Equatable, Sendable {
     }
 }
 
+/// A signed-in account on the phone: its tokens and the levels the backend last said it holds.
+public struct AccountSession: Codable, Equatable, Sendable {
+    public var identityId: String
+    public var email: String
+    public var token: String
+    public var refreshToken: String
+    public var levels: [AccessLevel]
+
+    public init(identityId: String, email: String, token: String, refreshToken: String, levels: [AccessLevel]) {
+        self.identityId = identityId
+        self.email = email
+        self.token = token
+        self.refreshToken = refreshToken
+        self.levels = levels
+    }
+}
+
 /// The phone's own storage for the subscription service.
 public protocol DeviceStorage: AnyObject {
     var anonymousIdentity: AnonymousIdentity? { get set }
+    var accountSession: AccountSession? { get set }
     /// The full version of content kept for `level`, if any.
     func cachedContent(_ contentId: String, level: AccessLevel) -> String?
     func cacheContent(_ contentId: String, level: AccessLevel, body: String)
@@ -27,6 +45,7 @@ public protocol DeviceStorage: AnyObject {
 /// Storage that lives as long as the object: tests and `--ephemeral`.
 public final class InMemoryDeviceStorage: DeviceStorage {
     public var anonymousIdentity: AnonymousIdentity?
+    public var accountSession: AccountSession?
     private var content: [AccessLevel: [String: String]] = [:]
 
     public init() {}

@@ -2,6 +2,8 @@
 public enum PurchaseOutcome: Equatable, Sendable {
     /// Paid, validated by the backend, levels published.
     case purchased
+    /// Signed in, and the Apple ID already held a subscription the account could take: moved, not charged.
+    case restoredInsteadOfCharging
     /// The reader cancelled on Apple's sheet: no error shown.
     case cancelled
     /// Waiting for a parent's approval (Ask to Buy).

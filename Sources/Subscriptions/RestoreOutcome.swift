@@ -4,8 +4,10 @@ public enum RestoreOutcome: Equatable, Sendable {
     /// Levels were already active: nothing to do.
     case alreadySubscribed
     case nothingToRestore
-    /// Another account owns it; the reader may confirm moving it, or log in as the owner.
+    /// Another account owns it; a guest cannot take it (log in as the owner).
     case linkedToAnotherAccount
+    /// Another account owns it; the signed-in reader is asked before it moves.
+    case confirmMoveFromAnotherAccount
     case notThisDevice
     case limitReached
     /// The app's policy keeps it with its owner, or moves it only when the owner's subscription ended.
@@ -31,6 +33,7 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .alreadySubscribed: "You are already subscribed."
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
         case .linkedToAnotherAccount: "This subscription belongs to another account. Log in to that account to use it."
+        case .confirmMoveFromAnotherAccount: "This subscription is linked to another account. Move it to this account?"
         case .notThisDevice: "This purchase can only be restored on the device it was bought on."
         case .limitReached: "This subscription has moved too often recently. Try again later."
         case .keptWithOwner: "This subscription stays with the account that bought it."

@@ -57,7 +57,8 @@ struct InteractiveLoop {
                 now: world.scheduler.now, nextDue: world.scheduler.nextDue,
                 spinnerStep: content.screen.waiting == nil ? nil : FrontContent.spinnerStepMilliseconds)
             guard let key = session.readKey(timeoutMilliseconds: wait),
-                let action = KeyMap.action(for: key, focus: state.focus)
+                let action = KeyMap.action(
+                    for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText)
             else { continue }
 
             if action == .resize { repaintAll = true }

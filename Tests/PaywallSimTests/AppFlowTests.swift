@@ -107,7 +107,7 @@ import WhiteLabel
         var state = try launchedState()
         for _ in 0..<10 { _ = reduce(&state, .reader(.down)) }
         let screen = state.screen
-        #expect(screen.selection.map { screen.rows[$0].text } == "Weekend market report")
+        #expect(screen.selection.map { screen.rows[$0].text } == "Profile")
         for _ in 0..<10 { _ = reduce(&state, .reader(.up)) }
         #expect(state.screen.selection.map { state.screen.rows[$0].text } == "City approves the new harbour bridge")
     }

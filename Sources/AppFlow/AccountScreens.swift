@@ -1,0 +1,60 @@
+extension ScreenBuilder {
+    /// Log in: email, password (masked), and the way to sign up instead.
+    static func login(_ purpose: AccountForm.Purpose, _ state: AppState) -> Built {
+        form(
+            id: .login, heading: "Log in", state: state, submit: ("Log in", .submitLogIn),
+            other: ("Create an account", .openSignup(purpose)))
+    }
+
+    static func signup(_ purpose: AccountForm.Purpose, _ state: AppState) -> Built {
+        form(
+            id: .signup, heading: "Create an account", state: state, submit: ("Create account", .submitSignUp),
+            other: ("I already have an account", .openLogin(purpose)))
+    }
+
+    private static func form(
+        id: ScreenID, heading: String, state: AppState, submit: (String, Choice), other: (String, Choice)
+    ) -> Built {
+        let rows = [
+            Row(.heading, heading), Row(.spacer), Row(.field(masked: false), "Email", value: state.form.email),
+            Row(.field(masked: true), "Password", value: state.form.password), Row(.spacer), Row(.button, submit.0),
+            Row(.button, other.0),
+        ]
+        let screen = ScreenModel(
+            id: id, title: state.app.name, rows: rows,
+            keys: [KeyHint("type", "fill in"), KeyHint("↑↓", "move"), KeyHint("Enter", "next"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: [.edit(.email), .edit(.password), submit.1, other.1])
+    }
+
+    /// Asks before a subscription moves to the account.
+    static func transferPrompt(_ prompt: TransferPrompt) -> Built {
+        let question =
+            switch prompt {
+            case .anonymousToAccount:
+                "You subscribed on this phone without an account. Move the subscription to your account, so it follows you to every device?"
+            case .fromAnotherAccount:
+                "This subscription is linked to another account. Move it to the account you are signed in with?"
+            }
+        let rows = [
+            Row(.heading, "Move your subscription?"), Row(.text, question), Row(.spacer), Row(.button, "Move it"),
+            Row(.button, "Not now"),
+        ]
+        let screen = ScreenModel(
+            id: .transferPrompt, title: "Subscription", rows: rows,
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "not now")])
+        return Built(screen: screen, choices: [.acceptTransfer(prompt), .declineTransfer])
+    }
+
+    /// "Account required after subscribing": the payment is done; now an account keeps it.
+    static func accountRequired(_ state: AppState) -> Built {
+        let rows = [
+            Row(.heading, "One more step"),
+            Row(.text, "Thank you for subscribing! \(state.app.name) needs an account to keep your subscription safe."),
+            Row(.spacer), Row(.button, "Create an account"), Row(.button, "Log in"),
+        ]
+        let screen = ScreenModel(
+            id: .accountRequired, title: state.app.name, rows: rows,
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose")])
+        return Built(screen: screen, choices: [.openSignup(.accountRequired), .openLogin(.accountRequired)])
+    }
+}

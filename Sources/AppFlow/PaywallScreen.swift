@@ -1,0 +1,46 @@
+extension ScreenBuilder {
+    /// The paywall: the owner's text, the offers the store returned in the owner's order, Restore.
+    static func paywall(_ contentId: String?, _ state: AppState) -> Built {
+        let text = state.app.paywall
+        var rows = [Row(.heading, text.title), Row(.text, text.body), Row(.spacer)]
+        var choices: [Choice] = []
+        var waiting: String?
+        if let offers = state.offers {
+            for offer in offers {
+                rows.append(Row(.choice, OfferText.line(for: offer, paywall: text)))
+                choices.append(.buy(offerId: offer.id))
+            }
+            if offers.isEmpty { rows.append(Row(.muted, "No subscription can be bought right now.")) }
+        } else {
+            waiting = "Loading offers from the App Store"
+        }
+        rows += [Row(.spacer), Row(.button, "Restore purchase")]
+        choices.append(.restore)
+        if !state.isSignedIn {
+            rows.append(Row(.button, "Log in"))
+            choices.append(.openLogin(.plain))
+        }
+        switch state.purchase?.stage {
+        case .waitingForStore: waiting = "Waiting for the App Store"
+        case .checkingWithServer: waiting = "Checking your purchase with the server"
+        case nil: break
+        }
+        let screen = ScreenModel(
+            id: .paywall, title: "Subscribe", rows: rows, waiting: waiting,
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: choices)
+    }
+
+    /// Apple's payment sheet, over whatever the app shows.
+    static func paymentSheet(_ sheet: PaymentSheetInfo) -> Built {
+        let rows = [
+            Row(.heading, sheet.productTitle), Row(.text, sheet.price), Row(.spacer),
+            Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms), Row(.spacer),
+            Row(.button, "Subscribe"), Row(.button, "Cancel"),
+        ]
+        let screen = ScreenModel(
+            id: .appStoreSheet, title: "App Store", rows: rows,
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "cancel")])
+        return Built(screen: screen, choices: [.confirmPayment, .cancelPayment])
+    }
+}

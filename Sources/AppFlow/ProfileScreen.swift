@@ -1,0 +1,62 @@
+import SimKernel
+import Subscriptions
+
+extension ScreenBuilder {
+    /// The profile: who the reader is, what they hold, the billing banner, and the account actions.
+    static func profile(_ state: AppState) -> Built {
+        var rows = [Row(.heading, "Profile")]
+        var choices: [Choice] = []
+        switch state.access.identity {
+        case .none: rows.append(Row(.text, "Not signed in."))
+        case .anonymous: rows.append(Row(.text, "Subscribed on this phone, without an account."))
+        case .account(let email): rows.append(Row(.text, "Signed in as \(email)."))
+        }
+        let levels = state.access.levels.sorted().map(\.rawValue)
+        rows.append(Row(.muted, "Access: " + (levels.isEmpty ? "free articles only" : levels.joined(separator: ", "))))
+        for subscription in state.subscriptions where subscription.active {
+            let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
+            let title = title(of: subscription.productId, state)
+            rows.append(
+                Row(.text, subscription.autoRenew ? "\(title): renews on \(date)" : "\(title): ends on \(date)"))
+            if subscription.billingIssue {
+                rows.append(
+                    Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
+            }
+        }
+        rows.append(Row(.spacer))
+        if state.access.isSubscriber {
+            rows.append(Row(.button, "Manage my subscription"))
+            choices.append(.manageSubscription)
+        }
+        rows.append(Row(.button, "Restore purchase"))
+        choices.append(.restore)
+        if state.isSignedIn {
+            rows.append(Row(.button, "Log out"))
+            choices.append(.logOut)
+        } else {
+            rows += [Row(.button, "Log in"), Row(.button, "Create an account"), Row(.button, "Log out")]
+            choices += [.openLogin(.plain), .openSignup(.plain), .logOut]
+        }
+        let screen = ScreenModel(
+            id: .profile, title: state.app.name, rows: rows,
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: choices)
+    }
+
+    /// The store's subscription management, as the app shows it before handing over to Apple.
+    static func manageSubscription(_ state: AppState) -> Built {
+        var rows = [Row(.heading, "Manage my subscription")]
+        for subscription in state.subscriptions where subscription.active {
+            let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
+            rows.append(Row(.text, "Plan: \(title(of: subscription.productId, state))"))
+            rows.append(Row(.muted, subscription.autoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
+        }
+        rows += [
+            Row(.muted, "Bought with your Apple ID: the App Store manages it."), Row(.spacer), Row(.button, "Done"),
+        ]
+        let screen = ScreenModel(
+            id: .manageSubscription, title: "App Store", rows: rows,
+            keys: [KeyHint("Enter", "done"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: [.done])
+    }
+}

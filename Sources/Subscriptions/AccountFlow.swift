@@ -1,0 +1,87 @@
+/// How logging in, signing up, transferring and logging out ended, in the reader's terms.
+public enum AccountOutcome: Equatable, Sendable {
+    /// Signed in; `offerTransfer` when this phone holds an anonymous subscription the account could take.
+    case signedIn(offerTransfer: Bool)
+    case transferred
+    case loggedOut
+    /// Logging out while anonymous: nothing to do, said plainly.
+    case notLoggedIn
+    case failed(message: String)
+}
+
+/// Accounts on the phone: log in, sign up, move an anonymous subscription to the account, log out.
+extension SubscriptionCoordinator {
+    public func logIn(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
+        backend.logIn(email: email, password: password) { [self] result in
+            signedIn(result, completion: completion)
+        }
+    }
+
+    public func signUp(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
+        backend.signUp(email: email, password: password) { [self] result in
+            signedIn(result, completion: completion)
+        }
+    }
+
+    private func signedIn(
+        _ result: Result<(AccessAnswer, String), BackendFailure>, completion: @escaping (AccountOutcome) -> Void
+    ) {
+        switch result {
+        case .success(let (answer, refreshToken)):
+            storage.accountSession = AccountSession(
+                identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
+                refreshToken: refreshToken, levels: answer.levels)
+            log("signed in as \(answer.email ?? answer.identityId)")
+            publishStoredAccess()
+            let anonymousLevels = storage.anonymousIdentity?.levels ?? []
+            completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty))
+        case .failure(.unauthorized):
+            completion(.failed(message: "The email or the password is not right."))
+        case .failure(.refused(_, "email_taken")):
+            completion(.failed(message: "An account with this email already exists. Log in instead."))
+        case .failure(.refused(_, "email_invalid")):
+            completion(.failed(message: "Please enter a valid email address."))
+        case .failure(.refused(_, "password_too_short")):
+            completion(.failed(message: "Choose a password of at least 8 characters."))
+        case .failure:
+            completion(.failed(message: "The service could not be reached. Please try again."))
+        }
+    }
+
+    /// Moves this phone's anonymous subscription to the signed-in account, clears the anonymous
+    /// state, and reloads the account.
+    public func transferAnonymousPurchases(completion: @escaping (AccountOutcome) -> Void) {
+        guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else {
+            return completion(.failed(message: "There is no subscription on this phone to move."))
+        }
+        backend.transfer(anonymousToken: anonymous.token) { [self] result in
+            switch result {
+            case .success(let answer) where answer.refusal == nil:
+                storage.anonymousIdentity = nil
+                save(answer.access)
+                log("anonymous subscription moved to the account")
+                completion(.transferred)
+            case .success(let answer):
+                save(answer.access)
+                completion(.failed(message: RestoreOutcome.refusal(answer.refusal ?? "").message))
+            case .failure(.refused(_, let code)):
+                completion(.failed(message: RestoreOutcome.refusal(code).message))
+            case .failure:
+                completion(.failed(message: "The subscription could not be moved. Please try again."))
+            }
+        }
+    }
+
+    /// Logs out of the account: its levels and cached full content leave the phone. Anonymous: nothing to do.
+    public func logOut() -> AccountOutcome {
+        guard let session = storage.accountSession else {
+            log("log out: not logged in, nothing to do")
+            return .notLoggedIn
+        }
+        storage.accountSession = nil
+        for level in session.levels { storage.purgeContent(level: level) }
+        log("logged out of \(session.email)")
+        publishStoredAccess()
+        return .loggedOut
+    }
+}
