@@ -14,6 +14,9 @@ final class Device {
     let network: SimulatedNetwork
     private(set) var state: AppState
     private let timeline: Timeline
+    private let backend: BackendClient
+    /// False once the app was quit: answers still on their way are dropped, as a dead process would.
+    private var isRunning = true
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
@@ -25,12 +28,12 @@ final class Device {
         self.timeline = timeline
         self.network = network
         state = AppState(app: app)
+        let backend = BackendClient(
+            transport: network, deviceId: queue.deviceId,
+            timer: { delay, action in scheduler.schedule(after: delay, action) })
+        self.backend = backend
         coordinator = SubscriptionCoordinator(
-            store: SimulatedStoreAdapter(queue: queue),
-            backend: BackendClient(
-                transport: network, deviceId: queue.deviceId,
-                timer: { delay, action in scheduler.schedule(after: delay, action) }),
-            storage: storage,
+            store: SimulatedStoreAdapter(queue: queue), backend: backend, storage: storage,
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }
@@ -52,7 +55,15 @@ final class Device {
         dispatch(.launched)
     }
 
+    /// The app quits: no more payment updates, and backend answers in flight never arrive.
+    func terminate() {
+        isRunning = false
+        queue.stopObserving()
+        backend.cancelAll()
+    }
+
     func dispatch(_ event: AppEvent) {
+        guard isRunning else { return }
         if case .reader(let input) = event, let text = Self.describe(input, on: state.screen) {
             timeline.log(.reader, text)
         }

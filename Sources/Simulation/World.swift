@@ -41,8 +41,16 @@ public final class World {
     public let timeline: Timeline
     public let store: AppStore
     public let backend: Backend
-    let device: Device
+    /// The phone on screen; `newDevice` and `restartApp` replace it.
+    private(set) var device: Device
     let options: WorldOptions
+    let network: SimulatedNetwork
+    /// Each phone's storage by name: what survives a restart of the app.
+    private var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    /// When the app finishes the store's transaction; applies to every launch from now on.
+    public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
+        didSet { device.coordinator.finishPolicy = finishPolicy }
+    }
 
     public init(config: DemoConfig, options: WorldOptions) throws(WorldSetupError) {
         self.config = config
@@ -59,16 +67,16 @@ public final class World {
             backend = try Backend(
                 config: config, store: store, clock: { scheduler.now }, timeline: timeline,
                 databasePath: state.map { $0 + "/backend.sqlite" })
-            let network = SimulatedNetwork(
+            network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
                 latency: options.latency)
-            let files: DeviceStorage & ReceiptSlot =
-                try state.map { try DeviceFiles(directory: "\($0)/devices/\(options.deviceName)") } ?? DeviceMemory()
-            let queue = store.paymentQueue(
-                deviceId: "\(options.deviceName)-\(options.appleId)", appleId: options.appleId, receipt: files)
+            let files = try Self.storage(named: options.deviceName, state: state)
+            storages[options.deviceName] = files
             device = Device(
-                name: options.deviceName, app: config.app, queue: queue, storage: files, network: network,
-                scheduler: scheduler, timeline: timeline)
+                name: options.deviceName, app: config.app,
+                queue: store.paymentQueue(
+                    deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId, receipt: files),
+                storage: files, network: network, scheduler: scheduler, timeline: timeline)
             // App Store Connect points the app's server notifications at the backend.
             store.notificationEndpoint = { [backend] signedPayload in
                 let body = (try? JSONEncoder().encode(["signedPayload": signedPayload])).map(Array.init) ?? []
@@ -100,14 +108,69 @@ public final class World {
     /// The app's state on the phone, for checks.
     public var appState: AppState { device.state }
 
+    /// Quits the app and starts it again on the same phone: its storage stays, in-flight answers are lost.
+    public func restartApp() {
+        timeline.log(.control, "restart app on \(device.name)")
+        switchDevice(to: device.name)
+    }
+
+    /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
+    public func newDevice(named name: String) throws(WorldSetupError) {
+        guard storages[name] == nil else { throw WorldSetupError(description: "there is already a device named \(name)") }
+        do {
+            storages[name] = try Self.storage(named: name, state: options.stateDirectory)
+        } catch {
+            throw WorldSetupError(description: "\(error)")
+        }
+        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
+        switchDevice(to: name)
+    }
+
+    /// The app receipt disappears from the phone (as after a reinstall): the app must ask Apple for a fresh one.
+    public func removeReceipt() {
+        device.storage.save(nil)
+        timeline.log(.control, "receipt removed from \(device.name)")
+    }
+
+    /// Turns payments on or off on the phone (Screen Time restrictions).
+    public var canMakePayments: Bool {
+        get { device.queue.canMakePayments }
+        set {
+            device.queue.canMakePayments = newValue
+            timeline.log(.control, "payments \(newValue ? "allowed" : "restricted") on \(device.name)")
+        }
+    }
+
+    private func switchDevice(to name: String) {
+        guard let storage = storages[name] else { return }
+        device.terminate()
+        device = Device(
+            name: name, app: config.app,
+            queue: store.paymentQueue(
+                deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
+            storage: storage, network: network, scheduler: scheduler, timeline: timeline)
+        device.coordinator.finishPolicy = finishPolicy
+        device.launch()
+    }
+
+    private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
+        try state.map { try DeviceFiles(directory: "\($0)/devices/\(name)") } ?? DeviceMemory()
+    }
+
+    /// The store's identifier of a phone: the same name and Apple ID are the same phone across runs.
+    private static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
+
     /// Injects faults on the app's calls to the backend; each rule is checked first.
     public func injectBackendFaults(_ plan: FaultPlan) throws(FaultPlanError) {
         for rule in plan.rules {
             try BackendFault.validate(rule)
-            device.network.faults.add(rule)
+            network.faults.add(rule)
             timeline.log(.control, "inject \(rule)")
         }
     }
+
+    /// The access levels with full content cached on the phone.
+    public var cachedLevels: Set<AccessLevel> { device.storage.cachedLevels }
 
     /// How many times the App Store charged the reader's Apple ID.
     public var charges: Int { store.charges(appleId: options.appleId) }

@@ -43,6 +43,12 @@ public final class PaymentQueue {
         }
     }
 
+    /// The app quit: it hears no more payment updates until it starts observing again.
+    public func stopObserving() {
+        observer = nil
+        onSheetChange = nil
+    }
+
     /// Asks for products; the answer comes after the products-request latency.
     public func requestProducts(_ identifiers: [String], completion: @escaping (ProductsResponse) -> Void) {
         store.log("products request: \(identifiers.joined(separator: ", "))")

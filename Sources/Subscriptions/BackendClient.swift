@@ -83,6 +83,8 @@ public final class BackendClient {
     public var credentials: () -> BackendCredentials = { .none }
     /// Called with a refreshed account session, for the coordinator to store.
     public var onSessionRefreshed: (_ token: String, _ refreshToken: String) -> Void = { _, _ in }
+    /// Set by `cancelAll`: the app is gone, and answers on their way are dropped.
+    private var isCancelled = false
     /// How many times one request may refresh the token and try again after a 401.
     public static let maxAuthenticationRetries = 2
 
@@ -95,6 +97,11 @@ public final class BackendClient {
         self.deviceId = deviceId
         self.timeout = timeout
         self.timer = timer
+    }
+
+    /// Drops every answer still on its way and every later one: the app quit.
+    public func cancelAll() {
+        isCancelled = true
     }
 
     // MARK: - Endpoints
@@ -213,13 +220,14 @@ public final class BackendClient {
     /// One request and its answer, or `timedOut` when the answer takes longer than `timeout`.
     private func exchange(_ request: HTTPRequest, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
         var answered = false
-        timer(timeout) {
-            guard !answered else { return }
+        timer(timeout) { [weak self] in
+            guard !answered, self?.isCancelled == false else { return }
             answered = true
             completion(.failure(.timedOut))
         }
-        transport.send(request) { response in
-            guard !answered else { return }
+        guard !isCancelled else { return }
+        transport.send(request) { [weak self] response in
+            guard !answered, self?.isCancelled == false else { return }
             answered = true
             completion(Self.result(response))
         }

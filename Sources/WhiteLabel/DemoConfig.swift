@@ -60,6 +60,13 @@ public struct ContentItem: Codable, Sendable, Equatable {
     public var preview: String
     /// Empty for free content; otherwise any one of these levels unlocks it.
     public var requiredLevels: [String]
+
+    public init(id: String, title: String, preview: String, requiredLevels: [String]) {
+        self.id = id
+        self.title = title
+        self.preview = preview
+        self.requiredLevels = requiredLevels
+    }
 }
 
 /// Whether a reader may subscribe without an account.
