@@ -30,7 +30,10 @@ final class Device {
         state = AppState(app: app)
         let backend = BackendClient(
             transport: network, deviceId: queue.deviceId,
-            timer: { delay, action in scheduler.schedule(after: delay, action) })
+            timer: { delay, action in
+                let event = scheduler.schedule(after: delay, action)
+                return { scheduler.cancel(event) }
+            })
         self.backend = backend
         coordinator = SubscriptionCoordinator(
             store: SimulatedStoreAdapter(queue: queue), backend: backend, storage: storage,

@@ -75,7 +75,8 @@ public final class World {
             device = Device(
                 name: options.deviceName, app: config.app,
                 queue: store.paymentQueue(
-                    deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId, receipt: files),
+                    deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId,
+                    receipt: files),
                 storage: files, network: network, scheduler: scheduler, timeline: timeline)
             // App Store Connect points the app's server notifications at the backend.
             store.notificationEndpoint = { [backend] signedPayload in
@@ -116,7 +117,9 @@ public final class World {
 
     /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
     public func newDevice(named name: String) throws(WorldSetupError) {
-        guard storages[name] == nil else { throw WorldSetupError(description: "there is already a device named \(name)") }
+        guard storages[name] == nil else {
+            throw WorldSetupError(description: "there is already a device named \(name)")
+        }
         do {
             storages[name] = try Self.storage(named: name, state: options.stateDirectory)
         } catch {
@@ -168,6 +171,9 @@ public final class World {
             timeline.log(.control, "inject \(rule)")
         }
     }
+
+    /// The paywall's offers as the coordinator reconciled them, and what it left out.
+    public var offerCatalog: OfferCatalog { device.coordinator.catalog }
 
     /// The access levels with full content cached on the phone.
     public var cachedLevels: Set<AccessLevel> { device.storage.cachedLevels }

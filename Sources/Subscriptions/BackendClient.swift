@@ -77,7 +77,7 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
 public final class BackendClient {
     private let transport: BackendTransport
     private let deviceId: String
-    private let timer: (SimDuration, @escaping () -> Void) -> Void
+    private let timer: (SimDuration, @escaping () -> Void) -> () -> Void
     private let timeout: SimDuration
     /// The current credentials; the coordinator keeps them, the client reads them per request.
     public var credentials: () -> BackendCredentials = { .none }
@@ -88,10 +88,11 @@ public final class BackendClient {
     /// How many times one request may refresh the token and try again after a 401.
     public static let maxAuthenticationRetries = 2
 
-    /// `timer` runs a closure after a delay on the app's clock; it bounds each request by `timeout`.
+    /// `timer` runs a closure after a delay on the app's clock and returns what cancels it; it bounds
+    /// each request by `timeout`, and is cancelled when the answer comes first.
     public init(
         transport: BackendTransport, deviceId: String, timeout: SimDuration = .seconds(20),
-        timer: @escaping (SimDuration, @escaping () -> Void) -> Void
+        timer: @escaping (SimDuration, @escaping () -> Void) -> () -> Void
     ) {
         self.transport = transport
         self.deviceId = deviceId
@@ -220,7 +221,7 @@ public final class BackendClient {
     /// One request and its answer, or `timedOut` when the answer takes longer than `timeout`.
     private func exchange(_ request: HTTPRequest, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
         var answered = false
-        timer(timeout) { [weak self] in
+        let cancelTimeout = timer(timeout) { [weak self] in
             guard !answered, self?.isCancelled == false else { return }
             answered = true
             completion(.failure(.timedOut))
@@ -229,6 +230,7 @@ public final class BackendClient {
         transport.send(request) { [weak self] response in
             guard !answered, self?.isCancelled == false else { return }
             answered = true
+            cancelTimeout()
             completion(Self.result(response))
         }
     }

@@ -18,7 +18,10 @@ enum BenchCommand {
     static let benchmarks = [
         Benchmark(
             name: "ledger", summary: "validated purchases per second on the on-disk ledger, beside raw SQLite inserts",
-            run: LedgerBenchmark.run)
+            run: LedgerBenchmark.run),
+        Benchmark(
+            name: "purchase", summary: "CPU time of one full purchase with typical latency (virtual clock)",
+            run: PurchaseBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {

@@ -4,12 +4,17 @@ import Foundation
 /// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
 enum CheckCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, valued: ["--state", "--app"], flags: ["--ledger"])
+        let options = try Options(arguments, valued: ["--state", "--app"], flags: ["--ledger", "--paywall"])
         if options.has("--help") {
             print(Usage.check)
             return ExitCode.ok
         }
-        guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger") }
+        if options.has("--paywall") {
+            let (config, _) = try AppArgument.load(options["--app"])
+            print(try PaywallCheck.report(config: config))
+            if !options.has("--ledger") { return ExitCode.ok }
+        }
+        guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger or --paywall") }
         let directory =
             options["--state"] ?? RunCommand.defaultStateDirectory(app: options["--app"] ?? AppArgument.defaultApp)
         let path = directory + "/backend.sqlite"

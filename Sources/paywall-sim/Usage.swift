@@ -9,7 +9,7 @@ enum Usage {
           run       Open the app in the terminal (the default command)
           screens   Print every screen of the purchase flow as text
           apps      List the bundled demo apps
-          check     Verify the backend ledger's invariants (--ledger)
+          check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
 
         Run `paywall-sim COMMAND --help` for a command's options.
@@ -46,13 +46,18 @@ enum Usage {
         """
 
     static let check = """
-        Usage: paywall-sim check --ledger [--state DIR | --app NAME]
+        Usage: paywall-sim check --paywall [--app NAME|PATH]
+               paywall-sim check --ledger [--state DIR | --app NAME]
 
-        Verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
+        --paywall prints the offers the paywall will show, in the owner's order, with the store's
+        words in the owner's text, and why each configured product the store did not return is left out.
+
+        --ledger verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
         3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
         an account to a guest. Exit 0 when it holds, 1 with each violation listed.
 
         Options:
+          --paywall     Show what the paywall will show and why
           --ledger      Check the ledger (backend.sqlite)
           --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
           --app NAME    Which app's default state directory. Default: daily-news

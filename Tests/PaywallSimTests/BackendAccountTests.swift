@@ -17,7 +17,7 @@ import Testing
         #expect(!refresh.isEmpty)
         let logIn = try #require(
             world.await { client.logIn(email: "ana@example.com", password: "correct horse", completion: $0) })
-        #expect(logIn.value?.0.identityId == created.identityId)
+        #expect(logIn.value?.0.identityId == created.identityId, "\(logIn)")
     }
 
     @Test(arguments: [
@@ -91,7 +91,10 @@ import Testing
         let world = try LedgerWorld()
         let client = BackendClient(
             transport: SilentTransport(), deviceId: "phone-1", timeout: .seconds(5),
-            timer: { [scheduler = world.scheduler] delay, action in scheduler.schedule(after: delay, action) })
+            timer: { [scheduler = world.scheduler] delay, action in
+                let event = scheduler.schedule(after: delay, action)
+                return { scheduler.cancel(event) }
+            })
         let start = world.scheduler.now
         let answer = try #require(world.await { client.me(completion: $0) })
         #expect(answer.failure == .timedOut)

@@ -73,4 +73,20 @@ import Testing
         #expect(process.terminationStatus == 0)
         #expect(text.hasPrefix("daily-news"))
     }
+
+    @Test func checkPaywallSaysWhatIsShownInOrderAndWhyTheRestIsLeftOut() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall"])
+        #expect(result.code == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == "  1. premium-yearly: Premium Yearly: 1 week free, then $39.99 per year")
+        #expect(lines.dropFirst(2).first == "  2. premium-monthly: Premium Monthly: $4.99 per month")
+        #expect(
+            result.stdout.contains("premium-weekly (com.dailynews.premium.weekly): App Store Connect has no product"))
+    }
+
+    @Test func checkWithoutWhatToCheckIsABadUsage() throws {
+        let result = try TestSupport.runBinary(["check"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("--ledger or --paywall"))
+    }
 }

@@ -201,7 +201,9 @@ import WhiteLabel
             config.backend.productLevels["com.dailynews.archive"] = ["archive"]
             config.backend.fullContent["archive-1976"] = "The full archive."
             config.app.content.append(
-                ContentItem(id: "archive-1976", title: "From the archive: 1976", preview: "A hot summer.", requiredLevels: ["archive"]))
+                ContentItem(
+                    id: "archive-1976", title: "From the archive: 1976", preview: "A hot summer.",
+                    requiredLevels: ["archive"]))
         }
         world.launchAndSettle()
         world.buyFromFeed()
@@ -212,7 +214,9 @@ import WhiteLabel
     }
 
     @Test(arguments: [SubscriptionCoordinator.FinishPolicy.afterServerCheck, .beforeServerCheck])
-    func whenTheServerCheckFailsTheFinishPolicyDecidesWhatTheNextLaunchDoes(_ policy: SubscriptionCoordinator.FinishPolicy) throws {
+    func whenTheServerCheckFailsTheFinishPolicyDecidesWhatTheNextLaunchDoes(
+        _ policy: SubscriptionCoordinator.FinishPolicy
+    ) throws {
         let world = try newsWorld()
         world.finishPolicy = policy
         try world.injectBackendFaults(try FaultPlan.parse("receipts error"))

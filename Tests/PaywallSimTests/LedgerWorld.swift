@@ -62,7 +62,10 @@ final class LedgerWorld {
     func client(on device: String, credentials: BackendCredentials = .none) -> BackendClient {
         let client = BackendClient(
             transport: ImmediateTransport(backend: backend), deviceId: device,
-            timer: { [scheduler] delay, action in scheduler.schedule(after: delay, action) })
+            timer: { [scheduler] delay, action in
+                let event = scheduler.schedule(after: delay, action)
+                return { scheduler.cancel(event) }
+            })
         client.credentials = { credentials }
         return client
     }
