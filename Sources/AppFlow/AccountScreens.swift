@@ -26,6 +26,19 @@ extension ScreenBuilder {
         return Built(screen: screen, choices: [.edit(.email), .edit(.password), submit.1, other.1])
     }
 
+    /// The parental gate: a question a child cannot answer at a glance.
+    static func parentalGate(_ state: AppState) -> Built {
+        let gate = state.gate ?? ParentalGate(offerId: "")
+        let rows = [
+            Row(.heading, "Ask a grown-up"), Row(.text, "Buying needs a grown-up. \(gate.question)"),
+            Row(.field(masked: false), "Answer", value: gate.answer), Row(.spacer), Row(.button, "Continue"),
+        ]
+        let screen = ScreenModel(
+            id: .parentalGate, title: state.app.name, rows: rows,
+            keys: [KeyHint("type", "answer"), KeyHint("Enter", "next"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: [.edit(.gateAnswer), .answerGate])
+    }
+
     /// Asks before a subscription moves to the account.
     static func transferPrompt(_ prompt: TransferPrompt) -> Built {
         let question =

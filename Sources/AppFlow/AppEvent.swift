@@ -20,7 +20,8 @@ public enum AppEvent: Equatable, Sendable {
 /// Work the app asks for, as data: the simulation runs it and answers with events.
 public enum AppEffect: Equatable, Sendable {
     case loadCatalog
-    case purchase(offerId: String)
+    /// Buys an offer; `parentalGatePassed` when a grown-up answered the gate (a kids app requires it).
+    case purchase(offerId: String, parentalGatePassed: Bool)
     /// The reader's answer on Apple's sheet, delivered to the store.
     case answerPaymentSheet(confirm: Bool)
     case loadFullContent(id: String, requiredLevels: [String])

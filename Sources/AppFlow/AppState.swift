@@ -1,3 +1,4 @@
+import Foundation
 import Subscriptions
 import WhiteLabel
 
@@ -16,6 +17,8 @@ public struct AppState: Equatable, Sendable {
         /// "Account required after subscribing": log in or sign up before going on.
         case accountRequired
         case manageSubscription
+        /// The parental gate before buying `offerId` in a kids app.
+        case parentalGate
     }
 
     /// The full version of a piece of content, as far as it has come.
@@ -41,6 +44,8 @@ public struct AppState: Equatable, Sendable {
     public var fullContent: [String: FullContent] = [:]
     /// What the email and password fields hold.
     public var form = AccountForm()
+    /// The parental gate on screen, if any.
+    public var gate: ParentalGate?
     /// A restore or account operation under way, for the spinner.
     public var operation: String?
     /// The subscriptions the backend last listed, for the profile.
@@ -71,7 +76,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
             && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form
             && lhs.operation == rhs.operation && lhs.subscriptions == rhs.subscriptions
-            && lhs.pendingSubscribe == rhs.pendingSubscribe
+            && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
     }
 }
 
@@ -88,16 +93,36 @@ public struct AccountForm: Equatable, Sendable {
         case accountRequired
     }
 
-    /// Which field characters go to.
-    public enum Field: Equatable, Sendable {
-        case email
-        case password
-    }
-
     public var email = ""
     public var password = ""
 
     public init() {}
+}
+
+/// A text field of the app's forms: characters typed go into the highlighted one.
+public enum TextField: Equatable, Sendable {
+    case email
+    case password
+    case gateAnswer
+}
+
+/// A grown-ups-only question before a kids app hands over to Apple's sheet.
+public struct ParentalGate: Equatable, Sendable {
+    /// The questions, asked in turn: a wrong answer moves to the next, so guessing one by one does not work.
+    static let questions = [("What is 7 × 8?", "56"), ("What is 9 × 6?", "54"), ("What is 12 × 4?", "48")]
+
+    public let offerId: String
+    public var attempt = 0
+    public var answer = ""
+
+    public init(offerId: String) {
+        self.offerId = offerId
+    }
+
+    public var question: String { Self.questions[attempt % Self.questions.count].0 }
+    public var isAnswered: Bool {
+        answer.trimmingCharacters(in: .whitespaces) == Self.questions[attempt % Self.questions.count].1
+    }
 }
 
 /// What a transfer prompt asks.

@@ -11,7 +11,8 @@ enum Choice: Equatable {
     case openLogin(AccountForm.Purpose)
     case openSignup(AccountForm.Purpose)
     /// A text field: Enter moves to the next row, characters go into it.
-    case edit(AccountForm.Field)
+    case edit(TextField)
+    case answerGate
     case submitLogIn
     case submitSignUp
     case acceptTransfer(TransferPrompt)

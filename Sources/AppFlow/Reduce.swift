@@ -61,10 +61,11 @@ private func handle(_ input: ReaderInput, _ state: inout AppState) -> [AppEffect
     return []
 }
 
-private func edit(_ field: AccountForm.Field, _ state: inout AppState, _ change: (inout String) -> Void) {
+private func edit(_ field: TextField, _ state: inout AppState, _ change: (inout String) -> Void) {
     switch field {
     case .email: change(&state.form.email)
     case .password: change(&state.form.password)
+    case .gateAnswer: if state.gate != nil { change(&state.gate!.answer) }
     }
 }
 
@@ -73,6 +74,7 @@ private func goBack(_ state: inout AppState) -> [AppEffect] {
     switch state.route {
     case .paywall where state.purchase != nil: return []
     case .accountRequired: return []  // required: the reader logs in or signs up
+    case .parentalGate: state.gate = nil
     default: break
     }
     if state.operation == nil { pop(&state) }
@@ -91,8 +93,27 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         }
         return subscribe(from: contentId, &state)
     case .buy(let offerId):
+        if state.app.kids && state.purchase == nil {
+            // A grown-up first: the gate stands before anything that can spend money.
+            state.gate = ParentalGate(offerId: offerId)
+            push(.parentalGate, &state)
+            return []
+        }
         if state.purchase == nil { state.purchase = (offerId, .waitingForStore) }
-        return [.purchase(offerId: offerId)]
+        return [.purchase(offerId: offerId, parentalGatePassed: false)]
+    case .answerGate:
+        guard var gate = state.gate else { return [] }
+        guard gate.isAnswered else {
+            gate.attempt += 1
+            gate.answer = ""
+            state.gate = gate
+            state.alert = Alert(title: "Not quite", message: "That answer is not right. Ask a grown-up to try again.")
+            return []
+        }
+        state.gate = nil
+        pop(&state)
+        state.purchase = (gate.offerId, .waitingForStore)
+        return [.purchase(offerId: gate.offerId, parentalGatePassed: true)]
     case .confirmPayment:
         return [.answerPaymentSheet(confirm: true)]
     case .cancelPayment:
@@ -181,6 +202,8 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
         state.alert = Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
     case .refused(.offerUnavailable):
         state.alert = Alert(title: "Not available", message: "This offer cannot be bought right now.")
+    case .refused(.parentalGateRequired):
+        state.alert = Alert(title: "Ask a grown-up", message: "A grown-up needs to answer the question first.")
     case .refused(.purchaseInProgress):
         break
     }

@@ -25,6 +25,7 @@ enum ScreenBuilder {
             case .transferPrompt(let prompt): built = transferPrompt(prompt)
             case .accountRequired: built = accountRequired(state)
             case .manageSubscription: built = manageSubscription(state)
+            case .parentalGate: built = parentalGate(state)
             }
         }
         if let operation = state.operation { built.screen.waiting = operation }

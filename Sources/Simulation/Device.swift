@@ -39,6 +39,7 @@ final class Device {
             store: SimulatedStoreAdapter(queue: queue), backend: backend, storage: storage,
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
+        coordinator.requiresParentalGate = app.kids
         coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }
         queue.onSheetChange = { [unowned self] sheet in
             dispatch(
@@ -77,9 +78,10 @@ final class Device {
         switch effect {
         case .loadCatalog:
             coordinator.loadCatalog { [unowned self] catalog in dispatch(.catalogLoaded(catalog.offers)) }
-        case .purchase(let offerId):
+        case .purchase(let offerId, let gatePassed):
             coordinator.purchase(
-                offerId: offerId, progress: { [unowned self] stage in dispatch(.purchaseStage(stage)) },
+                offerId: offerId, parentalGatePassed: gatePassed,
+                progress: { [unowned self] stage in dispatch(.purchaseStage(stage)) },
                 completion: { [unowned self] outcome in dispatch(.purchaseFinished(outcome)) })
         case .answerPaymentSheet(let confirm):
             queue.answerSheet(confirm: confirm)

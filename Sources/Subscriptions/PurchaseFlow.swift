@@ -2,14 +2,20 @@
 /// transaction observer, and the backend's word before anything unlocks.
 extension SubscriptionCoordinator {
     /// Buys an offer. `completion` runs once, when the purchase is over (or refused).
+    /// `parentalGatePassed`: a grown-up answered the gate; a kids app refuses the purchase without it.
     public func purchase(
-        offerId: String, progress: @escaping (PurchaseStage) -> Void, completion: @escaping (PurchaseOutcome) -> Void
+        offerId: String, parentalGatePassed: Bool = false, progress: @escaping (PurchaseStage) -> Void,
+        completion: @escaping (PurchaseOutcome) -> Void
     ) {
         guard activePurchase == nil else {
             log("purchase refused: another payment is in progress")
             return completion(.refused(.purchaseInProgress))
         }
         guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
+        guard !requiresParentalGate || parentalGatePassed else {
+            log("purchase refused: the parental gate was not passed")
+            return completion(.refused(.parentalGateRequired))
+        }
         guard store.canMakePayments else {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))

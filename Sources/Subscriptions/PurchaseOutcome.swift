@@ -21,6 +21,8 @@ public enum PurchaseRefusal: Equatable, Sendable {
     case purchaseInProgress
     case paymentsNotAllowed
     case offerUnavailable
+    /// A kids app buys only after a grown-up answered the parental gate.
+    case parentalGateRequired
 }
 
 /// Where a running purchase is, for the spinner.

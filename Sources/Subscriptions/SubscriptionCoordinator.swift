@@ -18,6 +18,8 @@ public final class SubscriptionCoordinator {
     public internal(set) var catalog = OfferCatalog.empty
     public internal(set) var access = AccessSnapshot.unknown
     public var finishPolicy = FinishPolicy.beforeServerCheck
+    /// A kids app: no payment reaches the store before a grown-up answered the parental gate.
+    public var requiresParentalGate = false
 
     let store: StoreAdapter
     let backend: BackendClient

@@ -35,7 +35,7 @@ import WhiteLabel
 
     @Test func choosingAnOfferAsksForThePurchaseAndShowsWhatItWaitsFor() throws {
         var state = try onPaywall()
-        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly")])
+        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly", parentalGatePassed: false)])
         #expect(state.screen.waiting == "Waiting for the App Store")
         _ = reduce(&state, .purchaseStage(.checkingWithServer))
         #expect(state.screen.waiting == "Checking your purchase with the server")
@@ -74,7 +74,7 @@ import WhiteLabel
     @Test func aSecondPurchaseWhileOneRunsIsRefusedAndTheFirstGoesOn() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))
-        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly")])
+        #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly", parentalGatePassed: false)])
         _ = reduce(&state, .purchaseFinished(.refused(.purchaseInProgress)))
         #expect(state.alert?.title == "Purchase in progress")
         #expect(state.purchase?.offerId == "premium-monthly")

@@ -230,3 +230,40 @@ import WhiteLabel
         #expect(world.charges == 1)
     }
 }
+
+/// Kids apps: a grown-up answers before anything can be spent.
+@Suite struct ParentalGateTests {
+    private func kidsWorld() throws -> World {
+        try newsWorld { $0.app.kids = true }
+    }
+
+    @Test func aWrongAnswerIsRefusedAndNothingReachesTheStore() throws {
+        let world = try kidsWorld()
+        world.launchAndSettle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.id == .parentalGate)
+        #expect(world.screen.rows.contains { $0.text.contains("What is 7 × 8?") })
+        world.type("42")
+        world.choose("Continue")
+        #expect(world.screen.alert?.title == "Not quite")
+        world.dismissAlert()
+        // The next question is another one: guessing through them one by one does not work.
+        #expect(world.screen.rows.contains { $0.text.contains("What is 9 × 6?") })
+        #expect(!world.timeline.text.contains("payment added"))
+    }
+
+    @Test func theRightAnswerHandsOverToApple() throws {
+        let world = try kidsWorld()
+        world.launchAndSettle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        world.type("56")
+        world.choose("Continue")
+        #expect(world.screen.id == .appStoreSheet)
+        world.choose("Subscribe")
+        #expect(world.isUnlocked)
+    }
+}
