@@ -151,7 +151,7 @@ extension AppStore {
         case .expired, .revoked: due = nil
         }
         guard let due else { return }
-        lifecycleEvents[original] = scheduler.schedule(after: due - scheduler.now) { [self] in
+        lifecycleEvents[original] = scheduler.schedule(after: due - scheduler.now, background: true) { [self] in
             lifecycleEvents[original] = nil
             try? lifecycleEventDue(original)
         }
