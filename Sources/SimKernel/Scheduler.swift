@@ -22,38 +22,51 @@ public final class Scheduler {
     public private(set) var now: SimInstant
     private var heap: [Entry] = []
     private var cancelled: Set<UInt64> = []
+    /// Live events that keep `runUntilIdle` going; background ones (a subscription's next renewal)
+    /// run when their time comes but never keep the world busy on their own.
+    private var foreground: Set<UInt64> = []
     private var nextSequence: UInt64 = 0
 
     public init(start: SimInstant = .worldStart) {
         now = start
     }
 
-    /// Runs `action` once the virtual clock reaches `now + delay`.
+    /// Runs `action` once the virtual clock reaches `now + delay`. A `background` event (a renewal a
+    /// month away) runs in its turn but does not count as pending work for `runUntilIdle`, which would
+    /// otherwise renew forever.
     @discardableResult
-    public func schedule(after delay: SimDuration, _ action: @escaping () -> Void) -> EventID {
+    public func schedule(after delay: SimDuration, background: Bool = false, _ action: @escaping () -> Void)
+        -> EventID
+    {
         let entry = Entry(due: now + max(delay, .zero), sequence: nextSequence, action: action)
         nextSequence += 1
+        if !background { foreground.insert(entry.sequence) }
         push(entry)
         return EventID(sequence: entry.sequence)
     }
 
     public func cancel(_ id: EventID) {
         cancelled.insert(id.sequence)
+        foreground.remove(id.sequence)
     }
 
-    /// When the next live event is due, or nil when nothing is pending.
+    /// When the next live foreground event is due, or nil when none is pending. Background events
+    /// are left out, so a loop that runs "until nothing is due" ends while renewals stay scheduled.
     public var nextDue: SimInstant? {
         dropCancelledHead()
-        return heap.first?.due
+        guard !foreground.isEmpty else { return nil }
+        if let head = heap.first, foreground.contains(head.sequence) { return head.due }
+        return heap.lazy.filter { self.foreground.contains($0.sequence) }.map(\.due).min()
     }
 
     public var isIdle: Bool { nextDue == nil }
 
-    /// Runs every event in order, jumping time, until nothing is pending. Returns how many ran.
+    /// Runs every event in order, jumping time, until no foreground event is pending (background
+    /// events due before the last foreground one run on the way). Returns how many ran.
     @discardableResult
     public func runUntilIdle(maxEvents: Int = 10_000_000) -> Int {
         var count = 0
-        while count < maxEvents, let entry = popLive() {
+        while count < maxEvents, !foreground.isEmpty, let entry = popLive() {
             now = max(now, entry.due)
             entry.action()
             count += 1
@@ -65,7 +78,8 @@ public final class Scheduler {
     @discardableResult
     public func run(until instant: SimInstant) -> Int {
         var count = 0
-        while let due = nextDue, due <= instant, let entry = popLive() {
+        // Background events included: moving the clock runs the renewals that fall due on the way.
+        while let head = peekLive(), head.due <= instant, let entry = popLive() {
             now = max(now, entry.due)
             entry.action()
             count += 1
@@ -81,6 +95,11 @@ public final class Scheduler {
     }
 
     // MARK: - Binary heap
+
+    private func peekLive() -> Entry? {
+        dropCancelledHead()
+        return heap.first
+    }
 
     private func popLive() -> Entry? {
         dropCancelledHead()
@@ -107,6 +126,7 @@ public final class Scheduler {
 
     private func popHead() -> Entry {
         let head = heap[0]
+        foreground.remove(head.sequence)
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last

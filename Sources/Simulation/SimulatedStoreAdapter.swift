@@ -35,6 +35,10 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.refreshReceipt { [queue] succeeded in completion(succeeded ? queue.appReceipt : nil) }
     }
 
+    func restoreCompletedTransactions(completion: @escaping (String?) -> Void) {
+        queue.restoreCompletedTransactions { completion($0?.rawValue) }
+    }
+
     static func product(_ product: Product) -> StoreProduct {
         let trial = product.introductoryOffer.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
         return StoreProduct(

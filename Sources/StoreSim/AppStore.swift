@@ -21,11 +21,35 @@ public final class AppStore {
     public let verifyingKey: VerifyingKey
     /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).
     public var notificationEndpoint: ((String) -> Void)?
+    /// Every purchase by every Apple ID needs a parent's approval (`SKTestSession.askToBuyEnabled`).
+    public var askToBuyEnabled = false
+    /// Every purchase needs an action outside the app first (`SKTestSession.interruptedPurchasesEnabled`).
+    public var interruptedPurchasesEnabled = false
+    /// Renewals fail for billing reasons (`SKTestSession.shouldEnterBillingRetryOnRenewal`).
+    public var billingRetryOnRenewal = false
+    /// A failed renewal keeps access through a grace period (`billingGracePeriodIsEnabled`).
+    public var billingGracePeriodEnabled = false
 
     let scheduler: Scheduler
     let timeline: Timeline
     var random: SeededGenerator
+    /// Draws for chance faults only, so planning faults leaves latency draws where they were.
+    var faultRandom: SeededGenerator
+    var faultPlan = FaultPlan()
     let ledger: StoreLedger
+    /// Apple IDs of children whose purchases need approval (Family Sharing's Ask to Buy).
+    var askToBuyAppleIds: Set<String> = []
+    /// Apple IDs whose payment method fails (an expired card).
+    var billingIssueAppleIds: Set<String> = []
+    /// Payments waiting for a parent or for an action outside the app, oldest first.
+    var pendingPayments: [PendingPayment] = []
+    var nextPendingNumber = 0
+    /// The live payment queue of each device: where a later approval or renewal is delivered.
+    var queues: [String: WeakQueue] = [:]
+    /// The next lifecycle event (period end, grace end, retry end) of each subscription.
+    var lifecycleEvents: [String: Scheduler.EventID] = [:]
+    /// A reordered notification, delivered after the next one.
+    var heldBackNotification: String?
     private let signingKey: SigningKey
 
     public init(
@@ -51,14 +75,20 @@ public final class AppStore {
         self.scheduler = scheduler
         self.timeline = timeline
         self.random = random
+        // A copy's draw, so the store's own latency numbers stay as they were without fault plans.
+        var copy = random
+        self.faultRandom = SeededGenerator(seed: copy.next() ^ 0x6661_756C_7473)
         self.latency = latency
         self.signingKey = key
         self.verifyingKey = key.publicKey
+        resumeLifecycle()
     }
 
     /// The payment queue of one device signed in with `appleId`; `receipt` is where the device keeps its receipt.
     public func paymentQueue(deviceId: String, appleId: String, receipt: ReceiptSlot) -> PaymentQueue {
-        PaymentQueue(store: self, deviceId: deviceId, appleId: appleId, receipt: receipt)
+        let queue = PaymentQueue(store: self, deviceId: deviceId, appleId: appleId, receipt: receipt)
+        queues[deviceId] = WeakQueue(queue: queue)
+        return queue
     }
 
     /// How many times the App Store charged `appleId`.
@@ -70,11 +100,37 @@ public final class AppStore {
         latency.delay(for: operation, using: &random)
     }
 
-    /// Signs `payload` and posts it to the notification endpoint after the notification latency.
+    /// Signs `payload` and posts it to the notification endpoint after the notification latency,
+    /// unless a fault plan drops, duplicates, delays or reorders it.
     func post(_ payload: NotificationPayload) {
         let signed = NotificationCodec.seal(payload, with: signingKey)
-        scheduler.schedule(after: delay(.notification)) { [self] in
-            log("notification \(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")")
+        let name = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
+        var wait = delay(.notification)
+        switch fault(for: .notification) {
+        case .notificationDropped:
+            return
+        case .notificationReordered:
+            // Held back until the next notification has gone, so the backend sees the two swapped.
+            if let earlier = heldBackNotification { deliverNotification(earlier, name: "held back", after: wait) }
+            heldBackNotification = signed
+            return
+        case .notificationDuplicated:
+            deliverNotification(signed, name: name + " (duplicate)", after: wait + delay(.notification))
+        case .notificationDelayed(let extra):
+            wait = wait + extra
+        default:
+            break
+        }
+        deliverNotification(signed, name: name, after: wait)
+        if let held = heldBackNotification {
+            heldBackNotification = nil
+            deliverNotification(held, name: "reordered", after: wait + .millis(1))
+        }
+    }
+
+    private func deliverNotification(_ signed: String, name: String, after wait: SimDuration) {
+        scheduler.schedule(after: wait) { [self] in
+            log("notification \(name)")
             notificationEndpoint?(signed)
         }
     }
@@ -88,20 +144,21 @@ public final class AppStore {
         timeline.log(.store, text)
     }
 
-    /// Charges `appleId` for `product` and records the transaction.
-    func charge(product: Product, appleId: String, deviceId: String) throws(DatabaseError) -> TransactionRecord {
+    /// Records a charge (or a free intro period) of `product`: a new transaction, or a renewal when
+    /// `original` names the subscription it continues.
+    func recordTransaction(
+        product: Product, appleId: String, deviceId: String, original: String? = nil, start: SimInstant? = nil,
+        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil
+    ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
         let identifier = String(2_000_000_000_000_000 + number)
-        let now = scheduler.now
-        var expires: SimInstant?
-        if let period = product.subscriptionPeriod {
-            let firstPeriod = product.introductoryOffer.map(\.subscriptionPeriod) ?? period
-            expires = firstPeriod.added(to: now)
-        }
+        let purchaseDate = start ?? scheduler.now
+        let expires = (periodLength ?? product.subscriptionPeriod)?.added(to: purchaseDate)
         let record = TransactionRecord(
-            transactionIdentifier: identifier, originalTransactionIdentifier: identifier,
-            productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId, purchaseDate: now,
-            expiresDate: expires, finished: false)
+            transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
+            productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,
+            purchaseDate: purchaseDate, expiresDate: expires, finished: reason == "RENEWAL",
+            transactionReason: reason, offerType: offerType)
         try ledger.insert(record)
         return record
     }
@@ -112,7 +169,8 @@ public final class AppStore {
             ReceiptPayload.InAppPurchase(
                 transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
                 productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
-                expiresDate: $0.expiresDate?.milliseconds)
+                expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
+                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil)
         }
         let payload = ReceiptPayload(
             bundleId: bundleId, environment: environment, deviceId: deviceId,
@@ -133,7 +191,13 @@ public final class AppStore {
                 status: payload.environment == .sandbox
                     ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox)
         }
-        let records = payload.inApp.compactMap { try? ledger.transaction($0.transactionId) }
+        // Like `latest_receipt_info`: every transaction of each subscription in the receipt, renewals and
+        // refunds made since the device last refreshed included, so the answer is the store's truth.
+        var seen: Set<String> = []
+        var records: [TransactionRecord] = []
+        for purchase in payload.inApp where seen.insert(purchase.originalTransactionId).inserted {
+            records += (try? ledger.transactions(originalTransactionId: purchase.originalTransactionId)) ?? []
+        }
         return .valid(payload, transactions: records)
     }
 }
@@ -150,6 +214,11 @@ public enum ReceiptVerification: Equatable, Sendable {
 
     case valid(ReceiptPayload, transactions: [TransactionRecord])
     case invalid(status: Status)
+}
+
+/// A payment queue held without keeping it alive: the device owns its queue.
+struct WeakQueue {
+    weak var queue: PaymentQueue?
 }
 
 /// Where a device keeps its app receipt (a file on the phone); the store writes it, the app reads it.

@@ -11,11 +11,11 @@ public final class PaymentQueue {
     public var onSheetChange: ((PaymentSheet?) -> Void)?
     public private(set) var sheet: PaymentSheet?
 
-    private unowned let store: AppStore
-    private let receipt: ReceiptSlot
+    unowned let store: AppStore
+    let receipt: ReceiptSlot
     private var observer: ((PaymentTransaction) -> Void)?
     private var sheetPayment: (number: Int, product: Product)?
-    private var paymentCount = 0
+    var paymentCount = 0
 
     init(store: AppStore, deviceId: String, appleId: String, receipt: ReceiptSlot) {
         self.store = store
@@ -33,13 +33,8 @@ public final class PaymentQueue {
         }
         for record in unfinished {
             paymentCount += 1
-            let transaction = PaymentTransaction(
-                paymentNumber: paymentCount, transactionIdentifier: record.transactionIdentifier,
-                originalTransactionIdentifier: record.originalTransactionIdentifier,
-                productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: .purchased,
-                error: nil)
             store.log("redeliver unfinished transaction \(record.transactionIdentifier)")
-            deliver(transaction, after: store.delay(.productsRequest))
+            deliver(purchased(paymentCount, record), after: store.delay(.productsRequest))
         }
     }
 
@@ -49,15 +44,40 @@ public final class PaymentQueue {
         onSheetChange = nil
     }
 
-    /// Asks for products; the answer comes after the products-request latency.
+    /// Asks for products; the answer comes after the products-request latency, unless a fault plan
+    /// makes it fail, time out or come back with only part of the products.
     public func requestProducts(_ identifiers: [String], completion: @escaping (ProductsResponse) -> Void) {
         store.log("products request: \(identifiers.joined(separator: ", "))")
-        let response = store.catalog.products(for: identifiers, storefront: store.storefront, locale: store.locale)
-        store.scheduler.schedule(after: store.delay(.productsRequest)) { [store] in
+        var response = store.catalog.products(for: identifiers, storefront: store.storefront, locale: store.locale)
+        var wait = store.delay(.productsRequest)
+        switch store.fault(for: .productsRequest) {
+        case .error(let code):
+            response = ProductsResponse(products: [], invalidProductIdentifiers: identifiers, error: code)
+        case .timeout:
+            wait = wait + StoreFault.timeoutDelay
+            response = ProductsResponse(
+                products: [], invalidProductIdentifiers: identifiers, error: .cloudServiceNetworkConnectionFailed)
+        case .partialProducts where !response.products.isEmpty:
+            // The seeded draw picks which product survives; the others look invalid, as in a propagation delay.
+            let kept = Int.random(in: response.products.indices, using: &store.faultRandom)
+            let dropped = response.products.indices.filter { $0 != kept }.map {
+                response.products[$0].productIdentifier
+            }
+            response = ProductsResponse(
+                products: [response.products[kept]],
+                invalidProductIdentifiers: response.invalidProductIdentifiers + dropped)
+        default:
+            break
+        }
+        store.scheduler.schedule(after: wait) { [store] in
             let invalid = response.invalidProductIdentifiers
-            store.log(
-                "products response: \(response.products.count) valid"
-                    + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"))
+            if let error = response.error {
+                store.log("products request failed: \(error.rawValue)")
+            } else {
+                store.log(
+                    "products response: \(response.products.count) valid"
+                        + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"))
+            }
             completion(response)
         }
     }
@@ -84,9 +104,10 @@ public final class PaymentQueue {
                 error: nil), after: .zero)
         store.scheduler.schedule(after: store.delay(.paymentSheet)) { [self] in
             sheetPayment = (number, product)
+            let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             let shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
-                terms: Self.terms(product))
+                terms: Self.terms(product, introductoryOfferEligible: eligible))
             sheet = shown
             store.log("payment sheet shown: \(product.localizedTitle) \(product.localizedPrice)")
             onSheetChange?(shown)
@@ -94,6 +115,7 @@ public final class PaymentQueue {
     }
 
     /// The reader's answer on Apple's sheet: Subscribe charges, Cancel fails the payment as cancelled.
+    /// After Subscribe, Ask to Buy defers the payment and an interrupted purchase fails until resolved.
     public func answerSheet(confirm: Bool) {
         guard let (number, product) = sheetPayment else { return }
         sheetPayment = nil
@@ -105,22 +127,64 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
-        store.scheduler.schedule(after: store.delay(.payment)) { [self] in
-            do {
-                let record = try store.charge(product: product, appleId: appleId, deviceId: deviceId)
-                receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
-                store.log(
-                    "charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)")
-                deliver(
-                    PaymentTransaction(
-                        paymentNumber: number, transactionIdentifier: record.transactionIdentifier,
-                        originalTransactionIdentifier: record.originalTransactionIdentifier,
-                        productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate,
-                        state: .purchased, error: nil), after: .zero)
-            } catch {
-                store.log("payment failed: \(error)")
-                deliver(failed(number, product.productIdentifier, .unknown), after: .zero)
+        var wait = store.delay(.payment)
+        let fault = store.fault(for: .payment)
+        if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
+        store.scheduler.schedule(after: wait) { [self] in
+            switch fault {
+            case .error(let code):
+                deliver(failed(number, product.productIdentifier, code), after: .zero)
+            case .timeout:
+                deliver(failed(number, product.productIdentifier, .cloudServiceNetworkConnectionFailed), after: .zero)
+            case .cancelled:
+                deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
+            case .deferred:
+                postpone(number, product, kind: .askToBuy)
+            case .interrupted:
+                postpone(number, product, kind: .interrupted)
+            default:
+                if store.needsAskToBuy(appleId) {
+                    postpone(number, product, kind: .askToBuy)
+                } else if store.interruptedPurchasesEnabled {
+                    postpone(number, product, kind: .interrupted)
+                } else {
+                    complete(number, product)
+                }
             }
+        }
+    }
+
+    /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
+    /// store could not record it.
+    func complete(_ number: Int, _ product: Product) {
+        do {
+            let record = try store.purchase(product, appleId: appleId, deviceId: deviceId)
+            receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+            deliver(purchased(number, record), after: .zero)
+        } catch {
+            store.log("payment failed: \(error)")
+            deliver(failed(number, product.productIdentifier, .unknown), after: .zero)
+        }
+    }
+
+    /// Ask to Buy: the observer sees `deferred` and the payment waits for a parent. Interrupted: the
+    /// observer sees `failed` now (as StoreKit 1 reports it) and a new transaction once resolved.
+    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind) {
+        let pending = store.hold(
+            PendingPayment(
+                identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
+                paymentNumber: number, requestDate: store.scheduler.now))
+        switch kind {
+        case .askToBuy:
+            store.log("ask to buy: \(product.productIdentifier) waits for a parent (\(pending.identifier))")
+            deliver(
+                PaymentTransaction(
+                    paymentNumber: number, transactionIdentifier: nil, originalTransactionIdentifier: nil,
+                    productIdentifier: product.productIdentifier, transactionDate: store.scheduler.now,
+                    state: .deferred, error: nil), after: .zero)
+        case .interrupted:
+            store.log("purchase interrupted: \(product.productIdentifier) needs an action outside the app")
+            deliver(failed(number, product.productIdentifier, .unknown), after: .zero)
         }
     }
 
@@ -131,20 +195,35 @@ public final class PaymentQueue {
         store.log("transaction finished: \(identifier)")
     }
 
-    /// The app receipt on the device, or nil when missing (fresh install, new device).
-    public var appReceipt: String? { receipt.load() }
+    /// The app receipt on the device, or nil when missing (fresh install, new device, or a planned fault).
+    public var appReceipt: String? {
+        if store.fault(for: .receipt) == .receiptMissing { return nil }
+        return receipt.load()
+    }
 
-    /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest).
+    /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); a fault plan can fail it or time it out.
     public func refreshReceipt(completion: @escaping (Bool) -> Void) {
         store.log("receipt refresh request")
-        store.scheduler.schedule(after: store.delay(.receiptRefresh)) { [self] in
-            receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
-            store.log("receipt refreshed")
-            completion(true)
+        let fault = store.fault(for: .receiptRefresh)
+        let wait = store.delay(.receiptRefresh) + (fault == .timeout ? StoreFault.timeoutDelay : .zero)
+        store.scheduler.schedule(after: wait) { [self] in
+            switch fault {
+            case .error, .timeout:
+                store.log("receipt refresh failed")
+                completion(false)
+            case .receiptMissing:
+                store.log("receipt refresh ended without a receipt")
+                receipt.save(nil)
+                completion(true)
+            default:
+                receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+                store.log("receipt refreshed")
+                completion(true)
+            }
         }
     }
 
-    private func deliver(_ transaction: PaymentTransaction, after delay: SimDuration) {
+    func deliver(_ transaction: PaymentTransaction, after delay: SimDuration) {
         store.scheduler.schedule(after: delay) { [self] in
             let id = transaction.transactionIdentifier.map { " \($0)" } ?? ""
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
@@ -153,17 +232,36 @@ public final class PaymentQueue {
         }
     }
 
-    private func failed(_ number: Int, _ productIdentifier: String, _ error: StoreError) -> PaymentTransaction {
+    func purchased(_ number: Int, _ record: TransactionRecord, state: TransactionState = .purchased)
+        -> PaymentTransaction
+    {
+        PaymentTransaction(
+            paymentNumber: number, transactionIdentifier: record.transactionIdentifier,
+            originalTransactionIdentifier: record.originalTransactionIdentifier,
+            productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: state, error: nil)
+    }
+
+    func failed(_ number: Int, _ productIdentifier: String, _ error: StoreError) -> PaymentTransaction {
         PaymentTransaction(
             paymentNumber: number, transactionIdentifier: nil, originalTransactionIdentifier: nil,
             productIdentifier: productIdentifier, transactionDate: store.scheduler.now, state: .failed, error: error)
     }
 
-    static func terms(_ product: Product) -> String {
+    static func terms(_ product: Product, introductoryOfferEligible: Bool = true) -> String {
         guard let period = product.subscriptionPeriod else { return "One-time purchase of \(product.localizedPrice)." }
         var terms = "\(product.localizedPrice) per \(period)."
-        if let offer = product.introductoryOffer, offer.paymentMode == .freeTrial {
-            terms = "Free for \(offer.subscriptionPeriod.lengthDescription), then " + terms
+        if introductoryOfferEligible, let offer = product.introductoryOffer {
+            switch offer.paymentMode {
+            case .freeTrial:
+                terms = "Free for \(offer.subscriptionPeriod.lengthDescription), then " + terms
+            case .payAsYouGo:
+                let periods =
+                    offer.numberOfPeriods == 1
+                    ? "" : " for \(offer.numberOfPeriods) \(offer.subscriptionPeriod.unit.rawValue)s"
+                terms = "\(offer.localizedPrice) per \(offer.subscriptionPeriod)\(periods), then " + terms
+            case .payUpFront:
+                terms = "\(offer.localizedPrice) for \(offer.subscriptionPeriod.lengthDescription), then " + terms
+            }
         }
         return terms + " Renews automatically until cancelled in Settings."
     }

@@ -17,6 +17,18 @@ public enum StoreError: String, Error, Sendable, Codable {
     case storeProductNotAvailable
     case unknown
     case cloudServiceNetworkConnectionFailed
+    case clientInvalid
+    case cloudServicePermissionDenied
+    case cloudServiceRevoked
+    case privacyAcknowledgementRequired
+    case unauthorizedRequestData
+    case invalidOfferIdentifier
+    case invalidSignature
+    case missingOfferParams
+    case invalidOfferPrice
+    case overlayTimeout
+    case ineligibleForOffer
+    case unsupportedPlatform
 }
 
 /// One transaction on the payment queue, as the observer sees it. Like StoreKit's, it has
@@ -42,4 +54,14 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     public let purchaseDate: SimInstant
     public let expiresDate: SimInstant?
     public var finished: Bool
+    /// Set when Apple refunded the purchase or withdrew Family Sharing access.
+    public var revocationDate: SimInstant? = nil
+    /// 0 other (e.g. accidental purchase), 1 an issue with the app.
+    public var revocationReason: Int? = nil
+    /// `PURCHASE` or `RENEWAL`, as Apple's `transactionReason`.
+    public var transactionReason: String? = nil
+    /// 1 when the period was an introductory offer (Apple's `offerType`).
+    public var offerType: Int? = nil
+    /// True once an upgrade replaced this transaction's subscription mid-period.
+    public var isUpgraded: Bool = false
 }

@@ -36,4 +36,6 @@ public struct ProductDiscount: Equatable, Sendable {
 public struct ProductsResponse: Equatable, Sendable {
     public let products: [Product]
     public let invalidProductIdentifiers: [String]
+    /// Set when the request failed (`request(_:didFailWithError:)`); then nothing is sellable.
+    public var error: StoreError? = nil
 }

@@ -17,6 +17,9 @@ public struct ReceiptPayload: Codable, Equatable, Sendable {
         public let productId: String
         public let purchaseDate: Int64
         public let expiresDate: Int64?
+        /// Set when the purchase was refunded or revoked (`cancellation_date_ms`).
+        public var cancellationDate: Int64? = nil
+        public var isInIntroOfferPeriod: Bool? = nil
     }
 
     public let bundleId: String

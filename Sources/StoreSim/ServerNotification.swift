@@ -57,6 +57,16 @@ public struct TransactionInfo: Codable, Equatable, Sendable {
     /// The device whose receipt first carried the purchase (a simulator field; Apple's payload has none).
     public var deviceId: String
     public var signedDate: Int64
+    /// Only for auto-renewable subscriptions.
+    public var subscriptionGroupIdentifier: String? = nil
+    /// `PURCHASE` or `RENEWAL`.
+    public var transactionReason: String? = nil
+    /// 1 introductory offer, 2 promotional offer, 3 offer code.
+    public var offerType: Int? = nil
+    /// True when an upgrade replaced this transaction before its period ended.
+    public var isUpgraded: Bool? = nil
+    /// `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable` or `Non-Renewing Subscription`.
+    public var type: String? = nil
 }
 
 /// The subscription's renewal state (`JWSRenewalInfoDecodedPayload`). Dates are milliseconds.

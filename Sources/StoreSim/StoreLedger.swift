@@ -2,7 +2,7 @@ import Database
 import SimKernel
 
 /// The App Store's own records in `appstore.sqlite` (or in memory): every charged transaction,
-/// whether the app finished it, and the counter that numbers transactions.
+/// whether the app finished it, the counter that numbers transactions, and each subscription's state.
 final class StoreLedger {
     private let database: Database
 
@@ -19,7 +19,34 @@ final class StoreLedger {
             finished INTEGER NOT NULL DEFAULT 0
         );
         CREATE INDEX transactions_by_apple_id ON transactions(apple_id, purchase_ms)
+        """,
+        // Renewals, refunds and intro offers: what the lifecycle and verifyReceipt need to tell the truth.
         """
+        ALTER TABLE transactions ADD COLUMN revocation_ms INTEGER;
+        ALTER TABLE transactions ADD COLUMN revocation_reason INTEGER;
+        ALTER TABLE transactions ADD COLUMN transaction_reason TEXT;
+        ALTER TABLE transactions ADD COLUMN offer_type INTEGER;
+        ALTER TABLE transactions ADD COLUMN is_upgraded INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX transactions_by_original ON transactions(original_transaction_id, purchase_ms);
+        CREATE TABLE subscriptions (
+            original_transaction_id TEXT PRIMARY KEY,
+            apple_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            group_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            auto_renew_product_id TEXT NOT NULL,
+            auto_renew INTEGER NOT NULL,
+            status INTEGER NOT NULL,
+            expires_ms INTEGER NOT NULL,
+            grace_expires_ms INTEGER,
+            retry_ends_ms INTEGER,
+            expiration_intent INTEGER,
+            price_increase_status INTEGER,
+            intro_periods_left INTEGER NOT NULL,
+            latest_transaction_id TEXT NOT NULL
+        );
+        CREATE INDEX subscriptions_by_apple_id ON subscriptions(apple_id, group_id)
+        """,
     ]
 
     init(path: String?) throws(DatabaseError) {
@@ -31,15 +58,90 @@ final class StoreLedger {
         try database.run(
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
-                purchase_ms, expires_ms, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
+                is_upgraded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
                 .text(record.productIdentifier), .text(record.appleId), .text(record.deviceId),
                 .integer(record.purchaseDate.milliseconds),
                 record.expiresDate.map { .integer($0.milliseconds) } ?? .null,
-                .integer(record.finished ? 1 : 0),
+                .integer(record.finished ? 1 : 0), record.revocationDate.map { .integer($0.milliseconds) } ?? .null,
+                record.revocationReason.map { .integer(Int64($0)) } ?? .null,
+                record.transactionReason.map { .text($0) } ?? .null,
+                record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
             ])
+    }
+
+    func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
+        try database.run(
+            "UPDATE transactions SET revocation_ms = ?, revocation_reason = ? WHERE transaction_id = ?",
+            [.integer(date.milliseconds), .integer(Int64(reason)), .text(transactionIdentifier)])
+    }
+
+    func markUpgraded(_ transactionIdentifier: String) throws(DatabaseError) {
+        try database.run(
+            "UPDATE transactions SET is_upgraded = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
+    }
+
+    /// Every transaction of one subscription, renewals included, oldest first.
+    func transactions(originalTransactionId: String) throws(DatabaseError) -> [TransactionRecord] {
+        try database.query(
+            "SELECT * FROM transactions WHERE original_transaction_id = ? ORDER BY purchase_ms, transaction_id",
+            [.text(originalTransactionId)]
+        ).map(Self.record)
+    }
+
+    // MARK: - Subscriptions
+
+    func save(_ subscription: SubscriptionRecord) throws(DatabaseError) {
+        func optional(_ instant: SimInstant?) -> SQLValue { instant.map { .integer($0.milliseconds) } ?? .null }
+        func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
+        try database.run(
+            """
+            INSERT OR REPLACE INTO subscriptions (original_transaction_id, apple_id, device_id, group_id, product_id,
+                auto_renew_product_id, auto_renew, status, expires_ms, grace_expires_ms, retry_ends_ms,
+                expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(subscription.originalTransactionId), .text(subscription.appleId), .text(subscription.deviceId),
+                .text(subscription.groupId), .text(subscription.productId), .text(subscription.autoRenewProductId),
+                .integer(subscription.autoRenew ? 1 : 0), .integer(Int64(subscription.state.rawValue)),
+                .integer(subscription.expiresDate.milliseconds), optional(subscription.gracePeriodExpiresDate),
+                optional(subscription.billingRetryEndsDate), optional(subscription.expirationIntent),
+                optional(subscription.priceIncreaseStatus), .integer(Int64(subscription.introPeriodsLeft)),
+                .text(subscription.latestTransactionId),
+            ])
+    }
+
+    func subscription(_ originalTransactionId: String) throws(DatabaseError) -> SubscriptionRecord? {
+        try database.query(
+            "SELECT * FROM subscriptions WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first.flatMap(Self.subscription)
+    }
+
+    func subscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
+        try database.query(
+            "SELECT * FROM subscriptions WHERE apple_id = ? ORDER BY original_transaction_id", [.text(appleId)]
+        ).compactMap(Self.subscription)
+    }
+
+    func allSubscriptions() throws(DatabaseError) -> [SubscriptionRecord] {
+        try database.query("SELECT * FROM subscriptions ORDER BY original_transaction_id").compactMap(
+            Self.subscription)
+    }
+
+    private static func subscription(_ row: [SQLValue]) -> SubscriptionRecord? {
+        guard let state = SubscriptionState(rawValue: Int(row[7].int ?? 0)) else { return nil }
+        return SubscriptionRecord(
+            originalTransactionId: row[0].string ?? "", appleId: row[1].string ?? "", deviceId: row[2].string ?? "",
+            groupId: row[3].string ?? "", productId: row[4].string ?? "", autoRenewProductId: row[5].string ?? "",
+            autoRenew: row[6].int == 1, state: state, expiresDate: SimInstant(milliseconds: row[8].int ?? 0),
+            gracePeriodExpiresDate: row[9].int.map { SimInstant(milliseconds: $0) },
+            billingRetryEndsDate: row[10].int.map { SimInstant(milliseconds: $0) },
+            expirationIntent: row[11].int.map { Int($0) }, priceIncreaseStatus: row[12].int.map { Int($0) },
+            introPeriodsLeft: Int(row[13].int ?? 0), latestTransactionId: row[14].string ?? "")
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
@@ -69,6 +171,11 @@ final class StoreLedger {
             transactionIdentifier: row[0].string ?? "", originalTransactionIdentifier: row[1].string ?? "",
             productIdentifier: row[2].string ?? "", appleId: row[3].string ?? "", deviceId: row[4].string ?? "",
             purchaseDate: SimInstant(milliseconds: row[5].int ?? 0),
-            expiresDate: row[6].int.map { SimInstant(milliseconds: $0) }, finished: row[7].int == 1)
+            expiresDate: row[6].int.map { SimInstant(milliseconds: $0) }, finished: row[7].int == 1,
+            revocationDate: row.count > 8 ? row[8].int.map { SimInstant(milliseconds: $0) } : nil,
+            revocationReason: row.count > 9 ? row[9].int.map { Int($0) } : nil,
+            transactionReason: row.count > 10 ? row[10].string : nil,
+            offerType: row.count > 11 ? row[11].int.map { Int($0) } : nil,
+            isUpgraded: row.count > 12 && row[12].int == 1)
     }
 }

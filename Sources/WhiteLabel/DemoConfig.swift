@@ -123,6 +123,9 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     public var productId: String
     public var type: Kind
     public var subscriptionGroup: String?
+    /// The level within the group (App Store Connect's: 1 is the highest service); decides whether a
+    /// change is an upgrade, a downgrade or a crossgrade. Absent means every product is on one level.
+    public var groupLevel: Int?
     /// ISO 8601, e.g. `P1M`.
     public var subscriptionPeriod: String?
     public var introductoryOffer: IntroductoryOfferSpec?

@@ -1,0 +1,71 @@
+import Database
+import SimKernel
+import WhiteLabel
+
+/// Builds the signed V2 notifications, transaction info and renewal info the store sends and answers with.
+extension AppStore {
+    /// Posts a notification about `record` (and its subscription), signed now.
+    func notify(
+        _ type: NotificationType, _ subtype: NotificationSubtype?, _ record: TransactionRecord,
+        _ subscription: SubscriptionRecord?, ownership: String = "PURCHASED"
+    ) {
+        let payload = NotificationPayload(
+            notificationType: type, subtype: subtype, notificationUUID: nextUUID(), version: "2.0",
+            signedDate: scheduler.now.milliseconds,
+            data: NotificationData(
+                bundleId: bundleId, environment: environment,
+                signedTransactionInfo: sign(transactionInfo(record, ownership: ownership)),
+                signedRenewalInfo: subscription.map { sign(renewalInfo($0)) }, status: subscription?.state.rawValue))
+        post(payload)
+    }
+
+    /// A notification about the subscription's latest transaction.
+    func notifyLatest(
+        _ type: NotificationType, _ subtype: NotificationSubtype?, _ subscription: SubscriptionRecord
+    ) throws(DatabaseError) {
+        guard let record = try ledger.transaction(subscription.latestTransactionId) else { return }
+        notify(type, subtype, record, subscription)
+    }
+
+    func transactionInfo(_ record: TransactionRecord, ownership: String = "PURCHASED") -> TransactionInfo {
+        let spec = catalog.spec(for: record.productIdentifier)
+        let first = (try? ledger.transactions(originalTransactionId: record.originalTransactionIdentifier))?.first
+        return TransactionInfo(
+            transactionId: record.transactionIdentifier, originalTransactionId: record.originalTransactionIdentifier,
+            productId: record.productIdentifier, bundleId: bundleId, environment: environment,
+            purchaseDate: record.purchaseDate.milliseconds,
+            originalPurchaseDate: (first?.purchaseDate ?? record.purchaseDate).milliseconds,
+            expiresDate: record.expiresDate?.milliseconds, revocationDate: record.revocationDate?.milliseconds,
+            revocationReason: record.revocationReason, inAppOwnershipType: ownership, appAccountToken: nil,
+            deviceId: record.deviceId, signedDate: scheduler.now.milliseconds,
+            subscriptionGroupIdentifier: spec?.subscriptionGroup, transactionReason: record.transactionReason,
+            offerType: record.offerType, isUpgraded: record.isUpgraded ? true : nil,
+            type: spec.map { Self.typeName($0.type) })
+    }
+
+    func renewalInfo(_ subscription: SubscriptionRecord) -> RenewalInfo {
+        RenewalInfo(
+            originalTransactionId: subscription.originalTransactionId, productId: subscription.productId,
+            autoRenewProductId: subscription.autoRenewProductId, autoRenewStatus: subscription.autoRenew ? 1 : 0,
+            isInBillingRetryPeriod: subscription.state == .billingRetry || subscription.state == .gracePeriod,
+            gracePeriodExpiresDate: subscription.gracePeriodExpiresDate?.milliseconds,
+            expirationIntent: subscription.expirationIntent, priceIncreaseStatus: subscription.priceIncreaseStatus,
+            renewalDate: subscription.expiresDate.milliseconds, signedDate: scheduler.now.milliseconds)
+    }
+
+    /// A version-4-shaped UUID from the store's seeded generator, so the same seed names notifications alike.
+    func nextUUID() -> String {
+        let hex = Array(random.hex(16))
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
+        return parts.joined(separator: "-")
+    }
+
+    private static func typeName(_ kind: StoreProductSpec.Kind) -> String {
+        switch kind {
+        case .autoRenewable: "Auto-Renewable Subscription"
+        case .nonRenewing: "Non-Renewing Subscription"
+        case .consumable: "Consumable"
+        case .nonConsumable: "Non-Consumable"
+        }
+    }
+}

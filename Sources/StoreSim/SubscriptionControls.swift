@@ -1,0 +1,114 @@
+import Database
+import SimKernel
+
+/// What the reader does in "Manage subscription", what a parent or Apple's support does, and what
+/// the tester does in Xcode's Transaction Manager: each changes the subscription and tells the backend.
+extension AppStore {
+    /// Auto-renew on or off ("Cancel subscription" in Settings): the subscription still runs to the
+    /// end of the period, then expires (EXPIRED/VOLUNTARY) unless turned back on.
+    public func setAutoRenew(_ enabled: Bool, originalTransactionId: String) throws(DatabaseError) {
+        guard var subscription = try ledger.subscription(originalTransactionId), subscription.autoRenew != enabled,
+            subscription.state != .expired, subscription.state != .revoked
+        else { return }
+        subscription.autoRenew = enabled
+        subscription.expirationIntent = enabled ? nil : 1
+        try ledger.save(subscription)
+        log("auto-renew \(enabled ? "on" : "off") for \(originalTransactionId)")
+        try notifyLatest(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, subscription)
+    }
+
+    /// The Apple ID's payment method fails (or works again). Renewals fail while it fails; fixing it
+    /// recovers every subscription in billing retry or grace with a renewal (DID_RENEW/BILLING_RECOVERY).
+    public func setBillingIssue(_ failing: Bool, appleId: String) throws(DatabaseError) {
+        if failing {
+            billingIssueAppleIds.insert(appleId)
+            log("billing issue for \(appleId): renewals will fail")
+            return
+        }
+        billingIssueAppleIds.remove(appleId)
+        log("billing issue resolved for \(appleId)")
+        for subscription in try ledger.subscriptions(appleId: appleId)
+        where subscription.state == .billingRetry || subscription.state == .gracePeriod {
+            guard let product = product(subscription.autoRenewProductId) else { continue }
+            // Recovered in grace, the paid-through date holds; recovered later, a new period starts now.
+            let start = subscription.state == .gracePeriod ? subscription.expiresDate : scheduler.now
+            try renew(subscription, product: product, start: start, subtype: .billingRecovery)
+        }
+    }
+
+    /// Apple refunds a transaction (always approved at once, as in Xcode): it is revoked from now,
+    /// a subscription ends with it, and the backend gets REFUND. Without an identifier, the Apple ID's
+    /// latest transaction is refunded. `reason` 0 other (e.g. accidental), 1 an issue with the app.
+    @discardableResult
+    public func refund(transactionId: String, reason: Int = 0) throws(DatabaseError) -> Bool {
+        try revoke(transactionId, reason: reason, as: .refund)
+    }
+
+    /// Family Sharing access withdrawn (the purchaser stopped sharing or left the family): the family
+    /// member's access ends now and the backend gets REVOKE.
+    @discardableResult
+    public func revokeFamilySharing(transactionId: String) throws(DatabaseError) -> Bool {
+        try revoke(transactionId, reason: 0, as: .revoke)
+    }
+
+    private func revoke(_ transactionId: String, reason: Int, as type: NotificationType) throws(DatabaseError) -> Bool {
+        guard var record = try ledger.transaction(transactionId), record.revocationDate == nil else { return false }
+        try ledger.revoke(transactionId, at: scheduler.now, reason: reason)
+        record.revocationDate = scheduler.now
+        record.revocationReason = reason
+        var subscription = try ledger.subscription(record.originalTransactionIdentifier)
+        if var revoked = subscription, revoked.latestTransactionId == transactionId {
+            revoked.state = .revoked
+            revoked.autoRenew = false
+            try ledger.save(revoked)
+            scheduleNext(revoked)
+            subscription = revoked
+        }
+        log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)")
+        notify(type, nil, record, subscription, ownership: type == .revoke ? "FAMILY_SHARED" : "PURCHASED")
+        return true
+    }
+
+    /// App Store Connect raises the price of `productIdentifier` with consent required: every
+    /// subscriber is asked (PRICE_INCREASE/PENDING) and, without consent by the period end, expires.
+    public func requestPriceIncreaseConsent(productIdentifier: String) throws(DatabaseError) {
+        for subscription in try ledger.allSubscriptions()
+        where subscription.autoRenewProductId == productIdentifier && subscription.state.isEntitled {
+            var asked = subscription
+            asked.priceIncreaseStatus = 0
+            try ledger.save(asked)
+            log("price increase consent requested for \(subscription.originalTransactionId)")
+            try notifyLatest(.priceIncrease, .pending, asked)
+        }
+    }
+
+    /// The subscriber answers the price increase: consent renews at the new price (PRICE_INCREASE/
+    /// ACCEPTED); declining turns auto-renew off, so the subscription expires (EXPIRED/PRICE_INCREASE).
+    public func answerPriceIncrease(consent: Bool, originalTransactionId: String) throws(DatabaseError) {
+        guard var subscription = try ledger.subscription(originalTransactionId),
+            subscription.priceIncreaseStatus == 0
+        else { return }
+        if consent {
+            subscription.priceIncreaseStatus = 1
+            try ledger.save(subscription)
+            log("price increase accepted for \(originalTransactionId)")
+            try notifyLatest(.priceIncrease, .accepted, subscription)
+        } else {
+            subscription.autoRenew = false
+            subscription.expirationIntent = 3
+            try ledger.save(subscription)
+            log("price increase declined for \(originalTransactionId)")
+            try notifyLatest(.didChangeRenewalStatus, .autoRenewDisabled, subscription)
+        }
+    }
+
+    /// The App Store's record of one subscription, by its original transaction id.
+    public func subscription(originalTransactionId: String) -> SubscriptionRecord? {
+        try? ledger.subscription(originalTransactionId)
+    }
+
+    /// Every transaction the store recorded for `appleId`, renewals and refunds included.
+    public func transactions(appleId: String) -> [TransactionRecord] {
+        (try? ledger.transactions(appleId: appleId)) ?? []
+    }
+}

@@ -1,0 +1,255 @@
+import Database
+import SimKernel
+import WhiteLabel
+
+/// The App Store's side of an auto-renewable subscription on the virtual clock: the first purchase,
+/// changes within the group, renewal at each period end, billing retry and grace, expiry. Each
+/// change is recorded in the ledger and told to the backend as a server notification.
+extension AppStore {
+    /// How long billing retry lasts after a failed renewal.
+    static let billingRetryLength = SimDuration.days(60)
+
+    /// The grace period Apple gives after a failed renewal: 6 days for weekly plans, 16 for the others.
+    static func gracePeriodLength(_ period: CalendarPeriod?) -> SimDuration {
+        period?.unit == .week || period?.unit == .day ? .days(6) : .days(16)
+    }
+
+    /// Charges for `product` once the reader (or a parent) said yes: a one-time purchase, a new
+    /// subscription, a resubscription, or a change within a group the Apple ID already subscribes to.
+    func purchase(_ product: Product, appleId: String, deviceId: String) throws(DatabaseError) -> TransactionRecord {
+        let kind = catalog.spec(for: product.productIdentifier)?.type
+        guard kind == .autoRenewable, let group = product.subscriptionGroupIdentifier else {
+            let record = try recordTransaction(product: product, appleId: appleId, deviceId: deviceId)
+            log("charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)")
+            notify(.oneTimeCharge, nil, record, nil)
+            return record
+        }
+        let inGroup = try ledger.subscriptions(appleId: appleId).filter { $0.groupId == group }
+        if let current = inGroup.first(where: { $0.state != .expired && $0.state != .revoked }) {
+            return try change(current, to: product)
+        }
+        let offer = isEligibleForIntroductoryOffer(product, appleId: appleId) ? product.introductoryOffer : nil
+        let previous = inGroup.first
+        let record = try recordTransaction(
+            product: product, appleId: appleId, deviceId: deviceId, original: previous?.originalTransactionId,
+            periodLength: offer.map(Self.firstIntroPeriod), offerType: offer == nil ? nil : 1)
+        let subscription = SubscriptionRecord(
+            originalTransactionId: record.originalTransactionIdentifier, appleId: appleId, deviceId: deviceId,
+            groupId: group, productId: product.productIdentifier, autoRenewProductId: product.productIdentifier,
+            autoRenew: true, state: .active, expiresDate: record.expiresDate ?? scheduler.now,
+            gracePeriodExpiresDate: nil, billingRetryEndsDate: nil, expirationIntent: nil, priceIncreaseStatus: nil,
+            introPeriodsLeft: offer.map { $0.paymentMode == .payAsYouGo ? $0.numberOfPeriods - 1 : 0 } ?? 0,
+            latestTransactionId: record.transactionIdentifier)
+        try ledger.save(subscription)
+        log(
+            "charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)"
+                + (offer.map { ", introductory offer \($0.paymentMode.rawValue)" } ?? "")
+                + ", until \(subscription.expiresDate)")
+        notify(.subscribed, previous == nil ? .initialBuy : .resubscribe, record, subscription)
+        scheduleNext(subscription)
+        return record
+    }
+
+    /// A free trial or pay-up-front offer covers its whole length at once; pay-as-you-go bills each period.
+    static func firstIntroPeriod(_ offer: ProductDiscount) -> CalendarPeriod {
+        guard offer.paymentMode != .payAsYouGo else { return offer.subscriptionPeriod }
+        var period = offer.subscriptionPeriod
+        period.value *= max(offer.numberOfPeriods, 1)
+        return period
+    }
+
+    /// Apple's rule: a new subscriber is eligible; one with an active subscription in the group is not,
+    /// nor one who ever had an introductory offer anywhere in the group, even after it expired.
+    public func isEligibleForIntroductoryOffer(_ product: Product, appleId: String) -> Bool {
+        guard product.introductoryOffer != nil, let group = product.subscriptionGroupIdentifier else { return false }
+        let inGroup = ((try? ledger.subscriptions(appleId: appleId)) ?? []).filter { $0.groupId == group }
+        if inGroup.contains(where: { $0.state.isEntitled || $0.state == .billingRetry }) { return false }
+        for subscription in inGroup {
+            let transactions =
+                (try? ledger.transactions(originalTransactionId: subscription.originalTransactionId)) ?? []
+            if transactions.contains(where: { $0.offerType == 1 }) { return false }
+        }
+        return true
+    }
+
+    /// Buying another product of the group while subscribed: an upgrade (or a crossgrade of the same
+    /// length) takes effect now in a new period; a downgrade (or a crossgrade of another length) at the
+    /// next renewal. Buying the current product again turns auto-renew back on; buying it back after a
+    /// pending downgrade cancels the downgrade.
+    private func change(_ current: SubscriptionRecord, to product: Product) throws(DatabaseError) -> TransactionRecord {
+        var subscription = current
+        guard let latest = try ledger.transaction(current.latestTransactionId) else {
+            // Records that lost their transaction cannot be changed; charge as a plain purchase rather than fail.
+            return try recordTransaction(product: product, appleId: current.appleId, deviceId: current.deviceId)
+        }
+        if product.productIdentifier == current.productId {
+            if current.autoRenewProductId != current.productId {
+                subscription.autoRenewProductId = current.productId
+                try ledger.save(subscription)
+                log("pending change cancelled: \(current.productId) renews as it is")
+                notify(.didChangeRenewalPref, nil, latest, subscription)
+            } else if !current.autoRenew {
+                try setAutoRenew(true, originalTransactionId: current.originalTransactionId)
+            } else {
+                log("already subscribed to \(product.productIdentifier): nothing charged")
+            }
+            return latest
+        }
+        let currentProduct = self.product(current.productId)
+        let newLevel = catalog.spec(for: product.productIdentifier)?.groupLevel
+        let oldLevel = catalog.spec(for: current.productId)?.groupLevel
+        let isUpgrade: Bool
+        if let newLevel, let oldLevel, newLevel != oldLevel {
+            isUpgrade = newLevel < oldLevel
+        } else {
+            isUpgrade = product.subscriptionPeriod == currentProduct?.subscriptionPeriod
+        }
+        guard isUpgrade else {
+            subscription.autoRenewProductId = product.productIdentifier
+            try ledger.save(subscription)
+            log("\(current.productId) changes to \(product.productIdentifier) at the next renewal")
+            notify(.didChangeRenewalPref, .downgrade, latest, subscription)
+            return latest
+        }
+        try ledger.markUpgraded(latest.transactionIdentifier)
+        let record = try recordTransaction(
+            product: product, appleId: current.appleId, deviceId: current.deviceId,
+            original: current.originalTransactionId)
+        subscription.productId = product.productIdentifier
+        subscription.autoRenewProductId = product.productIdentifier
+        subscription.autoRenew = true
+        subscription.state = .active
+        subscription.expiresDate = record.expiresDate ?? scheduler.now
+        subscription.latestTransactionId = record.transactionIdentifier
+        subscription.introPeriodsLeft = 0
+        try ledger.save(subscription)
+        log(
+            "upgraded \(current.productId) to \(product.productIdentifier): transaction \(record.transactionIdentifier)"
+        )
+        notify(.didChangeRenewalPref, .upgrade, record, subscription)
+        scheduleNext(subscription)
+        return record
+    }
+
+    // MARK: - The clock
+
+    /// Reschedules the next lifecycle event of every subscription kept on disk (a restarted world).
+    func resumeLifecycle() {
+        for subscription in (try? ledger.allSubscriptions()) ?? [] { scheduleNext(subscription) }
+    }
+
+    /// Schedules what happens next to `subscription`: its period end, the end of its grace period,
+    /// or the end of billing retry; nothing once it expired or was revoked.
+    func scheduleNext(_ subscription: SubscriptionRecord) {
+        let original = subscription.originalTransactionId
+        if let event = lifecycleEvents.removeValue(forKey: original) { scheduler.cancel(event) }
+        let due: SimInstant?
+        switch subscription.state {
+        case .active: due = subscription.expiresDate
+        case .gracePeriod: due = subscription.gracePeriodExpiresDate
+        case .billingRetry: due = subscription.billingRetryEndsDate
+        case .expired, .revoked: due = nil
+        }
+        guard let due else { return }
+        lifecycleEvents[original] = scheduler.schedule(after: due - scheduler.now, background: true) { [self] in
+            lifecycleEvents[original] = nil
+            try? lifecycleEventDue(original)
+        }
+    }
+
+    private func lifecycleEventDue(_ original: String) throws(DatabaseError) {
+        guard var subscription = try ledger.subscription(original) else { return }
+        switch subscription.state {
+        case .active:
+            try periodEnded(subscription)
+        case .gracePeriod:
+            subscription.state = .billingRetry
+            subscription.gracePeriodExpiresDate = nil
+            try ledger.save(subscription)
+            log("grace period over for \(original): no access until billing recovers")
+            try notifyLatest(.gracePeriodExpired, nil, subscription)
+            scheduleNext(subscription)
+        case .billingRetry:
+            try expire(subscription, subtype: .billingRetry, intent: 2)
+        case .expired, .revoked:
+            break
+        }
+    }
+
+    /// The end of a paid or free period: renew, or expire, or enter billing retry.
+    private func periodEnded(_ current: SubscriptionRecord) throws(DatabaseError) {
+        var subscription = current
+        if !subscription.autoRenew {
+            let declinedIncrease = subscription.expirationIntent == 3
+            return try expire(
+                subscription, subtype: declinedIncrease ? .priceIncrease : .voluntary,
+                intent: declinedIncrease ? 3 : 1)
+        }
+        if subscription.priceIncreaseStatus == 0 {
+            return try expire(subscription, subtype: .priceIncrease, intent: 3)
+        }
+        guard let product = product(subscription.autoRenewProductId) else {
+            return try expire(subscription, subtype: .productNotForSale, intent: 4)
+        }
+        if billingRetryOnRenewal || billingIssueAppleIds.contains(subscription.appleId) {
+            let grace = billingGracePeriodEnabled
+            subscription.state = grace ? .gracePeriod : .billingRetry
+            subscription.gracePeriodExpiresDate =
+                grace ? subscription.expiresDate + Self.gracePeriodLength(product.subscriptionPeriod) : nil
+            subscription.billingRetryEndsDate = subscription.expiresDate + Self.billingRetryLength
+            subscription.expirationIntent = 2
+            try ledger.save(subscription)
+            log("renewal of \(subscription.originalTransactionId) failed: billing retry\(grace ? " with grace" : "")")
+            try notifyLatest(.didFailToRenew, grace ? .gracePeriod : nil, subscription)
+            scheduleNext(subscription)
+            return
+        }
+        try renew(subscription, product: product, start: subscription.expiresDate, subtype: nil)
+    }
+
+    /// A new period: a new transaction with the same original transaction id, charged and recorded.
+    func renew(
+        _ current: SubscriptionRecord, product: Product, start: SimInstant, subtype: NotificationSubtype?
+    ) throws(DatabaseError) {
+        var subscription = current
+        let intro = subscription.introPeriodsLeft > 0 ? product.introductoryOffer : nil
+        let record = try recordTransaction(
+            product: product, appleId: subscription.appleId, deviceId: subscription.deviceId,
+            original: subscription.originalTransactionId, start: start,
+            periodLength: intro?.subscriptionPeriod, reason: "RENEWAL", offerType: intro == nil ? nil : 1)
+        if intro != nil { subscription.introPeriodsLeft -= 1 }
+        subscription.productId = product.productIdentifier
+        subscription.state = .active
+        subscription.expiresDate = record.expiresDate ?? start
+        subscription.gracePeriodExpiresDate = nil
+        subscription.billingRetryEndsDate = nil
+        subscription.expirationIntent = nil
+        // A consented price increase is now the price; nothing is pending any more.
+        if subscription.priceIncreaseStatus == 1 { subscription.priceIncreaseStatus = nil }
+        subscription.latestTransactionId = record.transactionIdentifier
+        try ledger.save(subscription)
+        log(
+            "renewed \(subscription.originalTransactionId): transaction \(record.transactionIdentifier) until \(subscription.expiresDate)"
+        )
+        notify(.didRenew, subtype, record, subscription)
+        scheduleNext(subscription)
+    }
+
+    func expire(_ current: SubscriptionRecord, subtype: NotificationSubtype, intent: Int) throws(DatabaseError) {
+        var subscription = current
+        subscription.state = .expired
+        subscription.autoRenew = false
+        subscription.expirationIntent = intent
+        subscription.gracePeriodExpiresDate = nil
+        subscription.billingRetryEndsDate = nil
+        try ledger.save(subscription)
+        log("expired \(subscription.originalTransactionId) (\(subtype.rawValue))")
+        try notifyLatest(.expired, subtype, subscription)
+        scheduleNext(subscription)
+    }
+
+    /// The sellable product with this identifier in the store's storefront, or nil.
+    func product(_ identifier: String) -> Product? {
+        catalog.products(for: [identifier], storefront: storefront, locale: locale).products.first
+    }
+}

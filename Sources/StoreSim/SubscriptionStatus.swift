@@ -1,0 +1,48 @@
+/// One subscription in a status answer (`LastTransactionsItem`).
+public struct LastTransactionStatus: Codable, Equatable, Sendable {
+    /// 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
+    public var status: Int
+    public var originalTransactionId: String
+    public var signedTransactionInfo: String
+    public var signedRenewalInfo: String
+}
+
+/// The subscriptions of one group in a status answer (`SubscriptionGroupIdentifierItem`).
+public struct SubscriptionGroupStatus: Codable, Equatable, Sendable {
+    public var subscriptionGroupIdentifier: String
+    public var lastTransactions: [LastTransactionStatus]
+}
+
+/// Apple's answer to "Get All Subscription Statuses" (`StatusResponse`).
+public struct SubscriptionStatusResponse: Codable, Equatable, Sendable {
+    public var environment: StoreEnvironment
+    public var bundleId: String
+    public var data: [SubscriptionGroupStatus]
+}
+
+extension AppStore {
+    /// `GET /inApps/v1/subscriptions/{transactionId}`: every subscription of the customer who made
+    /// `originalTransactionId` (any of their transaction ids works), grouped by subscription group, each
+    /// with its status and its latest signed transaction and renewal info. Nil for an unknown id.
+    public func subscriptionStatuses(originalTransactionId: String) -> SubscriptionStatusResponse? {
+        guard let known = try? ledger.transaction(originalTransactionId),
+            let subscriptions = try? ledger.subscriptions(appleId: known.appleId)
+        else { return nil }
+        var groups: [SubscriptionGroupStatus] = []
+        for subscription in subscriptions {
+            guard let latest = try? ledger.transaction(subscription.latestTransactionId) else { continue }
+            let item = LastTransactionStatus(
+                status: subscription.state.rawValue, originalTransactionId: subscription.originalTransactionId,
+                signedTransactionInfo: sign(transactionInfo(latest)),
+                signedRenewalInfo: sign(renewalInfo(subscription)))
+            if let index = groups.firstIndex(where: { $0.subscriptionGroupIdentifier == subscription.groupId }) {
+                groups[index].lastTransactions.append(item)
+            } else {
+                groups.append(
+                    SubscriptionGroupStatus(subscriptionGroupIdentifier: subscription.groupId, lastTransactions: [item])
+                )
+            }
+        }
+        return SubscriptionStatusResponse(environment: environment, bundleId: bundleId, data: groups)
+    }
+}
