@@ -15,6 +15,8 @@ public enum AppEvent: Equatable, Sendable {
     case restoreFinished(RestoreOutcome)
     case accountFinished(AccountOutcome)
     case subscriptionsLoaded([SubscriptionSummary])
+    /// The app came back to the foreground.
+    case becameActive
 }
 
 /// Work the app asks for, as data: the simulation runs it and answers with events.
@@ -30,6 +32,10 @@ public enum AppEffect: Equatable, Sendable {
     case signUp(email: String, password: String)
     case transferAnonymousPurchases
     case logOut
-    /// Asks the backend again for levels and subscriptions (the profile opened, the app became active).
+    /// Asks the backend again for levels and subscriptions (the profile opened).
     case reloadAccess
+    /// The app is active again: reload access and show a pending price-consent sheet.
+    case becomeActive
+    /// "Manage my subscription": auto-renew on or off, in the store's sheet.
+    case setAutoRenew(Bool)
 }

@@ -139,11 +139,14 @@ public struct PaymentSheetInfo: Equatable, Sendable {
     public let productTitle: String
     public let price: String
     public let terms: String
+    /// The sheet asks to agree to a higher price, not to pay.
+    public let isPriceConsent: Bool
 
-    public init(appleId: String, productTitle: String, price: String, terms: String) {
+    public init(appleId: String, productTitle: String, price: String, terms: String, isPriceConsent: Bool = false) {
         self.appleId = appleId
         self.productTitle = productTitle
         self.price = price
         self.terms = terms
+        self.isPriceConsent = isPriceConsent
     }
 }

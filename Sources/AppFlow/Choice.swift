@@ -19,5 +19,6 @@ enum Choice: Equatable {
     case declineTransfer
     case logOut
     case manageSubscription
+    case setAutoRenew(Bool)
     case done
 }

@@ -34,9 +34,10 @@ extension ScreenBuilder {
     /// Apple's payment sheet, over whatever the app shows.
     static func paymentSheet(_ sheet: PaymentSheetInfo) -> Built {
         let rows = [
-            Row(.heading, sheet.productTitle), Row(.text, sheet.price), Row(.spacer),
-            Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms), Row(.spacer),
-            Row(.button, "Subscribe"), Row(.button, "Cancel"),
+            Row(.heading, sheet.isPriceConsent ? "Price increase: \(sheet.productTitle)" : sheet.productTitle),
+            Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
+            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : "Subscribe"),
+            Row(.button, sheet.isPriceConsent ? "Not now" : "Cancel"),
         ]
         let screen = ScreenModel(
             id: .appStoreSheet, title: "App Store", rows: rows,

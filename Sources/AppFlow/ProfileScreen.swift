@@ -43,20 +43,27 @@ extension ScreenBuilder {
         return Built(screen: screen, choices: choices)
     }
 
-    /// The store's subscription management, as the app shows it before handing over to Apple.
+    /// The store's subscription management ("Manage my subscription"): the plan, the next renewal,
+    /// and auto-renew off or on — Apple's sheet, shown because the subscription was bought on this platform.
     static func manageSubscription(_ state: AppState) -> Built {
         var rows = [Row(.heading, "Manage my subscription")]
-        for subscription in state.subscriptions where subscription.active {
+        var choices: [Choice] = []
+        let active = state.subscriptions.filter(\.active)
+        for subscription in active {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             rows.append(Row(.text, "Plan: \(title(of: subscription.productId, state))"))
             rows.append(Row(.muted, subscription.autoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
         }
-        rows += [
-            Row(.muted, "Bought with your Apple ID: the App Store manages it."), Row(.spacer), Row(.button, "Done"),
-        ]
+        rows += [Row(.muted, "Bought with your Apple ID: the App Store manages it."), Row(.spacer)]
+        if let first = active.first {
+            rows.append(Row(.button, first.autoRenew ? "Cancel subscription" : "Renew automatically"))
+            choices.append(.setAutoRenew(!first.autoRenew))
+        }
+        rows.append(Row(.button, "Done"))
+        choices.append(.done)
         let screen = ScreenModel(
             id: .manageSubscription, title: "App Store", rows: rows,
-            keys: [KeyHint("Enter", "done"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: [.done])
+            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
+        return Built(screen: screen, choices: choices)
     }
 }

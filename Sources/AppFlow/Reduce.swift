@@ -32,6 +32,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         effects += finishAccount(outcome, &state)
     case .subscriptionsLoaded(let subscriptions):
         state.subscriptions = subscriptions
+    case .becameActive:
+        effects.append(.becomeActive)
     }
     return effects + settleContent(&state)
 }
@@ -150,6 +152,9 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         return [.logOut]
     case .manageSubscription:
         push(.manageSubscription, &state)
+        return [.reloadAccess]
+    case .setAutoRenew(let enabled):
+        return [.setAutoRenew(enabled), .reloadAccess]
     }
     return []
 }

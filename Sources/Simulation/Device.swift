@@ -47,7 +47,7 @@ final class Device {
                     sheet.map {
                         PaymentSheetInfo(
                             appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice,
-                            terms: $0.terms)
+                            terms: $0.terms, isPriceConsent: $0.kind == .priceConsent)
                     }))
         }
     }
@@ -99,6 +99,10 @@ final class Device {
             dispatch(.accountFinished(coordinator.logOut()))
         case .reloadAccess:
             coordinator.reloadAccess { [unowned self] in dispatch(.subscriptionsLoaded($0)) }
+        case .becomeActive:
+            coordinator.appBecameActive { [unowned self] in dispatch(.subscriptionsLoaded($0)) }
+        case .setAutoRenew(let enabled):
+            queue.setAutoRenew(enabled)
         case .loadFullContent(let id, let levels):
             coordinator.fullContent(id, requiredLevels: levels) { [unowned self] result in
                 switch result {

@@ -31,6 +31,10 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.finish(transaction.transactionIdentifier)
     }
 
+    func showPriceConsentIfNeeded() {
+        queue.showPriceConsent()
+    }
+
     func refreshReceipt(completion: @escaping (String?) -> Void) {
         queue.refreshReceipt { [queue] succeeded in completion(succeeded ? queue.appReceipt : nil) }
     }

@@ -163,10 +163,25 @@ public final class World {
     /// The store's identifier of a phone: the same name and Apple ID are the same phone across runs.
     private static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
 
-    /// Injects faults on the app's calls to the backend; each rule is checked first.
-    public func injectBackendFaults(_ plan: FaultPlan) throws(FaultPlanError) {
+    /// Injects faults: each rule goes to the store or to the network before the backend, by its target.
+    /// Every rule is checked before any is applied, so a bad one changes nothing.
+    public func inject(_ plan: FaultPlan) throws(FaultPlanError) {
+        var storeRules = FaultPlan()
+        var backendRules: [FaultRule] = []
         for rule in plan.rules {
-            try BackendFault.validate(rule)
+            if StoreFaultTarget(rawValue: rule.target) != nil {
+                _ = try StoreFault(rule)
+                storeRules.add(rule)
+            } else if BackendFault.targets.contains(rule.target) {
+                try BackendFault.validate(rule)
+                backendRules.append(rule)
+            } else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
+                throw FaultPlanError("\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")))")
+            }
+        }
+        if !storeRules.isEmpty { try store.inject(storeRules) }
+        for rule in backendRules {
             network.faults.add(rule)
             timeline.log(.control, "inject \(rule)")
         }

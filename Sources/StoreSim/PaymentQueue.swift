@@ -38,6 +38,53 @@ public final class PaymentQueue {
         }
     }
 
+    /// The subscription whose price-increase sheet is up, if any.
+    private var consentSubscription: String?
+
+    /// Whether a subscription of this Apple ID waits for the reader's consent to a higher price.
+    public var priceConsentPending: Bool { pendingConsent != nil }
+
+    private var pendingConsent: SubscriptionRecord? {
+        ((try? store.ledger.subscriptions(appleId: appleId)) ?? []).first {
+            $0.priceIncreaseStatus == 0 && $0.state.isEntitled
+        }
+    }
+
+    /// Shows Apple's price-increase sheet for the first subscription that waits for consent (the app
+    /// asks when it becomes active, as `paymentQueueShouldShowPriceConsent` lets it).
+    public func showPriceConsent() {
+        guard let subscription = pendingConsent, sheet == nil,
+            let product = store.catalog.products(
+                for: [subscription.autoRenewProductId], storefront: store.storefront, locale: store.locale
+            ).products.first
+        else { return }
+        consentSubscription = subscription.originalTransactionId
+        let shown = PaymentSheet(
+            kind: .priceConsent, appleId: appleId, productTitle: product.localizedTitle,
+            localizedPrice: product.localizedPrice,
+            terms:
+                "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period."
+        )
+        sheet = shown
+        store.log("price increase sheet shown: \(product.localizedTitle)")
+        onSheetChange?(shown)
+    }
+
+    private func answerPriceConsent(_ consent: Bool, originalTransactionId: String) {
+        consentSubscription = nil
+        sheet = nil
+        onSheetChange?(nil)
+        try? store.answerPriceIncrease(consent: consent, originalTransactionId: originalTransactionId)
+    }
+
+    /// "Manage my subscription": turns auto-renew of this Apple ID's running subscriptions on or off.
+    public func setAutoRenew(_ enabled: Bool) {
+        for subscription in (try? store.ledger.subscriptions(appleId: appleId)) ?? []
+        where subscription.state.isEntitled {
+            try? store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
+        }
+    }
+
     /// The app quit: it hears no more payment updates until it starts observing again.
     public func stopObserving() {
         observer = nil
@@ -117,6 +164,9 @@ public final class PaymentQueue {
     /// The reader's answer on Apple's sheet: Subscribe charges, Cancel fails the payment as cancelled.
     /// After Subscribe, Ask to Buy defers the payment and an interrupted purchase fails until resolved.
     public func answerSheet(confirm: Bool) {
+        if let subscription = consentSubscription {
+            return answerPriceConsent(confirm, originalTransactionId: subscription)
+        }
         guard let (number, product) = sheetPayment else { return }
         sheetPayment = nil
         sheet = nil

@@ -1,5 +1,12 @@
 /// Apple's payment sheet as the reader sees it: who pays, for what, how much, on which terms.
 public struct PaymentSheet: Equatable, Sendable {
+    /// What the sheet asks: to pay, or to agree to a higher price for a running subscription.
+    public enum Kind: Equatable, Sendable {
+        case payment
+        case priceConsent
+    }
+
+    public var kind: Kind = .payment
     public let appleId: String
     public let productTitle: String
     public let localizedPrice: String

@@ -27,7 +27,7 @@ extension AppStore {
         log("ask to buy \(enabled ? "on" : "off") for \(appleId)")
     }
 
-    func needsAskToBuy(_ appleId: String) -> Bool {
+    public func needsAskToBuy(_ appleId: String) -> Bool {
         askToBuyEnabled || askToBuyAppleIds.contains(appleId)
     }
 

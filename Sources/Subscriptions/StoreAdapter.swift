@@ -59,6 +59,8 @@ public protocol StoreAdapter: AnyObject {
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }
     func refreshReceipt(completion: @escaping (_ receipt: String?) -> Void)
+    /// Shows the store's price-increase consent sheet if a subscription waits for it.
+    func showPriceConsentIfNeeded()
     /// Asks the store to deliver every past purchase again as `restored`; `error` is nil on success.
     func restoreCompletedTransactions(completion: @escaping (_ error: String?) -> Void)
 }

@@ -127,6 +127,14 @@ public final class SubscriptionCoordinator {
         for listener in accessListeners { listener(snapshot) }
     }
 
+    /// The app came to the foreground: access may have changed while it was away (a renewal, a refund),
+    /// and a price increase may wait for the reader's consent.
+    public func appBecameActive(completion: @escaping ([SubscriptionSummary]) -> Void) {
+        log("app became active")
+        store.showPriceConsentIfNeeded()
+        reloadAccess(completion: completion)
+    }
+
     /// Asks the backend again for the current identity's levels and subscriptions (the profile opened,
     /// the app became active, a renewal or a refund happened).
     public func reloadAccess(completion: @escaping ([SubscriptionSummary]) -> Void = { _ in }) {

@@ -8,7 +8,7 @@ import WhiteLabel
 enum RunCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
-            arguments, valued: ["--app", "--state", "--seed", "--latency"], flags: ["--ephemeral"])
+            arguments, valued: ["--app", "--state", "--seed", "--latency", "--inject"], flags: ["--ephemeral"])
         if options.has("--help") {
             print(Usage.run)
             return ExitCode.ok
@@ -22,11 +22,25 @@ enum RunCommand {
             let names = LatencyProfile.all.map(\.name).joined(separator: ", ")
             throw UsageError(message: "--latency: unknown profile \"\(latencyName)\" (profiles: \(names))")
         }
+        let faults = try options["--inject"].map { text throws(UsageError) -> FaultPlan in
+            do {
+                return try FaultPlan.parse(text)
+            } catch {
+                throw UsageError(message: "--inject: \(error)")
+            }
+        }
         let (config, resources) = try AppArgument.load(options["--app"])
         let theme = try AppArgument.theme(for: config, resources: resources)
         let state = options.has("--ephemeral") ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
         let world = try World(
             config: config, options: WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state))
+        if let faults {
+            do {
+                try world.inject(faults)
+            } catch {
+                throw UsageError(message: "--inject: \(error)")
+            }
+        }
         do {
             return try TerminalFront.run(world: world, theme: theme)
         } catch {

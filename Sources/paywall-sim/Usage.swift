@@ -18,6 +18,7 @@ enum Usage {
 
     static let run = """
         Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
+                               [--inject RULES]
 
         Opens a white-label app on a simulated phone, beside the timeline of every message
         between the app, the fake App Store and the backend.
@@ -29,6 +30,11 @@ enum Usage {
           --ephemeral        Keep everything in memory; nothing is written to disk
           --seed N           Seed of every random choice (latency draws). Default: 1
           --latency PROFILE  none, fast, typical, slow or flaky. Default: typical
+          --inject RULES     Faults to inject, as TARGET FAULT [times N | always | chance P], rules
+                             separated by ";". Store targets: products-request, payment, receipt,
+                             receipt-refresh, notification. Backend targets: backend (every call),
+                             receipts, restores, transfers, accounts, sessions, me, content.
+                             Example: --inject "payment deferred; receipts error times 2"
           -h, --help         Show this help
 
         Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab switches pane, ? lists keys, q quits.

@@ -8,7 +8,7 @@ import Testing
     /// Launches, injects `faults`, and buys the first offer of the first locked article.
     private func buy(injecting faults: String) throws -> World {
         let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
-        try world.injectBackendFaults(try FaultPlan.parse(faults))
+        try world.inject(try FaultPlan.parse(faults))
         world.launch()
         world.scheduler.runUntilIdle()
         for input in [ReaderInput.down, .select, .select] { world.send(input) }
@@ -47,6 +47,6 @@ import Testing
     @Test(arguments: ["payments error", "receipts explode", "receipts slow:soon"])
     func anUnknownTargetOrFaultIsRefusedWithItsName(_ rule: String) throws {
         let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions())
-        #expect(throws: FaultPlanError.self) { try world.injectBackendFaults(try FaultPlan.parse(rule)) }
+        #expect(throws: FaultPlanError.self) { try world.inject(try FaultPlan.parse(rule)) }
     }
 }

@@ -67,7 +67,7 @@ import WhiteLabel
 
     @Test func theServerCheckFailsAfterPayingAndRestoreBringsTheSubscriptionBack() throws {
         let world = try newsWorld()
-        try world.injectBackendFaults(try FaultPlan.parse("receipts error"))
+        try world.inject(try FaultPlan.parse("receipts error"))
         world.launchAndSettle()
         world.buyFromFeed()
         #expect(world.screen.alert?.title == "Something went wrong")
@@ -219,7 +219,7 @@ import WhiteLabel
     ) throws {
         let world = try newsWorld()
         world.finishPolicy = policy
-        try world.injectBackendFaults(try FaultPlan.parse("receipts error"))
+        try world.inject(try FaultPlan.parse("receipts error"))
         world.launchAndSettle()
         world.buyFromFeed()
         #expect(!world.isUnlocked)

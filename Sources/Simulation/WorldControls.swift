@@ -1,0 +1,77 @@
+import AppFlow
+import SimKernel
+import StoreSim
+
+/// What the control pane, scenarios and tests do to the world from outside the phone: the parent,
+/// Apple's support, the reader's Settings app, and time. Each is written on the timeline.
+extension World {
+    /// Ask to Buy for the reader's Apple ID: payments wait for a parent.
+    public var askToBuy: Bool {
+        get { store.needsAskToBuy(options.appleId) }
+        set {
+            store.setAskToBuy(newValue, appleId: options.appleId)
+            timeline.log(.control, "Ask to Buy \(newValue ? "on" : "off")")
+        }
+    }
+
+    /// The parent approves the oldest waiting request; false when none waits.
+    @discardableResult
+    public func approveAskToBuy() -> Bool {
+        timeline.log(.control, "parent approves")
+        return store.approveAskToBuy()
+    }
+
+    @discardableResult
+    public func declineAskToBuy() -> Bool {
+        timeline.log(.control, "parent declines")
+        return store.declineAskToBuy()
+    }
+
+    /// Apple refunds the reader's latest transaction; false when there is none to refund.
+    @discardableResult
+    public func refundLatest() -> Bool {
+        guard let latest = store.transactions(appleId: options.appleId).last(where: { $0.revocationDate == nil }) else {
+            return false
+        }
+        timeline.log(.control, "refund \(latest.transactionIdentifier)")
+        return (try? store.refund(transactionId: latest.transactionIdentifier)) ?? false
+    }
+
+    /// The reader's payment method fails (true) or works again (false); `grace` turns Apple's billing grace period on.
+    public func setBillingIssue(_ failing: Bool, grace: Bool = true) {
+        store.billingGracePeriodEnabled = grace
+        timeline.log(.control, failing ? "billing issue\(grace ? " with grace period" : "")" : "billing fixed")
+        try? store.setBillingIssue(failing, appleId: options.appleId)
+    }
+
+    /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.
+    public func raisePrices() {
+        let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
+        timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
+        for product in products.sorted() { try? store.requestPriceIncreaseConsent(productIdentifier: product) }
+    }
+
+    /// Moves the virtual clock forward, running renewals and notifications on the way.
+    public func travel(by duration: SimDuration) {
+        timeline.log(.control, "time travel +\(duration)")
+        scheduler.advance(by: duration)
+    }
+
+    /// Moves the clock just past the reader's next renewal, if a subscription will renew.
+    @discardableResult
+    public func travelToNextRenewal() -> Bool {
+        let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
+        let next = ids.compactMap { store.subscription(originalTransactionId: $0) }.filter { $0.state.isEntitled }
+            .map(\.expiresDate).min()
+        guard let next else { return false }
+        timeline.log(.control, "time travel to the next renewal, \(next)")
+        scheduler.run(until: next + .seconds(1))
+        return true
+    }
+
+    /// The app goes to the background and comes back: it reloads access and shows a pending price consent.
+    public func returnToForeground() {
+        timeline.log(.control, "app to background and back")
+        device.dispatch(.becameActive)
+    }
+}
