@@ -10,10 +10,13 @@ public enum SignedEnvelope {
 
     /// The payload when the signature holds for `key`; nil for anything forged, tampered or malformed.
     public static func open(_ envelope: String, with key: VerifyingKey) -> [UInt8]? {
-        let parts = envelope.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2])
+        // Split the UTF-8 bytes, not Characters: this runs for every receipt and notification.
+        let bytes = Array(envelope.utf8)
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2,
+            let payload = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]),
+            let signature = Base64URL.decode(bytes[(dots[1] + 1)...])
         else { return nil }
-        let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
-        return key.isValidSignature(signature, for: signingInput) ? payload : nil
+        return key.isValidSignature(signature, for: Array(bytes[..<dots[1]])) ? payload : nil
     }
 }

@@ -17,6 +17,8 @@ public final class AppStore {
     public let catalog: Catalog
     public var storefront: Storefront
     public var locale: String
+    /// Products built for a storefront and locale, by `identifier|storefront|locale`.
+    var productCache: [String: Product] = [:]
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
     /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).

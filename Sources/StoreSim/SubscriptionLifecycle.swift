@@ -250,6 +250,11 @@ extension AppStore {
 
     /// The sellable product with this identifier in the store's storefront, or nil.
     func product(_ identifier: String) -> Product? {
-        catalog.products(for: [identifier], storefront: storefront, locale: locale).products.first
+        // Kept per storefront and locale: building one formats its price, and renewals ask often.
+        let key = "\(identifier)|\(storefront.countryCode)|\(locale)"
+        if let cached = productCache[key] { return cached }
+        let product = catalog.products(for: [identifier], storefront: storefront, locale: locale).products.first
+        productCache[key] = product
+        return product
     }
 }

@@ -22,6 +22,9 @@ enum BenchCommand {
         Benchmark(
             name: "purchase", summary: "CPU time of one full purchase with typical latency (virtual clock)",
             run: PurchaseBenchmark.run),
+        Benchmark(
+            name: "renewals", summary: "a simulated year of monthly renewals for 1,000 subscribers",
+            run: RenewalsBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {

@@ -112,3 +112,32 @@ import WhiteLabel
         #expect(state.screen.selection.map { state.screen.rows[$0].text } == "City approves the new harbour bridge")
     }
 }
+
+@Suite struct AccessLoadingTests {
+    @Test func noPaywallIsOfferedWhileTheReadersAccessIsStillLoading() throws {
+        var state = AppState(app: try TestSupport.demoConfig().app)
+        _ = reduce(&state, .launched)
+        _ = reduce(&state, .reader(.down))
+        _ = reduce(&state, .reader(.select))
+        #expect(reduce(&state, .reader(.select)) == [])
+        #expect(state.route == .content(id: "night-trains"))
+        #expect(state.screen.waiting == "Checking your subscription")
+        // The stored identity turns out to hold the level: no paywall, the article opens.
+        let subscriber = AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)
+        #expect(
+            reduce(&state, .accessChanged(subscriber)) == [
+                .loadFullContent(id: "night-trains", requiredLevels: ["premium"])
+            ])
+        #expect(state.route == .content(id: "night-trains"))
+    }
+
+    @Test func aReaderWithoutLevelsGetsThePaywallOnceAccessIsKnown() throws {
+        var state = AppState(app: try TestSupport.demoConfig().app)
+        _ = reduce(&state, .launched)
+        _ = reduce(&state, .reader(.down))
+        _ = reduce(&state, .reader(.select))
+        _ = reduce(&state, .reader(.select))
+        _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
+        #expect(state.route == .paywall(fromContent: "night-trains"))
+    }
+}

@@ -113,3 +113,16 @@ import Testing
         #expect(world.timeline.text.contains("price increase accepted"))
     }
 }
+
+@Suite struct PurchaseGuardTests {
+    @Test func aRestrictedDeviceRefusesBeforeApplesSheetWithAPlainMessage() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.canMakePayments = false
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.alert?.title == "Purchases are off")
+        #expect(!world.timeline.text.contains("payment added"))
+    }
+}

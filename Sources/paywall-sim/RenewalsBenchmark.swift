@@ -1,0 +1,52 @@
+import BackendSim
+import Foundation
+import SimKernel
+import StoreSim
+
+/// A simulated year of monthly renewals for 1,000 subscribers: each renewal is a charge in the fake
+/// store, a signed DID_RENEW notification, and the backend applying it to the ledger (all in memory).
+enum RenewalsBenchmark {
+    static func run(_ options: BenchCommand.BenchOptions) throws {
+        let subscribers = options.count ?? 1_000
+        let (config, _) = try AppArgument.load(nil)
+        let scheduler = Scheduler()
+        let timeline = Timeline(clock: { scheduler.now })
+        let store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: nil)
+        let backend = try Backend(
+            config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: nil)
+        var notifications = 0
+        store.notificationEndpoint = { signed in
+            notifications += 1
+            let body = (try? JSONEncoder().encode(["signedPayload": signed])).map(Array.init) ?? []
+            _ = backend.handle(HTTPRequest(method: "POST", path: "/v1/notifications/apple", body: body))
+        }
+        let monthly = "com.dailynews.premium.monthly"
+        let subscribeSeconds = measure {
+            for index in 0..<subscribers {
+                let queue = store.paymentQueue(
+                    deviceId: "phone-\(index)", appleId: "r\(index)@icloud.test", receipt: Slot())
+                queue.startObserving { queue.finish($0.transactionIdentifier) }
+                queue.add(productIdentifier: monthly)
+                scheduler.runUntilIdle()
+                queue.answerSheet(confirm: true)
+                scheduler.runUntilIdle()
+            }
+        }
+        let before = notifications
+        let start = scheduler.now
+        let yearSeconds = measure { scheduler.run(until: start + .days(365)) }
+        let renewals = notifications - before
+        print(
+            "renewals: \(subscribers) monthly subscribers for a simulated year: \(renewals) notifications "
+                + "(renewals) in \(String(format: "%.3f", yearSeconds)) s = \(Int(Double(renewals) / yearSeconds)) per second; "
+                + "subscribing them took \(String(format: "%.3f", subscribeSeconds)) s")
+    }
+
+    private final class Slot: ReceiptSlot {
+        var receipt: String?
+        func load() -> String? { receipt }
+        func save(_ receipt: String?) { self.receipt = receipt }
+    }
+}
