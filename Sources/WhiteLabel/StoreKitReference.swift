@@ -1,3 +1,5 @@
+import Foundation
+
 /// A demo config's `store` part that names an Xcode `.storekit` file instead of listing products:
 /// `{"storekitFile": "podcast.storekit", "storefronts": ["USA", "FRA"], "unavailable": {"FRA": ["id"]}}`.
 struct StoreKitReference: Decodable {
@@ -19,6 +21,10 @@ struct StoreKitReference: Decodable {
             ConfigError(file: configFile, location: "store.\(location)", message: message)
         }
         let path = Self.resolve(storekitFile, relativeTo: configFile)
+        // A missing file is the config's mistake (a typo, a wrong folder): say where the config names it.
+        if !FileManager.default.fileExists(atPath: path) {
+            throw fail("storekitFile", "no such file: \(path)")
+        }
         let configuration = try StoreKitConfiguration.load(path: path)
         if let storefront, !Self.isStorefrontCode(storefront) {
             throw fail("storefront", "\"\(storefront)\" is not a storefront code such as USA")
