@@ -157,6 +157,7 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     public var localizations: [String: ProductLocalization]
 }
 
+/// A subscription's introductory offer: a free trial, or a reduced price paid per period or up front.
 public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
     public enum PaymentMode: String, Codable, Sendable {
         case freeTrial = "free-trial"
@@ -170,8 +171,16 @@ public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
     public var periodCount: Int?
     /// The price per period for paid offers, per storefront.
     public var prices: [String: String]?
+
+    public init(paymentMode: PaymentMode, period: String, periodCount: Int?, prices: [String: String]?) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periodCount = periodCount
+        self.prices = prices
+    }
 }
 
+/// A product's title and description in one locale.
 public struct ProductLocalization: Codable, Sendable, Equatable {
     public var title: String
     public var description: String
