@@ -104,11 +104,32 @@ public enum RestorePolicy: String, Codable, Sendable, CaseIterable {
     case transferIfOwnerInactive = "transfer-if-owner-inactive"
 }
 
-/// The App Store's catalog for this app.
+/// The App Store's catalog for this app: written inline in the config, or imported from an Xcode `.storekit` file.
 public struct StorePart: Codable, Sendable, Equatable {
+    /// The device's storefront (ISO 3166-1 alpha-3, e.g. `USA`) and locale (e.g. `en_US`).
     public var storefront: String
     public var locale: String
     public var products: [StoreProductSpec]
+    /// The `.storekit` file the products were imported from, as the loader found it; nil for an inline catalog.
+    public var storekitFile: String? = nil
+    /// That file's test settings (Ask to Buy, failing transactions, billing issues); nil for an inline catalog.
+    public var storekitSettings: StoreKitSettings? = nil
+
+    /// Only the inline form is JSON; the imported form is read by `DemoConfigLoader` from `StoreKitReference`.
+    enum CodingKeys: String, CodingKey {
+        case storefront, locale, products
+    }
+
+    public init(
+        storefront: String, locale: String, products: [StoreProductSpec], storekitFile: String? = nil,
+        storekitSettings: StoreKitSettings? = nil
+    ) {
+        self.storefront = storefront
+        self.locale = locale
+        self.products = products
+        self.storekitFile = storekitFile
+        self.storekitSettings = storekitSettings
+    }
 }
 
 /// A product as App Store Connect holds it.
@@ -136,6 +157,7 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     public var localizations: [String: ProductLocalization]
 }
 
+/// A subscription's introductory offer: a free trial, or a reduced price paid per period or up front.
 public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
     public enum PaymentMode: String, Codable, Sendable {
         case freeTrial = "free-trial"
@@ -149,8 +171,16 @@ public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
     public var periodCount: Int?
     /// The price per period for paid offers, per storefront.
     public var prices: [String: String]?
+
+    public init(paymentMode: PaymentMode, period: String, periodCount: Int?, prices: [String: String]?) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periodCount = periodCount
+        self.prices = prices
+    }
 }
 
+/// A product's title and description in one locale.
 public struct ProductLocalization: Codable, Sendable, Equatable {
     public var title: String
     public var description: String

@@ -8,9 +8,15 @@ public enum DemoConfigLoader {
         return try decode(data, file: path)
     }
 
+    /// `file` names the config in messages; a `.storekit` file it references is read relative to its folder.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> DemoConfig {
         let parts = try JSONFileDecoder.decode(DemoConfigFile.self, from: data, file: file)
-        let config = DemoConfig(app: parts.app, backend: parts.backend, store: parts.store, sourcePath: file)
+        let store: StorePart
+        switch parts.store {
+        case .inline(let part): store = part
+        case .storekit(let reference): store = try reference.storePart(configFile: file)
+        }
+        let config = DemoConfig(app: parts.app, backend: parts.backend, store: store, sourcePath: file)
         try validate(config, file: file)
         return config
     }
@@ -52,7 +58,8 @@ public enum DemoConfigLoader {
                 throw fail("backend.fullContent", "has no full version of restricted content \"\(item.id)\"")
             }
         }
-        for (index, product) in config.store.products.enumerated() {
+        // An imported catalog was checked on import, with the `.storekit` file's own field paths.
+        for (index, product) in config.store.products.enumerated() where config.store.storekitFile == nil {
             try StoreProductValidation.check(product, at: "store.products[\(index)]", file: file)
         }
     }
@@ -80,7 +87,33 @@ public enum DemoConfigLoader {
 private struct DemoConfigFile: Decodable {
     var app: AppPart
     var backend: BackendPart
-    var store: StorePart
+    var store: StoreSection
+}
+
+/// The `store` part as written: an inline catalog (`products`), or a `.storekit` file to import (`storekitFile`).
+private enum StoreSection: Decodable {
+    case inline(StorePart)
+    case storekit(StoreKitReference)
+
+    private enum FormKey: String, CodingKey {
+        case products, storekitFile
+    }
+
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: FormKey.self)
+        switch (keys.contains(.products), keys.contains(.storekitFile)) {
+        case (true, false): self = .inline(try StorePart(from: decoder))
+        case (false, true): self = .storekit(try StoreKitReference(from: decoder))
+        case (true, true):
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "has both products and storekitFile; give one"))
+        case (false, false):
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "needs products (an inline catalog) or storekitFile (an Xcode .storekit file)"))
+        }
+    }
 }
 
 /// Checks of one store product that the App Store itself would enforce.
@@ -89,13 +122,13 @@ enum StoreProductValidation {
         func fail(_ field: String, _ message: String) -> ConfigError {
             ConfigError(file: file, location: "\(location).\(field)", message: message)
         }
-        if product.type == .autoRenewable || product.type == .nonRenewing {
-            guard let period = product.subscriptionPeriod else {
-                throw fail("subscriptionPeriod", "is missing for a subscription")
-            }
-            if CalendarPeriod(iso8601: period) == nil {
-                throw fail("subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
-            }
+        // Only auto-renewable subscriptions need a period: a non-renewing one lasts as long as the app grants it
+        // (Xcode's .storekit files give it none).
+        if product.type == .autoRenewable && product.subscriptionPeriod == nil {
+            throw fail("subscriptionPeriod", "is missing for an auto-renewable subscription")
+        }
+        if let period = product.subscriptionPeriod, CalendarPeriod(iso8601: period) == nil {
+            throw fail("subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
         }
         if product.type == .autoRenewable && product.subscriptionGroup == nil {
             throw fail("subscriptionGroup", "is missing for an auto-renewable subscription")

@@ -1,0 +1,187 @@
+import Foundation
+import SimKernel
+
+/// An Xcode StoreKit configuration file (`.storekit`) imported as App Store Connect products and test settings.
+///
+/// Xcode prices each product in one storefront only (`settings._storefront`), so every imported product has
+/// exactly one price, in that storefront; `storePart(storefront:locale:storefronts:unavailable:)` spreads it
+/// to the other storefronts a demo app sells in.
+public struct StoreKitConfiguration: Sendable, Equatable {
+    /// Auto-renewable subscriptions (group by group, in the file's order), then non-renewing subscriptions,
+    /// then consumables and non-consumables.
+    public var products: [StoreProductSpec]
+    public var settings: StoreKitSettings
+
+    public init(products: [StoreProductSpec], settings: StoreKitSettings) {
+        self.products = products
+        self.settings = settings
+    }
+
+    public static func load(path: String) throws(ConfigError) -> StoreKitConfiguration {
+        let data = try JSONFileDecoder.readData(atPath: path)
+        return try decode(data, file: path)
+    }
+
+    /// Decodes and checks a file; a problem is a `ConfigError` naming `file` and the JSON path in it.
+    public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
+        let contents = try JSONFileDecoder.decode(StoreKitFile.self, from: data, file: file)
+        let settings = StoreKitSettings(contents.settings)
+        let importer = StoreKitImporter(file: file, storefront: settings.storefront)
+        var products: [StoreProductSpec] = []
+        func add(_ spec: StoreProductSpec, at location: String) throws(ConfigError) {
+            if products.contains(where: { $0.productId == spec.productId }) {
+                throw ConfigError(
+                    file: file, location: "\(location).productID", message: "\"\(spec.productId)\" is defined twice")
+            }
+            products.append(spec)
+        }
+        for (groupIndex, group) in (contents.subscriptionGroups ?? []).enumerated() {
+            for (index, subscription) in group.subscriptions.enumerated() {
+                let location = "subscriptionGroups[\(groupIndex)].subscriptions[\(index)]"
+                try add(try importer.spec(subscription, group: group, at: location), at: location)
+            }
+        }
+        for (index, product) in (contents.nonRenewingSubscriptions ?? []).enumerated() {
+            let location = "nonRenewingSubscriptions[\(index)]"
+            try add(try importer.spec(product, at: location), at: location)
+        }
+        for (index, product) in (contents.products ?? []).enumerated() {
+            let location = "products[\(index)]"
+            try add(try importer.spec(product, at: location), at: location)
+        }
+        return StoreKitConfiguration(products: products, settings: settings)
+    }
+
+    /// The catalog a demo app sells from.
+    ///
+    /// Each product is sold at its file's price number in the file's storefront, in `storefront` (the device's,
+    /// the file's when nil) and in every storefront of `storefronts`: 4.99 in `USA` is also 4.99 € in `FRA`.
+    /// Xcode has one price per product, and a demo needs no price tiers. `unavailable` (storefront → product
+    /// identifiers) takes products out of storefronts, as an App Store Connect availability setting does.
+    public func storePart(
+        storefront: String? = nil, locale: String? = nil, storefronts: [String] = [],
+        unavailable: [String: [String]] = [:], sourceFile: String? = nil
+    ) -> StorePart {
+        let activeStorefront = storefront ?? settings.storefront
+        let sellingStorefronts = Set([settings.storefront, activeStorefront] + storefronts)
+        let specs = products.map { product in
+            var spec = product
+            guard let price = product.prices[settings.storefront] else { return spec }
+            let introductoryPrice = product.introductoryOffer?.prices?[settings.storefront]
+            spec.prices = [:]
+            spec.introductoryOffer?.prices = introductoryPrice == nil ? nil : [:]
+            for code in sellingStorefronts where !(unavailable[code] ?? []).contains(product.productId) {
+                spec.prices[code] = price
+                if let introductoryPrice { spec.introductoryOffer?.prices?[code] = introductoryPrice }
+            }
+            return spec
+        }
+        return StorePart(
+            storefront: activeStorefront, locale: locale ?? settings.locale, products: specs,
+            storekitFile: sourceFile, storekitSettings: settings)
+    }
+}
+
+/// Turns the file's products into specs, checking what JSON types alone cannot, with the file's own field names.
+private struct StoreKitImporter {
+    let file: String
+    let storefront: String
+
+    private func fail(_ location: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, location: location, message: message)
+    }
+
+    func spec(_ subscription: StoreKitFileSubscription, group: StoreKitFileGroup, at location: String)
+        throws(ConfigError) -> StoreProductSpec
+    {
+        guard subscription.type == "RecurringSubscription" else {
+            throw fail("\(location).type", "\"\(subscription.type)\" should be RecurringSubscription in a group")
+        }
+        try checkPeriod(subscription.recurringSubscriptionPeriod, at: "\(location).recurringSubscriptionPeriod")
+        var offer: IntroductoryOfferSpec?
+        if let intro = subscription.introductoryOffer {
+            offer = try introductoryOffer(intro, at: "\(location).introductoryOffer")
+        } else if let intro = subscription.introductoryOffers?.first {
+            offer = try introductoryOffer(intro, at: "\(location).introductoryOffers[0]")
+        }
+        return StoreProductSpec(
+            productId: subscription.productID, type: .autoRenewable, subscriptionGroup: group.id,
+            groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
+            introductoryOffer: offer,
+            prices: [storefront: try price(subscription.displayPrice, at: "\(location).displayPrice")],
+            localizations: try localizations(subscription.localizations, at: "\(location).localizations"))
+    }
+
+    func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
+        let kind: StoreProductSpec.Kind
+        switch product.type {
+        case "Consumable": kind = .consumable
+        case "NonConsumable": kind = .nonConsumable
+        case "NonRenewingSubscription": kind = .nonRenewing
+        default:
+            throw fail(
+                "\(location).type", "\"\(product.type)\" is not Consumable, NonConsumable or NonRenewingSubscription")
+        }
+        return StoreProductSpec(
+            productId: product.productID, type: kind, subscriptionGroup: nil, groupLevel: nil,
+            subscriptionPeriod: nil, introductoryOffer: nil,
+            prices: [storefront: try price(product.displayPrice, at: "\(location).displayPrice")],
+            localizations: try localizations(product.localizations, at: "\(location).localizations"))
+    }
+
+    private func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
+        throws(ConfigError) -> IntroductoryOfferSpec
+    {
+        let mode: IntroductoryOfferSpec.PaymentMode
+        switch offer.paymentMode {
+        case "free": mode = .freeTrial
+        case "payAsYouGo": mode = .payAsYouGo
+        case "payUpFront": mode = .payUpFront
+        default:
+            throw fail("\(location).paymentMode", "\"\(offer.paymentMode)\" is not free, payAsYouGo or payUpFront")
+        }
+        try checkPeriod(offer.subscriptionPeriod, at: "\(location).subscriptionPeriod")
+        if let count = offer.numberOfPeriods, count < 1 {
+            throw fail("\(location).numberOfPeriods", "\(count) should be 1 or more")
+        }
+        var prices: [String: String]?
+        if mode != .freeTrial {
+            guard let displayPrice = offer.displayPrice else {
+                throw fail("\(location).displayPrice", "is missing for a paid introductory offer")
+            }
+            prices = [storefront: try price(displayPrice, at: "\(location).displayPrice")]
+        }
+        return IntroductoryOfferSpec(
+            paymentMode: mode, period: offer.subscriptionPeriod, periodCount: offer.numberOfPeriods, prices: prices)
+    }
+
+    private func checkPeriod(_ period: String, at location: String) throws(ConfigError) {
+        if CalendarPeriod(iso8601: period) == nil {
+            throw fail(location, "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
+        }
+    }
+
+    private func price(_ text: String, at location: String) throws(ConfigError) -> String {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil
+        else {
+            throw fail(location, "\"\(text)\" is not a decimal price such as 4.99")
+        }
+        return text
+    }
+
+    private func localizations(_ list: [StoreKitFileLocalization], at location: String)
+        throws(ConfigError) -> [String: ProductLocalization]
+    {
+        if list.isEmpty { throw fail(location, "must hold at least one locale") }
+        var result: [String: ProductLocalization] = [:]
+        for (index, localization) in list.enumerated() {
+            if result[localization.locale] != nil {
+                throw fail("\(location)[\(index)].locale", "\"\(localization.locale)\" is listed twice")
+            }
+            result[localization.locale] = ProductLocalization(
+                title: localization.displayName, description: localization.description)
+        }
+        return result
+    }
+}

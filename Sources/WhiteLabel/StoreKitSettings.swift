@@ -1,0 +1,53 @@
+/// The test-environment switches of an Xcode StoreKit configuration file, for the fake App Store to apply.
+public struct StoreKitSettings: Sendable, Equatable {
+    /// ISO 3166-1 alpha-3 (`USA`): the storefront the file's `displayPrice`s are in; `USA` when absent, as in Xcode.
+    public var storefront: String
+    /// Which localization the store answers in; `en_US` when absent, as in Xcode.
+    public var locale: String
+    /// Every purchase waits for a parent's approval (Ask to Buy).
+    public var askToBuyEnabled: Bool
+    /// Every payment-queue transaction fails (`SKTestSession.failTransactionsEnabled`).
+    public var failTransactionsEnabled: Bool
+    /// `_billingIssuesEnabled`; Xcode does not document which switch it is (interrupted purchases, probably),
+    /// so it keeps the file's name.
+    public var billingIssuesEnabled: Bool
+    /// `_renewalBillingIssuesEnabled`: renewals fail and enter billing retry, probably; named as the file names it.
+    public var renewalBillingIssuesEnabled: Bool
+    /// A billing-retry subscription gets a grace period first.
+    public var billingGracePeriodEnabled: Bool
+    /// No interactive dialogs, for automated tests.
+    public var disableDialogs: Bool
+    /// `SKTestSession.TimeRate` raw value; 0 is real time.
+    public var timeRate: Int
+
+    public init(
+        storefront: String = "USA", locale: String = "en_US", askToBuyEnabled: Bool = false,
+        failTransactionsEnabled: Bool = false, billingIssuesEnabled: Bool = false,
+        renewalBillingIssuesEnabled: Bool = false, billingGracePeriodEnabled: Bool = false,
+        disableDialogs: Bool = false, timeRate: Int = 0
+    ) {
+        self.storefront = storefront
+        self.locale = locale
+        self.askToBuyEnabled = askToBuyEnabled
+        self.failTransactionsEnabled = failTransactionsEnabled
+        self.billingIssuesEnabled = billingIssuesEnabled
+        self.renewalBillingIssuesEnabled = renewalBillingIssuesEnabled
+        self.billingGracePeriodEnabled = billingGracePeriodEnabled
+        self.disableDialogs = disableDialogs
+        self.timeRate = timeRate
+    }
+
+    init(_ file: StoreKitFileSettings?) {
+        let defaults = StoreKitSettings()
+        self.init(
+            storefront: file?.storefront ?? defaults.storefront,
+            locale: file?.locale ?? defaults.locale,
+            askToBuyEnabled: file?.askToBuyEnabled ?? false,
+            failTransactionsEnabled: file?.failTransactionsEnabled ?? false,
+            billingIssuesEnabled: file?.billingIssuesEnabled ?? false,
+            renewalBillingIssuesEnabled: file?.renewalBillingIssuesEnabled ?? false,
+            billingGracePeriodEnabled: file?.billingGracePeriodEnabled ?? false,
+            disableDialogs: file?.disableDialogs ?? false,
+            timeRate: file?.timeRate ?? 0)
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import SimKernel
+import StoreSim
+import Testing
+import WhiteLabel
+
+/// The real `.storekit` files other projects ship, copied next to the package; absent on a bare checkout.
+private enum StoreKitFixtures {
+    static let directory = "\(TestSupport.packageRoot)/../shared/fixtures/storekit"
+    static let present = FileManager.default.fileExists(atPath: directory)
+
+    static func load(_ name: String) throws -> StoreKitConfiguration {
+        try StoreKitConfiguration.load(path: "\(directory)/\(name)")
+    }
+}
+
+/// What one product of a fixture must import as.
+struct ExpectedStoreKitProduct: Sendable, CustomTestStringConvertible {
+    var file: String
+    var productId: String
+    var type: StoreProductSpec.Kind
+    var price: String
+    var period: String? = nil
+    var group: String? = nil
+    var trial: IntroductoryOfferSpec? = nil
+
+    var testDescription: String { "\(productId) in \(file)" }
+
+    static let foodTruck = "apple-food-truck-Products.storekit"
+    static let revenueCat = "revenuecat-UnitTestsConfiguration.storekit"
+}
+
+@Suite(.enabled(if: StoreKitFixtures.present, "../shared/fixtures is absent"))
+struct StoreKitFixtureTests {
+    @Test(arguments: [
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.foodTruck, productId: "feature.annualhistory", type: .nonConsumable,
+            price: "0.99"),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.foodTruck, productId: "socialfeedplus.monthly", type: .autoRenewable,
+            price: "4.99", period: "P1M", group: "20947887",
+            trial: IntroductoryOfferSpec(
+                paymentMode: .payAsYouGo, period: "P1M", periodCount: 3, prices: ["USA": "2.49"])),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.foodTruck, productId: "socialfeedplus.yearly", type: .autoRenewable,
+            price: "49.99", period: "P1Y", group: "20947887",
+            trial: IntroductoryOfferSpec(
+                paymentMode: .payUpFront, period: "P3M", periodCount: nil, prices: ["USA": "8.99"])),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.non_renewable", type: .nonRenewing,
+            price: "1.69"),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "lifetime", type: .nonConsumable, price: "199.99"),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.consumable", type: .consumable,
+            price: "1.49"),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.monthly_4.99.1_week_intro",
+            type: .autoRenewable, price: "4.99", period: "P1M", group: "7096FF06",
+            trial: IntroductoryOfferSpec(paymentMode: .freeTrial, period: "P3M", periodCount: 1, prices: nil)),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.annual_39.99.2_week_intro",
+            type: .autoRenewable, price: "39.99", period: "P1Y", group: "7096FF06",
+            trial: IntroductoryOfferSpec(paymentMode: .freeTrial, period: "P2W", periodCount: 1, prices: nil)),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.annual_with_commitment",
+            type: .autoRenewable, price: "11.88", period: "P1Y", group: "7096FF06"),
+        ExpectedStoreKitProduct(
+            file: ExpectedStoreKitProduct.revenueCat, productId: "com.revenuecat.annual_39.99_no_trial",
+            type: .autoRenewable, price: "39.99", period: "P1Y", group: "4BB746BD"),
+    ])
+    func eachProductImportsWithItsPricePeriodAndTrial(_ expected: ExpectedStoreKitProduct) throws {
+        let configuration = try StoreKitFixtures.load(expected.file)
+        let spec = try #require(configuration.products.first { $0.productId == expected.productId })
+        #expect(spec.type == expected.type)
+        #expect(spec.prices == ["USA": expected.price])
+        #expect(spec.subscriptionPeriod == expected.period)
+        #expect(spec.subscriptionGroup == expected.group)
+        #expect(spec.introductoryOffer == expected.trial)
+        #expect(spec.groupLevel == (expected.type == .autoRenewable ? 1 : nil))
+    }
+
+    @Test(arguments: [(ExpectedStoreKitProduct.foodTruck, 3), (ExpectedStoreKitProduct.revenueCat, 7)])
+    func everyProductOfTheFileIsImported(file: String, count: Int) throws {
+        #expect(try StoreKitFixtures.load(file).products.count == count)
+    }
+
+    @Test func theSettingsAreRead() throws {
+        let revenueCat = try StoreKitFixtures.load(ExpectedStoreKitProduct.revenueCat).settings
+        #expect(revenueCat == StoreKitSettings(storefront: "USA", locale: "en_US"))
+        // Food Truck's file has no `_locale`: Xcode's default applies.
+        let foodTruck = try StoreKitFixtures.load(ExpectedStoreKitProduct.foodTruck).settings
+        #expect(foodTruck.storefront == "USA")
+        #expect(foodTruck.locale == "en_US")
+        #expect(!foodTruck.billingGracePeriodEnabled)
+    }
+
+    @Test func theStoreSellsAnImportedProductLocalizedWithItsIntroductoryOffer() throws {
+        let store = try StoreKitFixtures.load(ExpectedStoreKitProduct.foodTruck).storePart()
+        let catalog = Catalog(specs: store.products)
+        let usa = try #require(Storefront.named("USA"))
+        let english = try #require(
+            catalog.products(for: ["socialfeedplus.monthly"], storefront: usa, locale: "en_US").products.first)
+        #expect(english.localizedTitle == "Social Feed+ Monthly Plan")
+        #expect(english.localizedPrice == "$4.99")
+        #expect(english.subscriptionPeriod == CalendarPeriod(unit: .month, value: 1))
+        #expect(english.introductoryOffer?.paymentMode == .payAsYouGo)
+        #expect(english.introductoryOffer?.numberOfPeriods == 3)
+        #expect(english.introductoryOffer?.price == Decimal(string: "2.49"))
+        let arabic = try #require(
+            catalog.products(for: ["socialfeedplus.monthly"], storefront: usa, locale: "ar").products.first)
+        #expect(arabic.localizedTitle == "الموجز الاجتماعي + الباقة الشه")
+    }
+}
+
+@Suite struct StoreKitConfigurationTests {
+    static let podcastFile = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
+
+    @Test func thePodcastFileImports() throws {
+        let configuration = try StoreKitConfiguration.load(path: Self.podcastFile)
+        #expect(
+            configuration.products.map(\.productId) == [
+                "com.podcastclub.listener.monthly", "com.podcastclub.listener.yearly", "com.podcastclub.season3",
+            ])
+        let monthly = configuration.products[0]
+        #expect(monthly.subscriptionGroup == "7E4B2D90")
+        #expect(monthly.subscriptionPeriod == "P1M")
+        #expect(
+            monthly.introductoryOffer
+                == IntroductoryOfferSpec(paymentMode: .freeTrial, period: "P1W", periodCount: 1, prices: nil))
+        #expect(monthly.localizations["fr_FR"]?.title == "Listener+ mensuel")
+        #expect(configuration.products[1].introductoryOffer == nil)
+        #expect(configuration.products[2].type == .nonConsumable)
+        #expect(configuration.settings.billingGracePeriodEnabled)
+        #expect(!configuration.settings.askToBuyEnabled)
+    }
+
+    /// One edit of the podcast file: the value at `path` replaced by `json`, or removed when `json` is nil.
+    struct Malformation: Sendable, CustomTestStringConvertible {
+        var path: String
+        var json: String?
+        var message: String
+        var testDescription: String { "\(path) = \(json ?? "(removed)")" }
+    }
+
+    @Test(arguments: [
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod", json: "\"P1X\"",
+            message: "\"P1X\" is not an ISO 8601 period such as P1M or P1W"),
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].introductoryOffer.subscriptionPeriod", json: "\"one week\"",
+            message: "\"one week\" is not an ISO 8601 period such as P1M or P1W"),
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].displayPrice", json: "4.99", message: "should be a string"),
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode", json: "\"trial\"",
+            message: "\"trial\" is not free, payAsYouGo or payUpFront"),
+        Malformation(path: "products[0].productID", json: nil, message: "is missing"),
+        Malformation(
+            path: "products[0].displayPrice", json: "\"14,99\"",
+            message: "\"14,99\" is not a decimal price such as 4.99"),
+        Malformation(
+            path: "products[0].type", json: "\"Subscription\"",
+            message: "\"Subscription\" is not Consumable, NonConsumable or NonRenewingSubscription"),
+        Malformation(path: "products[0].localizations", json: "[]", message: "must hold at least one locale"),
+        Malformation(path: "settings._askToBuyEnabled", json: "\"yes\"", message: "should be true or false"),
+        Malformation(path: "subscriptionGroups[0].subscriptions", json: "{}", message: "should be a list"),
+    ])
+    func aMalformedFileNamesTheFileAndTheJSONPath(_ malformation: Malformation) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
+        let edited = try JSONEdit.replacing(malformation.path, with: malformation.json, in: data)
+        let error = #expect(throws: ConfigError.self) {
+            try StoreKitConfiguration.decode(edited, file: "broken.storekit")
+        }
+        #expect(error?.description == "broken.storekit: \(malformation.path): \(malformation.message)")
+    }
+
+    @Test func aFileThatIsNotJSONIsNamedWithTheLine() throws {
+        // A missing colon: Foundation's parser forgives trailing commas, not this.
+        let text = "{\n  \"products\" : [\n    { \"productID\" \"a\" }\n  ]\n}\n"
+        let error = #expect(throws: ConfigError.self) {
+            try StoreKitConfiguration.decode(Data(text.utf8), file: "broken.storekit")
+        }
+        #expect(error?.file == "broken.storekit")
+        #expect(error?.location?.hasPrefix("line 3") == true)
+        #expect(error?.description.hasPrefix("broken.storekit: line 3") == true)
+    }
+
+    @Test func aProductDefinedTwiceIsRefused() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
+        let edited = try JSONEdit.replacing(
+            "products[0].productID", with: "\"com.podcastclub.listener.yearly\"", in: data)
+        let error = #expect(throws: ConfigError.self) {
+            try StoreKitConfiguration.decode(edited, file: "twice.storekit")
+        }
+        #expect(error?.location == "products[0].productID")
+    }
+}
+
+@Suite struct StoreKitDemoConfigTests {
+    static let configFile = "\(TestSupport.packageRoot)/demo-configs/podcast-club.json"
+
+    @Test func thePodcastDemoAppLoadsItsCatalogFromTheStoreKitFile() throws {
+        let config = try TestSupport.demoConfig("podcast-club")
+        #expect(config.app.subscriptions.map(\.id) == ["listener-yearly", "listener-monthly"])
+        #expect(config.store.storefront == "USA")
+        #expect(config.store.locale == "en_US")
+        #expect(config.store.storekitFile?.hasSuffix("demo-configs/podcast-club.storekit") == true)
+        #expect(config.store.storekitSettings?.billingGracePeriodEnabled == true)
+        #expect(config.store.products.count == 3)
+    }
+
+    @Test(arguments: [("USA", true, "$44.99"), ("GBR", true, "£44.99"), ("FRA", false, nil), ("DEU", false, nil)])
+    func theYearlyPlanIsSoldWhereTheConfigSays(storefront code: String, sold: Bool, price: String?) throws {
+        let config = try TestSupport.demoConfig("podcast-club")
+        let storefront = try #require(Storefront.named(code))
+        let yearly = "com.podcastclub.listener.yearly"
+        let response = Catalog(specs: config.store.products).products(
+            for: [yearly, "com.podcastclub.listener.monthly"], storefront: storefront, locale: "en_US")
+        #expect(response.products.contains { $0.productIdentifier == yearly } == sold)
+        #expect(response.invalidProductIdentifiers.contains(yearly) == !sold)
+        #expect(response.products.first { $0.productIdentifier == yearly }?.localizedPrice == price)
+    }
+
+    @Test func theMonthlyPlanInFranceIsPricedInEurosWithItsFrenchTitle() throws {
+        let config = try TestSupport.demoConfig("podcast-club")
+        let france = try #require(Storefront.named("FRA"))
+        let monthly = try #require(
+            Catalog(specs: config.store.products).products(
+                for: ["com.podcastclub.listener.monthly"], storefront: france, locale: "fr_FR"
+            ).products.first)
+        #expect(monthly.localizedTitle == "Listener+ mensuel")
+        #expect(monthly.currencyCode == "EUR")
+        #expect(monthly.price == Decimal(string: "4.99"))
+        #expect(monthly.introductoryOffer?.paymentMode == .freeTrial)
+    }
+
+    @Test func theConfigOverridesTheFilesStorefrontAndLocale() throws {
+        let config = try decodeEdited("store.storefront", "\"FRA\"", then: ("store.locale", "\"fr_FR\""))
+        #expect(config.store.storefront == "FRA")
+        #expect(config.store.locale == "fr_FR")
+    }
+
+    @Test(arguments: [
+        ("store.products", "[]", "store", "has both products and storekitFile; give one"),
+        ("store.storekitFile", "\"nowhere.storekit\"", "store.storekitFile", "no such file"),
+        (
+            "store.unavailable", "{\"FRA\": [\"com.podcastclub.unknown\"]}", "store.unavailable.FRA[0]",
+            "is not a product"
+        ),
+        ("store.unavailable", "{\"JPN\": []}", "store.unavailable.JPN", "not a storefront this catalog sells in"),
+        ("store.storefronts", "[\"France\"]", "store.storefronts[0]", "is not a storefront code"),
+    ])
+    func aBadStoreKitReferenceIsNamedInTheConfig(path: String, json: String, location: String, message: String)
+        throws
+    {
+        let error = #expect(throws: ConfigError.self) { try decodeEdited(path, json) }
+        #expect(error?.file == Self.configFile)
+        #expect(error?.location == location)
+        #expect(error?.message.contains(message) == true)
+    }
+
+    @Test func aNonRenewingSubscriptionNeedsNoPeriod() throws {
+        let dailyNews = try Data(
+            contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
+        let product = """
+            {"productId": "com.dailynews.pass", "type": "non-renewing", "prices": {"USA": "9.99"},
+             "localizations": {"en_US": {"title": "Pass", "description": "30 days"}}}
+            """
+        let edited = try JSONEdit.replacing("store.products[2]", with: product, in: dailyNews)
+        let config = try DemoConfigLoader.decode(edited, file: "pass.json")
+        #expect(config.store.products.last?.subscriptionPeriod == nil)
+    }
+
+    /// The podcast config with edits, decoded as if it were in `demo-configs/`, so its `.storekit` file is found.
+    private func decodeEdited(_ path: String, _ json: String, then more: (String, String)? = nil) throws -> DemoConfig {
+        var data = try Data(contentsOf: URL(fileURLWithPath: Self.configFile))
+        data = try JSONEdit.replacing(path, with: json, in: data)
+        if let more { data = try JSONEdit.replacing(more.0, with: more.1, in: data) }
+        return try DemoConfigLoader.decode(data, file: Self.configFile)
+    }
+}
+
+/// Sets or removes the value at a field path such as `groups[0].items[1].name` in a JSON document.
+enum JSONEdit {
+    static func replacing(_ path: String, with json: String?, in data: Data) throws -> Data {
+        let root = try JSONSerialization.jsonObject(with: data)
+        let value = try json.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed) }
+        let edited = set(value, at: components(path)[...], in: root)
+        return try JSONSerialization.data(withJSONObject: edited)
+    }
+
+    /// `a[0].b` → `["a", 0, "b"]`, a string for a key and an Int for an index.
+    private static func components(_ path: String) -> [Any] {
+        var result: [Any] = []
+        for part in path.split(separator: ".") {
+            let pieces = part.split(separator: "[")
+            if let key = pieces.first, !part.hasPrefix("[") { result.append(String(key)) }
+            for index in pieces.dropFirst() { result.append(Int(index.dropLast())!) }
+        }
+        return result
+    }
+
+    private static func set(_ value: Any?, at path: ArraySlice<Any>, in node: Any) -> Any {
+        guard let head = path.first else { return value ?? NSNull() }
+        let rest = path.dropFirst()
+        if let index = head as? Int, var array = node as? [Any] {
+            if index == array.count, let value, rest.isEmpty {
+                array.append(value)
+            } else if rest.isEmpty && value == nil {
+                array.remove(at: index)
+            } else {
+                array[index] = set(value, at: rest, in: array[index])
+            }
+            return array
+        }
+        var object = node as? [String: Any] ?? [:]
+        let key = head as! String
+        if rest.isEmpty && value == nil {
+            object[key] = nil
+        } else {
+            object[key] = set(value, at: rest, in: object[key] ?? [String: Any]())
+        }
+        return object
+    }
+}
