@@ -91,6 +91,16 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
+        applyStoreKitSettings()
+    }
+
+    /// A `.storekit` catalog brings its test switches, as Xcode's StoreKit testing applies them.
+    private func applyStoreKitSettings() {
+        guard let settings = config.store.storekitSettings else { return }
+        store.askToBuyEnabled = settings.askToBuyEnabled
+        store.billingRetryOnRenewal = settings.renewalBillingIssuesEnabled
+        store.billingGracePeriodEnabled = settings.billingGracePeriodEnabled
+        if settings.failTransactionsEnabled { try? store.inject(FaultPlan.parse("payment error always")) }
     }
 
     /// Starts the app on the phone.
