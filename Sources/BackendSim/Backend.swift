@@ -22,6 +22,14 @@ public final class Backend {
     let environment: StoreEnvironment = .sandbox
     let tokens: TokenAuthority
     let restorePolicy: RestorePolicy
+    /// The In-App Purchase key that signs promotional offers; App Store Connect holds its public half.
+    let offerKey: SigningKey
+    /// Product → its promotional offers, from the catalog.
+    let promotionalOffers: [String: Set<String>]
+    /// Counts signatures, so no two nonces are alike.
+    var offerSignatures: Int64 = 0
+    public static let offerKeyIdentifier = "PWSIMKEY01"
+    public var offerVerifyingKey: VerifyingKey { offerKey.publicKey }
     let store: AppStore
     let clock: () -> SimInstant
     let timeline: Timeline
@@ -46,6 +54,14 @@ public final class Backend {
         requiredLevels = Dictionary(uniqueKeysWithValues: config.app.content.map { ($0.id, $0.requiredLevels) })
         bundleId = config.app.bundleId
         restorePolicy = config.backend.restorePolicy ?? .transfer
+        guard let offerKey = SigningKey(seed: Digest.sha256(Array("paywall-sim backend offer key".utf8))) else {
+            throw BackendSetupError(description: "libcrypto has no Ed25519")
+        }
+        self.offerKey = offerKey
+        promotionalOffers = Dictionary(
+            uniqueKeysWithValues: config.store.products.map {
+                ($0.productId, Set(($0.promotionalOffers ?? []).map(\.id)))
+            })
         tokens = TokenAuthority(
             secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: config.app.bundleId)
         self.store = store
@@ -65,6 +81,7 @@ public final class Backend {
         case ("POST", "/v1/sessions"): response = logIn(request)
         case ("POST", "/v1/sessions/refresh"): response = refreshSession(request)
         case ("POST", "/v1/notifications/apple"): response = receiveNotification(request)
+        case ("POST", "/v1/offers/sign"): response = signOffer(request)
         case ("GET", "/v1/me"): response = me(request)
         case ("GET", let path) where path.hasPrefix("/v1/content/"):
             response = content(request, id: String(path.dropFirst("/v1/content/".count)))

@@ -130,12 +130,21 @@ public final class PaymentQueue {
     }
 
     /// Adds a payment for `productIdentifier`: the observer sees `purchasing`, then Apple's sheet appears.
-    public func add(productIdentifier: String) {
+    /// `discount` applies a promotional offer signed by the backend for `appAccountToken`'s customer;
+    /// an unsigned, reused, expired or tampered one fails the payment before Apple's sheet.
+    public func add(productIdentifier: String, discount: PaymentDiscount? = nil, appAccountToken: String = "") {
         paymentCount += 1
         let number = paymentCount
-        store.log("payment added: \(productIdentifier)")
+        store.log("payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")")
         guard canMakePayments else {
             deliver(failed(number, productIdentifier, .paymentNotAllowed), after: .zero)
+            return
+        }
+        if let discount,
+            let refusal = store.refusal(of: discount, productId: productIdentifier, appAccountToken: appAccountToken)
+        {
+            store.log("promotional offer refused: \(refusal.rawValue)")
+            deliver(failed(number, productIdentifier, refusal), after: store.delay(.paymentSheet))
             return
         }
         let response = store.catalog.products(

@@ -150,6 +150,8 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     /// ISO 8601, e.g. `P1M`.
     public var subscriptionPeriod: String?
     public var introductoryOffer: IntroductoryOfferSpec?
+    /// Offers the app may apply to a purchase with a signature from the backend (promotional offers).
+    public var promotionalOffers: [PromotionalOfferSpec]? = nil
     /// Storefront (ISO 3166 alpha-3, e.g. `USA`) → price in that storefront's currency, as a decimal string.
     /// A storefront not listed does not sell the product.
     public var prices: [String: String]
@@ -184,4 +186,26 @@ public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
 public struct ProductLocalization: Codable, Sendable, Equatable {
     public var title: String
     public var description: String
+}
+
+/// A promotional offer of a subscription: sold only with a signature the backend makes for one purchase.
+public struct PromotionalOfferSpec: Codable, Sendable, Equatable {
+    public var id: String
+    public var paymentMode: IntroductoryOfferSpec.PaymentMode
+    /// ISO 8601 length of one offer period, e.g. `P1M`.
+    public var period: String
+    public var periodCount: Int?
+    /// The price per period, per storefront; free when absent.
+    public var prices: [String: String]?
+
+    public init(
+        id: String, paymentMode: IntroductoryOfferSpec.PaymentMode, period: String, periodCount: Int? = nil,
+        prices: [String: String]? = nil
+    ) {
+        self.id = id
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periodCount = periodCount
+        self.prices = prices
+    }
 }

@@ -26,6 +26,7 @@ final class LedgerWorld {
             random: SeededGenerator(seed: 1), latency: .none, databasePath: nil)
         backend = try Backend(
             config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath)
+        store.registerOfferKey(Backend.offerKeyIdentifier, backend.offerVerifyingKey)
     }
 
     /// The payment queue of `device`, signed in with `appleId`.

@@ -1,0 +1,57 @@
+import Signing
+import SimKernel
+import StoreSim
+
+/// `POST /v1/offers/sign`: the backend signs a promotional offer for one purchase by a known customer
+/// (the key never leaves the server). The store accepts each signature once.
+extension Backend {
+    struct OfferRequest: Decodable {
+        let productId: String
+        let offerId: String
+        var appAccountToken: String?
+    }
+
+    struct OfferSignature: Encodable {
+        let keyIdentifier: String
+        let nonce: String
+        let timestamp: Int64
+        /// Base64url.
+        let signature: String
+    }
+
+    func signOffer(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            guard let caller = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
+            let body = try JSONBody.decode(OfferRequest.self, from: request)
+            guard promotionalOffers[body.productId]?.contains(body.offerId) == true else {
+                throw APIError.unprocessable("offer_unknown")
+            }
+            offerSignatures += 1
+            let now = clock().milliseconds
+            let nonceBytes = Digest.hmacSHA256(
+                key: Array("offer nonce".utf8),
+                message: Array("\(caller.id):\(body.offerId):\(now):\(offerSignatures)".utf8))
+            let nonce = Self.uuid(nonceBytes)
+            let message = PromotionalOfferMessage.bytes(
+                bundleId: bundleId, keyIdentifier: Self.offerKeyIdentifier, productId: body.productId,
+                offerId: body.offerId, appAccountToken: body.appAccountToken ?? "", nonce: nonce, timestamp: now)
+            timeline.log(.backend, "signed offer \(body.offerId) for \(caller.id)")
+            return JSONBody.response(
+                200,
+                OfferSignature(
+                    keyIdentifier: Self.offerKeyIdentifier, nonce: nonce, timestamp: now,
+                    signature: Base64URL.encode(offerKey.sign(message))))
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return APIError.unauthorized("token_invalid").response
+        }
+    }
+
+    /// The first 16 bytes as a lowercase UUID, as Apple's nonces are written.
+    private static func uuid(_ bytes: [UInt8]) -> String {
+        let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+}
