@@ -31,7 +31,8 @@ public enum ControlBoard {
             Control(
                 .network, "Latency", value: readings.latency.name, .setLatency(nextProfile(after: readings.latency))),
             Control(
-                .app, "Finish transaction", value: readings.finishesBeforeServerCheck ? "before check" : "after check",
+                .app, "Finish",
+                value: readings.finishesBeforeServerCheck ? "before server check" : "after server check",
                 .setFinishBeforeServerCheck(!readings.finishesBeforeServerCheck)),
         ]
     }

@@ -6,6 +6,8 @@ enum ControlPane {
     static let title = "Controls"
     /// The widest group name ("Backend", "Network") and a space.
     static let groupColumn = (ControlGroup.allCases.map { ColumnWidth.of($0.rawValue) }.max() ?? 0) + 1
+    /// On a wide pane a value at the far right is read against the wrong row; rows stop at this width.
+    static let maxRowWidth = 44
 
     static func draw(
         into frame: inout Frame, rect: Rect, controls: [Control], selection: Int, theme: Theme, focused: Bool
@@ -23,13 +25,14 @@ enum ControlPane {
                 frame.write(control.group.rawValue, x: inner.x, y: y, role: .control, style: .bold)
             }
             let value = control.value ?? ""
-            let valueX = inner.maxX - ColumnWidth.of(value)
+            let rowEnd = inner.x + min(inner.width, maxRowWidth)
+            let valueX = rowEnd - ColumnWidth.of(value)
             let labelX = inner.x + groupColumn
             let label = ColumnWidth.truncate(control.label, to: max(1, valueX - 1 - labelX))
             frame.write(label, x: labelX, y: y, role: .text, limit: valueX)
             frame.write(value, x: valueX, y: y, role: .accent, style: .bold)
             if focused && index == selection {
-                frame.addStyle(.reverse, y: y, from: labelX - 1, width: inner.maxX - labelX + 1)
+                frame.addStyle(.reverse, y: y, from: labelX - 1, width: rowEnd - labelX + 1)
             }
         }
         if offset > 0 {
