@@ -49,7 +49,12 @@ public final class World {
     private var storages: [String: DeviceStorage & ReceiptSlot] = [:]
     /// When the app finishes the store's transaction; applies to every launch from now on.
     public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
-        didSet { device.coordinator.finishPolicy = finishPolicy }
+        didSet {
+            device.coordinator.finishPolicy = finishPolicy
+            timeline.log(
+                .control,
+                "finish transactions \(finishPolicy == .beforeServerCheck ? "before" : "after") the server check")
+        }
     }
 
     public init(config: DemoConfig, options: WorldOptions) throws(WorldSetupError) {

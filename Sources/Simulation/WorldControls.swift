@@ -18,19 +18,24 @@ extension World {
     @discardableResult
     public func approveAskToBuy() -> Bool {
         timeline.log(.control, "parent approves")
-        return store.approveAskToBuy()
+        let settled = store.approveAskToBuy()
+        if !settled { timeline.log(.control, "no request waits for a parent") }
+        return settled
     }
 
     @discardableResult
     public func declineAskToBuy() -> Bool {
         timeline.log(.control, "parent declines")
-        return store.declineAskToBuy()
+        let settled = store.declineAskToBuy()
+        if !settled { timeline.log(.control, "no request waits for a parent") }
+        return settled
     }
 
     /// Apple refunds the reader's latest transaction; false when there is none to refund.
     @discardableResult
     public func refundLatest() -> Bool {
         guard let latest = store.transactions(appleId: options.appleId).last(where: { $0.revocationDate == nil }) else {
+            timeline.log(.control, "refund: no transaction to refund")
             return false
         }
         timeline.log(.control, "refund \(latest.transactionIdentifier)")
@@ -51,6 +56,9 @@ extension World {
         for product in products.sorted() { try? store.requestPriceIncreaseConsent(productIdentifier: product) }
     }
 
+    /// Whether the reader's payment method fails (`setBillingIssue`).
+    public var hasBillingIssue: Bool { store.hasBillingIssue(appleId: options.appleId) }
+
     /// Moves the virtual clock forward, running renewals and notifications on the way.
     public func travel(by duration: SimDuration) {
         timeline.log(.control, "time travel +\(duration)")
@@ -63,7 +71,10 @@ extension World {
         let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
         let next = ids.compactMap { store.subscription(originalTransactionId: $0) }.filter { $0.state.isEntitled }
             .map(\.expiresDate).min()
-        guard let next else { return false }
+        guard let next else {
+            timeline.log(.control, "time travel: no renewal ahead")
+            return false
+        }
         timeline.log(.control, "time travel to the next renewal, \(next)")
         scheduler.run(until: next + .seconds(1))
         return true

@@ -2,8 +2,9 @@
 public enum Focus: Equatable, Sendable, CaseIterable {
     case phone
     case timeline
+    case controls
 
-    /// The next pane in Tab order.
+    /// The next pane in Tab order: phone → timeline → controls → phone.
     public var next: Focus {
         let all = Focus.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]

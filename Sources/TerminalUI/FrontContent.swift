@@ -10,10 +10,14 @@ public struct FrontContent: Equatable, Sendable {
     public var now: SimInstant
     /// Turns the phone's spinner; derived from virtual time so a replay draws the same frames.
     public var spinnerPhase: Int
+    public var controls: ControlReadings
 
-    public init(appName: String, screen: ScreenModel, timeline: [TimelineEntry], now: SimInstant, spinnerPhase: Int = 0)
-    {
+    public init(
+        appName: String, screen: ScreenModel, timeline: [TimelineEntry], now: SimInstant, spinnerPhase: Int = 0,
+        controls: ControlReadings = ControlReadings()
+    ) {
         self.appName = appName
+        self.controls = controls
         self.screen = screen
         self.timeline = timeline
         self.now = now
@@ -27,6 +31,7 @@ public struct FrontContent: Equatable, Sendable {
         let now = world.scheduler.now
         self.init(
             appName: world.config.app.name, screen: world.screen, timeline: world.timeline.entries, now: now,
-            spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000))
+            spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000),
+            controls: ControlReadings(world: world))
     }
 }

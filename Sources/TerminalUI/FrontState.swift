@@ -3,23 +3,29 @@ import AppFlow
 /// What the loop must do after a key, outside the front's own state.
 public enum FrontCommand: Equatable, Sendable {
     case send(ReaderInput)
+    /// Apply a control to the world.
+    case control(ControlAction)
     case quit
 }
 
-/// The terminal front's own state (the phone's state lives in the world): focus, help, timeline scroll.
+/// The terminal front's own state (the phone's state lives in the world): focus, help, timeline scroll
+/// and filter, the selected control.
 public struct FrontState: Equatable, Sendable {
     public var focus: Focus = .phone
     public var showsHelp = false
     /// Lines scrolled back from the newest timeline entry; 0 follows new entries as they come.
     public var timelineScrollBack = 0
+    public var timelineFilter = TimelineFilter.all
+    /// Index into `ControlBoard.controls`; the list's length never changes, so the index stays on its row.
+    public var controlSelection = 0
 
     public init() {}
 
     /// Applies a key's action (Elm's update). `timelinePage` is how many lines a page scrolls,
-    /// `timelineLimit` how far back the timeline can scroll.
-    public mutating func apply(_ action: KeyAction, timelinePage: Int = 10, timelineLimit: Int = .max)
-        -> FrontCommand?
-    {
+    /// `timelineLimit` how far back the timeline can scroll, `controls` the control pane's rows as shown now.
+    public mutating func apply(
+        _ action: KeyAction, timelinePage: Int = 10, timelineLimit: Int = .max, controls: [Control] = []
+    ) -> FrontCommand? {
         if showsHelp {
             // The help covers the panes, so only the keys that close it or leave do something.
             switch action {
@@ -32,13 +38,33 @@ public struct FrontState: Equatable, Sendable {
         switch action {
         case .reader(let input): return focus == .phone ? .send(input) : nil
         case .scrollTimeline(let scroll): scrollTimeline(scroll, page: max(1, timelinePage), limit: timelineLimit)
+        case .cycleTimelineFilter:
+            timelineFilter = timelineFilter.next
+            // The old position means nothing in another selection of entries.
+            timelineScrollBack = 0
+        case .moveControl(let move): moveControl(move, count: ControlBoard.count)
+        case .activateControl:
+            guard focus == .controls, controls.indices.contains(controlSelection) else { return nil }
+            return .control(controls[controlSelection].action)
         case .focusNext: focus = focus.next
         case .focusPhone: focus = .phone
+        case .focusControls: focus = .controls
         case .help: showsHelp = true
         case .quit: return .quit
         case .resize: break
         }
         return nil
+    }
+
+    private mutating func moveControl(_ move: ControlMove, count: Int) {
+        guard count > 0 else { return }
+        switch move {
+        case .up: controlSelection -= 1
+        case .down: controlSelection += 1
+        case .first: controlSelection = 0
+        case .last: controlSelection = count - 1
+        }
+        controlSelection = min(max(0, controlSelection), count - 1)
     }
 
     private mutating func scrollTimeline(_ scroll: TimelineScroll, page: Int, limit: Int) {

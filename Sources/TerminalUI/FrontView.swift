@@ -11,8 +11,14 @@ public enum FrontView {
             PhonePane.draw(
                 into: &frame, rect: panes.phone, content: content, theme: theme, focused: state.focus == .phone)
             TimelinePane.draw(
-                into: &frame, rect: panes.timeline, entries: content.timeline, scrollBack: state.timelineScrollBack,
-                theme: theme, focused: state.focus == .timeline)
+                into: &frame, rect: panes.timeline, entries: state.timelineFilter.apply(to: content.timeline),
+                filter: state.timelineFilter, scrollBack: state.timelineScrollBack, theme: theme,
+                focused: state.focus == .timeline)
+            if let rect = panes.controlsRect(focus: state.focus) {
+                ControlPane.draw(
+                    into: &frame, rect: rect, controls: ControlBoard.controls(content.controls),
+                    selection: state.controlSelection, theme: theme, focused: state.focus == .controls)
+            }
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
                 hints: KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus))
@@ -23,11 +29,13 @@ public enum FrontView {
         return frame
     }
 
-    /// Lines a timeline page scrolls, and how far back it can scroll, at this size.
-    public static func timelineScrollMetrics(_ content: FrontContent, size: TerminalSize) -> (page: Int, limit: Int) {
+    /// Lines a timeline page scrolls, and how far back it can scroll, at this size and with this filter.
+    public static func timelineScrollMetrics(_ content: FrontContent, filter: TimelineFilter = .all, size: TerminalSize)
+        -> (page: Int, limit: Int)
+    {
         guard case .panes(let panes) = Layout(size: size) else { return (1, 0) }
         let inner = panes.timeline.inner
-        let total = TimelinePane.lineCount(entries: content.timeline, width: inner.width)
+        let total = TimelinePane.lineCount(entries: filter.apply(to: content.timeline), width: inner.width)
         return (max(1, inner.height - 1), max(0, total - inner.height))
     }
 

@@ -5,13 +5,21 @@ import WhiteLabel
 enum KeyBar {
     static let alwaysKeys = [KeyHint("Tab", "focus"), KeyHint("?", "keys"), KeyHint("q", "quit")]
     static let timelineKeys = [
-        KeyHint("↑↓", "scroll"), KeyHint("PgUp/PgDn", "page"), KeyHint("End", "latest"), KeyHint("Esc", "phone"),
+        KeyHint("↑↓", "scroll"), KeyHint("f", "filter"), KeyHint("PgUp/PgDn", "page"), KeyHint("c", "controls"),
+        KeyHint("End", "latest"), KeyHint("Esc", "phone"),
     ]
+    static let controlKeys = [KeyHint("↑↓", "move"), KeyHint("Enter", "use"), KeyHint("Esc", "phone")]
 
-    /// The hints shown for a focus: the phone screen's own keys, minus the ones the bar adds anyway.
+    /// The hints shown for a focus: the phone screen's own keys (minus the ones the bar adds anyway),
+    /// the timeline's or the controls'.
     static func hints(screenKeys: [KeyHint], focus: Focus) -> [KeyHint] {
         let always = Set(alwaysKeys.map(\.key))
-        let local = focus == .phone ? screenKeys.filter { !always.contains($0.key) } : timelineKeys
+        let local: [KeyHint]
+        switch focus {
+        case .phone: local = screenKeys.filter { !always.contains($0.key) } + [KeyHint("c", "controls")]
+        case .timeline: local = timelineKeys
+        case .controls: local = controlKeys
+        }
         return local + alwaysKeys
     }
 

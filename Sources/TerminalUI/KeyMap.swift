@@ -12,13 +12,25 @@ public enum TimelineScroll: Equatable, Sendable {
     case lineUp, lineDown, pageUp, pageDown, oldest, latest
 }
 
+/// How the control pane's selection moves.
+public enum ControlMove: Equatable, Sendable {
+    case up, down, first, last
+}
+
 /// What a key means to the terminal front.
 public enum KeyAction: Equatable, Sendable {
     /// Delivered to the phone's app.
     case reader(ReaderInput)
     case scrollTimeline(TimelineScroll)
+    /// `f` on the timeline: the next source filter.
+    case cycleTimelineFilter
+    case moveControl(ControlMove)
+    /// Enter on the control pane: do what the selected control says.
+    case activateControl
     case focusNext
     case focusPhone
+    /// `c`: straight to the control pane (at 80x24 it then covers the timeline).
+    case focusControls
     case help
     case quit
     /// The terminal changed size; ncurses reports it as `KEY_RESIZE`.
@@ -55,6 +67,11 @@ public enum KeyMap {
         case (KEY_NPAGE, .timeline): return .scrollTimeline(.pageDown)
         case (KEY_HOME, .timeline): return .scrollTimeline(.oldest)
         case (KEY_END, .timeline): return .scrollTimeline(.latest)
+        case (KEY_UP, .controls): return .moveControl(.up)
+        case (KEY_DOWN, .controls): return .moveControl(.down)
+        case (KEY_HOME, .controls): return .moveControl(.first)
+        case (KEY_END, .controls): return .moveControl(.last)
+        case (KEY_ENTER, .controls): return .activateControl
         default: return nil
         }
     }
@@ -62,28 +79,50 @@ public enum KeyMap {
     private static func characterAction(_ character: Character, focus: Focus, typing: Bool) -> KeyAction? {
         switch character {
         case tab: return .focusNext
-        case "\n", "\r": return focus == .phone ? .reader(.select) : nil
+        case "\n", "\r":
+            switch focus {
+            case .phone: return .reader(.select)
+            case .controls: return .activateControl
+            case .timeline: return nil
+            }
         case escape: return focus == .phone ? .reader(.back) : .focusPhone
         case _ where backspaces.contains(character): return focus == .phone ? .reader(.deleteBackward) : nil
         case _ where typing: return character.isPrintable ? .reader(.character(character)) : nil
         case "q": return .quit
         case "?": return .help
-        case "k": return focus == .phone ? .reader(.up) : .scrollTimeline(.lineUp)
-        case "j": return focus == .phone ? .reader(.down) : .scrollTimeline(.lineDown)
-        case "g": return focus == .timeline ? .scrollTimeline(.oldest) : nil
-        case "G": return focus == .timeline ? .scrollTimeline(.latest) : nil
+        case "c": return focus == .controls ? .focusPhone : .focusControls
+        default: return movementAction(character, focus: focus)
+        }
+    }
+
+    /// The vi-style letters, which move in whichever pane has the focus.
+    private static func movementAction(_ character: Character, focus: Focus) -> KeyAction? {
+        switch (character, focus) {
+        case ("k", .phone): return .reader(.up)
+        case ("j", .phone): return .reader(.down)
+        case ("k", .timeline): return .scrollTimeline(.lineUp)
+        case ("j", .timeline): return .scrollTimeline(.lineDown)
+        case ("g", .timeline): return .scrollTimeline(.oldest)
+        case ("G", .timeline): return .scrollTimeline(.latest)
+        case ("f", .timeline): return .cycleTimelineFilter
+        case ("k", .controls): return .moveControl(.up)
+        case ("j", .controls): return .moveControl(.down)
+        case ("g", .controls): return .moveControl(.first)
+        case ("G", .controls): return .moveControl(.last)
         default: return nil
         }
     }
 
     /// Every key, for the `?` help: the same table the mapping above implements.
     public static let help: [KeyHint] = [
-        KeyHint("↑ ↓  k j", "move on the phone / scroll the timeline"),
-        KeyHint("Enter", "select"),
-        KeyHint("Esc", "go back (timeline: back to the phone)"),
-        KeyHint("Tab", "move focus between phone and timeline"),
+        KeyHint("↑ ↓  k j", "move on the phone or the controls / scroll the timeline"),
+        KeyHint("Enter", "select on the phone / use the control"),
+        KeyHint("Esc", "go back (timeline, controls: back to the phone)"),
+        KeyHint("Tab", "move focus: phone → timeline → controls"),
+        KeyHint("c", "controls (on a small terminal they cover the timeline)"),
         KeyHint("PgUp PgDn", "scroll the timeline a page"),
-        KeyHint("Home End g G", "oldest / latest timeline entry"),
+        KeyHint("Home End g G", "oldest / latest timeline entry, first / last control"),
+        KeyHint("f", "timeline filter: all, app, store, backend, reader, control"),
         KeyHint("?", "show or hide this help"),
         KeyHint("q", "quit and restore the terminal"),
     ]

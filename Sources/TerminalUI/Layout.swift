@@ -1,18 +1,30 @@
-/// Where the panes go for a terminal size: the phone on the left, the timeline on the right,
-/// the key bar at the bottom; or a message when the terminal is too small for them.
+/// Where the panes go for a terminal size: the phone on the left, the timeline on the right (with the
+/// control pane under it when there is room), the key bar at the bottom; or a message when the terminal
+/// is too small for them.
 public enum Layout: Equatable, Sendable {
     case panes(Panes)
     case tooSmall(TerminalSize)
 
-    /// The rectangles of the three panes.
+    /// The rectangles of the panes.
     public struct Panes: Equatable, Sendable {
         public var phone: Rect
         public var timeline: Rect
+        /// nil when the terminal is too short for both: the controls then cover the timeline while focused.
+        public var controls: Rect?
         public var keyBar: Rect
+
+        /// Where the control pane is drawn with this focus, if anywhere.
+        public func controlsRect(focus: Focus) -> Rect? {
+            controls ?? (focus == .controls ? timeline : nil)
+        }
     }
 
     /// The phone frame's width including its border: a phone-like 42 columns inside.
     public static let phoneWidth = 44
+    /// From this many rows the control pane gets its own place under the timeline.
+    public static let rowsForControlPane = 30
+    /// The timeline's share of the right column's height, in percent, when the controls sit under it.
+    public static let timelineShare = 60
 
     public init(size: TerminalSize) {
         guard size.columns >= TerminalSize.minimum.columns, size.rows >= TerminalSize.minimum.rows else {
@@ -20,10 +32,18 @@ public enum Layout: Equatable, Sendable {
             return
         }
         let paneHeight = size.rows - 1
+        let rightWidth = size.columns - Self.phoneWidth
+        var timeline = Rect(x: Self.phoneWidth, y: 0, width: rightWidth, height: paneHeight)
+        var controls: Rect?
+        if size.rows >= Self.rowsForControlPane {
+            timeline.height = paneHeight * Self.timelineShare / 100
+            controls = Rect(
+                x: Self.phoneWidth, y: timeline.maxY, width: rightWidth, height: paneHeight - timeline.height)
+        }
         self = .panes(
             Panes(
                 phone: Rect(x: 0, y: 0, width: Self.phoneWidth, height: paneHeight),
-                timeline: Rect(x: Self.phoneWidth, y: 0, width: size.columns - Self.phoneWidth, height: paneHeight),
+                timeline: timeline, controls: controls,
                 keyBar: Rect(x: 0, y: paneHeight, width: size.columns, height: 1)))
     }
 

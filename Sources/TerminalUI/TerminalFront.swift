@@ -2,7 +2,7 @@ import SimKernel
 import Simulation
 import WhiteLabel
 
-/// The interactive ncurses screen: the phone, the timeline and the key bar, driven in real time.
+/// The interactive ncurses screen: the phone, the timeline, the controls and the key bar, driven in real time.
 public enum TerminalFront {
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
@@ -63,9 +63,13 @@ struct InteractiveLoop {
 
             if action == .resize { repaintAll = true }
             var metrics = (page: 1, limit: 0)
-            if case .scrollTimeline = action { metrics = FrontView.timelineScrollMetrics(content, size: size) }
-            switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit) {
+            if case .scrollTimeline = action {
+                metrics = FrontView.timelineScrollMetrics(content, filter: state.timelineFilter, size: size)
+            }
+            let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
+            switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
             case .send(let input): world.send(input)
+            case .control(let control): control.apply(to: world)
             case .quit: return 0
             case nil: break
             }

@@ -5,17 +5,21 @@ import WhiteLabel
 /// Draws the timeline: newest entries at the bottom, `HH:MM:SS.mmm source text`, colored by source.
 enum TimelinePane {
     static let title = "Timeline"
+
+    /// The title names the filter, so a pane showing one source never passes for the whole story.
+    static func title(_ filter: TimelineFilter) -> String { "\(title) · \(filter.name)" }
     /// `09:00:00.000 backend ` is 21 columns; wrapped text lines up after it.
     static let textColumn = 21
     /// A longer entry is cut with `…`, so one chatty message cannot fill the pane.
     static let maxLinesPerEntry = 4
 
     static func draw(
-        into frame: inout Frame, rect: Rect, entries: [TimelineEntry], scrollBack: Int, theme: Theme, focused: Bool
+        into frame: inout Frame, rect: Rect, entries: [TimelineEntry], filter: TimelineFilter = .all, scrollBack: Int,
+        theme: Theme, focused: Bool
     ) {
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title)
+            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title(filter))
         let inner = rect.inner
         guard inner.height > 0, inner.width > 0 else { return }
         let (visible, hiddenAbove, hiddenBelow) = window(
@@ -26,7 +30,8 @@ enum TimelinePane {
             y += 1
         }
         if entries.isEmpty {
-            frame.write("Nothing yet.", x: inner.x, y: inner.y, role: .muted)
+            let note = filter == .all ? "Nothing yet." : "Nothing from \(filter.name) yet. f: next filter."
+            frame.write(note, x: inner.x, y: inner.y, role: .muted, limit: inner.maxX)
         }
         if hiddenAbove {
             frame.write("▲", x: rect.maxX - 2, y: rect.y, role: .accent)

@@ -34,23 +34,26 @@ struct TerminalFrameTests {
     @Test func theTimelineShowsEntriesNewestAtTheBottomColoredBySource() throws {
         let frame = try render()
         let lines = frame.lines
-        #expect(lines[0].contains("═ Timeline ═"))
-        #expect(lines[37].hasSuffix("║║09:00:02.250 backend GET /access → 200                                    ║"))
-        #expect(lines[36].contains("║09:00:01.250 store   products request"))
-        #expect(lines[35].contains("║09:00:00.250 app     launch Daily News"))
-        #expect(lines[34].contains("── 2026-03-02 ──"))
-        #expect(frame[x: 45 + 13, y: 37].role == .backend)
-        #expect(frame[x: 45 + 21, y: 37].role == .backend)
-        #expect(frame[x: 45, y: 37].role == .muted)
-        #expect(frame[x: 45 + 13, y: 36].role == .store)
+        // At 120x40 the timeline takes the right column's top 23 rows; the controls sit under it.
+        #expect(lines[0].contains("═ Timeline · all ═"))
+        #expect(lines[21].hasSuffix("║║09:00:02.250 backend GET /access → 200                                    ║"))
+        #expect(lines[20].contains("║09:00:01.250 store   products request"))
+        #expect(lines[19].contains("║09:00:00.250 app     launch Daily News"))
+        #expect(lines[18].contains("── 2026-03-02 ──"))
+        #expect(frame[x: 45 + 13, y: 21].role == .backend)
+        #expect(frame[x: 45 + 21, y: 21].role == .backend)
+        #expect(frame[x: 45, y: 21].role == .muted)
+        #expect(frame[x: 45 + 13, y: 20].role == .store)
     }
 
     @Test func theBarShowsTheScreensKeysThenTheKeysThatAlwaysWork() throws {
         let lines = try render().lines
-        #expect(lines[39] == " ↑↓ move · Enter open · Tab focus · ? keys · q quit")
+        #expect(lines[39] == " ↑↓ move · Enter open · c controls · Tab focus · ? keys · q quit")
         var state = FrontState()
         state.focus = .timeline
-        #expect(try render(state: state).lines[39].hasPrefix(" ↑↓ scroll · PgUp/PgDn page"))
+        #expect(try render(state: state).lines[39].hasPrefix(" ↑↓ scroll · f filter · PgUp/PgDn page"))
+        state.focus = .controls
+        #expect(try render(state: state).lines[39].hasPrefix(" ↑↓ move · Enter use · Esc phone · Tab focus"))
     }
 
     @Test func theFocusedPaneHasTheAccentBorder() throws {
@@ -94,7 +97,7 @@ struct TerminalFrameTests {
         var state = FrontState()
         state.timelineScrollBack = 10
         let lines = try render(TerminalFixture.content(timeline: entries), state: state).lines
-        #expect(lines[37].contains("09:01:09.250 reader  down 69"))
+        #expect(lines[21].contains("09:01:09.250 reader  down 69"))
         #expect(lines.contains { $0.contains("▼ 10 newer") })
         #expect(!lines.contains { $0.contains("down 70") })
     }

@@ -125,6 +125,36 @@ struct TerminalJourneyTests {
         tmux.waitFor("EXIT=0")
     }
 
+    @Test func aParentApprovesFromTheControlPaneWhileTheReaderIsBackOnTheFeed() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
+        tmux.waitFor("Weekend market report")
+        // Tab twice: the control pane, its first control is Ask to Buy.
+        try tmux.send("Tab", "Tab")
+        tmux.waitFor("↑↓ move · Enter use")
+        try tmux.send("Enter")
+        tmux.waitFor("control Ask to Buy on")
+        try tmux.send("Escape", "Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("Waiting for approval")
+        try tmux.send("Enter")
+        tmux.waitFor("Read without limits")
+        try tmux.send("Escape")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Escape")
+        tmux.waitFor("Independent news, every morning")
+        #expect(!tmux.screen.contains("[open]"))
+        try tmux.send("c", "Down", "Enter")
+        tmux.waitFor("control parent approves")
+        tmux.waitFor("The return of the night trains      [open]")
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
     @Test func aTinyTerminalShowsWhyAndTheAppComesBackWhenItGrows() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
         tmux.waitFor("Weekend market report")

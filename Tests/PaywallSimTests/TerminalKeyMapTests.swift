@@ -25,6 +25,7 @@ struct TerminalKeyMapTests {
     func globalKeys(key: KeyPress, action: KeyAction) {
         #expect(KeyMap.action(for: key, focus: .phone) == action)
         #expect(KeyMap.action(for: key, focus: .timeline) == action)
+        #expect(KeyMap.action(for: key, focus: .controls) == action)
     }
 
     @Test(
@@ -34,7 +35,8 @@ struct TerminalKeyMapTests {
             (.function(KEY_DOWN), .scrollTimeline(.lineDown)), (.character("j"), .scrollTimeline(.lineDown)),
             (.function(KEY_PPAGE), .scrollTimeline(.pageUp)), (.function(KEY_NPAGE), .scrollTimeline(.pageDown)),
             (.function(KEY_END), .scrollTimeline(.latest)), (.function(KEY_HOME), .scrollTimeline(.oldest)),
-            (.character("\u{1B}"), .focusPhone),
+            (.character("\u{1B}"), .focusPhone), (.character("f"), .cycleTimelineFilter),
+            (.character("c"), .focusControls),
         ])
     func timelineKeys(key: KeyPress, action: KeyAction) {
         #expect(KeyMap.action(for: key, focus: .timeline) == action)
@@ -64,6 +66,9 @@ struct TerminalFrontStateTests {
         #expect(state.apply(.reader(.down)) == .send(.down))
         #expect(state.apply(.focusNext) == nil)
         #expect(state.focus == .timeline)
+        #expect(state.apply(.reader(.down)) == nil)
+        _ = state.apply(.focusNext)
+        #expect(state.focus == .controls)
         #expect(state.apply(.reader(.down)) == nil)
         _ = state.apply(.focusNext)
         #expect(state.focus == .phone)

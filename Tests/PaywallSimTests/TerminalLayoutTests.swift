@@ -13,15 +13,21 @@ struct TerminalLayoutTests {
         #expect(panes.phone == Rect(x: 0, y: 0, width: 44, height: 23))
         #expect(panes.timeline == Rect(x: 44, y: 0, width: 36, height: 23))
         #expect(panes.keyBar == Rect(x: 0, y: 23, width: 80, height: 1))
+        // No room for the controls under the timeline: they cover it while they have the focus.
+        #expect(panes.controls == nil)
+        #expect(panes.controlsRect(focus: .phone) == nil)
+        #expect(panes.controlsRect(focus: .controls) == panes.timeline)
     }
 
-    @Test func largerTerminalsGiveTheExtraRoomToTheTimeline() {
+    @Test func largerTerminalsPutTheControlsUnderTheTimeline() {
         guard case .panes(let panes) = Layout(size: TerminalSize(columns: 120, rows: 40)) else {
             Issue.record("120x40 must fit")
             return
         }
         #expect(panes.phone == Rect(x: 0, y: 0, width: 44, height: 39))
-        #expect(panes.timeline == Rect(x: 44, y: 0, width: 76, height: 39))
+        #expect(panes.timeline == Rect(x: 44, y: 0, width: 76, height: 23))
+        #expect(panes.controls == Rect(x: 44, y: 23, width: 76, height: 16))
+        #expect(panes.controlsRect(focus: .phone) == panes.controls)
         #expect(panes.keyBar == Rect(x: 0, y: 39, width: 120, height: 1))
     }
 

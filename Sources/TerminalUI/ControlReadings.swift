@@ -1,0 +1,23 @@
+import SimKernel
+import Simulation
+
+/// The world's settings the control pane shows, read at one instant so the pane never touches the world.
+public struct ControlReadings: Equatable, Sendable {
+    public var askToBuy = false
+    public var nextPurchase = PurchaseOutcome.ok
+    public var canMakePayments = true
+    public var billingIssue = false
+    public var latency = LatencyProfile.typical
+    public var finishesBeforeServerCheck = true
+
+    public init() {}
+
+    public init(world: World) {
+        askToBuy = world.askToBuy
+        nextPurchase = world.store.plannedFaults.first { $0.target == "payment" }.map(PurchaseOutcome.init) ?? .ok
+        canMakePayments = world.canMakePayments
+        billingIssue = world.hasBillingIssue
+        latency = world.latency
+        finishesBeforeServerCheck = world.finishPolicy == .beforeServerCheck
+    }
+}
