@@ -45,6 +45,14 @@ public final class Scheduler {
         return EventID(sequence: entry.sequence)
     }
 
+    /// Drops every pending event. Scheduled closures hold the objects that scheduled them, which hold
+    /// the scheduler: a world that goes away calls this so the whole of it can be freed.
+    public func removeAll() {
+        heap.removeAll()
+        cancelled.removeAll()
+        foreground.removeAll()
+    }
+
     public func cancel(_ id: EventID) {
         cancelled.insert(id.sequence)
         foreground.remove(id.sequence)

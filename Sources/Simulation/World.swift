@@ -100,6 +100,13 @@ public final class World {
         applyStoreKitSettings()
     }
 
+    deinit {
+        // Break the cycles through scheduled closures and callbacks, or every world would stay in memory.
+        device.terminate()
+        store.notificationEndpoint = nil
+        scheduler.removeAll()
+    }
+
     /// A `.storekit` catalog brings its test switches, as Xcode's StoreKit testing applies them.
     private func applyStoreKitSettings() {
         guard let settings = config.store.storekitSettings else { return }
