@@ -92,6 +92,9 @@ public final class World {
                         method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],
                         body: body))
             }
+        } catch let error as StoreSetupError {
+            // A catalog the store cannot sell from is a mistake in the config: name the file.
+            throw WorldSetupError(description: "\(config.sourcePath ?? "the demo config"): \(error)")
         } catch {
             throw WorldSetupError(description: "\(error)")
         }

@@ -63,7 +63,9 @@ public final class AppStore {
         latency: LatencyProfile, databasePath: String?
     ) throws(StoreSetupError) {
         guard let storefront = Storefront.named(store.storefront) else {
-            throw StoreSetupError(description: "unknown storefront \"\(store.storefront)\"")
+            let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
+            throw StoreSetupError(
+                description: "store.storefront: unknown storefront \"\(store.storefront)\" (storefronts: \(known))")
         }
         do {
             ledger = try StoreLedger(path: databasePath)

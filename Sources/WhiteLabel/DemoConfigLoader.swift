@@ -62,6 +62,21 @@ public enum DemoConfigLoader {
         for (index, product) in config.store.products.enumerated() where config.store.storekitFile == nil {
             try StoreProductValidation.check(product, at: "store.products[\(index)]", file: file)
         }
+        try checkLocale(config.store, file: file)
+    }
+
+    /// A locale no product is translated for (not even in its language) would show another language's
+    /// words without saying so: refuse it, naming the locales there are.
+    private static func checkLocale(_ store: StorePart, file: String) throws(ConfigError) {
+        let locales = Set(store.products.flatMap(\.localizations.keys))
+        guard !locales.isEmpty, !locales.contains(store.locale) else { return }
+        let language = store.locale.prefix(2)
+        guard !locales.contains(where: { $0.hasPrefix(language) }) else { return }
+        throw ConfigError(
+            file: file, location: "store.locale",
+            message:
+                "no product is translated for \"\(store.locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"
+        )
     }
 
     private static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 import WhiteLabel
 
@@ -97,5 +98,30 @@ import WhiteLabel
         #expect(throws: ConfigError(file: "/nonexistent/app.json", message: "no such file")) {
             try DemoConfigLoader.load(path: "/nonexistent/app.json")
         }
+    }
+}
+
+@Suite struct StoreSettingsErrorTests {
+    private func config(replacing old: String, with new: String) throws -> Data {
+        let text = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        return Data(text.replacingOccurrences(of: old, with: new).utf8)
+    }
+
+    @Test func aLocaleNoProductIsTranslatedForIsRefused() throws {
+        let data = try config(replacing: #""locale": "en_US""#, with: #""locale": "ja_JP""#)
+        #expect(throws: ConfigError.self) { try DemoConfigLoader.decode(data, file: "app.json") }
+        do {
+            _ = try DemoConfigLoader.decode(data, file: "app.json")
+        } catch {
+            #expect(error.location == "store.locale")
+            #expect(error.message.contains("en_US, fr_FR"))
+        }
+    }
+
+    @Test func anUnknownStorefrontIsAClearErrorWhenTheWorldIsBuilt() throws {
+        let data = try config(replacing: #""storefront": "USA""#, with: #""storefront": "XYZ""#)
+        let config = try DemoConfigLoader.decode(data, file: "app.json")
+        #expect(throws: WorldSetupError.self) { try World(config: config, options: WorldOptions()) }
     }
 }
