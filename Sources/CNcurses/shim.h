@@ -73,4 +73,34 @@ static inline void pws_save_termios(void) {
 static inline void pws_restore_termios(void) {
     if (pws_has_saved_termios) tcsetattr(STDIN_FILENO, TCSANOW, pws_saved_termios());
 }
+
+// A crash (a Swift trap, a bad pointer) must not leave the terminal raw and in the alternate screen:
+// the handler restores it, then hands the signal to whoever had it before (Swift's backtracer prints
+// its report on a usable terminal), by re-installing that handler and raising the signal again.
+static inline struct sigaction *pws_previous_crash_actions(void) {
+    static struct sigaction previous[32];
+    return previous;
+}
+static inline void pws_on_crash(int sig) {
+    endwin();
+    pws_restore_termios();
+    sigaction(sig, &pws_previous_crash_actions()[sig], NULL);
+    raise(sig);
+}
+static inline void pws_install_crash_handlers(void) {
+    int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    struct sigaction sa;
+    sa.sa_handler = pws_on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        sigaction(signals[i], &sa, &pws_previous_crash_actions()[signals[i]]);
+    }
+}
+static inline void pws_restore_crash_handlers(void) {
+    int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        sigaction(signals[i], &pws_previous_crash_actions()[signals[i]], NULL);
+    }
+}
 #endif

@@ -28,6 +28,7 @@ final class TerminalSession {
         pws_save_termios()
         // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers where none are set.
         pws_install_stop_handlers()
+        pws_install_crash_handlers()
         _ = pws_set_locale()
         guard let screen = pws_newterm() else {
             pws_restore_termios()
@@ -92,6 +93,7 @@ final class TerminalSession {
         }
         pws_restore_termios()
         pws_restore_default_stop_handlers()
+        pws_restore_crash_handlers()
     }
 
     deinit {

@@ -17,7 +17,9 @@ final class TmuxSession {
             capturing: false,
             [
                 "new-session", "-d", "-s", "sim", "-x", "\(width)", "-y", "\(height)",
-                "env LANG=C.UTF-8 TERM=xterm-256color \(command); echo EXIT=$?; cat",
+                // After the program, the shell says how it ended and whether the terminal is cooked again.
+                "env LANG=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=enable=no \(command); echo EXIT=$?; "
+                    + "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo; cat",
             ])
     }
 
@@ -27,6 +29,17 @@ final class TmuxSession {
 
     func send(_ keys: String...) throws {
         for key in keys { try tmux(capturing: false, ["send-keys", "-t", "sim", key]) }
+    }
+
+    /// Sends `signal` to the program the pane's shell runs.
+    func signalProgram(_ signal: String) throws {
+        let shell = try tmux(["display-message", "-p", "-t", "sim", "#{pane_pid}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        process.arguments = ["-\(signal)", "-P", shell]
+        try process.run()
+        process.waitUntilExit()
     }
 
     func resize(width: Int, height: Int) throws {
@@ -166,11 +179,21 @@ struct TerminalJourneyTests {
         tmux.waitFor("EXIT=0")
     }
 
+    @Test func aCrashStillRestoresTheTerminal() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
+        tmux.waitFor("Weekend market report")
+        try tmux.signalProgram("SEGV")
+        tmux.waitFor("EXIT=139")
+        tmux.waitFor("icanon echo")
+        #expect(!tmux.screen.contains("Weekend market report"))
+    }
+
     @Test func controlCEndsTheSessionAndRestoresTheTerminal() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
         tmux.waitFor("Weekend market report")
         try tmux.send("C-c")
         tmux.waitFor("EXIT=130")
+        tmux.waitFor("icanon echo")
         #expect(!tmux.screen.contains("Weekend market report"))
     }
 }
