@@ -17,6 +17,8 @@ public enum AppEvent: Equatable, Sendable {
     case subscriptionsLoaded([SubscriptionSummary])
     /// The app came back to the foreground.
     case becameActive
+    /// The App Store's country or the phone's language changed: the products are asked for again.
+    case storeChanged
 }
 
 /// Work the app asks for, as data: the simulation runs it and answers with events.

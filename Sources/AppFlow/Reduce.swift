@@ -34,6 +34,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         state.subscriptions = subscriptions
     case .becameActive:
         effects.append(.becomeActive)
+    case .storeChanged:
+        state.offers = nil
+        effects.append(.loadCatalog)
     }
     return effects + settleContent(&state)
 }

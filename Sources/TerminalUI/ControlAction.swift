@@ -22,5 +22,7 @@ public enum ControlAction: Equatable, Sendable {
     case restartApp
     case newDevice
     case setLatency(LatencyProfile)
+    case setStorefront(String)
+    case setLocale(String)
     case setFinishBeforeServerCheck(Bool)
 }

@@ -32,6 +32,8 @@ extension ControlAction {
         case .restartApp: world.restartApp()
         case .newDevice: Self.addDevice(to: world)
         case .setLatency(let profile): world.latency = profile
+        case .setStorefront(let code): world.storefront = code
+        case .setLocale(let locale): world.locale = locale
         case .setFinishBeforeServerCheck(let before):
             world.finishPolicy = before ? .beforeServerCheck : .afterServerCheck
         }

@@ -19,6 +19,12 @@ public enum ControlBoard {
             Control(
                 .store, "Billing issue", value: onOff(readings.billingIssue), .setBillingIssue(!readings.billingIssue)),
             Control(.store, "Price increase", .raisePrices),
+            Control(
+                .store, "Storefront", value: readings.storefront,
+                .setStorefront(next(after: readings.storefront, in: readings.storefronts))),
+            Control(
+                .store, "Locale", value: readings.locale, .setLocale(next(after: readings.locale, in: readings.locales))
+            ),
             Control(.backend, "Receipt check fails next", .failNextReceiptCheck),
             Control(.backend, "Next call times out", .timeOutNextBackendCall),
             Control(.backend, "Next call slow (+30s)", .slowNextBackendCall),
@@ -41,6 +47,12 @@ public enum ControlBoard {
     public static var count: Int { controls(ControlReadings()).count }
 
     private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
+
+    /// The value after `current` in `values`, wrapping around; `current` when it is the only one.
+    private static func next(after current: String, in values: [String]) -> String {
+        guard let index = values.firstIndex(of: current), !values.isEmpty else { return values.first ?? current }
+        return values[(index + 1) % values.count]
+    }
 
     private static func nextProfile(after profile: LatencyProfile) -> LatencyProfile {
         let all = LatencyProfile.all

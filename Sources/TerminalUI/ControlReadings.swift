@@ -9,6 +9,10 @@ public struct ControlReadings: Equatable, Sendable {
     public var billingIssue = false
     public var latency = LatencyProfile.typical
     public var finishesBeforeServerCheck = true
+    public var storefront = "USA"
+    public var storefronts = ["USA"]
+    public var locale = "en_US"
+    public var locales = ["en_US"]
 
     public init() {}
 
@@ -19,5 +23,9 @@ public struct ControlReadings: Equatable, Sendable {
         billingIssue = world.hasBillingIssue
         latency = world.latency
         finishesBeforeServerCheck = world.finishPolicy == .beforeServerCheck
+        storefront = world.storefront
+        storefronts = world.storefronts
+        locale = world.locale
+        locales = world.locales
     }
 }

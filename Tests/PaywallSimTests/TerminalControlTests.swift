@@ -28,8 +28,8 @@ struct TerminalControlPaneTests {
         #expect(pane[3].hasPrefix("Store   Next purchase"))
         #expect(pane[3].contains("ok"))
         #expect(pane.contains { $0.hasPrefix("Backend Receipt check fails next") })
-        #expect(pane.contains { $0.hasPrefix("Time    +1 day") })
-        // 20 controls do not fit in 14 rows: an arrow says there are more below.
+        #expect(pane.contains { $0.hasPrefix("        Storefront") })
+        // 22 controls do not fit in 14 rows: an arrow says there are more below.
         #expect(lines[38].contains("▼"))
     }
 
@@ -275,5 +275,33 @@ extension FrontContent {
         var copy = self
         copy.controls = controls
         return copy
+    }
+}
+
+@Suite struct StorefrontControlTests {
+    @Test func changingTheStorefrontAsksForProductsAgainAndThePaywallShowsItsPrices() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        #expect(world.screen.rows.contains { $0.text == "Premium Monthly: $4.99 per month" })
+        let readings = ControlReadings(world: world)
+        let control = try #require(ControlBoard.controls(readings).first { $0.label == "Storefront" })
+        control.action.apply(to: world)
+        world.scheduler.runUntilIdle()
+        // The storefronts the catalog sells in, in order after USA: FRA, in euros.
+        #expect(world.storefront == "FRA")
+        #expect(world.screen.rows.contains { $0.text == "Premium Monthly: €4.99 per month" })
+        #expect(world.timeline.text.contains("storefront FRA"))
+    }
+
+    @Test func changingTheLocaleShowsTheStoresFrenchTitles() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.locale = "fr_FR"
+        world.scheduler.runUntilIdle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        #expect(world.screen.rows.contains { $0.text.hasPrefix("Premium mensuel") })
     }
 }
