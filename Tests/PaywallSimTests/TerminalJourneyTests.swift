@@ -42,6 +42,11 @@ final class TmuxSession {
         process.waitUntilExit()
     }
 
+    /// Types text as it is, letter by letter (a `q` is a letter here, not a key binding).
+    func type(_ text: String) throws {
+        try tmux(capturing: false, ["send-keys", "-t", "sim", "-l", text])
+    }
+
     func resize(width: Int, height: Int) throws {
         try tmux(capturing: false, ["resize-window", "-t", "sim", "-x", "\(width)", "-y", "\(height)"])
     }
@@ -64,6 +69,15 @@ final class TmuxSession {
     /// Runs tmux with posix_spawn and waitpid: tmux's server daemonizes, and Foundation's `Process`
     /// can miss the exit of the client that started it. Output goes through a file, never a pipe the
     /// server could inherit.
+    /// Waits until the screen no longer shows `text` (an alert went away), polling the pane.
+    func waitUntilGone(_ text: String, attempts: Int = 200, sourceLocation: SourceLocation = #_sourceLocation) {
+        for _ in 0..<attempts {
+            if !screen.contains(text) { return }
+            usleep(50_000)
+        }
+        Issue.record("the terminal kept showing \"\(text)\"", sourceLocation: sourceLocation)
+    }
+
     @discardableResult
     private func tmux(capturing: Bool = true, _ arguments: [String]) throws -> String {
         let outputPath = NSTemporaryDirectory() + "\(socket)-\(UUID().uuidString).out"
@@ -165,6 +179,60 @@ struct TerminalJourneyTests {
         tmux.waitFor("control parent approves")
         tmux.waitFor("The return of the night trains      [open]")
         try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
+    /// From the feed: the first locked article, its paywall, the monthly plan, Subscribe on Apple's sheet.
+    private func buyMonthly(_ tmux: TmuxSession) throws {
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("fourteen hours, three countries")
+    }
+
+    @Test func aNewPhoneRestoresTheSubscriptionFromTheProfile() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], width: 130, height: 40)
+        tmux.waitFor("Weekend market report")
+        try buyMonthly(tmux)
+        // The control pane: G (the last row; tmux's End is not xterm's), then up past Finish and Latency.
+        try tmux.send("c", "G", "Up", "Up", "Enter", "Escape")
+        tmux.waitFor("new device iphone-2")
+        tmux.waitFor("The return of the night trains    [locked]")
+        try tmux.send("Down", "Down", "Down", "Down", "Enter")
+        tmux.waitFor("Not signed in.")
+        try tmux.send("Enter")
+        tmux.waitFor("│ Restored")
+        try tmux.send("Enter")
+        tmux.waitUntilGone("│ Restored")
+        try tmux.send("Escape")
+        tmux.waitFor("The return of the night trains      [open]")
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+    }
+
+    @Test func signingUpAfterAnAnonymousPurchaseMovesTheSubscriptionToTheAccount() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], width: 130, height: 40)
+        tmux.waitFor("Weekend market report")
+        try buyMonthly(tmux)
+        try tmux.send("Escape", "Down", "Down", "Down", "Enter")
+        tmux.waitFor("Subscribed on this phone")
+        try tmux.send("Down", "Down", "Down", "Enter")
+        tmux.waitFor("Email:")
+        try tmux.type("quinn@example.com")
+        try tmux.send("Enter")
+        try tmux.type("correct horse")
+        try tmux.send("Enter", "Enter")
+        tmux.waitFor("Move your subscription?")
+        try tmux.send("Enter")
+        tmux.waitFor("│ All set")
+        try tmux.send("Enter")
+        tmux.waitUntilGone("│ All set")
+        tmux.waitFor("Signed in as quinn@example.com.")
+        try tmux.send("Escape", "q")
         tmux.waitFor("EXIT=0")
     }
 
