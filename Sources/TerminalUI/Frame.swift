@@ -107,3 +107,11 @@ public struct Frame: Equatable, Sendable {
     /// The whole frame as text, one row a line.
     public var text: String { lines.joined(separator: "\n") }
 }
+
+extension Frame {
+    /// How many cells differ from `other` (of the same size): what ncurses has to repaint.
+    public func changedCells(to other: Frame) -> Int {
+        guard size == other.size else { return cells.count }
+        return zip(cells, other.cells).filter { $0 != $1 }.count
+    }
+}

@@ -25,6 +25,9 @@ enum BenchCommand {
         Benchmark(
             name: "renewals", summary: "a simulated year of monthly renewals for 1,000 subscribers",
             run: RenewalsBenchmark.run),
+        Benchmark(
+            name: "render", summary: "time per key press to step the world and render the terminal frame",
+            run: RenderBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
