@@ -38,3 +38,17 @@ enum JSONBody {
         return value
     }
 }
+
+extension Backend {
+    /// Runs an endpoint: a refusal it throws becomes its status and code; anything else failing
+    /// (the ledger) is a 500, so no endpoint ever throws past the router.
+    func answering(_ endpoint: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try endpoint()
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return JSONBody.response(500, ["error": "ledger_unavailable"])
+        }
+    }
+}

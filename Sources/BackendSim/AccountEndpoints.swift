@@ -24,7 +24,7 @@ extension Backend {
     static let minimumPasswordLength = 8
 
     func signUp(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let credentials = try JSONBody.decode(Credentials.self, from: request)
             let email = credentials.email.lowercased()
             guard Self.looksLikeEmail(email) else { throw APIError.badRequest("email_invalid") }
@@ -39,29 +39,21 @@ extension Backend {
                     email: email, password: PasswordHash(password: credentials.password, salt: salt), at: now)
             }
             return JSONBody.response(201, try session(for: identity))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 
     func logIn(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let credentials = try JSONBody.decode(Credentials.self, from: request)
             guard let (identity, hash) = try ledger.account(email: credentials.email.lowercased()),
                 hash.matches(credentials.password)
             else { throw APIError.unauthorized("credentials_invalid") }
             return JSONBody.response(200, try ledgerChange { try session(for: identity) })
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 
     func refreshSession(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let body = try JSONBody.decode(RefreshRequest.self, from: request)
             let now = clock()
             let identity = try ledgerChange { () throws -> IdentityRecord in
@@ -73,10 +65,6 @@ extension Backend {
                 return identity
             }
             return JSONBody.response(200, try ledgerChange { try session(for: identity) })
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 

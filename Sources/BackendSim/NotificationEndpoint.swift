@@ -15,7 +15,7 @@ extension Backend {
     }
 
     func receiveNotification(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let body = try JSONBody.decode(NotificationRequest.self, from: request)
             let key = store.verifyingKey
             guard let payload = NotificationCodec.open(NotificationPayload.self, from: body.signedPayload, with: key),
@@ -35,10 +35,6 @@ extension Backend {
                 "notification \(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "") "
                     + "\(transaction.originalTransactionId): \(result)")
             return JSONBody.response(200, NotificationAnswer(result: result))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 

@@ -66,7 +66,7 @@ extension Backend {
 /// nothing: a receipt sent again, by a second device or after a renewal, never changes an owner.
 extension Backend {
     func validateReceipt(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let (_, records) = try verifiedReceipt(body.receipt)
@@ -100,10 +100,6 @@ extension Backend {
             var answer = accessBody(identity, newToken: caller == nil)
             answer.ownedElsewhere = elsewhere
             return JSONBody.response(200, answer)
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 }
@@ -126,7 +122,7 @@ extension Backend {
     }
 
     func me(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let now = clock()
             let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
@@ -137,10 +133,6 @@ extension Backend {
             let access = accessBody(identity, newToken: false)
             return JSONBody.response(
                 200, MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 }

@@ -28,7 +28,7 @@ extension Backend {
     static let deviceHeader = "X-Device-Id"
 
     func inspectRestore(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let (deviceId, records) = try verifiedReceipt(body.receipt)
@@ -55,15 +55,11 @@ extension Backend {
                     refusal: refusal)
             }
             return JSONBody.response(200, InspectBody(purchases: purchases))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 
     func restore(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let (deviceId, records) = try verifiedReceipt(body.receipt)
@@ -116,17 +112,13 @@ extension Backend {
             answer.refused = refused
             answer.error = refused.first?.error
             return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 
     /// Moves every purchase of an anonymous identity to the signed-in account (after a log-in or
     /// "account required after subscribing"). Never from an account to a guest: the caller must be an account.
     func transfer(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             guard let caller = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             guard caller.kind == .account else { throw APIError.forbidden("account_required") }
             let body = try JSONBody.decode(TransferRequest.self, from: request)
@@ -134,7 +126,7 @@ extension Backend {
             do {
                 claims = try tokens.verify(body.anonymousToken, now: clock())
             } catch {
-                throw APIError.unauthorized(error.rawValue)
+                throw APIError.unauthorized((error as? TokenAuthority.Refusal)?.rawValue ?? "token_invalid")
             }
             guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
             let now = clock()
@@ -158,10 +150,6 @@ extension Backend {
             answer.refused = refused
             answer.error = refused.first?.error
             return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 

@@ -15,38 +15,26 @@ struct IdentityJSON: Decodable {
     let email: String?
 }
 
-struct AccessBody: Decodable {
+struct AccessBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
     let restored: [String]?
     let error: String?
 
-    var access: AccessAnswer {
-        AccessAnswer(
-            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
-    }
 }
 
-struct SessionBody: Decodable {
+struct SessionBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
     let refreshToken: String
 
-    var access: AccessAnswer {
-        AccessAnswer(
-            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
-    }
 }
 
-struct MeBody: Decodable {
+struct MeBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
     let subscriptions: [SubscriptionSummary]
 
-    var access: AccessAnswer {
-        AccessAnswer(
-            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
-    }
 }
 
 struct InspectBody: Decodable {
@@ -55,4 +43,17 @@ struct InspectBody: Decodable {
 
 struct ContentBody: Decodable {
     let body: String
+}
+
+/// A body that answers with an identity and its levels.
+protocol IdentityAnswerBody: Decodable {
+    var identity: IdentityJSON { get }
+    var levels: [AccessLevel] { get }
+}
+
+extension IdentityAnswerBody {
+    var access: AccessAnswer {
+        AccessAnswer(
+            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
+    }
 }
