@@ -16,7 +16,7 @@ enum AppsCommand {
             let app = config.app
             let offers = app.subscriptions.count
             print(
-                "\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.name): \(app.tagline ?? "") (\(offers) offers, account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))"
+                "\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.name): \(app.tagline ?? "") (\(offers) offer\(offers == 1 ? "" : "s"), account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))"
             )
         }
         return ExitCode.ok

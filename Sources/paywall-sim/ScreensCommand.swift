@@ -1,7 +1,6 @@
-import AppFlow
 import Simulation
 
-/// `paywall-sim screens`: every screen of the purchase flow as text.
+/// `paywall-sim screens`: every screen of an app as text, in the order a reader meets them.
 enum ScreensCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments, valued: ["--app", "--width"], flags: [])
@@ -12,9 +11,7 @@ enum ScreensCommand {
         let width = try options.integer("--width", in: 24...120, default: 40)
         let (config, _) = try AppArgument.load(options["--app"])
         let stops = try ScreenTour.run(config: config)
-        print(
-            stops.map { "# \($0.caption)\n" + ScreenRenderer.plainText($0.screen, width: width) }.joined(
-                separator: "\n\n"))
+        print(stops.map { $0.text(width: width) }.joined(separator: "\n\n"))
         return ExitCode.ok
     }
 }

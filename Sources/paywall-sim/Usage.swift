@@ -7,7 +7,7 @@ enum Usage {
 
         Commands:
           run       Open the app in the terminal (the default command)
-          screens   Print every screen of the purchase flow as text
+          screens   Print every screen of an app as text
           apps      List the bundled demo apps
           check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
@@ -43,7 +43,8 @@ enum Usage {
     static let screens = """
         Usage: paywall-sim screens [--app NAME|PATH] [--width N]
 
-        Prints the text rendering of each screen of the purchase flow, each headed by its identifier.
+        Prints every screen of the app as text, in the order a reader meets them: each with a caption,
+        headed by its identifier. The golden snapshots in Tests/Snapshots hold the same text.
 
         Options:
           --app NAME|PATH  A bundled demo app or a config file. Default: daily-news

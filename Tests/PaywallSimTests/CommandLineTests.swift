@@ -55,7 +55,11 @@ import Testing
         #expect(result.code == 0)
         let headings = result.stdout.split(separator: "\n").filter { $0.hasPrefix("[") }.map(String.init)
         #expect(
-            headings == ["[feed]", "[content]", "[paywall]", "[app-store-sheet]", "[paywall]", "[content]", "[feed]"])
+            headings == [
+                "[feed]", "[content]", "[paywall]", "[app-store-sheet]", "[paywall]", "[content]", "[login]",
+                "[signup]",
+                "[transfer-prompt]", "[profile]", "[manage-subscription]", "[alert]",
+            ])
         #expect(result.stdout.contains("Premium Yearly: 1 week free, then $39.99"))
         #expect(!result.stdout.contains("Weekly"))
     }
