@@ -34,7 +34,8 @@ public enum ScreenRenderer {
         var text = ["[\(screen.visibleID.rawValue)]"]
         text += lines(screen, width: width).map { line in
             let content = line.text
-            return (line.highlighted ? "> " : "  ") + content.trimmingTrailingSpaces()
+            // No trailing spaces, not even on a blank line: editors strip them from snapshot files.
+            return ((line.highlighted ? "> " : "  ") + content).trimmingTrailingSpaces()
         }
         if !screen.keys.isEmpty {
             text.append("  " + screen.keys.map { "\($0.key) \($0.action)" }.joined(separator: " · "))
