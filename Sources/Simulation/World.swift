@@ -112,6 +112,11 @@ public final class World {
 
     /// A `.storekit` catalog brings its test switches, as Xcode's StoreKit testing applies them.
     private func applyStoreKitSettings() {
+        if let settings = config.store.settings {
+            store.askToBuyEnabled = settings.askToBuy ?? false
+            store.billingGracePeriodEnabled = settings.billingGracePeriod ?? false
+            store.billingRetryOnRenewal = settings.renewalBillingIssues ?? false
+        }
         guard let settings = config.store.storekitSettings else { return }
         store.askToBuyEnabled = settings.askToBuyEnabled
         store.billingRetryOnRenewal = settings.renewalBillingIssuesEnabled

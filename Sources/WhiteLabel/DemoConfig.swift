@@ -114,10 +114,12 @@ public struct StorePart: Codable, Sendable, Equatable {
     public var storekitFile: String? = nil
     /// That file's test settings (Ask to Buy, failing transactions, billing issues); nil for an inline catalog.
     public var storekitSettings: StoreKitSettings? = nil
+    /// An inline catalog's test switches, as a `.storekit` file has them: `"settings": {"askToBuy": true}`.
+    public var settings: StoreTestSettings? = nil
 
     /// Only the inline form is JSON; the imported form is read by `DemoConfigLoader` from `StoreKitReference`.
     enum CodingKeys: String, CodingKey {
-        case storefront, locale, products
+        case storefront, locale, products, settings
     }
 
     public init(
@@ -208,4 +210,14 @@ public struct PromotionalOfferSpec: Codable, Sendable, Equatable {
         self.periodCount = periodCount
         self.prices = prices
     }
+}
+
+/// The App Store's test switches an inline catalog may turn on, as Xcode's StoreKit testing does.
+public struct StoreTestSettings: Codable, Sendable, Equatable {
+    /// Every purchase waits for a parent's approval.
+    public var askToBuy: Bool?
+    /// A renewal that fails keeps access through Apple's grace period.
+    public var billingGracePeriod: Bool?
+    /// Renewals fail and enter billing retry.
+    public var renewalBillingIssues: Bool?
 }

@@ -126,3 +126,12 @@ import Testing
         #expect(!world.timeline.text.contains("payment added"))
     }
 }
+
+@Suite struct StoreTestSettingsTests {
+    @Test func aKidsAppCanTurnAskToBuyOnInItsOwnConfig() throws {
+        let world = try World(config: try TestSupport.demoConfig("kids-stories"), options: WorldOptions())
+        #expect(world.askToBuy)
+        let news = try World(config: try TestSupport.demoConfig(), options: WorldOptions())
+        #expect(!news.askToBuy)
+    }
+}
