@@ -37,7 +37,8 @@ enum Usage {
                              Example: --inject "payment deferred; receipts error times 2"
           -h, --help         Show this help
 
-        Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab switches pane, ? lists keys, q quits.
+        Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab moves focus (phone, timeline, controls),
+        c jumps to the controls, f filters the timeline, ? lists every key, q quits.
         """
 
     static let screens = """
