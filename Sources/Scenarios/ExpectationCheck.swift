@@ -4,7 +4,7 @@ import Subscriptions
 
 /// Checks one expectation against the world; a mismatch says what was expected and what the phone shows.
 enum ExpectationCheck {
-    static func check(_ expectation: Expectation, on world: World) throws(StepFailure) {
+    static func check(_ expectation: ScenarioExpectation, on world: World) throws(StepFailure) {
         let state = world.appState
         let screen = world.screen
         switch expectation {

@@ -2,7 +2,7 @@ import AppFlow
 
 /// The words after `expect`.
 enum ExpectationGrammar {
-    static func expectation(_ arguments: [String], rest: String) throws(StepError) -> Expectation {
+    static func expectation(_ arguments: [String], rest: String) throws(StepError) -> ScenarioExpectation {
         guard let what = arguments.first else {
             throw StepError(
                 "expect what? screen, offers, levels, identity, content, ads, alert, no alert, text, "

@@ -46,7 +46,7 @@ public enum StepKind: Sendable {
     case launch
     case reader(ReaderAction)
     case world(WorldStep)
-    case expect(Expectation)
+    case expect(ScenarioExpectation)
 }
 
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
@@ -100,7 +100,7 @@ public enum StoreEvent: String, Sendable, CaseIterable {
 }
 
 /// What a scenario checks.
-public enum Expectation: Sendable, Equatable {
+public enum ScenarioExpectation: Sendable, Equatable {
     case screen(ScreenID)
     case offers([String])
     case levels([String])

@@ -1,6 +1,7 @@
 import AppFlow
 import SimKernel
 import Simulation
+import StoreSim
 
 /// The words of each step kind, checked as far as they can be without a world.
 enum StepGrammar {
@@ -45,10 +46,25 @@ enum StepGrammar {
             return .latency(profile)
         default:
             do {
-                return .inject(try FaultPlan.parse(rest))
+                let plan = try FaultPlan.parse(rest)
+                for rule in plan.rules { try check(rule) }
+                return .inject(plan)
             } catch {
                 throw StepError(error.description)
             }
+        }
+    }
+
+    /// A rule's target and fault as the store or the backend define them, so a typo is a malformed file.
+    private static func check(_ rule: FaultRule) throws(FaultPlanError) {
+        if StoreFaultTarget(rawValue: rule.target) != nil {
+            _ = try StoreFault(rule)
+        } else if BackendFault.targets.contains(rule.target) {
+            try BackendFault.validate(rule)
+        } else {
+            let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
+            throw FaultPlanError(
+                "\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")); see play --list-faults)")
         }
     }
 

@@ -75,12 +75,12 @@ extension World {
 
     /// Highlights the selectable row whose text contains `text` and presses Enter.
     public func press(_ text: String) throws(ReaderActionError) {
-        try highlight(text)
+        try highlightChoice(text)
         send(.select)
     }
 
     /// Moves the highlight to the selectable row whose text contains `text`.
-    public func highlight(_ text: String) throws(ReaderActionError) {
+    public func highlightChoice(_ text: String) throws(ReaderActionError) {
         let labels = selectableRows.map { screen.rows[$0].text }
         guard let target = labels.firstIndex(where: { $0.contains(text) }) else {
             let listed = labels.map { "\"\($0)\"" }.joined(separator: ", ")
