@@ -33,14 +33,18 @@ let package = Package(
             dependencies: [
                 "SimKernel", "WhiteLabel", "StoreSim", "BackendSim", "Subscriptions", "AppFlow", "Database", "Signing",
             ]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
         .target(name: "TerminalUI", dependencies: ["Simulation", "AppFlow", "WhiteLabel", "CNcurses"]),
         .executableTarget(
-            name: "paywall-sim", dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel"]),
+            name: "paywall-sim",
+            dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim"]),
         .testTarget(
             name: "PaywallSimTests",
             dependencies: [
                 "SimKernel", "WhiteLabel", "Database", "Signing", "StoreSim", "BackendSim", "Subscriptions", "AppFlow",
-                "Simulation", "TerminalUI",
+                "Simulation", "TerminalUI", "Scenarios",
             ]),
     ]
 )

@@ -86,3 +86,44 @@ extension World {
         device.dispatch(.becameActive)
     }
 }
+
+/// Controls scenarios need beyond the control pane's: Apple ending a subscription, and who the reader is to Apple.
+extension World {
+    /// The Apple ID the phones are signed in with.
+    public var appleId: String { options.appleId }
+
+    /// Payments of the reader's Apple ID held back for a parent or an action outside the app.
+    public var pendingPayments: [PendingPayment] {
+        (store.pendingAskToBuy + store.interruptedPurchases).filter { $0.appleId == options.appleId }
+    }
+
+    /// Every entitled subscription stops renewing and the clock moves past its end, so it expires
+    /// as Apple expires it (EXPIRED/VOLUNTARY); false when nothing was entitled.
+    @discardableResult
+    public func expireSubscriptions() -> Bool {
+        let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
+        let entitled = ids.sorted().compactMap { store.subscription(originalTransactionId: $0) }
+            .filter { $0.state.isEntitled }
+        guard let end = entitled.map(\.expiresDate).max() else {
+            timeline.log(.control, "expire: no subscription to expire")
+            return false
+        }
+        timeline.log(.control, "expire every subscription at \(end)")
+        for subscription in entitled {
+            try? store.setAutoRenew(false, originalTransactionId: subscription.originalTransactionId)
+        }
+        scheduler.run(until: end + .seconds(1))
+        return true
+    }
+
+    /// Family Sharing stops sharing the reader's latest transaction (REVOKE); false when there is none.
+    @discardableResult
+    public func revokeLatest() -> Bool {
+        guard let latest = store.transactions(appleId: options.appleId).last(where: { $0.revocationDate == nil }) else {
+            timeline.log(.control, "revoke: no transaction to revoke")
+            return false
+        }
+        timeline.log(.control, "revoke family sharing of \(latest.transactionIdentifier)")
+        return (try? store.revokeFamilySharing(transactionId: latest.transactionIdentifier)) ?? false
+    }
+}

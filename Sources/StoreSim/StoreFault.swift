@@ -10,7 +10,7 @@ public enum StoreFaultTarget: String, CaseIterable, Sendable {
     case notification
 
     /// The faults that make sense for this operation.
-    var faults: [String] {
+    public var faults: [String] {
         switch self {
         case .productsRequest: ["error", "timeout", "partial"]
         case .payment: ["error", "timeout", "cancelled", "deferred", "interrupted"]

@@ -20,6 +20,7 @@ enum CommandLineInterface {
         "apps": AppsCommand.main,
         "check": CheckCommand.main,
         "bench": BenchCommand.main,
+        "play": PlayCommand.main,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

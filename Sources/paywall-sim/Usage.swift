@@ -11,6 +11,7 @@ enum Usage {
           apps      List the bundled demo apps
           check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
+          play      Run scenario files headless and report them
 
         Run `paywall-sim COMMAND --help` for a command's options.
         Exit codes: 0 ok, 1 failures found, 2 bad usage or bad input.
@@ -85,6 +86,38 @@ enum Usage {
 
         Benchmarks:
 
+        """
+
+    static let play = """
+        Usage: paywall-sim play FILE|DIR… [--junit FILE] [--tap] [--markdown] [--jobs N] [--list-faults]
+
+        Runs scenarios (*.scenario; folders are searched) on the virtual clock and prints a table:
+        scenario, result, steps, virtual time covered. A failure shows file:line, the step, expected
+        vs actual, the rendered screen and the end of the timeline.
+        Exit 0 when all pass, 1 if any failed, 2 for a malformed file (file:line and what is wrong).
+
+        Options:
+          --junit FILE   Also write the results as JUnit XML
+          --tap          Print TAP instead of the table
+          --markdown     Print "What happens | What the reader sees | Result" from title and sees
+          --jobs N       Run the files in N parallel processes. Default: 1
+          --list-faults  Print every fault target and its faults, as inject takes them
+          -h, --help     Show this help
+
+        One step per line; # starts a comment.
+        Setup:   app NAME|PATH, title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
+                 apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
+                 inject TARGET FAULT [times N | always | chance P]
+        Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, subscribe,
+                 answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
+                 signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
+                 parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
+                 store renew|expire|refund|revoke|billing-issue|recover, background, foreground,
+                 restart app, new device NAME, kill
+        Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
+                 expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
+                 expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
+                 expect charges N, expect pending payment, expect timeline "TEXT"
         """
 
     static let apps = """

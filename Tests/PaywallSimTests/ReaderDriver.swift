@@ -13,20 +13,16 @@ extension World {
         scheduler.runUntilIdle()
     }
 
-    /// Moves the highlight to the selectable row whose text contains `text`.
+    /// Moves the highlight to the selectable row whose text contains `text` (the World's `highlightChoice`).
     @discardableResult
     func highlight(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        let screen = self.screen
-        let selectable = screen.rows.indices.filter { screen.rows[$0].isSelectable }
-        guard let target = selectable.firstIndex(where: { screen.rows[$0].text.contains(text) }) else {
-            Issue.record(
-                "no \"\(text)\" to choose on \(screen.visibleID.rawValue): \(selectable.map { screen.rows[$0].text })",
-                sourceLocation: sourceLocation)
+        do {
+            try highlightChoice(text)
+            return true
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
             return false
         }
-        let current = screen.selection.flatMap { selectable.firstIndex(of: $0) } ?? 0
-        for _ in 0..<abs(target - current) { send(target > current ? .down : .up) }
-        return true
     }
 
     /// Goes back to the feed.

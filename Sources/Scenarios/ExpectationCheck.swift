@@ -1,0 +1,94 @@
+import AppFlow
+import Simulation
+import Subscriptions
+
+/// Checks one expectation against the world; a mismatch says what was expected and what the phone shows.
+enum ExpectationCheck {
+    static func check(_ expectation: ScenarioExpectation, on world: World) throws(StepFailure) {
+        let state = world.appState
+        let screen = world.screen
+        switch expectation {
+        case .screen(let id):
+            try match("screen \(id.rawValue)", "screen \(screen.visibleID.rawValue)", screen.visibleID == id)
+        case .offers(let ids):
+            let shown = state.offers.map { $0.map(\.id).joined(separator: ", ") } ?? "offers still loading"
+            try match("offers \(ids.joined(separator: ", "))", "offers \(shown)", state.offers?.map(\.id) == ids)
+        case .levels(let levels):
+            let actual = state.access.levels.map(\.rawValue).sorted()
+            try match("levels \(list(levels.sorted()))", "levels \(list(actual))", Set(levels) == Set(actual))
+        case .identity(let expected):
+            try match(
+                "identity \(describe(expected))", "identity \(describe(state.access.identity))",
+                matches(expected, state.access.identity))
+        case .content(let id, let unlocked):
+            guard let item = state.item(id) else {
+                let known = state.app.content.map(\.id).joined(separator: ", ")
+                throw StepFailure(expected: "content \(id)", actual: "no content \(id) in this app (content: \(known))")
+            }
+            let open = state.access.unlocks(item.requiredLevels)
+            try match("content \(id) \(lock(unlocked))", "content \(id) \(lock(open))", open == unlocked)
+        case .ads(let shown):
+            try match(
+                "ads \(shown ? "shown" : "hidden")", "ads \(state.showsAds ? "shown" : "hidden")",
+                state.showsAds == shown)
+        case .alert(let text):
+            let actual = screen.alert.map { "alert \"\($0.title)\": \($0.message)" } ?? "no alert"
+            let found = screen.alert.map { $0.title.contains(text) || $0.message.contains(text) } ?? false
+            try match("alert \"\(text)\"", actual, found)
+        case .noAlert:
+            try match(
+                "no alert", screen.alert.map { "alert \"\($0.title)\": \($0.message)" } ?? "no alert",
+                screen.alert == nil)
+        case .text(let text):
+            // Wide enough that no line wraps, so a sentence is found whole.
+            let rendered = ScreenRenderer.plainText(screen, width: 1000)
+            try match(
+                "\"\(text)\" on the screen", "not on \(screen.visibleID.rawValue) (screen below)",
+                rendered.contains(text))
+        case .charges(let count):
+            try match(
+                "\(count) charge\(count == 1 ? "" : "s")",
+                "\(world.charges) charge\(world.charges == 1 ? "" : "s")", world.charges == count)
+        case .pendingPayment:
+            try match(
+                "a payment waiting for a parent or an action outside the app", "no pending payment",
+                !world.pendingPayments.isEmpty)
+        case .timeline(let text):
+            try match(
+                "\"\(text)\" on the timeline", "no timeline line contains it (the last lines are below)",
+                world.timeline.entries.contains { $0.description.contains(text) })
+        }
+    }
+
+    private static func match(_ expected: String, _ actual: String, _ holds: Bool) throws(StepFailure) {
+        if !holds { throw StepFailure(expected: expected, actual: actual) }
+    }
+
+    private static func list(_ levels: [String]) -> String { levels.isEmpty ? "none" : levels.joined(separator: ", ") }
+
+    private static func lock(_ unlocked: Bool) -> String { unlocked ? "unlocked" : "locked" }
+
+    private static func describe(_ identity: IdentityExpectation) -> String {
+        switch identity {
+        case .none: "none"
+        case .anonymous: "anonymous"
+        case .account(let email): "account \(email)"
+        }
+    }
+
+    private static func describe(_ identity: AccessSnapshot.Identity) -> String {
+        switch identity {
+        case .none: "none"
+        case .anonymous(let id): "anonymous (\(id))"
+        case .account(let email): "account \(email)"
+        }
+    }
+
+    private static func matches(_ expected: IdentityExpectation, _ actual: AccessSnapshot.Identity) -> Bool {
+        switch (expected, actual) {
+        case (.none, .none), (.anonymous, .anonymous): true
+        case (.account(let email), .account(let actual)): email.lowercased() == actual.lowercased()
+        default: false
+        }
+    }
+}

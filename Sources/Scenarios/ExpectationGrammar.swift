@@ -1,0 +1,74 @@
+import AppFlow
+
+/// The words after `expect`.
+enum ExpectationGrammar {
+    static func expectation(_ arguments: [String], rest: String) throws(StepError) -> ScenarioExpectation {
+        guard let what = arguments.first else {
+            throw StepError(
+                "expect what? screen, offers, levels, identity, content, ads, alert, no alert, text, "
+                    + "charges, pending payment or timeline")
+        }
+        let tail = Array(arguments.dropFirst())
+        let afterWhat = rest.dropFirst(what.count).trimmingCharacters(in: .whitespaces)
+        switch what {
+        case "screen":
+            let id = try StepGrammar.single(tail, "expect screen ID")
+            guard let screen = ScreenID(rawValue: id) else {
+                let ids = ScreenID.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepError("unknown screen \"\(id)\" (screens: \(ids))")
+            }
+            return .screen(screen)
+        case "offers": return .offers(try list(afterWhat, "expect offers ID, ID…"))
+        case "levels":
+            if tail == ["none"] { return .levels([]) }
+            return .levels(try list(afterWhat, "expect levels L, L… or expect levels none"))
+        case "identity":
+            switch tail.count {
+            case 1 where tail[0] == "anonymous": return .identity(.anonymous)
+            case 1 where tail[0] == "none": return .identity(.none)
+            case 2 where tail[0] == "account": return .identity(.account(tail[1]))
+            default: throw StepError("write expect identity anonymous, expect identity account EMAIL or none")
+            }
+        case "content":
+            guard tail.count == 2, tail[1] == "locked" || tail[1] == "unlocked" else {
+                throw StepError("write expect content ID locked or expect content ID unlocked")
+            }
+            return .content(id: tail[0], unlocked: tail[1] == "unlocked")
+        case "ads":
+            guard tail.count == 1, tail[0] == "shown" || tail[0] == "hidden" else {
+                throw StepError("write expect ads shown or expect ads hidden")
+            }
+            return .ads(shown: tail[0] == "shown")
+        case "alert": return .alert(try quoted(afterWhat, "expect alert \"TEXT\""))
+        case "no":
+            guard tail == ["alert"] else { throw StepError("write expect no alert") }
+            return .noAlert
+        case "text": return .text(try quoted(afterWhat, "expect text \"TEXT\""))
+        case "charges":
+            guard let count = Int(try StepGrammar.single(tail, "expect charges N")), count >= 0 else {
+                throw StepError("expect charges takes a whole number, such as expect charges 1")
+            }
+            return .charges(count)
+        case "pending":
+            guard tail == ["payment"] else { throw StepError("write expect pending payment") }
+            return .pendingPayment
+        case "timeline": return .timeline(try quoted(afterWhat, "expect timeline \"TEXT\""))
+        default:
+            throw StepError("unknown expectation \"\(what)\"")
+        }
+    }
+
+    /// `a, b, c` (commas, spaces or both); at least one item.
+    private static func list(_ text: String, _ usage: String) throws(StepError) -> [String] {
+        let items = text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        if items.isEmpty { throw StepError("write \(usage)") }
+        return items
+    }
+
+    private static func quoted(_ text: String, _ usage: String) throws(StepError) -> String {
+        guard text.count >= 3, text.hasPrefix("\""), text.hasSuffix("\"") else {
+            throw StepError("the text goes in double quotes: write \(usage)")
+        }
+        return String(text.dropFirst().dropLast())
+    }
+}

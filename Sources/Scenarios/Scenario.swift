@@ -1,0 +1,123 @@
+import AppFlow
+import SimKernel
+import Simulation
+
+/// One scenario file, parsed: its table texts and its steps in order.
+public struct Scenario: Sendable {
+    public let file: String
+    /// `title`: what happens, for the markdown table.
+    public var title: String?
+    /// `sees`: what the reader should see, for the markdown table.
+    public var sees: String?
+    public var steps: [ScenarioStep]
+
+    public init(file: String, title: String? = nil, sees: String? = nil, steps: [ScenarioStep] = []) {
+        self.file = file
+        self.title = title
+        self.sees = sees
+        self.steps = steps
+    }
+
+    /// The name the reports use: the title, else the file's name without its folder and extension.
+    public var name: String {
+        if let title { return title }
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        return base.hasSuffix(".scenario") ? String(base.dropLast(".scenario".count)) : base
+    }
+}
+
+/// One line of a scenario: where it is, as written, and what it means.
+public struct ScenarioStep: Sendable {
+    public let line: Int
+    /// The line as written, without its comment.
+    public let text: String
+    public let kind: StepKind
+
+    public init(line: Int, text: String, kind: StepKind) {
+        self.line = line
+        self.text = text
+        self.kind = kind
+    }
+}
+
+/// What a step does.
+public enum StepKind: Sendable {
+    case setup(SetupStep)
+    case launch
+    case reader(ReaderAction)
+    case world(WorldStep)
+    case expect(ScenarioExpectation)
+}
+
+/// How the world is built before launch (or changed after it, for the settings a phone can change).
+public enum SetupStep: Sendable {
+    case app(String)
+    case seed(UInt64)
+    case storefront(String)
+    case locale(String)
+    case device(String)
+    case appleId(String)
+    case account(email: String, password: String)
+    case latency(LatencyProfile)
+    case inject(FaultPlan)
+
+    /// Whether the step builds the world, so it must come before `launch`.
+    var buildsWorld: Bool {
+        switch self {
+        case .app, .seed, .device, .appleId, .account: true
+        case .storefront, .locale, .latency, .inject: false
+        }
+    }
+}
+
+/// What happens to the world from outside the app: time, Apple, a parent, the phone itself.
+public enum WorldStep: Sendable, Equatable {
+    case advance(Advance)
+    case store(StoreEvent)
+    case parentApprove
+    case parentDecline
+    case background
+    case foreground
+    case restartApp
+    case newDevice(String)
+    case kill
+}
+
+/// A length of time to move the clock: fixed, or calendar months as renewals count them.
+public enum Advance: Sendable, Equatable {
+    case fixed(SimDuration)
+    case months(Int)
+}
+
+/// What Apple does to the reader's subscription (`store …`).
+public enum StoreEvent: String, Sendable, CaseIterable {
+    case renew
+    case expire
+    case refund
+    case revoke
+    case billingIssue = "billing-issue"
+    case recover
+}
+
+/// What a scenario checks.
+public enum ScenarioExpectation: Sendable, Equatable {
+    case screen(ScreenID)
+    case offers([String])
+    case levels([String])
+    case identity(IdentityExpectation)
+    case content(id: String, unlocked: Bool)
+    case ads(shown: Bool)
+    case alert(String)
+    case noAlert
+    case text(String)
+    case charges(Int)
+    case pendingPayment
+    case timeline(String)
+}
+
+/// Who the backend should say the reader is.
+public enum IdentityExpectation: Sendable, Equatable {
+    case none
+    case anonymous
+    case account(String)
+}

@@ -1,0 +1,83 @@
+import AppFlow
+import Foundation
+import SimKernel
+import Simulation
+import WhiteLabel
+
+/// Reads the scenario language: one step per line, `#` starts a comment. A mistake is a `ConfigError`
+/// naming the file, the line and what is wrong, so a QA engineer can fix it without reading code.
+public enum ScenarioParser {
+    public static func parse(file: String) throws(ConfigError) -> Scenario {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: file, message: "cannot be read (\(error.localizedDescription))")
+        }
+        return try parse(text, file: file)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Scenario {
+        var scenario = Scenario(file: file)
+        var launched = false
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let content = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            if content.isEmpty { continue }
+            let words = content.split(whereSeparator: \.isWhitespace).map(String.init)
+            let rest = content.dropFirst(words[0].count).trimmingCharacters(in: .whitespaces)
+            do throws(StepError) {
+                switch words[0] {
+                case "title": scenario.title = try nonEmpty(unquoted(rest), "title takes the text of the table row")
+                case "sees": scenario.sees = try nonEmpty(unquoted(rest), "sees takes what the reader should see")
+                default:
+                    let kind = try StepGrammar.step(words, rest: rest)
+                    if case .setup(let setup) = kind {
+                        if setup.buildsWorld && launched {
+                            throw StepError(
+                                "\(words[0]) builds the world, so it must come before launch and every action")
+                        }
+                    } else if case .launch = kind, launched {
+                        throw StepError("launch must come once, before every action (restart app launches again)")
+                    } else {
+                        launched = true
+                    }
+                    scenario.steps.append(ScenarioStep(line: line, text: content, kind: kind))
+                }
+            } catch {
+                // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
+                throw ConfigError(file: "\(file):\(line)", message: "\(error.description) (in \"\(content)\")")
+            }
+        }
+        if scenario.steps.isEmpty { throw ConfigError(file: file, message: "no steps: write at least launch") }
+        return scenario
+    }
+
+    /// The line up to a `#` that is not inside quotes.
+    static func stripComment(_ line: String) -> String {
+        var inQuotes = false
+        for index in line.indices {
+            if line[index] == "\"" { inQuotes.toggle() }
+            if line[index] == "#" && !inQuotes { return String(line[..<index]) }
+        }
+        return line
+    }
+
+    static func unquoted(_ text: String) -> String {
+        text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    private static func nonEmpty(_ text: String, _ message: String) throws(StepError) -> String {
+        if text.isEmpty { throw StepError(message) }
+        return text
+    }
+}
+
+/// What is wrong with one line; the parser adds the file and the line.
+struct StepError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

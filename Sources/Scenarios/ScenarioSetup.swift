@@ -1,0 +1,102 @@
+import Foundation
+import SimKernel
+import Simulation
+import StoreSim
+import WhiteLabel
+
+/// The setup steps gathered before launch, and how they become a world.
+struct ScenarioSetup {
+    var app = "daily-news"
+    var options = WorldOptions(latency: .fast)
+    var storefront: String?
+    var locale: String?
+    var accounts: [(email: String, password: String)] = []
+    var faults = FaultPlan()
+
+    mutating func add(_ step: SetupStep) {
+        switch step {
+        case .app(let name): app = name
+        case .seed(let seed): options.seed = seed
+        case .storefront(let code): storefront = code
+        case .locale(let id): locale = id
+        case .device(let name): options.deviceName = name
+        case .appleId(let email): options.appleId = email
+        case .account(let email, let password): accounts.append((email, password))
+        case .latency(let profile): options.latency = profile
+        case .inject(let plan): for rule in plan.rules { faults.add(rule) }
+        }
+    }
+
+    /// The world, not launched: accounts exist on the backend, the store sells in the storefront and locale.
+    func build(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> World {
+        let config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+        let world: World
+        do {
+            world = try World(config: config, options: options)
+        } catch {
+            throw StepError(error.description)
+        }
+        if let storefront {
+            guard let named = Storefront.named(storefront) else {
+                throw StepError(
+                    "unknown storefront \"\(storefront)\" (the catalog sells in \(world.storefronts.joined(separator: ", ")))"
+                )
+            }
+            world.store.storefront = named
+        }
+        if let locale { world.store.locale = locale }
+        for account in accounts { try create(account, in: world) }
+        do {
+            if !faults.isEmpty { try world.inject(faults) }
+        } catch {
+            throw StepError(error.description)
+        }
+        return world
+    }
+
+    /// `app NAME|PATH` as `--app` reads it; a relative path is tried from the working directory, then
+    /// from the scenario's folder, so a scenario runs from anywhere.
+    private func loadConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
+        let isPath = app.contains("/") || app.hasSuffix(".json")
+        var path: String
+        if isPath {
+            path = app
+            let besideScenario = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().appendingPathComponent(
+                app
+            ).path
+            if !app.hasPrefix("/") && !FileManager.default.fileExists(atPath: path)
+                && FileManager.default.fileExists(atPath: besideScenario)
+            {
+                path = besideScenario
+            }
+        } else {
+            guard let resources else {
+                throw StepError("cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME")
+            }
+            path = resources.configPath(forApp: app)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StepError(
+                    "no demo app named \"\(app)\" (bundled: \(resources.appNames().joined(separator: ", ")))")
+            }
+        }
+        do {
+            return try DemoConfigLoader.load(path: path)
+        } catch {
+            throw StepError(error.description)
+        }
+    }
+
+    /// Signs the account up on the backend, as if the reader had made it on another phone earlier.
+    private func create(_ account: (email: String, password: String), in world: World) throws(StepError) {
+        let body = (try? JSONEncoder().encode(["email": account.email, "password": account.password])) ?? Data()
+        let response = world.backend.handle(
+            HTTPRequest(
+                method: "POST", path: "/v1/accounts", headers: ["Content-Type": "application/json"],
+                body: Array(body)))
+        guard response.status == 201 else {
+            throw StepError(
+                "the backend refused account \(account.email): \(response.status) \(String(decoding: response.body, as: UTF8.self))"
+            )
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import AppFlow
+import SimKernel
+import Simulation
+import StoreSim
+
+/// The words of each step kind, checked as far as they can be without a world.
+enum StepGrammar {
+    static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
+        let arguments = Array(words.dropFirst())
+        switch words[0] {
+        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject":
+            return .setup(try setup(words[0], arguments, rest: rest))
+        case "launch":
+            try count(arguments, 0, "launch")
+            return .launch
+        case "expect":
+            return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
+        case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill":
+            return .world(try world(words[0], arguments))
+        default:
+            return .reader(try reader(words[0], arguments))
+        }
+    }
+
+    private static func setup(_ word: String, _ arguments: [String], rest: String) throws(StepError) -> SetupStep {
+        switch word {
+        case "app": return .app(try single(arguments, "app NAME|PATH"))
+        case "seed":
+            guard let seed = UInt64(try single(arguments, "seed N")) else {
+                throw StepError("seed takes a whole number, such as seed 7")
+            }
+            return .seed(seed)
+        case "storefront": return .storefront(try single(arguments, "storefront CODE (USA, GBR, …)"))
+        case "locale": return .locale(try single(arguments, "locale ID (en_US, …)"))
+        case "device": return .device(try single(arguments, "device NAME"))
+        case "apple-id": return .appleId(try single(arguments, "apple-id EMAIL"))
+        case "account":
+            guard arguments.count == 2 else { throw StepError("write account EMAIL PASSWORD") }
+            return .account(email: arguments[0], password: arguments[1])
+        case "latency":
+            let name = try single(arguments, "latency PROFILE")
+            guard let profile = LatencyProfile.all.first(where: { $0.name == name }) else {
+                let names = LatencyProfile.all.map(\.name).joined(separator: ", ")
+                throw StepError("unknown latency profile \"\(name)\" (profiles: \(names))")
+            }
+            return .latency(profile)
+        default:
+            do {
+                let plan = try FaultPlan.parse(rest)
+                for rule in plan.rules { try check(rule) }
+                return .inject(plan)
+            } catch {
+                throw StepError(error.description)
+            }
+        }
+    }
+
+    /// A rule's target and fault as the store or the backend define them, so a typo is a malformed file.
+    private static func check(_ rule: FaultRule) throws(FaultPlanError) {
+        if StoreFaultTarget(rawValue: rule.target) != nil {
+            _ = try StoreFault(rule)
+        } else if BackendFault.targets.contains(rule.target) {
+            try BackendFault.validate(rule)
+        } else {
+            let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
+            throw FaultPlanError(
+                "\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")); see play --list-faults)")
+        }
+    }
+
+    private static func world(_ word: String, _ arguments: [String]) throws(StepError) -> WorldStep {
+        switch (word, arguments) {
+        case ("advance", _):
+            return .advance(try advance(try single(arguments, "advance DURATION (30s, 5m, 2h, 3d, 1mo)")))
+        case ("store", _):
+            let names = StoreEvent.allCases.map(\.rawValue).joined(separator: "|")
+            guard arguments.count == 1, let event = StoreEvent(rawValue: arguments[0]) else {
+                throw StepError("write store \(names)")
+            }
+            return .store(event)
+        case ("parent", ["approve"]): return .parentApprove
+        case ("parent", ["decline"]): return .parentDecline
+        case ("parent", _): throw StepError("write parent approve or parent decline")
+        case ("background", []): return .background
+        case ("foreground", []): return .foreground
+        case ("restart", ["app"]): return .restartApp
+        case ("new", _):
+            guard arguments.count == 2, arguments[0] == "device" else { throw StepError("write new device NAME") }
+            return .newDevice(arguments[1])
+        case ("kill", []): return .kill
+        default: throw StepError("\(word) takes no arguments here")
+        }
+    }
+
+    /// `30s`, `2d` as `SimDuration` reads them, and `1mo` for calendar months.
+    static func advance(_ text: String) throws(StepError) -> Advance {
+        if text.hasSuffix("mo"), let months = Int(text.dropLast(2)), months > 0 { return .months(months) }
+        guard let duration = SimDuration(text: text), duration > .zero else {
+            throw StepError("\"\(text)\" is not a duration: write 500ms, 30s, 5m, 2h, 3d or 1mo")
+        }
+        return .fixed(duration)
+    }
+
+    private static func reader(_ word: String, _ arguments: [String]) throws(StepError) -> ReaderAction {
+        switch (word, arguments) {
+        case ("open", ["feed"]): return .openFeed
+        case ("open", ["paywall"]): return .openPaywall
+        case ("open", ["profile"]): return .openProfile
+        case ("open", _):
+            guard arguments.count == 2, arguments[0] == "content" else {
+                throw StepError("write open feed, open paywall, open profile or open content ID")
+            }
+            return .openContent(arguments[1])
+        case ("back", []): return .back
+        case ("select", _):
+            guard arguments.count == 2, arguments[0] == "offer" else { throw StepError("write select offer ID") }
+            return .selectOffer(arguments[1])
+        case ("subscribe", []): return .subscribe
+        case ("answer", _):
+            guard arguments.count >= 2, arguments[0] == "gate" else { throw StepError("write answer gate TEXT") }
+            return .answerGate(arguments.dropFirst().joined(separator: " "))
+        case ("confirm", ["payment"]): return .confirmPayment
+        case ("cancel", ["payment"]): return .cancelPayment
+        case ("cancel", ["auto-renew"]): return .cancelAutoRenew
+        case ("restore", []): return .restore
+        case ("login", _), ("signup", _):
+            guard arguments.count == 2 else { throw StepError("write \(word) EMAIL PASSWORD") }
+            return word == "login"
+                ? .logIn(email: arguments[0], password: arguments[1])
+                : .signUp(email: arguments[0], password: arguments[1])
+        case ("logout", []): return .logOut
+        case ("accept", ["transfer"]): return .acceptTransfer
+        case ("decline", ["transfer"]): return .declineTransfer
+        case ("manage", ["subscription"]): return .manageSubscription
+        case ("open", _), ("back", _), ("subscribe", _), ("confirm", _), ("cancel", _), ("restore", _),
+            ("logout", _), ("accept", _), ("decline", _), ("manage", _):
+            throw StepError("\(word) is not written this way; see the step list in `paywall-sim play --help`")
+        default:
+            throw StepError("unknown step \"\(word)\"; see the step list in `paywall-sim play --help`")
+        }
+    }
+
+    static func single(_ arguments: [String], _ usage: String) throws(StepError) -> String {
+        guard arguments.count == 1 else { throw StepError("write \(usage)") }
+        return arguments[0]
+    }
+
+    static func count(_ arguments: [String], _ expected: Int, _ usage: String) throws(StepError) {
+        guard arguments.count == expected else { throw StepError("write \(usage)") }
+    }
+}

@@ -1,0 +1,68 @@
+import SimKernel
+import Simulation
+
+/// Runs the steps that act on the world from outside the app.
+enum WorldStepRunner {
+    static func run(_ step: WorldStep, on world: World, killed: inout Bool) throws(StepFailure) {
+        switch step {
+        case .advance(.fixed(let duration)):
+            world.travel(by: duration)
+        case .advance(.months(let months)):
+            // Calendar months, as renewals count them: Jan 31 + 1 month is Feb 28.
+            let now = world.scheduler.now
+            world.travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now)
+        case .store(let event):
+            try store(event, on: world)
+        case .parentApprove:
+            guard world.approveAskToBuy() else {
+                throw StepFailure(expected: "a purchase waiting for a parent", actual: "none waits")
+            }
+        case .parentDecline:
+            guard world.declineAskToBuy() else {
+                throw StepFailure(expected: "a purchase waiting for a parent", actual: "none waits")
+            }
+        case .background:
+            world.timeline.log(.control, "app to background")
+        case .foreground, .restartApp:
+            if killed || step == .restartApp {
+                killed = false
+                world.restartApp()
+            } else {
+                world.returnToForeground()
+            }
+        case .newDevice(let name):
+            do {
+                try world.newDevice(named: name)
+                killed = false
+            } catch {
+                throw StepFailure(expected: "a new device \(name)", actual: error.description)
+            }
+        case .kill:
+            world.kill()
+            killed = true
+        }
+    }
+
+    private static func store(_ event: StoreEvent, on world: World) throws(StepFailure) {
+        switch event {
+        case .renew:
+            guard world.travelToNextRenewal() else {
+                throw StepFailure(expected: "a subscription that renews", actual: "no renewal ahead")
+            }
+        case .expire:
+            guard world.expireSubscriptions() else {
+                throw StepFailure(expected: "a subscription to expire", actual: "none is active")
+            }
+        case .refund:
+            guard world.refundLatest() else {
+                throw StepFailure(expected: "a transaction to refund", actual: "none to refund")
+            }
+        case .revoke:
+            guard world.revokeLatest() else {
+                throw StepFailure(expected: "a transaction to revoke", actual: "none to revoke")
+            }
+        case .billingIssue: world.setBillingIssue(true)
+        case .recover: world.setBillingIssue(false)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Scenarios
+import Simulation
+import StoreSim
+import WhiteLabel
+
+/// `paywall-sim play FILE|DIR…`: runs scenarios headless and reports them.
+enum PlayCommand {
+    static let valued: Set<String> = ["--junit", "--jobs"]
+    static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", PlayJobs.resultsFlag]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        let (paths, optionArguments) = split(arguments)
+        let options = try Options(optionArguments, valued: valued, flags: flags)
+        if options.has("--help") {
+            print(Usage.play)
+            return ExitCode.ok
+        }
+        if options.has("--list-faults") {
+            print(faultList)
+            return ExitCode.ok
+        }
+        guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
+        let jobs = try options.integer("--jobs", in: 1...64, default: 1)
+        let scenarios: [Scenario]
+        do {
+            // Every file is read before any runs, so a malformed one stops the run at once (exit 2).
+            scenarios = try ScenarioFiles.collect(paths).map { (file) throws(ConfigError) in
+                try ScenarioParser.parse(file: file)
+            }
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        guard !scenarios.isEmpty else {
+            throw UsageError(message: "no .scenario files in \(paths.joined(separator: ", "))")
+        }
+        let results =
+            jobs > 1 && scenarios.count > 1
+            ? try PlayJobs.run(files: scenarios.map(\.file), jobs: jobs)
+            : scenarios.map(ScenarioRunner(resources: AppArgument.resources).run)
+        if options.has(PlayJobs.resultsFlag) {
+            print(try PlayJobs.encode(results))
+            return ExitCode.ok
+        }
+        try report(results, options)
+        return results.allSatisfy(\.passed) ? ExitCode.ok : ExitCode.failures
+    }
+
+    private static func report(_ results: [ScenarioResult], _ options: Options) throws {
+        if options.has("--tap") {
+            print(ScenarioReports.tap(results))
+        } else if options.has("--markdown") {
+            print(ScenarioReports.markdown(results))
+        } else {
+            print(ScenarioReports.table(results))
+        }
+        if let path = options["--junit"] {
+            do {
+                try ScenarioReports.junit(results).write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw UsageError(message: "--junit: cannot write \(path) (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// File and folder names on their own; options and their values go to `Options`.
+    private static func split(_ arguments: [String]) -> (paths: [String], options: [String]) {
+        var paths: [String] = []
+        var options: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if valued.contains(argument) {
+                options.append(argument)
+                if index + 1 < arguments.count { options.append(arguments[index + 1]) }
+                index += 1
+            } else if argument.hasPrefix("-") {
+                options.append(argument)
+            } else {
+                paths.append(argument)
+            }
+            index += 1
+        }
+        return (paths, options)
+    }
+
+    /// Every fault target and its faults, as `inject` takes them.
+    static var faultList: String {
+        var lines = ["Store targets:"]
+        for target in StoreFaultTarget.allCases {
+            lines.append("  \(target.rawValue): \(target.faults.joined(separator: ", "))")
+        }
+        lines.append("Backend targets (each takes every backend fault):")
+        lines.append("  \(BackendFault.targets.joined(separator: ", "))")
+        lines.append("Backend faults: \(BackendFault.allCases.map(\.rawValue).joined(separator: ", "))")
+        lines.append("Write: inject TARGET FAULT[:ARGUMENT] [times N | always | chance P]")
+        return lines.joined(separator: "\n")
+    }
+}

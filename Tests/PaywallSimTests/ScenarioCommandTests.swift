@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// `paywall-sim play` as CI calls it: exit codes, and each report.
+@Suite struct ScenarioCommandTests {
+    private let passing = """
+        title Buying the monthly plan
+        sees The article opens
+        launch
+        open paywall
+        select offer premium-monthly
+        confirm payment
+        expect levels premium
+        """
+
+    private func folder(_ files: [String: String]) throws -> String {
+        let directory = try TestSupport.temporaryDirectory()
+        for (name, text) in files { try text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
+        return directory
+    }
+
+    @Test func passingScenariosExitZeroWithTheTable() throws {
+        let directory = try folder(["a.scenario": passing])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("scenario"))
+        #expect(result.stdout.contains("Buying the monthly plan  passed  5/5"))
+        #expect(result.stdout.contains("1 passed, 0 failed"))
+    }
+
+    @Test func aFailureExitsOneAndShowsFileLineExpectedActualAndTheScreen() throws {
+        let directory = try folder(["a.scenario": passing, "b.scenario": "launch\nexpect screen paywall\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 1)
+        #expect(result.stdout.contains("\(directory)/b.scenario:2: expect screen paywall"))
+        #expect(result.stdout.contains("expected: screen paywall"))
+        #expect(result.stdout.contains("actual:   screen feed"))
+        #expect(result.stdout.contains("[feed]"))
+        #expect(result.stdout.contains("1 passed, 1 failed"))
+    }
+
+    @Test func aMalformedFileExitsTwoWithFileAndLine() throws {
+        let directory = try folder(["a.scenario": passing, "bad.scenario": "launch\n\nopen the door\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(directory)/bad.scenario:3: write open feed, open paywall"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func tapMarkdownAndJUnit() throws {
+        let directory = try folder(["a.scenario": passing, "b.scenario": "launch\nexpect charges 3\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tap = try TestSupport.runBinary(["play", directory, "--tap"])
+        #expect(tap.code == 1)
+        #expect(tap.stdout.hasPrefix("TAP version 13\n1..2\nok 1 - Buying the monthly plan\nnot ok 2 - b\n"))
+        #expect(tap.stdout.contains("#   expected: 3 charges"))
+        let markdown = try TestSupport.runBinary(["play", "--markdown", directory])
+        #expect(
+            markdown.stdout.hasPrefix(
+                "| What happens | What the reader sees | Result |\n| --- | --- | --- |\n"
+                    + "| Buying the monthly plan | The article opens | passed |\n| b |  | failed at line 2 |"))
+        let xml = "\(directory)/junit.xml"
+        let junit = try TestSupport.runBinary(["play", directory, "--junit", xml])
+        #expect(junit.code == 1)
+        let text = try String(contentsOfFile: xml, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
+        #expect(text.contains("<testsuites tests=\"2\" failures=\"1\">"))
+        #expect(text.contains("<failure message=\"expected 3 charges, got 0 charges\">"))
+    }
+
+    @Test func jobsRunInChildProcessesAndGiveTheSameResults() throws {
+        let directory = try folder([
+            "a.scenario": passing, "b.scenario": "launch\nexpect charges 3\n",
+            "c.scenario": "launch\nexpect screen feed\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let serial = try TestSupport.runBinary(["play", directory])
+        let parallel = try TestSupport.runBinary(["play", directory, "--jobs", "2"])
+        #expect(parallel.code == 1)
+        #expect(parallel.stdout == serial.stdout)
+    }
+
+    @Test func listFaultsPrintsEveryTargetAndFault() throws {
+        let result = try TestSupport.runBinary(["play", "--list-faults"])
+        #expect(result.code == 0)
+        #expect(result.stdout.contains("payment: error, timeout, cancelled, deferred, interrupted"))
+        #expect(result.stdout.contains("backend, receipts, restores"))
+        #expect(result.stdout.contains("lost-response"))
+    }
+
+    @Test func theShippedExamplesPass() throws {
+        let result = try TestSupport.runBinary([
+            "play", "\(TestSupport.packageRoot)/scenarios/purchase.scenario",
+            "\(TestSupport.packageRoot)/scenarios/cancel.scenario",
+        ])
+        #expect(result.code == 0, "\(result.stdout)")
+    }
+}

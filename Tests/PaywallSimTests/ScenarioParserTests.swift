@@ -1,0 +1,173 @@
+import AppFlow
+import Scenarios
+import Simulation
+import Testing
+import WhiteLabel
+
+/// The scenario language: every step kind parses, and a mistake names file:line and what is wrong.
+@Suite struct ScenarioParserTests {
+    private func kinds(_ text: String) throws -> [StepKind] {
+        try ScenarioParser.parse(text, file: "t.scenario").steps.map(\.kind)
+    }
+
+    private func error(_ text: String) -> String {
+        do {
+            _ = try ScenarioParser.parse(text, file: "t.scenario")
+            return "parsed"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func setupStepsAndTheTableTexts() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            # a comment line
+            title A reader subscribes   # trailing comment
+            sees "The article opens"
+            app kids-stories
+            seed 7
+            storefront GBR
+            locale en_GB
+            device ipad
+            apple-id child@icloud.test
+            account reader@example.test correct-horse
+            latency slow
+            inject payment error times 2
+            launch
+            """, file: "t.scenario")
+        #expect(scenario.title == "A reader subscribes")
+        #expect(scenario.sees == "The article opens")
+        #expect(scenario.steps.count == 10)
+        #expect(scenario.steps.first?.line == 4)
+        guard case .setup(.account(let email, let password)) = scenario.steps[6].kind,
+            case .setup(.inject(let plan)) = scenario.steps[8].kind, case .launch = scenario.steps[9].kind
+        else {
+            Issue.record("wrong kinds: \(scenario.steps.map(\.text))")
+            return
+        }
+        #expect(email == "reader@example.test" && password == "correct-horse")
+        #expect(plan.rules.map(\.description) == ["payment error times 2"])
+    }
+
+    @Test func everyReaderAction() throws {
+        let text = """
+            open feed
+            open paywall
+            open profile
+            open content night-trains
+            back
+            select offer premium-monthly
+            subscribe
+            answer gate 56
+            confirm payment
+            cancel payment
+            restore
+            login a@b.test secret-password
+            signup a@b.test secret-password
+            logout
+            accept transfer
+            decline transfer
+            manage subscription
+            cancel auto-renew
+            """
+        let actions = try kinds(text).map { kind -> ReaderAction? in
+            if case .reader(let action) = kind { action } else { nil }
+        }
+        #expect(
+            actions == [
+                .openFeed, .openPaywall, .openProfile, .openContent("night-trains"), .back,
+                .selectOffer("premium-monthly"), .subscribe, .answerGate("56"), .confirmPayment, .cancelPayment,
+                .restore, .logIn(email: "a@b.test", password: "secret-password"),
+                .signUp(email: "a@b.test", password: "secret-password"), .logOut, .acceptTransfer, .declineTransfer,
+                .manageSubscription, .cancelAutoRenew,
+            ])
+    }
+
+    @Test func everyWorldStep() throws {
+        let text = """
+            advance 3s
+            advance 2d
+            advance 1mo
+            store renew
+            store expire
+            store refund
+            store revoke
+            store billing-issue
+            store recover
+            parent approve
+            parent decline
+            background
+            foreground
+            restart app
+            new device ipad
+            kill
+            """
+        let steps = try kinds(text).map { kind -> WorldStep? in
+            if case .world(let step) = kind { step } else { nil }
+        }
+        #expect(
+            steps == [
+                .advance(.fixed(.seconds(3))), .advance(.fixed(.days(2))), .advance(.months(1)), .store(.renew),
+                .store(.expire), .store(.refund), .store(.revoke), .store(.billingIssue), .store(.recover),
+                .parentApprove, .parentDecline, .background, .foreground, .restartApp, .newDevice("ipad"), .kill,
+            ])
+    }
+
+    @Test func everyExpectation() throws {
+        let text = """
+            expect screen app-store-sheet
+            expect offers premium-yearly, premium-monthly
+            expect levels premium, kids
+            expect levels none
+            expect identity anonymous
+            expect identity account a@b.test
+            expect identity none
+            expect content night-trains unlocked
+            expect ads hidden
+            expect alert "Purchase failed"
+            expect no alert
+            expect text "ends on # not a comment"
+            expect charges 2
+            expect pending payment
+            expect timeline "POST /v1/receipts"
+            """
+        let expectations = try kinds(text).map { kind -> ScenarioExpectation? in
+            if case .expect(let expectation) = kind { expectation } else { nil }
+        }
+        #expect(
+            expectations == [
+                .screen(.appStoreSheet), .offers(["premium-yearly", "premium-monthly"]), .levels(["premium", "kids"]),
+                .levels([]), .identity(.anonymous), .identity(.account("a@b.test")), .identity(.none),
+                .content(id: "night-trains", unlocked: true), .ads(shown: false), .alert("Purchase failed"), .noAlert,
+                .text("ends on # not a comment"), .charges(2), .pendingPayment, .timeline("POST /v1/receipts"),
+            ])
+    }
+
+    @Test(arguments: [
+        ("launch\nexpect screne feed", "t.scenario:2: unknown expectation \"screne\""),
+        ("launch\n\nexpect screen home", "t.scenario:3: unknown screen \"home\" (screens: feed, content"),
+        ("fly away", "t.scenario:1: unknown step \"fly\""),
+        ("advance soon", "t.scenario:1: \"soon\" is not a duration"),
+        ("inject payment explode", "t.scenario:1: payment has no fault \"explode\": use error, timeout"),
+        (
+            "inject warp-drive error",
+            "t.scenario:1: \"warp-drive error times 1\": unknown target (targets: products-request"
+        ),
+        ("latency instant", "t.scenario:1: unknown latency profile \"instant\""),
+        ("launch\nseed 3", "t.scenario:2: seed builds the world, so it must come before launch"),
+        ("launch\nlaunch", "t.scenario:2: launch must come once"),
+        ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
+        ("expect charges many", "t.scenario:1: expect charges takes a whole number"),
+        ("select premium", "t.scenario:1: write select offer ID"),
+        ("# only a comment", "t.scenario: no steps"),
+    ])
+    func malformedLinesNameTheFileLineAndWhatIsWrong(_ text: String, _ message: String) {
+        #expect(error(text).hasPrefix(message), "\(error(text))")
+    }
+
+    @Test func faultsAreCheckedAsTheStoreAndBackendDefineThem() throws {
+        #expect(try kinds("inject payment deferred; receipts error times 2").count == 1)
+        #expect(error("inject payment error sometimes").contains("after the fault write times N, always or chance P"))
+    }
+}
