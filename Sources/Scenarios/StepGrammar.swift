@@ -115,6 +115,9 @@ enum StepGrammar {
         case ("select", _):
             guard arguments.count == 2, arguments[0] == "offer" else { throw StepError("write select offer ID") }
             return .selectOffer(arguments[1])
+        case ("double-tap", _):
+            guard arguments.count == 2, arguments[0] == "offer" else { throw StepError("write double-tap offer ID") }
+            return .doubleTapOffer(arguments[1])
         case ("subscribe", []): return .subscribe
         case ("answer", _):
             guard arguments.count >= 2, arguments[0] == "gate" else { throw StepError("write answer gate TEXT") }

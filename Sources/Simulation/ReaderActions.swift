@@ -10,6 +10,8 @@ public enum ReaderAction: Equatable, Sendable {
     /// Esc: dismisses an alert if one is up, else goes back one screen.
     case back
     case selectOffer(String)
+    /// Two taps on an offer before Apple's sheet can appear: how a second payment starts while one runs.
+    case doubleTapOffer(String)
     /// Subscribe on a locked piece of content (to the paywall), or on Apple's sheet.
     case subscribe
     case answerGate(String)
@@ -50,6 +52,9 @@ extension World {
         case .openContent(let id): try openContent(id)
         case .back: try goBack()
         case .selectOffer(let id): try selectOffer(id)
+        case .doubleTapOffer(let id):
+            try selectOffer(id)
+            send(.select)
         case .subscribe:
             if screen.id == .appStoreSheet { return try pressSelectable(at: 0) }
             guard screen.id == .content else { throw notHere("Subscribe", "a locked article or Apple's sheet") }

@@ -108,7 +108,7 @@ enum Usage {
         Setup:   app NAME|PATH, title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
                  inject TARGET FAULT [times N | always | chance P]
-        Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, subscribe,
+        Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, double-tap offer ID, subscribe,
                  answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
                  parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
