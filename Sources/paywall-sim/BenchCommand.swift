@@ -28,6 +28,9 @@ enum BenchCommand {
         Benchmark(
             name: "render", summary: "time per key press to step the world and render the terminal frame",
             run: RenderBenchmark.run),
+        Benchmark(
+            name: "scenarios", summary: "wall time of the whole scenarios/ directory beside the virtual time it covers",
+            run: ScenariosBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
