@@ -10,12 +10,12 @@ public final class ScenarioRecorder {
     /// one is not a step either.
     private var unrecordedScreens = 0
 
-    /// Starts with the setup that rebuilds the world: app, seed, latency, then `launch`.
-    public init(app: String, seed: UInt64, latency: LatencyProfile, comments: [String] = []) {
+    /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup`, then `launch`.
+    public init(
+        app: String, seed: UInt64, latency: LatencyProfile, setup: [SetupStep] = [], comments: [String] = []
+    ) {
         lines = comments.map { "# \($0)" }
-        lines += [
-            StepText.setup(.app(app)), StepText.setup(.seed(seed)), StepText.setup(.latency(latency)), "launch",
-        ]
+        lines += ([.app(app), .seed(seed), .latency(latency)] + setup).map(StepText.setup) + ["launch"]
     }
 
     /// Records every reader intent on `world`'s phones from now on.

@@ -71,3 +71,31 @@ import WhiteLabel
         #expect(Array(lines.dropFirst(4).prefix(4)) == ["back", "cancel auto-renew", "advance 90m", "storefront GBR"])
     }
 }
+
+/// A session recorded in a real terminal replays green with `play`.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+struct TerminalRecordingTests {
+    @Test func aPurchaseMadeWithKeyPressesIsRecordedAndReplaysGreen() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let file = "\(directory)/r.scenario"
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast", "--record", file])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("r")
+        tmux.waitFor("● REC")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Yearly: 1 week free, then $39.99")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("fourteen hours, three countries")
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("subscribe\nselect offer premium-yearly\nconfirm payment\n"))
+        #expect(text.contains("expect charges 1"))
+        let result = try TestSupport.runBinary(["play", file])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
+    }
+}
