@@ -80,8 +80,6 @@ struct TerminalRecordingTests {
         let file = "\(directory)/r.scenario"
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast", "--record", file])
         tmux.waitFor("Weekend market report")
-        try tmux.send("r")
-        tmux.waitFor("● REC")
         try tmux.send("Down", "Enter")
         tmux.waitFor("Subscribe to read the full article.")
         try tmux.send("Enter")
