@@ -36,7 +36,7 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
-        .target(name: "TerminalUI", dependencies: ["Simulation", "AppFlow", "WhiteLabel", "CNcurses"]),
+        .target(name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses"]),
         .executableTarget(
             name: "paywall-sim",
             dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim"]),

@@ -15,6 +15,8 @@ final class Device {
     private(set) var state: AppState
     private let timeline: Timeline
     private let backend: BackendClient
+    /// Told what each reader input means before the app handles it, for recordings.
+    var onIntent: ((ReaderIntent) -> Void)?
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
     private var isRunning = true
 
@@ -70,6 +72,9 @@ final class Device {
         guard isRunning else { return }
         if case .reader(let input) = event, let text = Self.describe(input, on: state.screen) {
             timeline.log(.reader, text)
+        }
+        if case .reader(let input) = event, let onIntent, let intent = ReaderIntent.of(input, in: state) {
+            onIntent(intent)
         }
         for effect in reduce(&state, event) { run(effect) }
     }

@@ -5,6 +5,7 @@ public enum FrontCommand: Equatable, Sendable {
     case send(ReaderInput)
     /// Apply a control to the world.
     case control(ControlAction)
+    case toggleRecording
     case quit
 }
 
@@ -18,6 +19,10 @@ public struct FrontState: Equatable, Sendable {
     public var timelineFilter = TimelineFilter.all
     /// Index into `ControlBoard.controls`; the list's length never changes, so the index stays on its row.
     public var controlSelection = 0
+    /// A scenario is being recorded: the key bar says "● REC".
+    public var isRecording = false
+    /// Shown in the key bar instead of the keys (a live replay's step comment).
+    public var caption: String?
 
     public init() {}
 
@@ -50,6 +55,7 @@ public struct FrontState: Equatable, Sendable {
         case .focusPhone: focus = .phone
         case .focusControls: focus = .controls
         case .help: showsHelp = true
+        case .toggleRecording: return .toggleRecording
         case .quit: return .quit
         case .resize: break
         }

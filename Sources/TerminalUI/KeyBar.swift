@@ -36,10 +36,22 @@ enum KeyBar {
         1 + hints.reduce(0) { $0 + ColumnWidth.of($1.key) + 1 + ColumnWidth.of($1.action) } + 3 * (hints.count - 1)
     }
 
-    static func draw(into frame: inout Frame, rect: Rect, hints: [KeyHint]) {
+    static let recordingMark = "● REC"
+
+    /// With `recording`, the bar starts with "● REC"; a `caption` takes the hints' place.
+    static func draw(
+        into frame: inout Frame, rect: Rect, hints: [KeyHint], recording: Bool = false, caption: String? = nil
+    ) {
         frame.fill(rect)
-        let hints = fitting(hints, width: rect.width)
         var x = rect.x + 1
+        if recording {
+            x = frame.write(recordingMark, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX) + 2
+        }
+        if let caption {
+            _ = frame.write(caption, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX)
+            return
+        }
+        let hints = fitting(hints, width: rect.maxX - x + 1)
         for (index, hint) in hints.enumerated() {
             if index > 0 { x = frame.write(" · ", x: x, y: rect.y, role: .muted, limit: rect.maxX) }
             x = frame.write(hint.key, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX)

@@ -32,6 +32,8 @@ public enum KeyAction: Equatable, Sendable {
     /// `c`: straight to the control pane (at 80x24 it then covers the timeline).
     case focusControls
     case help
+    /// `r`: start or stop recording a scenario.
+    case toggleRecording
     case quit
     /// The terminal changed size; ncurses reports it as `KEY_RESIZE`.
     case resize
@@ -90,6 +92,7 @@ public enum KeyMap {
         case _ where typing: return character.isPrintable ? .reader(.character(character)) : nil
         case "q": return .quit
         case "?": return .help
+        case "r": return .toggleRecording
         case "c": return focus == .controls ? .focusPhone : .focusControls
         default: return movementAction(character, focus: focus)
         }
@@ -123,6 +126,7 @@ public enum KeyMap {
         KeyHint("PgUp PgDn", "scroll the timeline a page"),
         KeyHint("Home End g G", "oldest / latest timeline entry, first / last control"),
         KeyHint("f", "timeline filter: all, app, store, backend, reader, control"),
+        KeyHint("r", "start / stop recording a scenario (written to recording-N.scenario)"),
         KeyHint("?", "show or hide this help"),
         KeyHint("q", "quit and restore the terminal"),
     ]

@@ -6,16 +6,25 @@ import WhiteLabel
 public enum TerminalFront {
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
-    public static func run(world: World, theme: Theme, speed: Double = 1.0) throws(TerminalError) -> Int32 {
+    /// `recordings` records the session (`r`, `--record`); a `script` drives it by itself and ends it.
+    public static func run(
+        world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil,
+        script: (any FrontScript)? = nil
+    ) throws(TerminalError) -> Int32 {
         let session = try TerminalSession.start(theme: theme)
         defer { session.end() }
+        recordings?.attach(to: world)
         world.launch()
         var loop = InteractiveLoop(
             world: world, session: session, theme: theme,
             driver: RealTimeDriver(
                 anchorWallNanoseconds: MonotonicClock.nanoseconds(), anchorVirtual: world.scheduler.now,
                 speed: speed))
-        return loop.run()
+        loop.recordings = recordings
+        loop.script = script
+        let code = loop.run()
+        recordings?.finish(world)
+        return code
     }
 }
 
@@ -26,6 +35,8 @@ struct InteractiveLoop {
     let theme: Theme
     var driver: RealTimeDriver
     var state = FrontState()
+    var recordings: Recordings?
+    var script: (any FrontScript)?
     private var painted: Frame?
     private var repaintAll = true
 
@@ -43,6 +54,14 @@ struct InteractiveLoop {
             let target = driver.target(
                 atWall: MonotonicClock.nanoseconds(), schedulerNow: world.scheduler.now)
             world.scheduler.run(until: target)
+            recordings?.settle(world)
+            state.isRecording = recordings?.isRecording ?? false
+            if let script {
+                switch script.tick(world: world, wallNanoseconds: MonotonicClock.nanoseconds()) {
+                case .running(let caption): state.caption = caption
+                case .finished(let code): return code
+                }
+            }
 
             let content = FrontContent(world: world)
             let size = session.size
@@ -69,7 +88,12 @@ struct InteractiveLoop {
             let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
             switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
             case .send(let input): world.send(input)
-            case .control(let control): control.apply(to: world)
+            case .control(let control):
+                control.apply(to: world)
+                recordings?.control(control, on: world)
+            case .toggleRecording:
+                recordings?.toggle(world)
+                state.isRecording = recordings?.isRecording ?? false
             case .quit: return 0
             case nil: break
             }

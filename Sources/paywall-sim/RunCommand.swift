@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import SimKernel
 import Simulation
 import TerminalUI
@@ -8,7 +9,8 @@ import WhiteLabel
 enum RunCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
-            arguments, valued: ["--app", "--state", "--seed", "--latency", "--inject"], flags: ["--ephemeral"])
+            arguments, valued: ["--app", "--state", "--seed", "--latency", "--inject", "--record"],
+            flags: ["--ephemeral"])
         if options.has("--help") {
             print(Usage.run)
             return ExitCode.ok
@@ -41,11 +43,31 @@ enum RunCommand {
                 throw UsageError(message: "--inject: \(error)")
             }
         }
+        let recordings = Recordings(
+            recorder: recorder(options, seed: UInt64(seed), latency: latency, faults: faults, state: state),
+            sessionFile: options["--record"], directory: FileManager.default.currentDirectoryPath)
+        let code: Int32
         do {
-            return try TerminalFront.run(world: world, theme: theme)
+            code = try TerminalFront.run(world: world, theme: theme, recordings: recordings)
         } catch {
             throw UsageError(message: "\(error)")
         }
+        for message in recordings.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        return code
+    }
+
+    /// Records from launch, with the setup that rebuilds this world: `r` and `--record` write from it.
+    private static func recorder(
+        _ options: Options, seed: UInt64, latency: LatencyProfile, faults: FaultPlan?, state: String?
+    ) -> ScenarioRecorder {
+        var app = options["--app"] ?? AppArgument.defaultApp
+        if app.contains("/") || app.hasSuffix(".json") { app = URL(fileURLWithPath: app).standardizedFileURL.path }
+        let comments =
+            state.map {
+                ["recorded by paywall-sim run with its state in \($0): what earlier sessions left there is not here"]
+            } ?? ["recorded by paywall-sim run"]
+        return ScenarioRecorder(
+            app: app, seed: seed, latency: latency, setup: faults.map { [.inject($0)] } ?? [], comments: comments)
     }
 
     /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`.

@@ -19,7 +19,7 @@ enum Usage {
 
     static let run = """
         Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
-                               [--inject RULES]
+                               [--inject RULES] [--record FILE]
 
         Opens a white-label app on a simulated phone, beside the timeline of every message
         between the app, the fake App Store and the backend.
@@ -36,10 +36,12 @@ enum Usage {
                              receipt-refresh, notification. Backend targets: backend (every call),
                              receipts, restores, transfers, accounts, sessions, me, content.
                              Example: --inject "payment deferred; receipts error times 2"
+          --record FILE      Record the session as a scenario and write it to FILE when the app quits
           -h, --help         Show this help
 
         Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab moves focus (phone, timeline, controls),
-        c jumps to the controls, f filters the timeline, ? lists every key, q quits.
+        c jumps to the controls, f filters the timeline, r starts and stops recording (recording-N.scenario
+        in the working directory), ? lists every key, q quits.
         """
 
     static let screens = """

@@ -1,0 +1,75 @@
+import Foundation
+import Scenarios
+import Simulation
+
+/// The terminal's recordings: the whole session is recorded from launch; `r` marks a stretch and, on
+/// stop, writes the session so far as `recording-N.scenario`; `--record FILE` writes it all on quit.
+public final class Recordings {
+    private let recorder: ScenarioRecorder
+    private let sessionFile: String?
+    private let directory: String
+    /// `r` was pressed again: the file is written once nothing is in flight.
+    private var stopRequested = false
+    public private(set) var isRecording = false
+    /// What to tell the person once the terminal is restored (where files went, or why they did not).
+    public private(set) var messages: [String] = []
+
+    public init(recorder: ScenarioRecorder, sessionFile: String?, directory: String) {
+        self.recorder = recorder
+        self.sessionFile = sessionFile
+        self.directory = directory
+    }
+
+    func attach(to world: World) { recorder.attach(to: world) }
+
+    func control(_ action: ControlAction, on world: World) { action.record(into: recorder, world: world) }
+
+    /// `r`: starts recording, or asks to stop (the file is written when the world is idle).
+    func toggle(_ world: World) {
+        if isRecording {
+            stopRequested = true
+            return
+        }
+        isRecording = true
+        let at = "\(world.scheduler.now)"
+        recorder.note("recording started here (\(at) on the timeline)")
+        world.timeline.log(.control, "● REC recording started")
+    }
+
+    /// Called every turn of the loop: writes a stopped recording once no answer is in flight.
+    func settle(_ world: World) {
+        guard stopRequested, world.scheduler.isIdle else { return }
+        stopRequested = false
+        isRecording = false
+        let path = Self.freePath(in: directory)
+        write(recorder.text(endingWith: world), to: path, world: world)
+        recorder.note("\((path as NSString).lastPathComponent) stopped here")
+    }
+
+    /// The app quits: what is in flight lands, then the session (and a recording still on) is written.
+    func finish(_ world: World) {
+        guard sessionFile != nil || isRecording else { return }
+        world.scheduler.runUntilIdle()
+        if isRecording { stopRequested = true }
+        settle(world)
+        if let sessionFile { write(recorder.text(endingWith: world), to: sessionFile, world: world) }
+    }
+
+    private func write(_ text: String, to path: String, world: World) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            world.timeline.log(.control, "recording saved to \(path)")
+            messages.append("recording saved to \(path)")
+        } catch {
+            world.timeline.log(.control, "could not write \(path): \(error.localizedDescription)")
+            messages.append("could not write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// `recording-1.scenario`, or the first number not taken.
+    private static func freePath(in directory: String) -> String {
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(directory)/recording-\(number).scenario") { number += 1 }
+        return "\(directory)/recording-\(number).scenario"
+    }
+}

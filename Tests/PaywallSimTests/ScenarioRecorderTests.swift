@@ -1,0 +1,99 @@
+import AppFlow
+import Scenarios
+import SimKernel
+import Simulation
+import TerminalUI
+import Testing
+import WhiteLabel
+
+/// A session driven headless is recorded, and the recording replays to the same result.
+@Suite struct ScenarioRecorderTests {
+    private func world() throws -> World {
+        try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .fast))
+    }
+
+    private func act(_ world: World, _ action: ReaderAction) throws {
+        try world.perform(action)
+        world.scheduler.runUntilIdle()
+    }
+
+    @Test func aPurchaseThenADayLaterIsWrittenAsAPersonWouldAndReplaysGreen() throws {
+        let world = try world()
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
+        recorder.attach(to: world)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try act(world, .openPaywall)
+        try act(world, .selectOffer("premium-monthly"))
+        try act(world, .confirmPayment)
+        ControlAction.travelOneDay.apply(to: world)
+        ControlAction.travelOneDay.record(into: recorder, world: world)
+        try act(world, .back)
+        try act(world, .logIn(email: "nobody@example.test", password: "secret1"))
+
+        let text = recorder.text(endingWith: world)
+        #expect(
+            text == """
+                app daily-news
+                seed 1
+                latency fast
+                launch
+                open content night-trains
+                subscribe
+                select offer premium-monthly
+                confirm payment
+                advance 1d
+                back
+                open profile
+                login nobody@example.test secret1
+
+                expect screen \(world.screen.visibleID.rawValue)
+                expect levels premium
+                expect identity anonymous
+                expect charges 1
+
+                """)
+        let scenario = try ScenarioParser.parse(text, file: "recorded.scenario")
+        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+        #expect(result.passed, "\(result.failure?.report ?? "")")
+    }
+
+    @Test func backingOutOfAFormNoStepOpenedIsNotAStep() {
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
+        recorder.record(ReaderIntent.openLogin)
+        recorder.record(ReaderIntent.back)
+        recorder.record(ReaderIntent.back)
+        recorder.record(ReaderIntent.setAutoRenew(false))
+        recorder.record(WorldStep.advance(.fixed(.minutes(90))))
+        recorder.record(SetupStep.storefront("GBR"))
+        let world = try? world()
+        let lines = world.map { recorder.text(endingWith: $0) }?.split(separator: "\n") ?? []
+        #expect(Array(lines.dropFirst(4).prefix(4)) == ["back", "cancel auto-renew", "advance 90m", "storefront GBR"])
+    }
+}
+
+/// A session recorded in a real terminal replays green with `play`.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+struct TerminalRecordingTests {
+    @Test func aPurchaseMadeWithKeyPressesIsRecordedAndReplaysGreen() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let file = "\(directory)/r.scenario"
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast", "--record", file])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Yearly: 1 week free, then $39.99")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("fourteen hours, three countries")
+        try tmux.send("q")
+        tmux.waitFor("EXIT=0")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("subscribe\nselect offer premium-yearly\nconfirm payment\n"))
+        #expect(text.contains("expect charges 1"))
+        let result = try TestSupport.runBinary(["play", file])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
+    }
+}
