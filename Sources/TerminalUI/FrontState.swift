@@ -21,8 +21,6 @@ public struct FrontState: Equatable, Sendable {
     public var controlSelection = 0
     /// A scenario is being recorded: the key bar says "● REC".
     public var isRecording = false
-    /// Shown in the key bar instead of the keys (a live replay's step comment).
-    public var caption: String?
 
     public init() {}
 

@@ -22,7 +22,7 @@ public enum FrontView {
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
                 hints: KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus),
-                recording: state.isRecording, caption: state.caption)
+                recording: state.isRecording)
             if state.showsHelp {
                 HelpOverlay.draw(into: &frame, screenKeys: content.screen.keys, theme: theme)
             }

@@ -38,18 +38,12 @@ enum KeyBar {
 
     static let recordingMark = "● REC"
 
-    /// With `recording`, the bar starts with "● REC"; a `caption` takes the hints' place.
-    static func draw(
-        into frame: inout Frame, rect: Rect, hints: [KeyHint], recording: Bool = false, caption: String? = nil
-    ) {
+    /// With `recording`, the bar starts with "● REC".
+    static func draw(into frame: inout Frame, rect: Rect, hints: [KeyHint], recording: Bool = false) {
         frame.fill(rect)
         var x = rect.x + 1
         if recording {
             x = frame.write(recordingMark, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX) + 2
-        }
-        if let caption {
-            _ = frame.write(caption, x: x, y: rect.y, role: .accent, style: .bold, limit: rect.maxX)
-            return
         }
         let hints = fitting(hints, width: rect.maxX - x + 1)
         for (index, hint) in hints.enumerated() {

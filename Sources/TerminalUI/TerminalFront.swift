@@ -6,10 +6,9 @@ import WhiteLabel
 public enum TerminalFront {
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
-    /// `recordings` records the session (`r`, `--record`); a `script` drives it by itself and ends it.
+    /// `recordings` records the session (`r`, `--record`).
     public static func run(
-        world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil,
-        script: (any FrontScript)? = nil
+        world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil
     ) throws(TerminalError) -> Int32 {
         let session = try TerminalSession.start(theme: theme)
         defer { session.end() }
@@ -21,7 +20,6 @@ public enum TerminalFront {
                 anchorWallNanoseconds: MonotonicClock.nanoseconds(), anchorVirtual: world.scheduler.now,
                 speed: speed))
         loop.recordings = recordings
-        loop.script = script
         let code = loop.run()
         recordings?.finish(world)
         return code
@@ -36,7 +34,6 @@ struct InteractiveLoop {
     var driver: RealTimeDriver
     var state = FrontState()
     var recordings: Recordings?
-    var script: (any FrontScript)?
     private var painted: Frame?
     private var repaintAll = true
 
@@ -56,12 +53,6 @@ struct InteractiveLoop {
             world.scheduler.run(until: target)
             recordings?.settle(world)
             state.isRecording = recordings?.isRecording ?? false
-            if let script {
-                switch script.tick(world: world, wallNanoseconds: MonotonicClock.nanoseconds()) {
-                case .running(let caption): state.caption = caption
-                case .finished(let code): return code
-                }
-            }
 
             let content = FrontContent(world: world)
             let size = session.size
