@@ -157,7 +157,12 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         push(.manageSubscription, &state)
         return [.reloadAccess]
     case .setAutoRenew(let enabled):
-        return [.setAutoRenew(enabled), .reloadAccess]
+        // Apple's sheet shows its own change at once; the backend learns it from Apple's notification,
+        // so reloading from it now would show the old state. The profile reloads when it opens.
+        if let index = state.subscriptions.firstIndex(where: \.active) {
+            state.subscriptions[index] = state.subscriptions[index].with(autoRenew: enabled)
+        }
+        return [.setAutoRenew(enabled)]
     }
     return []
 }

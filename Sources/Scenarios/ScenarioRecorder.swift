@@ -2,7 +2,7 @@ import AppFlow
 import SimKernel
 import Simulation
 
-/// Writes what happens to a world as a scenario: the setup, each reader intent and outside step in
+/// Writes what happens to a world as a scenario: the setup, each reader action and outside step in
 /// the words a person would write, then expectations of the final screen, levels, identity and charges.
 public final class ScenarioRecorder {
     private var lines: [String]
@@ -18,30 +18,28 @@ public final class ScenarioRecorder {
         lines += ([.app(app), .seed(seed), .latency(latency)] + setup).map(StepText.setup) + ["launch"]
     }
 
-    /// Records every reader intent on `world`'s phones from now on.
+    /// Records every reader action on `world`'s phones from now on.
     public func attach(to world: World) {
-        world.onReaderIntent = { [weak self] intent in self?.record(intent) }
+        world.onReaderAction = { [weak self] action in self?.record(action) }
     }
 
-    public func record(_ intent: ReaderIntent) {
-        switch intent {
+    public func record(_ action: ReaderAction) {
+        switch action {
         case .openLogin, .openSignup:
             unrecordedScreens += 1
         case .back where unrecordedScreens > 0:
             unrecordedScreens -= 1
-        case .setAutoRenew(true):
-            note("the reader turned auto-renew back on (no step says this yet)")
         case .answerGate(let answer) where answer.trimmingCharacters(in: .whitespaces).isEmpty:
             note("the reader answered the parental gate with nothing (no step says this)")
         default:
-            if let action = Self.action(for: intent) { record(action) }
+            if case .logIn = action { unrecordedScreens = 0 }
+            if case .signUp = action { unrecordedScreens = 0 }
+            if let line = StepText.reader(action) {
+                lines.append(line)
+            } else {
+                note("the reader did \(action) (no step says this yet)")
+            }
         }
-    }
-
-    public func record(_ action: ReaderAction) {
-        if case .logIn = action { unrecordedScreens = 0 }
-        if case .signUp = action { unrecordedScreens = 0 }
-        lines.append(StepText.reader(action))
     }
 
     public func record(_ step: WorldStep) { lines.append(StepText.world(step)) }
@@ -70,27 +68,5 @@ public final class ScenarioRecorder {
             .screen(world.screen.visibleID), .levels(access.levels.map(\.rawValue).sorted()), .identity(identity),
             .charges(world.charges),
         ]
-    }
-
-    private static func action(for intent: ReaderIntent) -> ReaderAction? {
-        switch intent {
-        case .openContent(let id): .openContent(id)
-        case .subscribe: .subscribe
-        case .selectOffer(let id): .selectOffer(id)
-        case .answerGate(let answer): .answerGate(answer)
-        case .confirmPayment: .confirmPayment
-        case .cancelPayment: .cancelPayment
-        case .openProfile: .openProfile
-        case .restore: .restore
-        case .logIn(let email, let password): .logIn(email: email, password: password)
-        case .signUp(let email, let password): .signUp(email: email, password: password)
-        case .acceptTransfer: .acceptTransfer
-        case .declineTransfer: .declineTransfer
-        case .logOut: .logOut
-        case .manageSubscription: .manageSubscription
-        case .setAutoRenew(false): .cancelAutoRenew
-        case .back: .back
-        case .openLogin, .openSignup, .setAutoRenew(true): nil
-        }
     }
 }

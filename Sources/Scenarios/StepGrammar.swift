@@ -124,7 +124,7 @@ enum StepGrammar {
             return .answerGate(arguments.dropFirst().joined(separator: " "))
         case ("confirm", ["payment"]): return .confirmPayment
         case ("cancel", ["payment"]): return .cancelPayment
-        case ("cancel", ["auto-renew"]): return .cancelAutoRenew
+        case ("cancel", ["auto-renew"]): return .setAutoRenew(false)
         case ("restore", []): return .restore
         case ("login", _), ("signup", _):
             guard arguments.count == 2 else { throw StepError("write \(word) EMAIL PASSWORD") }

@@ -1,9 +1,12 @@
+import AppFlow
 import SimKernel
 import Simulation
 
 /// Each step as a person writes it in a scenario file: what `StepGrammar` reads back.
 public enum StepText {
-    public static func reader(_ action: ReaderAction) -> String {
+    /// nil for what no step says: opening the log-in or sign-up form (the `login`/`signup` steps open
+    /// it themselves), and turning auto-renew back on.
+    public static func reader(_ action: ReaderAction) -> String? {
         switch action {
         case .openFeed: "open feed"
         case .openPaywall: "open paywall"
@@ -23,7 +26,8 @@ public enum StepText {
         case .acceptTransfer: "accept transfer"
         case .declineTransfer: "decline transfer"
         case .manageSubscription: "manage subscription"
-        case .cancelAutoRenew: "cancel auto-renew"
+        case .setAutoRenew(false): "cancel auto-renew"
+        case .openLogin, .openSignup, .setAutoRenew(true): nil
         }
     }
 

@@ -16,7 +16,7 @@ final class Device {
     private let timeline: Timeline
     private let backend: BackendClient
     /// Told what each reader input means before the app handles it, for recordings.
-    var onIntent: ((ReaderIntent) -> Void)?
+    var onAction: ((ReaderAction) -> Void)?
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
     private var isRunning = true
 
@@ -73,8 +73,8 @@ final class Device {
         if case .reader(let input) = event, let text = Self.describe(input, on: state.screen) {
             timeline.log(.reader, text)
         }
-        if case .reader(let input) = event, let onIntent, let intent = ReaderIntent.of(input, in: state) {
-            onIntent(intent)
+        if case .reader(let input) = event, let onAction, let action = ReaderAction.of(input, in: state) {
+            onAction(action)
         }
         for effect in reduce(&state, event) { run(effect) }
     }

@@ -1,32 +1,6 @@
 import AppFlow
 import SimKernel
 
-/// What a reader means to do, independent of the keys it takes: scenarios, recordings and the fuzzer share it.
-public enum ReaderAction: Equatable, Sendable {
-    case openFeed
-    case openPaywall
-    case openProfile
-    case openContent(String)
-    /// Esc: dismisses an alert if one is up, else goes back one screen.
-    case back
-    case selectOffer(String)
-    /// Two taps on an offer before Apple's sheet can appear: how a second payment starts while one runs.
-    case doubleTapOffer(String)
-    /// Subscribe on a locked piece of content (to the paywall), or on Apple's sheet.
-    case subscribe
-    case answerGate(String)
-    case confirmPayment
-    case cancelPayment
-    case restore
-    case logIn(email: String, password: String)
-    case signUp(email: String, password: String)
-    case logOut
-    case acceptTransfer
-    case declineTransfer
-    case manageSubscription
-    case cancelAutoRenew
-}
-
 /// Why an action cannot be done on the screen the phone shows, in the words of the screen.
 public struct ReaderActionError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
@@ -72,9 +46,13 @@ extension World {
             guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
             try pressSelectable(at: action == .acceptTransfer ? 0 : 1)
         case .manageSubscription: try manageSubscription()
-        case .cancelAutoRenew:
+        case .setAutoRenew(let enabled):
             if screen.id != .manageSubscription { try manageSubscription() }
-            try press("Cancel subscription")
+            try press(enabled ? "Renew automatically" : "Cancel subscription")
+        case .openLogin, .openSignup:
+            let label = action == .openLogin ? "Log in" : "Create an account"
+            if !screen.rows.contains(where: { $0.isSelectable && $0.text == label }) { try openProfileScreen() }
+            try press(label)
         }
     }
 

@@ -58,7 +58,7 @@ public final class World {
     }
 
     /// Told what each reader input on the phone means (any phone: it follows restarts and new devices).
-    public var onReaderIntent: ((ReaderIntent) -> Void)?
+    public var onReaderAction: ((ReaderAction) -> Void)?
 
     /// The phone on screen's name.
     public var deviceName: String { device.name }
@@ -106,7 +106,7 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
-        device.onIntent = { [weak self] in self?.onReaderIntent?($0) }
+        device.onAction = { [weak self] in self?.onReaderAction?($0) }
         applyStoreKitSettings()
     }
 
@@ -191,7 +191,7 @@ public final class World {
                 deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
-        device.onIntent = { [weak self] in self?.onReaderIntent?($0) }
+        device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.launch()
     }
 

@@ -69,6 +69,20 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     public let active: Bool
     public let autoRenew: Bool
     public let billingIssue: Bool
+
+    /// The same subscription with auto-renew changed, as the store's own sheet shows it at once.
+    public func with(autoRenew: Bool) -> SubscriptionSummary {
+        SubscriptionSummary(
+            productId: productId, expires: expires, active: active, autoRenew: autoRenew, billingIssue: billingIssue)
+    }
+
+    init(productId: String, expires: Int64?, active: Bool, autoRenew: Bool, billingIssue: Bool) {
+        self.productId = productId
+        self.expires = expires
+        self.active = active
+        self.autoRenew = autoRenew
+        self.billingIssue = billingIssue
+    }
 }
 
 /// The app's wrapper around the backend's HTTP contract (docs/BACKEND-API.md): it attaches the

@@ -80,7 +80,7 @@ import WhiteLabel
                 .selectOffer("premium-monthly"), .subscribe, .answerGate("56"), .confirmPayment, .cancelPayment,
                 .restore, .logIn(email: "a@b.test", password: "secret-password"),
                 .signUp(email: "a@b.test", password: "secret-password"), .logOut, .acceptTransfer, .declineTransfer,
-                .manageSubscription, .cancelAutoRenew,
+                .manageSubscription, .setAutoRenew(false),
             ])
     }
 

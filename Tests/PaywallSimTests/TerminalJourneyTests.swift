@@ -113,43 +113,56 @@ final class TmuxSession {
     }
 }
 
+/// The reader's usual way through daily-news, as key presses that wait for what each one brings.
+extension TmuxSession {
+    /// From the feed to Apple's sheet: the first locked article, Subscribe, then the offer `offerDowns`
+    /// rows below the first (the yearly plan is first, the monthly one second).
+    func openSheet(offerDowns: Int) throws {
+        try send("Down", "Enter")
+        waitFor("Subscribe to read the full article.")
+        try send("Enter")
+        waitFor("Premium Monthly: $4.99 per month")
+        for _ in 0..<offerDowns { try send("Down") }
+        try send("Enter")
+        waitFor("Apple ID: reader@icloud.test")
+    }
+
+    /// Buys that offer and waits for the unlocked article.
+    func buy(offerDowns: Int) throws {
+        try openSheet(offerDowns: offerDowns)
+        try send("Enter")
+        waitFor("fourteen hours, three countries")
+    }
+
+    func quit() throws {
+        try send("q")
+        waitFor("EXIT=0")
+    }
+}
+
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
 struct TerminalJourneyTests {
     @Test func aReaderSubscribesWithKeyPressesAndReadsTheUnlockedArticle() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
         tmux.waitFor("Weekend market report")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Yearly: 1 week free, then $39.99")
-        try tmux.send("Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
-        try tmux.send("Enter")
-        tmux.waitFor("fourteen hours, three countries")
+        try tmux.buy(offerDowns: 0)
         let screen = tmux.screen
         #expect(screen.contains("POST /v1/receipts → 200"))
         #expect(!screen.contains("Subscribe to read the full article."))
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
+        try tmux.quit()
     }
 
     @Test func cancellingOnApplesSheetReturnsToThePaywallWithoutAnError() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
         tmux.waitFor("Weekend market report")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
-        try tmux.send("Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.openSheet(offerDowns: 0)
         try tmux.send("Escape")
         tmux.waitFor("payment sheet: cancelled by the reader")
         let screen = tmux.screen
         #expect(screen.contains("Read without limits"))
         #expect(!screen.contains("Purchase failed"))
         #expect(!screen.contains("Something went wrong"))
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
+        try tmux.quit()
     }
 
     @Test func aParentApprovesFromTheControlPaneWhileTheReaderIsBackOnTheFeed() throws {
@@ -160,12 +173,8 @@ struct TerminalJourneyTests {
         tmux.waitFor("↑↓ move · Enter use")
         try tmux.send("Enter")
         tmux.waitFor("control Ask to Buy on")
-        try tmux.send("Escape", "Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
-        try tmux.send("Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Escape")
+        try tmux.openSheet(offerDowns: 0)
         try tmux.send("Enter")
         tmux.waitFor("Waiting for approval")
         try tmux.send("Enter")
@@ -178,26 +187,13 @@ struct TerminalJourneyTests {
         try tmux.send("c", "Down", "Enter")
         tmux.waitFor("control parent approves")
         tmux.waitFor("The return of the night trains      [open]")
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
-    }
-
-    /// From the feed: the first locked article, its paywall, the monthly plan, Subscribe on Apple's sheet.
-    private func buyMonthly(_ tmux: TmuxSession) throws {
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
-        try tmux.send("Enter")
-        tmux.waitFor("fourteen hours, three countries")
+        try tmux.quit()
     }
 
     @Test func aNewPhoneRestoresTheSubscriptionFromTheProfile() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], width: 130, height: 40)
         tmux.waitFor("Weekend market report")
-        try buyMonthly(tmux)
+        try tmux.buy(offerDowns: 1)
         // The control pane: G (the last row; tmux's End is not xterm's), then up past Finish and Latency.
         try tmux.send("c", "G", "Up", "Up", "Enter", "Escape")
         tmux.waitFor("new device iphone-2")
@@ -210,14 +206,13 @@ struct TerminalJourneyTests {
         tmux.waitUntilGone("│ Restored")
         try tmux.send("Escape")
         tmux.waitFor("The return of the night trains      [open]")
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
+        try tmux.quit()
     }
 
     @Test func signingUpAfterAnAnonymousPurchaseMovesTheSubscriptionToTheAccount() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], width: 130, height: 40)
         tmux.waitFor("Weekend market report")
-        try buyMonthly(tmux)
+        try tmux.buy(offerDowns: 1)
         try tmux.send("Escape", "Down", "Down", "Down", "Enter")
         tmux.waitFor("Subscribed on this phone")
         try tmux.send("Down", "Down", "Down", "Enter")
@@ -243,8 +238,7 @@ struct TerminalJourneyTests {
         tmux.waitFor("Terminal too small")
         try tmux.resize(width: 100, height: 30)
         tmux.waitFor("Weekend market report")
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
+        try tmux.quit()
     }
 
     @Test func aCrashStillRestoresTheTerminal() throws {

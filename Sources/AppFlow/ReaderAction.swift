@@ -1,28 +1,36 @@
-/// What a reader's input means in the app's own terms: the choice a select performs, or going back.
-public enum ReaderIntent: Equatable, Sendable {
+/// What a reader means to do, in the app's own terms, whatever keys it took. One vocabulary for
+/// everything that speaks of the reader: the device reports each action as it happens (recordings),
+/// `World.perform` does one by moving the highlight and pressing Enter (scenarios, the fuzzer).
+public enum ReaderAction: Equatable, Sendable {
+    case openFeed
+    case openPaywall
+    case openProfile
     case openContent(String)
-    case subscribe
+    /// Esc or Done: an alert, or the screen on top, closes.
+    case back
     case selectOffer(String)
+    /// Two taps on an offer before Apple's sheet can appear: how a second payment starts while one runs.
+    case doubleTapOffer(String)
+    /// Subscribe on a locked piece of content (to the paywall), or on Apple's sheet.
+    case subscribe
     case answerGate(String)
     case confirmPayment
     case cancelPayment
-    case openProfile
     case restore
     case openLogin
     case openSignup
     case logIn(email: String, password: String)
     case signUp(email: String, password: String)
+    case logOut
     case acceptTransfer
     case declineTransfer
-    case logOut
     case manageSubscription
+    /// In the store's "Manage my subscription": auto-renew off (cancel) or back on.
     case setAutoRenew(Bool)
-    /// A screen closes (Esc, or Done).
-    case back
 
     /// What `input` will do in `state`, read before it is reduced: nil for moving, typing, moving to
     /// the next field, dismissing an alert, or a key that does nothing here.
-    public static func of(_ input: ReaderInput, in state: AppState) -> ReaderIntent? {
+    public static func of(_ input: ReaderInput, in state: AppState) -> ReaderAction? {
         guard state.alert == nil else { return nil }
         switch input {
         case .select:
@@ -42,7 +50,7 @@ public enum ReaderIntent: Equatable, Sendable {
         }
     }
 
-    private static func of(_ choice: Choice, in state: AppState) -> ReaderIntent? {
+    private static func of(_ choice: Choice, in state: AppState) -> ReaderAction? {
         switch choice {
         case .openContent(let id): .openContent(id)
         case .subscribe: .subscribe
