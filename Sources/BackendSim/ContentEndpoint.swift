@@ -10,7 +10,7 @@ extension Backend {
 
     func content(_ request: HTTPRequest, id: String) -> HTTPResponse {
         guard let required = requiredLevels[id] else { return APIError.notFound.response }
-        do {
+        return answering {
             let identity = try authenticate(request)
             if !required.isEmpty {
                 let held = identity.map { Set(levels(of: $0.id)) } ?? []
@@ -18,10 +18,6 @@ extension Backend {
             }
             guard let body = fullContent[id] else { return APIError.notFound.response }
             return JSONBody.response(200, ContentBody(id: id, body: body))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return APIError.unauthorized("token_invalid").response
         }
     }
 }

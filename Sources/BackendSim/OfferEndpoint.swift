@@ -20,7 +20,7 @@ extension Backend {
     }
 
     func signOffer(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        answering {
             guard let caller = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let body = try JSONBody.decode(OfferRequest.self, from: request)
             guard promotionalOffers[body.productId]?.contains(body.offerId) == true else {
@@ -41,10 +41,6 @@ extension Backend {
                 OfferSignature(
                     keyIdentifier: Self.offerKeyIdentifier, nonce: nonce, timestamp: now,
                     signature: Base64URL.encode(offerKey.sign(message))))
-        } catch let error as APIError {
-            return error.response
-        } catch {
-            return APIError.unauthorized("token_invalid").response
         }
     }
 
