@@ -103,6 +103,11 @@ public final class BackendLedger {
             }
     }
 
+    /// The identity of the account registered with `email` (compared lower-cased, as sign-up stores it).
+    public func identityId(email: String) throws(DatabaseError) -> String? {
+        try account(email: email.lowercased())?.0.id
+    }
+
     public func email(of identityId: String) throws(DatabaseError) -> String? {
         try database.query("SELECT email FROM accounts WHERE identity_id = ?", [.text(identityId)]).first?.first?.string
     }

@@ -40,7 +40,8 @@ extension Backend {
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
-    /// and the device it was issued for.
+    /// and the device it was issued for: the latest transaction of each purchase, which carries
+    /// Apple's current truth (a renewal, an upgrade, a resubscription after a refund).
     func verifiedReceipt(_ receipt: String) throws(APIError) -> (deviceId: String, records: [TransactionRecord]) {
         switch store.verifyReceipt(receipt, expecting: environment) {
         case .invalid(let status):
@@ -48,16 +49,44 @@ extension Backend {
             throw .unprocessable(status == .sandboxReceiptSentToProduction ? "receipt_sandbox" : "receipt_invalid")
         case .valid(let payload, let transactions):
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
-            return (payload.deviceId, transactions)
+            return (payload.deviceId, Self.latestOfEach(transactions))
         }
     }
 
-    /// Writes what the store says of a purchase's expiry over the ledger's, when it differs.
+    /// The latest transaction of each purchase, in the order the purchases first appear.
+    static func latestOfEach(_ transactions: [TransactionRecord]) -> [TransactionRecord] {
+        var latest: [String: TransactionRecord] = [:]
+        var order: [String] = []
+        for record in transactions {
+            let id = record.originalTransactionIdentifier
+            guard let current = latest[id] else {
+                latest[id] = record
+                order.append(id)
+                continue
+            }
+            if (record.purchaseDate, record.transactionIdentifier) > (
+                current.purchaseDate, current.transactionIdentifier
+            ) {
+                latest[id] = record
+            }
+        }
+        return order.compactMap { latest[$0] }
+    }
+
+    /// Writes what the store says of a purchase (its product, expiry and revocation) over the
+    /// ledger's, when they differ: a refunded purchase bought again gives access again.
     func refresh(_ known: PurchaseRecord, from record: TransactionRecord, at now: SimInstant) throws {
-        guard known.expires != record.expiresDate else { return }
+        let revoked = record.revocationDate != nil
+        guard
+            known.expires != record.expiresDate || known.revoked != revoked
+                || known.productId != record.productIdentifier
+        else { return }
         var updated = known
+        updated.productId = record.productIdentifier
         updated.expires = record.expiresDate
-        try ledger.applyAppleState(updated, at: now, why: "expires \(record.expiresDate.map(\.description) ?? "never")")
+        updated.revoked = revoked
+        let state = revoked ? "revoked" : "expires \(record.expiresDate.map(\.description) ?? "never")"
+        try ledger.applyAppleState(updated, at: now, why: "\(record.productIdentifier) \(state)")
     }
 }
 
