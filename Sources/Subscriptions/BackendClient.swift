@@ -95,8 +95,14 @@ public final class BackendClient {
     private let timeout: SimDuration
     /// The current credentials; the coordinator keeps them, the client reads them per request.
     public var credentials: () -> BackendCredentials = { .none }
-    /// Called with a refreshed account session, for the coordinator to store.
-    public var onSessionRefreshed: (_ token: String, _ refreshToken: String) -> Void = { _, _ in }
+    /// Called with a refreshed account session (its token inside `access`, with the account's levels
+    /// now), for the coordinator to store.
+    public var onSessionRefreshed: (_ access: AccessAnswer, _ refreshToken: String) -> Void = { _, _ in }
+    /// Called when the server refuses the refresh token (used, expired): the account's session is over.
+    public var onSessionEnded: () -> Void = {}
+    /// Every answer the app accepted (not one that came after its timeout or after the app quit):
+    /// the simulator's invariant checks compare what the phone shows with what it was told.
+    public var onAnswer: ((HTTPResponse) -> Void)?
     /// Set by `cancelAll`: the app is gone, and answers on their way are dropped.
     private var isCancelled = false
     /// How many times one request may refresh the token and try again after a 401.
@@ -224,10 +230,11 @@ public final class BackendClient {
             method: "POST", path: "/v1/sessions/refresh",
             headers: ["Content-Type": "application/json", "X-Device-Id": deviceId], body: bytes)
         exchange(request) { [self] result in
+            if case .failure(.unauthorized) = result { onSessionEnded() }
             guard case .success(let body) = result, let session = try? Self.decode(SessionBody.self, body).get(),
                 let token = session.access.token
             else { return completion(nil) }
-            onSessionRefreshed(token, session.refreshToken)
+            onSessionRefreshed(session.access, session.refreshToken)
             completion(.account(token: token, refreshToken: session.refreshToken))
         }
     }
@@ -245,6 +252,7 @@ public final class BackendClient {
             guard !answered, self?.isCancelled == false else { return }
             answered = true
             cancelTimeout()
+            self?.onAnswer?(response)
             completion(Self.result(response))
         }
     }

@@ -11,6 +11,8 @@ extension SubscriptionCoordinator {
             if case .success(let body) = result, let level = held.first, access.levels.contains(level) {
                 storage.cacheContent(contentId, level: level, body: body)
             }
+            // The server says the level is gone (expired, refunded): what the phone holds is stale.
+            if case .failure(.refused(403, "level_required")) = result { reloadAccess() }
             completion(result)
         }
     }

@@ -20,6 +20,10 @@ public final class SubscriptionCoordinator {
     public var finishPolicy = FinishPolicy.beforeServerCheck
     /// A kids app: no payment reaches the store before a grown-up answered the parental gate.
     public var requiresParentalGate = false
+    /// A rule broken on purpose for the fuzzer to catch; nil in every normal run.
+    public var defect: CoordinatorDefect?
+    /// The levels the app's content asks for: what `CoordinatorDefect.unlockOnPurchased` unlocks by itself.
+    public var contentLevels: Set<AccessLevel> = []
 
     let store: StoreAdapter
     let backend: BackendClient
@@ -52,11 +56,21 @@ public final class SubscriptionCoordinator {
             }
             return storage.anonymousIdentity.map { .anonymous(token: $0.token) } ?? .none
         }
-        backend.onSessionRefreshed = { [storage, log] token, refreshToken in
-            storage.accountSession?.token = token
-            storage.accountSession?.refreshToken = refreshToken
-            log("account token refreshed")
+        backend.onSessionRefreshed = { [weak self] access, refreshToken in
+            self?.storage.accountSession?.refreshToken = refreshToken
+            self?.log("account token refreshed")
+            self?.save(access)
         }
+        backend.onSessionEnded = { [weak self] in self?.endSession() }
+    }
+
+    /// The server refused the account's refresh token: the reader is signed out, back to this
+    /// phone's anonymous identity if it has one, rather than left signed in with a dead session.
+    func endSession() {
+        guard storage.accountSession != nil else { return }
+        log("the account's session ended: signed out")
+        storage.accountSession = nil
+        publishStoredAccess()
     }
 
     /// Called at app launch: reads the stored identity and starts the transaction observer.
@@ -145,9 +159,7 @@ public final class SubscriptionCoordinator {
                 save(answer)
                 completion(subscriptions)
             case .failure(.unauthorized) where storage.accountSession != nil:
-                log("the account's session ended: signed out")
-                storage.accountSession = nil
-                publishStoredAccess()
+                endSession()
                 completion([])
             case .failure:
                 completion([])
