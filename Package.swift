@@ -36,15 +36,18 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
+        .target(name: "Fuzzing", dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
         .target(name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses"]),
         .executableTarget(
             name: "paywall-sim",
-            dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim"]),
+            dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
+                "Subscriptions",
+            ]),
         .testTarget(
             name: "PaywallSimTests",
             dependencies: [
                 "SimKernel", "WhiteLabel", "Database", "Signing", "StoreSim", "BackendSim", "Subscriptions", "AppFlow",
-                "Simulation", "TerminalUI", "Scenarios",
+                "Simulation", "TerminalUI", "Scenarios", "Fuzzing",
             ]),
     ]
 )

@@ -6,7 +6,7 @@ enum ExpectationGrammar {
         guard let what = arguments.first else {
             throw StepError(
                 "expect what? screen, offers, levels, identity, content, ads, alert, no alert, text, "
-                    + "charges, pending payment or timeline")
+                    + "charges, pending payment, timeline, invariants or nothing lost")
         }
         let tail = Array(arguments.dropFirst())
         let afterWhat = rest.dropFirst(what.count).trimmingCharacters(in: .whitespaces)
@@ -53,6 +53,12 @@ enum ExpectationGrammar {
             guard tail == ["payment"] else { throw StepError("write expect pending payment") }
             return .pendingPayment
         case "timeline": return .timeline(try quoted(afterWhat, "expect timeline \"TEXT\""))
+        case "invariants":
+            guard tail.isEmpty else { throw StepError("write expect invariants") }
+            return .invariants
+        case "nothing":
+            guard tail == ["lost"] else { throw StepError("write expect nothing lost") }
+            return .nothingLost
         default:
             throw StepError("unknown expectation \"\(what)\"")
         }

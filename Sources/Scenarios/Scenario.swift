@@ -1,6 +1,7 @@
 import AppFlow
 import SimKernel
 import Simulation
+import Subscriptions
 
 /// One scenario file, parsed: its table texts and its steps in order.
 public struct Scenario: Sendable {
@@ -32,11 +33,15 @@ public struct ScenarioStep: Sendable {
     /// The line as written, without its comment.
     public let text: String
     public let kind: StepKind
+    /// `try STEP`: an action the screen may not allow; if it cannot be done, the run goes on (the
+    /// fuzzer writes the steps a random session only attempted this way, for what they did on the way).
+    public let mayFail: Bool
 
-    public init(line: Int, text: String, kind: StepKind) {
+    public init(line: Int, text: String, kind: StepKind, mayFail: Bool = false) {
         self.line = line
         self.text = text
         self.kind = kind
+        self.mayFail = mayFail
     }
 }
 
@@ -47,6 +52,14 @@ public enum StepKind: Sendable {
     case reader(ReaderAction)
     case world(WorldStep)
     case expect(ScenarioExpectation)
+
+    /// A reader's or the world's action, as opposed to setup and expectations.
+    public var isAction: Bool {
+        switch self {
+        case .reader, .world: true
+        case .setup, .launch, .expect: false
+        }
+    }
 }
 
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
@@ -60,11 +73,13 @@ public enum SetupStep: Sendable {
     case account(email: String, password: String)
     case latency(LatencyProfile)
     case inject(FaultPlan)
+    /// A rule of the app's coordinator broken on purpose (what the fuzzer found it with).
+    case defect(CoordinatorDefect)
 
     /// Whether the step builds the world, so it must come before `launch`.
     var buildsWorld: Bool {
         switch self {
-        case .app, .seed, .device, .appleId, .account: true
+        case .app, .seed, .device, .appleId, .account, .defect: true
         case .storefront, .locale, .latency, .inject: false
         }
     }
@@ -113,6 +128,10 @@ public enum ScenarioExpectation: Sendable, Equatable {
     case charges(Int)
     case pendingPayment
     case timeline(String)
+    /// The fuzzer's guarantees held at every step so far (`Invariant`); the scenario is watched from launch.
+    case invariants
+    /// A new phone of the Apple ID restores, and every paid subscription gives its owner the access.
+    case nothingLost
 }
 
 /// Who the backend should say the reader is.

@@ -24,14 +24,24 @@ public enum ScenarioParser {
             let line = index + 1
             let content = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
             if content.isEmpty { continue }
-            let words = content.split(whereSeparator: \.isWhitespace).map(String.init)
-            let rest = content.dropFirst(words[0].count).trimmingCharacters(in: .whitespaces)
+            var words = content.split(whereSeparator: \.isWhitespace).map(String.init)
+            let mayFail = words[0] == "try"
+            if mayFail { words.removeFirst() }
+            let stepText = mayFail ? content.dropFirst(3).trimmingCharacters(in: .whitespaces) : content
+            let rest = stepText.dropFirst(words.first?.count ?? 0).trimmingCharacters(in: .whitespaces)
             do throws(StepError) {
+                if mayFail && words.isEmpty {
+                    throw StepError("try what? write try and an action, such as try restore")
+                }
                 switch words[0] {
                 case "title": scenario.title = try nonEmpty(unquoted(rest), "title takes the text of the table row")
                 case "sees": scenario.sees = try nonEmpty(unquoted(rest), "sees takes what the reader should see")
                 default:
                     let kind = try StepGrammar.step(words, rest: rest)
+                    if mayFail, !kind.isAction {
+                        throw StepError(
+                            "try goes before an action (a reader's or the world's), not a setup or an expectation")
+                    }
                     if case .setup(let setup) = kind {
                         if setup.buildsWorld && launched {
                             throw StepError(
@@ -42,7 +52,7 @@ public enum ScenarioParser {
                     } else {
                         launched = true
                     }
-                    scenario.steps.append(ScenarioStep(line: line, text: content, kind: kind))
+                    scenario.steps.append(ScenarioStep(line: line, text: content, kind: kind, mayFail: mayFail))
                 }
             } catch {
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.

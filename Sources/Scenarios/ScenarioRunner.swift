@@ -23,6 +23,7 @@ public struct ScenarioRunner: Sendable {
             do {
                 try run.execute(step)
             } catch {
+                if step.mayFail { continue }
                 failure = run.failure(at: step, error)
                 break
             }
@@ -34,29 +35,71 @@ public struct ScenarioRunner: Sendable {
 }
 
 /// What a failing step expected, and what it found.
-struct StepFailure: Error {
-    let expected: String
-    let actual: String
+public struct StepFailure: Error, CustomStringConvertible {
+    public let expected: String
+    public let actual: String
+
+    public var description: String { "expected \(expected), got \(actual)" }
 }
 
-/// One scenario's run in progress: the setup until launch, then the world.
-final class ScenarioRun {
+/// One scenario's run in progress, a step at a time: the setup until launch, then the world.
+public final class ScenarioRun {
     private let scenario: Scenario
     private let resources: ResourceLocator?
     private var setup = ScenarioSetup()
-    private(set) var world: World?
+    public private(set) var world: World?
     private var launched = false
     /// The app was killed: the next reader action launches it again.
     private var killed = false
-
-    init(scenario: Scenario, resources: ResourceLocator?) {
-        self.scenario = scenario
-        self.resources = resources
+    /// Watches every step from launch when the scenario expects invariants (or the fuzzer asks).
+    private let monitored: Bool
+    private var monitor: InvariantMonitor?
+    /// Every broken guarantee the monitor saw, with the step after which it was seen (nil: at launch).
+    public private(set) var violations: [(step: ScenarioStep?, violation: InvariantViolation)] = []
+    /// Where the world keeps its state; nil (the default) keeps it in memory.
+    public var stateDirectory: String? {
+        get { setup.options.stateDirectory }
+        set { setup.options.stateDirectory = newValue }
     }
 
-    var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
+    /// `monitored`: watch the invariants from launch; by default, when the scenario expects them.
+    public init(scenario: Scenario, resources: ResourceLocator?, monitored: Bool? = nil) {
+        self.scenario = scenario
+        self.resources = resources
+        self.monitored =
+            monitored
+            ?? scenario.steps.contains {
+                if case .expect(let expectation) = $0.kind { expectation == .invariants } else { false }
+            }
+    }
 
-    func execute(_ step: ScenarioStep) throws(StepFailure) {
+    public var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
+
+    public func execute(_ step: ScenarioStep) throws(StepFailure) {
+        switch step.kind {
+        case .reader, .world:
+            try launchedWorld()
+            monitor?.willRun(Self.monitored(step.kind))
+            defer { noteViolations(after: step, monitor?.didRun() ?? []) }
+            try act(step)
+        default:
+            try act(step)
+        }
+    }
+
+    private static func monitored(_ kind: StepKind) -> MonitoredStep {
+        switch kind {
+        case .reader(let action): .reader(action)
+        case .world(.restartApp): .restartApp
+        default: .other
+        }
+    }
+
+    private func noteViolations(after step: ScenarioStep?, _ found: [InvariantViolation]) {
+        violations += found.map { (step, $0) }
+    }
+
+    private func act(_ step: ScenarioStep) throws(StepFailure) {
         switch step.kind {
         case .setup(let setupStep):
             if let world { try apply(setupStep, to: world) } else { setup.add(setupStep) }
@@ -75,6 +118,17 @@ final class ScenarioRun {
             let world = try launchedWorld()
             try WorldStepRunner.run(worldStep, on: world, killed: &killed)
             world.scheduler.runUntilIdle()
+        case .expect(.invariants):
+            try launchedWorld()
+            guard let (seenAfter, violation) = violations.first else { return }
+            let at = seenAfter.map { "after line \($0.line) (\($0.text))" } ?? "at launch"
+            throw StepFailure(expected: "the invariants to hold", actual: "\(violation), \(at)")
+        case .expect(.nothingLost):
+            let found = try launchedWorld().nothingLostViolations()
+            if let first = found.first {
+                throw StepFailure(
+                    expected: "a restore on a new phone to give back every paid subscription", actual: "\(first)")
+            }
         case .expect(let expectation):
             try ExpectationCheck.check(expectation, on: try launchedWorld())
         }
@@ -98,6 +152,11 @@ final class ScenarioRun {
             launched = true
             world.launch()
             world.scheduler.runUntilIdle()
+            if monitored {
+                let monitor = InvariantMonitor(world: world)
+                self.monitor = monitor
+                noteViolations(after: nil, monitor.didRun())
+            }
         }
         return world
     }
@@ -127,12 +186,12 @@ final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
-        case .app, .seed, .device, .appleId, .account: break  // the parser keeps these before launch
+        case .app, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
         }
         world.scheduler.runUntilIdle()
     }
 
-    func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {
+    public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {
         let screen = world.map { ScreenRenderer.plainText($0.screen) } ?? "(no world: the setup failed)"
         let timeline = world.map { $0.timeline.entries.suffix(ScenarioRunner.timelineTail).map(\.description) } ?? []
         return ScenarioFailure(

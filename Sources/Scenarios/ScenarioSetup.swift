@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import Simulation
 import StoreSim
+import Subscriptions
 import WhiteLabel
 
 /// The setup steps gathered before launch, and how they become a world.
@@ -12,6 +13,7 @@ struct ScenarioSetup {
     var locale: String?
     var accounts: [(email: String, password: String)] = []
     var faults = FaultPlan()
+    var defect: CoordinatorDefect?
 
     mutating func add(_ step: SetupStep) {
         switch step {
@@ -24,6 +26,7 @@ struct ScenarioSetup {
         case .account(let email, let password): accounts.append((email, password))
         case .latency(let profile): options.latency = profile
         case .inject(let plan): for rule in plan.rules { faults.add(rule) }
+        case .defect(let broken): defect = broken
         }
     }
 
@@ -45,6 +48,7 @@ struct ScenarioSetup {
             world.store.storefront = named
         }
         if let locale { world.store.locale = locale }
+        world.defect = defect
         for account in accounts { try create(account, in: world) }
         do {
             if !faults.isEmpty { try world.inject(faults) }

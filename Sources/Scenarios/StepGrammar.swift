@@ -2,13 +2,14 @@ import AppFlow
 import SimKernel
 import Simulation
 import StoreSim
+import Subscriptions
 
 /// The words of each step kind, checked as far as they can be without a world.
 enum StepGrammar {
     static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
         let arguments = Array(words.dropFirst())
         switch words[0] {
-        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject":
+        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject", "defect":
             return .setup(try setup(words[0], arguments, rest: rest))
         case "launch":
             try count(arguments, 0, "launch")
@@ -44,6 +45,13 @@ enum StepGrammar {
                 throw StepError("unknown latency profile \"\(name)\" (profiles: \(names))")
             }
             return .latency(profile)
+        case "defect":
+            let name = try single(arguments, "defect NAME")
+            guard let defect = CoordinatorDefect(rawValue: name) else {
+                let names = CoordinatorDefect.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepError("unknown defect \"\(name)\" (defects: \(names))")
+            }
+            return .defect(defect)
         default:
             do {
                 let plan = try FaultPlan.parse(rest)

@@ -69,6 +69,7 @@ public enum StepText {
         case .account(let email, let password): "account \(email) \(password)"
         case .latency(let profile): "latency \(profile.name)"
         case .inject(let plan): "inject \(plan.rules.map(\.description).joined(separator: "; "))"
+        case .defect(let defect): "defect \(defect.rawValue)"
         }
     }
 
@@ -88,6 +89,8 @@ public enum StepText {
         case .charges(let count): "expect charges \(count)"
         case .pendingPayment: "expect pending payment"
         case .timeline(let text): "expect timeline \"\(text)\""
+        case .invariants: "expect invariants"
+        case .nothingLost: "expect nothing lost"
         }
     }
 }

@@ -17,8 +17,12 @@ final class Device {
     private let backend: BackendClient
     /// Told what each reader input means before the app handles it, for recordings.
     var onAction: ((ReaderAction) -> Void)?
+    /// Told each backend answer the app accepted, for the invariant checks.
+    var onAnswer: ((HTTPResponse) -> Void)? {
+        didSet { backend.onAnswer = onAnswer }
+    }
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
-    private var isRunning = true
+    private(set) var isRunning = true
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
@@ -42,6 +46,7 @@ final class Device {
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
+        coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }
         queue.onSheetChange = { [unowned self] sheet in
             dispatch(

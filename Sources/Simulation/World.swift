@@ -60,8 +60,19 @@ public final class World {
     /// Told what each reader input on the phone means (any phone: it follows restarts and new devices).
     public var onReaderAction: ((ReaderAction) -> Void)?
 
+    /// What the backend told each phone, for the invariant checks.
+    var words = BackendWords()
+
+    /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
+    public var defect: CoordinatorDefect? {
+        didSet { device.coordinator.defect = defect }
+    }
+
     /// The phone on screen's name.
     public var deviceName: String { device.name }
+
+    /// False once the app was killed, until it is started again.
+    public var isAppRunning: Bool { device.isRunning }
 
     public init(config: DemoConfig, options: WorldOptions) throws(WorldSetupError) {
         self.config = config
@@ -106,7 +117,7 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
-        device.onAction = { [weak self] in self?.onReaderAction?($0) }
+        attach(device)
         applyStoreKitSettings()
     }
 
@@ -191,8 +202,16 @@ public final class World {
                 deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
-        device.onAction = { [weak self] in self?.onReaderAction?($0) }
+        device.coordinator.defect = defect
+        attach(device)
         device.launch()
+    }
+
+    /// Listens to a phone: what the reader does, and what the backend tells it.
+    private func attach(_ device: Device) {
+        let name = device.name
+        device.onAction = { [weak self] in self?.onReaderAction?($0) }
+        device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
     }
 
     private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {

@@ -16,6 +16,9 @@ public final class PaymentQueue {
     private var observer: ((PaymentTransaction) -> Void)?
     private var sheetPayment: (number: Int, product: Product)?
     var paymentCount = 0
+    /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
+    /// second payment start while one was running.
+    public private(set) var paymentsInFlight: Set<Int> = []
 
     init(store: AppStore, deviceId: String, appleId: String, receipt: ReceiptSlot) {
         self.store = store
@@ -135,6 +138,7 @@ public final class PaymentQueue {
     public func add(productIdentifier: String, discount: PaymentDiscount? = nil, appAccountToken: String = "") {
         paymentCount += 1
         let number = paymentCount
+        paymentsInFlight.insert(number)
         store.log("payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")")
         guard canMakePayments else {
             deliver(failed(number, productIdentifier, .paymentNotAllowed), after: .zero)
@@ -287,6 +291,7 @@ public final class PaymentQueue {
             let id = transaction.transactionIdentifier.map { " \($0)" } ?? ""
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
             store.log("observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)")
+            if transaction.state != .purchasing { paymentsInFlight.remove(transaction.paymentNumber) }
             observer?(transaction)
         }
     }

@@ -7,7 +7,7 @@ extension SubscriptionCoordinator {
         offerId: String, parentalGatePassed: Bool = false, progress: @escaping (PurchaseStage) -> Void,
         completion: @escaping (PurchaseOutcome) -> Void
     ) {
-        guard activePurchase == nil else {
+        guard activePurchase == nil || defect == .secondPayment else {
             log("purchase refused: another payment is in progress")
             return completion(.refused(.purchaseInProgress))
         }
@@ -54,6 +54,11 @@ extension SubscriptionCoordinator {
             log("payment waiting for a parent's approval")
             finishPurchase(.pending)
         case .purchased, .restored:
+            if defect == .unlockOnPurchased {
+                publish(
+                    AccessSnapshot(identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
+                )
+            }
             if finishPolicy == .beforeServerCheck { store.finish(transaction) }
             validatePayment(transaction)
         case .cancelled:

@@ -21,6 +21,7 @@ enum CommandLineInterface {
         "check": CheckCommand.main,
         "bench": BenchCommand.main,
         "play": PlayCommand.main,
+        "fuzz": FuzzCommand.main,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

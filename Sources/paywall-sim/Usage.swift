@@ -12,6 +12,7 @@ enum Usage {
           check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
           play      Run scenario files headless and report them
+          fuzz      Random sessions checked against the invariants; a failure is shrunk to a scenario
 
         Run `paywall-sim COMMAND --help` for a command's options.
         Exit codes: 0 ok, 1 failures found, 2 bad usage or bad input.
@@ -88,6 +89,36 @@ enum Usage {
 
         Benchmarks:
 
+        """
+
+    static let fuzz = """
+        Usage: paywall-sim fuzz [--app NAME|PATH|all] [--runs N] [--steps N] [--seed N] [--out DIR]
+                                [--state DIR] [--defect NAME]
+
+        Generates random sessions: anything a reader, a parent, the App Store, the network or time
+        can do, with random faults and latency. After every step it checks the invariants:
+          1 nothing unlocks without the backend's word
+          2 content is unlocked exactly when the levels meet it; no cache for a level not held
+          3 no second charge for a subscription group the Apple ID already pays for
+          4 at most one payment in flight; a cancellation never shows an error
+          5 nothing paid is lost: a restore from a new phone gives its owner the access (end of session)
+          6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
+          7 anonymous levels survive a restart; ads follow the owner's rule
+          8 the paywall shows configured ∩ returned, in the owner's order
+        The first violation is shrunk to a few steps and written as a scenario that fails the same
+        way under `paywall-sim play`. The same seed gives the same sessions.
+        Exit 0 when every session held, 1 when one broke an invariant, 2 for bad usage.
+
+        Options:
+          --app NAME|PATH|all  The app to fuzz; all takes the bundled demo apps in turn. Default: all
+          --runs N             Sessions. Default: 2000
+          --steps N            Steps per session. Default: 60
+          --seed N             Default: 1
+          --out DIR            Where a shrunk failure is written. Default: fuzz-failures
+          --state DIR          Keep each session's world on disk under DIR (removed at the end)
+          --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
+                               unlock-on-purchased, second-payment
+          -h, --help           Show this help
         """
 
     static let play = """

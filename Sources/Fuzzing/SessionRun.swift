@@ -1,0 +1,81 @@
+import Scenarios
+import SimKernel
+import Simulation
+import WhiteLabel
+
+/// A step of a session, and whether the world refused it (the screen did not allow it, nothing to
+/// refund). A refused step stays: it may have done something on the way, as a reader who opens the
+/// profile to find no "Log in" there.
+struct SessionStep {
+    let kind: StepKind
+    var refused = false
+}
+
+/// One fuzz session's run: its steps, and the first broken guarantee.
+struct SessionOutcome {
+    /// Setup, launch and every step, in order, up to the first broken guarantee.
+    var steps: [SessionStep]
+    var violation: InvariantViolation?
+    var virtualTime: SimDuration
+}
+
+/// Runs sessions with the invariant monitor on: a generated one, or a list of steps again (shrinking).
+struct SessionRun {
+    let resources: ResourceLocator?
+    /// Where each session's world keeps its state; nil keeps it in memory.
+    let stateDirectory: String?
+
+    /// A new session: `steps` steps drawn by `generator` from what the world shows; `setup` goes
+    /// before launch (a defect to prove the fuzzer on).
+    func generate(app: String, steps count: Int, generator: inout StepGenerator, setup: [StepKind] = [])
+        -> SessionOutcome
+    {
+        var done: [SessionStep] = []
+        let run = start()
+        for kind in setup + generator.setup(app: app) { execute(kind, on: run, done: &done) }
+        if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+        for _ in 0..<count {
+            guard let world = run.world else { break }
+            let kind = generator.next(for: world)
+            execute(kind, on: run, done: &done)
+            if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+        }
+        return finish(run, done, lostViolation(run))
+    }
+
+    /// The same steps again; it stops at the first broken guarantee, and checks that nothing paid
+    /// is lost when all steps ran without one.
+    func replay(_ steps: [SessionStep]) -> SessionOutcome {
+        var done: [SessionStep] = []
+        let run = start()
+        for step in steps {
+            execute(step.kind, on: run, done: &done)
+            if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+        }
+        return finish(run, done, lostViolation(run))
+    }
+
+    private func start() -> ScenarioRun {
+        let run = ScenarioRun(scenario: Scenario(file: "fuzz"), resources: resources, monitored: true)
+        run.stateDirectory = stateDirectory
+        return run
+    }
+
+    /// Runs one step and notes whether the world refused it.
+    private func execute(_ kind: StepKind, on run: ScenarioRun, done: inout [SessionStep]) {
+        do {
+            try run.execute(ScenarioStep(line: done.count + 1, text: "", kind: kind))
+            done.append(SessionStep(kind: kind))
+        } catch {
+            done.append(SessionStep(kind: kind, refused: true))
+        }
+    }
+
+    private func lostViolation(_ run: ScenarioRun) -> InvariantViolation? {
+        run.world?.nothingLostViolations().first
+    }
+
+    private func finish(_ run: ScenarioRun, _ done: [SessionStep], _ violation: InvariantViolation?) -> SessionOutcome {
+        SessionOutcome(steps: done, violation: violation, virtualTime: run.virtualTime)
+    }
+}

@@ -1,0 +1,133 @@
+import AppFlow
+import Scenarios
+import SimKernel
+import Simulation
+import StoreSim
+
+/// Picks the next step of a random session from what the world shows now, so most steps can be
+/// done: a reader acts on the screen in front of them; a parent, Apple, the network, the phone
+/// or time act whenever they like.
+struct StepGenerator {
+    var random: SeededGenerator
+
+    /// Emails the sessions use: the first exists on the backend from the setup, the second does not.
+    static let knownAccount = (email: "ana@fuzz.test", password: "password-ana")
+    static let newAccount = (email: "ben@fuzz.test", password: "password-ben")
+
+    /// The steps before launch: app, seed, latency, and a few faults.
+    mutating func setup(app: String) -> [StepKind] {
+        var steps: [StepKind] = [.setup(.app(app)), .setup(.seed(random.next() % 100_000))]
+        steps.append(.setup(.latency(pick([.fast, .fast, .typical, .slow, .flaky]))))
+        if chance(0.5) {
+            steps.append(.setup(.account(email: Self.knownAccount.email, password: Self.knownAccount.password)))
+        }
+        for _ in 0..<Int(random.next() % 3) { steps.append(.setup(.inject(faultPlan()))) }
+        steps.append(.launch)
+        return steps
+    }
+
+    /// One step for the world as it is now.
+    mutating func next(for world: World) -> StepKind {
+        if chance(0.3) { return outside(world) }
+        return .reader(readerAction(world))
+    }
+
+    // MARK: - The reader
+
+    private mutating func readerAction(_ world: World) -> ReaderAction {
+        let state = world.appState
+        let content = state.app.content.map(\.id)
+        var anywhere: [ReaderAction] = [
+            .openFeed, .openProfile, .openContent(pick(content)), .openContent(pick(content)),
+        ]
+        if state.stack.count > 1 { anywhere.append(.back) }
+        if state.app.content.contains(where: { !state.access.unlocks($0.requiredLevels) }) {
+            anywhere += [.openPaywall, .openPaywall]
+        }
+        if !state.isSignedIn { anywhere += [credentials(login: true), credentials(login: false)] }
+        switch world.screen.id {
+        case .appStoreSheet:
+            return pick([.confirmPayment, .confirmPayment, .confirmPayment, .cancelPayment])
+        case .parentalGate:
+            let answer = chance(0.8) ? Self.answer(to: world.screen) : "12"
+            return .answerGate(answer)
+        case .transferPrompt:
+            return pick([.acceptTransfer, .acceptTransfer, .declineTransfer])
+        case .paywall:
+            guard let offers = state.offers, !offers.isEmpty else { return pick(anywhere) }
+            let offer = pick(offers).id
+            return pick(
+                [.selectOffer(offer), .selectOffer(offer), .selectOffer(offer), .doubleTapOffer(offer), .restore]
+                    + anywhere)
+        case .manageSubscription:
+            return pick([.setAutoRenew(false), .back, .openFeed])
+        case .profile:
+            var here: [ReaderAction] = [.restore]
+            if state.isSignedIn { here.append(.logOut) }
+            if state.access.isSubscriber { here.append(.manageSubscription) }
+            return pick(here + anywhere)
+        case .content where world.screen.rows.contains(where: { $0.isSelectable && $0.text == "Subscribe" }):
+            return pick([.subscribe, .subscribe] + anywhere)
+        case .login, .signup, .accountRequired:
+            return pick([credentials(login: true), credentials(login: false), .back])
+        default:
+            return pick(anywhere)
+        }
+    }
+
+    /// Mostly the right credentials, sometimes a wrong password.
+    private mutating func credentials(login: Bool) -> ReaderAction {
+        let account = chance(0.5) ? Self.knownAccount : Self.newAccount
+        let password = chance(0.85) ? account.password : "wrong-password"
+        return login
+            ? .logIn(email: account.email, password: password) : .signUp(email: account.email, password: password)
+    }
+
+    /// The gate asks "What is 7 × 8?": a grown-up answers it.
+    static func answer(to screen: ScreenModel) -> String {
+        for row in screen.rows where row.text.hasPrefix("What is ") {
+            let numbers = row.text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            if numbers.count == 2 { return String(numbers[0] * numbers[1]) }
+        }
+        return "0"
+    }
+
+    // MARK: - Everyone else
+
+    private mutating func outside(_ world: World) -> StepKind {
+        switch random.next() % 16 {
+        case 0, 1: return .world(.advance(pick([.fixed(.hours(1)), .fixed(.days(1)), .fixed(.days(3))])))
+        case 2: return .world(.advance(.months(1)))
+        case 3: return .world(.store(pick(StoreEvent.allCases)))
+        case 4: return .world(.store(pick([.renew, .refund, .billingIssue, .recover])))
+        case 5: return .world(world.pendingPayments.isEmpty ? .foreground : pick([.parentApprove, .parentDecline]))
+        case 6: return .world(.foreground)
+        case 7: return .world(.background)
+        case 8: return .world(.restartApp)
+        case 9: return .world(.kill)
+        case 10: return .world(.newDevice("phone-\(random.next() % 1000)"))
+        case 11: return .setup(.inject(faultPlan()))
+        case 12 where world.storefronts.count > 1: return .setup(.storefront(pick(world.storefronts)))
+        default: return .reader(readerAction(world))
+        }
+    }
+
+    /// One fault rule for the store or the backend, firing once, a few times, or by chance.
+    private mutating func faultPlan() -> FaultPlan {
+        var targets = StoreFaultTarget.allCases.map { ($0.rawValue, $0.faults) }
+        targets += BackendFault.targets.map { target in (target, BackendFault.allCases.map(\.rawValue)) }
+        let (target, faults) = pick(targets)
+        let frequency: FaultFrequency = pick([.times(1), .times(1), .times(2), .chance(0.2)])
+        return FaultPlan(rules: [FaultRule(target: target, fault: pick(faults), frequency: frequency)])
+    }
+
+    // MARK: - Draws
+
+    private mutating func chance(_ probability: Double) -> Bool {
+        Double(random.next() % 1_000_000) < probability * 1_000_000
+    }
+
+    private mutating func pick<T>(_ items: [T]) -> T {
+        items[Int(random.next() % UInt64(items.count))]
+    }
+}

@@ -1,0 +1,37 @@
+/// The guarantees the fuzzer checks after every step (issue 8's list, in its order).
+public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case backendsWord = 1
+    case contentFollowsLevels
+    case noDoubleCharge
+    case onePaymentAtATime
+    case nothingPaidLost
+    case ownershipMoves
+    case survivesRestartAndAds
+    case paywallOffers
+
+    public var description: String {
+        switch self {
+        case .backendsWord: "nothing unlocks without the backend's word"
+        case .contentFollowsLevels: "content is unlocked exactly when the levels meet it; no cache for a level not held"
+        case .noDoubleCharge: "no second charge for a subscription group the Apple ID already pays for"
+        case .onePaymentAtATime: "at most one payment in flight; a cancellation never shows an error"
+        case .nothingPaidLost: "nothing paid is lost: a restore gives its owner the access"
+        case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
+        case .survivesRestartAndAds: "anonymous levels survive a restart; ads follow the owner's rule"
+        case .paywallOffers: "the paywall shows configured ∩ returned, in the owner's order"
+        }
+    }
+}
+
+/// One broken guarantee: which, and what was seen.
+public struct InvariantViolation: Equatable, Sendable, CustomStringConvertible {
+    public let invariant: Invariant
+    public let detail: String
+
+    public init(_ invariant: Invariant, _ detail: String) {
+        self.invariant = invariant
+        self.detail = detail
+    }
+
+    public var description: String { "invariant \(invariant.rawValue) (\(invariant)): \(detail)" }
+}

@@ -1,0 +1,119 @@
+import AppFlow
+import StoreSim
+import Subscriptions
+
+/// What kind of step ran, for the checks that compare the world before and after it.
+public enum MonitoredStep: Sendable, Equatable {
+    case reader(ReaderAction)
+    case restartApp
+    case other
+}
+
+/// Watches a world step by step and reports every broken guarantee (`Invariant`): the state
+/// after each step, and what changed across it (a charge, a cancellation, a restart).
+public final class InvariantMonitor {
+    private let world: World
+    private var before: WorldReading
+    private var step = MonitoredStep.other
+    /// Whether the paywall must show exactly configured ∩ sold here: false once a products request
+    /// failed (the offers shown are what that answer had) or the storefront or locale changed.
+    private var offersExact = true
+    private let storefront: String
+    private let locale: String
+    /// How much of the timeline was read for faults.
+    private var timelineRead = 0
+
+    public init(world: World) {
+        self.world = world
+        before = WorldReading(world)
+        storefront = world.store.storefront.countryCode
+        locale = world.store.locale
+        noteFaults()
+    }
+
+    /// Call before a step runs.
+    public func willRun(_ step: MonitoredStep) {
+        self.step = step
+        before = WorldReading(world)
+        noteFaults()
+    }
+
+    /// Call once the step has run and the world settled: every guarantee broken now.
+    public func didRun() -> [InvariantViolation] {
+        noteFaults()
+        if world.store.storefront.countryCode != storefront || world.store.locale != locale { offersExact = false }
+        return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
+    }
+
+    private func noteFaults() {
+        let entries = world.timeline.entries
+        let fault = "fault: \(StoreFaultTarget.productsRequest.rawValue)"
+        if entries[timelineRead...].contains(where: { $0.source == .store && $0.text.hasPrefix(fault) }) {
+            offersExact = false
+        }
+        timelineRead = entries.count
+    }
+
+    private func transitionViolations(_ after: WorldReading) -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        for charge in after.transactions.subtracting(before.transactions).sorted() {
+            guard
+                let record = world.store.transactions(appleId: world.appleId).first(where: {
+                    $0.transactionIdentifier == charge
+                }), record.transactionReason == "PURCHASE",
+                let group = world.store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup,
+                before.entitledProducts[group] == record.productIdentifier
+            else { continue }
+            found.append(
+                InvariantViolation(
+                    .noDoubleCharge,
+                    "charged again for \(record.productIdentifier) (transaction \(charge)) while already subscribed to it"
+                ))
+        }
+        if step == .reader(.cancelPayment), let alert = world.screen.alert {
+            found.append(
+                InvariantViolation(
+                    .onePaymentAtATime, "cancelling Apple's sheet showed an alert: \"\(alert.title)\": \(alert.message)"
+                ))
+        }
+        if step == .restartApp, case .anonymous(let id) = before.identity {
+            let granted = Set(world.backend.levels(of: id))
+            let kept = before.levels.intersection(granted)
+            if after.identity != before.identity {
+                found.append(
+                    InvariantViolation(
+                        .survivesRestartAndAds,
+                        "the anonymous identity \(id) was lost on restart (now \(after.identity))"))
+            } else if !kept.isSubset(of: after.levels) {
+                found.append(
+                    InvariantViolation(
+                        .survivesRestartAndAds,
+                        "levels \(WorldReading.list(kept)) of anonymous \(id) were lost on restart (now \(WorldReading.list(after.levels)))"
+                    ))
+            }
+        }
+        return found
+    }
+}
+
+/// What the monitor compares across a step.
+struct WorldReading {
+    let identity: AccessSnapshot.Identity
+    let levels: Set<String>
+    let transactions: Set<String>
+    /// Subscription group → the product the Apple ID is entitled to in it.
+    let entitledProducts: [String: String]
+
+    init(_ world: World) {
+        identity = world.appState.access.identity
+        levels = Set(world.appState.access.levels.map(\.rawValue))
+        transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
+        var entitled: [String: String] = [:]
+        for subscription in world.entitledSubscriptions { entitled[subscription.groupId] = subscription.productId }
+        entitledProducts = entitled
+    }
+
+    static func list(_ levels: Set<String>) -> String {
+        levels.isEmpty ? "none" : levels.sorted().joined(separator: ", ")
+    }
+}

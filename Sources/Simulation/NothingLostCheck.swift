@@ -1,0 +1,57 @@
+import AppFlow
+import SimKernel
+
+extension World {
+    /// Invariant 5: with every fault lifted, the reader takes a new phone of the same Apple ID and
+    /// restores; every subscription Apple says is paid for must then give its owner the access
+    /// (the new phone's reader, or the owner a refused move left it with). Changes the world: run it last.
+    public func nothingLostViolations() -> [InvariantViolation] {
+        store.clearFaults()
+        network.faults = FaultPlan()
+        var number = 1
+        while (try? newDevice(named: "restore-check-\(number)")) == nil && number < 100 { number += 1 }
+        scheduler.runUntilIdle()
+        do {
+            try perform(.openProfile)
+            scheduler.runUntilIdle()
+            try perform(.restore)
+            scheduler.runUntilIdle()
+            if screen.id == .transferPrompt {
+                try perform(.acceptTransfer)
+                scheduler.runUntilIdle()
+            }
+        } catch {
+            return [InvariantViolation(.nothingPaidLost, "a new phone could not restore: \(error)")]
+        }
+        let shown = Set(appState.access.levels.map(\.rawValue))
+        let phoneIdentity: String? = if case .anonymous(let id) = appState.access.identity { id } else { nil }
+        var found: [InvariantViolation] = []
+        for subscription in entitledSubscriptions {
+            let levels = Set(config.backend.productLevels[subscription.productId] ?? [])
+            guard !levels.isEmpty else { continue }
+            let id = subscription.originalTransactionId
+            guard let purchase = try? backend.ledger.purchase(id), let owner = purchase.ownerId else {
+                found.append(
+                    InvariantViolation(
+                        .nothingPaidLost,
+                        "\(subscription.productId) (\(id)) is paid until \(subscription.expiresDate) but no one owns it after a restore"
+                    ))
+                continue
+            }
+            let granted = Set(backend.levels(of: owner))
+            if !levels.isSubset(of: granted) {
+                found.append(
+                    InvariantViolation(
+                        .nothingPaidLost,
+                        "\(subscription.productId) (\(id)) is paid until \(subscription.expiresDate) but its owner \(owner) holds \(WorldReading.list(granted))"
+                    ))
+            } else if owner == phoneIdentity && !levels.isSubset(of: shown) {
+                found.append(
+                    InvariantViolation(
+                        .nothingPaidLost,
+                        "the restore gave \(id) to this phone but it shows \(WorldReading.list(shown))"))
+            }
+        }
+        return found
+    }
+}

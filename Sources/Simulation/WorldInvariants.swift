@@ -1,0 +1,147 @@
+import AppFlow
+import BackendSim
+import StoreSim
+import Subscriptions
+
+/// The guarantees that hold of the world at any instant, checked from the outside: the phone's
+/// state against the backend's words, the ledger, the App Store and the owner's config.
+extension World {
+    /// The Apple ID's subscriptions Apple says give access now (active or in grace).
+    var entitledSubscriptions: [SubscriptionRecord] {
+        Set(store.transactions(appleId: appleId).map(\.originalTransactionIdentifier)).sorted()
+            .compactMap { store.subscription(originalTransactionId: $0) }.filter { $0.state.isEntitled }
+    }
+
+    /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.
+    func stateViolations(offersExact: Bool) -> [InvariantViolation] {
+        let everywhere = groupViolations() + ledgerViolations()
+        guard isAppRunning else { return everywhere }
+        return heardViolations() + contentViolations() + paymentViolations() + adsViolations()
+            + offerViolations(exact: offersExact) + everywhere
+    }
+
+    /// 1: the phone's levels are among those the backend last told it for the identity it shows.
+    private func heardViolations() -> [InvariantViolation] {
+        let access = appState.access
+        let levels = Set(access.levels.map(\.rawValue))
+        guard !levels.isEmpty else { return [] }
+        let identityId: String?
+        switch access.identity {
+        case .none: identityId = nil
+        case .anonymous(let id): identityId = id
+        case .account(let email): identityId = try? backend.ledger.identityId(email: email)
+        }
+        let heard = identityId.map { words.levels(on: deviceName, identityId: $0) } ?? []
+        guard !levels.isSubset(of: heard) else { return [] }
+        return [
+            InvariantViolation(
+                .backendsWord,
+                "\(deviceName) shows levels \(WorldReading.list(levels)) for \(access.identity) but the backend told it \(WorldReading.list(heard))"
+            )
+        ]
+    }
+
+    /// 2: full content only where the levels meet it, and no cache for a level not held.
+    private func contentViolations() -> [InvariantViolation] {
+        let state = appState
+        var found: [InvariantViolation] = []
+        for item in state.app.content where !state.access.unlocks(item.requiredLevels) {
+            if case .loaded = state.fullContent[item.id] {
+                found.append(
+                    InvariantViolation(
+                        .contentFollowsLevels,
+                        "the full \(item.id) is loaded without \(item.requiredLevels.joined(separator: " or "))"))
+            }
+        }
+        let stray = cachedLevels.subtracting(state.access.levels)
+        if !stray.isEmpty {
+            found.append(
+                InvariantViolation(
+                    .contentFollowsLevels,
+                    "full content of \(WorldReading.list(Set(stray.map(\.rawValue)))) is cached but the reader holds \(WorldReading.list(Set(state.access.levels.map(\.rawValue))))"
+                ))
+        }
+        return found
+    }
+
+    /// 3: never two paid subscriptions at once in one group for the Apple ID.
+    private func groupViolations() -> [InvariantViolation] {
+        Dictionary(grouping: entitledSubscriptions, by: \.groupId).filter { $0.value.count > 1 }.sorted {
+            $0.key < $1.key
+        }.map { group, subscriptions in
+            InvariantViolation(
+                .noDoubleCharge,
+                "\(appleId) pays for \(subscriptions.count) subscriptions of group \(group): \(subscriptions.map(\.productId).joined(separator: ", "))"
+            )
+        }
+    }
+
+    /// 4: the app never lets a second payment start while one runs.
+    private func paymentViolations() -> [InvariantViolation] {
+        let open = device.queue.paymentsInFlight
+        guard open.count > 1 else { return [] }
+        return [InvariantViolation(.onePaymentAtATime, "\(open.count) payments in flight on \(deviceName)")]
+    }
+
+    /// 6: the ledger's own invariants, among them at most 3 moves in 30 days.
+    private func ledgerViolations() -> [InvariantViolation] {
+        let found: [String]
+        do {
+            found = try LedgerCheck.violations(in: backend.ledger)
+        } catch {
+            found = ["the ledger cannot be read: \(error)"]
+        }
+        return found.map { InvariantViolation(.ownershipMoves, $0) }
+    }
+
+    /// 7: the feed shows ads exactly when the owner shows them to this reader.
+    private func adsViolations() -> [InvariantViolation] {
+        var feed = appState
+        feed.stack = [.feed]
+        feed.selections = [0]
+        feed.paymentSheet = nil
+        feed.alert = nil
+        let shown = feed.screen.rows.contains { $0.kind == .ad }
+        let ads = config.app.ads
+        let expected = ads.enabled && !(ads.hideForSubscribers && !appState.access.levels.isEmpty)
+        guard shown != expected else { return [] }
+        return [
+            InvariantViolation(
+                .survivesRestartAndAds,
+                "the feed \(shown ? "shows" : "hides") ads for a reader with levels \(WorldReading.list(Set(appState.access.levels.map(\.rawValue))))"
+            )
+        ]
+    }
+
+    /// 8: the paywall's offers are configured ones, in the owner's order, that the store returned.
+    private func offerViolations(exact: Bool) -> [InvariantViolation] {
+        guard let offers = appState.offers else { return [] }
+        let configured = config.app.subscriptions
+        var next = configured.startIndex
+        for offer in offers {
+            guard let index = configured[next...].firstIndex(where: { $0.id == offer.id }),
+                configured[index].productId == offer.productId
+            else {
+                return [
+                    InvariantViolation(
+                        .paywallOffers,
+                        "offer \(offer.id) (\(offer.productId)) is not configured there; the owner's order is \(configured.map(\.id).joined(separator: ", "))"
+                    )
+                ]
+            }
+            next = index + 1
+        }
+        guard exact else { return [] }
+        let sold = configured.filter {
+            !store.catalog.products(for: [$0.productId], storefront: store.storefront, locale: store.locale).products
+                .isEmpty
+        }.map(\.id)
+        guard offers.map(\.id) != sold else { return [] }
+        return [
+            InvariantViolation(
+                .paywallOffers,
+                "the paywall shows \(offers.map(\.id).joined(separator: ", ")) but configured ∩ sold here is \(sold.joined(separator: ", "))"
+            )
+        ]
+    }
+}
