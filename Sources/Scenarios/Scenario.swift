@@ -32,11 +32,15 @@ public struct ScenarioStep: Sendable {
     /// The line as written, without its comment.
     public let text: String
     public let kind: StepKind
+    /// The step's `#` comment: the one on its own line, else the comment lines just above it (a blank
+    /// line or another step ends them); live replay shows it as a caption.
+    public let caption: String?
 
-    public init(line: Int, text: String, kind: StepKind) {
+    public init(line: Int, text: String, kind: StepKind, caption: String? = nil) {
         self.line = line
         self.text = text
         self.kind = kind
+        self.caption = caption
     }
 }
 
