@@ -3,7 +3,7 @@ import SimKernel
 import Simulation
 
 /// One scenario file, parsed: its table texts and its steps in order.
-public struct Scenario: Sendable {
+public struct Scenario: Equatable, Sendable {
     public let file: String
     /// `title`: what happens, for the markdown table.
     public var title: String?
@@ -27,7 +27,7 @@ public struct Scenario: Sendable {
 }
 
 /// One line of a scenario: where it is, as written, and what it means.
-public struct ScenarioStep: Sendable {
+public struct ScenarioStep: Equatable, Sendable {
     public let line: Int
     /// The line as written, without its comment.
     public let text: String
@@ -45,7 +45,7 @@ public struct ScenarioStep: Sendable {
 }
 
 /// What a step does.
-public enum StepKind: Sendable {
+public enum StepKind: Equatable, Sendable {
     case setup(SetupStep)
     case launch
     case reader(ReaderAction)
@@ -54,7 +54,7 @@ public enum StepKind: Sendable {
 }
 
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
-public enum SetupStep: Sendable {
+public enum SetupStep: Equatable, Sendable {
     case app(String)
     case seed(UInt64)
     case storefront(String)

@@ -116,6 +116,13 @@ public final class ScenarioRun {
         world.scheduler.runUntilIdle()
     }
 
+    /// The result as `play` reports it, after `stepsRun` steps.
+    public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
+        ScenarioResult(
+            file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
+            stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
+    }
+
     public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {
         let screen = world.map { ScreenRenderer.plainText($0.screen) } ?? "(no world: the setup failed)"
         let timeline = world.map { $0.timeline.entries.suffix(ScenarioRunner.timelineTail).map(\.description) } ?? []

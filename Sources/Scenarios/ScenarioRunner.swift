@@ -27,8 +27,6 @@ public struct ScenarioRunner: Sendable {
                 break
             }
         }
-        return ScenarioResult(
-            file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
-            stepCount: scenario.steps.count, virtualMilliseconds: run.virtualTime.milliseconds, failure: failure)
+        return run.result(stepsRun: stepsRun, failure: failure)
     }
 }
