@@ -106,7 +106,9 @@ struct InteractiveLoop {
             }
             let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
             switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
-            case .send(let input): world.send(input)
+            case .send(let input):
+                if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }
+                world.send(input)
             case .control(let control):
                 if let walk, state.walk != nil {
                     walk.apply(control, to: world, state: &state.walk!)

@@ -82,6 +82,13 @@ public final class WalkSession {
         state.controlUsed(control.scenarioSteps(deviceName: world.deviceName), checks: before)
     }
 
+    /// The reader's `input` is about to reach the phone: one that dismisses an alert moves the walk on
+    /// (the device reports no action for it).
+    func willSend(_ input: ReaderInput, to world: World, state: inout WalkState) {
+        guard world.screen.alert != nil, input == .select || input == .back else { return }
+        state.alertDismissed(checks: checks())
+    }
+
     /// Once a turn of the loop: what the reader did, then what the world shows.
     func settle(_ world: World, state: inout WalkState) {
         for (action, checks) in heard { state.readerActed(action, checks: checks) }

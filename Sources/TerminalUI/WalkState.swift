@@ -142,6 +142,19 @@ public struct WalkState: Equatable, Sendable {
         moveOn(past: next, checks: checks)
     }
 
+    /// The tester dismissed an alert (checks read while it showed): the walk moves on, so the live
+    /// expectations settle, and a `back` step is ticked, as `back` on an alert only dismisses it.
+    public mutating func alertDismissed(checks: [Int: StepOutcome]) {
+        guard current != nil else { return }
+        if let next = nextStep, case .reader(.back) = current!.scenario.steps[next].kind {
+            moveOn(past: next, checks: checks)
+            return
+        }
+        for live in liveExpectations {
+            current!.outcomes[live] = (checks[live] ?? current!.outcomes[live]).settled
+        }
+    }
+
     /// A control was used from the control pane: ticks the next steps it does (`steps`, as a scenario says them).
     public mutating func controlUsed(_ steps: [StepKind], checks: [Int: StepOutcome]) {
         for step in steps {

@@ -129,4 +129,40 @@ import WhiteLabel
         #expect(report.contains("| 6 | `expect screen feed` | passed (still live) |"))
         #expect(report.contains("| 8 | `subscribe` | not done |"))
     }
+
+    @Test func dismissingAnAlertIsTheBackStepAndSettlesTheAlertsExpectation() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            app daily-news
+            latency fast
+            inject receipts error
+            launch
+            open content night-trains
+            subscribe
+            select offer premium-monthly
+            confirm payment
+            expect alert "could not be confirmed"
+            back
+            expect no alert
+            """, file: "alert.scenario")
+        let session = WalkSession(
+            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        for action: ReaderAction in [
+            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
+        ] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        session.settle(world, state: &state)
+        #expect(state.current?.outcomes[8] == .holds)
+        // OK on the alert: no reader action is reported, but the walk moves on.
+        session.willSend(.select, to: world, state: &state)
+        world.send(.select)
+        session.settle(world, state: &state)
+        #expect(state.current?.outcomes[8] == .passed)
+        #expect(state.current?.outcomes[9] == .done)
+        #expect(state.current?.outcomes[10] == .holds)
+    }
 }
