@@ -4,7 +4,7 @@ import Simulation
 import Subscriptions
 
 /// One scenario file, parsed: its table texts and its steps in order.
-public struct Scenario: Sendable {
+public struct Scenario: Equatable, Sendable {
     public let file: String
     /// `title`: what happens, for the markdown table.
     public var title: String?
@@ -28,7 +28,7 @@ public struct Scenario: Sendable {
 }
 
 /// One line of a scenario: where it is, as written, and what it means.
-public struct ScenarioStep: Sendable {
+public struct ScenarioStep: Equatable, Sendable {
     public let line: Int
     /// The line as written, without its comment.
     public let text: String
@@ -36,17 +36,21 @@ public struct ScenarioStep: Sendable {
     /// `try STEP`: an action the screen may not allow; if it cannot be done, the run goes on (the
     /// fuzzer writes the steps a random session only attempted this way, for what they did on the way).
     public let mayFail: Bool
+    /// The step's `#` comment: the one on its own line, else the comment lines just above it (a blank
+    /// line or another step ends them); live replay shows it as a caption.
+    public let caption: String?
 
-    public init(line: Int, text: String, kind: StepKind, mayFail: Bool = false) {
+    public init(line: Int, text: String, kind: StepKind, mayFail: Bool = false, caption: String? = nil) {
         self.line = line
         self.text = text
         self.kind = kind
         self.mayFail = mayFail
+        self.caption = caption
     }
 }
 
 /// What a step does.
-public enum StepKind: Sendable {
+public enum StepKind: Equatable, Sendable {
     case setup(SetupStep)
     case launch
     case reader(ReaderAction)
@@ -63,7 +67,7 @@ public enum StepKind: Sendable {
 }
 
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
-public enum SetupStep: Sendable {
+public enum SetupStep: Equatable, Sendable {
     case app(String)
     case seed(UInt64)
     case storefront(String)

@@ -20,10 +20,20 @@ public enum ScenarioParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Scenario {
         var scenario = Scenario(file: file)
         var launched = false
+        // Comment lines since the last step or blank line: the caption of the step that follows them.
+        var commentsAbove: [String] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
             let content = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
-            if content.isEmpty { continue }
+            let comment = self.comment(String(rawLine))
+            if content.isEmpty {
+                if let comment, !comment.isEmpty { commentsAbove.append(comment) } else { commentsAbove = [] }
+                continue
+            }
+            let caption =
+                comment.flatMap { $0.isEmpty ? nil : $0 }
+                ?? (commentsAbove.isEmpty ? nil : commentsAbove.joined(separator: " "))
+            commentsAbove = []
             var words = content.split(whereSeparator: \.isWhitespace).map(String.init)
             let mayFail = words[0] == "try"
             if mayFail { words.removeFirst() }
@@ -52,7 +62,8 @@ public enum ScenarioParser {
                     } else {
                         launched = true
                     }
-                    scenario.steps.append(ScenarioStep(line: line, text: content, kind: kind, mayFail: mayFail))
+                    scenario.steps.append(
+                        ScenarioStep(line: line, text: content, kind: kind, mayFail: mayFail, caption: caption))
                 }
             } catch {
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
@@ -71,6 +82,13 @@ public enum ScenarioParser {
             if line[index] == "#" && !inQuotes { return String(line[..<index]) }
         }
         return line
+    }
+
+    /// The text after a `#` that is not inside quotes, trimmed; nil when the line has no comment.
+    static func comment(_ line: String) -> String? {
+        let code = stripComment(line)
+        guard code.count < line.count else { return nil }
+        return String(line.dropFirst(code.count + 1)).trimmingCharacters(in: .whitespaces)
     }
 
     static func unquoted(_ text: String) -> String {

@@ -77,7 +77,7 @@ public enum ScenarioReports {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+    static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
 
     private static func xml(_ text: String) -> String {
         var escaped = ""

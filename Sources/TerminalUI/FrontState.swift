@@ -6,11 +6,15 @@ public enum FrontCommand: Equatable, Sendable {
     /// Apply a control to the world.
     case control(ControlAction)
     case toggleRecording
+    /// Do what the walk asks (build a scenario's world, run a step, save the report).
+    case walk(WalkCommand)
+    /// Pause or resume the live replay.
+    case togglePause
     case quit
 }
 
 /// The terminal front's own state (the phone's state lives in the world): focus, help, timeline scroll
-/// and filter, the selected control.
+/// and filter, the selected control, and the guided walk's or the live replay's state when one runs.
 public struct FrontState: Equatable, Sendable {
     public var focus: Focus = .phone
     public var showsHelp = false
@@ -21,6 +25,12 @@ public struct FrontState: Equatable, Sendable {
     public var controlSelection = 0
     /// A scenario is being recorded: the key bar says "● REC".
     public var isRecording = false
+    /// `run --walk`: the checklist.
+    public var walk: WalkState?
+    /// `play --live`: the replay; the phone and the controls take no keys, the script acts.
+    public var live: LiveReplayState?
+
+    var hasChecklist: Bool { walk != nil || live != nil }
 
     public init() {}
 
@@ -39,7 +49,7 @@ public struct FrontState: Equatable, Sendable {
             return nil
         }
         switch action {
-        case .reader(let input): return focus == .phone ? .send(input) : nil
+        case .reader(let input): return focus == .phone && live == nil ? .send(input) : nil
         case .scrollTimeline(let scroll): scrollTimeline(scroll, page: max(1, timelinePage), limit: timelineLimit)
         case .cycleTimelineFilter:
             timelineFilter = timelineFilter.next
@@ -47,11 +57,16 @@ public struct FrontState: Equatable, Sendable {
             timelineScrollBack = 0
         case .moveControl(let move): moveControl(move, count: ControlBoard.count)
         case .activateControl:
-            guard focus == .controls, controls.indices.contains(controlSelection) else { return nil }
+            guard focus == .controls, live == nil, controls.indices.contains(controlSelection) else { return nil }
             return .control(controls[controlSelection].action)
-        case .focusNext: focus = focus.next
+        case .focusNext: focus = focus.next(checklist: hasChecklist)
         case .focusPhone: focus = .phone
         case .focusControls: focus = .controls
+        case .focusChecklist: if hasChecklist { focus = .checklist }
+        case .walk(let key):
+            guard focus == .checklist else { return nil }
+            return walk?.apply(key).map(FrontCommand.walk)
+        case .togglePause: return live == nil ? nil : .togglePause
         case .help: showsHelp = true
         case .toggleRecording: return .toggleRecording
         case .quit: return .quit

@@ -4,7 +4,7 @@ import WhiteLabel
 public enum FrontView {
     public static func render(_ content: FrontContent, state: FrontState, theme: Theme, size: TerminalSize) -> Frame {
         var frame = Frame(size: size)
-        switch Layout(size: size) {
+        switch Layout(size: size, checklist: state.hasChecklist) {
         case .tooSmall(let size):
             drawTooSmall(into: &frame, size: size)
         case .panes(let panes):
@@ -14,6 +14,16 @@ public enum FrontView {
                 into: &frame, rect: panes.timeline, entries: state.timelineFilter.apply(to: content.timeline),
                 filter: state.timelineFilter, scrollBack: state.timelineScrollBack, theme: theme,
                 focused: state.focus == .timeline)
+            if let rect = panes.checklistRect(focus: state.focus) {
+                let width = rect.inner.width
+                let checklist =
+                    state.live.map { LiveReplayPane.content($0, width: width) }
+                    ?? state.walk.map { WalkPane.content($0, width: width) }
+                if let checklist {
+                    ChecklistPane.draw(
+                        into: &frame, rect: rect, content: checklist, theme: theme, focused: state.focus == .checklist)
+                }
+            }
             if let rect = panes.controlsRect(focus: state.focus) {
                 ControlPane.draw(
                     into: &frame, rect: rect, controls: ControlBoard.controls(content.controls),
@@ -21,7 +31,7 @@ public enum FrontView {
             }
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
-                hints: KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus),
+                hints: KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state)),
                 recording: state.isRecording)
             if state.showsHelp {
                 HelpOverlay.draw(into: &frame, screenKeys: content.screen.keys, theme: theme)
@@ -31,13 +41,18 @@ public enum FrontView {
     }
 
     /// Lines a timeline page scrolls, and how far back it can scroll, at this size and with this filter.
-    public static func timelineScrollMetrics(_ content: FrontContent, filter: TimelineFilter = .all, size: TerminalSize)
-        -> (page: Int, limit: Int)
-    {
-        guard case .panes(let panes) = Layout(size: size) else { return (1, 0) }
+    public static func timelineScrollMetrics(
+        _ content: FrontContent, filter: TimelineFilter = .all, size: TerminalSize, checklist: Bool = false
+    ) -> (page: Int, limit: Int) {
+        guard case .panes(let panes) = Layout(size: size, checklist: checklist) else { return (1, 0) }
         let inner = panes.timeline.inner
         let total = TimelinePane.lineCount(entries: filter.apply(to: content.timeline), width: inner.width)
         return (max(1, inner.height - 1), max(0, total - inner.height))
+    }
+
+    private static func keyBarMode(_ state: FrontState) -> KeyBar.Mode {
+        if state.live != nil { return .live }
+        return state.walk.map { .walk(showsList: $0.showsList) } ?? .explore
     }
 
     private static func drawTooSmall(into frame: inout Frame, size: TerminalSize) {

@@ -9,17 +9,34 @@ enum KeyBar {
         KeyHint("End", "latest"), KeyHint("Esc", "phone"),
     ]
     static let controlKeys = [KeyHint("↑↓", "move"), KeyHint("Enter", "use"), KeyHint("Esc", "phone")]
+    static let walkListKeys = [KeyHint("↑↓", "move"), KeyHint("Enter", "walk"), KeyHint("Esc", "phone")]
+    static let walkKeys = [
+        KeyHint("n", "next step"), KeyHint("s", "save report"), KeyHint("l", "list"), KeyHint("Esc", "phone"),
+    ]
+    static let liveKeys = [KeyHint("Space", "pause"), KeyHint("↑↓", "scroll timeline")]
+
+    /// What the front runs besides the phone: nothing, a guided walk (with its list on screen or not),
+    /// or a live replay.
+    enum Mode: Equatable {
+        case explore
+        case walk(showsList: Bool)
+        case live
+    }
 
     /// The hints shown for a focus: the phone screen's own keys (minus the ones the bar adds anyway),
     /// the timeline's or the controls'.
-    static func hints(screenKeys: [KeyHint], focus: Focus) -> [KeyHint] {
+    static func hints(screenKeys: [KeyHint], focus: Focus, mode: Mode = .explore) -> [KeyHint] {
         let always = Set(alwaysKeys.map(\.key))
-        let local: [KeyHint]
-        switch focus {
-        case .phone: local = screenKeys.filter { !always.contains($0.key) } + [KeyHint("c", "controls")]
-        case .timeline: local = timelineKeys
-        case .controls: local = controlKeys
+        var local: [KeyHint]
+        switch (focus, mode) {
+        case (_, .live) where focus != .timeline: local = [liveKeys[0]]
+        case (.phone, _): local = screenKeys.filter { !always.contains($0.key) } + [KeyHint("c", "controls")]
+        case (.timeline, _): local = timelineKeys
+        case (.controls, _): local = controlKeys
+        case (.checklist, .walk(let showsList)): local = showsList ? walkListKeys : walkKeys
+        case (.checklist, _): local = [KeyHint("Esc", "phone")]
         }
+        if case .walk = mode, focus == .phone { local.insert(KeyHint("w", "walk"), at: 0) }
         return local + alwaysKeys
     }
 

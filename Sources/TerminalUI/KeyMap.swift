@@ -32,6 +32,12 @@ public enum KeyAction: Equatable, Sendable {
     /// `c`: straight to the control pane (at 80x24 it then covers the timeline).
     case focusControls
     case help
+    /// A key in the walk's checklist pane.
+    case walk(WalkKey)
+    /// `w`: straight to the walk's checklist pane.
+    case focusChecklist
+    /// Space or `p` in a live replay: pause or resume.
+    case togglePause
     /// `r`: start or stop recording a scenario.
     case toggleRecording
     case quit
@@ -74,6 +80,9 @@ public enum KeyMap {
         case (KEY_HOME, .controls): return .moveControl(.first)
         case (KEY_END, .controls): return .moveControl(.last)
         case (KEY_ENTER, .controls): return .activateControl
+        case (KEY_UP, .checklist): return .walk(.up)
+        case (KEY_DOWN, .checklist): return .walk(.down)
+        case (KEY_ENTER, .checklist): return .walk(.choose)
         default: return nil
         }
     }
@@ -85,6 +94,7 @@ public enum KeyMap {
             switch focus {
             case .phone: return .reader(.select)
             case .controls: return .activateControl
+            case .checklist: return .walk(.choose)
             case .timeline: return nil
             }
         case escape: return focus == .phone ? .reader(.back) : .focusPhone
@@ -94,6 +104,8 @@ public enum KeyMap {
         case "?": return .help
         case "r": return .toggleRecording
         case "c": return focus == .controls ? .focusPhone : .focusControls
+        case "w": return focus == .checklist ? .focusPhone : .focusChecklist
+        case " ", "p": return .togglePause
         default: return movementAction(character, focus: focus)
         }
     }
@@ -112,6 +124,11 @@ public enum KeyMap {
         case ("j", .controls): return .moveControl(.down)
         case ("g", .controls): return .moveControl(.first)
         case ("G", .controls): return .moveControl(.last)
+        case ("k", .checklist): return .walk(.up)
+        case ("j", .checklist): return .walk(.down)
+        case ("n", .checklist): return .walk(.nextStep)
+        case ("s", .checklist): return .walk(.saveReport)
+        case ("l", .checklist): return .walk(.toggleList)
         default: return nil
         }
     }
@@ -127,6 +144,8 @@ public enum KeyMap {
         KeyHint("Home End g G", "oldest / latest timeline entry, first / last control"),
         KeyHint("f", "timeline filter: all, app, store, backend, reader, control"),
         KeyHint("r", "start / stop recording a scenario (written to recording-N.scenario)"),
+        KeyHint("w", "run --walk: the checklist; there ↑↓ Enter choose, n next step, s report, l list"),
+        KeyHint("Space p", "play --live: pause / resume"),
         KeyHint("?", "show or hide this help"),
         KeyHint("q", "quit and restore the terminal"),
     ]

@@ -6,34 +6,54 @@ import WhiteLabel
 public enum TerminalFront {
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
-    /// `recordings` records the session (`r`, `--record`).
+    /// `recordings` records the session (`r`, `--record`). With `walk` (a guided walk) or `live` (a live
+    /// replay) the world comes launched, and a checklist pane shows the scenario.
     public static func run(
-        world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil
+        world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil, walk: WalkSession? = nil,
+        live: LiveReplay? = nil
     ) throws(TerminalError) -> Int32 {
         let session = try TerminalSession.start(theme: theme)
         defer { session.end() }
         recordings?.attach(to: world)
-        world.launch()
+        if walk == nil && live == nil { world.launch() }
         var loop = InteractiveLoop(
             world: world, session: session, theme: theme,
             driver: RealTimeDriver(
                 anchorWallNanoseconds: MonotonicClock.nanoseconds(), anchorVirtual: world.scheduler.now,
                 speed: speed))
         loop.recordings = recordings
+        loop.walk = walk
+        loop.state.walk = walk?.initialState
+        // A walk starts on its list: choosing a scenario is the first thing to do.
+        if walk != nil { loop.state.focus = .checklist }
+        loop.live = live
+        loop.state.live = live?.initialState
+        if walk?.scenarios.count == 1, let walk, loop.state.walk != nil {
+            // One scenario: walk it at once, its checklist in view.
+            if let chosen = walk.choose(0, state: &loop.state.walk!) {
+                loop.replace(world: chosen)
+                loop.state.focus = .phone
+            }
+        }
         let code = loop.run()
         recordings?.finish(world)
+        if let state = loop.state.live { live?.ended(state) }
         return code
     }
 }
 
 /// One thread, no concurrency: run the world up to now, draw if the frame changed, wait for a key or the next event.
 struct InteractiveLoop {
-    let world: World
+    /// The world on screen; a guided walk replaces it with each scenario it walks.
+    private(set) var world: World
     let session: TerminalSession
-    let theme: Theme
+    var theme: Theme
     var driver: RealTimeDriver
     var state = FrontState()
     var recordings: Recordings?
+    var walk: WalkSession?
+    /// Live replay's scripted steps: they act on the world instead of the reader, at the replay's pace.
+    var live: LiveReplay?
     private var painted: Frame?
     private var repaintAll = true
 
@@ -48,11 +68,17 @@ struct InteractiveLoop {
     mutating func run() -> Int32 {
         while true {
             if let signal = session.stopSignal { return 128 + signal }
-            let target = driver.target(
-                atWall: MonotonicClock.nanoseconds(), schedulerNow: world.scheduler.now)
-            world.scheduler.run(until: target)
+            let wall = MonotonicClock.nanoseconds()
+            var scriptWait: Int?
+            if let live, state.live != nil {
+                // Each step runs until idle on the virtual clock, as `play` runs it; only the pace is wall time.
+                scriptWait = live.tick(atWall: wall, state: &state.live!)
+            } else {
+                world.scheduler.run(until: driver.target(atWall: wall, schedulerNow: world.scheduler.now))
+            }
             recordings?.settle(world)
             state.isRecording = recordings?.isRecording ?? false
+            if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
 
             let content = FrontContent(world: world)
             let size = session.size
@@ -63,9 +89,10 @@ struct InteractiveLoop {
                 repaintAll = false
             }
 
-            let wait = driver.waitMilliseconds(
+            var wait = driver.waitMilliseconds(
                 now: world.scheduler.now, nextDue: world.scheduler.nextDue,
                 spinnerStep: content.screen.waiting == nil ? nil : FrontContent.spinnerStepMilliseconds)
+            if live != nil { wait = min(RealTimeDriver.maxWaitMilliseconds, scriptWait ?? .max) }
             guard let key = session.readKey(timeoutMilliseconds: wait),
                 let action = KeyMap.action(
                     for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText)
@@ -74,14 +101,26 @@ struct InteractiveLoop {
             if action == .resize { repaintAll = true }
             var metrics = (page: 1, limit: 0)
             if case .scrollTimeline = action {
-                metrics = FrontView.timelineScrollMetrics(content, filter: state.timelineFilter, size: size)
+                metrics = FrontView.timelineScrollMetrics(
+                    content, filter: state.timelineFilter, size: size, checklist: state.hasChecklist)
             }
             let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
             switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
-            case .send(let input): world.send(input)
+            case .send(let input):
+                if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }
+                world.send(input)
             case .control(let control):
-                control.apply(to: world)
+                if let walk, state.walk != nil {
+                    walk.apply(control, to: world, state: &state.walk!)
+                } else {
+                    control.apply(to: world)
+                }
                 recordings?.control(control, on: world)
+            case .walk(let command): perform(command)
+            case .togglePause:
+                if live != nil, state.live != nil {
+                    live?.togglePause(atWall: MonotonicClock.nanoseconds(), state: &state.live!)
+                }
             case .toggleRecording:
                 recordings?.toggle(world)
                 state.isRecording = recordings?.isRecording ?? false
@@ -89,5 +128,35 @@ struct InteractiveLoop {
             case nil: break
             }
         }
+    }
+
+    /// The walk's commands, done on the world.
+    private mutating func perform(_ command: WalkCommand) {
+        guard let walk, state.walk != nil else { return }
+        switch command {
+        case .choose(let index):
+            if let chosen = walk.choose(index, state: &state.walk!) {
+                replace(world: chosen)
+                // The tester's first step is on the phone.
+                state.focus = .phone
+            }
+        case .runStep(let index): walk.runStep(index, state: &state.walk!)
+        case .saveReport: walk.saveReport(&state.walk!)
+        }
+    }
+
+    /// Puts `newWorld` on screen: the clock mapping starts again from its time, the timeline from its newest
+    /// entry, and the app's theme comes with it.
+    mutating func replace(world newWorld: World) {
+        world = newWorld
+        driver = RealTimeDriver(
+            anchorWallNanoseconds: MonotonicClock.nanoseconds(), anchorVirtual: newWorld.scheduler.now,
+            speed: driver.speed)
+        state.timelineScrollBack = 0
+        if let theme = walk?.theme(for: newWorld) {
+            self.theme = theme
+            session.use(theme: theme)
+        }
+        repaintAll = true
     }
 }

@@ -41,13 +41,22 @@ final class TerminalSession {
         set_escdelay(25)
         curs_set(0)
         let palette = Palette(theme: theme, depth: startColors())
-        if palette.depth != .monochrome {
-            let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
-            for pair in palette.pairs.values {
-                init_pair(pair.number, pair.foreground, background)
-            }
-        }
+        initPairs(palette)
         return TerminalSession(screen: screen, palette: palette)
+    }
+
+    /// Another app's theme, on the terminal's colors (a guided walk moves between apps).
+    func use(theme: Theme) {
+        palette = Palette(theme: theme, depth: palette.depth)
+        Self.initPairs(palette)
+    }
+
+    private static func initPairs(_ palette: Palette) {
+        guard palette.depth != .monochrome else { return }
+        let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
+        for pair in palette.pairs.values {
+            init_pair(pair.number, pair.foreground, background)
+        }
     }
 
     /// Starts colors unless `NO_COLOR` is set (no-color.org) or the terminal has none.

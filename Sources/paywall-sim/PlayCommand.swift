@@ -6,8 +6,8 @@ import WhiteLabel
 
 /// `paywall-sim play FILE|DIR…`: runs scenarios headless and reports them.
 enum PlayCommand {
-    static let valued: Set<String> = ["--junit", "--jobs"]
-    static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", PlayJobs.resultsFlag]
+    static let valued: Set<String> = ["--junit", "--jobs", "--pace"]
+    static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", "--live", PlayJobs.resultsFlag]
 
     static func main(_ arguments: [String]) throws -> Int32 {
         let (paths, optionArguments) = split(arguments)
@@ -21,6 +21,8 @@ enum PlayCommand {
             return ExitCode.ok
         }
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
+        if options.has("--live") { return try LivePlay.main(paths: paths, options: options) }
+        if options["--pace"] != nil { throw UsageError(message: "--pace goes with --live") }
         let jobs = try options.integer("--jobs", in: 1...64, default: 1)
         let scenarios: [Scenario]
         do {

@@ -9,7 +9,8 @@ import WhiteLabel
 enum RunCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
-            arguments, valued: ["--app", "--state", "--seed", "--latency", "--inject", "--record"],
+            arguments,
+            valued: ["--app", "--state", "--seed", "--latency", "--inject", "--record", "--walk", "--report"],
             flags: ["--ephemeral"])
         if options.has("--help") {
             print(Usage.run)
@@ -18,6 +19,7 @@ enum RunCommand {
         if options.has("--ephemeral") && options["--state"] != nil {
             throw UsageError(message: "--state and --ephemeral cannot be used together")
         }
+        let walk = try walkSession(options)
         let seed = try options.integer("--seed", in: 0...Int.max, default: 1)
         let latencyName = options["--latency"] ?? "typical"
         guard let latency = LatencyProfile.named(latencyName) else {
@@ -33,7 +35,10 @@ enum RunCommand {
         }
         let (config, resources) = try AppArgument.load(options["--app"])
         let theme = try AppArgument.theme(for: config, resources: resources)
-        let state = options.has("--ephemeral") ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
+        // A walk's worlds live in memory: each scenario starts from its own setup.
+        let state =
+            options.has("--ephemeral") || walk != nil
+            ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
         let world = try World(
             config: config, options: WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state))
         if let faults {
@@ -48,12 +53,34 @@ enum RunCommand {
             sessionFile: options["--record"], directory: FileManager.default.currentDirectoryPath)
         let code: Int32
         do {
+            if let walk {
+                world.launch()
+                code = try TerminalFront.run(world: world, theme: theme, walk: walk)
+                return code
+            }
             code = try TerminalFront.run(world: world, theme: theme, recordings: recordings)
         } catch {
             throw UsageError(message: "\(error)")
         }
         for message in recordings.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
         return code
+    }
+
+    /// `--walk FILE|DIR`: the scenarios, checked before the terminal opens; `--report FILE` where `s` writes.
+    private static func walkSession(_ options: Options) throws(UsageError) -> WalkSession? {
+        guard let path = options["--walk"] else {
+            if options["--report"] != nil { throw UsageError(message: "--report goes with --walk FILE|DIR") }
+            return nil
+        }
+        for option in ["--state", "--record"] where options[option] != nil {
+            throw UsageError(message: "--walk keeps each scenario's world in memory: \(option) cannot be used with it")
+        }
+        let scenarios = try ScenarioArgument.load(path, option: "--walk")
+        let report = options["--report"] ?? FileManager.default.currentDirectoryPath + "/walk-report.md"
+        let resources = AppArgument.resources
+        return WalkSession(
+            scenarios: scenarios, resources: resources, reportPath: report,
+            theme: { config in try? AppArgument.theme(for: config, resources: resources) })
     }
 
     /// Records from launch, with the setup that rebuilds this world: `r` and `--record` write from it.

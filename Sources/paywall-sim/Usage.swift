@@ -21,6 +21,7 @@ enum Usage {
     static let run = """
         Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
                                [--inject RULES] [--record FILE]
+               paywall-sim run --walk FILE|DIR [--report FILE]
 
         Opens a white-label app on a simulated phone, beside the timeline of every message
         between the app, the fake App Store and the backend.
@@ -38,11 +39,21 @@ enum Usage {
                              receipts, restores, transfers, accounts, sessions, me, content.
                              Example: --inject "payment deferred; receipts error times 2"
           --record FILE      Record the session as a scenario and write it to FILE when the app quits
+          --walk FILE|DIR    Guided walk for QA: a checklist pane lists the scenarios (by title, else file
+                             name). Enter on one builds its world from its setup and runs the steps before
+                             the first reader action; you do the rest by hand on the phone (each step is
+                             ticked as the app reports it) and the world steps with n or the controls.
+                             An expectation is checked once the steps before it are done: green while it
+                             holds; when you do the next step it is settled, red if it did not hold then.
+                             Every world is in memory (no --state, no --record).
+          --report FILE      Where s writes the walk's report (Markdown). Default: ./walk-report.md
           -h, --help         Show this help
 
         Keys: ↑/↓ or k/j move, Enter selects, Esc goes back, Tab moves focus (phone, timeline, controls),
         c jumps to the controls, f filters the timeline, r starts and stops recording (recording-N.scenario
         in the working directory), ? lists every key, q quits.
+        In a walk: w jumps to the checklist; there ↑/↓ and Enter choose a scenario, n does the next step
+        when it is not the reader's, s saves the report, l shows the list again.
         """
 
     static let screens = """
@@ -123,6 +134,7 @@ enum Usage {
 
     static let play = """
         Usage: paywall-sim play FILE|DIR… [--junit FILE] [--tap] [--markdown] [--jobs N] [--list-faults]
+               paywall-sim play --live FILE [--pace SECONDS]
 
         Runs scenarios (*.scenario; folders are searched) on the virtual clock and prints a table:
         scenario, result, steps, virtual time covered. A failure shows file:line, the step, expected
@@ -135,6 +147,11 @@ enum Usage {
           --markdown     Print "What happens | What the reader sees | Result" from title and sees
           --jobs N       Run the files in N parallel processes. Default: 1
           --list-faults  Print every fault target and its faults, as inject takes them
+          --live         Play one scenario in the terminal at a human pace, for a demo: each step's
+                         # comment (on its line, or the lines just above) is shown as a caption.
+                         Space pauses and resumes, q quits. Expectations are checked as play checks them;
+                         at the end the pane says passed or the step that failed, and q prints the table.
+          --pace SECONDS Wall time between steps with --live, 0 to 60. Default: 1.5
           -h, --help     Show this help
 
         One step per line; # starts a comment.

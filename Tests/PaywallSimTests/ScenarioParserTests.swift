@@ -170,4 +170,28 @@ import WhiteLabel
         #expect(try kinds("inject payment deferred; receipts error times 2").count == 1)
         #expect(error("inject payment error sometimes").contains("after the fault write times N, always or chance P"))
     }
+
+    @Test func aStepsCommentIsItsCaptionOnItsOwnLineOrJustAbove() throws {
+        let steps = try ScenarioParser.parse(
+            """
+            # The file's heading, above the title: no step's caption.
+            title Captions
+            launch
+            # The reader opens the article:
+            # it is locked.
+            open content night-trains
+            subscribe   # to the paywall
+            # This comment is cut off by the blank line below.
+
+            expect screen paywall
+            # Above, but the step's own comment wins.
+            expect text "Subscribe #1"   # the quoted # is text
+            """, file: "t.scenario"
+        ).steps
+        #expect(
+            steps.map(\.caption) == [
+                nil, "The reader opens the article: it is locked.", "to the paywall", nil, "the quoted # is text",
+            ])
+        #expect(steps[4].text == "expect text \"Subscribe #1\"")
+    }
 }

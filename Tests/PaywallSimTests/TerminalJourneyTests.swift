@@ -10,13 +10,15 @@ final class TmuxSession {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
     }
 
-    init(_ arguments: [String], width: Int = 120, height: Int = 36) throws {
+    /// `directory`: the program's working directory (where anything it writes by default lands).
+    init(_ arguments: [String], width: Int = 120, height: Int = 36, directory: String? = nil) throws {
         let command = ([TestSupport.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // The server this starts must not inherit a pipe we read to its end.
         try tmux(
             capturing: false,
             [
                 "new-session", "-d", "-s", "sim", "-x", "\(width)", "-y", "\(height)",
+                "-c", directory ?? FileManager.default.currentDirectoryPath,
                 // After the program, the shell says how it ended and whether the terminal is cooked again.
                 "env LANG=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=enable=no \(command); echo EXIT=$?; "
                     + "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo; cat",

@@ -100,4 +100,28 @@ struct TerminalFrontStateTests {
         _ = state.apply(.scrollTimeline(.lineDown), timelinePage: 10, timelineLimit: 25)
         #expect(state.timelineScrollBack == 0)
     }
+
+    @Test(
+        "The checklist's keys, for a guided walk",
+        arguments: [
+            (KeyPress.function(KEY_UP), KeyAction.walk(.up)), (.character("j"), .walk(.down)),
+            (.character("\n"), .walk(.choose)), (.character("n"), .walk(.nextStep)),
+            (.character("s"), .walk(.saveReport)),
+            (.character("l"), .walk(.toggleList)), (.character("w"), .focusPhone), (.character("\u{1B}"), .focusPhone),
+        ])
+    func checklistKeys(key: KeyPress, action: KeyAction) {
+        #expect(KeyMap.action(for: key, focus: .checklist) == action)
+    }
+
+    @Test func wJumpsToTheChecklistAndSpacePausesUnlessTyping() {
+        #expect(KeyMap.action(for: .character("w"), focus: .phone) == .focusChecklist)
+        #expect(KeyMap.action(for: .character(" "), focus: .phone) == .togglePause)
+        #expect(KeyMap.action(for: .character("w"), focus: .phone, textFieldFocused: true) == .reader(.character("w")))
+        #expect(KeyMap.action(for: .character("n"), focus: .phone) == nil)
+        // Without a walk, w and the checklist's keys change nothing.
+        var state = FrontState()
+        #expect(state.apply(.focusChecklist) == nil)
+        #expect(state.focus == .phone)
+        #expect(state.apply(.togglePause) == nil)
+    }
 }

@@ -31,6 +31,27 @@ struct TerminalLayoutTests {
         #expect(panes.keyBar == Rect(x: 0, y: 39, width: 120, height: 1))
     }
 
+    @Test func aChecklistTakesTheTopOfTheRightColumnOrTheTimelinesPlaceWhenShort() {
+        guard case .panes(let large) = Layout(size: TerminalSize(columns: 120, rows: 40), checklist: true),
+            case .panes(let small) = Layout(size: TerminalSize(columns: 80, rows: 24), checklist: true)
+        else {
+            Issue.record("80x24 and 120x40 must fit")
+            return
+        }
+        #expect(large.checklist == Rect(x: 44, y: 0, width: 76, height: 15))
+        #expect(large.timeline == Rect(x: 44, y: 15, width: 76, height: 14))
+        #expect(large.controls == Rect(x: 44, y: 29, width: 76, height: 10))
+        #expect(large.checklistRect(focus: .timeline) == large.checklist)
+        #expect(small.checklist == nil)
+        #expect(small.checklistRect(focus: .phone) == small.timeline)
+        #expect(small.checklistRect(focus: .checklist) == small.timeline)
+        #expect(small.checklistRect(focus: .timeline) == nil)
+        #expect(small.checklistRect(focus: .controls) == nil)
+        #expect(Focus.phone.next(checklist: true) == .timeline)
+        #expect(Focus.timeline.next(checklist: true) == .checklist)
+        #expect(Focus.timeline.next == .controls)
+    }
+
     @Test(arguments: [(79, 24), (80, 23), (60, 20), (20, 5)])
     func tooSmallTerminalsSaySoWithTheirSize(columns: Int, rows: Int) throws {
         let size = TerminalSize(columns: columns, rows: rows)

@@ -1,0 +1,199 @@
+import AppFlow
+import SimKernel
+import Simulation
+import Subscriptions
+import WhiteLabel
+
+/// One scenario's run in progress: the setup until launch, then the world. Steps run one at a time, so
+/// `play` runs them all at once, live replay at a human pace, and a guided walk the ones the tester
+/// does not do by hand.
+public final class ScenarioRun {
+    private let scenario: Scenario
+    private let resources: ResourceLocator?
+    private var setup = ScenarioSetup()
+    public private(set) var world: World?
+    private var launched = false
+    /// The app was killed: the next reader action launches it again.
+    private var killed = false
+    /// Watches every step from launch when the scenario expects invariants (or the fuzzer asks).
+    private let monitored: Bool
+    private var monitor: InvariantMonitor?
+    /// Every broken guarantee the monitor saw, with the step after which it was seen (nil: at launch).
+    public private(set) var violations: [(step: ScenarioStep?, violation: InvariantViolation)] = []
+    /// Where the world keeps its state; nil (the default) keeps it in memory.
+    public var stateDirectory: String? {
+        get { setup.options.stateDirectory }
+        set { setup.options.stateDirectory = newValue }
+    }
+
+    /// `monitored`: watch the invariants from launch; by default, when the scenario expects them.
+    public init(scenario: Scenario, resources: ResourceLocator?, monitored: Bool? = nil) {
+        self.scenario = scenario
+        self.resources = resources
+        self.monitored =
+            monitored
+            ?? scenario.steps.contains {
+                if case .expect(let expectation) = $0.kind { expectation == .invariants } else { false }
+            }
+    }
+
+    public var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
+
+    /// Runs one step; after an action the world runs until idle, so what follows sees where it settled.
+    public func execute(_ step: ScenarioStep) throws(StepFailure) {
+        guard step.kind.isAction else { return try act(step) }
+        try launchedWorld()
+        monitor?.willRun(Self.monitored(step.kind))
+        defer { noteViolations(after: step, monitor?.didRun() ?? []) }
+        try act(step)
+    }
+
+    private static func monitored(_ kind: StepKind) -> MonitoredStep {
+        switch kind {
+        case .reader(let action): .reader(action)
+        case .world(.restartApp): .restartApp
+        default: .other
+        }
+    }
+
+    private func noteViolations(after step: ScenarioStep?, _ found: [InvariantViolation]) {
+        violations += found.map { (step, $0) }
+    }
+
+    private func act(_ step: ScenarioStep) throws(StepFailure) {
+        switch step.kind {
+        case .setup(let setupStep):
+            if let world { try apply(setupStep, to: world) } else { setup.add(setupStep) }
+        case .launch:
+            try launchedWorld()
+        case .reader(let action):
+            let world = try launchedWorld()
+            relaunchIfKilled(world)
+            do {
+                try world.perform(action)
+            } catch {
+                throw StepFailure(expected: "to be able to \(step.text)", actual: error.description)
+            }
+            world.scheduler.runUntilIdle()
+        case .world(let worldStep):
+            let world = try launchedWorld()
+            try WorldStepRunner.run(worldStep, on: world, killed: &killed)
+            world.scheduler.runUntilIdle()
+        case .expect(.invariants):
+            try launchedWorld()
+            if let failure = invariantsFailure { throw failure }
+        case .expect(.nothingLost):
+            let found = try launchedWorld().nothingLostViolations()
+            if let first = found.first {
+                throw StepFailure(
+                    expected: "a restore on a new phone to give back every paid subscription", actual: "\(first)")
+            }
+        case .expect(let expectation):
+            try ExpectationCheck.check(expectation, on: try launchedWorld())
+        }
+    }
+
+    /// The first guarantee the monitor saw broken, as `expect invariants` reports it.
+    private var invariantsFailure: StepFailure? {
+        guard let (seenAfter, violation) = violations.first else { return nil }
+        let at = seenAfter.map { "after line \($0.line) (\($0.text))" } ?? "at launch"
+        return StepFailure(expected: "the invariants to hold", actual: "\(violation), \(at)")
+    }
+
+    /// The world, built and launched on first need: a scenario may leave `launch` implicit.
+    @discardableResult
+    public func launchedWorld() throws(StepFailure) -> World {
+        let world: World
+        if let built = self.world {
+            world = built
+        } else {
+            do {
+                world = try setup.build(scenarioFile: scenario.file, resources: resources)
+            } catch {
+                throw StepFailure(expected: "a world built from the setup", actual: error.description)
+            }
+            self.world = world
+        }
+        if !launched {
+            launched = true
+            world.launch()
+            world.scheduler.runUntilIdle()
+            if monitored {
+                let monitor = InvariantMonitor(world: world)
+                self.monitor = monitor
+                noteViolations(after: nil, monitor.didRun())
+            }
+        }
+        return world
+    }
+
+    /// After `kill`, the app starts again (the next reader action would do it); no-op otherwise.
+    public func relaunchIfKilled() {
+        guard let world else { return }
+        relaunchIfKilled(world)
+    }
+
+    /// Checks an expectation against the world as it is now, without running it: nil when it holds.
+    public func check(_ expectation: ScenarioExpectation) -> StepFailure? {
+        guard let world else { return StepFailure(expected: "a world built from the setup", actual: "none yet") }
+        switch expectation {
+        case .invariants: return invariantsFailure
+        case .nothingLost:
+            // It restores on a new phone, which changes the world: `play` checks it, a look cannot.
+            return StepFailure(
+                expected: "nothing lost", actual: "checked only by play and the fuzzer (it adds a phone)")
+        default: break
+        }
+        do {
+            try ExpectationCheck.check(expectation, on: world)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func relaunchIfKilled(_ world: World) {
+        guard killed else { return }
+        killed = false
+        world.restartApp()
+        world.scheduler.runUntilIdle()
+    }
+
+    /// After launch, the settings a phone can change still apply; the rest built the world.
+    private func apply(_ step: SetupStep, to world: World) throws(StepFailure) {
+        switch step {
+        case .storefront(let code):
+            guard world.storefronts.contains(code) else {
+                throw StepFailure(
+                    expected: "a storefront the catalog sells in (\(world.storefronts.joined(separator: ", ")))",
+                    actual: code)
+            }
+            world.storefront = code
+        case .locale(let id): world.locale = id
+        case .latency(let profile): world.latency = profile
+        case .inject(let plan):
+            do {
+                try world.inject(plan)
+            } catch {
+                throw StepFailure(expected: "faults the store and backend know", actual: error.description)
+            }
+        case .app, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
+        }
+        world.scheduler.runUntilIdle()
+    }
+
+    /// The result as `play` reports it, after `stepsRun` steps.
+    public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
+        ScenarioResult(
+            file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
+            stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
+    }
+
+    public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {
+        let screen = world.map { ScreenRenderer.plainText($0.screen) } ?? "(no world: the setup failed)"
+        let timeline = world.map { $0.timeline.entries.suffix(ScenarioRunner.timelineTail).map(\.description) } ?? []
+        return ScenarioFailure(
+            file: scenario.file, line: step.line, step: step.text, expected: error.expected, actual: error.actual,
+            screen: screen, timeline: timeline)
+    }
+}

@@ -1,0 +1,168 @@
+import AppFlow
+import Scenarios
+import Simulation
+import Testing
+import WhiteLabel
+
+@testable import TerminalUI
+
+/// The guided walk's model: the tester's actions tick steps off, expectations go green while they hold
+/// and are settled when the walk moves on, and the report says each step's result.
+@Suite struct WalkStateTests {
+    static let text = """
+        title Walk me
+        sees The article opens
+        app daily-news
+        latency fast
+        launch
+        expect screen feed
+        open content night-trains
+        subscribe
+        expect screen paywall
+        select offer premium-monthly
+        confirm payment
+        expect charges 1
+        expect charges 2
+        advance 1d
+        expect content night-trains unlocked
+        """
+
+    let scenario: Scenario
+    let session: WalkSession
+
+    init() throws {
+        scenario = try ScenarioParser.parse(Self.text, file: "walk.scenario")
+        session = WalkSession(
+            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+    }
+
+    /// What the tester does on the phone, then a turn of the loop.
+    private func act(_ action: ReaderAction, on world: World, _ state: inout WalkState) throws {
+        try world.perform(action)
+        world.scheduler.runUntilIdle()
+        session.settle(world, state: &state)
+    }
+
+    private func outcome(_ state: WalkState, line: Int) -> StepOutcome? {
+        scenario.steps.firstIndex { $0.line == line }.map { state.current!.outcomes[$0] }
+    }
+
+    @Test func choosingAScenarioRunsItsSetupAndLeavesTheFirstReaderStepToTheTester() throws {
+        var state = session.initialState
+        #expect(state.apply(.choose) == .choose(0))
+        let world = try #require(session.choose(0, state: &state))
+        #expect(!state.showsList)
+        #expect(world.screen.visibleID == .feed)
+        #expect((3...5).map { outcome(state, line: $0) } == [.done, .done, .done])
+        #expect(outcome(state, line: 6) == .holds)
+        #expect(state.nextStep.map { scenario.steps[$0].text } == "open content night-trains")
+        // n does only steps that are not the reader's.
+        #expect(state.apply(.nextStep) == nil)
+        #expect(state.message == "the next step is yours, on the phone: open content night-trains")
+    }
+
+    @Test func readerActionsTickStepsOffAndExpectationsGoGreenThenSettle() throws {
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        try act(.openContent("night-trains"), on: world, &state)
+        #expect(outcome(state, line: 7) == .done)
+        #expect(outcome(state, line: 6) == .passed)
+        try act(.subscribe, on: world, &state)
+        #expect(outcome(state, line: 9) == .holds)
+        // Not the next step: nothing is ticked.
+        state.readerActed(.confirmPayment, checks: session.checks())
+        #expect(outcome(state, line: 10) == .pending)
+        #expect(outcome(state, line: 9) == .holds)
+        try act(.selectOffer("premium-monthly"), on: world, &state)
+        try act(.confirmPayment, on: world, &state)
+        #expect(outcome(state, line: 9) == .passed)
+        #expect(outcome(state, line: 12) == .holds)
+        #expect(
+            outcome(state, line: 13) == .notYet(StepFailure(expected: "2 charges", actual: "1 charge")))
+    }
+
+    @Test func aFailingExpectationGoesRedWhenTheWalkMovesOnAndTheReportSaysWhy() throws {
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        for action: ReaderAction in [
+            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
+        ] {
+            try act(action, on: world, &state)
+        }
+        let advance = try #require(state.nextStep)
+        #expect(state.apply(.nextStep) == .runStep(advance))
+        session.runStep(advance, state: &state)
+        session.settle(world, state: &state)
+        #expect(outcome(state, line: 12) == .passed)
+        #expect(outcome(state, line: 13) == .failed(StepFailure(expected: "2 charges", actual: "1 charge")))
+        #expect(outcome(state, line: 14) == .done)
+        #expect(outcome(state, line: 15) == .holds)
+        #expect(state.nextStep == nil)
+
+        let report = ScenarioReports.walk(state.report)
+        #expect(report.contains("| Walk me | The article opens | failed at line 13 |"))
+        #expect(report.contains("| 13 | `expect charges 2` | FAILED: expected 2 charges, got 1 charge |"))
+        #expect(report.contains("| 15 | `expect content night-trains unlocked` | passed |"))
+        #expect(report.contains("| 7 | `open content night-trains` | done |"))
+    }
+
+    @Test func aWorldStepIsTickedWhenTheControlPaneDoesIt() throws {
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        for action: ReaderAction in [
+            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
+        ] {
+            try act(action, on: world, &state)
+        }
+        // +1 month is not `advance 1d`; +1 day is.
+        session.apply(.travelOneMonth, to: world, state: &state)
+        #expect(outcome(state, line: 14) == .pending)
+        session.apply(.travelOneDay, to: world, state: &state)
+        #expect(outcome(state, line: 14) == .done)
+    }
+
+    @Test func anUnfinishedWalkIsReportedIncomplete() throws {
+        var state = session.initialState
+        _ = try #require(session.choose(0, state: &state))
+        let report = ScenarioReports.walk(state.report)
+        #expect(report.contains("| Walk me | The article opens | incomplete (3 of 13 steps) |"))
+        #expect(report.contains("| 6 | `expect screen feed` | passed (still live) |"))
+        #expect(report.contains("| 8 | `subscribe` | not done |"))
+    }
+
+    @Test func dismissingAnAlertIsTheBackStepAndSettlesTheAlertsExpectation() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            app daily-news
+            latency fast
+            inject receipts error
+            launch
+            open content night-trains
+            subscribe
+            select offer premium-monthly
+            confirm payment
+            expect alert "could not be confirmed"
+            back
+            expect no alert
+            """, file: "alert.scenario")
+        let session = WalkSession(
+            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        for action: ReaderAction in [
+            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
+        ] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        session.settle(world, state: &state)
+        #expect(state.current?.outcomes[8] == .holds)
+        // OK on the alert: no reader action is reported, but the walk moves on.
+        session.willSend(.select, to: world, state: &state)
+        world.send(.select)
+        session.settle(world, state: &state)
+        #expect(state.current?.outcomes[8] == .passed)
+        #expect(state.current?.outcomes[9] == .done)
+        #expect(state.current?.outcomes[10] == .holds)
+    }
+}
