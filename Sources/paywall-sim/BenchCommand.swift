@@ -31,6 +31,10 @@ enum BenchCommand {
         Benchmark(
             name: "scenarios", summary: "wall time of the whole scenarios/ directory beside the virtual time it covers",
             run: ScenariosBenchmark.run),
+        Benchmark(
+            name: "fuzz",
+            summary: "fuzz steps per second in memory and on disk, memory over 10,000 sessions, time to shrink",
+            run: FuzzBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
