@@ -40,7 +40,11 @@ extension Backend {
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
-    /// and the device it was issued for.
+    /// and the device it was issued for: one record per purchase, its latest transaction.
+    ///
+    /// The store answers every transaction of each purchase, renewals included, oldest first. Only the
+    /// latest says what the purchase is now; applying each in turn wrote the expiry back to the first
+    /// period and forward again (two audit rows per renewal) every time a receipt was reported again.
     func verifiedReceipt(_ receipt: String) throws(APIError) -> (deviceId: String, records: [TransactionRecord]) {
         switch store.verifyReceipt(receipt, expecting: environment) {
         case .invalid(let status):
@@ -48,7 +52,13 @@ extension Backend {
             throw .unprocessable(status == .sandboxReceiptSentToProduction ? "receipt_sandbox" : "receipt_invalid")
         case .valid(let payload, let transactions):
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
-            return (payload.deviceId, transactions)
+            var latest: [String: TransactionRecord] = [:]
+            var order: [String] = []
+            for record in transactions {
+                let id = record.originalTransactionIdentifier
+                if latest.updateValue(record, forKey: id) == nil { order.append(id) }
+            }
+            return (payload.deviceId, order.compactMap { latest[$0] })
         }
     }
 
