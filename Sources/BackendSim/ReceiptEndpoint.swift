@@ -62,12 +62,18 @@ extension Backend {
         }
     }
 
-    /// Writes what the store says of a purchase's expiry over the ledger's, when it differs.
+    /// Writes what the store says of a purchase now — its expiry, and whether it was refunded or revoked —
+    /// over the ledger's, when it differs. A purchase refunded and then bought again keeps its original
+    /// transaction id: without the revocation, a ledger that missed the new purchase's notification kept
+    /// it revoked, and the paid subscription gave nobody access.
     func refresh(_ known: PurchaseRecord, from record: TransactionRecord, at now: SimInstant) throws {
-        guard known.expires != record.expiresDate else { return }
+        let revoked = record.revocationDate != nil
+        guard known.expires != record.expiresDate || known.revoked != revoked else { return }
         var updated = known
         updated.expires = record.expiresDate
-        try ledger.applyAppleState(updated, at: now, why: "expires \(record.expiresDate.map(\.description) ?? "never")")
+        updated.revoked = revoked
+        let expiry = "expires \(record.expiresDate.map(\.description) ?? "never")"
+        try ledger.applyAppleState(updated, at: now, why: revoked ? "revoked, \(expiry)" : expiry)
     }
 }
 
