@@ -76,14 +76,15 @@ enum Usage {
         """
 
     static let bench = """
-        Usage: paywall-sim bench [NAME] [--count N] [--state DIR] [--progress]
+        Usage: paywall-sim bench [NAME] [--count N] [--state DIR] [--seed N] [--progress]
 
         Runs one benchmark, or all, and prints its figures. Build with -c release for figures worth quoting.
 
         Options:
           --count N     How many operations (each benchmark has its default)
           --state DIR   Keep the benchmark's files in DIR instead of a temporary folder
-          --progress    Print a progress line every 50 operations
+          --seed N      The seed of the lifecycle benchmark's choices (default 1)
+          --progress    Print a progress line every 50 operations (lifecycle: every step, and every event in it)
           -h, --help    Show this help
 
         Benchmarks:
