@@ -299,6 +299,11 @@ public final class BackendLedger {
             [.integer(time.milliseconds), .text(actor), .text(action), .text(detail)])
     }
 
+    /// The time of the last change the ledger recorded (every change writes an audit row); nil when empty.
+    public func latestChange() throws(DatabaseError) -> SimInstant? {
+        try database.query("SELECT MAX(at_ms) FROM audit").first?.first?.int.map { SimInstant(milliseconds: $0) }
+    }
+
     /// SQLite's own integrity check of the ledger file: "ok", or the problems it found.
     public func integrityCheck() throws(DatabaseError) -> String {
         try database.integrityCheck()

@@ -42,6 +42,8 @@ extension Backend {
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
     /// and the device it was issued for: the latest transaction of each purchase, which carries
     /// Apple's current truth (a renewal, an upgrade, a resubscription after a refund).
+    /// Applying every transaction in turn wrote the expiry back to the first period and forward
+    /// again (two audit rows per renewal) each time a receipt was reported again.
     func verifiedReceipt(_ receipt: String) throws(APIError) -> (deviceId: String, records: [TransactionRecord]) {
         switch store.verifyReceipt(receipt, expecting: environment) {
         case .invalid(let status):

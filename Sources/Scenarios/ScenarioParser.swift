@@ -8,13 +8,8 @@ import WhiteLabel
 /// naming the file, the line and what is wrong, so a QA engineer can fix it without reading code.
 public enum ScenarioParser {
     public static func parse(file: String) throws(ConfigError) -> Scenario {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: file, message: "cannot be read (\(error.localizedDescription))")
-        }
-        return try parse(text, file: file)
+        // Not UTF-8 is named with the line and column of the first bad byte.
+        try parse(try TextFile.read(path: file), file: file)
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Scenario {

@@ -35,11 +35,9 @@ enum JSONFileDecoder {
                 file: file, location: fieldPath(context.codingPath),
                 message: "should be \(typeName(expected)), not null")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                return ConfigError(file: file, location: syntaxLocation(data), message: "is not valid JSON")
-            }
+            if context.codingPath.isEmpty { return syntaxError(data, file: file) }
             return ConfigError(
-                file: file, location: fieldPath(context.codingPath), message: context.debugDescription)
+                file: file, location: fieldPath(context.codingPath), message: plainWords(context.debugDescription))
         @unknown default:
             return ConfigError(file: file, message: "cannot be decoded")
         }
@@ -69,21 +67,89 @@ enum JSONFileDecoder {
         }
     }
 
-    /// Foundation's decoder does not say where a syntax error is, but its parser says
-    /// "around character N"; turn that into a line and column.
-    private static func syntaxLocation(_ data: Data) -> String? {
+    /// Foundation's decoder does not say where a syntax error is, but its parser says "around
+    /// character N" for most; the others (an empty file, text that is not UTF-8, a number too large,
+    /// the end of the file reached too early) are found here, so every message has a line.
+    private static func syntaxError(_ data: Data, file: String) -> ConfigError {
+        if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            return ConfigError(file: file, message: "is empty: a JSON object was expected")
+        }
+        if let offset = TextFile.firstInvalidUTF8(Array(data)) {
+            return ConfigError(
+                file: file, location: TextFile.location(of: offset, in: data), message: "is not UTF-8 text")
+        }
+        var detail = ""
         do {
             _ = try JSONSerialization.jsonObject(with: data)
-            return nil
         } catch {
-            let detail = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
-            guard let range = detail.range(of: "character "),
-                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-            else { return nil }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            return "line \(line), column \(column)"
+            detail = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
         }
+        if let range = detail.range(of: "around character "),
+            let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+        {
+            let why =
+                detail.hasPrefix("Too many nested")
+                ? " (nested too deeply)"
+                : detail.hasPrefix("Unescaped control character") ? " (a control character inside a string)" : ""
+            return ConfigError(
+                file: file, location: TextFile.location(of: min(offset, data.count), in: data),
+                message: "is not valid JSON\(why)")
+        }
+        if detail.hasPrefix("Unexpected end of file") {
+            return ConfigError(
+                file: file, location: TextFile.location(of: data.count, in: data),
+                message: "is not valid JSON: the file ends before the value is complete")
+        }
+        // The parser took it, the decoder did not: a number it cannot hold (too large for a 64-bit
+        // integer or a double, or a fraction where a whole number goes). The first such literal is named.
+        if let (offset, number) = unusualNumber(in: Array(data)) {
+            let isWhole = !number.contains { ".eE".contains($0) }
+            return ConfigError(
+                file: file, location: TextFile.location(of: offset, in: data),
+                message: isWhole
+                    ? "the number \(number.prefix(40)) is too large"
+                    : "the number \(number.prefix(40)) cannot be read where a whole number goes")
+        }
+        return ConfigError(file: file, message: "is not valid JSON")
+    }
+
+    private static func unusualNumber(in bytes: [UInt8]) -> (Int, String)? {
+        var index = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+                index += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < bytes.count && "0123456789.eE+-".utf8.contains(bytes[end]) { end += 1 }
+            let literal = String(decoding: bytes[index..<end], as: UTF8.self)
+            let isInteger = !literal.contains { ".eE".contains($0) }
+            if !isInteger || Int64(literal) == nil {
+                return (index, literal)
+            }
+            index = end
+        }
+        return nil
+    }
+
+    /// Foundation's "Cannot initialize BasicColor from invalid String value purple" in a person's words.
+    private static func plainWords(_ description: String) -> String {
+        guard description.hasPrefix("Cannot initialize "), let range = description.range(of: " value ") else {
+            return description
+        }
+        let value = description[range.upperBound...]
+        return "\"\(value.prefix(40))\(value.count > 40 ? "…" : "")\" is not one of the values this field takes"
     }
 }

@@ -32,13 +32,17 @@ public struct Theme: Codable, Sendable, Equatable {
 
 public enum ThemeLoader {
     public static func load(path: String) throws(ConfigError) -> Theme {
-        let data = try JSONFileDecoder.readData(atPath: path)
-        let theme = try JSONFileDecoder.decode(Theme.self, from: data, file: path)
+        try decode(try JSONFileDecoder.readData(atPath: path), file: path)
+    }
+
+    /// Decodes and checks a theme's bytes; `file` names it in messages.
+    public static func decode(_ data: Data, file: String) throws(ConfigError) -> Theme {
+        let theme = try JSONFileDecoder.decode(Theme.self, from: data, file: file)
         for role in Theme.Role.allCases where theme.colors[role.rawValue] == nil {
-            throw ConfigError(file: path, location: "colors.\(role.rawValue)", message: "is missing")
+            throw ConfigError(file: file, location: "colors.\(role.rawValue)", message: "is missing")
         }
         for (role, color) in theme.colors where !(0...255).contains(color.c256) {
-            throw ConfigError(file: path, location: "colors.\(role).c256", message: "must be from 0 to 255")
+            throw ConfigError(file: file, location: "colors.\(role).c256", message: "must be from 0 to 255")
         }
         return theme
     }

@@ -13,6 +13,7 @@ enum BenchCommand {
         let count: Int?
         let state: String?
         let progress: Bool
+        let seed: UInt64
     }
 
     static let benchmarks = [
@@ -35,13 +36,17 @@ enum BenchCommand {
             name: "fuzz",
             summary: "fuzz steps per second in memory and on disk, memory over 10,000 sessions, time to shrink",
             run: FuzzBenchmark.run),
+        Benchmark(
+            name: "lifecycle",
+            summary: "purchases, restores on another phone, renewals and refunds on a world kept on disk",
+            run: LifecycleBenchmark.run),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
         var arguments = arguments
         let selected = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
         if selected != nil { arguments.removeFirst() }
-        let options = try Options(arguments, valued: ["--count", "--state"], flags: ["--progress"])
+        let options = try Options(arguments, valued: ["--count", "--state", "--seed"], flags: ["--progress"])
         if options.has("--help") {
             print(
                 Usage.bench
@@ -60,7 +65,9 @@ enum BenchCommand {
                 return [benchmark]
             } ?? benchmarks
         let count = try options["--count"].map { _ in try options.integer("--count", in: 1...10_000_000, default: 0) }
-        let bench = BenchOptions(count: count, state: options["--state"], progress: options.has("--progress"))
+        let seed = try options.integer("--seed", in: 0...Int.max, default: 1)
+        let bench = BenchOptions(
+            count: count, state: options["--state"], progress: options.has("--progress"), seed: UInt64(seed))
         for benchmark in chosen { try benchmark.run(bench) }
         return ExitCode.ok
     }

@@ -88,14 +88,15 @@ enum Usage {
         """
 
     static let bench = """
-        Usage: paywall-sim bench [NAME] [--count N] [--state DIR] [--progress]
+        Usage: paywall-sim bench [NAME] [--count N] [--state DIR] [--seed N] [--progress]
 
         Runs one benchmark, or all, and prints its figures. Build with -c release for figures worth quoting.
 
         Options:
           --count N     How many operations (each benchmark has its default)
           --state DIR   Keep the benchmark's files in DIR instead of a temporary folder
-          --progress    Print a progress line every 50 operations
+          --seed N      The seed of the lifecycle benchmark's choices (default 1)
+          --progress    Print a progress line every 50 operations (lifecycle: every step, and every event in it)
           -h, --help    Show this help
 
         Benchmarks:
@@ -167,7 +168,11 @@ enum Usage {
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
-                 expect charges N, expect pending payment, expect timeline "TEXT"
+                 expect charges N, expect pending payment, expect timeline "TEXT",
+                 expect invariants (the fuzzer's, at every step so far), expect nothing lost (a new phone
+                 restores and every paid subscription gives its owner access)
+        Also:    try STEP (an action that may not be possible on the screen: the run goes on),
+                 defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment)
         """
 
     static let apps = """

@@ -3,6 +3,7 @@ import Foundation
 import Signing
 import SimKernel
 import StoreSim
+import Subscriptions
 import Testing
 
 /// The backend for the bundled app over an in-memory fake store, with a receipt bought on phone-1.
@@ -122,5 +123,25 @@ struct BackendFixture {
     @Test func anUnknownRouteIs404() throws {
         let server = try BackendFixture()
         #expect(server.get("/v1/nothing").status == 404)
+    }
+}
+
+/// The ledger follows the store's records of a purchase when a receipt comes back, whatever
+/// notification it missed (the process stopped between the store's write and the backend's).
+@Suite struct ReceiptStateTests {
+    @Test func aRefundTheLedgerMissedEndsAccessAndBuyingAgainBringsItBack() throws {
+        let world = try LedgerWorld()
+        let client = world.client(on: "phone-1")
+        let receipt = world.buy(on: "phone-1")
+        let token = try #require(world.await { client.validateReceipt(receipt, completion: $0) }?.value?.token)
+        let owner = world.client(on: "phone-1", credentials: .anonymous(token: token))
+        let transaction = try #require(world.store.transactions(appleId: "a@icloud.test").last)
+        #expect(try world.store.refund(transactionId: transaction.transactionIdentifier))
+        // No REFUND notification reached the backend; the receipt's next report carries the refund.
+        #expect(world.await { owner.validateReceipt(receipt, completion: $0) }?.value?.levels == [])
+        // Bought again: the same subscription (original transaction), paid again.
+        let again = world.buy(on: "phone-1")
+        #expect(
+            world.await { owner.validateReceipt(again, completion: $0) }?.value?.levels == [AccessLevel("premium")])
     }
 }

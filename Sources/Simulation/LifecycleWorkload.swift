@@ -1,0 +1,122 @@
+import AppFlow
+import Foundation
+import SimKernel
+import StoreSim
+
+/// What happens to one Apple ID's subscription over months, step by step, on a world kept on disk:
+/// purchases on new phones, restores on another phone, renewals, now and then a refund. It is the
+/// work `bench lifecycle` times and the crash-safety test kills mid-write.
+///
+/// A world reopened on the same state directory continues: the clock moves to the last instant the
+/// store or the ledger recorded, and new phones are numbered after those already on disk, so a rerun
+/// never reuses one.
+public final class LifecycleWorkload {
+    public enum Step: String, Sendable {
+        case purchase
+        case restore
+        case renewal
+        case refund
+    }
+
+    public let world: World
+    private var random: SeededGenerator
+    private var nextPhone: Int
+    /// Reader actions the screens did not allow (a paywall without offers…); each is also on the timeline.
+    public private(set) var refusedActions = 0
+    /// Called after each event the workload runs on the scheduler (an answer, a charge, a notification):
+    /// `bench lifecycle --progress` prints a line for each, so a test can stop the process between any two.
+    public var onEvent: (() -> Void)?
+
+    public init(world: World, seed: UInt64) {
+        self.world = world
+        random = SeededGenerator(seed: seed)
+        nextPhone = Self.phonesOnDisk(world) + 1
+        Self.resumeClock(world)
+    }
+
+    /// Moves a reopened world's clock to the last instant its state recorded: a store charge or renewal,
+    /// or a change in the ledger. A fresh world stays where it starts.
+    public static func resumeClock(_ world: World) {
+        let lastCharge = world.store.transactions(appleId: world.options.appleId).map(\.purchaseDate).max()
+        let lastChange = try? world.backend.ledger.latestChange()
+        guard let last = [lastCharge, lastChange].compactMap({ $0 }).max(), last > world.scheduler.now else { return }
+        world.travel(by: last - world.scheduler.now)
+        world.scheduler.runUntilIdle()
+    }
+
+    /// The reader's subscriptions the App Store counts as paid for now: not expired, not refunded or revoked.
+    public static func paidSubscriptions(_ world: World) -> [SubscriptionRecord] {
+        let store = world.store
+        let originals = Set(store.transactions(appleId: world.options.appleId).map(\.originalTransactionIdentifier))
+        let now = world.scheduler.now
+        return originals.sorted().compactMap { store.subscription(originalTransactionId: $0) }.filter {
+            switch $0.state {
+            case .active: $0.expiresDate > now
+            case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
+            case .billingRetry, .expired, .revoked: false
+            }
+        }
+    }
+
+    /// One step, drawn from the seed: a purchase when nothing is paid for, else a restore on a new
+    /// phone, a month's renewal, or (one time in ten) a refund. The world is idle when it returns.
+    @discardableResult
+    public func step() throws -> Step {
+        let step: Step
+        if Self.paidSubscriptions(world).isEmpty {
+            step = .purchase
+        } else {
+            switch random.next() % 20 {
+            case 0..<9: step = .restore
+            case 9..<18: step = .renewal
+            default: step = .refund
+            }
+        }
+        switch step {
+        case .purchase:
+            try newPhone()
+            guard let locked = world.config.app.content.first(where: { !$0.requiredLevels.isEmpty }),
+                let offer = world.config.app.subscriptions.first
+            else { break }
+            attempt(.openContent(locked.id))
+            attempt(.subscribe)
+            attempt(.selectOffer(offer.id))
+            attempt(.confirmPayment)
+        case .restore:
+            try newPhone()
+            attempt(.openProfile)
+            attempt(.restore)
+        case .renewal:
+            if !world.travelToNextRenewal() { world.travel(by: .days(30)) }
+        case .refund:
+            world.refundLatest()
+        }
+        settle()
+        return step
+    }
+
+    /// Runs the scheduler until idle, one event at a time.
+    private func settle() {
+        while world.scheduler.runUntilIdle(maxEvents: 1) > 0 { onEvent?() }
+    }
+
+    private func attempt(_ action: ReaderAction) {
+        settle()
+        do {
+            try world.perform(action)
+        } catch {
+            refusedActions += 1
+        }
+    }
+
+    private func newPhone() throws(WorldSetupError) {
+        try world.newDevice(named: "phone-\(nextPhone)")
+        nextPhone += 1
+        settle()
+    }
+
+    private static func phonesOnDisk(_ world: World) -> Int {
+        guard let state = world.options.stateDirectory else { return 0 }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: state + "/devices")) ?? []).count
+    }
+}

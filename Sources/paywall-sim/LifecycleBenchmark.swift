@@ -1,0 +1,39 @@
+import Foundation
+import SimKernel
+import Simulation
+
+/// Purchases, restores on another phone, month renewals and now and then a refund, one Apple ID on a
+/// world kept on disk (`--state` reopens an existing one and continues with new phones). With
+/// `--progress` it prints `progress N` after every step and `event` after every event on the scheduler
+/// inside one: the workload the crash-safety test kills.
+enum LifecycleBenchmark {
+    static func run(_ options: BenchCommand.BenchOptions) throws {
+        let count = options.count ?? 300
+        let directory =
+            options.state
+            ?? NSTemporaryDirectory() + "paywall-sim-lifecycle-\(ProcessInfo.processInfo.processIdentifier)"
+        defer { if options.state == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let (config, _) = try AppArgument.load(nil)
+        var steps: [LifecycleWorkload.Step: Int] = [:]
+        var workload: LifecycleWorkload?
+        let seconds = try measure {
+            let world = try World(
+                config: config,
+                options: WorldOptions(
+                    seed: options.seed, latency: .none, stateDirectory: directory, deviceName: "lifecycle"))
+            let running = LifecycleWorkload(world: world, seed: options.seed)
+            workload = running
+            if options.progress { running.onEvent = { FileHandle.standardOutput.write(Data("event\n".utf8)) } }
+            for index in 1...count {
+                steps[try running.step(), default: 0] += 1
+                if options.progress { FileHandle.standardOutput.write(Data("progress \(index)\n".utf8)) }
+            }
+        }
+        let made = [LifecycleWorkload.Step.purchase, .restore, .renewal, .refund].map {
+            "\(steps[$0] ?? 0) \($0.rawValue)s"
+        }
+        print(
+            "lifecycle: \(count) steps (\(made.joined(separator: ", "))) in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) per second, on disk (refused reader actions: \(workload?.refusedActions ?? 0))"
+        )
+    }
+}
