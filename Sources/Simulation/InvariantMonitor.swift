@@ -109,7 +109,7 @@ struct WorldReading {
         levels = Set(world.appState.access.levels.map(\.rawValue))
         transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
         var entitled: [String: String] = [:]
-        for subscription in world.entitledSubscriptions { entitled[subscription.groupId] = subscription.productId }
+        for subscription in world.paidSubscriptions { entitled[subscription.groupId] = subscription.productId }
         entitledProducts = entitled
     }
 

@@ -44,26 +44,12 @@ public final class LifecycleWorkload {
         world.scheduler.runUntilIdle()
     }
 
-    /// The reader's subscriptions the App Store counts as paid for now: not expired, not refunded or revoked.
-    public static func paidSubscriptions(_ world: World) -> [SubscriptionRecord] {
-        let store = world.store
-        let originals = Set(store.transactions(appleId: world.options.appleId).map(\.originalTransactionIdentifier))
-        let now = world.scheduler.now
-        return originals.sorted().compactMap { store.subscription(originalTransactionId: $0) }.filter {
-            switch $0.state {
-            case .active: $0.expiresDate > now
-            case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
-            case .billingRetry, .expired, .revoked: false
-            }
-        }
-    }
-
     /// One step, drawn from the seed: a purchase when nothing is paid for, else a restore on a new
     /// phone, a month's renewal, or (one time in ten) a refund. The world is idle when it returns.
     @discardableResult
     public func step() throws -> Step {
         let step: Step
-        if Self.paidSubscriptions(world).isEmpty {
+        if world.paidSubscriptions.isEmpty {
             step = .purchase
         } else {
             switch random.next() % 20 {

@@ -6,10 +6,18 @@ import Subscriptions
 /// The guarantees that hold of the world at any instant, checked from the outside: the phone's
 /// state against the backend's words, the ledger, the App Store and the owner's config.
 extension World {
-    /// The Apple ID's subscriptions Apple says give access now (active or in grace).
-    var entitledSubscriptions: [SubscriptionRecord] {
-        Set(store.transactions(appleId: appleId).map(\.originalTransactionIdentifier)).sorted()
-            .compactMap { store.subscription(originalTransactionId: $0) }.filter { $0.state.isEntitled }
+    /// The reader's subscriptions the App Store counts as paid for now: active or in grace, and not
+    /// past their end (a reopened world may not have run an expiry yet).
+    public var paidSubscriptions: [SubscriptionRecord] {
+        let now = scheduler.now
+        return Set(store.transactions(appleId: appleId).map(\.originalTransactionIdentifier)).sorted()
+            .compactMap { store.subscription(originalTransactionId: $0) }.filter {
+                switch $0.state {
+                case .active: $0.expiresDate > now
+                case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
+                case .billingRetry, .expired, .revoked: false
+                }
+            }
     }
 
     /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.
@@ -66,7 +74,7 @@ extension World {
 
     /// 3: never two paid subscriptions at once in one group for the Apple ID.
     private func groupViolations() -> [InvariantViolation] {
-        Dictionary(grouping: entitledSubscriptions, by: \.groupId).filter { $0.value.count > 1 }.sorted {
+        Dictionary(grouping: paidSubscriptions, by: \.groupId).filter { $0.value.count > 1 }.sorted {
             $0.key < $1.key
         }.map { group, subscriptions in
             InvariantViolation(

@@ -97,24 +97,13 @@ import Testing
             config: config,
             options: WorldOptions(latency: .none, stateDirectory: directory, deviceName: "check-\(kill)"))
         LifecycleWorkload.resumeClock(world)
-        let paid = LifecycleWorkload.paidSubscriptions(world)
-        guard !paid.isEmpty else { return 0 }
+        let paid = world.paidSubscriptions.count
+        guard paid > 0 else { return 0 }
         world.launch()
         world.scheduler.runUntilIdle()
-        try world.perform(.openProfile)
-        try world.perform(.restore)
-        world.scheduler.runUntilIdle()
-        for subscription in paid {
-            let levels = Set((config.backend.productLevels[subscription.productId] ?? []).map(AccessLevel.init))
-            let freshPhone = world.appState.access.levels
-            let owner = try world.backend.ledger.purchase(subscription.originalTransactionId)?.ownerId
-            let ownerLevels = Set(owner.map { world.backend.levels(of: $0).map(AccessLevel.init) } ?? [])
-            #expect(
-                levels.isSubset(of: freshPhone) || (owner != nil && levels.isSubset(of: ownerLevels)),
-                "kill \(kill): \(subscription.originalTransactionId) is paid until \(subscription.expiresDate) but neither the fresh phone (\(freshPhone)) nor its owner \(owner ?? "nobody") (\(ownerLevels)) has \(levels)"
-            )
-        }
-        return paid.count
+        // The world was opened on a phone named for this kill: it is the fresh phone that restores.
+        #expect(world.nothingLostViolations(newPhone: false) == [], "kill \(kill)")
+        return paid
     }
 }
 
