@@ -16,40 +16,42 @@ public final class InvariantMonitor {
     private var before: WorldReading
     private var step = MonitoredStep.other
     /// Whether the paywall must show exactly configured ∩ sold here: false once a products request
-    /// failed (the offers shown are what that answer had) or the storefront or locale changed.
+    /// failed, since the offers shown are what that answer had.
     private var offersExact = true
-    private let storefront: String
-    private let locale: String
-    /// How much of the timeline was read for faults.
+    /// How much of the timeline was read.
     private var timelineRead = 0
+    /// Apple's sheet was cancelled during the step, by the reader or by a fault.
+    private var cancelled = false
 
     public init(world: World) {
         self.world = world
         before = WorldReading(world)
-        storefront = world.store.storefront.countryCode
-        locale = world.store.locale
-        noteFaults()
+        readTimeline()
     }
 
     /// Call before a step runs.
     public func willRun(_ step: MonitoredStep) {
         self.step = step
         before = WorldReading(world)
-        noteFaults()
+        readTimeline()
+        cancelled = false
     }
 
     /// Call once the step has run and the world settled: every guarantee broken now.
     public func didRun() -> [InvariantViolation] {
-        noteFaults()
-        if world.store.storefront.countryCode != storefront || world.store.locale != locale { offersExact = false }
+        readTimeline()
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
     }
 
-    private func noteFaults() {
+    /// What the store said since the last reading: a failed products request, a cancelled payment.
+    private func readTimeline() {
         let entries = world.timeline.entries
-        let fault = "fault: \(StoreFaultTarget.productsRequest.rawValue)"
-        if entries[timelineRead...].contains(where: { $0.source == .store && $0.text.hasPrefix(fault) }) {
-            offersExact = false
+        let productsFault = "fault: \(StoreFaultTarget.productsRequest.rawValue)"
+        for entry in entries[timelineRead...] where entry.source == .store {
+            if entry.text.hasPrefix(productsFault) { offersExact = false }
+            if entry.text.hasPrefix("observer ← failed"), entry.text.hasSuffix("(paymentCancelled)") {
+                cancelled = true
+            }
         }
         timelineRead = entries.count
     }
@@ -70,11 +72,10 @@ public final class InvariantMonitor {
                     "charged again for \(record.productIdentifier) (transaction \(charge)) while already subscribed to it"
                 ))
         }
-        if step == .reader(.cancelPayment), let alert = world.screen.alert {
+        if step == .reader(.cancelPayment) || cancelled, !before.alert, let alert = world.screen.alert {
             found.append(
                 InvariantViolation(
-                    .onePaymentAtATime, "cancelling Apple's sheet showed an alert: \"\(alert.title)\": \(alert.message)"
-                ))
+                    .onePaymentAtATime, "a cancelled payment showed an alert: \"\(alert.title)\": \(alert.message)"))
         }
         if step == .restartApp, case .anonymous(let id) = before.identity {
             let granted = Set(world.backend.levels(of: id))
@@ -100,6 +101,7 @@ public final class InvariantMonitor {
 struct WorldReading {
     let identity: AccessSnapshot.Identity
     let levels: Set<String>
+    let alert: Bool
     let transactions: Set<String>
     /// Subscription group → the product the Apple ID is entitled to in it.
     let entitledProducts: [String: String]
@@ -107,6 +109,7 @@ struct WorldReading {
     init(_ world: World) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
+        alert = world.screen.alert != nil
         transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
         var entitled: [String: String] = [:]
         for subscription in world.paidSubscriptions { entitled[subscription.groupId] = subscription.productId }

@@ -17,12 +17,18 @@ enum FuzzCommand {
         let fuzzOptions = try fuzzOptions(options)
         let out = options["--out"] ?? "fuzz-failures"
         let fuzzer = Fuzzer(options: fuzzOptions, resources: AppArgument.resources)
-        let result = fuzzer.run()
+        // A run takes a minute or two: on a terminal, stderr counts the sessions as they go.
+        let showProgress = isatty(STDERR_FILENO) == 1
+        let result = fuzzer.run { session in
+            guard showProgress, (session + 1) % 50 == 0 || session + 1 == fuzzOptions.runs else { return }
+            FileHandle.standardError.write(Data("\rfuzzing: \(session + 1)/\(fuzzOptions.runs) sessions".utf8))
+        }
+        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if let directory = fuzzOptions.stateDirectory { try? FileManager.default.removeItem(atPath: directory) }
         guard let failure = result.failure else {
             print(
                 "\(result.sessions) sessions, \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
-                    + "every invariant held (\(result.virtualTime) of virtual time)")
+                    + "every invariant held (\(virtualDays(result)) days of virtual time)")
             return ExitCode.ok
         }
         let path = try save(failure, in: out)
@@ -61,6 +67,10 @@ enum FuzzCommand {
             apps: apps, runs: try options.integer("--runs", in: 1...10_000_000, default: 2_000),
             steps: try options.integer("--steps", in: 1...100_000, default: 60), seed: seed,
             stateDirectory: options["--state"], defect: defect)
+    }
+
+    private static func virtualDays(_ result: FuzzResult) -> Int {
+        Int(result.virtualTime.milliseconds / 86_400_000)
     }
 
     private static func save(_ failure: FuzzFailure, in directory: String) throws(UsageError) -> String {

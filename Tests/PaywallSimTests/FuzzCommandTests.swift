@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `paywall-sim fuzz` as a person runs it: what it prints, what it writes, its exit codes.
+@Suite struct FuzzCommandTests {
+    @Test func sessionsThatHoldExitZeroAndSaySo() throws {
+        let result = try TestSupport.runBinary(["fuzz", "--runs", "8", "--steps", "20", "--app", "daily-news"])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("8 sessions"))
+        #expect(result.stdout.contains("over daily-news: every invariant held"))
+    }
+
+    @Test func aBrokenAppExitsOneWithAScenarioThatPlayFailsTheSameWay() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let out = "\(directory)/found"
+        let result = try TestSupport.runBinary(["fuzz", "--defect", "unlock-on-purchased", "--out", out])
+        #expect(result.code == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("broke invariant 1 (nothing unlocks without the backend's word)"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(files.count == 1)
+        let path = "\(out)/\(try #require(files.first))"
+        #expect(result.stdout.contains("replay it: paywall-sim play \(path)"))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("defect unlock-on-purchased"))
+        #expect(text.hasSuffix("expect invariants\n"))
+
+        let replay = try TestSupport.runBinary(["play", path])
+        #expect(replay.code == 1)
+        #expect(replay.stdout.contains("expected: the invariants to hold"))
+        #expect(replay.stdout.contains("invariant 1 (nothing unlocks without the backend's word)"))
+    }
+
+    @Test(arguments: [
+        (
+            ["fuzz", "--defect", "sloppy"],
+            "--defect: unknown defect \"sloppy\" (defects: unlock-on-purchased, second-payment)"
+        ),
+        (["fuzz", "--runs", "0"], "--runs takes a whole number from 1"),
+        (["fuzz", "--seed", "x"], "--seed takes a whole number, not \"x\""),
+        (["fuzz", "--app", "nope"], "no demo app named \"nope\""),
+        (["fuzz", "--turbo"], "unknown option \"--turbo\""),
+    ])
+    func badUsageExitsTwoWithOneMessage(arguments: [String], message: String) throws {
+        let result = try TestSupport.runBinary(arguments)
+        #expect(result.code == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+}
