@@ -5,7 +5,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
     var effects: [AppEffect] = []
     switch event {
     case .launched:
-        effects.append(.loadCatalog)
+        // The stored access shows at once; the backend is asked too, for what changed while the app was closed.
+        effects += [.loadCatalog, .reloadAccess]
     case .reader(let input):
         effects += handle(input, &state)
     case .catalogLoaded(let offers):

@@ -60,11 +60,7 @@ extension Backend {
         purchase.productId = transaction.productId
         purchase.expires = transaction.expiresDate.map { SimInstant(milliseconds: $0) }
         purchase.revoked = transaction.revocationDate != nil
-        if let renewal {
-            purchase.billingIssue = renewal.isInBillingRetryPeriod
-            purchase.graceExpires = renewal.gracePeriodExpiresDate.map { SimInstant(milliseconds: $0) }
-            purchase.autoRenew = renewal.autoRenewStatus == 1
-        }
+        if let renewal { purchase.apply(renewal) }
         if payload.notificationType == .gracePeriodExpired { purchase.graceExpires = nil }
         if payload.notificationType == .didRenew { purchase.billingIssue = false }
         purchase.appleSignedMillis = payload.signedDate
@@ -75,5 +71,14 @@ extension Backend {
             try ledger.applyAppleState(purchase, at: now, why: why)
         }
         return "applied"
+    }
+}
+
+extension PurchaseRecord {
+    /// Apple's renewal state of the subscription: billing retry, the grace period's end, auto-renew.
+    mutating func apply(_ renewal: RenewalInfo) {
+        billingIssue = renewal.isInBillingRetryPeriod
+        graceExpires = renewal.gracePeriodExpiresDate.map { SimInstant(milliseconds: $0) }
+        autoRenew = renewal.autoRenewStatus == 1
     }
 }

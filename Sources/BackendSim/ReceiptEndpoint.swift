@@ -44,14 +44,35 @@ extension Backend {
     /// Apple's current truth (a renewal, an upgrade, a resubscription after a refund).
     /// Applying every transaction in turn wrote the expiry back to the first period and forward
     /// again (two audit rows per renewal) each time a receipt was reported again.
-    func verifiedReceipt(_ receipt: String) throws(APIError) -> (deviceId: String, records: [TransactionRecord]) {
+    /// With them, each subscription's renewal state by original transaction id.
+    func verifiedReceipt(_ receipt: String) throws(APIError) -> VerifiedReceipt {
         switch store.verifyReceipt(receipt, expecting: environment) {
         case .invalid(let status):
             timeline.log(.backend, "App Store refused the receipt: \(status.rawValue)")
             throw .unprocessable(status == .sandboxReceiptSentToProduction ? "receipt_sandbox" : "receipt_invalid")
-        case .valid(let payload, let transactions):
+        case .valid(let payload, let transactions, let pendingRenewals):
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
-            return (payload.deviceId, Self.latestOfEach(transactions))
+            let renewals = Dictionary(pendingRenewals.map { ($0.originalTransactionId, $0) }) { _, last in last }
+            return VerifiedReceipt(
+                deviceId: payload.deviceId, records: Self.latestOfEach(transactions), renewals: renewals)
+        }
+    }
+
+    /// What Apple's verifyReceipt says of a receipt, as the endpoints use it.
+    struct VerifiedReceipt {
+        let deviceId: String
+        /// The latest transaction of each purchase.
+        let records: [TransactionRecord]
+        let renewals: [String: RenewalInfo]
+
+        /// A purchase as Apple describes it now, for the ledger.
+        func purchase(_ record: TransactionRecord, owner: String?) -> PurchaseRecord {
+            var purchase = PurchaseRecord(
+                originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
+                ownerId: owner, deviceId: record.deviceId, expires: record.expiresDate)
+            purchase.revoked = record.revocationDate != nil
+            if let renewal = renewals[record.originalTransactionIdentifier] { purchase.apply(renewal) }
+            return purchase
         }
     }
 
@@ -75,19 +96,30 @@ extension Backend {
         return order.compactMap { latest[$0] }
     }
 
-    /// Writes what the store says of a purchase (its product, expiry and revocation) over the
-    /// ledger's, when they differ: a refunded purchase bought again gives access again.
-    func refresh(_ known: PurchaseRecord, from record: TransactionRecord, at now: SimInstant) throws {
-        let revoked = record.revocationDate != nil
-        guard
-            known.expires != record.expiresDate || known.revoked != revoked
-                || known.productId != record.productIdentifier
-        else { return }
-        var updated = known
-        updated.productId = record.productIdentifier
-        updated.expires = record.expiresDate
-        updated.revoked = revoked
-        let state = revoked ? "revoked" : "expires \(record.expiresDate.map(\.description) ?? "never")"
+    /// Writes what the store says of a purchase (its product, expiry, revocation, billing retry and
+    /// grace period) over the ledger's, when they differ: a refunded purchase bought again gives access
+    /// again, and one in Apple's grace period keeps it even if the ledger missed the notification.
+    func refresh(
+        _ known: PurchaseRecord, from receipt: VerifiedReceipt, _ record: TransactionRecord, at now: SimInstant
+    )
+        throws
+    {
+        var updated = receipt.purchase(record, owner: known.ownerId)
+        updated.appleSignedMillis = known.appleSignedMillis
+        if receipt.renewals[record.originalTransactionIdentifier] == nil {
+            updated.billingIssue = known.billingIssue
+            updated.graceExpires = known.graceExpires
+            updated.autoRenew = known.autoRenew
+        }
+        updated.deviceId = known.deviceId
+        guard updated != known else { return }
+        // This is Apple's word as of now: a notification signed earlier arriving later is older news.
+        updated.appleSignedMillis = max(known.appleSignedMillis, now.milliseconds)
+        let state =
+            updated.revoked
+            ? "revoked"
+            : updated.graceExpires.map { "in grace until \($0)" }
+                ?? "expires \(record.expiresDate.map(\.description) ?? "never")"
         try ledger.applyAppleState(updated, at: now, why: "\(record.productIdentifier) \(state)")
     }
 }
@@ -100,15 +132,15 @@ extension Backend {
         answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
-            let (_, records) = try verifiedReceipt(body.receipt)
+            let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let (identity, elsewhere) = try ledgerChange { () throws -> (IdentityRecord, [String]) in
                 var owner = caller
                 var elsewhere: [String] = []
-                for record in records {
+                for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     if let known = try ledger.purchase(id) {
-                        try refresh(known, from: record, at: now)
+                        try refresh(known, from: receipt, record, at: now)
                         if known.ownerId == nil {
                             let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
                             owner = identity
@@ -120,10 +152,7 @@ extension Backend {
                     }
                     let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
                     owner = identity
-                    try ledger.insert(
-                        PurchaseRecord(
-                            originalTransactionId: id, productId: record.productIdentifier, ownerId: identity.id,
-                            deviceId: record.deviceId, expires: record.expiresDate), at: now, actor: identity.id)
+                    try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
                 }
                 guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
                 return (owner, elsewhere)

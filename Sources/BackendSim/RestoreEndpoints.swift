@@ -31,12 +31,12 @@ extension Backend {
         answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
-            let (deviceId, records) = try verifiedReceipt(body.receipt)
+            let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let purchases = try records.map { record -> InspectedPurchase in
+            let purchases = try receipt.records.map { record -> InspectedPurchase in
                 let known = try ledger.purchase(record.originalTransactionIdentifier)
                 let decision = try decide(
-                    known, caller: caller, receiptDevice: deviceId, request: request, confirmed: true)
+                    known, caller: caller, receiptDevice: receipt.deviceId, request: request, confirmed: true)
                 let owner: String
                 if known?.ownerId == nil {
                     owner = "nobody"
@@ -47,8 +47,8 @@ extension Backend {
                 }
                 var refusal: String?
                 if case .refuse(let reason) = decision { refusal = reason.rawValue }
-                let active =
-                    known?.isActive(at: now) ?? (record.expiresDate.map { $0 > now } ?? true)
+                // Apple's word, not the ledger's: a notification the backend missed must not hide a purchase.
+                let active = receipt.purchase(record, owner: nil).isActive(at: now)
                 return InspectedPurchase(
                     originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
                     active: active, owner: owner, restorable: refusal == nil && decision != .alreadyYours,
@@ -62,27 +62,26 @@ extension Backend {
         answering {
             let caller = try authenticate(request)
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
-            let (deviceId, records) = try verifiedReceipt(body.receipt)
+            let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let result = try ledgerChange { () throws -> (IdentityRecord?, [String], [RefusedBody]) in
                 var owner = caller
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
-                for record in records {
+                for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     var known = try ledger.purchase(id)
-                    if known == nil {
+                    if let stored = known {
+                        try refresh(stored, from: receipt, record, at: now)
+                        known = try ledger.purchase(id)
+                    } else {
                         // Apple's record, not yet reported by any app: it enters the ledger unclaimed.
-                        let purchase = PurchaseRecord(
-                            originalTransactionId: id, productId: record.productIdentifier, ownerId: nil,
-                            deviceId: record.deviceId, expires: record.expiresDate)
+                        let purchase = receipt.purchase(record, owner: nil)
                         try ledger.insert(purchase, at: now, actor: "restore")
                         known = purchase
-                    } else if let known {
-                        try refresh(known, from: record, at: now)
                     }
                     let decision = try decide(
-                        known, caller: owner, receiptDevice: deviceId, request: request,
+                        known, caller: owner, receiptDevice: receipt.deviceId, request: request,
                         confirmed: body.confirmMoveFromAccount ?? false)
                     switch decision {
                     case .alreadyYours:

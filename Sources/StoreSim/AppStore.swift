@@ -200,13 +200,18 @@ public final class AppStore {
                     ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox)
         }
         // Like `latest_receipt_info`: every transaction of each subscription in the receipt, renewals and
-        // refunds made since the device last refreshed included, so the answer is the store's truth.
+        // refunds made since the device last refreshed included, so the answer is the store's truth; and
+        // like `pending_renewal_info`: each subscription's renewal state (billing retry, grace period).
         var seen: Set<String> = []
         var records: [TransactionRecord] = []
+        var renewals: [RenewalInfo] = []
         for purchase in payload.inApp where seen.insert(purchase.originalTransactionId).inserted {
             records += (try? ledger.transactions(originalTransactionId: purchase.originalTransactionId)) ?? []
+            if let subscription = try? ledger.subscription(purchase.originalTransactionId) {
+                renewals.append(renewalInfo(subscription))
+            }
         }
-        return .valid(payload, transactions: records)
+        return .valid(payload, transactions: records, pendingRenewals: renewals)
     }
 }
 
@@ -220,7 +225,7 @@ public enum ReceiptVerification: Equatable, Sendable {
         case productionReceiptSentToSandbox = 21008
     }
 
-    case valid(ReceiptPayload, transactions: [TransactionRecord])
+    case valid(ReceiptPayload, transactions: [TransactionRecord], pendingRenewals: [RenewalInfo])
     case invalid(status: Status)
 }
 

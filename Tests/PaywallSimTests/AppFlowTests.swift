@@ -8,7 +8,7 @@ import WhiteLabel
 @Suite struct AppFlowTests {
     private func launchedState() throws -> AppState {
         var state = AppState(app: try TestSupport.demoConfig().app)
-        #expect(reduce(&state, .launched) == [.loadCatalog])
+        #expect(reduce(&state, .launched) == [.loadCatalog, .reloadAccess])
         #expect(reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true))) == [])
         return state
     }

@@ -81,7 +81,7 @@ final class StoreHarness {
     /// The store's verifyReceipt answer for the device's receipt, as the backend gets it.
     func verifiedTransactions() -> [TransactionRecord] {
         guard let receipt = receipt.receipt,
-            case .valid(_, let transactions) = store.verifyReceipt(receipt, expecting: .sandbox)
+            case .valid(_, let transactions, _) = store.verifyReceipt(receipt, expecting: .sandbox)
         else { return [] }
         return transactions
     }

@@ -154,7 +154,7 @@ final class ReceiptBox: ReceiptSlot {
     @Test func aGenuineReceiptVerifiesAndTheStoreAnswersFromItsOwnRecords() throws {
         let fixture = try StoreFixture()
         let receipt = try #require(purchasedReceipt(fixture))
-        guard case .valid(_, let transactions) = fixture.store.verifyReceipt(receipt, expecting: .sandbox) else {
+        guard case .valid(_, let transactions, _) = fixture.store.verifyReceipt(receipt, expecting: .sandbox) else {
             Issue.record("a genuine receipt was refused")
             return
         }
