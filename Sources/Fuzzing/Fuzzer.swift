@@ -35,6 +35,7 @@ public struct FuzzResult: Sendable {
     public var sessions = 0
     public var steps = 0
     public var virtualTime = SimDuration.zero
+    public var coverage = FuzzCoverage()
     /// The first broken guarantee, shrunk; nil when every session held.
     public var failure: FuzzFailure?
 }
@@ -75,6 +76,7 @@ public struct Fuzzer {
             result.sessions += 1
             result.steps += outcome.steps.count
             result.virtualTime = result.virtualTime + outcome.virtualTime
+            result.coverage.add(outcome.coverage)
             progress(session)
             if let violation = outcome.violation {
                 result.failure = shrink(outcome, violation, app: app, session: session)

@@ -17,6 +17,7 @@ struct SessionOutcome {
     var steps: [SessionStep]
     var violation: InvariantViolation?
     var virtualTime: SimDuration
+    var coverage = FuzzCoverage()
 }
 
 /// Runs sessions with the invariant monitor on: a generated one, or a list of steps again (shrinking).
@@ -34,13 +35,20 @@ struct SessionRun {
         let run = start()
         for kind in setup + generator.setup(app: app) { execute(kind, on: run, done: &done) }
         if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+        var coverage = FuzzCoverage()
         for _ in 0..<count {
             guard let world = run.world else { break }
             let kind = generator.next(for: world)
             execute(kind, on: run, done: &done)
+            coverage.saw(world.screen.visibleID)
             if let violation = run.violations.first?.violation { return finish(run, done, violation) }
         }
-        return finish(run, done, lostViolation(run))
+        let lost = lostViolation(run)
+        var outcome = finish(run, done, lost)
+        for step in done { coverage.count(step) }
+        if let world = run.world { coverage.read(world) }
+        outcome.coverage = coverage
+        return outcome
     }
 
     /// The same steps again; it stops at the first broken guarantee, and checks that nothing paid

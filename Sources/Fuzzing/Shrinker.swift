@@ -3,7 +3,8 @@ import Simulation
 
 /// Shrinks a failing session to a few steps that still break the same guarantee: delta debugging
 /// over the steps (remove halves, then quarters… then single steps, keeping every removal that
-/// still fails), then over the setup's faults and account.
+/// still fails), then over the setup's faults and account, then each step made plainer where it
+/// still fails (a double tap as one tap).
 struct Shrinker {
     let runner: SessionRun
     /// How many sessions shrinking may replay: a bound on its time.
@@ -44,7 +45,31 @@ struct Shrinker {
         for index in best.steps.indices.reversed() where Self.isOptionalSetup(best.steps[index].kind) {
             if let smaller = attempt(best, dropping: [index], invariant) { best = smaller }
         }
+        for index in best.steps.indices {
+            guard index < best.steps.count, let plainer = Self.plainer(best.steps[index].kind) else { continue }
+            if let simpler = attempt(best, replacing: index, with: plainer, invariant) { best = simpler }
+        }
         return best
+    }
+
+    /// The same intent, said more plainly; nil when the step is as plain as it gets.
+    private static func plainer(_ step: StepKind) -> StepKind? {
+        switch step {
+        case .reader(.doubleTapOffer(let offer)): .reader(.selectOffer(offer))
+        case .world(.advance(.months(let months))) where months > 1: .world(.advance(.months(1)))
+        default: nil
+        }
+    }
+
+    private mutating func attempt(
+        _ session: SessionOutcome, replacing index: Int, with step: StepKind, _ invariant: Invariant
+    ) -> SessionOutcome? {
+        guard replays < budget else { return nil }
+        replays += 1
+        var steps = session.steps
+        steps[index] = SessionStep(kind: step)
+        let outcome = runner.replay(steps)
+        return outcome.violation?.invariant == invariant ? outcome : nil
     }
 
     private mutating func attempt(_ session: SessionOutcome, dropping: Set<Int>, _ invariant: Invariant)

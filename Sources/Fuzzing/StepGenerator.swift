@@ -54,11 +54,10 @@ struct StepGenerator {
         case .transferPrompt:
             return pick([.acceptTransfer, .acceptTransfer, .declineTransfer])
         case .paywall:
-            guard let offers = state.offers, !offers.isEmpty else { return pick(anywhere) }
+            // Readers who reach the paywall mostly buy: that is where the after-sale begins.
+            guard let offers = state.offers, !offers.isEmpty, chance(0.6) else { return pick([.restore] + anywhere) }
             let offer = pick(offers).id
-            return pick(
-                [.selectOffer(offer), .selectOffer(offer), .selectOffer(offer), .doubleTapOffer(offer), .restore]
-                    + anywhere)
+            return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
             return pick([.setAutoRenew(false), .back, .openFeed])
         case .profile:
@@ -67,7 +66,7 @@ struct StepGenerator {
             if state.access.isSubscriber { here.append(.manageSubscription) }
             return pick(here + anywhere)
         case .content where world.screen.rows.contains(where: { $0.isSelectable && $0.text == "Subscribe" }):
-            return pick([.subscribe, .subscribe] + anywhere)
+            return chance(0.5) ? .subscribe : pick(anywhere)
         case .login, .signup, .accountRequired:
             return pick([credentials(login: true), credentials(login: false), .back])
         default:
@@ -85,8 +84,11 @@ struct StepGenerator {
 
     /// The gate asks "What is 7 × 8?": a grown-up answers it.
     static func answer(to screen: ScreenModel) -> String {
-        for row in screen.rows where row.text.hasPrefix("What is ") {
-            let numbers = row.text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        for row in screen.rows {
+            guard let question = row.text.range(of: "What is ") else { continue }
+            let numbers = row.text[question.upperBound...].split(whereSeparator: { !$0.isNumber }).compactMap {
+                Int($0)
+            }
             if numbers.count == 2 { return String(numbers[0] * numbers[1]) }
         }
         return "0"

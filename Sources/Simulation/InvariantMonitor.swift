@@ -84,7 +84,8 @@ public final class InvariantMonitor {
                 found.append(
                     InvariantViolation(
                         .survivesRestartAndAds,
-                        "the anonymous identity \(id) was lost on restart (now \(after.identity))"))
+                        "the anonymous identity \(id) was lost on restart (now \(WorldReading.describe(after.identity)))"
+                    ))
             } else if !kept.isSubset(of: after.levels) {
                 found.append(
                     InvariantViolation(
@@ -114,6 +115,15 @@ struct WorldReading {
         var entitled: [String: String] = [:]
         for subscription in world.paidSubscriptions { entitled[subscription.groupId] = subscription.productId }
         entitledProducts = entitled
+    }
+
+    /// Who the phone says the reader is, in words.
+    static func describe(_ identity: AccessSnapshot.Identity) -> String {
+        switch identity {
+        case .none: "a reader with no identity yet"
+        case .anonymous(let id): "anonymous \(id)"
+        case .account(let email): "account \(email)"
+        }
     }
 
     static func list(_ levels: Set<String>) -> String {

@@ -44,7 +44,7 @@ extension World {
         return [
             InvariantViolation(
                 .backendsWord,
-                "\(deviceName) shows levels \(WorldReading.list(levels)) for \(access.identity) but the backend told it \(WorldReading.list(heard))"
+                "\(deviceName) shows levels \(WorldReading.list(levels)) for \(WorldReading.describe(access.identity)) but the backend told it \(WorldReading.list(heard))"
             )
         ]
     }

@@ -5,4 +5,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case unlockOnPurchased = "unlock-on-purchased"
     /// Lets a second payment start while one is running.
     case secondPayment = "second-payment"
+    /// Keeps the cached full content of a level the reader lost.
+    case keepCache = "keep-cache"
 }

@@ -128,7 +128,7 @@ public final class SubscriptionCoordinator {
 
     /// One broadcast for every change; the cache of any lost level is deleted first.
     func publish(_ snapshot: AccessSnapshot) {
-        for lost in access.levels.subtracting(snapshot.levels) {
+        for lost in access.levels.subtracting(snapshot.levels) where defect != .keepCache {
             storage.purgeContent(level: lost)
             log("level \(lost) lost: cached full content deleted")
         }

@@ -29,6 +29,7 @@ enum FuzzCommand {
             print(
                 "\(result.sessions) sessions, \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
                     + "every invariant held (\(virtualDays(result)) days of virtual time)")
+            print(result.coverage.summary)
             return ExitCode.ok
         }
         let path = try save(failure, in: out)

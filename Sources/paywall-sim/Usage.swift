@@ -129,7 +129,7 @@ enum Usage {
           --out DIR            Where a shrunk failure is written. Default: fuzz-failures
           --state DIR          Keep each session's world on disk under DIR (removed at the end)
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
-                               unlock-on-purchased, second-payment
+                               unlock-on-purchased, second-payment, keep-cache
           -h, --help           Show this help
         """
 
@@ -172,7 +172,8 @@ enum Usage {
                  expect invariants (the fuzzer's, at every step so far), expect nothing lost (a new phone
                  restores and every paid subscription gives its owner access)
         Also:    try STEP (an action that may not be possible on the screen: the run goes on),
-                 defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment)
+                 defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment,
+                 keep-cache)
         """
 
     static let apps = """

@@ -1,3 +1,4 @@
+import AppFlow
 import Foundation
 import Fuzzing
 import Scenarios
@@ -29,14 +30,30 @@ import WhiteLabel
         #expect(result.failure == nil, "\(result.failure.map { "\($0.violation)\n\($0.scenario)" } ?? "")")
         #expect(result.sessions == options.runs)
         #expect(Set(resources.appNames()) == ["daily-news", "fit-track", "kids-stories", "podcast-club"])
+
+        // It went everywhere: every screen, every kind of step a scenario can say, faults that fired.
+        let coverage = result.coverage
+        #expect(coverage.screens == Set(ScreenID.allCases.map(\.rawValue)))
+        let kinds = [
+            "confirm payment", "cancel payment", "double-tap offer", "answer gate", "restore", "login", "signup",
+            "logout", "accept transfer", "decline transfer", "cancel auto-renew", "parent approve", "parent decline",
+            "store renew", "store expire", "store refund", "store revoke", "store billing-issue", "store recover",
+            "advance", "background", "foreground", "restart app", "new device", "kill", "inject", "storefront",
+        ]
+        for kind in kinds { #expect((coverage.steps[kind] ?? 0) >= 10, "\(kind): \(coverage.steps[kind] ?? 0)") }
+        #expect(coverage.faultsFired > 1_000)
     }
 
     @Test func anAppThatUnlocksOnApplesPurchasedIsCaughtAndShrunkToAHandfulOfSteps() throws {
         let result = fuzzer(runs: 2_000, defect: .unlockOnPurchased).run()
         let failure = try #require(result.failure)
         #expect(failure.violation.invariant == .backendsWord)
-        let steps = failure.scenario.split(separator: "\n").filter {
-            !$0.hasPrefix("#") && !$0.hasPrefix("title") && !$0.hasPrefix("sees") && !$0.hasPrefix("expect")
+        // The reader's and the world's actions, without the setup, the table texts and the expectation.
+        let setupWords = [
+            "#", "title", "sees", "expect", "defect", "app", "seed", "latency", "account", "inject", "launch",
+        ]
+        let steps = failure.scenario.split(separator: "\n").filter { line in
+            !setupWords.contains { line.hasPrefix($0) }
         }
         #expect(steps.count <= 10, "\(failure.scenario)")
         #expect(failure.originalSteps > steps.count)
@@ -52,12 +69,15 @@ import WhiteLabel
         #expect(try play(healthy).passed)
     }
 
-    @Test func anAppThatLetsASecondPaymentStartIsCaught() throws {
-        let result = fuzzer(runs: 2_000, defect: .secondPayment).run()
-        let failure = try #require(result.failure)
-        #expect(failure.violation.invariant == .onePaymentAtATime)
-        #expect(failure.scenario.contains("double-tap offer"))
-        #expect(try play(failure.scenario).failure?.actual.contains("invariant 4") == true)
+    @Test(arguments: [
+        (CoordinatorDefect.secondPayment, Invariant.onePaymentAtATime, "double-tap offer"),
+        (CoordinatorDefect.keepCache, Invariant.contentFollowsLevels, "cached"),
+    ])
+    func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariant: Invariant, clue: String) throws {
+        let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
+        #expect(failure.violation.invariant == invariant)
+        #expect(failure.scenario.contains(clue), "\(failure.scenario)")
+        #expect(try play(failure.scenario).failure?.actual.contains("invariant \(invariant.rawValue)") == true)
     }
 
     @Test func theSameSeedGivesTheSameSessionsAndAnotherSeedOthers() throws {

@@ -1,0 +1,68 @@
+import AppFlow
+import Scenarios
+import Simulation
+
+/// What a fuzz run exercised, so a passing run says what it passed over: each kind of step done
+/// and refused, the screens the phone showed, and the faults that fired.
+public struct FuzzCoverage: Sendable {
+    /// Done steps by their verb (`confirm payment`, `store refund`, `inject`…).
+    public private(set) var steps: [String: Int] = [:]
+    public private(set) var refused = 0
+    public private(set) var screens: Set<String> = []
+    public private(set) var faultsFired = 0
+
+    mutating func count(_ step: SessionStep) {
+        if step.refused {
+            refused += 1
+        } else {
+            steps[Self.verb(step.kind), default: 0] += 1
+        }
+    }
+
+    mutating func saw(_ screen: ScreenID) { screens.insert(screen.rawValue) }
+
+    /// Reads the faults the world's timeline logged, once the session is over.
+    mutating func read(_ world: World) {
+        faultsFired += world.timeline.entries.count { $0.text.hasPrefix("fault: ") }
+    }
+
+    mutating func add(_ other: FuzzCoverage) {
+        steps.merge(other.steps, uniquingKeysWith: +)
+        refused += other.refused
+        screens.formUnion(other.screens)
+        faultsFired += other.faultsFired
+    }
+
+    /// The words of a step that name what it does, without its arguments.
+    static func verb(_ step: StepKind) -> String {
+        switch step {
+        case .setup(let setup): StepText.setup(setup).split(separator: " ").first.map(String.init) ?? "setup"
+        case .launch: "launch"
+        case .expect: "expect"
+        case .world(.advance): "advance"
+        case .world(.newDevice): "new device"
+        case .world(let world): StepText.world(world)
+        case .reader(let action):
+            switch action {
+            case .openContent: "open content"
+            case .selectOffer: "select offer"
+            case .doubleTapOffer: "double-tap offer"
+            case .answerGate: "answer gate"
+            case .logIn: "login"
+            case .signUp: "signup"
+            default: StepText.reader(action) ?? "\(action)"
+            }
+        }
+    }
+
+    /// A few lines for the terminal: the screens, the faults, then every kind of step by count.
+    public var summary: String {
+        let done = steps.values.reduce(0, +)
+        let byCount = steps.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return """
+            screens: \(screens.sorted().joined(separator: ", "))
+            \(done) steps done, \(refused) refused by the screen or the world; \(faultsFired) faults fired
+            steps: \(byCount.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            """
+    }
+}
