@@ -1,4 +1,5 @@
 import AppFlow
+import Foundation
 import Scenarios
 import SimKernel
 import Simulation
@@ -85,6 +86,25 @@ struct TerminalRecordingTests {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("subscribe\nselect offer premium-yearly\nconfirm payment\n"))
         #expect(text.contains("expect charges 1"))
+        let result = try TestSupport.runBinary(["play", file])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
+    }
+
+    @Test func theRecordKeyWritesTheSessionIntoTheWorkingDirectoryAndItReplaysGreen() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], directory: directory)
+        tmux.waitFor("Weekend market report")
+        try tmux.send("r")
+        tmux.waitFor("● REC")
+        try tmux.buy(offerDowns: 1)
+        try tmux.send("r")
+        tmux.waitFor("recording-1.scenario")
+        try tmux.quit()
+        let file = "\(directory)/recording-1.scenario"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("select offer premium-monthly\nconfirm payment\n"))
+        #expect(text.contains("expect levels premium"))
         let result = try TestSupport.runBinary(["play", file])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
     }
