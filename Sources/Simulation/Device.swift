@@ -12,7 +12,19 @@ final class Device {
     let storage: DeviceStorage & ReceiptSlot
     let coordinator: SubscriptionCoordinator
     let network: SimulatedNetwork
-    private(set) var state: AppState
+    private(set) var state: AppState {
+        didSet { builtScreen = nil }
+    }
+    /// The screen built from `state`, kept until the state changes: a scenario step or a key press
+    /// reads it many times (to find a row, to move the highlight), and building the paywall is not free.
+    private var builtScreen: ScreenModel?
+
+    var screen: ScreenModel {
+        if let builtScreen { return builtScreen }
+        let screen = state.screen
+        builtScreen = screen
+        return screen
+    }
     private let timeline: Timeline
     private let backend: BackendClient
     /// Told what each reader input means before the app handles it, for recordings.
@@ -75,7 +87,7 @@ final class Device {
 
     func dispatch(_ event: AppEvent) {
         guard isRunning else { return }
-        if case .reader(let input) = event, let text = Self.describe(input, on: state.screen) {
+        if case .reader(let input) = event, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
         if case .reader(let input) = event, let onAction, let action = ReaderAction.of(input, in: state) {

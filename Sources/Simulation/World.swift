@@ -153,7 +153,7 @@ public final class World {
     }
 
     /// What the phone shows now.
-    public var screen: ScreenModel { device.state.screen }
+    public var screen: ScreenModel { device.screen }
 
     /// The app's state on the phone, for checks.
     public var appState: AppState { device.state }

@@ -140,10 +140,7 @@ extension World {
             next = index + 1
         }
         guard exact else { return [] }
-        let sold = configured.filter {
-            !store.catalog.products(for: [$0.productId], storefront: store.storefront, locale: store.locale).products
-                .isEmpty
-        }.map(\.id)
+        let sold = configured.filter { store.catalog.sells($0.productId, in: store.storefront) }.map(\.id)
         guard offers.map(\.id) != sold else { return [] }
         return [
             InvariantViolation(

@@ -17,8 +17,8 @@ public final class AppStore {
     public let catalog: Catalog
     public var storefront: Storefront
     public var locale: String
-    /// Products built for a storefront and locale, by `identifier|storefront|locale`.
-    var productCache: [String: Product] = [:]
+    /// Products requests answered, by `identifiers|storefront|locale` (`products(for:)`).
+    var productsAnswers: [String: ProductsResponse] = [:]
     /// The backend's offer-signing keys, by key identifier.
     var offerKeys: [String: VerifyingKey] = [:]
     /// Every promotional-offer nonce used: a signature works for one purchase only.

@@ -34,10 +34,20 @@ public struct Catalog: Sendable {
         specs.first { $0.productId == identifier }
     }
 
+    /// Whether a products request in `storefront` returns `identifier`, as `products(for:)` would
+    /// answer it, without localizing it (the fuzzer asks after every step).
+    public func sells(_ identifier: String, in storefront: Storefront) -> Bool {
+        spec(for: identifier).map { Self.sellable($0, in: storefront) != nil } ?? false
+    }
+
+    /// The price of a product the storefront sells: it has a price there and at least one localization.
+    private static func sellable(_ spec: StoreProductSpec, in storefront: Storefront) -> Decimal? {
+        guard let priceText = spec.prices[storefront.countryCode], !spec.localizations.isEmpty else { return nil }
+        return decimal(priceText)
+    }
+
     static func product(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
-        guard let priceText = spec.prices[storefront.countryCode], let price = Self.decimal(priceText) else {
-            return nil
-        }
+        guard let price = sellable(spec, in: storefront) else { return nil }
         let localization =
             spec.localizations[locale]
             ?? spec.localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value

@@ -57,9 +57,7 @@ public final class PaymentQueue {
     /// asks when it becomes active, as `paymentQueueShouldShowPriceConsent` lets it).
     public func showPriceConsent() {
         guard let subscription = pendingConsent, sheet == nil,
-            let product = store.catalog.products(
-                for: [subscription.autoRenewProductId], storefront: store.storefront, locale: store.locale
-            ).products.first
+            let product = store.product(subscription.autoRenewProductId)
         else { return }
         consentSubscription = subscription.originalTransactionId
         let shown = PaymentSheet(
@@ -98,7 +96,7 @@ public final class PaymentQueue {
     /// makes it fail, time out or come back with only part of the products.
     public func requestProducts(_ identifiers: [String], completion: @escaping (ProductsResponse) -> Void) {
         store.log("products request: \(identifiers.joined(separator: ", "))")
-        var response = store.catalog.products(for: identifiers, storefront: store.storefront, locale: store.locale)
+        var response = store.products(for: identifiers)
         var wait = store.delay(.productsRequest)
         switch store.fault(for: .productsRequest) {
         case .error(let code):
@@ -151,9 +149,7 @@ public final class PaymentQueue {
             deliver(failed(number, productIdentifier, refusal), after: store.delay(.paymentSheet))
             return
         }
-        let response = store.catalog.products(
-            for: [productIdentifier], storefront: store.storefront, locale: store.locale)
-        guard let product = response.products.first else {
+        guard let product = store.product(productIdentifier) else {
             deliver(failed(number, productIdentifier, .storeProductNotAvailable), after: store.delay(.paymentSheet))
             return
         }

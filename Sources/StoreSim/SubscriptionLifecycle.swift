@@ -250,11 +250,16 @@ extension AppStore {
 
     /// The sellable product with this identifier in the store's storefront, or nil.
     func product(_ identifier: String) -> Product? {
-        // Kept per storefront and locale: building one formats its price, and renewals ask often.
-        let key = "\(identifier)|\(storefront.countryCode)|\(locale)"
-        if let cached = productCache[key] { return cached }
-        let product = catalog.products(for: [identifier], storefront: storefront, locale: locale).products.first
-        productCache[key] = product
-        return product
+        products(for: [identifier]).products.first
+    }
+
+    /// What a products request answers in the store's storefront and locale. Kept per request: the
+    /// catalog never changes, building a product formats its price, and every launch and renewal asks.
+    func products(for identifiers: [String]) -> ProductsResponse {
+        let key = "\(identifiers.joined(separator: ","))|\(storefront.countryCode)|\(locale)"
+        if let cached = productsAnswers[key] { return cached }
+        let answer = catalog.products(for: identifiers, storefront: storefront, locale: locale)
+        productsAnswers[key] = answer
+        return answer
     }
 }
