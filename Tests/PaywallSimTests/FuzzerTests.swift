@@ -44,6 +44,20 @@ import WhiteLabel
         #expect(coverage.faultsFired > 1_000)
     }
 
+    @Test func sessionsKeptOnDiskHoldEveryInvariantToo() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = FuzzOptions(apps: resources.appNames(), runs: 80, steps: 40, stateDirectory: directory)
+        let result = Fuzzer(options: options, resources: resources).run()
+        #expect(result.failure == nil, "\(result.failure.map { "\($0.violation)\n\($0.scenario)" } ?? "")")
+        #expect(result.sessions == 80)
+        // Each session's world was on disk: its ledger, the store's, and the phones' folders.
+        let sessionFolder = "\(directory)/session-79"
+        for file in ["backend.sqlite", "appstore.sqlite", "devices"] {
+            #expect(FileManager.default.fileExists(atPath: "\(sessionFolder)/\(file)"), "\(file)")
+        }
+    }
+
     @Test func anAppThatUnlocksOnApplesPurchasedIsCaughtAndShrunkToAHandfulOfSteps() throws {
         let result = fuzzer(runs: 2_000, defect: .unlockOnPurchased).run()
         let failure = try #require(result.failure)
