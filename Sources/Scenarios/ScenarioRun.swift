@@ -18,8 +18,8 @@ public final class ScenarioRun {
     /// Watches every step from launch when the scenario expects invariants (or the fuzzer asks).
     private let monitored: Bool
     private var monitor: InvariantMonitor?
-    /// Every broken guarantee the monitor saw, with the step after which it was seen (nil: at launch).
-    public private(set) var violations: [(step: ScenarioStep?, violation: InvariantViolation)] = []
+    /// Every broken guarantee the monitor saw, with when: "after line 12 (confirm payment)", "at launch".
+    public private(set) var violations: [(seen: String, violation: InvariantViolation)] = []
     /// Where the world keeps its state; nil (the default) keeps it in memory.
     public var stateDirectory: String? {
         get { setup.options.stateDirectory }
@@ -44,7 +44,7 @@ public final class ScenarioRun {
         guard step.kind.isAction else { return try act(step) }
         try launchedWorld()
         monitor?.willRun(Self.monitored(step.kind))
-        defer { noteViolations(after: step, monitor?.didRun() ?? []) }
+        defer { noteViolations("after line \(step.line) (\(step.text))", monitor?.didRun() ?? []) }
         try act(step)
     }
 
@@ -56,8 +56,16 @@ public final class ScenarioRun {
         }
     }
 
-    private func noteViolations(after step: ScenarioStep?, _ found: [InvariantViolation]) {
-        violations += found.map { (step, $0) }
+    private func noteViolations(_ seen: String, _ found: [InvariantViolation]) {
+        violations += found.map { (seen, $0) }
+    }
+
+    /// Checks the invariants now, for what happened outside `execute`: a tester's own keys and
+    /// controls in a guided walk. Only for a scenario that expects invariants.
+    public func checkInvariants(after what: String) {
+        guard let monitor else { return }
+        noteViolations("after \(what)", monitor.didRun())
+        monitor.willRun(.other)
     }
 
     private func act(_ step: ScenarioStep) throws(StepFailure) {
@@ -95,9 +103,8 @@ public final class ScenarioRun {
 
     /// The first guarantee the monitor saw broken, as `expect invariants` reports it.
     private var invariantsFailure: StepFailure? {
-        guard let (seenAfter, violation) = violations.first else { return nil }
-        let at = seenAfter.map { "after line \($0.line) (\($0.text))" } ?? "at launch"
-        return StepFailure(expected: "the invariants to hold", actual: "\(violation), \(at)")
+        guard let (seen, violation) = violations.first else { return nil }
+        return StepFailure(expected: "the invariants to hold", actual: "\(violation), \(seen)")
     }
 
     /// The world, built and launched on first need: a scenario may leave `launch` implicit.
@@ -121,7 +128,7 @@ public final class ScenarioRun {
             if monitored {
                 let monitor = InvariantMonitor(world: world)
                 self.monitor = monitor
-                noteViolations(after: nil, monitor.didRun())
+                noteViolations("at launch", monitor.didRun())
             }
         }
         return world

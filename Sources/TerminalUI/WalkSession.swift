@@ -94,6 +94,7 @@ public final class WalkSession {
         for (action, checks) in heard { state.readerActed(action, checks: checks) }
         heard = []
         if world.scheduler.isIdle {
+            run?.checkInvariants(after: "the tester's last action")
             state.observe(checks(), screen: world.screen.visibleID)
         } else {
             state.observeInFlight()

@@ -47,6 +47,37 @@ import WhiteLabel
         scenario.steps.firstIndex { $0.line == line }.map { state.current!.outcomes[$0] }
     }
 
+    @Test func aWalkThatExpectsInvariantsWatchesTheTestersOwnKeys() throws {
+        // A broken app: it unlocks on Apple's "purchased", and the server check fails.
+        let text = [
+            "defect unlock-on-purchased", "app daily-news", "latency fast", "inject receipts error", "launch",
+            "open content night-trains", "subscribe", "select offer premium-monthly", "confirm payment",
+            "expect invariants",
+        ].joined(separator: "\n")
+        let broken = try ScenarioParser.parse(text, file: "broken.scenario")
+        let session = WalkSession(
+            scenarios: [broken], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        let expectation = try #require(broken.steps.firstIndex { $0.text == "expect invariants" })
+        for action: ReaderAction in [.openContent("night-trains"), .subscribe, .selectOffer("premium-monthly")] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            session.settle(world, state: &state)
+        }
+        #expect(state.current?.outcomes[expectation] == .pending)
+        try world.perform(.confirmPayment)
+        world.scheduler.runUntilIdle()
+        session.settle(world, state: &state)
+        guard case .notYet(let failure) = state.current?.outcomes[expectation] else {
+            Issue.record(
+                "the invariants should be seen broken, not \(String(describing: state.current?.outcomes[expectation]))")
+            return
+        }
+        #expect(failure.actual.contains("invariant 1"))
+        #expect(failure.actual.contains("after the tester's last action"))
+    }
+
     @Test func choosingAScenarioRunsItsSetupAndLeavesTheFirstReaderStepToTheTester() throws {
         var state = session.initialState
         #expect(state.apply(.choose) == .choose(0))
