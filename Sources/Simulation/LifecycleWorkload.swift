@@ -7,9 +7,8 @@ import StoreSim
 /// purchases on new phones, restores on another phone, renewals, now and then a refund. It is the
 /// work `bench lifecycle` times and the crash-safety test kills mid-write.
 ///
-/// A world reopened on the same state directory continues: the clock moves to the last instant the
-/// store or the ledger recorded, and new phones are numbered after those already on disk, so a rerun
-/// never reuses one.
+/// A world reopened on the same state directory continues: its clock carries on (`World` resumes it),
+/// and new phones are numbered after those already on disk, so a rerun never reuses one.
 public final class LifecycleWorkload {
     public enum Step: String, Sendable {
         case purchase
@@ -31,17 +30,6 @@ public final class LifecycleWorkload {
         self.world = world
         random = SeededGenerator(seed: seed)
         nextPhone = Self.phonesOnDisk(world) + 1
-        Self.resumeClock(world)
-    }
-
-    /// Moves a reopened world's clock to the last instant its state recorded: a store charge or renewal,
-    /// or a change in the ledger. A fresh world stays where it starts.
-    public static func resumeClock(_ world: World) {
-        let lastCharge = world.store.transactions(appleId: world.options.appleId).map(\.purchaseDate).max()
-        let lastChange = try? world.backend.ledger.latestChange()
-        guard let last = [lastCharge, lastChange].compactMap({ $0 }).max(), last > world.scheduler.now else { return }
-        world.travel(by: last - world.scheduler.now)
-        world.scheduler.runUntilIdle()
     }
 
     /// One step, drawn from the seed: a purchase when nothing is paid for, else a restore on a new

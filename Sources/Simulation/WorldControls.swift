@@ -63,6 +63,7 @@ extension World {
     public func travel(by duration: SimDuration) {
         timeline.log(.control, "time travel +\(duration)")
         scheduler.advance(by: duration)
+        saveClock()
     }
 
     /// Moves the clock just past the reader's next renewal, if a subscription will renew.
@@ -77,6 +78,7 @@ extension World {
         }
         timeline.log(.control, "time travel to the next renewal, \(next)")
         scheduler.run(until: next + .seconds(1))
+        saveClock()
         return true
     }
 

@@ -59,6 +59,7 @@ enum RunCommand {
                 return code
             }
             code = try TerminalFront.run(world: world, theme: theme, recordings: recordings)
+            world.saveClock()
         } catch {
             throw UsageError(message: "\(error)")
         }

@@ -96,7 +96,6 @@ import Testing
         let world = try World(
             config: config,
             options: WorldOptions(latency: .none, stateDirectory: directory, deviceName: "check-\(kill)"))
-        LifecycleWorkload.resumeClock(world)
         let paid = world.paidSubscriptions.count
         guard paid > 0 else { return 0 }
         world.launch()

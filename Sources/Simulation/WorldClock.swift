@@ -1,0 +1,29 @@
+import Foundation
+import SimKernel
+
+/// The virtual clock of a world kept on disk survives the process: a reopened state directory
+/// carries on from where it stopped, never from the world's first morning again.
+extension World {
+    /// `clock` in the state directory: the instant the last run stopped at, in milliseconds.
+    private var clockFile: String? { options.stateDirectory.map { "\($0)/clock" } }
+
+    /// Moves a reopened world's clock to the latest of: the instant the last run saved, the store's
+    /// last charge, the ledger's last change (a run killed before it could save still left those).
+    /// A fresh world stays where it starts.
+    func resumeClock() {
+        let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map(SimInstant.init(milliseconds:))
+        let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
+        let lastChange = try? backend.ledger.latestChange()
+        guard let last = [saved, lastCharge, lastChange].compactMap({ $0 }).max(), last > scheduler.now else { return }
+        scheduler.run(until: last)
+        timeline.log(.control, "state reopened: the clock carries on from where the last run stopped")
+        scheduler.runUntilIdle()
+    }
+
+    /// Writes the clock to the state directory (atomically), so the next run carries on from here.
+    public func saveClock() {
+        guard let clockFile else { return }
+        try? String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+    }
+}
