@@ -59,9 +59,9 @@ final class Device {
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
-        coordinator.onAccessChange { [unowned self] access in dispatch(.accessChanged(access)) }
-        queue.onSheetChange = { [unowned self] sheet in
-            dispatch(
+        coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
+        queue.onSheetChange = { [weak self] sheet in
+            self?.dispatch(
                 .paymentSheet(
                     sheet.map {
                         PaymentSheetInfo(
@@ -99,37 +99,38 @@ final class Device {
     private func run(_ effect: AppEffect) {
         switch effect {
         case .loadCatalog:
-            coordinator.loadCatalog { [unowned self] catalog in dispatch(.catalogLoaded(catalog.offers)) }
+            coordinator.loadCatalog { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         case .purchase(let offerId, let gatePassed):
             coordinator.purchase(
                 offerId: offerId, parentalGatePassed: gatePassed,
-                progress: { [unowned self] stage in dispatch(.purchaseStage(stage)) },
-                completion: { [unowned self] outcome in dispatch(.purchaseFinished(outcome)) })
+                progress: { [weak self] stage in self?.dispatch(.purchaseStage(stage)) },
+                completion: { [weak self] outcome in self?.dispatch(.purchaseFinished(outcome)) })
         case .answerPaymentSheet(let confirm):
             queue.answerSheet(confirm: confirm)
         case .restore(let confirm):
-            coordinator.restore(confirmMoveFromAccount: confirm) { [unowned self] outcome in
-                dispatch(.restoreFinished(outcome))
+            coordinator.restore(confirmMoveFromAccount: confirm) { [weak self] outcome in
+                self?.dispatch(.restoreFinished(outcome))
             }
         case .logIn(let email, let password):
-            coordinator.logIn(email: email, password: password) { [unowned self] in dispatch(.accountFinished($0)) }
+            coordinator.logIn(email: email, password: password) { [weak self] in self?.dispatch(.accountFinished($0)) }
         case .signUp(let email, let password):
-            coordinator.signUp(email: email, password: password) { [unowned self] in dispatch(.accountFinished($0)) }
+            coordinator.signUp(email: email, password: password) { [weak self] in self?.dispatch(.accountFinished($0)) }
         case .transferAnonymousPurchases:
-            coordinator.transferAnonymousPurchases { [unowned self] in dispatch(.accountFinished($0)) }
+            coordinator.transferAnonymousPurchases { [weak self] in self?.dispatch(.accountFinished($0)) }
         case .logOut:
             dispatch(.accountFinished(coordinator.logOut()))
         case .reloadAccess:
-            coordinator.reloadAccess { [unowned self] in dispatch(.subscriptionsLoaded($0)) }
+            coordinator.reloadAccess { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
         case .becomeActive:
-            coordinator.appBecameActive { [unowned self] in dispatch(.subscriptionsLoaded($0)) }
+            coordinator.appBecameActive { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
         case .setAutoRenew(let enabled):
             queue.setAutoRenew(enabled)
         case .loadFullContent(let id, let levels):
-            coordinator.fullContent(id, requiredLevels: levels) { [unowned self] result in
+            coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in
                 switch result {
-                case .success(let body): dispatch(.fullContentLoaded(id: id, body: body))
-                case .failure: dispatch(.fullContentFailed(id: id, message: "The full article could not be loaded."))
+                case .success(let body): self?.dispatch(.fullContentLoaded(id: id, body: body))
+                case .failure:
+                    self?.dispatch(.fullContentFailed(id: id, message: "The full article could not be loaded."))
                 }
             }
         }

@@ -170,6 +170,10 @@ public final class World {
         guard storages[name] == nil else {
             throw WorldSetupError(description: "there is already a device named \(name)")
         }
+        // A phone an earlier run left in the state directory is not new: it has its identity and receipt.
+        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
+            throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
+        }
         do {
             storages[name] = try Self.storage(named: name, state: options.stateDirectory)
         } catch {

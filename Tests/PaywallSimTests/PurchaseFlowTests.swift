@@ -98,3 +98,18 @@ import Testing
         #expect(try restarted.backend.ledger.integrityCheck() == "ok")
     }
 }
+
+/// Quitting the app or changing phones while answers are on their way: they are dropped, never delivered
+/// to the app that is gone, and the app that takes its place works.
+@Suite struct AnswersInFlightTests {
+    @Test(arguments: ["restart", "new phone"])
+    func answersOnTheirWayToAGoneAppAreDropped(_ how: String) throws {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .typical))
+        world.launch()  // the products request and the access reload are on their way
+        #expect(!world.scheduler.isIdle)
+        if how == "restart" { world.restartApp() } else { try world.newDevice(named: "iphone-2") }
+        world.scheduler.runUntilIdle()
+        #expect(world.screen.visibleID == .feed)
+        #expect(world.appState.offers?.map(\.id) == ["premium-yearly", "premium-monthly"])
+    }
+}

@@ -46,6 +46,28 @@ import Testing
         #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
     }
 
+    @Test func aNewPhoneInALaterRunIsNeverOneAnEarlierRunLeftOnDisk() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try world(directory)
+        first.launch()
+        try first.newDevice(named: "iphone-2")
+        first.scheduler.runUntilIdle()
+        try first.perform(.openPaywall)
+        try first.perform(.selectOffer("premium-monthly"))
+        first.scheduler.runUntilIdle()
+        try first.perform(.confirmPayment)
+        first.scheduler.runUntilIdle()
+        #expect(first.appState.access.levels.map(\.rawValue) == ["premium"])
+
+        let second = try world(directory)
+        second.launch()
+        #expect(throws: WorldSetupError.self) { try second.newDevice(named: "iphone-2") }
+        try second.newDevice(named: "iphone-3")
+        second.scheduler.runUntilIdle()
+        #expect(second.appState.access.identity == .none)
+    }
+
     @Test func aFreshDirectoryStartsOnTheWorldsFirstMorning() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
