@@ -18,7 +18,9 @@ struct FailureScenario {
             "title Fuzz: invariant \(violation.invariant.rawValue) broken",
             "sees \(violation.invariant)",
         ]
-        lines += steps.compactMap { step in Self.line(step.kind).map { step.refused ? "try \($0)" : $0 } }
+        lines += steps.compactMap { step in
+            Self.line(step.kind).map { (step.refused ? "try " : "") + (step.waits ? "" : "without waiting ") + $0 }
+        }
         lines.append(
             violation.invariant == .nothingPaidLost
                 ? StepText.expectation(.nothingLost) : StepText.expectation(.invariants))

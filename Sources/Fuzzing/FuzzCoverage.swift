@@ -8,10 +8,13 @@ public struct FuzzCoverage: Sendable {
     /// Done steps by their verb (`confirm payment`, `store refund`, `inject`…).
     public private(set) var steps: [String: Int] = [:]
     public private(set) var refused = 0
+    /// Steps the next came after at once, with answers still on their way.
+    public private(set) var withoutWaiting = 0
     public private(set) var screens: Set<String> = []
     public private(set) var faultsFired = 0
 
     mutating func count(_ step: SessionStep) {
+        if !step.waits { withoutWaiting += 1 }
         if step.refused {
             refused += 1
         } else {
@@ -29,6 +32,7 @@ public struct FuzzCoverage: Sendable {
     mutating func add(_ other: FuzzCoverage) {
         steps.merge(other.steps, uniquingKeysWith: +)
         refused += other.refused
+        withoutWaiting += other.withoutWaiting
         screens.formUnion(other.screens)
         faultsFired += other.faultsFired
     }
@@ -61,7 +65,8 @@ public struct FuzzCoverage: Sendable {
         let byCount = steps.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         return """
             screens: \(screens.sorted().joined(separator: ", "))
-            \(done) steps done, \(refused) refused by the screen or the world; \(faultsFired) faults fired
+            \(done) steps done (\(withoutWaiting) without waiting for answers), \(refused) refused by the screen \
+            or the world; \(faultsFired) faults fired
             steps: \(byCount.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """
     }

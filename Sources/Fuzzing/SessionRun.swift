@@ -8,6 +8,8 @@ import WhiteLabel
 /// profile to find no "Log in" there.
 struct SessionStep {
     let kind: StepKind
+    /// False: the next step comes at once, with answers still on their way (`without waiting`).
+    var waits = true
     var refused = false
 }
 
@@ -33,13 +35,12 @@ struct SessionRun {
     {
         var done: [SessionStep] = []
         let run = start()
-        for kind in setup + generator.setup(app: app) { execute(kind, on: run, done: &done) }
+        for kind in setup + generator.setup(app: app) { execute(SessionStep(kind: kind), on: run, done: &done) }
         if let violation = run.violations.first?.violation { return finish(run, done, violation) }
         var coverage = FuzzCoverage()
         for _ in 0..<count {
             guard let world = run.world else { break }
-            let kind = generator.next(for: world)
-            execute(kind, on: run, done: &done)
+            execute(generator.next(for: world), on: run, done: &done)
             coverage.saw(world.screen.visibleID)
             if let violation = run.violations.first?.violation { return finish(run, done, violation) }
         }
@@ -57,7 +58,7 @@ struct SessionRun {
         var done: [SessionStep] = []
         let run = start()
         for step in steps {
-            execute(step.kind, on: run, done: &done)
+            execute(step, on: run, done: &done)
             if let violation = run.violations.first?.violation { return finish(run, done, violation) }
         }
         return finish(run, done, lostViolation(run))
@@ -70,13 +71,15 @@ struct SessionRun {
     }
 
     /// Runs one step and notes whether the world refused it.
-    private func execute(_ kind: StepKind, on run: ScenarioRun, done: inout [SessionStep]) {
+    private func execute(_ step: SessionStep, on run: ScenarioRun, done: inout [SessionStep]) {
+        var step = step
         do {
-            try run.execute(ScenarioStep(line: done.count + 1, text: "", kind: kind))
-            done.append(SessionStep(kind: kind))
+            try run.execute(ScenarioStep(line: done.count + 1, text: "", kind: step.kind, waits: step.waits))
+            step.refused = false
         } catch {
-            done.append(SessionStep(kind: kind, refused: true))
+            step.refused = true
         }
+        done.append(step)
     }
 
     private func lostViolation(_ run: ScenarioRun) -> InvariantViolation? {

@@ -46,28 +46,31 @@ struct Shrinker {
             if let smaller = attempt(best, dropping: [index], invariant) { best = smaller }
         }
         for index in best.steps.indices {
-            guard index < best.steps.count, let plainer = Self.plainer(best.steps[index].kind) else { continue }
+            guard index < best.steps.count, let plainer = Self.plainer(best.steps[index]) else { continue }
             if let simpler = attempt(best, replacing: index, with: plainer, invariant) { best = simpler }
         }
         return best
     }
 
-    /// The same intent, said more plainly; nil when the step is as plain as it gets.
-    private static func plainer(_ step: StepKind) -> StepKind? {
-        switch step {
-        case .reader(.doubleTapOffer(let offer)): .reader(.selectOffer(offer))
-        case .world(.advance(.months(let months))) where months > 1: .world(.advance(.months(1)))
-        default: nil
+    /// The same intent, said more plainly (waiting for the world; one tap for two; one month for
+    /// several); nil when the step is as plain as it gets.
+    private static func plainer(_ step: SessionStep) -> SessionStep? {
+        if !step.waits { return SessionStep(kind: step.kind) }
+        switch step.kind {
+        case .reader(.doubleTapOffer(let offer)): return SessionStep(kind: .reader(.selectOffer(offer)))
+        case .world(.advance(.months(let months))) where months > 1:
+            return SessionStep(kind: .world(.advance(.months(1))))
+        default: return nil
         }
     }
 
     private mutating func attempt(
-        _ session: SessionOutcome, replacing index: Int, with step: StepKind, _ invariant: Invariant
+        _ session: SessionOutcome, replacing index: Int, with step: SessionStep, _ invariant: Invariant
     ) -> SessionOutcome? {
         guard replays < budget else { return nil }
         replays += 1
         var steps = session.steps
-        steps[index] = SessionStep(kind: step)
+        steps[index] = step
         let outcome = runner.replay(steps)
         return outcome.violation?.invariant == invariant ? outcome : nil
     }

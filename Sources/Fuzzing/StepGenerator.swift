@@ -27,9 +27,10 @@ struct StepGenerator {
     }
 
     /// One step for the world as it is now.
-    mutating func next(for world: World) -> StepKind {
-        if chance(0.3) { return outside(world) }
-        return .reader(readerAction(world))
+    /// One step in ten does not wait: the next comes while answers are still on their way.
+    mutating func next(for world: World) -> SessionStep {
+        let kind: StepKind = chance(0.3) ? outside(world) : .reader(readerAction(world))
+        return SessionStep(kind: kind, waits: !kind.isAction || !chance(0.1))
     }
 
     // MARK: - The reader

@@ -36,15 +36,21 @@ public struct ScenarioStep: Equatable, Sendable {
     /// `try STEP`: an action the screen may not allow; if it cannot be done, the run goes on (the
     /// fuzzer writes the steps a random session only attempted this way, for what they did on the way).
     public let mayFail: Bool
+    /// False for `without waiting STEP`: the next step comes at once, while answers are still on their
+    /// way (quitting the app with a request out, two taps before the sheet appears).
+    public let waits: Bool
     /// The step's `#` comment: the one on its own line, else the comment lines just above it (a blank
     /// line or another step ends them); live replay shows it as a caption.
     public let caption: String?
 
-    public init(line: Int, text: String, kind: StepKind, mayFail: Bool = false, caption: String? = nil) {
+    public init(
+        line: Int, text: String, kind: StepKind, mayFail: Bool = false, waits: Bool = true, caption: String? = nil
+    ) {
         self.line = line
         self.text = text
         self.kind = kind
         self.mayFail = mayFail
+        self.waits = waits
         self.caption = caption
     }
 }

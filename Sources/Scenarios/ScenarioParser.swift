@@ -29,23 +29,25 @@ public enum ScenarioParser {
                 comment.flatMap { $0.isEmpty ? nil : $0 }
                 ?? (commentsAbove.isEmpty ? nil : commentsAbove.joined(separator: " "))
             commentsAbove = []
-            var words = content.split(whereSeparator: \.isWhitespace).map(String.init)
-            let mayFail = words[0] == "try"
-            if mayFail { words.removeFirst() }
-            let stepText = mayFail ? content.dropFirst(3).trimmingCharacters(in: .whitespaces) : content
+            var stepText = content
+            let mayFail = StepPrefix.take("try", from: &stepText)
+            let waits = !StepPrefix.take("without waiting", from: &stepText)
+            let words = stepText.split(whereSeparator: \.isWhitespace).map(String.init)
             let rest = stepText.dropFirst(words.first?.count ?? 0).trimmingCharacters(in: .whitespaces)
             do throws(StepError) {
-                if mayFail && words.isEmpty {
-                    throw StepError("try what? write try and an action, such as try restore")
+                if words.isEmpty {
+                    throw StepError(
+                        "\(mayFail ? "try" : "without waiting") what? write an action after it, such as restore")
                 }
                 switch words[0] {
                 case "title": scenario.title = try nonEmpty(unquoted(rest), "title takes the text of the table row")
                 case "sees": scenario.sees = try nonEmpty(unquoted(rest), "sees takes what the reader should see")
                 default:
                     let kind = try StepGrammar.step(words, rest: rest)
-                    if mayFail, !kind.isAction {
+                    if mayFail || !waits, !kind.isAction {
                         throw StepError(
-                            "try goes before an action (a reader's or the world's), not a setup or an expectation")
+                            "\(mayFail ? "try" : "without waiting") goes before an action (a reader's or the world's), "
+                                + "not a setup or an expectation")
                     }
                     if case .setup(let setup) = kind {
                         if setup.buildsWorld && launched {
@@ -58,7 +60,8 @@ public enum ScenarioParser {
                         launched = true
                     }
                     scenario.steps.append(
-                        ScenarioStep(line: line, text: content, kind: kind, mayFail: mayFail, caption: caption))
+                        ScenarioStep(
+                            line: line, text: content, kind: kind, mayFail: mayFail, waits: waits, caption: caption))
                 }
             } catch {
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
@@ -102,5 +105,16 @@ struct StepError: Error, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
+    }
+}
+
+/// The words that may come before an action: `try` (it may not be possible), `without waiting` (the next
+/// step comes before the world settles).
+enum StepPrefix {
+    /// Removes `prefix` and the spaces after it from the start of `text`; whether it was there.
+    static func take(_ prefix: String, from text: inout String) -> Bool {
+        guard text.hasPrefix(prefix + " ") || text == prefix else { return false }
+        text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        return true
     }
 }

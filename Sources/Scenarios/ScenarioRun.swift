@@ -82,11 +82,11 @@ public final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "to be able to \(step.text)", actual: error.description)
             }
-            world.scheduler.runUntilIdle()
+            settle(world, waiting: step.waits)
         case .world(let worldStep):
             let world = try launchedWorld()
             try WorldStepRunner.run(worldStep, on: world, killed: &killed)
-            world.scheduler.runUntilIdle()
+            settle(world, waiting: step.waits)
         case .expect(.invariants):
             try launchedWorld()
             if let failure = invariantsFailure { throw failure }
@@ -98,6 +98,16 @@ public final class ScenarioRun {
             }
         case .expect(let expectation):
             try ExpectationCheck.check(expectation, on: try launchedWorld())
+        }
+    }
+
+    /// After an action the world runs until idle; `without waiting`, only what happens at once (a sheet
+    /// closing, a cancellation reaching the app) runs, and answers that take time are still on their way.
+    private func settle(_ world: World, waiting: Bool) {
+        if waiting {
+            world.scheduler.runUntilIdle()
+        } else {
+            world.scheduler.run(until: world.scheduler.now)
         }
     }
 

@@ -288,7 +288,10 @@ public final class PaymentQueue {
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
             store.log("observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)")
             if transaction.state != .purchasing { paymentsInFlight.remove(transaction.paymentNumber) }
-            observer?(transaction)
+            // The app may have been restarted since: the phone's live queue hears it, as the new process's
+            // observer does in StoreKit. With no app running it stays unfinished until the next launch.
+            let live = store.queues[deviceId]?.queue ?? self
+            live.observer?(transaction)
         }
     }
 

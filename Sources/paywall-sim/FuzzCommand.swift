@@ -6,7 +6,9 @@ import WhiteLabel
 /// `paywall-sim fuzz`: random sessions over the demo apps, the invariants checked after every
 /// step; the first failure is shrunk and saved as a scenario.
 enum FuzzCommand {
-    static let valued: Set<String> = ["--app", "--runs", "--steps", "--seed", "--out", "--state", "--defect"]
+    static let valued: Set<String> = [
+        "--app", "--runs", "--steps", "--seed", "--out", "--state", "--defect", "--session",
+    ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments, valued: valued, flags: [])
@@ -19,7 +21,10 @@ enum FuzzCommand {
         let fuzzer = Fuzzer(options: fuzzOptions, resources: AppArgument.resources)
         // A run takes a minute or two: on a terminal, stderr counts the sessions as they go.
         let showProgress = isatty(STDERR_FILENO) == 1
-        let result = fuzzer.run { session in
+        // `--session N` runs that one session of the run, as it runs among the others (to replay a crash).
+        let only = try options["--session"].map { _ in try options.integer("--session", in: 0...10_000_000, default: 0)
+        }
+        let result = fuzzer.run(sessions: only.map { $0..<$0 + 1 }) { session in
             guard showProgress, (session + 1) % 50 == 0 || session + 1 == fuzzOptions.runs else { return }
             FileHandle.standardError.write(Data("\rfuzzing: \(session + 1)/\(fuzzOptions.runs) sessions".utf8))
         }
@@ -27,8 +32,9 @@ enum FuzzCommand {
         if let directory = fuzzOptions.stateDirectory { try? FileManager.default.removeItem(atPath: directory) }
         guard let failure = result.failure else {
             print(
-                "\(result.sessions) sessions, \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
-                    + "every invariant held (\(virtualDays(result)) days of virtual time)")
+                "\(result.sessions) session\(result.sessions == 1 ? "" : "s"), \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
+                    + "every invariant held (\(virtualDays(result)) day\(virtualDays(result) == 1 ? "" : "s") of virtual time)"
+            )
             print(result.coverage.summary)
             return ExitCode.ok
         }

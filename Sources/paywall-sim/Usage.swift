@@ -128,6 +128,8 @@ enum Usage {
           --seed N             Default: 1
           --out DIR            Where a shrunk failure is written. Default: fuzz-failures
           --state DIR          Keep each session's world on disk under DIR (removed at the end)
+          --session N          Run only session N of the run (the same steps as among the others),
+                               for instance the one a crash stopped at
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
                                unlock-on-purchased, second-payment, keep-cache
           -h, --help           Show this help
@@ -172,6 +174,7 @@ enum Usage {
                  expect invariants (the fuzzer's, at every step so far), expect nothing lost (a new phone
                  restores and every paid subscription gives its owner access)
         Also:    try STEP (an action that may not be possible on the screen: the run goes on),
+                 without waiting STEP (the next step comes before answers on their way arrive),
                  defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment,
                  keep-cache)
         """

@@ -42,6 +42,7 @@ import WhiteLabel
         ]
         for kind in kinds { #expect((coverage.steps[kind] ?? 0) >= 10, "\(kind): \(coverage.steps[kind] ?? 0)") }
         #expect(coverage.faultsFired > 1_000)
+        #expect(coverage.withoutWaiting > 1_000)
     }
 
     @Test func sessionsKeptOnDiskHoldEveryInvariantToo() throws {

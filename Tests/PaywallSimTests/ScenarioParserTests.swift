@@ -131,6 +131,8 @@ import WhiteLabel
             expect charges 2
             expect pending payment
             expect timeline "POST /v1/receipts"
+            expect invariants
+            expect nothing lost
             """
         let expectations = try kinds(text).map { kind -> ScenarioExpectation? in
             if case .expect(let expectation) = kind { expectation } else { nil }
@@ -141,6 +143,7 @@ import WhiteLabel
                 .levels([]), .identity(.anonymous), .identity(.account("a@b.test")), .identity(.none),
                 .content(id: "night-trains", unlocked: true), .ads(shown: false), .alert("Purchase failed"), .noAlert,
                 .text("ends on # not a comment"), .charges(2), .pendingPayment, .timeline("POST /v1/receipts"),
+                .invariants, .nothingLost,
             ])
     }
 
@@ -161,6 +164,10 @@ import WhiteLabel
         ("expect charges many", "t.scenario:1: expect charges takes a whole number"),
         ("select premium", "t.scenario:1: write select offer ID"),
         ("# only a comment", "t.scenario: no steps"),
+        ("try", "t.scenario:1: try what? write an action after it"),
+        ("try expect no alert", "t.scenario:1: try goes before an action"),
+        ("without waiting seed 3", "t.scenario:1: without waiting goes before an action"),
+        ("defect sloppy", "t.scenario:1: unknown defect \"sloppy\" (defects: unlock-on-purchased"),
     ])
     func malformedLinesNameTheFileLineAndWhatIsWrong(_ text: String, _ message: String) {
         #expect(error(text).hasPrefix(message), "\(error(text))")
@@ -169,6 +176,26 @@ import WhiteLabel
     @Test func faultsAreCheckedAsTheStoreAndBackendDefineThem() throws {
         #expect(try kinds("inject payment deferred; receipts error times 2").count == 1)
         #expect(error("inject payment error sometimes").contains("after the fault write times N, always or chance P"))
+    }
+
+    @Test func tryAndWithoutWaitingComeBeforeAnAction() throws {
+        let steps = try ScenarioParser.parse(
+            """
+            defect keep-cache
+            launch
+            try restore
+            without waiting confirm payment
+            try without waiting restart app
+            open feed
+            """, file: "t.scenario"
+        ).steps
+        #expect(steps.map(\.mayFail) == [false, false, true, false, true, false])
+        #expect(steps.map(\.waits) == [true, true, true, false, false, true])
+        #expect(steps[4].kind.isAction)
+        guard case .setup(.defect(.keepCache)) = steps[0].kind else {
+            Issue.record("defect keep-cache: \(steps[0].kind)")
+            return
+        }
     }
 
     @Test func aStepsCommentIsItsCaptionOnItsOwnLineOrJustAbove() throws {
