@@ -56,20 +56,34 @@ public final class InvariantMonitor {
         timelineRead = entries.count
     }
 
+    /// Another transaction of the same subscription group that was paying for the instant `record` was
+    /// charged at: bought before, not yet over, not refunded or revoked by then, not replaced by an upgrade.
+    private func paidAlready(when record: TransactionRecord, among transactions: [TransactionRecord])
+        -> TransactionRecord?
+    {
+        let catalog = world.store.catalog
+        guard let group = catalog.spec(for: record.productIdentifier)?.subscriptionGroup else { return nil }
+        let at = record.purchaseDate
+        return transactions.first { other in
+            other.transactionIdentifier != record.transactionIdentifier && !other.isUpgraded
+                && catalog.spec(for: other.productIdentifier)?.subscriptionGroup == group && other.purchaseDate <= at
+                && (other.expiresDate.map { $0 > at } ?? false) && (other.revocationDate.map { $0 > at } ?? true)
+        }
+    }
+
     private func transitionViolations(_ after: WorldReading) -> [InvariantViolation] {
         var found: [InvariantViolation] = []
+        let transactions = world.store.transactions(appleId: world.appleId)
         for charge in after.transactions.subtracting(before.transactions).sorted() {
-            guard
-                let record = world.store.transactions(appleId: world.appleId).first(where: {
-                    $0.transactionIdentifier == charge
-                }), record.transactionReason == "PURCHASE",
-                let group = world.store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup,
-                before.entitledProducts[group] == record.productIdentifier
+            guard let record = transactions.first(where: { $0.transactionIdentifier == charge }),
+                record.transactionReason == "PURCHASE",
+                let paid = paidAlready(when: record, among: transactions)
             else { continue }
             found.append(
                 InvariantViolation(
                     .noDoubleCharge,
-                    "charged again for \(record.productIdentifier) (transaction \(charge)) while already subscribed to it"
+                    "charged for \(record.productIdentifier) (transaction \(charge)) while \(paid.productIdentifier) "
+                        + "(transaction \(paid.transactionIdentifier)) of the same group was paid for until \(paid.expiresDate.map(\.description) ?? "ever")"
                 ))
         }
         // A cancellation the reader made, or one that reached the app while the reader did nothing of their
@@ -108,17 +122,12 @@ struct WorldReading {
     let levels: Set<String>
     let alert: Bool
     let transactions: Set<String>
-    /// Subscription group → the product the Apple ID is entitled to in it.
-    let entitledProducts: [String: String]
 
     init(_ world: World) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
         alert = world.screen.alert != nil
         transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
-        var entitled: [String: String] = [:]
-        for subscription in world.paidSubscriptions { entitled[subscription.groupId] = subscription.productId }
-        entitledProducts = entitled
     }
 
     /// Who the phone says the reader is, in words.
