@@ -105,10 +105,11 @@ enum Usage {
 
     static let fuzz = """
         Usage: paywall-sim fuzz [--app NAME|PATH|all] [--runs N] [--steps N] [--seed N] [--out DIR]
-                                [--state DIR] [--defect NAME]
+                                [--state DIR] [--session N] [--defect NAME]
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
-        can do, with random faults and latency. After every step it checks the invariants:
+        can do, with random faults and latency; one step in ten comes before the answers of the
+        one before have arrived. After every step it checks the invariants:
           1 nothing unlocks without the backend's word
           2 content is unlocked exactly when the levels meet it; no cache for a level not held
           3 no second charge for a subscription group the Apple ID already pays for
