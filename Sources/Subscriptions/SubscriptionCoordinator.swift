@@ -33,6 +33,8 @@ public final class SubscriptionCoordinator {
     let receipts: ReceiptRefresh
     var accessListeners: [(AccessSnapshot) -> Void] = []
     var activePurchase: ActivePurchase?
+    /// Products requests made, so an answer can tell whether a newer one was sent after it.
+    var catalogRequests = 0
 
     struct ActivePurchase {
         let productId: String
@@ -85,8 +87,16 @@ public final class SubscriptionCoordinator {
     }
 
     /// Asks the store for the configured products and keeps those it returned, in the owner's order.
+    /// Only the latest request counts: an answer overtaken by a newer request (the storefront changed
+    /// while it was on its way) is dropped, or the paywall would show another country's offers.
     public func loadCatalog(completion: @escaping (OfferCatalog) -> Void) {
+        catalogRequests += 1
+        let request = catalogRequests
         store.requestProducts(configured.map(\.productId)) { [self] products, invalid in
+            guard request == catalogRequests else {
+                log("products answer dropped: a newer request is on its way")
+                return
+            }
             catalog = OfferCatalog.reconcile(configured: configured, returned: products, invalid: invalid)
             for left in catalog.leftOut { log("offer \(left.id) left out: \(left.reason)") }
             completion(catalog)
