@@ -71,7 +71,7 @@ public final class Backend {
 
     /// Answers one request. Never throws: every failure is a status and a JSON error body.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let response: HTTPResponse
+        var response: HTTPResponse
         switch (request.method, request.path) {
         case ("POST", "/v1/receipts"): response = validateReceipt(request)
         case ("POST", "/v1/restores/inspect"): response = inspectRestore(request)
@@ -88,8 +88,13 @@ public final class Backend {
         default: response = APIError.notFound.response
         }
         timeline.log(.backend, "\(request.method) \(request.path) → \(response.status)\(Self.errorCode(response))")
+        // When the server said it, so a client can tell an old answer from a newer one.
+        response.headers[Self.serverTimeHeader] = String(clock().milliseconds)
         return response
     }
+
+    /// The server's clock when it answered, in milliseconds, on every answer.
+    public static let serverTimeHeader = "X-Server-Time"
 
     /// The access levels an identity holds now: the union of the levels of its active purchases.
     public func levels(of identityId: String) -> [String] {

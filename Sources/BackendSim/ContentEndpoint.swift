@@ -13,6 +13,7 @@ extension Backend {
         return answering {
             let identity = try authenticate(request)
             if !required.isEmpty {
+                if let identity { refreshLapsedRenewals(of: identity.id) }
                 let held = identity.map { Set(levels(of: $0.id)) } ?? []
                 guard !held.isDisjoint(with: required) else { throw APIError.forbidden("level_required") }
             }

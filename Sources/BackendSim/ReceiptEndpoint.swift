@@ -32,7 +32,8 @@ extension Backend {
     }
 
     func accessBody(_ identity: IdentityRecord, newToken: Bool) -> AccessBody {
-        AccessBody(
+        refreshLapsedRenewals(of: identity.id)
+        return AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
                 email: try? ledger.email(of: identity.id)),
@@ -185,6 +186,7 @@ extension Backend {
         answering {
             guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let now = clock()
+            refreshLapsedRenewals(of: identity.id)
             let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
                 SubscriptionBody(
                     productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),

@@ -1,12 +1,19 @@
+import BackendSim
 import Foundation
 import SimKernel
 import Subscriptions
 
 /// What the backend told each phone, as the app heard it: for each identity, the levels of the
-/// last answer that named it. The first invariant holds every phone to these words.
+/// newest answer that named it, by the server's clock. An older answer that arrives late is not the
+/// backend's word any more: a phone that shows its levels over a newer answer's breaks invariant 1.
 struct BackendWords {
-    /// Phone name → identity id → levels.
-    private var heard: [String: [String: Set<String>]] = [:]
+    private struct Word {
+        let levels: Set<String>
+        let saidAt: Int64
+    }
+
+    /// Phone name → identity id → the newest word.
+    private var heard: [String: [String: Word]] = [:]
 
     private struct Answer: Decodable {
         struct Identity: Decodable { let id: String }
@@ -14,14 +21,17 @@ struct BackendWords {
         let levels: [String]
     }
 
-    /// Keeps the levels of an answer that names an identity (receipts, restores, sessions, `me`…).
+    /// Keeps the levels of an answer that names an identity (receipts, restores, sessions, `me`…),
+    /// unless the phone already heard a newer one about it.
     mutating func record(_ response: HTTPResponse, on phone: String) {
         guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(response.body)) else { return }
-        heard[phone, default: [:]][answer.identity.id] = Set(answer.levels)
+        let saidAt = response.headers[Backend.serverTimeHeader].flatMap { Int64($0) } ?? 0
+        if let known = heard[phone]?[answer.identity.id], known.saidAt > saidAt { return }
+        heard[phone, default: [:]][answer.identity.id] = Word(levels: Set(answer.levels), saidAt: saidAt)
     }
 
     /// The levels the phone last heard for `identityId`; empty when it never heard of it.
     func levels(on phone: String, identityId: String) -> Set<String> {
-        heard[phone]?[identityId] ?? []
+        heard[phone]?[identityId]?.levels ?? []
     }
 }

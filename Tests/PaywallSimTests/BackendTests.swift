@@ -116,6 +116,8 @@ struct BackendFixture {
         let token = try #require(
             (server.post(server.receipt).body["identity"] as? [String: Any])?["token"] as? String)
         #expect(server.get("/v1/me", token: token).body["levels"] as? [String] == ["premium"])
+        // The reader turned auto-renew off: Apple does not renew, and the server, asking, hears so.
+        try server.fixture.store.setAutoRenew(false, originalTransactionId: "2000000000000001")
         server.fixture.scheduler.advance(by: .days(32))
         #expect(server.get("/v1/me", token: token).body["levels"] as? [String] == [])
     }

@@ -109,6 +109,8 @@ import Testing
     @Test func aBillingIssueKeepsAccessThroughTheGracePeriodThenEndsIt() throws {
         let world = try LedgerWorld()
         let client = try subscribed(world)
+        // Apple's own state agrees with the notifications posted below: the renewal fails.
+        try world.store.setBillingIssue(true, appleId: "a@icloud.test")
         world.scheduler.advance(by: .days(31))
         let expired = CalendarPeriod(unit: .month, value: 1).added(to: .worldStart)
         let grace = world.scheduler.now + .days(6)

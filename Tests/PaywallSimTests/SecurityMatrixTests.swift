@@ -391,8 +391,9 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
         let arena = try SecurityArena()
         try row.prepare(arena)
         let ledger = arena.world.backend.ledger
-        let before = try LedgerSnapshot(ledger)
+        // Asking for access first: a `GET /v1/me` may itself write Apple's news of a lapsed renewal.
         let accessBefore = Self.access(arena)
+        let before = try LedgerSnapshot(ledger)
         let answer = try row.attempt(arena)
         #expect(answer.status == row.status, "\(row.name): \(answer)")
         #expect(answer.code == row.code, "\(row.name): \(answer)")
