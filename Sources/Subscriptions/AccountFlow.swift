@@ -12,20 +12,31 @@ public enum AccountOutcome: Equatable, Sendable {
 /// Accounts on the phone: log in, sign up, move an anonymous subscription to the account, log out.
 extension SubscriptionCoordinator {
     public func logIn(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
+        signIns += 1
+        let attempt = signIns
         backend.logIn(email: email, password: password) { [self] result in
-            signedIn(result, completion: completion)
+            signedIn(result, attempt: attempt, completion: completion)
         }
     }
 
     public func signUp(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
+        signIns += 1
+        let attempt = signIns
         backend.signUp(email: email, password: password) { [self] result in
-            signedIn(result, completion: completion)
+            signedIn(result, attempt: attempt, completion: completion)
         }
     }
 
+    /// Only the latest sign-in counts: a reader who logged in, then signed up as someone else before the
+    /// first answer came, is the second; the first answer, arriving late, is dropped.
     private func signedIn(
-        _ result: Result<(AccessAnswer, String), BackendFailure>, completion: @escaping (AccountOutcome) -> Void
+        _ result: Result<(AccessAnswer, String), BackendFailure>, attempt: Int,
+        completion: @escaping (AccountOutcome) -> Void
     ) {
+        guard attempt == signIns else {
+            log("a later sign-in came first: this one's answer is dropped")
+            return
+        }
         switch result {
         case .success(let (answer, refreshToken)):
             storage.accountSession = AccountSession(

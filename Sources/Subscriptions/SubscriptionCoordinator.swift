@@ -35,6 +35,8 @@ public final class SubscriptionCoordinator {
     var activePurchase: ActivePurchase?
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
     var catalogRequests = 0
+    /// Log-ins and sign-ups started, for the same reason.
+    var signIns = 0
 
     struct ActivePurchase {
         let productId: String
@@ -125,6 +127,11 @@ public final class SubscriptionCoordinator {
 
     /// Keeps what the backend said about the current identity, then publishes it.
     func save(_ answer: AccessAnswer) {
+        if let session = storage.accountSession, answer.kind == "account", answer.identityId != session.identityId {
+            // An answer sent for the account signed in before this one: it says nothing of this reader.
+            log("an answer about another account is dropped")
+            return publishStoredAccess()
+        }
         if var session = storage.accountSession, answer.kind == "account" {
             session.levels = answer.levels
             if let token = answer.token { session.token = token }
