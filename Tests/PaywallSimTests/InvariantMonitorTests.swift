@@ -10,11 +10,7 @@ import Testing
         let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
         world.launch()
         world.scheduler.runUntilIdle()
-        try world.perform(.openPaywall)
-        try world.perform(.selectOffer("premium-monthly"))
-        world.scheduler.runUntilIdle()
-        try world.perform(.confirmPayment)
-        world.scheduler.runUntilIdle()
+        try world.subscribe()
         #expect(world.charges == 1)
         return world
     }
@@ -39,11 +35,7 @@ import Testing
         world.returnToForeground()  // the app hears of the refund
         world.scheduler.runUntilIdle()
         monitor.willRun(.other)
-        try world.perform(.openPaywall)
-        try world.perform(.selectOffer("premium-monthly"))
-        world.scheduler.runUntilIdle()
-        try world.perform(.confirmPayment)
-        world.scheduler.runUntilIdle()
+        try world.subscribe()
         #expect(world.charges == 2)
         #expect(monitor.didRun() == [])
     }

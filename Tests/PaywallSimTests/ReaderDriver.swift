@@ -58,6 +58,15 @@ extension World {
         choose("Subscribe")
     }
 
+    /// As a scenario says it: open paywall, select offer `offerId`, confirm payment, each run until idle.
+    func subscribe(to offerId: String = "premium-monthly") throws {
+        try perform(.openPaywall)
+        try perform(.selectOffer(offerId))
+        scheduler.runUntilIdle()
+        try perform(.confirmPayment)
+        scheduler.runUntilIdle()
+    }
+
     /// Opens the profile from the feed, or from wherever Esc leads back to the feed.
     func openProfile() {
         backToFeed()

@@ -32,11 +32,7 @@ import Testing
         first.launch()
         first.scheduler.runUntilIdle()
         first.scheduler.advance(by: .days(3))  // no control: nothing saves the clock
-        try first.perform(.openPaywall)
-        try first.perform(.selectOffer("premium-monthly"))
-        first.scheduler.runUntilIdle()
-        try first.perform(.confirmPayment)
-        first.scheduler.runUntilIdle()
+        try first.subscribe()
         let purchase = try #require(first.store.transactions(appleId: first.appleId).first?.purchaseDate)
 
         let second = try world(directory)
@@ -53,11 +49,7 @@ import Testing
         first.launch()
         try first.newDevice(named: "iphone-2")
         first.scheduler.runUntilIdle()
-        try first.perform(.openPaywall)
-        try first.perform(.selectOffer("premium-monthly"))
-        first.scheduler.runUntilIdle()
-        try first.perform(.confirmPayment)
-        first.scheduler.runUntilIdle()
+        try first.subscribe()
         #expect(first.appState.access.levels.map(\.rawValue) == ["premium"])
 
         let second = try world(directory)
