@@ -10,6 +10,9 @@ public enum AppEvent: Equatable, Sendable {
     case paymentSheet(PaymentSheetInfo?)
     case purchaseStage(PurchaseStage)
     case purchaseFinished(PurchaseOutcome)
+    /// A purchase nobody on screen waited for ended (Ask to Buy approved later, an interrupted purchase
+    /// resolved, a charge redelivered at launch): it closes the paywall or tells the reader what went wrong.
+    case purchaseCarriedOn(PurchaseOutcome)
     case fullContentLoaded(id: String, body: String)
     case fullContentFailed(id: String, message: String)
     case restoreFinished(RestoreOutcome)

@@ -60,6 +60,7 @@ final class Device {
         coordinator.requiresParentalGate = app.kids
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
+        coordinator.onPurchaseCarriedOn = { [weak self] outcome in self?.dispatch(.purchaseCarriedOn(outcome)) }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
                 .paymentSheet(
@@ -138,6 +139,14 @@ final class Device {
 
     /// The reader's input as the timeline says it; typing is not logged, so a password never is.
     private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String? {
+        if let alert = screen.alert {
+            // The alert covers the screen: what the reader answers is the alert, not the row beneath it.
+            switch input {
+            case .select: return "OK on alert \"\(alert.title)\""
+            case .back: return "dismiss alert \"\(alert.title)\""
+            default: return nil
+            }
+        }
         let row = screen.selection.map { screen.rows[$0].text } ?? ""
         switch input {
         case .select where screen.selection.map({ screen.rows[$0].isField }) == true:

@@ -65,7 +65,11 @@ public final class World {
 
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
-        didSet { device.coordinator.defect = defect }
+        didSet {
+            device.coordinator.defect = defect
+            // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
+            backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
+        }
     }
 
     /// The phone on screen's name.
@@ -120,6 +124,8 @@ public final class World {
         attach(device)
         applyStoreKitSettings()
         resumeClock()
+        // After the clock: a payment confirmed before the last run stopped is charged at today's date.
+        store.resumeHeldPayments()
     }
 
     deinit {

@@ -130,6 +130,11 @@ public final class PaymentQueue {
         }
     }
 
+    /// Whether this Apple ID may still take the product's introductory offer (Apple's sheet asks the same).
+    public func isEligibleForIntroductoryOffer(_ product: Product) -> Bool {
+        store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+    }
+
     /// Adds a payment for `productIdentifier`: the observer sees `purchasing`, then Apple's sheet appears.
     /// `discount` applies a promotional offer signed by the backend for `appAccountToken`'s customer;
     /// an unsigned, reused, expired or tampered one fails the payment before Apple's sheet.
@@ -186,10 +191,12 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
+        let held = store.holdConfirmed(number, product, appleId: appleId, deviceId: deviceId)
         var wait = store.delay(.payment)
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
         store.scheduler.schedule(after: wait) { [self] in
+            store.releaseHeld(held)
             switch fault {
             case .error(let code):
                 deliver(failed(number, product.productIdentifier, code), after: .zero)

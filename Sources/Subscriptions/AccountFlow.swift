@@ -74,13 +74,20 @@ extension SubscriptionCoordinator {
                 completion(.transferred)
             case .success(let answer):
                 save(answer.access)
-                completion(.failed(message: RestoreOutcome.refusal(answer.refusal ?? "").message))
+                reloadPhoneIdentity()
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
             case .failure(.refused(_, let code)):
-                completion(.failed(message: RestoreOutcome.refusal(code).message))
-            case .failure:
-                completion(.failed(message: "The subscription could not be moved. Please try again."))
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
+            case .failure(let failure):
+                log("transfer failed: \(failure); the subscription stays on this phone")
+                completion(.failed(message: Self.notMoved("The subscription could not be moved. Please try again.")))
             }
         }
+    }
+
+    /// A transfer that did not happen: the reader keeps reading, and learns where the subscription is.
+    static func notMoved(_ why: String) -> String {
+        why + " Your subscription stays on this phone; Profile offers to move it again."
     }
 
     /// Logs out of the account: its levels and cached full content leave the phone. Anonymous: nothing to do.
@@ -90,7 +97,8 @@ extension SubscriptionCoordinator {
             return .notLoggedIn
         }
         storage.accountSession = nil
-        for level in session.levels { storage.purgeContent(level: level) }
+        let kept = Set(storage.anonymousIdentity?.levels ?? [])
+        for level in session.levels where !kept.contains(level) { storage.purgeContent(level: level) }
         log("logged out of \(session.email)")
         publishStoredAccess()
         return .loggedOut

@@ -7,7 +7,13 @@ extension SubscriptionCoordinator {
         if let level = held.first, let cached = storage.cachedContent(contentId, level: level) {
             return completion(.success(cached))
         }
-        backend.fullContent(contentId) { [self] result in
+        // A level only the phone's anonymous identity holds (signed in, not yet moved) is fetched as that identity.
+        let account = Set(storage.accountSession?.levels ?? [])
+        let asPhone = storage.anonymousIdentity.flatMap { anonymous in
+            storage.accountSession != nil && !held.contains(where: account.contains)
+                ? BackendCredentials.anonymous(token: anonymous.token) : nil
+        }
+        backend.fullContent(contentId, as: asPhone) { [self] result in
             if case .success(let body) = result, let level = held.first, access.levels.contains(level) {
                 storage.cacheContent(contentId, level: level, body: body)
             }

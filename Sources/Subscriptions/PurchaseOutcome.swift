@@ -12,6 +12,12 @@ public enum PurchaseOutcome: Equatable, Sendable {
     case failed(message: String)
     /// Paid, but the server check failed: "Restore purchase" brings it back.
     case serverCheckFailed(message: String)
+    /// Apple charged nothing: this Apple ID already pays for the subscription, for an identity this
+    /// phone does not hold (a guest on a new phone). "Restore purchase" brings it here.
+    case alreadySubscribedOnAppleId
+    /// This Apple ID pays for another account's subscription: the signed-in reader is asked before it
+    /// moves (`canMove`), or told it stays with that account.
+    case ownedByAnotherAccount(canMove: Bool)
     /// Not started.
     case refused(PurchaseRefusal)
 }
