@@ -43,6 +43,8 @@ final class Device {
     /// When the running purchase, and the running restore or account step, began, with the levels then.
     private var purchaseBegan: (at: SimInstant, levels: Set<String>, productId: String?)?
     private var actBegan: (at: SimInstant, levels: Set<String>)?
+    /// When each piece of content's full text was last asked for, so a fault since then excuses a failure.
+    private(set) var contentRequested: [String: SimInstant] = [:]
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
@@ -140,6 +142,8 @@ final class Device {
             purchaseBegan = (clock(), levels, productId)
         case .restore, .logIn, .signUp, .transferAnonymousPurchases, .logOut:
             actBegan = (clock(), levels)
+        case .loadFullContent(let id, _):
+            contentRequested[id] = clock()
         default: break
         }
     }

@@ -272,8 +272,11 @@ public final class World {
         storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
     }
 
-    /// How many backend faults the network injected so far.
-    public var backendFaultsFired: Int { network.faultsFired }
+    /// When the network last injected a backend fault; nil when none fired yet.
+    public var lastBackendFault: SimInstant? { network.lastFault }
+
+    /// When the phone on screen last asked for the full text of `contentId`.
+    public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }
 
     /// The paywall's offers as the coordinator reconciled them, and what it left out.
     public var offerCatalog: OfferCatalog { device.coordinator.catalog }
