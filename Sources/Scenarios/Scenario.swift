@@ -122,6 +122,9 @@ public enum StoreEvent: String, Sendable, CaseIterable {
     case revoke
     case billingIssue = "billing-issue"
     case recover
+    /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
+    /// the purchase completes as a new transaction reaching the observer.
+    case resolveInterrupted = "resolve-interrupted"
 }
 
 /// What a scenario checks.

@@ -43,7 +43,7 @@ public final class ScenarioRun {
     public func execute(_ step: ScenarioStep) throws(StepFailure) {
         guard step.kind.isAction else { return try act(step) }
         try launchedWorld()
-        monitor?.willRun(Self.monitored(step.kind))
+        monitor?.willRun(Self.monitored(step.kind), waits: step.waits)
         defer { noteViolations("after line \(step.line) (\(step.text))", monitor?.didRun() ?? []) }
         try act(step)
     }
@@ -52,6 +52,9 @@ public final class ScenarioRun {
         switch kind {
         case .reader(let action): .reader(action)
         case .world(.restartApp): .restartApp
+        case .world(.foreground): .foreground
+        case .world(.kill): .kill
+        case .world(.parentApprove), .world(.store(.resolveInterrupted)): .paymentReleased
         default: .other
         }
     }

@@ -61,6 +61,10 @@ enum WorldStepRunner {
             }
         case .billingIssue: world.setBillingIssue(true)
         case .recover: world.setBillingIssue(false)
+        case .resolveInterrupted:
+            guard world.resolveInterruptedPurchase() else {
+                throw StepFailure(expected: "an interrupted purchase to resolve", actual: "none waits")
+            }
         }
     }
 }

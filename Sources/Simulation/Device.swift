@@ -35,6 +35,16 @@ final class Device {
     }
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
     private(set) var isRunning = true
+    /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
+    var launchNumber = 0
+    /// Told every purchase, restore and account outcome before the app handles it, for the invariants.
+    var onOutcome: ((ReaderOutcome) -> Void)?
+    private let clock: () -> SimInstant
+    /// When the running purchase, and the running restore or account step, began, with the levels then.
+    private var purchaseBegan: (at: SimInstant, levels: Set<String>, productId: String?)?
+    private var actBegan: (at: SimInstant, levels: Set<String>)?
+    /// When each piece of content's full text was last asked for, so a fault since then excuses a failure.
+    private(set) var contentRequested: [String: SimInstant] = [:]
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
@@ -45,6 +55,7 @@ final class Device {
         self.storage = storage
         self.timeline = timeline
         self.network = network
+        clock = { scheduler.now }
         state = AppState(app: app)
         let backend = BackendClient(
             transport: network, deviceId: queue.deviceId,
@@ -94,10 +105,52 @@ final class Device {
         if case .reader(let input) = event, let onAction, let action = ReaderAction.of(input, in: state) {
             onAction(action)
         }
+        record(event)
         for effect in reduce(&state, event) { run(effect) }
     }
 
+    /// Hands an outcome event to `onOutcome`, with when its act began.
+    private func record(_ event: AppEvent) {
+        guard let onOutcome else { return }
+        let told: ReaderOutcome.Told
+        var began = actBegan
+        var productId: String?
+        switch event {
+        case .purchaseFinished(let outcome):
+            told = .purchase(outcome)
+            began = purchaseBegan.map { ($0.at, $0.levels) }
+            productId = purchaseBegan?.productId
+            // A second tap refused while one runs leaves the running purchase's beginning in place.
+            if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
+        case .restoreFinished(let outcome): told = .restore(outcome)
+        case .accountFinished(let outcome): told = .account(outcome)
+        default: return
+        }
+        let now = clock()
+        onOutcome(
+            ReaderOutcome(
+                told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
+                levelsBefore: began?.levels ?? levels, productId: productId))
+    }
+
+    private var levels: Set<String> { Set(state.access.levels.map(\.rawValue)) }
+
+    /// Notes when an act that ends in an outcome began.
+    private func noteBeginning(_ effect: AppEffect) {
+        switch effect {
+        case .purchase(let offerId, _) where purchaseBegan == nil:
+            let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
+            purchaseBegan = (clock(), levels, productId)
+        case .restore, .logIn, .signUp, .transferAnonymousPurchases, .logOut:
+            actBegan = (clock(), levels)
+        case .loadFullContent(let id, _):
+            contentRequested[id] = clock()
+        default: break
+        }
+    }
+
     private func run(_ effect: AppEffect) {
+        noteBeginning(effect)
         switch effect {
         case .loadCatalog:
             coordinator.loadCatalog { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }

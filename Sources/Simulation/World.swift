@@ -63,6 +63,12 @@ public final class World {
     /// What the backend told each phone, for the invariant checks.
     var words = BackendWords()
 
+    /// Every purchase, restore and account outcome the app was told, on any phone, in order.
+    public private(set) var readerOutcomes: [ReaderOutcome] = []
+
+    /// How many times an app was started in this world (launch, restart, new phone).
+    public private(set) var launches = 0
+
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
         didSet {
@@ -221,6 +227,9 @@ public final class World {
     /// Listens to a phone: what the reader does, and what the backend tells it.
     private func attach(_ device: Device) {
         let name = device.name
+        launches += 1
+        device.launchNumber = launches
+        device.onOutcome = { [weak self] in self?.readerOutcomes.append($0) }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
     }
@@ -255,6 +264,25 @@ public final class World {
             timeline.log(.control, "inject \(rule)")
         }
     }
+
+    /// The launch of the app on screen (`ReaderOutcome.launch`).
+    public var currentLaunch: Int { device.launchNumber }
+
+    /// The anonymous identities the phones of the world keep in their storage, running or not.
+    public var heldAnonymousIdentities: Set<String> {
+        Set(storages.values.compactMap { $0.anonymousIdentity?.id })
+    }
+
+    /// The phone whose store identifier is `deviceId` (a transaction's), if it is one of the world's.
+    public func deviceName(ofStoreDevice deviceId: String) -> String? {
+        storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
+    }
+
+    /// When the network last injected a backend fault; nil when none fired yet.
+    public var lastBackendFault: SimInstant? { network.lastFault }
+
+    /// When the phone on screen last asked for the full text of `contentId`.
+    public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }
 
     /// The paywall's offers as the coordinator reconciled them, and what it left out.
     public var offerCatalog: OfferCatalog { device.coordinator.catalog }

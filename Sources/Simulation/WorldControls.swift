@@ -31,6 +31,16 @@ extension World {
         return settled
     }
 
+    /// The reader does outside the app what the oldest interrupted purchase asked: StoreKit reported it
+    /// failed, and now a new purchased transaction reaches the observer. False when none waits.
+    @discardableResult
+    public func resolveInterruptedPurchase() -> Bool {
+        timeline.log(.control, "interrupted purchase resolved outside the app")
+        let settled = store.resolveInterruptedPurchase()
+        if !settled { timeline.log(.control, "no interrupted purchase waits") }
+        return settled
+    }
+
     /// Apple refunds the reader's latest transaction; false when there is none to refund.
     @discardableResult
     public func refundLatest() -> Bool {

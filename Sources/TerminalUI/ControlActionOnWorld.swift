@@ -14,6 +14,7 @@ extension ControlAction {
                 world.store.clearFaults(.payment)
             }
             if let fault = outcome.fault { Self.inject("payment \(fault)", into: world) }
+        case .resolveInterruptedPurchase: world.resolveInterruptedPurchase()
         case .removeReceipt: world.removeReceipt()
         case .setCanMakePayments(let allowed): world.canMakePayments = allowed
         case .refundLatest: world.refundLatest()

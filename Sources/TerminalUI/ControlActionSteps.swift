@@ -10,6 +10,7 @@ extension ControlAction {
         case .approveAskToBuy: [.world(.parentApprove)]
         case .declineAskToBuy: [.world(.parentDecline)]
         case .nextPurchase(let outcome): outcome.fault.flatMap { Self.inject("payment \($0)") }.map { [$0] } ?? []
+        case .resolveInterruptedPurchase: [.world(.store(.resolveInterrupted))]
         case .refundLatest: [.world(.store(.refund))]
         case .setBillingIssue(let failing): [.world(.store(failing ? .billingIssue : .recover))]
         case .failNextReceiptCheck: Self.inject("receipts error").map { [$0] } ?? []
