@@ -24,7 +24,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
         finishPurchase(outcome, &state)
-    case .purchaseCarriedOn(let outcome):
+    case .purchaseCarriedOn(let outcome, _, _):
         carryOn(outcome, &state)
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
@@ -42,7 +42,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         if state.offers?.isEmpty ?? true { effects.append(.loadCatalog) }
     case .storeChanged:
         state.offers = nil
-        effects.append(.loadCatalog)
+        effects += [.forgetCatalog, .loadCatalog]
     }
     return effects + settleContent(&state)
 }
@@ -267,13 +267,19 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
             message:
                 "This Apple ID already pays for another account's subscription, and it stays with that account. You were not charged."
         )
+    case .subscriptionNotActive:
+        Alert(
+            title: "Subscription not active",
+            message:
+                "The App Store reports this subscription as not active (a payment method to update in Settings, or a refund). Nothing was unlocked."
+        )
     case .pending:
         Alert(
             title: "Waiting for approval",
             message: "A parent needs to approve this purchase. It will go through as soon as they do.")
     case .failed(let message):
         Alert(title: "Purchase failed", message: message)
-    case .serverCheckFailed(let message):
+    case .serverCheckFailed(let message), .notConfirmed(let message):
         Alert(title: "Something went wrong", message: message)
     case .refused(.paymentsNotAllowed):
         Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
@@ -281,6 +287,12 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
         Alert(title: "Not available", message: "This offer cannot be bought right now.")
     case .refused(.parentalGateRequired):
         Alert(title: "Ask a grown-up", message: "A grown-up needs to answer the question first.")
+    case .refused(.termsChanged):
+        Alert(
+            title: "The offer changed",
+            message:
+                "Apple gives a free trial once per Apple ID, and its terms for this offer changed: the paywall now shows what you would pay. Choose again."
+        )
     }
 }
 

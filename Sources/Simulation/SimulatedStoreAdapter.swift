@@ -1,3 +1,4 @@
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -26,6 +27,11 @@ final class SimulatedStoreAdapter: StoreAdapter {
             }
             completion(products, response.invalidProductIdentifiers, response.error?.rawValue)
         }
+    }
+
+    func freeTrialPeriod(for productIdentifier: String) -> CalendarPeriod? {
+        guard let product = queue.product(productIdentifier) else { return nil }
+        return Self.product(product, trialEligible: queue.isEligibleForIntroductoryOffer(product)).freeTrialPeriod
     }
 
     func addPayment(productIdentifier: String) {
@@ -74,6 +80,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
         return StoreTransaction(
             paymentNumber: transaction.paymentNumber, transactionIdentifier: transaction.transactionIdentifier,
             productIdentifier: transaction.productIdentifier, state: state,
-            originalTransactionIdentifier: transaction.originalTransactionIdentifier)
+            originalTransactionIdentifier: transaction.originalTransactionIdentifier,
+            transactionDate: transaction.transactionDate)
     }
 }

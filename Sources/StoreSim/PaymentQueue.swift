@@ -130,6 +130,19 @@ public final class PaymentQueue {
         }
     }
 
+    /// When the App Store charged for a transaction, if it knows it.
+    public func purchaseDate(ofTransaction identifier: String) -> SimInstant? {
+        do {
+            return try store.ledger.transaction(identifier)?.purchaseDate
+        } catch {
+            store.log("the transaction \(identifier) could not be read: \(error)")
+            return nil
+        }
+    }
+
+    /// The product as this device's storefront sells it, if it does.
+    public func product(_ identifier: String) -> Product? { store.product(identifier) }
+
     /// Whether this Apple ID may still take the product's introductory offer (Apple's sheet asks the same).
     public func isEligibleForIntroductoryOffer(_ product: Product) -> Bool {
         store.isEligibleForIntroductoryOffer(product, appleId: appleId)

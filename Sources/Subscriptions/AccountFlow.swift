@@ -65,13 +65,24 @@ extension SubscriptionCoordinator {
         guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else {
             return completion(.failed(message: "There is no subscription on this phone to move."))
         }
+        // A second tap while the move is on its way joins it: one move for one subscription.
+        guard !transferInFlight else { return log("transfer: one is already on its way; this tap waits for it") }
+        transferInFlight = true
+        let completion = { [self] (outcome: AccountOutcome) in
+            transferInFlight = false
+            completion(outcome)
+        }
         backend.transfer(anonymousToken: anonymous.token) { [self] result in
             switch result {
             case .success(let answer) where answer.refusal == nil:
                 storage.anonymousIdentity = nil
                 save(answer.access)
                 log("anonymous subscription moved to the account")
-                completion(.transferred)
+                guard answer.access.levels.isEmpty else { return completion(.transferred) }
+                // Moved, but ended (refunded, expired): "All set" would promise access that is not there.
+                completion(
+                    .failed(message: "Your subscription has ended, so there was nothing valid to move to your account.")
+                )
             case .success(let answer):
                 save(answer.access)
                 reloadPhoneIdentity()

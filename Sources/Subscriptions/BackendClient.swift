@@ -109,6 +109,8 @@ public final class BackendClient {
     public var renewsAnonymousTokens = true
     /// What the wrapper did that the reader cannot see: a request given up after its timeout.
     public var log: (String) -> Void = { _ in }
+    /// Told when a request is given up after its timeout: the network failed the app, as a fault would.
+    public var onGiveUp: (() -> Void)?
     /// Every answer the app accepted (not one that came after its timeout or after the app quit):
     /// the simulator's invariant checks compare what the phone shows with what it was told.
     public var onAnswer: ((HTTPResponse) -> Void)?
@@ -238,9 +240,20 @@ public final class BackendClient {
                     completion: completion)
             }
             if case .anonymous(let token) = session, renewsAnonymousTokens { return renewAnonymous(token, then: retry) }
-            guard case .account(_, let refreshToken) = session else { return completion(result) }
+            guard case .account(let used, let refreshToken) = session else { return completion(result) }
+            // Another request refreshed the session while this one was out: its new token is used as it is,
+            // for a refresh token works once and a second refresh with it would sign the reader out.
+            if case .account(let current, _) = credentials(), current != used { return retry(credentials()) }
             refresh(refreshToken) { [self] refreshed in
-                guard let refreshed else { return completion(result) }
+                guard let refreshed else {
+                    // The session ended and the reader is back on the phone's anonymous identity: the request
+                    // is asked again as that identity, or an article its levels open would fail to load.
+                    let now = credentials()
+                    guard case .anonymous = now, path != "/v1/transfers" else { return completion(result) }
+                    return send(
+                        method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
+                        completion: completion)
+                }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: refreshed,
                     completion: completion)
@@ -249,7 +262,19 @@ public final class BackendClient {
     }
 
     /// Trades a refresh token for a new session; nil when the server refuses it.
+    /// Requests waiting for the refresh of each refresh token: one refresh for all of them.
+    private var refreshWaiters: [String: [(BackendCredentials?) -> Void]] = [:]
+
     private func refresh(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
+        refreshWaiters[refreshToken, default: []].append(completion)
+        guard refreshWaiters[refreshToken]?.count == 1 else { return }
+        refreshOnce(refreshToken) { [self] refreshed in
+            let waiting = refreshWaiters.removeValue(forKey: refreshToken) ?? []
+            for waiter in waiting { waiter(refreshed) }
+        }
+    }
+
+    private func refreshOnce(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
         let bytes = (try? JSONEncoder().encode(["refreshToken": refreshToken])).map(Array.init) ?? []
         let request = HTTPRequest(
             method: "POST", path: "/v1/sessions/refresh",
@@ -285,6 +310,7 @@ public final class BackendClient {
             guard !answered, let self, !self.isCancelled else { return }
             answered = true
             self.log("\(request.method) \(request.path): no answer within \(timeout), given up")
+            self.onGiveUp?()
             completion(.failure(.timedOut))
         }
         guard !isCancelled else { return }

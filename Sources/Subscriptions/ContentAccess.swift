@@ -18,7 +18,9 @@ extension SubscriptionCoordinator {
                 storage.cacheContent(contentId, level: level, body: body)
             }
             // The server says the level is gone (expired, refunded): what the phone holds is stale.
-            if case .failure(.refused(403, "level_required")) = result { reloadAccess() }
+            if case .failure(.refused(403, "level_required")) = result {
+                if asPhone != nil { reloadPhoneIdentity() } else { reloadAccess() }
+            }
             completion(result)
         }
     }

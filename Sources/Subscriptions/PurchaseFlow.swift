@@ -20,7 +20,8 @@ extension SubscriptionCoordinator {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))
         }
-        activePurchase = ActivePurchase(productId: offer.productId, progress: progress, completion: completion)
+        activePurchase = ActivePurchase(
+            productId: offer.productId, startedAt: clock(), progress: progress, completion: completion)
         guard storage.accountSession != nil else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
@@ -77,6 +78,12 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
+        let trial = store.freeTrialPeriod(for: offer.productId)
+        guard trial == offer.product.freeTrialPeriod else {
+            log("purchase \(offer.id): the paywall's free trial is not Apple's any more; the paywall is corrected")
+            updateTrials(likeGroupOf: offer.productId)
+            return finishPurchase(.refused(.termsChanged))
+        }
         log("purchase \(offer.id): handing over to the App Store")
         activePurchase?.progress(.waitingForStore)
         store.addPayment(productIdentifier: offer.productId)
@@ -98,17 +105,24 @@ extension SubscriptionCoordinator {
                 )
             }
             if finishPolicy == .beforeServerCheck { store.finish(transaction) }
+            // Apple gives one introductory offer per group: the paywall stops promising it at once.
+            updateTrials(likeGroupOf: transaction.productIdentifier)
             guard onScreen else {
                 // Nobody on screen waits for it (Ask to Buy approved, an interruption resolved, a charge
                 // redelivered at launch): it carries on all the same, and the reader hears how it ended.
                 log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
-                return validatePayment(transaction) { [self] outcome in
+                // Charged this instant (an approval, a resolved interruption); an older one is Apple's record
+                // delivered again, and a failure then does not say a payment just went through.
+                let fresh = transaction.transactionDate.map { $0 >= clock() } ?? false
+                return validatePayment(transaction, freshCharge: fresh) { [self] outcome in
                     if defect == .silentApproval, outcome != .purchased { return }
-                    onPurchaseCarriedOn(outcome)
+                    onPurchaseCarriedOn(outcome, transaction)
                 }
             }
             activePurchase?.progress(.checkingWithServer)
-            validatePayment(transaction) { [self] outcome in finishPurchase(outcome) }
+            let startedAt = activePurchase?.startedAt ?? clock()
+            let fresh = transaction.transactionDate.map { $0 >= startedAt } ?? true
+            validatePayment(transaction, freshCharge: fresh) { [self] outcome in finishPurchase(outcome) }
         case .cancelled:
             store.finish(transaction)
             log("payment cancelled by the reader: no error shown")
@@ -123,7 +137,10 @@ extension SubscriptionCoordinator {
     }
 
     /// After Apple charged: receipt → backend → identity and levels; only then is the purchase done.
-    private func validatePayment(_ transaction: StoreTransaction, completion: @escaping (PurchaseOutcome) -> Void) {
+    /// `freshCharge`: Apple charged for this purchase now, so a failure says the payment went through.
+    private func validatePayment(
+        _ transaction: StoreTransaction, freshCharge: Bool = true, completion: @escaping (PurchaseOutcome) -> Void
+    ) {
         receipts.receipt { [self] receipt in
             guard let receipt else {
                 log("server check impossible: no receipt even after a refresh")
@@ -145,11 +162,20 @@ extension SubscriptionCoordinator {
                         log("the Apple ID's subscription belongs to another account: nothing unlocked here")
                         return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
                     }
+                    guard !answer.levels.isEmpty else {
+                        log("the server checked the receipt: the subscription is not active, nothing unlocked")
+                        return completion(.subscriptionNotActive)
+                    }
                     completion(.purchased)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
                     completion(.alreadySubscribedOnAppleId)
+                case .failure(let failure) where !freshCharge:
+                    log("server check failed: \(failure) (Apple charged nothing new)")
+                    completion(
+                        .notConfirmed(
+                            message: "Your purchase could not be confirmed. Use Restore purchase to get it back."))
                 case .failure(let failure):
                     log("server check failed: \(failure)")
                     completion(
@@ -160,6 +186,23 @@ extension SubscriptionCoordinator {
                 }
             }
         }
+    }
+
+    /// Asks the store again for the free trial of every offer in `productId`'s group and tells the
+    /// app when one changed.
+    func updateTrials(likeGroupOf productId: String) {
+        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        var changed = false
+        let offers = catalog.offers.map { offer -> Offer in
+            guard group == nil || offer.product.subscriptionGroupIdentifier == group else { return offer }
+            let trial = store.freeTrialPeriod(for: offer.productId)
+            guard trial != offer.product.freeTrialPeriod else { return offer }
+            changed = true
+            return Offer(id: offer.id, product: offer.product.with(freeTrialPeriod: trial))
+        }
+        guard changed else { return }
+        catalog = OfferCatalog(offers: offers, leftOut: catalog.leftOut)
+        onCatalogChange(catalog)
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

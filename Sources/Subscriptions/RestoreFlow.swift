@@ -46,8 +46,10 @@ extension SubscriptionCoordinator {
     /// "Your subscription is back." only when access came back: a restore of a subscription that ended
     /// or was refunded is "nothing valid to restore" (seed 001), whatever it moved.
     private func outcome(restored: [String], levels: [AccessLevel]) -> RestoreOutcome {
+        // Already this identity's (a purchase checked late, after the reader had given up on it): it is back here.
+        if !levels.isEmpty { return .restored }
         if restored.isEmpty { return .nothingToRestore }
-        if levels.isEmpty && defect != .restoredWithoutAccess {
+        if defect != .restoredWithoutAccess {
             log("restore: what this Apple ID bought has ended; nothing valid to restore")
             return .nothingValidToRestore
         }

@@ -28,6 +28,17 @@ public struct StoreProduct: Equatable, Sendable {
     }
 }
 
+extension StoreProduct {
+    /// The same product with the free trial this Apple ID may take now (nil: none).
+    public func with(freeTrialPeriod trial: CalendarPeriod?) -> StoreProduct {
+        StoreProduct(
+            productIdentifier: productIdentifier, localizedTitle: localizedTitle,
+            localizedDescription: localizedDescription, localizedPrice: localizedPrice,
+            subscriptionPeriod: subscriptionPeriod, freeTrialPeriod: trial,
+            subscriptionGroupIdentifier: subscriptionGroupIdentifier)
+    }
+}
+
 /// A payment update from the store's transaction observer, reduced to what the app acts on.
 public struct StoreTransaction: Equatable, Sendable {
     public enum State: Equatable, Sendable {
@@ -45,12 +56,16 @@ public struct StoreTransaction: Equatable, Sendable {
     public let originalTransactionIdentifier: String?
     public let productIdentifier: String
     public let state: State
+    /// When Apple charged (`SKPaymentTransaction.transactionDate`): older than the tap means Apple
+    /// charged nothing new (the Apple ID was already subscribed).
+    public let transactionDate: SimInstant?
 
     public init(
         paymentNumber: Int, transactionIdentifier: String?, productIdentifier: String, state: State,
-        originalTransactionIdentifier: String? = nil
+        originalTransactionIdentifier: String? = nil, transactionDate: SimInstant? = nil
     ) {
         self.paymentNumber = paymentNumber
+        self.transactionDate = transactionDate
         self.originalTransactionIdentifier = originalTransactionIdentifier
         self.transactionIdentifier = transactionIdentifier
         self.productIdentifier = productIdentifier
@@ -68,6 +83,9 @@ public protocol StoreAdapter: AnyObject {
     func requestProducts(
         _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)
     func addPayment(productIdentifier: String)
+    /// The free trial Apple's sheet would give this Apple ID for the product now (nil: none), as a
+    /// StoreKit 1 app reads it from the receipt's intro-offer history.
+    func freeTrialPeriod(for productIdentifier: String) -> CalendarPeriod?
     func finish(_ transaction: StoreTransaction)
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }

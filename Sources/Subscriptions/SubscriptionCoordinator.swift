@@ -37,16 +37,24 @@ public final class SubscriptionCoordinator {
     var activePurchase: ActivePurchase?
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
-    public var onPurchaseCarriedOn: (PurchaseOutcome) -> Void = { _ in }
+    public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
+    /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
+    public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
+    /// The move of this phone's anonymous subscription to the account under way.
+    var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
     var catalogRequests = 0
     /// Log-ins and sign-ups started, for the same reason.
     var signIns = 0
 
+    /// The app's clock (the phone's), to tell a fresh charge from an old transaction delivered again.
+    public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }
+
     struct ActivePurchase {
         let productId: String
+        var startedAt = SimInstant(milliseconds: 0)
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
@@ -123,6 +131,12 @@ public final class SubscriptionCoordinator {
         }
     }
 
+    /// The storefront or the language changed: the offers held are another country's prices and words,
+    /// so a products request that then fails shows none rather than those.
+    public func forgetCatalog() {
+        catalog = .empty
+    }
+
     /// Whether the subscription was bought on this platform, so "Manage my subscription" can open the store's sheet.
     public var canManageInStore: Bool { access.isSubscriber }
 
@@ -176,7 +190,16 @@ public final class SubscriptionCoordinator {
             if let token = answer.token { session.token = token }
             storage.accountSession = session
         } else if answer.kind == "anonymous" {
-            let token = answer.token ?? storage.anonymousIdentity?.token ?? ""
+            guard
+                let token = answer.token
+                    ?? storage.anonymousIdentity.flatMap({
+                        $0.id == answer.identityId ? $0.token : nil
+                    })
+            else {
+                // An identity named without its token cannot be spoken as: keeping it would fail every request.
+                log("an answer about \(answer.identityId) came without its token: nothing kept")
+                return publishStoredAccess()
+            }
             storage.anonymousIdentity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
         }
         publishStoredAccess()
@@ -208,16 +231,24 @@ public final class SubscriptionCoordinator {
     /// The anonymous identity kept beside a signed-in account, asked again: a move to the account
     /// (restore before purchase, restore, transfer) may have emptied it, and after a log-out it must
     /// not show levels it gave away.
-    func reloadPhoneIdentity() {
+    /// `clearingFirst`: the levels it gave away are not shown until the backend answers (after a move).
+    func reloadPhoneIdentity(clearingFirst: Bool = true) {
         guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else { return }
-        // Until the backend answers, the levels it gave away are not shown.
-        storage.anonymousIdentity?.levels = []
-        publishStoredAccess()
+        if clearingFirst {
+            storage.anonymousIdentity?.levels = []
+            publishStoredAccess()
+        }
         backend.me(as: .anonymous(token: anonymous.token)) { [self] result in
             guard case .success(let (answer, _)) = result else {
                 return log("the phone's anonymous identity could not be asked again: its levels stay off")
             }
             save(answer, askedAs: anonymous.id)
+            // Levels gone from the phone's identity while signed in were most likely moved to the account
+            // (a transfer the last run sent, landing after the account was asked): ask the account again.
+            guard !Set(anonymous.levels).isSubset(of: answer.levels), storage.accountSession != nil else { return }
+            backend.me { [self] result in
+                if case .success(let (account, _)) = result { save(account) }
+            }
         }
     }
 
@@ -225,6 +256,8 @@ public final class SubscriptionCoordinator {
     /// the app became active, a renewal or a refund happened).
     public func reloadAccess(completion: @escaping ([SubscriptionSummary]) -> Void = { _ in }) {
         guard storage.accountSession != nil || storage.anonymousIdentity != nil else { return completion([]) }
+        // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
+        reloadPhoneIdentity(clearingFirst: false)
         let askedAs = anonymousId
         backend.me { [self] result in
             switch result {
