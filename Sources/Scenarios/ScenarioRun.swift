@@ -37,6 +37,9 @@ public final class ScenarioRun {
             }
     }
 
+    /// What a failure to build the world expected: a setup that makes a world.
+    public static let setupExpectation = "a world built from the setup"
+
     public var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
 
     /// Runs one step; after an action the world runs until idle, so what follows sees where it settled.
@@ -127,7 +130,7 @@ public final class ScenarioRun {
             do {
                 world = try setup.build(scenarioFile: scenario.file, resources: resources)
             } catch {
-                throw StepFailure(expected: "a world built from the setup", actual: error.description)
+                throw StepFailure(expected: Self.setupExpectation, actual: error.description)
             }
             self.world = world
         }
@@ -194,15 +197,17 @@ public final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
-        case .app, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
+        case .finish(let policy): world.finishPolicy = policy
+        case .app, .seed, .device, .appleId, .account, .defect, .restorePolicy: break  // kept before launch
         }
         world.scheduler.runUntilIdle()
     }
 
     /// The result as `play` reports it, after `stepsRun` steps.
-    public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
+    /// `name` replaces the scenario's (a comparison names each world).
+    public func result(stepsRun: Int, failure: ScenarioFailure?, name: String? = nil) -> ScenarioResult {
         ScenarioResult(
-            file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
+            file: scenario.file, name: name ?? scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
             stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
     }
 

@@ -1,0 +1,46 @@
+import SimKernel
+import WhiteLabel
+
+/// Runs one scenario in several worlds, one per value of its variation, step by step in lockstep through
+/// `ScenarioRun`, and reads each world after every step to find where they diverge.
+public enum ScenarioComparison {
+    /// `variation` replaces the scenario's own `vary` line; one of the two is needed.
+    public static func run(
+        _ scenario: Scenario, variation: Variation? = nil, resources: ResourceLocator?
+    ) throws(VariationError) -> ComparedWorlds {
+        guard let variation = variation ?? scenario.variation else {
+            throw VariationError("\(scenario.file): nothing to compare: write a vary line, or give --vary KEY=V1,V2")
+        }
+        let plan = try ComparisonPlan(scenario, variation)
+        let runs = plan.labels.map { _ in ScenarioRun(scenario: scenario, resources: resources) }
+        var failures: [ScenarioFailure?] = Array(repeating: nil, count: runs.count)
+        var stepsRun = Array(repeating: 0, count: runs.count)
+        var rows: [DivergenceRow] = []
+        var last: [WorldObservation?]?
+        for (slot, steps) in plan.slots.enumerated() {
+            for (index, step) in steps.enumerated() {
+                guard let step, failures[index] == nil else { continue }
+                stepsRun[index] += 1
+                do {
+                    try runs[index].execute(step)
+                } catch {
+                    if !step.mayFail { failures[index] = runs[index].failure(at: step, error) }
+                }
+            }
+            guard runs.contains(where: { $0.world != nil }) else { continue }
+            let seen = runs.indices.map { index in
+                failures[index] == nil ? runs[index].world.map(WorldObservation.init(world:)) : nil
+            }
+            let row = DivergenceRow(line: plan.named[slot].line, text: plan.named[slot].text, observations: seen)
+            // A row when what the worlds show changed while they differ, and when they come back together.
+            if seen != last && (row.differ || (rows.last?.differ ?? false)) { rows.append(row) }
+            last = seen
+        }
+        let worlds = runs.indices.map { index in
+            runs[index].result(stepsRun: stepsRun[index], failure: failures[index], name: plan.labels[index])
+        }
+        return ComparedWorlds(
+            file: scenario.file, name: scenario.name, labels: plan.labels, rows: rows, worlds: worlds,
+            expectation: scenario.divergence)
+    }
+}
