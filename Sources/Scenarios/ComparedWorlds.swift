@@ -35,6 +35,17 @@ public struct DivergenceRow: Equatable, Sendable {
     public let observations: [WorldObservation?]
 
     public var differ: Bool { Set(observations.map { $0?.cells ?? [] }).count > 1 }
+
+    /// Per world, only the cells in which the worlds differ (empty when they agree): a row is reported
+    /// when these change, not when every world merely moves on to the same next screen.
+    var differences: [[String]] {
+        let cells = observations.map { $0?.cells ?? ["(stopped)"] }
+        let columns = cells.map(\.count).max() ?? 0
+        let differing = (0..<columns).filter { column in
+            Set(cells.map { column < $0.count ? $0[column] : "" }).count > 1
+        }
+        return differing.isEmpty ? [] : cells.map { row in differing.map { $0 < row.count ? row[$0] : "" } }
+    }
 }
 
 extension ComparedWorlds {
@@ -53,7 +64,7 @@ extension ComparedWorlds {
         }
         return ScenarioResult(
             file: file, name: name, title: scenario.title, sees: scenario.sees,
-            stepsRun: worlds.map(\.stepsRun).max() ?? 0, stepCount: scenario.steps.count,
+            stepsRun: worlds.map(\.stepsRun).max() ?? 0, stepCount: worlds.map(\.stepCount).max() ?? 0,
             virtualMilliseconds: worlds.map(\.virtualMilliseconds).max() ?? 0, failure: failure)
     }
 }

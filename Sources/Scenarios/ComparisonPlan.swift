@@ -23,10 +23,13 @@ struct ComparisonPlan {
         var named: [ScenarioStep] = []
         for (index, step) in scenario.steps.enumerated() {
             if index == setupCount { Self.addVaried(variation, scenario, to: &slots, &named) }
-            let replaced = index < setupCount && variation.replaces && step.text.split(separator: " ").first.map(String.init) == variation.key
-            slots.append(labels.map { label in
-                replaced || (step.condition.map { $0 != label } ?? false) ? nil : step
-            })
+            let replaced =
+                index < setupCount && variation.replaces
+                && step.text.split(separator: " ").first.map(String.init) == variation.key
+            slots.append(
+                labels.map { label in
+                    replaced || (step.condition.map { $0 != label } ?? false) ? nil : step
+                })
             named.append(step)
         }
         if setupCount == scenario.steps.count { Self.addVaried(variation, scenario, to: &slots, &named) }
@@ -47,6 +50,7 @@ struct ComparisonPlan {
         // At least one value is not empty (values are two or more, and distinct).
         let kind = steps.compactMap { $0 }.first?.kind ?? .launch
         named.append(
-            ScenarioStep(line: line, text: "vary \(variation.key)=\(variation.values.joined(separator: ","))", kind: kind))
+            ScenarioStep(
+                line: line, text: "vary \(variation.key)=\(variation.values.joined(separator: ","))", kind: kind))
     }
 }

@@ -11,7 +11,8 @@ public enum ComparisonReport {
         let first = result.firstDivergence
         if result.rows.isEmpty { lines.append("The worlds never diverged: after every step they showed the same.") }
         for row in result.rows {
-            let mark = row == first ? "\(firstMark) first divergence · " : row.differ ? "  " : "\(agreeMark) agree again · "
+            let mark =
+                row == first ? "\(firstMark) first divergence · " : row.differ ? "  " : "\(agreeMark) agree again · "
             lines.append("\(mark)\(result.file):\(row.line) · \(row.text)")
             for (index, observation) in row.observations.enumerated() {
                 let cells =
@@ -29,7 +30,8 @@ public enum ComparisonReport {
     private static func summary(_ result: ComparedWorlds) -> [String] {
         var lines: [String] = []
         for world in result.worlds {
-            lines.append("\(world.name): \(world.passed ? "passed" : "FAILED") (\(world.stepsRun)/\(world.stepCount) steps)")
+            lines.append(
+                "\(world.name): \(world.passed ? "passed" : "FAILED") (\(world.stepsRun)/\(world.stepCount) steps)")
             if let failure = world.failure {
                 lines += failure.report.split(separator: "\n").map { "  " + $0 }
             }

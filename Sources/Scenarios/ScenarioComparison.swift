@@ -16,7 +16,7 @@ public enum ScenarioComparison {
         var failures: [ScenarioFailure?] = Array(repeating: nil, count: runs.count)
         var stepsRun = Array(repeating: 0, count: runs.count)
         var rows: [DivergenceRow] = []
-        var last: [WorldObservation?]?
+        var last: [[String]] = []
         for (slot, steps) in plan.slots.enumerated() {
             for (index, step) in steps.enumerated() {
                 guard let step, failures[index] == nil else { continue }
@@ -32,12 +32,16 @@ public enum ScenarioComparison {
                 failures[index] == nil ? runs[index].world.map(WorldObservation.init(world:)) : nil
             }
             let row = DivergenceRow(line: plan.named[slot].line, text: plan.named[slot].text, observations: seen)
-            // A row when what the worlds show changed while they differ, and when they come back together.
-            if seen != last && (row.differ || (rows.last?.differ ?? false)) { rows.append(row) }
-            last = seen
+            // A row when how the worlds differ changed: a new difference, one gone, or agreement again.
+            if row.differences != last { rows.append(row) }
+            last = row.differences
         }
         let worlds = runs.indices.map { index in
-            runs[index].result(stepsRun: stepsRun[index], failure: failures[index], name: plan.labels[index])
+            let result = runs[index].result(stepsRun: stepsRun[index], failure: failures[index])
+            return ScenarioResult(
+                file: result.file, name: plan.labels[index], title: result.title, sees: result.sees,
+                stepsRun: result.stepsRun, stepCount: plan.slots.filter { $0[index] != nil }.count,
+                virtualMilliseconds: result.virtualMilliseconds, failure: result.failure)
         }
         return ComparedWorlds(
             file: scenario.file, name: scenario.name, labels: plan.labels, rows: rows, worlds: worlds,

@@ -204,10 +204,9 @@ public final class ScenarioRun {
     }
 
     /// The result as `play` reports it, after `stepsRun` steps.
-    /// `name` replaces the scenario's (a comparison names each world).
-    public func result(stepsRun: Int, failure: ScenarioFailure?, name: String? = nil) -> ScenarioResult {
+    public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
         ScenarioResult(
-            file: scenario.file, name: name ?? scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
+            file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
             stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
     }
 

@@ -56,7 +56,8 @@ enum CompareCommand {
         }
         for (label, world) in zip(result.labels, result.worlds) {
             if let failure = world.failure, failure.expected == ScenarioRun.setupExpectation {
-                throw UsageError(message: "\(label): \(failure.file):\(failure.line): \(failure.actual)")
+                let source = variation == nil ? "the vary line" : "--vary"
+                throw UsageError(message: "\(source) \(label): cannot set up that world: \(failure.actual)")
             }
         }
         return result
