@@ -1,4 +1,5 @@
 import SimKernel
+import Simulation
 import WhiteLabel
 
 /// Runs one scenario in several worlds, one per value of its variation, step by step in lockstep through
@@ -46,5 +47,36 @@ public enum ScenarioComparison {
         return ComparedWorlds(
             file: scenario.file, name: scenario.name, labels: plan.labels, rows: rows, worlds: worlds,
             expectation: scenario.divergence)
+    }
+
+    /// The worlds for `compare --live`, one per value, each run through the steps before the scenario's
+    /// first reader action (the rest is the tester's to do); a step that fails there names its world.
+    public static func prepare(
+        _ scenario: Scenario, variation: Variation? = nil, resources: ResourceLocator?
+    ) throws(VariationError) -> [World] {
+        guard let variation = variation ?? scenario.variation else {
+            throw VariationError("\(scenario.file): nothing to compare: write a vary line, or give --vary KEY=V1,V2")
+        }
+        let plan = try ComparisonPlan(scenario, variation)
+        var worlds: [World] = []
+        for (index, label) in plan.labels.enumerated() {
+            let run = ScenarioRun(scenario: scenario, resources: resources)
+            for steps in plan.slots {
+                guard let step = steps[index] else { continue }
+                if case .reader = step.kind { break }
+                do {
+                    try run.execute(step)
+                } catch {
+                    if step.mayFail { continue }
+                    throw VariationError("\(label): \(scenario.file):\(step.line): \(step.text): \(error.actual)")
+                }
+            }
+            do {
+                worlds.append(try run.launchedWorld())
+            } catch {
+                throw VariationError("\(label): cannot set up that world: \(error.actual)")
+            }
+        }
+        return worlds
     }
 }
