@@ -124,6 +124,14 @@ public enum WorldStep: Sendable, Equatable {
     case restartApp
     case newDevice(String)
     case kill
+    /// `ask-to-buy on|off`: a parent turns Ask to Buy on or off for the reader's Apple ID.
+    case askToBuy(Bool)
+    /// `payments allowed|restricted`: Screen Time lets the phone pay, or not.
+    case payments(allowed: Bool)
+    /// `remove receipt`: the app receipt goes missing from the phone (a reinstall).
+    case removeReceipt
+    /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
+    case clearFaults(String)
 }
 
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.
@@ -143,6 +151,8 @@ public enum StoreEvent: String, Sendable, CaseIterable {
     /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
     /// the purchase completes as a new transaction reaching the observer.
     case resolveInterrupted = "resolve-interrupted"
+    /// Apple raises the price of the running subscription: consent is asked when the app becomes active.
+    case priceIncrease = "price-increase"
 }
 
 /// What a scenario checks.

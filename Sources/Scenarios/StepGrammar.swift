@@ -18,7 +18,8 @@ enum StepGrammar {
             return .launch
         case "expect":
             return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
-        case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill":
+        case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill", "ask-to-buy",
+            "payments", "remove", "clear":
             return .world(try world(words[0], arguments))
         default:
             return .reader(try reader(words[0], arguments))
@@ -120,6 +121,16 @@ enum StepGrammar {
             guard arguments.count == 2, arguments[0] == "device" else { throw StepError("write new device NAME") }
             return .newDevice(arguments[1])
         case ("kill", []): return .kill
+        case ("ask-to-buy", ["on"]), ("ask-to-buy", ["off"]): return .askToBuy(arguments == ["on"])
+        case ("ask-to-buy", _): throw StepError("write ask-to-buy on or ask-to-buy off")
+        case ("payments", ["allowed"]), ("payments", ["restricted"]):
+            return .payments(allowed: arguments == ["allowed"])
+        case ("payments", _): throw StepError("write payments allowed or payments restricted")
+        case ("remove", ["receipt"]): return .removeReceipt
+        case ("remove", _): throw StepError("write remove receipt")
+        case ("clear", _):
+            guard arguments.count == 2, arguments[0] == "faults" else { throw StepError("write clear faults TARGET") }
+            return .clearFaults(arguments[1])
         default: throw StepError("\(word) takes no arguments here")
         }
     }

@@ -43,6 +43,10 @@ public enum StepText {
         case .restartApp: "restart app"
         case .newDevice(let name): "new device \(name)"
         case .kill: "kill"
+        case .askToBuy(let on): "ask-to-buy \(on ? "on" : "off")"
+        case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
+        case .removeReceipt: "remove receipt"
+        case .clearFaults(let target): "clear faults \(target)"
         }
     }
 

@@ -1,5 +1,6 @@
 import SimKernel
 import Simulation
+import StoreSim
 
 /// Runs the steps that act on the world from outside the app.
 enum WorldStepRunner {
@@ -38,6 +39,15 @@ enum WorldStepRunner {
         case .kill:
             world.kill()
             killed = true
+        case .askToBuy(let on): world.askToBuy = on
+        case .payments(let allowed): world.canMakePayments = allowed
+        case .removeReceipt: world.removeReceipt()
+        case .clearFaults(let target):
+            guard let store = StoreFaultTarget(rawValue: target) else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
+            }
+            world.clearStoreFaults(store)
         }
     }
 
@@ -61,6 +71,7 @@ enum WorldStepRunner {
             }
         case .billingIssue: world.setBillingIssue(true)
         case .recover: world.setBillingIssue(false)
+        case .priceIncrease: world.raisePrices()
         case .resolveInterrupted:
             guard world.resolveInterruptedPurchase() else {
                 throw StepFailure(expected: "an interrupted purchase to resolve", actual: "none waits")

@@ -60,6 +60,12 @@ extension World {
     }
 
     /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.
+    /// Lifts the App Store's planned faults for `target` (the control pane's "Next purchase: ok").
+    public func clearStoreFaults(_ target: StoreFaultTarget) {
+        timeline.log(.control, "planned \(target.rawValue) faults cleared")
+        store.clearFaults(target)
+    }
+
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")

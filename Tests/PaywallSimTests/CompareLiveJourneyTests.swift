@@ -21,9 +21,9 @@ struct CompareLiveJourneyTests {
         #expect(tmux.screen.components(separatedBy: "Your payment went through but").count == 3)
         try tmux.send("Enter")
         tmux.waitUntilGone("could not be confirmed")
-        // The control pane's "Restart the app" (19th row) restarts the app in both worlds.
-        try tmux.send("c")
-        for _ in 0..<18 { try tmux.send("Down") }
+        // The control pane's "Restart the app" (third row from the bottom) restarts the app in both worlds.
+        try tmux.send("c", "G")
+        for _ in 0..<3 { try tmux.send("Up") }
         try tmux.send("Enter")
         tmux.waitFor("[open]")
         let screen = tmux.screen

@@ -102,6 +102,14 @@ import WhiteLabel
             restart app
             new device ipad
             kill
+            store resolve-interrupted
+            store price-increase
+            ask-to-buy on
+            ask-to-buy off
+            payments restricted
+            payments allowed
+            remove receipt
+            clear faults payment
             """
         let steps = try kinds(text).map { kind -> WorldStep? in
             if case .world(let step) = kind { step } else { nil }
@@ -111,7 +119,11 @@ import WhiteLabel
                 .advance(.fixed(.seconds(3))), .advance(.fixed(.days(2))), .advance(.months(1)), .store(.renew),
                 .store(.expire), .store(.refund), .store(.revoke), .store(.billingIssue), .store(.recover),
                 .parentApprove, .parentDecline, .background, .foreground, .restartApp, .newDevice("ipad"), .kill,
+                .store(.resolveInterrupted), .store(.priceIncrease), .askToBuy(true), .askToBuy(false),
+                .payments(allowed: false), .payments(allowed: true), .removeReceipt, .clearFaults("payment"),
             ])
+        // Printed back, each is the line it was read from: a recording says what a scenario says.
+        #expect(steps.compactMap { $0 }.map(StepText.world) == text.split(separator: "\n").map(String.init))
     }
 
     @Test func everyExpectation() throws {
