@@ -9,6 +9,8 @@ public struct DemoConfig: Sendable {
     public var store: StorePart
     /// The file it was read from, for messages; nil for configs built in code.
     public var sourcePath: String?
+    /// What an imported `.storekit` file holds that the simulator ignores or stands in for; said once, on stderr.
+    public var warnings: [ConfigError] = []
 }
 
 /// What the phone knows: the owner's offers in order, the paywall text, the content, the policies.

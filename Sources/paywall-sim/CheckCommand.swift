@@ -4,13 +4,14 @@ import Foundation
 /// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
 enum CheckCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, valued: ["--state", "--app"], flags: ["--ledger", "--paywall"])
+        let options = try Options(
+            arguments, valued: ["--state", "--app", "--storekit"], flags: ["--ledger", "--paywall"])
         if options.has("--help") {
             print(Usage.check)
             return ExitCode.ok
         }
         if options.has("--paywall") {
-            let (config, _) = try AppArgument.load(options["--app"])
+            let (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
             print(try PaywallCheck.report(config: config))
             if !options.has("--ledger") { return ExitCode.ok }
         }

@@ -36,6 +36,7 @@ enum PlayCommand {
         guard !scenarios.isEmpty else {
             throw UsageError(message: "no .scenario files in \(paths.joined(separator: ", "))")
         }
+        warnOnce(about: scenarios)
         let results =
             jobs > 1 && scenarios.count > 1
             ? try PlayJobs.run(files: scenarios.map(\.file), jobs: jobs)
@@ -46,6 +47,15 @@ enum PlayCommand {
         }
         try report(results, options)
         return results.allSatisfy(\.passed) ? ExitCode.ok : ExitCode.failures
+    }
+
+    /// Each `.storekit` file's warnings, once however many scenarios use it.
+    static func warnOnce(about scenarios: [Scenario]) {
+        var seen: Set<String> = []
+        let known = Set(Storefront.known.map(\.countryCode))
+        for file in scenarios.flatMap(\.storekitFiles) where seen.insert(file).inserted {
+            AppArgument.warn(StoreKitApp.warnings(path: file, knownStorefronts: known))
+        }
     }
 
     private static func report(_ results: [ScenarioResult], _ options: Options) throws {

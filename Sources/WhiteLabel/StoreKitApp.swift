@@ -1,0 +1,113 @@
+import Foundation
+
+/// An app built around a `.storekit` file with no other input (`--storekit FILE`): every auto-renewable
+/// subscription is an offer, in the file's group order; each group is an access level named after it;
+/// a generated feed has free articles and articles each group unlocks.
+public enum StoreKitApp {
+    /// `knownStorefronts` are those the fake App Store sells in: a file priced in another one is a warning,
+    /// and its prices are sold in `USA` instead.
+    public static func load(path: String, knownStorefronts: Set<String>) throws(ConfigError) -> DemoConfig {
+        let configuration = try importFile(path, knownStorefronts: knownStorefronts)
+        let subscriptions = configuration.products.filter { $0.type == .autoRenewable }
+        if subscriptions.isEmpty {
+            throw ConfigError(
+                file: path, location: "subscriptionGroups",
+                message: "holds no auto-renewable subscription: a subscription paywall has nothing to sell")
+        }
+        let levels = levelNames(configuration.groups)
+        let slug = slugged(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        let app = AppPart(
+            id: slug, name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent,
+            bundleId: "com.paywallsim.\(slug.replacingOccurrences(of: "-", with: ""))", theme: "midnight",
+            tagline: "Built from \(URL(fileURLWithPath: path).lastPathComponent)",
+            subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
+            paywall: PaywallText(
+                title: "Unlock every article",
+                body:
+                    "Every subscription in \(URL(fileURLWithPath: path).lastPathComponent), as the App Store sells it.",
+                offer: "{title}: {price} per {period}",
+                offerWithTrial: "{title}: {trial} free, then {price} per {period}"),
+            content: GeneratedFeed.items(levels: configuration.groups.compactMap { levels[$0.id] }),
+            account: AccountPolicy(mode: .optional), kids: false,
+            ads: AdsPolicy(enabled: false, hideForSubscribers: true))
+        var productLevels: [String: [String]] = [:]
+        for product in subscriptions {
+            productLevels[product.productId] = product.subscriptionGroup.flatMap { levels[$0] }.map { [$0] } ?? []
+        }
+        let backend = BackendPart(
+            productLevels: productLevels, fullContent: GeneratedFeed.fullContent(app.content), restorePolicy: nil)
+        var config = DemoConfig(
+            app: app, backend: backend, store: configuration.storePart(sourceFile: path), sourcePath: path)
+        config.warnings = configuration.warnings
+        try DemoConfigLoader.validate(config, file: path)
+        return config
+    }
+
+    /// `--storekit FILE --app CONFIG`: the owner's app and backend (text, order, content, levels), the file's catalog.
+    public static func load(path: String, owner: DemoConfig, knownStorefronts: Set<String>) throws(ConfigError)
+        -> DemoConfig
+    {
+        let configuration = try importFile(path, knownStorefronts: knownStorefronts)
+        var config = owner
+        config.store = configuration.storePart(locale: nil, sourceFile: path)
+        config.warnings = owner.warnings + configuration.warnings
+        config.sourcePath = owner.sourcePath
+        return config
+    }
+
+    /// The file's warnings alone (none when it cannot be read: loading it says why, where it is used).
+    public static func warnings(path: String, knownStorefronts: Set<String>) -> [ConfigError] {
+        (try? importFile(path, knownStorefronts: knownStorefronts))?.warnings ?? []
+    }
+
+    /// The file, checked; an unknown storefront becomes a warning and `USA`.
+    static func importFile(_ path: String, knownStorefronts: Set<String>) throws(ConfigError) -> StoreKitConfiguration {
+        var configuration = try StoreKitConfiguration.load(path: path)
+        let storefront = configuration.settings.storefront
+        if !knownStorefronts.contains(storefront) {
+            configuration.warnings.append(
+                ConfigError(
+                    file: path, location: "settings._storefront",
+                    message:
+                        "\"\(storefront)\" is a storefront the simulator does not know (\(knownStorefronts.sorted().joined(separator: ", "))); its prices are sold in USA"
+                ))
+            configuration.move(to: "USA")
+        }
+        return configuration
+    }
+
+    /// Group id → access level: the group's name in lower case, words joined by `-` (a level is also a folder name).
+    static func levelNames(_ groups: [StoreKitGroup]) -> [String: String] {
+        var names: [String: String] = [:]
+        var taken: Set<String> = []
+        for (index, group) in groups.enumerated() {
+            var name = slugged(group.name)
+            if name.isEmpty || taken.contains(name) { name = "\(name.isEmpty ? "group" : name)-\(index + 1)" }
+            taken.insert(name)
+            names[group.id] = name
+        }
+        return names
+    }
+
+    /// `Social Feed+` → `social-feed`.
+    static func slugged(_ text: String) -> String {
+        let words = text.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return words.joined(separator: "-")
+    }
+}
+
+extension StoreKitConfiguration {
+    /// Sells the file's prices in `storefront` instead of the file's own.
+    mutating func move(to storefront: String) {
+        let old = settings.storefront
+        for index in products.indices {
+            if let price = products[index].prices.removeValue(forKey: old) {
+                products[index].prices[storefront] = price
+            }
+            if let price = products[index].introductoryOffer?.prices?.removeValue(forKey: old) {
+                products[index].introductoryOffer?.prices?[storefront] = price
+            }
+        }
+        settings.storefront = storefront
+    }
+}
