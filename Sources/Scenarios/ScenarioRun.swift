@@ -194,7 +194,8 @@ public final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
-        case .app, .storekit, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
+        // The parser keeps these before launch.
+        case .app, .storekit, .seed, .device, .appleId, .account, .defect: break
         }
         world.scheduler.runUntilIdle()
     }
