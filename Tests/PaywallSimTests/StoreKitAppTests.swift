@@ -1,0 +1,174 @@
+import Foundation
+import StoreSim
+import Testing
+import WhiteLabel
+
+/// A `.storekit` file brought as it is: `--storekit FILE` builds the whole app around it.
+private enum BroughtCatalog {
+    static let directory = "\(TestSupport.packageRoot)/../shared/fixtures/storekit"
+    static let present = FileManager.default.fileExists(atPath: directory)
+    static let foodTruck = "\(directory)/apple-food-truck-Products.storekit"
+    static let revenueCat = "\(directory)/revenuecat-UnitTestsConfiguration.storekit"
+    static let known = Set(Storefront.known.map(\.countryCode))
+
+    /// A fixture with some of its JSON replaced, written under `directory`.
+    static func edited(_ file: String, in directory: String, _ change: (inout [String: Any]) -> Void) throws -> String {
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        change(&json)
+        let path = "\(directory)/edited.storekit"
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// What the first offer's line and the first locked article of each fixture are, for a buy by key presses.
+struct BroughtFile: Sendable, CustomTestStringConvertible {
+    var path: String
+    var firstOffer: String
+    var firstLocked: String
+    var testDescription: String { URL(fileURLWithPath: path).lastPathComponent }
+
+    static let all = [
+        BroughtFile(
+            path: BroughtCatalog.foodTruck, firstOffer: "Social Feed+ Monthly Plan", firstLocked: "social-feed-1"),
+        BroughtFile(
+            path: BroughtCatalog.revenueCat, firstOffer: "Monthly Free Trial", firstLocked: "subscription-group-1-1"),
+    ]
+}
+
+@Suite(.enabled(if: BroughtCatalog.present, "../shared/fixtures is absent"))
+struct StoreKitAppTests {
+    @Test func everySubscriptionIsAnOfferInGroupOrderAndEachGroupALevel() throws {
+        let config = try StoreKitApp.load(path: BroughtCatalog.revenueCat, knownStorefronts: BroughtCatalog.known)
+        #expect(
+            config.app.subscriptions.map(\.productId) == [
+                "com.revenuecat.monthly_4.99.1_week_intro", "com.revenuecat.annual_39.99.2_week_intro",
+                "com.revenuecat.annual_with_commitment", "com.revenuecat.annual_39.99_no_trial",
+            ])
+        #expect(config.backend.productLevels["com.revenuecat.annual_39.99_no_trial"] == ["subscription-group-2"])
+        #expect(config.backend.productLevels["com.revenuecat.monthly_4.99.1_week_intro"] == ["subscription-group-1"])
+        let free = config.app.content.filter(\.requiredLevels.isEmpty)
+        #expect(free.count == 2)
+        #expect(Set(config.app.content.flatMap(\.requiredLevels)) == ["subscription-group-1", "subscription-group-2"])
+    }
+
+    @Test func checkListsTheOffersAndWhyTheOtherProductsAreNotOnThePaywall() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.revenueCat])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1. com.revenuecat.monthly_4.99.1_week_intro: Monthly Free Trial"))
+        #expect(result.stdout.contains("Not on the paywall:"))
+        #expect(result.stdout.contains("- com.revenuecat.consumable (Consumable IAP): a consumable is used up"))
+        #expect(result.stdout.contains("- lifetime (Lifetime subscription): a non-consumable is bought once"))
+        #expect(result.stdout.contains("- com.revenuecat.non_renewable (Non Renewable Subscription): a non-renewing"))
+    }
+
+    @Test func anEmptyDisplayNameShowsTheIdentifierAndIsAWarningOnce() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.revenueCat])
+        #expect(!result.stdout.contains(": : $11.88"))
+        #expect(
+            result.stdout.contains(
+                "com.revenuecat.annual_with_commitment: com.revenuecat.annual_with_commitment: $11.88 per year"))
+        let warning =
+            "\(BroughtCatalog.revenueCat): subscriptionGroups[0].subscriptions[2].localizations[0].displayName: warning: is empty"
+        #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
+    }
+
+    @Test func whatTheSimulatorIgnoresIsAWarningNamingTheField() throws {
+        let food = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.foodTruck])
+        #expect(
+            food.stderr.contains(
+                "\(BroughtCatalog.foodTruck): subscriptionGroups[0].subscriptions[0].codeOffers: warning: ignored: offer codes"
+            ))
+        let revenueCat = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.revenueCat])
+        #expect(revenueCat.stderr.contains("subscriptionGroups[0].subscriptions[0].adHocOffers: warning: ignored"))
+        #expect(revenueCat.stderr.contains("subscriptionGroups[0].subscriptions[2].billingPlans[1]: warning: ignored"))
+        // Empty lists (winbackOffers: []) hold nothing to lose: no warning.
+        #expect(!revenueCat.stderr.contains("winbackOffers"))
+        #expect(revenueCat.stdout.hasPrefix("Paywall of"), "warnings go to stderr only")
+    }
+
+    @Test func anOfferKeyAndAnUnknownStorefrontAreWarningsAndTheAppStillSells() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            var settings = json["settings"] as? [String: Any] ?? [:]
+            settings["_storefront"] = "XYZ"
+            json["settings"] = settings
+            json["subscriptionOffersKeyPair"] = ["id": "KEY1", "privateKey": "abc"]
+        }
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", path])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(path): settings._storefront: warning: \"XYZ\" is a storefront"))
+        #expect(result.stderr.contains("\(path): subscriptionOffersKeyPair: warning: ignored: the offer key"))
+        #expect(result.stdout.contains("storefront USA"))
+        #expect(result.stdout.contains("Social Feed+ Monthly Plan"))
+    }
+
+    @Test func withAnAppTheOwnersTextAndOrderSellFromTheFile() throws {
+        let catalog = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--storekit", catalog])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Paywall of Podcast Club"))
+        #expect(result.stdout.contains("1. listener-yearly"))
+        #expect(result.stdout.contains("2. listener-monthly"))
+    }
+
+    @Test func aMissingFileIsExitTwoNamingIt() throws {
+        let result = try TestSupport.runBinary(["run", "--storekit", "/nonexistent/x.storekit"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("--storekit: no such file: /nonexistent/x.storekit"))
+    }
+
+    @Test(arguments: BroughtFile.all)
+    func aPurchaseCompletesHeadlessWithTheStorekitSetupStep(_ file: BroughtFile) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let level = file.firstLocked.dropLast(2)
+        let offer = try StoreKitApp.load(path: file.path, knownStorefronts: BroughtCatalog.known).app.subscriptions
+            .first
+        let scenario = """
+            title Buying from \(file.testDescription)
+            storekit \(file.path)
+            launch
+            open content \(file.firstLocked)
+            subscribe
+            select offer \(try #require(offer).id)
+            confirm payment
+            expect content \(file.firstLocked) unlocked
+            expect levels \(level)
+            expect charges 1
+            """
+        try scenario.write(toFile: "\(directory)/buy.scenario", atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 passed, 0 failed"))
+    }
+
+    @Test(
+        .enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"),
+        arguments: BroughtFile.all)
+    func eachFileRunsInTheTerminalAndAPurchaseUnlocks(_ file: BroughtFile) throws {
+        let tmux = try TmuxSession(["run", "--storekit", file.path, "--ephemeral", "--latency", "fast"])
+        tmux.waitFor("How buying works here")
+        try tmux.send("Down", "Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor(file.firstOffer)
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("The rest of it,")
+        #expect(!tmux.screen.contains("Subscribe to read the full article."))
+        #expect(tmux.screen.contains("POST /v1/receipts → 200"))
+        try tmux.quit()
+    }
+
+    @Test func theFilesTimeRateSpeedsTheClockAsXcodeDoes() {
+        #expect(StoreKitSettings(timeRate: 0).virtualSecondsPerSecond == 1)
+        // monthlyRenewalEveryThirtySeconds: a 30-day month in 30 seconds.
+        #expect(StoreKitSettings(timeRate: 15).virtualSecondsPerSecond == 86_400)
+        // oneRenewalEveryTwoSeconds, per month.
+        #expect(StoreKitSettings(timeRate: 1005).virtualSecondsPerSecond == 1_296_000)
+    }
+}
