@@ -45,10 +45,17 @@ final class SimulatedStoreAdapter: StoreAdapter {
 
     static func product(_ product: Product) -> StoreProduct {
         let trial = product.introductoryOffer.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
-        return StoreProduct(
+        var answer = StoreProduct(
             productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
             subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial)
+        if let offer = product.introductoryOffer, offer.paymentMode != .freeTrial {
+            answer.paidIntroductoryOffer = PaidIntroductoryOffer(
+                mode: offer.paymentMode == .payAsYouGo ? .payAsYouGo : .payUpFront,
+                localizedPrice: offer.localizedPrice,
+                period: offer.subscriptionPeriod, numberOfPeriods: offer.numberOfPeriods)
+        }
+        return answer
     }
 
     static func transaction(_ transaction: PaymentTransaction) -> StoreTransaction {

@@ -9,6 +9,8 @@ public struct StoreProduct: Equatable, Sendable {
     public let subscriptionPeriod: CalendarPeriod?
     /// The free-trial length when the introductory offer is a free trial.
     public let freeTrialPeriod: CalendarPeriod?
+    /// The introductory offer when it is paid (pay as you go, pay up front).
+    public var paidIntroductoryOffer: PaidIntroductoryOffer? = nil
 
     public init(
         productIdentifier: String, localizedTitle: String, localizedDescription: String, localizedPrice: String,
@@ -20,6 +22,25 @@ public struct StoreProduct: Equatable, Sendable {
         self.localizedPrice = localizedPrice
         self.subscriptionPeriod = subscriptionPeriod
         self.freeTrialPeriod = freeTrialPeriod
+    }
+}
+
+/// A reduced price for a new subscriber: per period for `numberOfPeriods` periods, or once for the whole offer.
+public struct PaidIntroductoryOffer: Equatable, Sendable {
+    public enum Mode: Equatable, Sendable {
+        case payAsYouGo
+        case payUpFront
+    }
+    public let mode: Mode
+    public let localizedPrice: String
+    public let period: CalendarPeriod
+    public let numberOfPeriods: Int
+
+    public init(mode: Mode, localizedPrice: String, period: CalendarPeriod, numberOfPeriods: Int) {
+        self.mode = mode
+        self.localizedPrice = localizedPrice
+        self.period = period
+        self.numberOfPeriods = numberOfPeriods
     }
 }
 

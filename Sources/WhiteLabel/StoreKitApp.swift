@@ -25,7 +25,7 @@ public enum StoreKitApp {
                 title: "Unlock every article",
                 body:
                     "Every subscription in \(URL(fileURLWithPath: path).lastPathComponent), as the App Store sells it.",
-                offer: "{title}: {price} per {period}",
+                offer: "{title}: {intro}{price} per {period}",
                 offerWithTrial: "{title}: {trial} free, then {price} per {period}"),
             content: GeneratedFeed.items(levels: configuration.groups.compactMap { levels[$0.id] }),
             account: AccountPolicy(mode: .optional), kids: false,

@@ -1,5 +1,9 @@
+import AppFlow
 import Foundation
+import SimKernel
+import Simulation
 import StoreSim
+import Subscriptions
 import Testing
 import WhiteLabel
 
@@ -170,5 +174,73 @@ struct StoreKitAppTests {
         #expect(StoreKitSettings(timeRate: 15).virtualSecondsPerSecond == 86_400)
         // oneRenewalEveryTwoSeconds, per month.
         #expect(StoreKitSettings(timeRate: 1005).virtualSecondsPerSecond == 1_296_000)
+    }
+}
+
+/// Paid introductory offers on the paywall, in the words of Apple's sheet.
+@Suite(.enabled(if: BroughtCatalog.present, "../shared/fixtures is absent"))
+struct IntroductoryOfferPaywallTests {
+    @Test func payAsYouGoAndPayUpFrontAreOnThePaywall() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.foodTruck])
+        #expect(
+            result.stdout.contains(
+                "1. socialfeedplus.monthly: Social Feed+ Monthly Plan: $2.49 per month for 3 months, then $4.99 per month"
+            ))
+        #expect(
+            result.stdout.contains(
+                "2. socialfeedplus.yearly: Social Feed+ Yearly Plan: $8.99 for 3 months, then $49.99 per year"))
+    }
+
+    /// Every offer of both files: the paywall line's terms are exactly what Apple's sheet says before "Renews".
+    @Test(arguments: [BroughtCatalog.foodTruck, BroughtCatalog.revenueCat])
+    func thePaywallAndApplesSheetNameTheSamePricePeriodAndIntro(_ file: String) throws {
+        let config = try StoreKitApp.load(path: file, knownStorefronts: BroughtCatalog.known)
+        let world = try World(config: config, options: WorldOptions(latency: .none))
+        world.launchAndSettle()
+        let locked = try #require(config.app.content.first { !$0.requiredLevels.isEmpty })
+        world.choose(locked.title)
+        world.choose("Subscribe")
+        #expect(world.offerCatalog.offers.count == config.app.subscriptions.count)
+        for offer in world.offerCatalog.offers {
+            let line = OfferText.line(for: offer, paywall: config.app.paywall)
+            world.choose(line)
+            #expect(world.screen.id == .appStoreSheet)
+            let sheet = world.screen.rows.map(\.text).joined(separator: " ")
+            // "Title: TERMS" on the paywall; "TERMS. Renews automatically…" on the sheet (free trials say it
+            // as "3 months free, then" and "Free for 3 months, then").
+            let terms = String(line.dropFirst(offer.product.localizedTitle.count + 2))
+            if offer.product.freeTrialPeriod == nil {
+                #expect(sheet.contains(terms + ". Renews automatically"), "\(line) vs \(sheet)")
+            } else {
+                let trial = try #require(offer.product.freeTrialPeriod).lengthDescription
+                #expect(
+                    terms
+                        == "\(trial) free, then \(offer.product.localizedPrice) per \(offer.product.subscriptionPeriod!)"
+                )
+                #expect(sheet.contains("Free for \(trial), then \(offer.product.localizedPrice) per"), "\(sheet)")
+            }
+            world.send(.back)
+            world.scheduler.runUntilIdle()
+        }
+    }
+
+    @Test func anOwnerTemplateMayPlaceTheIntroItself() throws {
+        let product = StoreProduct(
+            productIdentifier: "p", localizedTitle: "Pro", localizedDescription: "", localizedPrice: "$19.99",
+            subscriptionPeriod: CalendarPeriod(iso8601: "P1M"), freeTrialPeriod: nil)
+        var paid = product
+        paid.paidIntroductoryOffer = PaidIntroductoryOffer(
+            mode: .payAsYouGo, localizedPrice: "$1.99", period: try #require(CalendarPeriod(iso8601: "P1M")),
+            numberOfPeriods: 3)
+        let owner = PaywallText(title: "", body: "", offer: "{title} — {intro}{price}/{period}", offerWithTrial: nil)
+        #expect(
+            OfferText.line(for: Offer(id: "pro", product: paid), paywall: owner)
+                == "Pro — $1.99 per month for 3 months, then $19.99/month")
+        #expect(OfferText.line(for: Offer(id: "pro", product: product), paywall: owner) == "Pro — $19.99/month")
+        // A template without {intro} still shows it, before the price.
+        let plain = PaywallText(title: "", body: "", offer: "{title}: {price} per {period}", offerWithTrial: nil)
+        #expect(
+            OfferText.line(for: Offer(id: "pro", product: paid), paywall: plain)
+                == "Pro: $1.99 per month for 3 months, then $19.99 per month")
     }
 }
