@@ -10,6 +10,8 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
     /// Virtual time the scenario covered, in milliseconds.
     public let virtualMilliseconds: Int64
     public let failure: ScenarioFailure?
+    /// Wall-clock seconds the run took, measured by the command that ran it (the engine never reads a clock).
+    public var wallSeconds: Double? = nil
 
     public var passed: Bool { failure == nil }
 }
