@@ -6,7 +6,7 @@ import WhiteLabel
 
 /// `paywall-sim play FILE|DIR…`: runs scenarios headless and reports them.
 enum PlayCommand {
-    static let valued: Set<String> = ["--junit", "--jobs", "--pace"]
+    static let valued: Set<String> = ["--junit", "--jobs", "--pace", "--cast"]
     static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", "--live", PlayJobs.resultsFlag]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -22,7 +22,9 @@ enum PlayCommand {
         }
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
         if options.has("--live") { return try LivePlay.main(paths: paths, options: options) }
-        if options["--pace"] != nil { throw UsageError(message: "--pace goes with --live") }
+        for option in ["--pace", "--cast"] where options[option] != nil {
+            throw UsageError(message: "\(option) goes with --live")
+        }
         let jobs = try options.integer("--jobs", in: 1...64, default: 1)
         var scenarios: [Scenario] = []
         var malformed: [ScenarioReports.Malformed] = []
