@@ -26,12 +26,17 @@ public enum ScenarioReports {
         return lines.joined(separator: "\n")
     }
 
-    /// The edge-case table: What happens | What the reader sees | Result, from `title` and `sees`.
+    /// The edge-case table: What happens | What the reader sees | Result, from `title` and `sees`; then per
+    /// scenario a Mermaid sequence diagram of the messages between reader, app, App Store and backend.
     public static func markdown(_ results: [ScenarioResult]) -> String {
         var lines = ["| What happens | What the reader sees | Result |", "| --- | --- | --- |"]
         for result in results {
             let outcome = result.failure.map { "failed at line \($0.line)" } ?? "passed"
             lines.append("| \(cell(result.name)) | \(cell(result.sees ?? "")) | \(outcome) |")
+        }
+        for result in results {
+            guard let timeline = result.timeline, !timeline.isEmpty else { continue }
+            lines += ["", "### \(result.name)", "", "```mermaid", SequenceDiagram.mermaid(timeline), "```"]
         }
         return lines.joined(separator: "\n")
     }

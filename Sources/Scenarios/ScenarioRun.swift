@@ -202,9 +202,11 @@ public final class ScenarioRun {
 
     /// The result as `play` reports it, after `stepsRun` steps.
     public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
-        ScenarioResult(
+        var result = ScenarioResult(
             file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
             stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
+        result.timeline = world?.timeline.entries
+        return result
     }
 
     public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {
