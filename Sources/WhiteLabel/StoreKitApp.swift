@@ -37,7 +37,10 @@ public enum StoreKitApp {
         let backend = BackendPart(
             productLevels: productLevels, fullContent: GeneratedFeed.fullContent(app.content), restorePolicy: nil)
         var config = DemoConfig(
-            app: app, backend: backend, store: configuration.storePart(sourceFile: path), sourcePath: path)
+            app: app, backend: backend,
+            // Every storefront sells at the file's price number, so the storefront control and
+            // `check --paywall --storefront` show the catalog in any currency.
+            store: configuration.storePart(storefronts: knownStorefronts.sorted(), sourceFile: path), sourcePath: path)
         config.warnings = configuration.warnings
         try DemoConfigLoader.validate(config, file: path)
         return config

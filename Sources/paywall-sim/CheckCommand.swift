@@ -5,15 +5,20 @@ import Foundation
 enum CheckCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
-            arguments, valued: ["--state", "--app", "--storekit"], flags: ["--ledger", "--paywall"])
+            arguments, valued: ["--state", "--app", "--storekit", "--storefront", "--locale"],
+            flags: ["--ledger", "--paywall"])
         if options.has("--help") {
             print(Usage.check)
             return ExitCode.ok
         }
         if options.has("--paywall") {
-            let (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
+            var (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
+            try PaywallCheck.place(&config, storefront: options["--storefront"], locale: options["--locale"])
             print(try PaywallCheck.report(config: config))
             if !options.has("--ledger") { return ExitCode.ok }
+        }
+        for option in ["--storefront", "--locale"] where options[option] != nil && !options.has("--paywall") {
+            throw UsageError(message: "\(option) goes with --paywall")
         }
         guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger or --paywall") }
         let directory =

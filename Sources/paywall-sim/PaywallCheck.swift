@@ -49,6 +49,28 @@ enum PaywallCheck {
         }
     }
 
+    /// `--storefront CODE --locale ID`: the device in another storefront or language, as the store sees it.
+    static func place(_ config: inout DemoConfig, storefront: String?, locale: String?) throws(UsageError) {
+        if let storefront {
+            guard Storefront.named(storefront) != nil else {
+                let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
+                throw UsageError(message: "--storefront: unknown storefront \"\(storefront)\" (storefronts: \(known))")
+            }
+            config.store.storefront = storefront
+        }
+        if let locale {
+            let locales = Set(config.store.products.flatMap(\.localizations.keys))
+            // The store answers in the locale, or else in another of its language: one it has neither of is a typo.
+            guard locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) }) else {
+                throw UsageError(
+                    message:
+                        "--locale: no product is translated for \"\(locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"
+                )
+            }
+            config.store.locale = locale
+        }
+    }
+
     /// The likely reason the store did not return a product, read from its catalog.
     static func reason(_ productId: String, config: DemoConfig) -> String {
         guard let spec = config.store.products.first(where: { $0.productId == productId }) else {
