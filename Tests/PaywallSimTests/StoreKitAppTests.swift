@@ -168,6 +168,65 @@ struct StoreKitAppTests {
         try tmux.quit()
     }
 
+    @Test func theFilesAskToBuyAndBillingIssueSettingsAreHonoured() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            var settings = json["settings"] as? [String: Any] ?? [:]
+            settings["_askToBuyEnabled"] = true
+            json["settings"] = settings
+        }
+        let scenario = """
+            app \(path)
+            launch
+            open content social-feed-1
+            subscribe
+            select offer socialfeedplus.monthly
+            confirm payment
+            expect pending payment
+            expect charges 0
+            parent approve
+            expect content social-feed-1 unlocked
+            """
+        try scenario.write(toFile: "\(directory)/ask.scenario", atomically: true, encoding: .utf8)
+        let asked = try TestSupport.runBinary(["play", "\(directory)/ask.scenario"])
+        #expect(asked.code == 0, "\(asked.stdout)")
+        // `_billingIssuesEnabled`: the purchase stops for the reader to fix their payment method.
+        let billing = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            json["settings"] = ["_billingIssuesEnabled": true]
+        }
+        let interrupted = """
+            storekit \(billing)
+            launch
+            open content social-feed-1
+            subscribe
+            select offer socialfeedplus.monthly
+            confirm payment
+            expect charges 0
+            expect timeline "purchase interrupted"
+            """
+        try interrupted.write(toFile: "\(directory)/billing.scenario", atomically: true, encoding: .utf8)
+        let stopped = try TestSupport.runBinary(["play", "\(directory)/billing.scenario"])
+        #expect(stopped.code == 0, "\(stopped.stdout)")
+    }
+
+    @Test func theFileGivenToAppIsTheSameAsStorekit() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", BroughtCatalog.foodTruck])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1. socialfeedplus.monthly"))
+    }
+
+    @Test func theFuzzerRunsOverTheFilesApp() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary([
+            "fuzz", "--storekit", BroughtCatalog.revenueCat, "--runs", "6", "--steps", "30", "--out", directory,
+        ])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("6 sessions"))
+        #expect(result.stdout.contains("every invariant held"))
+    }
+
     @Test func theFilesTimeRateSpeedsTheClockAsXcodeDoes() {
         #expect(StoreKitSettings(timeRate: 0).virtualSecondsPerSecond == 1)
         // monthlyRenewalEveryThirtySeconds: a 30-day month in 30 seconds.
