@@ -42,6 +42,7 @@ public enum StoreKitApp {
             // `check --paywall --storefront` show the catalog in any currency.
             store: configuration.storePart(storefronts: knownStorefronts.sorted(), sourceFile: path), sourcePath: path)
         config.warnings = configuration.warnings
+        placeLocale(&config, file: path)
         try DemoConfigLoader.validate(config, file: path)
         return config
     }
@@ -61,6 +62,26 @@ public enum StoreKitApp {
     /// The file's warnings alone (none when it cannot be read: loading it says why, where it is used).
     public static func warnings(path: String, knownStorefronts: Set<String>) -> [ConfigError] {
         (try? importFile(path, knownStorefronts: knownStorefronts))?.warnings ?? []
+    }
+
+    /// A `_locale` no product is translated for (not even its language) is a warning, and the store answers
+    /// in en_US or the locale most products have: the file still runs.
+    static func placeLocale(_ config: inout DemoConfig, file: String) {
+        let locale = config.store.locale
+        let products = config.store.products
+        let locales = Set(products.flatMap(\.localizations.keys))
+        guard !locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) }) else { return }
+        // Xcode's own default first, else the locale most products have (the first such, by name).
+        let byCoverage = locales.sorted().map { code in (code, products.filter { $0.localizations[code] != nil }.count)
+        }
+        let most = byCoverage.max { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }?.0
+        let common = locales.contains("en_US") ? "en_US" : most
+        guard let common else { return }
+        config.store.locale = common
+        config.warnings.append(
+            ConfigError(
+                file: file, location: "settings._locale",
+                message: "no product is translated for \"\(locale)\"; the store answers in \(common)"))
     }
 
     /// The file, checked; an unknown storefront becomes a warning and `USA`.

@@ -109,6 +109,18 @@ struct StoreKitAppTests {
         #expect(result.stdout.contains("Social Feed+ Monthly Plan"))
     }
 
+    @Test func aLocaleNoProductHasIsAWarningAndTheStoreAnswersInEnglish() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            json["settings"] = ["_locale": "ja_JP"]
+        }
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", path])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(path): settings._locale: warning: no product is translated for \"ja_JP\""))
+        #expect(result.stdout.contains("(storefront USA, locale en_US)"))
+    }
+
     @Test func withAnAppTheOwnersTextAndOrderSellFromTheFile() throws {
         let catalog = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--storekit", catalog])
