@@ -121,6 +121,35 @@ struct StoreKitAppTests {
         #expect(result.stdout.contains("(storefront USA, locale en_US)"))
     }
 
+    @Test func aJapanesePaywallWrapsByColumnsInsideThePhone() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            json["settings"] = ["_locale": "ja_JP"]
+            var groups = json["subscriptionGroups"] as? [[String: Any]] ?? []
+            var subscriptions = groups[0]["subscriptions"] as? [[String: Any]] ?? []
+            for index in subscriptions.indices {
+                var localizations = subscriptions[index]["localizations"] as? [[String: Any]] ?? []
+                localizations.append([
+                    "locale": "ja_JP", "displayName": "ソーシャルフィードプラス月額プランとても長い名前のプランです",
+                    "description": "説明",
+                ])
+                subscriptions[index]["localizations"] = localizations
+            }
+            groups[0]["subscriptions"] = subscriptions
+            json["subscriptionGroups"] = groups
+        }
+        let result = try TestSupport.runBinary(["screens", "--storekit", path, "--width", "40"])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ソーシャルフィードプラス月額プランとても"))
+        // Each phone line is "> " or "  " and at most 40 columns, a wide character counted as two (the key
+        // hints, drawn by the terminal's key bar, are not phone lines).
+        for line in result.stdout.split(separator: "\n")
+        where (line.hasPrefix("  ") || line.hasPrefix("> ")) && !line.contains(" · ") {
+            #expect(DisplayWidth.of(line) <= 42, "\(line)")
+        }
+    }
+
     @Test func withAnAppTheOwnersTextAndOrderSellFromTheFile() throws {
         let catalog = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--storekit", catalog])
