@@ -15,21 +15,8 @@ public enum StoreKitApp {
                 message: "holds no auto-renewable subscription: a subscription paywall has nothing to sell")
         }
         let levels = levelNames(configuration.groups)
-        let slug = slugged(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        let app = AppPart(
-            id: slug, name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent,
-            bundleId: "com.paywallsim.\(slug.replacingOccurrences(of: "-", with: ""))", theme: "midnight",
-            tagline: "Built from \(URL(fileURLWithPath: path).lastPathComponent)",
-            subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
-            paywall: PaywallText(
-                title: "Unlock every article",
-                body:
-                    "Every subscription in \(URL(fileURLWithPath: path).lastPathComponent), as the App Store sells it.",
-                offer: "{title}: {intro}{price} per {period}",
-                offerWithTrial: "{title}: {trial} free, then {price} per {period}"),
-            content: GeneratedFeed.items(levels: configuration.groups.compactMap { levels[$0.id] }),
-            account: AccountPolicy(mode: .optional), kids: false,
-            ads: AdsPolicy(enabled: false, hideForSubscribers: true))
+        let app = appPart(
+            file: path, subscriptions: subscriptions, levels: configuration.groups.compactMap { levels[$0.id] })
         var productLevels: [String: [String]] = [:]
         for product in subscriptions {
             productLevels[product.productId] = product.subscriptionGroup.flatMap { levels[$0] }.map { [$0] } ?? []
@@ -45,6 +32,23 @@ public enum StoreKitApp {
         placeLocale(&config, file: path)
         try DemoConfigLoader.validate(config, file: path)
         return config
+    }
+
+    /// The phone's part: the file's subscriptions as offers, plain paywall words, the generated feed.
+    private static func appPart(file path: String, subscriptions: [StoreProductSpec], levels: [String]) -> AppPart {
+        let fileName = URL(fileURLWithPath: path).lastPathComponent
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let slug = slugged(name)
+        return AppPart(
+            id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacingOccurrences(of: "-", with: ""))",
+            theme: "midnight", tagline: "Built from \(fileName)",
+            subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
+            paywall: PaywallText(
+                title: "Unlock every article", body: "Every subscription in \(fileName), as the App Store sells it.",
+                offer: "{title}: {intro}{price} per {period}",
+                offerWithTrial: "{title}: {trial} free, then {price} per {period}"),
+            content: GeneratedFeed.items(levels: levels), account: AccountPolicy(mode: .optional), kids: false,
+            ads: AdsPolicy(enabled: false, hideForSubscribers: true))
     }
 
     /// `--storekit FILE --app CONFIG`: the owner's app and backend (text, order, content, levels), the file's catalog.
