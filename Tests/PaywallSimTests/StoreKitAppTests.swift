@@ -159,6 +159,24 @@ struct StoreKitAppTests {
         #expect(result.stdout.contains("2. listener-monthly"))
     }
 
+    @Test(arguments: [
+        ("{\"products\": [", "line 2, column 1: is not valid JSON"),
+        (
+            "{\"products\": [{\"productID\": \"x\", \"type\": \"Consumable\", \"displayPrice\": \"1.00\", "
+                + "\"localizations\": [{\"locale\": \"en_US\", \"displayName\": \"X\", \"description\": \"\"}]}]}",
+            "subscriptionGroups: holds no auto-renewable subscription"
+        ),
+    ])
+    func aFileThatCannotMakeAnAppIsExitTwoNamingFileAndField(_ json: String, _ message: String) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/bad.storekit"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", path])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(path): \(message)"), "\(result.stderr)")
+    }
+
     @Test func aMissingFileIsExitTwoNamingIt() throws {
         let result = try TestSupport.runBinary(["run", "--storekit", "/nonexistent/x.storekit"])
         #expect(result.code == 2)
