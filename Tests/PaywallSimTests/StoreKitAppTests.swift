@@ -160,7 +160,7 @@ struct StoreKitAppTests {
     }
 
     @Test(arguments: [
-        ("{\"products\": [", "line 2, column 1: is not valid JSON"),
+        ("{\"products\": [", "line 1, column 15: is not valid JSON"),
         (
             "{\"products\": [{\"productID\": \"x\", \"type\": \"Consumable\", \"displayPrice\": \"1.00\", "
                 + "\"localizations\": [{\"locale\": \"en_US\", \"displayName\": \"X\", \"description\": \"\"}]}]}",
