@@ -34,11 +34,16 @@ public enum StoreKitApp {
         return config
     }
 
+    /// The app's id, as `run --storekit FILE` names its state directory: the file's name, slugged.
+    public static func appId(path: String) -> String {
+        slugged(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+    }
+
     /// The phone's part: the file's subscriptions as offers, plain paywall words, the generated feed.
     private static func appPart(file path: String, subscriptions: [StoreProductSpec], levels: [String]) -> AppPart {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let slug = slugged(name)
+        let slug = appId(path: path)
         return AppPart(
             id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacingOccurrences(of: "-", with: ""))",
             theme: "midnight", tagline: "Built from \(fileName)",

@@ -1,5 +1,6 @@
 import BackendSim
 import Foundation
+import WhiteLabel
 
 /// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
 enum CheckCommand {
@@ -21,8 +22,11 @@ enum CheckCommand {
             throw UsageError(message: "\(option) goes with --paywall")
         }
         guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger or --paywall") }
-        let directory =
-            options["--state"] ?? RunCommand.defaultStateDirectory(app: options["--app"] ?? AppArgument.defaultApp)
+        // An app built around a .storekit file keeps its state under the id `run --storekit` gives it.
+        var app = options["--app"] ?? AppArgument.defaultApp
+        if let file = options["--app"] == nil ? options["--storekit"] : nil { app = StoreKitApp.appId(path: file) }
+        if app.hasSuffix(".storekit") { app = StoreKitApp.appId(path: app) }
+        let directory = options["--state"] ?? RunCommand.defaultStateDirectory(app: app)
         let path = directory + "/backend.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
             throw UsageError(message: "--state: no ledger at \(path)")

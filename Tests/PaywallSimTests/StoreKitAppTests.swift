@@ -177,6 +177,18 @@ struct StoreKitAppTests {
         #expect(result.stderr.contains("\(path): \(message)"), "\(result.stderr)")
     }
 
+    @Test func checkLedgerLooksWhereRunStorekitKeepsItsState() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory
+        let result = try TestSupport.runBinary(
+            ["check", "--ledger", "--storekit", BroughtCatalog.foodTruck], environment: environment)
+        #expect(result.code == 2)
+        #expect(
+            result.stderr.contains("no ledger at \(directory)/paywall-sim/apple-food-truck-products/backend.sqlite"))
+    }
+
     @Test func aMissingFileIsExitTwoNamingIt() throws {
         let result = try TestSupport.runBinary(["run", "--storekit", "/nonexistent/x.storekit"])
         #expect(result.code == 2)
