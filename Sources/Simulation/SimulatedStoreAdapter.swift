@@ -18,8 +18,12 @@ final class SimulatedStoreAdapter: StoreAdapter {
     }
 
     func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String]) -> Void) {
-        queue.requestProducts(identifiers) { response in
-            completion(response.products.map(Self.product), response.invalidProductIdentifiers)
+        queue.requestProducts(identifiers) { [queue] response in
+            // An offer this Apple ID cannot get is not offered: the paywall says what Apple's sheet will charge.
+            let products = response.products.map { product in
+                Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
+            }
+            completion(products, response.invalidProductIdentifiers)
         }
     }
 
@@ -43,13 +47,14 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.restoreCompletedTransactions { completion($0?.rawValue) }
     }
 
-    static func product(_ product: Product) -> StoreProduct {
-        let trial = product.introductoryOffer.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
+    static func product(_ product: Product, eligible: Bool = true) -> StoreProduct {
+        let intro = eligible ? product.introductoryOffer : nil
+        let trial = intro.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
         var answer = StoreProduct(
             productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
             subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial)
-        if let offer = product.introductoryOffer, offer.paymentMode != .freeTrial {
+        if let offer = intro, offer.paymentMode != .freeTrial {
             answer.paidIntroductoryOffer = PaidIntroductoryOffer(
                 mode: offer.paymentMode == .payAsYouGo ? .payAsYouGo : .payUpFront,
                 localizedPrice: offer.localizedPrice,

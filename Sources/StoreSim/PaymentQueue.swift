@@ -133,6 +133,11 @@ public final class PaymentQueue {
     /// Adds a payment for `productIdentifier`: the observer sees `purchasing`, then Apple's sheet appears.
     /// `discount` applies a promotional offer signed by the backend for `appAccountToken`'s customer;
     /// an unsigned, reused, expired or tampered one fails the payment before Apple's sheet.
+    /// Whether this Apple ID would get `product`'s introductory offer now (StoreKit 2's `isEligibleForIntroOffer`).
+    public func isEligibleForIntroductoryOffer(_ product: Product) -> Bool {
+        store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+    }
+
     public func add(productIdentifier: String, discount: PaymentDiscount? = nil, appAccountToken: String = "") {
         paymentCount += 1
         let number = paymentCount

@@ -374,3 +374,33 @@ struct IntroductoryOfferPaywallTests {
                 == "Pro: $1.99 per month for 3 months, then $19.99 per month")
     }
 }
+
+/// A reader who already had the introductory offer is not shown it again: the paywall and the sheet agree.
+@Suite struct IntroductoryOfferEligibilityTests {
+    @Test func aReturningSubscriberSeesNoTrialOnThePaywallNorOnTheSheet() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = """
+            app podcast-club
+            launch
+            open content ep-102-bread
+            subscribe
+            expect text "Listener+ Monthly: 1 week free, then $4.99 per month"
+            select offer listener-monthly
+            confirm payment
+            open profile
+            manage subscription
+            cancel auto-renew
+            advance 2mo
+            restart app
+            open content ep-103-night-shift
+            subscribe
+            expect text "Listener+ Monthly: $4.99 per month"
+            select offer listener-monthly
+            expect text "$4.99 per month. Renews automatically"
+            """
+        try scenario.write(toFile: "\(directory)/returning.scenario", atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 0, "\(result.stdout)")
+    }
+}
