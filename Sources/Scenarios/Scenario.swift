@@ -89,6 +89,8 @@ public enum StepKind: Equatable, Sendable {
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
 public enum SetupStep: Equatable, Sendable {
     case app(String)
+    /// An Xcode `.storekit` file: the app built around it, or with `app CONFIG` the owner's app selling from it.
+    case storekit(String)
     case seed(UInt64)
     case storefront(String)
     case locale(String)
@@ -107,7 +109,7 @@ public enum SetupStep: Equatable, Sendable {
     /// Whether the step builds the world, so it must come before `launch`.
     var buildsWorld: Bool {
         switch self {
-        case .app, .seed, .device, .appleId, .account, .defect, .restorePolicy: true
+        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: true
         case .storefront, .locale, .latency, .inject, .finish: false
         }
     }

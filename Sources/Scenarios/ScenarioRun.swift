@@ -201,16 +201,19 @@ public final class ScenarioRun {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
         case .finish(let policy): world.finishPolicy = policy
-        case .app, .seed, .device, .appleId, .account, .defect, .restorePolicy: break  // kept before launch
+        // The parser keeps these before launch.
+        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: break
         }
         world.scheduler.runUntilIdle()
     }
 
     /// The result as `play` reports it, after `stepsRun` steps.
     public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
-        ScenarioResult(
+        var result = ScenarioResult(
             file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
             stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
+        result.timeline = world?.timeline.entries
+        return result
     }
 
     public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {

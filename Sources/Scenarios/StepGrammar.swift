@@ -10,8 +10,8 @@ enum StepGrammar {
     static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
         let arguments = Array(words.dropFirst())
         switch words[0] {
-        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject", "defect",
-            "finish", "restore-policy":
+        case "app", "storekit", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject",
+            "defect", "finish", "restore-policy":
             return .setup(try setup(words[0], arguments, rest: rest))
         case "launch":
             try count(arguments, 0, "launch")
@@ -29,6 +29,7 @@ enum StepGrammar {
     private static func setup(_ word: String, _ arguments: [String], rest: String) throws(StepError) -> SetupStep {
         switch word {
         case "app": return .app(try single(arguments, "app NAME|PATH"))
+        case "storekit": return .storekit(try single(arguments, "storekit FILE.storekit"))
         case "seed":
             guard let seed = UInt64(try single(arguments, "seed N")) else {
                 throw StepError("seed takes a whole number, such as seed 7")

@@ -65,6 +65,7 @@ public enum StepText {
     public static func setup(_ step: SetupStep) -> String {
         switch step {
         case .app(let name): "app \(name)"
+        case .storekit(let path): "storekit \(path)"
         case .seed(let seed): "seed \(seed)"
         case .storefront(let code): "storefront \(code)"
         case .locale(let id): "locale \(id)"

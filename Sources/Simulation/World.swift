@@ -155,6 +155,8 @@ public final class World {
         store.billingRetryOnRenewal = settings.renewalBillingIssuesEnabled
         store.billingGracePeriodEnabled = settings.billingGracePeriodEnabled
         if settings.failTransactionsEnabled { try? store.inject(FaultPlan.parse("payment error always")) }
+        // Xcode's billing-issue switch: a purchase stops for the reader to fix their payment method.
+        if settings.billingIssuesEnabled { try? store.inject(FaultPlan.parse("payment interrupted always")) }
     }
 
     /// Starts the app on the phone.

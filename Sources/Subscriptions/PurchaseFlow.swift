@@ -78,9 +78,11 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
-        let trial = store.freeTrialPeriod(for: offer.productId)
-        guard trial == offer.product.freeTrialPeriod else {
-            log("purchase \(offer.id): the paywall's free trial is not Apple's any more; the paywall is corrected")
+        let now = store.currentProduct(offer.productId)
+        guard now == nil || Self.sameIntroductoryTerms(now, offer.product) else {
+            log(
+                "purchase \(offer.id): the paywall's introductory offer is not Apple's any more; the paywall is corrected"
+            )
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
@@ -188,21 +190,26 @@ extension SubscriptionCoordinator {
         }
     }
 
-    /// Asks the store again for the free trial of every offer in `productId`'s group and tells the
+    /// Asks the store again for the introductory offer of every offer in `productId`'s group and tells the
     /// app when one changed.
     func updateTrials(likeGroupOf productId: String) {
         let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
         var changed = false
         let offers = catalog.offers.map { offer -> Offer in
-            guard group == nil || offer.product.subscriptionGroupIdentifier == group else { return offer }
-            let trial = store.freeTrialPeriod(for: offer.productId)
-            guard trial != offer.product.freeTrialPeriod else { return offer }
+            guard group == nil || offer.product.subscriptionGroupIdentifier == group,
+                let now = store.currentProduct(offer.productId), !Self.sameIntroductoryTerms(now, offer.product)
+            else { return offer }
             changed = true
-            return Offer(id: offer.id, product: offer.product.with(freeTrialPeriod: trial))
+            return Offer(id: offer.id, product: now)
         }
         guard changed else { return }
         catalog = OfferCatalog(offers: offers, leftOut: catalog.leftOut)
         onCatalogChange(catalog)
+    }
+
+    /// Whether two readings of a product promise the same introductory offer (free trial or paid).
+    static func sameIntroductoryTerms(_ one: StoreProduct?, _ other: StoreProduct) -> Bool {
+        one?.freeTrialPeriod == other.freeTrialPeriod && one?.paidIntroductoryOffer == other.paidIntroductoryOffer
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

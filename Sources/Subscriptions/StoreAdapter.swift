@@ -12,6 +12,8 @@ public struct StoreProduct: Equatable, Sendable {
     public let freeTrialPeriod: CalendarPeriod?
     /// Products of one group replace each other: an Apple ID pays for at most one of them at a time.
     public let subscriptionGroupIdentifier: String?
+    /// The introductory offer when it is paid (pay as you go, pay up front).
+    public var paidIntroductoryOffer: PaidIntroductoryOffer? = nil
 
     public init(
         productIdentifier: String, localizedTitle: String, localizedDescription: String, localizedPrice: String,
@@ -28,14 +30,22 @@ public struct StoreProduct: Equatable, Sendable {
     }
 }
 
-extension StoreProduct {
-    /// The same product with the free trial this Apple ID may take now (nil: none).
-    public func with(freeTrialPeriod trial: CalendarPeriod?) -> StoreProduct {
-        StoreProduct(
-            productIdentifier: productIdentifier, localizedTitle: localizedTitle,
-            localizedDescription: localizedDescription, localizedPrice: localizedPrice,
-            subscriptionPeriod: subscriptionPeriod, freeTrialPeriod: trial,
-            subscriptionGroupIdentifier: subscriptionGroupIdentifier)
+/// A reduced price for a new subscriber: per period for `numberOfPeriods` periods, or once for the whole offer.
+public struct PaidIntroductoryOffer: Equatable, Sendable {
+    public enum Mode: Equatable, Sendable {
+        case payAsYouGo
+        case payUpFront
+    }
+    public let mode: Mode
+    public let localizedPrice: String
+    public let period: CalendarPeriod
+    public let numberOfPeriods: Int
+
+    public init(mode: Mode, localizedPrice: String, period: CalendarPeriod, numberOfPeriods: Int) {
+        self.mode = mode
+        self.localizedPrice = localizedPrice
+        self.period = period
+        self.numberOfPeriods = numberOfPeriods
     }
 }
 
@@ -83,9 +93,9 @@ public protocol StoreAdapter: AnyObject {
     func requestProducts(
         _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)
     func addPayment(productIdentifier: String)
-    /// The free trial Apple's sheet would give this Apple ID for the product now (nil: none), as a
-    /// StoreKit 1 app reads it from the receipt's intro-offer history.
-    func freeTrialPeriod(for productIdentifier: String) -> CalendarPeriod?
+    /// The product with the introductory offer Apple's sheet would give this Apple ID now (a StoreKit 1
+    /// app reads it from the receipt's intro-offer history); nil when the store does not sell it.
+    func currentProduct(_ productIdentifier: String) -> StoreProduct?
     func finish(_ transaction: StoreTransaction)
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }

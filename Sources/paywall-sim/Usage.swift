@@ -20,14 +20,18 @@ enum Usage {
         """
 
     static let run = """
-        Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
-                               [--inject RULES] [--record FILE]
+        Usage: paywall-sim [run] [--storekit FILE.storekit] [--app NAME|PATH] [--state DIR | --ephemeral]
+                               [--seed N] [--latency PROFILE] [--inject RULES] [--record FILE]
                paywall-sim run --walk FILE|DIR [--report FILE]
 
         Opens a white-label app on a simulated phone, beside the timeline of every message
         between the app, the fake App Store and the backend.
 
         Options:
+          --storekit FILE    An Xcode .storekit file: an app built around it (every auto-renewable
+                             subscription an offer, each group an access level, a generated feed), its
+                             settings honoured; with --app, that app's text and order selling from the file.
+                             What the file holds and the simulator ignores is a warning on stderr.
           --app NAME|PATH    A bundled demo app (see `paywall-sim apps`) or a config file. Default: daily-news
           --state DIR        Where the App Store, the backend and the phone keep their state.
                              Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
@@ -58,23 +62,26 @@ enum Usage {
         """
 
     static let screens = """
-        Usage: paywall-sim screens [--app NAME|PATH] [--width N]
+        Usage: paywall-sim screens [--storekit FILE] [--app NAME|PATH] [--width N]
 
         Prints every screen of the app as text, in the order a reader meets them: each with a caption,
         headed by its identifier. The golden snapshots in Tests/Snapshots hold the same text.
 
         Options:
+          --storekit FILE  An app built around an Xcode .storekit file (see run --help)
           --app NAME|PATH  A bundled demo app or a config file. Default: daily-news
           --width N        The phone's width in columns, 24 to 120. Default: 40
           -h, --help       Show this help
         """
 
     static let check = """
-        Usage: paywall-sim check --paywall [--app NAME|PATH]
+        Usage: paywall-sim check --paywall [--storekit FILE] [--app NAME|PATH] [--storefront CODE] [--locale ID]
                paywall-sim check --ledger [--state DIR | --app NAME]
 
         --paywall prints the offers the paywall will show, in the owner's order, with the store's
-        words in the owner's text, and why each configured product the store did not return is left out.
+        words in the owner's text, why each configured product the store did not return is left out,
+        and why the catalog's other products (consumables, non-consumables, non-renewing subscriptions)
+        are not on a subscription paywall.
 
         --ledger verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
         3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
@@ -82,6 +89,9 @@ enum Usage {
 
         Options:
           --paywall     Show what the paywall will show and why
+          --storekit FILE   The paywall of an app built around an Xcode .storekit file (see run --help)
+          --storefront CODE The paywall in another storefront (USA, GBR, FRA, …)
+          --locale ID   The paywall in another locale (en_US, fr_FR, …)
           --ledger      Check the ledger (backend.sqlite)
           --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
           --app NAME    Which app's default state directory. Default: daily-news
@@ -105,7 +115,7 @@ enum Usage {
         """
 
     static let fuzz = """
-        Usage: paywall-sim fuzz [--app NAME|PATH|all] [--runs N] [--steps N] [--seed N] [--out DIR]
+        Usage: paywall-sim fuzz [--app NAME|PATH|all | --storekit FILE] [--runs N] [--steps N] [--seed N] [--out DIR]
                                 [--state DIR] [--session N] [--defect NAME]
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
@@ -125,6 +135,7 @@ enum Usage {
 
         Options:
           --app NAME|PATH|all  The app to fuzz; all takes the bundled demo apps in turn. Default: all
+          --storekit FILE      Fuzz the app built around an Xcode .storekit file
           --runs N             Sessions. Default: 2000
           --steps N            Steps per session. Default: 60
           --seed N             Default: 1
@@ -139,28 +150,34 @@ enum Usage {
 
     static let play = """
         Usage: paywall-sim play FILE|DIR… [--junit FILE] [--tap] [--markdown] [--jobs N] [--list-faults]
-               paywall-sim play --live FILE [--pace SECONDS]
+               paywall-sim play --live FILE [--pace SECONDS] [--cast OUT.cast]
 
         Runs scenarios (*.scenario; folders are searched) on the virtual clock and prints a table:
         scenario, result, steps, virtual time covered. A failure shows file:line, the step, expected
         vs actual, the rendered screen and the end of the timeline.
-        Exit 0 when all pass, 1 if any failed, 2 for a malformed file (file:line and what is wrong).
+        Exit 0 when all pass, 1 if any failed, 2 for a malformed file (file:line and what is wrong; with
+        --tap, Bail out!; with --junit, the other files run and the malformed one is an error case).
 
         Options:
-          --junit FILE   Also write the results as JUnit XML
-          --tap          Print TAP instead of the table
-          --markdown     Print "What happens | What the reader sees | Result" from title and sees
+          --junit FILE   Also write the results as JUnit XML (Surefire's shape; wall-clock time, the
+                         virtual time as a property)
+          --tap          Print TAP version 13 instead of the table
+          --markdown     Print "What happens | What the reader sees | Result" from title and sees, then
+                         each scenario's messages as a Mermaid sequence diagram
           --jobs N       Run the files in N parallel processes. Default: 1
           --list-faults  Print every fault target and its faults, as inject takes them
           --live         Play one scenario in the terminal at a human pace, for a demo: each step's
                          # comment (on its line, or the lines just above) is shown as a caption.
                          Space pauses and resumes, q quits. Expectations are checked as play checks them;
                          at the end the pane says passed or the step that failed, and q prints the table.
-          --pace SECONDS Wall time between steps with --live, 0 to 60. Default: 1.5
+          --pace SECONDS Time between steps with --live, 0 to 60. Default: 1.5
+          --cast FILE    With --live: write the replay as an asciicast v2 recording instead of showing it,
+                         a frame per step at the pace in virtual seconds (the same file every time)
           -h, --help     Show this help
 
         One step per line; # starts a comment.
-        Setup:   app NAME|PATH, title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
+        Setup:   app NAME|PATH, storekit FILE.storekit (the app built around it; after app CONFIG,
+                 that app selling from it), title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
                  restore-policy NAME
