@@ -1,5 +1,6 @@
 import Foundation
 import Fuzzing
+import Simulation
 import Subscriptions
 import WhiteLabel
 
@@ -7,7 +8,7 @@ import WhiteLabel
 /// step; the first failure is shrunk and saved as a scenario.
 enum FuzzCommand {
     static let valued: Set<String> = [
-        "--app", "--runs", "--steps", "--seed", "--out", "--state", "--defect", "--session",
+        "--app", "--runs", "--steps", "--seed", "--out", "--state", "--defect", "--session", "--invariants",
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -70,10 +71,29 @@ enum FuzzCommand {
         guard let seed = UInt64(seedText) else {
             throw UsageError(message: "--seed takes a whole number, not \"\(seedText)\"")
         }
-        return FuzzOptions(
+        var fuzzOptions = FuzzOptions(
             apps: apps, runs: try options.integer("--runs", in: 1...10_000_000, default: 2_000),
             steps: try options.integer("--steps", in: 1...100_000, default: 60), seed: seed,
             stateDirectory: options["--state"], defect: defect)
+        if let list = options["--invariants"] { fuzzOptions.invariants = try invariants(list) }
+        return fuzzOptions
+    }
+
+    /// `--invariants 9,11`: the numbers of `fuzz --help`'s list.
+    private static func invariants(_ list: String) throws(UsageError) -> Set<Invariant> {
+        var chosen: Set<Invariant> = []
+        for part in list.split(separator: ",") {
+            guard let number = Int(part.trimmingCharacters(in: .whitespaces)),
+                let invariant = Invariant(rawValue: number)
+            else {
+                throw UsageError(
+                    message:
+                        "--invariants takes numbers from 1 to \(Invariant.allCases.count) separated by commas, not \"\(list)\""
+                )
+            }
+            chosen.insert(invariant)
+        }
+        return chosen
     }
 
     private static func virtualDays(_ result: FuzzResult) -> Int {
