@@ -78,7 +78,7 @@ enum PayingCheck {
         return [
             InvariantViolation(
                 .payingKeepsAccess,
-                "after the app started again, \(WorldReading.describe(identity)) owns \(paid.map(\.productId).joined(separator: ", ")), "
+                "after the app started or came back, \(WorldReading.describe(identity)) owns \(paid.map(\.productId).joined(separator: ", ")), "
                     + "paid for, but \(world.deviceName) shows \(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(expected))"
             )
         ]
