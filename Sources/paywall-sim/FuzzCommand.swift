@@ -34,7 +34,7 @@ enum FuzzCommand {
         guard let failure = result.failure else {
             print(
                 "\(result.sessions) session\(result.sessions == 1 ? "" : "s"), \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
-                    + "every invariant held (\(virtualDays(result)) day\(virtualDays(result) == 1 ? "" : "s") of virtual time)"
+                    + "\(held(fuzzOptions.invariants)) (\(virtualDays(result)) day\(virtualDays(result) == 1 ? "" : "s") of virtual time)"
             )
             print(result.coverage.summary)
             return ExitCode.ok
@@ -94,6 +94,13 @@ enum FuzzCommand {
             chosen.insert(invariant)
         }
         return chosen
+    }
+
+    /// What a passing run says held: every invariant, or only those `--invariants` chose.
+    private static func held(_ invariants: Set<Invariant>) -> String {
+        guard invariants.count < Invariant.allCases.count else { return "every invariant held" }
+        let numbers = invariants.map(\.rawValue).sorted().map(String.init).joined(separator: ", ")
+        return "invariant\(invariants.count == 1 ? "" : "s") \(numbers) held (the others were not watched)"
     }
 
     private static func virtualDays(_ result: FuzzResult) -> Int {
