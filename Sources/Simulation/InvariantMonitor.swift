@@ -33,6 +33,7 @@ public final class InvariantMonitor {
     /// When the app was last quit (kill or restart) with whatever it was waiting for.
     private var interruptedAt: SimInstant?
     private var stepBegan: SimInstant
+    private var stepStarts: [SimInstant] = []
     private var told: ToldCheck
     private var charges: ChargeCheck
     private var moves: MoveCheck
@@ -52,6 +53,7 @@ public final class InvariantMonitor {
         self.step = step
         before = WorldReading(world)
         stepBegan = world.scheduler.now
+        stepStarts.append(stepBegan)
         readTimeline()
         cancelled = false
         moves.willRun(step, waits: waits)
@@ -62,7 +64,8 @@ public final class InvariantMonitor {
     public func didRun() -> [InvariantViolation] {
         readTimeline()
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
-        let context = StepContext(world: world, step: step, began: stepBegan, lastFault: lastFault)
+        let context = StepContext(
+            world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context)
