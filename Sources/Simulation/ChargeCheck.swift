@@ -77,9 +77,13 @@ struct ChargeCheck {
         )
     }
 
-    /// An outcome that tells the reader the purchase did not end in access: an error, or that it waits.
+    /// An outcome that tells the reader the purchase did not end in access: an error, that it waits, or
+    /// that it waits for the reader's answer.
     private static func saysSomethingWrong(_ told: ReaderOutcome.Told) -> Bool {
         switch told {
+        // Signed in with the offer to move this phone's subscription: the reader is asked where it goes.
+        case .account(.signedIn(offerTransfer: true)):
+            true
         case .purchase(.purchased), .purchase(.restoredInsteadOfCharging), .purchase(.cancelled), .purchase(.refused),
             .restore(.restored), .restore(.alreadySubscribed), .account(.transferred), .account(.signedIn),
             .account(.loggedOut), .account(.notLoggedIn):
