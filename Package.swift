@@ -35,7 +35,9 @@ let package = Package(
             ]),
         .target(
             name: "Scenarios",
-            dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
+            dependencies: [
+                "Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions", "BackendSim",
+            ]),
         .target(name: "Fuzzing", dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
         .target(name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses"]),
         .executableTarget(

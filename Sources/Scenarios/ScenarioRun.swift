@@ -37,6 +37,9 @@ public final class ScenarioRun {
             }
     }
 
+    /// What a failure to build the world expected: a setup that makes a world.
+    public static let setupExpectation = "a world built from the setup"
+
     public var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
 
     /// Runs one step; after an action the world runs until idle, so what follows sees where it settled.
@@ -130,7 +133,7 @@ public final class ScenarioRun {
             do {
                 world = try setup.build(scenarioFile: scenario.file, resources: resources)
             } catch {
-                throw StepFailure(expected: "a world built from the setup", actual: error.description)
+                throw StepFailure(expected: Self.setupExpectation, actual: error.description)
             }
             self.world = world
         }
@@ -197,7 +200,8 @@ public final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
-        case .app, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
+        case .finish(let policy): world.finishPolicy = policy
+        case .app, .seed, .device, .appleId, .account, .defect, .restorePolicy: break  // kept before launch
         }
         world.scheduler.runUntilIdle()
     }

@@ -14,6 +14,8 @@ struct ScenarioSetup {
     var accounts: [(email: String, password: String)] = []
     var faults = FaultPlan()
     var defect: CoordinatorDefect?
+    var finishPolicy: SubscriptionCoordinator.FinishPolicy?
+    var restorePolicy: RestorePolicy?
 
     mutating func add(_ step: SetupStep) {
         switch step {
@@ -27,12 +29,15 @@ struct ScenarioSetup {
         case .latency(let profile): options.latency = profile
         case .inject(let plan): for rule in plan.rules { faults.add(rule) }
         case .defect(let broken): defect = broken
+        case .finish(let policy): finishPolicy = policy
+        case .restorePolicy(let policy): restorePolicy = policy
         }
     }
 
     /// The world, not launched: accounts exist on the backend, the store sells in the storefront and locale.
     func build(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> World {
-        let config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+        var config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+        if let restorePolicy { config.backend.restorePolicy = restorePolicy }
         let world: World
         do {
             world = try World(config: config, options: options)
@@ -49,6 +54,7 @@ struct ScenarioSetup {
         }
         if let locale { world.store.locale = locale }
         world.defect = defect
+        if let finishPolicy { world.finishPolicy = finishPolicy }
         for account in accounts { try create(account, in: world) }
         do {
             if !faults.isEmpty { try world.inject(faults) }

@@ -3,13 +3,15 @@ import SimKernel
 import Simulation
 import StoreSim
 import Subscriptions
+import WhiteLabel
 
 /// The words of each step kind, checked as far as they can be without a world.
 enum StepGrammar {
     static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
         let arguments = Array(words.dropFirst())
         switch words[0] {
-        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject", "defect":
+        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject", "defect",
+            "finish", "restore-policy":
             return .setup(try setup(words[0], arguments, rest: rest))
         case "launch":
             try count(arguments, 0, "launch")
@@ -45,6 +47,19 @@ enum StepGrammar {
                 throw StepError("unknown latency profile \"\(name)\" (profiles: \(names))")
             }
             return .latency(profile)
+        case "finish":
+            let when = try single(arguments, "finish before|after (the server check)")
+            guard let policy = finishPolicy(when) else {
+                throw StepError("unknown finish \"\(when)\" (write finish before or finish after)")
+            }
+            return .finish(policy)
+        case "restore-policy":
+            let name = try single(arguments, "restore-policy NAME")
+            guard let policy = RestorePolicy(rawValue: name) else {
+                let names = RestorePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepError("unknown restore policy \"\(name)\" (policies: \(names))")
+            }
+            return .restorePolicy(policy)
         case "defect":
             let name = try single(arguments, "defect NAME")
             guard let defect = CoordinatorDefect(rawValue: name) else {
@@ -60,6 +75,15 @@ enum StepGrammar {
             } catch {
                 throw StepError(error.description)
             }
+        }
+    }
+
+    /// `before`/`after`, or the coordinator's own names (`before-server-check`…).
+    static func finishPolicy(_ text: String) -> SubscriptionCoordinator.FinishPolicy? {
+        switch text {
+        case "before": .beforeServerCheck
+        case "after": .afterServerCheck
+        default: SubscriptionCoordinator.FinishPolicy(rawValue: text)
         }
     }
 

@@ -70,6 +70,8 @@ public enum StepText {
         case .latency(let profile): "latency \(profile.name)"
         case .inject(let plan): "inject \(plan.rules.map(\.description).joined(separator: "; "))"
         case .defect(let defect): "defect \(defect.rawValue)"
+        case .finish(let policy): "finish \(policy == .beforeServerCheck ? "before" : "after")"
+        case .restorePolicy(let policy): "restore-policy \(policy.rawValue)"
         }
     }
 

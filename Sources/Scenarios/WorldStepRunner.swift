@@ -8,9 +8,7 @@ enum WorldStepRunner {
         case .advance(.fixed(let duration)):
             world.travel(by: duration)
         case .advance(.months(let months)):
-            // Calendar months, as renewals count them: Jan 31 + 1 month is Feb 28.
-            let now = world.scheduler.now
-            world.travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now)
+            world.travel(months: months)
         case .store(let event):
             try store(event, on: world)
         case .parentApprove:

@@ -33,6 +33,10 @@ final class Device {
     var onAnswer: ((HTTPResponse) -> Void)? {
         didSet { backend.onAnswer = onAnswer }
     }
+    /// Told when the app gives up on a request after its timeout.
+    var onGiveUp: (() -> Void)? {
+        didSet { backend.onGiveUp = onGiveUp }
+    }
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
     private(set) var isRunning = true
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
@@ -69,8 +73,16 @@ final class Device {
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
+        coordinator.clock = { [scheduler] in scheduler.now }
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
+        coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
+        coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction in
+            self?.dispatch(
+                .purchaseCarriedOn(
+                    outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier)
+            )
+        }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
                 .paymentSheet(
@@ -121,6 +133,11 @@ final class Device {
             productId = purchaseBegan?.productId
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
+        case .purchaseCarriedOn(let outcome, let product, let transactionId):
+            // Nobody on screen waited for it: it began when Apple charged for it.
+            told = .purchase(outcome)
+            began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels)
+            productId = product
         case .restoreFinished(let outcome): told = .restore(outcome)
         case .accountFinished(let outcome): told = .account(outcome)
         default: return
@@ -151,6 +168,8 @@ final class Device {
     private func run(_ effect: AppEffect) {
         noteBeginning(effect)
         switch effect {
+        case .forgetCatalog:
+            coordinator.forgetCatalog()
         case .loadCatalog:
             coordinator.loadCatalog { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         case .purchase(let offerId, let gatePassed):
@@ -191,6 +210,14 @@ final class Device {
 
     /// The reader's input as the timeline says it; typing is not logged, so a password never is.
     private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String? {
+        if let alert = screen.alert {
+            // The alert covers the screen: what the reader answers is the alert, not the row beneath it.
+            switch input {
+            case .select: return "OK on alert \"\(alert.title)\""
+            case .back: return "dismiss alert \"\(alert.title)\""
+            default: return nil
+            }
+        }
         let row = screen.selection.map { screen.rows[$0].text } ?? ""
         switch input {
         case .select where screen.selection.map({ screen.rows[$0].isField }) == true:

@@ -1,3 +1,4 @@
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -17,10 +18,20 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.startObserving { observer(Self.transaction($0)) }
     }
 
-    func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String]) -> Void) {
-        queue.requestProducts(identifiers) { response in
-            completion(response.products.map(Self.product), response.invalidProductIdentifiers)
+    /// The trial is offered only where this Apple ID may still take it, as a StoreKit 1 app decides from
+    /// the receipt's intro-offer history: the paywall and Apple's sheet must never disagree.
+    func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String], String?) -> Void) {
+        queue.requestProducts(identifiers) { [queue] response in
+            let products = response.products.map {
+                Self.product($0, trialEligible: queue.isEligibleForIntroductoryOffer($0))
+            }
+            completion(products, response.invalidProductIdentifiers, response.error?.rawValue)
         }
+    }
+
+    func freeTrialPeriod(for productIdentifier: String) -> CalendarPeriod? {
+        guard let product = queue.product(productIdentifier) else { return nil }
+        return Self.product(product, trialEligible: queue.isEligibleForIntroductoryOffer(product)).freeTrialPeriod
     }
 
     func addPayment(productIdentifier: String) {
@@ -43,12 +54,15 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.restoreCompletedTransactions { completion($0?.rawValue) }
     }
 
-    static func product(_ product: Product) -> StoreProduct {
-        let trial = product.introductoryOffer.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
+    static func product(_ product: Product, trialEligible: Bool = true) -> StoreProduct {
+        let trial = product.introductoryOffer.flatMap {
+            $0.paymentMode == .freeTrial && trialEligible ? $0.subscriptionPeriod : nil
+        }
         return StoreProduct(
             productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
-            subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial)
+            subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial,
+            subscriptionGroupIdentifier: product.subscriptionGroupIdentifier)
     }
 
     static func transaction(_ transaction: PaymentTransaction) -> StoreTransaction {
@@ -65,6 +79,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
         }
         return StoreTransaction(
             paymentNumber: transaction.paymentNumber, transactionIdentifier: transaction.transactionIdentifier,
-            productIdentifier: transaction.productIdentifier, state: state)
+            productIdentifier: transaction.productIdentifier, state: state,
+            originalTransactionIdentifier: transaction.originalTransactionIdentifier,
+            transactionDate: transaction.transactionDate)
     }
 }

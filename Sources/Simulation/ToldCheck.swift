@@ -40,7 +40,13 @@ struct ToldCheck {
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.nothingToRestore):
-            let paid = world.paidSubscriptions
+            // What was bought before the restore began must have been found; a charge after it is later news.
+            let charged = world.store.transactions(appleId: world.appleId)
+            let paid = world.paidSubscriptions.filter { subscription in
+                charged.contains {
+                    $0.transactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < outcome.began
+                }
+            }
             guard !paid.isEmpty else { return nil }
             return InvariantViolation(
                 .toldIsTrue,

@@ -62,6 +62,8 @@ public final class World {
 
     /// What the backend told each phone, for the invariant checks.
     var words = BackendWords()
+    /// When the app on screen last gave up on a request after its timeout.
+    var lastGiveUp: SimInstant?
 
     /// Every purchase, restore and account outcome the app was told, on any phone, in order.
     public private(set) var readerOutcomes: [ReaderOutcome] = []
@@ -71,7 +73,11 @@ public final class World {
 
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
-        didSet { device.coordinator.defect = defect }
+        didSet {
+            device.coordinator.defect = defect
+            // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
+            backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
+        }
     }
 
     /// The phone on screen's name.
@@ -126,6 +132,8 @@ public final class World {
         attach(device)
         applyStoreKitSettings()
         resumeClock()
+        // After the clock: a payment confirmed before the last run stopped is charged at today's date.
+        store.resumeHeldPayments()
     }
 
     deinit {
@@ -226,6 +234,7 @@ public final class World {
         device.onOutcome = { [weak self] in self?.readerOutcomes.append($0) }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
+        device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
     }
 
     private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
@@ -272,8 +281,9 @@ public final class World {
         storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
     }
 
-    /// When the network last injected a backend fault; nil when none fired yet.
-    public var lastBackendFault: SimInstant? { network.lastFault }
+    /// When the network last injected a backend fault, or the app last gave up on a request that took
+    /// longer than its timeout (flaky latency fails the app as a fault does); nil when neither happened.
+    public var lastBackendFault: SimInstant? { [network.lastFault, lastGiveUp].compactMap { $0 }.max() }
 
     /// When the phone on screen last asked for the full text of `contentId`.
     public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }

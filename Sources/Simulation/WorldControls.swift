@@ -76,6 +76,16 @@ extension World {
         saveClock()
     }
 
+    /// Moves the clock by calendar months, as renewals count them (Jan 31 + 1 month is Feb 28), and
+    /// says so in months: the timeline and a recording name the same step.
+    public func travel(months: Int) {
+        let now = scheduler.now
+        let target = CalendarPeriod(unit: .month, value: months).added(to: now)
+        timeline.log(.control, "time travel +\(months) month\(months == 1 ? "" : "s"), to \(target.dateDescription)")
+        scheduler.advance(by: target - now)
+        saveClock()
+    }
+
     /// Moves the clock just past the reader's next renewal, if a subscription will renew.
     @discardableResult
     public func travelToNextRenewal() -> Bool {

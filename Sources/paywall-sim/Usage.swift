@@ -12,6 +12,7 @@ enum Usage {
           check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
           play      Run scenario files headless and report them
+          compare   Run one scenario in two or more worlds (a policy, latency, storefront…) and show where they diverge
           fuzz      Random sessions checked against the invariants; a failure is shrunk to a scenario
 
         Run `paywall-sim COMMAND --help` for a command's options.
@@ -176,7 +177,8 @@ enum Usage {
         One step per line; # starts a comment.
         Setup:   app NAME|PATH, title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
-                 inject TARGET FAULT [times N | always | chance P]
+                 inject TARGET FAULT [times N | always | chance P], finish before|after,
+                 restore-policy NAME
         Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, double-tap offer ID, subscribe,
                  answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
@@ -193,6 +195,47 @@ enum Usage {
                  without waiting STEP (the next step comes before answers on their way arrive),
                  defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment,
                  keep-cache)
+        Compare: vary KEY=V1,V2, expect diverge [at STEP], when KEY=VALUE STEP (see compare --help)
+        """
+
+    static let compare = """
+        Usage: paywall-sim compare FILE|DIR… [--vary KEY=V1,V2[,V3…]]
+               paywall-sim compare FILE --vary KEY=V1,V2 --live
+
+        Runs the same scenario, with the same seed, in one world per value of KEY, step by step in
+        lockstep, and prints where the worlds diverge: each step after which what they show changed while
+        they differed (the first marked ▶, a return to agreement marked =), with per world the screen, the
+        alert, the access levels, the App Store's charges and the ledger's ownership moves; then each
+        world's result and a summary.
+        Exit 0 when every world passed its expectations and, if the scenario says expect diverge, the
+        worlds diverged (at the step it names); 1 otherwise; 2 for bad input (an unknown key or value,
+        a malformed scenario: file:line).
+
+        Options:
+          --vary KEY=V1,V2  The setting that differs between the worlds; it replaces the scenario's own
+                            vary line. KEY is one of
+                              finish          before|after: the app finishes Apple's transaction before or
+                                              after the server check
+                              restore-policy  transfer, keep-with-original-owner, transfer-if-owner-inactive
+                              latency         none, fast, typical, slow, flaky
+                              storefront      USA, GBR, … (what the app's catalog sells in)
+                            or any setup line's word (seed, inject, app, locale, device, apple-id, account,
+                            defect), its value the rest of the line; an empty value is a world without it:
+                            --vary "inject=receipts error times 1,"
+          --live            Open the terminal with the first two worlds side by side: one phone each, and
+                            every key goes to both (the reader's keys and the controls, which act on both
+                            worlds at once). The timeline is the first world's, with the first line where
+                            the two timelines differ marked "≠ the worlds differ from here". The scenario's
+                            setup and the steps before its first reader action run first; you do the rest.
+          -h, --help        Show this help
+
+        In a scenario (see play --help for the other lines):
+          vary KEY=V1,V2            the worlds, so `paywall-sim compare FILE` needs no --vary; play runs
+                                    such a file as its comparison
+          expect diverge [at STEP]  the worlds must diverge (first after STEP, as written); play fails a
+                                    file with it and no vary line: it needs compare
+          when KEY=VALUE STEP       a step (often an expectation) only for that world
+          finish before|after, restore-policy NAME   setup lines for the settings compare varies
         """
 
     static let apps = """
