@@ -124,6 +124,11 @@ public final class InvariantMonitor {
                 InvariantViolation(
                     .onePaymentAtATime, "a cancelled payment showed an alert: \"\(alert.title)\": \(alert.message)"))
         }
+        // 13, as the sheet appears: Apple decides its terms then, and a charge later may change what it
+        // would decide (a trial used), not what the reader read on it.
+        if world.isAppRunning, !before.sheet, after.sheet, after.transactions == before.transactions {
+            found += world.sheetViolations()
+        }
         if step == .restartApp, case .anonymous(let id) = before.identity {
             let granted = Set(world.backend.levels(of: id))
             let kept = before.levels.intersection(granted)
@@ -151,11 +156,14 @@ struct WorldReading {
     let levels: Set<String>
     let alert: Bool
     let transactions: Set<String>
+    /// Apple's sheet is up on the phone.
+    let sheet: Bool
 
     init(_ world: World) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
         alert = world.screen.alert != nil
+        sheet = world.device.queue.sheet != nil
         transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
     }
 
