@@ -16,6 +16,8 @@ public struct FuzzOptions: Sendable {
     public var stateDirectory: String?
     /// A rule of the coordinator broken on purpose, to show the fuzzer catching it.
     public var defect: CoordinatorDefect?
+    /// The guarantees whose breach stops the run; by default all of them.
+    public var invariants = Set(Invariant.allCases)
 
     public init(
         apps: [String], runs: Int = 2_000, steps: Int = 60, seed: UInt64 = 1, stateDirectory: String? = nil,
@@ -89,7 +91,9 @@ public struct Fuzzer {
     private func runner(session: Int) -> SessionRun {
         let directory = options.stateDirectory.map { "\($0)/session-\(session)" }
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
-        return SessionRun(resources: resources, stateDirectory: directory)
+        var run = SessionRun(resources: resources, stateDirectory: directory)
+        run.watched = options.invariants
+        return run
     }
 
     private func shrink(_ outcome: SessionOutcome, _ violation: InvariantViolation, app: String, session: Int)

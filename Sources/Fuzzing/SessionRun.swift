@@ -27,6 +27,8 @@ struct SessionRun {
     let resources: ResourceLocator?
     /// Where each session's world keeps its state; nil keeps it in memory.
     let stateDirectory: String?
+    /// The guarantees that end a session when broken (`fuzz --invariants`); the others are only watched.
+    var watched = Set(Invariant.allCases)
 
     /// A new session: `steps` steps drawn by `generator` from what the world shows; `setup` goes
     /// before launch (a defect to prove the fuzzer on).
@@ -36,13 +38,13 @@ struct SessionRun {
         var done: [SessionStep] = []
         let run = start()
         for kind in setup + generator.setup(app: app) { execute(SessionStep(kind: kind), on: run, done: &done) }
-        if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+        if let violation = firstWatched(run) { return finish(run, done, violation) }
         var coverage = FuzzCoverage()
         for _ in 0..<count {
             guard let world = run.world else { break }
             execute(generator.next(for: world), on: run, done: &done)
             coverage.saw(world.screen.visibleID)
-            if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+            if let violation = firstWatched(run) { return finish(run, done, violation) }
         }
         let lost = lostViolation(run)
         var outcome = finish(run, done, lost)
@@ -59,7 +61,7 @@ struct SessionRun {
         let run = start()
         for step in steps {
             execute(step, on: run, done: &done)
-            if let violation = run.violations.first?.violation { return finish(run, done, violation) }
+            if let violation = firstWatched(run) { return finish(run, done, violation) }
         }
         return finish(run, done, lostViolation(run))
     }
@@ -83,7 +85,11 @@ struct SessionRun {
     }
 
     private func lostViolation(_ run: ScenarioRun) -> InvariantViolation? {
-        run.world?.nothingLostViolations().first
+        run.world?.nothingLostViolations().first { watched.contains($0.invariant) }
+    }
+
+    private func firstWatched(_ run: ScenarioRun) -> InvariantViolation? {
+        run.violations.first { watched.contains($0.violation.invariant) }?.violation
     }
 
     private func finish(_ run: ScenarioRun, _ done: [SessionStep], _ violation: InvariantViolation?) -> SessionOutcome {

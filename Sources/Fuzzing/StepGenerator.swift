@@ -41,11 +41,21 @@ struct StepGenerator {
         if let interruption = interruption(world) { return SessionStep(kind: interruption) }
         let kind: StepKind = chance(0.3) ? outside(world) : .reader(readerAction(world))
         // A double tap: the same button again before the first answer came back.
-        if case .reader = kind, chance(0.05) {
+        if case .reader(let action) = kind, chance(Self.isButton(action) ? 0.12 : 0.03) {
             planned.append(SessionStep(kind: kind))
             return SessionStep(kind: kind, waits: false)
         }
         return SessionStep(kind: kind, waits: !kind.isAction || !chance(0.1))
+    }
+
+    /// The buttons whose second tap starts a second request when the app does not guard it.
+    private static func isButton(_ action: ReaderAction) -> Bool {
+        switch action {
+        case .restore, .acceptTransfer, .declineTransfer, .logIn, .signUp, .logOut, .confirmPayment, .subscribe:
+            true
+        default:
+            false
+        }
     }
 
     /// In an app that requires an account after subscribing, the app is often quit while a purchase,
@@ -64,6 +74,15 @@ struct StepGenerator {
 
     private mutating func readerAction(_ world: World) -> ReaderAction {
         let state = world.appState
+        // A reader without access on a phone of an Apple ID that pays (a new phone, a lost identity) restores.
+        if state.access.isKnown, state.access.levels.isEmpty, chance(0.15), !world.paidSubscriptions.isEmpty {
+            guard world.screen.id == .profile || world.screen.id == .paywall else {
+                if chance(0.3) { planned.append(SessionStep(kind: .reader(.restore), waits: false)) }
+                planned.append(SessionStep(kind: .reader(.restore)))
+                return .openProfile
+            }
+            return .restore
+        }
         let content = state.app.content.map(\.id)
         var anywhere: [ReaderAction] = [
             .openFeed, .openProfile, .openContent(pick(content)), .openContent(pick(content)),

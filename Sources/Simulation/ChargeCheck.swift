@@ -10,13 +10,19 @@ struct ChargeCheck {
         let device: String
         /// The launch that was running on the paying phone when it was charged; nil when none was.
         let launch: Int?
+        /// The first outcome that may answer it: one told before the step of the charge (Ask to Buy's
+        /// "waiting for a parent") said nothing of how the charge ended.
+        let firstOutcome: Int
     }
 
     private var seen: Set<String>
     private var open: [Charge] = []
+    /// How many outcomes the world had at the end of the last check.
+    private var outcomesRead: Int
 
     init(world: World) {
         seen = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
+        outcomesRead = world.readerOutcomes.count
     }
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
@@ -27,8 +33,12 @@ struct ChargeCheck {
             guard record.transactionReason == "PURCHASE", let device = world.deviceName(ofStoreDevice: record.deviceId)
             else { continue }
             let running = device == world.deviceName && world.isAppRunning
-            open.append(Charge(record: record, device: device, launch: running ? world.currentLaunch : nil))
+            open.append(
+                Charge(
+                    record: record, device: device, launch: running ? world.currentLaunch : nil,
+                    firstOutcome: outcomesRead))
         }
+        outcomesRead = world.readerOutcomes.count
         guard context.settled, world.isAppRunning else { return [] }
         var found: [InvariantViolation] = []
         var still = open
@@ -55,7 +65,7 @@ struct ChargeCheck {
             return nil
         }
         if world.screen.alert != nil { return nil }
-        let told = world.readerOutcomes.contains { outcome in
+        let told = world.readerOutcomes[charge.firstOutcome...].contains { outcome in
             outcome.device == charge.device && outcome.at >= record.purchaseDate
                 && Self.saysSomethingWrong(outcome.told)
         }
@@ -67,9 +77,13 @@ struct ChargeCheck {
         )
     }
 
-    /// An outcome that tells the reader the purchase did not end in access: an error, or that it waits.
+    /// An outcome that tells the reader the purchase did not end in access: an error, that it waits, or
+    /// that it waits for the reader's answer.
     private static func saysSomethingWrong(_ told: ReaderOutcome.Told) -> Bool {
         switch told {
+        // Signed in with the offer to move this phone's subscription: the reader is asked where it goes.
+        case .account(.signedIn(offerTransfer: true)):
+            true
         case .purchase(.purchased), .purchase(.restoredInsteadOfCharging), .purchase(.cancelled), .purchase(.refused),
             .restore(.restored), .restore(.alreadySubscribed), .account(.transferred), .account(.signedIn),
             .account(.loggedOut), .account(.notLoggedIn):

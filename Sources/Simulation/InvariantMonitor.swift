@@ -33,6 +33,7 @@ public final class InvariantMonitor {
     /// When the app was last quit (kill or restart) with whatever it was waiting for.
     private var interruptedAt: SimInstant?
     private var stepBegan: SimInstant
+    private var stepStarts: [SimInstant] = []
     private var told: ToldCheck
     private var charges: ChargeCheck
     private var moves: MoveCheck
@@ -52,6 +53,7 @@ public final class InvariantMonitor {
         self.step = step
         before = WorldReading(world)
         stepBegan = world.scheduler.now
+        stepStarts.append(stepBegan)
         readTimeline()
         cancelled = false
         moves.willRun(step, waits: waits)
@@ -62,7 +64,8 @@ public final class InvariantMonitor {
     public func didRun() -> [InvariantViolation] {
         readTimeline()
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
-        let context = StepContext(world: world, step: step, began: stepBegan, lastFault: lastFault)
+        let context = StepContext(
+            world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context)
@@ -121,6 +124,11 @@ public final class InvariantMonitor {
                 InvariantViolation(
                     .onePaymentAtATime, "a cancelled payment showed an alert: \"\(alert.title)\": \(alert.message)"))
         }
+        // 13, as the sheet appears: Apple decides its terms then, and a charge later may change what it
+        // would decide (a trial used), not what the reader read on it.
+        if world.isAppRunning, !before.sheet, after.sheet, after.transactions == before.transactions {
+            found += world.sheetViolations()
+        }
         if step == .restartApp, case .anonymous(let id) = before.identity {
             let granted = Set(world.backend.levels(of: id))
             let kept = before.levels.intersection(granted)
@@ -148,11 +156,14 @@ struct WorldReading {
     let levels: Set<String>
     let alert: Bool
     let transactions: Set<String>
+    /// Apple's sheet is up on the phone.
+    let sheet: Bool
 
     init(_ world: World) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
         alert = world.screen.alert != nil
+        sheet = world.device.queue.sheet != nil
         transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
     }
 

@@ -25,7 +25,14 @@ enum PayingCheck {
             else { continue }
             if moves == nil { moves = (try? ledger.moves()) ?? [] }
             let movedAt = moves?.last { $0.originalTransactionId == paid.originalTransactionId }?.at ?? .worldStart
-            if context.faultSince(movedAt) || (interruptedAt.map { $0 >= movedAt } ?? false) { continue }
+            // A fault in the step that moved it, the app quit since, or an error the reader was told since
+            // (the answer never came back): the reader knows to try again.
+            if context.faultSince(context.stepBegan(containing: movedAt))
+                || (interruptedAt.map { $0 >= movedAt } ?? false)
+                || toldFailure(since: movedAt, world)
+            {
+                continue
+            }
             found.append(
                 InvariantViolation(
                     .payingKeepsAccess,
@@ -33,6 +40,15 @@ enum PayingCheck {
                         + "which no phone keeps (phones keep \(WorldReading.list(held)))"))
         }
         return found
+    }
+
+    private static func toldFailure(since instant: SimInstant, _ world: World) -> Bool {
+        world.readerOutcomes.reversed().prefix { $0.at >= instant }.contains {
+            switch $0.told {
+            case .restore(.failed), .purchase(.failed), .purchase(.serverCheckFailed), .account(.failed): true
+            default: false
+            }
+        }
     }
 
     /// (b) The article on screen, unlocked by the phone's levels, is loaded once the world settled.
@@ -78,7 +94,7 @@ enum PayingCheck {
         return [
             InvariantViolation(
                 .payingKeepsAccess,
-                "after the app started again, \(WorldReading.describe(identity)) owns \(paid.map(\.productId).joined(separator: ", ")), "
+                "after the app started or came back, \(WorldReading.describe(identity)) owns \(paid.map(\.productId).joined(separator: ", ")), "
                     + "paid for, but \(world.deviceName) shows \(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(expected))"
             )
         ]

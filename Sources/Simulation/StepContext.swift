@@ -10,6 +10,13 @@ struct StepContext {
     var settled: Bool { world.scheduler.isIdle }
     /// When a fault of the store or the backend last fired.
     let lastFault: SimInstant?
+    /// When each step so far began, in order.
+    let stepStarts: [SimInstant]
+
+    /// When the step during which `instant` fell began: a fault then may have shaped what happened at `instant`.
+    func stepBegan(containing instant: SimInstant) -> SimInstant {
+        stepStarts.last { $0 <= instant } ?? instant
+    }
 
     /// Whether a fault fired at or after `instant`: what the reader sees since may be the fault's doing.
     func faultSince(_ instant: SimInstant) -> Bool {

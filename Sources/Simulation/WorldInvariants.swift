@@ -25,7 +25,7 @@ extension World {
         let everywhere = groupViolations() + ledgerViolations()
         guard isAppRunning else { return everywhere }
         return heardViolations() + contentViolations() + paymentViolations() + adsViolations()
-            + offerViolations(exact: offersExact) + sheetViolations() + everywhere
+            + offerViolations(exact: offersExact) + everywhere
     }
 
     /// 1: the phone's levels are among those the backend last told it for the identity it shows.

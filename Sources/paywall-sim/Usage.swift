@@ -116,11 +116,13 @@ enum Usage {
 
     static let fuzz = """
         Usage: paywall-sim fuzz [--app NAME|PATH|all | --storekit FILE] [--runs N] [--steps N] [--seed N] [--out DIR]
-                                [--state DIR] [--session N] [--defect NAME]
+                                [--state DIR] [--session N] [--defect NAME] [--invariants N,N…]
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
         can do, with random faults and latency; one step in ten comes before the answers of the
-        one before have arrived. After every step it checks the invariants:
+        one before have arrived, buttons are tapped twice at once, the clock jumps past a year,
+        held payments are approved (with the backend failing) or resolved. After every step it
+        checks the invariants:
           1 nothing unlocks without the backend's word
           2 content is unlocked exactly when the levels meet it; no cache for a level not held
           3 no second charge for a subscription group the Apple ID already pays for
@@ -129,6 +131,17 @@ enum Usage {
           6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
           7 anonymous levels survive a restart; ads follow the owner's rule
           8 the paywall shows configured ∩ returned, in the owner's order
+          9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
+            "nothing to restore" only when nothing is paid for; "your payment went through" only
+            after a charge; no failure while access arrives
+         10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
+            by a phone; an unlocked article loads; after a restart or a return to the foreground the
+            phone shows the levels its identity owns (unless a fault fired meanwhile)
+         11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
+            message (an error, a wait) the reader sees
+         12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
+            the same button twice at once is one ask)
+         13 Apple's sheet agrees with the paywall on price, period and free trial
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions.
         Exit 0 when every session held, 1 when one broke an invariant, 2 for bad usage.
@@ -145,6 +158,8 @@ enum Usage {
                                for instance the one a crash stopped at
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
                                unlock-on-purchased, second-payment, keep-cache
+          --invariants N,N…    Stop only on these invariants (numbers above); the others are still
+                               checked but do not end a session. Default: all
           -h, --help           Show this help
         """
 
@@ -185,7 +200,7 @@ enum Usage {
                  answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
                  parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
-                 store renew|expire|refund|revoke|billing-issue|recover, background, foreground,
+                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted, background, foreground,
                  restart app, new device NAME, kill
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,

@@ -10,6 +10,17 @@ import Testing
         #expect(result.stdout.contains("over daily-news: every invariant held"))
     }
 
+    @Test func invariantsChoosesWhatEndsASessionAndSaysOnlyThoseHeld() throws {
+        let result = try TestSupport.runBinary([
+            "fuzz", "--runs", "4", "--steps", "15", "--app", "daily-news", "--invariants", "1,4",
+        ])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("invariants 1, 4 held (the others were not watched)"))
+        let bad = try TestSupport.runBinary(["fuzz", "--invariants", "9,14"])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("--invariants takes numbers from 1 to 13"))
+    }
+
     @Test func aBrokenAppExitsOneWithAScenarioThatPlayFailsTheSameWay() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

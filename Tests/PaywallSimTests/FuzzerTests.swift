@@ -39,10 +39,14 @@ import WhiteLabel
             "logout", "accept transfer", "decline transfer", "cancel auto-renew", "parent approve", "parent decline",
             "store renew", "store expire", "store refund", "store revoke", "store billing-issue", "store recover",
             "advance", "background", "foreground", "restart app", "new device", "kill", "inject", "storefront",
+            "store resolve-interrupted",
         ]
         for kind in kinds { #expect((coverage.steps[kind] ?? 0) >= 10, "\(kind): \(coverage.steps[kind] ?? 0)") }
         #expect(coverage.faultsFired > 1_000)
         #expect(coverage.withoutWaiting > 1_000)
+        // Issue 12's places: the same button twice at once, and horizons past a year.
+        #expect(coverage.doubleTaps > 500)
+        #expect(coverage.pastAYear > 500)
     }
 
     @Test func sessionsKeptOnDiskHoldEveryInvariantToo() throws {

@@ -221,6 +221,24 @@ struct TerminalControlActionTests {
         #expect(world.charges == 0)
     }
 
+    // Issue 12, defect 13: an interrupted purchase is no dead end; the control resolves it and a recording says so.
+    @Test func resolvingAnInterruptedPurchaseChargesOnceAndUnlocks() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        for _ in 0..<4 { use("Next purchase", on: world) }
+        #expect(value("Next purchase", in: world) == "interrupted")
+        world.buyFromFeed()
+        #expect(world.charges == 0)
+        world.dismissAlert()
+        use("Resolve the interrupted purchase", on: world)
+        #expect(world.charges == 1)
+        #expect(world.isUnlocked)
+        #expect(
+            ControlAction.resolveInterruptedPurchase.scenarioSteps(deviceName: world.deviceName) == [
+                .world(.store(.resolveInterrupted))
+            ])
+    }
+
     @Test func aFailedReceiptCheckLeavesThePurchaseLocked() throws {
         let world = try newsWorld()
         world.launchAndSettle()
