@@ -58,6 +58,14 @@ struct ChargeCheck {
         let record = charge.record
         let levels = context.levels(of: record.productIdentifier) ?? []
         if !levels.isEmpty, levels.isSubset(of: context.phoneLevels) { return nil }
+        // The charge ended in access when the reader was told, and the reader's own act (a log-out) took it off since.
+        if !levels.isEmpty,
+            world.readerOutcomes.contains(where: {
+                $0.device == charge.device && $0.at >= record.purchaseDate && levels.isSubset(of: $0.levelsWhenTold)
+            })
+        {
+            return nil
+        }
         // Refunded or revoked since: the charge is undone.
         if world.store.transactions(appleId: world.appleId).contains(where: {
             $0.transactionIdentifier == record.transactionIdentifier && $0.revocationDate != nil

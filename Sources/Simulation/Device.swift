@@ -143,10 +143,11 @@ final class Device {
         default: return
         }
         let now = clock()
-        onOutcome(
-            ReaderOutcome(
-                told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
-                levelsBefore: began?.levels ?? levels, productId: productId))
+        var outcome = ReaderOutcome(
+            told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
+            levelsBefore: began?.levels ?? levels, productId: productId)
+        outcome.levelsWhenTold = levels
+        onOutcome(outcome)
     }
 
     private var levels: Set<String> { Set(state.access.levels.map(\.rawValue)) }

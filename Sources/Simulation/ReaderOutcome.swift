@@ -18,6 +18,8 @@ public struct ReaderOutcome: Sendable {
     /// When the act began (the effect ran), and the levels the phone held then.
     public let began: SimInstant
     public let levelsBefore: Set<String>
+    /// The levels the phone held when it was told (the backend's answer is kept before the outcome is).
+    public var levelsWhenTold: Set<String> = []
     /// For a purchase: the product being bought.
     public let productId: String?
 }

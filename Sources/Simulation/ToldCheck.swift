@@ -29,7 +29,8 @@ struct ToldCheck {
     }
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
-        let levels = context.phoneLevels
+        // True when told, or true now: the reader may have logged out since, in the same step.
+        let levels = context.phoneLevels.union(outcome.levelsWhenTold)
         let world = context.world
         switch outcome.told {
         case .purchase(.purchased):

@@ -116,6 +116,10 @@ public final class BackendClient {
     public var onAnswer: ((HTTPResponse) -> Void)?
     /// Set by `cancelAll`: the app is gone, and answers on their way are dropped.
     private var isCancelled = false
+    /// The server's clock on every answer (docs/BACKEND-API.md), in milliseconds.
+    public static let serverTimeHeader = "X-Server-Time"
+    /// The server time of the answer being handled right now; nil outside an answer's handling.
+    public private(set) var answeringServerTime: Int64?
     /// How many times one request may refresh the token and try again after a 401.
     public static let maxAuthenticationRetries = 2
 
@@ -319,7 +323,10 @@ public final class BackendClient {
             answered = true
             cancelTimeout()
             self?.onAnswer?(response)
+            // Readable while the answer is handled, so an older answer that lands late can be told apart.
+            self?.answeringServerTime = response.headers[Self.serverTimeHeader].flatMap { Int64($0) }
             completion(Self.result(response))
+            self?.answeringServerTime = nil
         }
     }
 

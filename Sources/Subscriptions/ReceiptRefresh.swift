@@ -13,12 +13,22 @@ final class ReceiptRefresh {
     /// The receipt, or nil when even a refresh could not get one.
     func receipt(_ completion: @escaping (String?) -> Void) {
         if let receipt = store.appReceipt { return completion(receipt) }
+        refreshed(because: "receipt missing", completion)
+    }
+
+    /// A receipt asked of Apple now, even if the phone has one: the one it has may predate a purchase
+    /// (approved by a parent, or made on another phone of the Apple ID).
+    func fresh(_ completion: @escaping (String?) -> Void) {
+        refreshed(because: "receipt may be out of date", completion)
+    }
+
+    private func refreshed(because why: String, _ completion: @escaping (String?) -> Void) {
         waiting.append(completion)
         guard waiting.count == 1 else {
-            log("receipt missing: waiting for the refresh already running")
+            log("\(why): waiting for the refresh already running")
             return
         }
-        log("receipt missing: asking the App Store for a fresh one")
+        log("\(why): asking the App Store for a fresh one")
         store.refreshReceipt { [self] receipt in
             let callers = waiting
             waiting = []

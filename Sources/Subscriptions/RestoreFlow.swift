@@ -18,27 +18,41 @@ extension SubscriptionCoordinator {
             restoreInFlight = false
             completion(outcome)
         }
+        let hadReceipt = store.appReceipt != nil
         receipts.receipt { [self] receipt in
-            guard let receipt else {
-                return done(.failed(message: "The App Store could not be reached. Please try again."))
-            }
-            let askedAs = defect == .restoreTwice ? nil : anonymousId
-            backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
-                switch result {
-                case .success(let answer):
-                    save(answer.access, askedAs: askedAs)
-                    if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
-                    if let refusal = answer.refusal {
-                        done(outcome(forRefusal: refusal))
-                    } else {
-                        done(outcome(restored: answer.restored, levels: answer.access.levels))
-                    }
-                case .failure(.refused(_, let code)):
-                    done(outcome(forRefusal: code))
-                case .failure(let failure):
-                    log("restore failed: \(failure)")
-                    done(.failed(message: "Your purchases could not be restored. Please try again later."))
+            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] outcome in
+                // "Nothing to restore" is a strong claim: the receipt the phone had may predate a purchase
+                // (a parent's approval, another phone of the Apple ID), so Apple is asked for a fresh one first.
+                guard outcome == .nothingToRestore, hadReceipt else { return done(outcome) }
+                receipts.fresh { [self] receipt in
+                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, completion: done)
                 }
+            }
+        }
+    }
+
+    private func restore(
+        with receipt: String?, confirmMoveFromAccount: Bool, completion done: @escaping (RestoreOutcome) -> Void
+    ) {
+        guard let receipt else {
+            return done(.failed(message: "The App Store could not be reached. Please try again."))
+        }
+        let askedAs = defect == .restoreTwice ? nil : anonymousId
+        backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
+            switch result {
+            case .success(let answer):
+                save(answer.access, askedAs: askedAs)
+                if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
+                if let refusal = answer.refusal {
+                    done(outcome(forRefusal: refusal))
+                } else {
+                    done(outcome(restored: answer.restored, levels: answer.access.levels))
+                }
+            case .failure(.refused(_, let code)):
+                done(outcome(forRefusal: code))
+            case .failure(let failure):
+                log("restore failed: \(failure)")
+                done(.failed(message: "Your purchases could not be restored. Please try again later."))
             }
         }
     }

@@ -42,6 +42,8 @@ public final class SubscriptionCoordinator {
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
+    /// The server time of the newest answer kept about each identity.
+    var newestWord: [String: Int64] = [:]
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
@@ -178,8 +180,17 @@ public final class SubscriptionCoordinator {
         save(answer)
     }
 
-    /// Keeps what the backend said about the current identity, then publishes it.
+    /// Keeps what the backend said about the current identity, then publishes it. An answer the server
+    /// gave before one already kept about the same identity is older news, landing late (a slow `me`
+    /// overtaken by a purchase's answer): it changes nothing.
     func save(_ answer: AccessAnswer) {
+        if let said = backend.answeringServerTime {
+            if let newest = newestWord[answer.identityId], said < newest {
+                log("an older answer about \(answer.identityId) came after a newer one: it changes nothing")
+                return publishStoredAccess()
+            }
+            newestWord[answer.identityId] = said
+        }
         if let session = storage.accountSession, answer.kind == "account", answer.identityId != session.identityId {
             // An answer sent for the account signed in before this one: it says nothing of this reader.
             log("an answer about another account is dropped")
