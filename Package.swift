@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // The terminal's signal flag, saved termios and crash handlers: C state defined once.
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(name: "SimKernel"),
         .target(name: "WhiteLabel", dependencies: ["SimKernel"]),
         .target(name: "Database", dependencies: ["CSQLite"]),
@@ -36,11 +38,16 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
-        .target(name: "Fuzzing", dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
-        .target(name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses"]),
+        .target(
+            name: "Fuzzing",
+            dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses", "CTerminal"]),
         .executableTarget(
             name: "paywall-sim",
-            dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
+            dependencies: [
+                "Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
                 "Subscriptions",
             ]),
         .testTarget(

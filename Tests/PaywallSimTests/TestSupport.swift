@@ -20,6 +20,13 @@ enum TestSupport {
         return "\(packageRoot)/.build/debug/paywall-sim"
     }
 
+    /// The release build when there is one (CI builds it first), else the debug build: signals reached
+    /// the release binary's loop through a flag the debug build alone read right.
+    static var robustnessBinaryPath: String {
+        let release = "\(packageRoot)/.build/release/paywall-sim"
+        return FileManager.default.isExecutableFile(atPath: release) ? release : binaryPath
+    }
+
     /// A fresh empty directory under the temporary folder.
     static func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "paywall-sim-tests-" + UUID().uuidString
