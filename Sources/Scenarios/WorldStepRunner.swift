@@ -3,14 +3,20 @@ import Simulation
 
 /// Runs the steps that act on the world from outside the app.
 enum WorldStepRunner {
+    private static func travel(by duration: SimDuration, on world: World) throws(StepFailure) {
+        guard world.travel(by: duration) else {
+            throw StepFailure(expected: "the clock to move \(duration)", actual: "it stops at \(SimInstant.latest)")
+        }
+    }
+
     static func run(_ step: WorldStep, on world: World, killed: inout Bool) throws(StepFailure) {
         switch step {
         case .advance(.fixed(let duration)):
-            world.travel(by: duration)
+            try travel(by: duration, on: world)
         case .advance(.months(let months)):
             // Calendar months, as renewals count them: Jan 31 + 1 month is Feb 28.
             let now = world.scheduler.now
-            world.travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now)
+            try travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now, on: world)
         case .store(let event):
             try store(event, on: world)
         case .parentApprove:

@@ -119,7 +119,7 @@ public final class World {
         self.timeline = timeline
         attach(device)
         applyStoreKitSettings()
-        resumeClock()
+        try resumeClock()
     }
 
     deinit {

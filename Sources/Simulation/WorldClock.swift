@@ -9,12 +9,22 @@ extension World {
 
     /// Moves a reopened world's clock to the latest of: the instant the last run saved, the store's
     /// last charge, the ledger's last change (a run killed before it could save still left those).
-    /// A fresh world stays where it starts.
-    func resumeClock() {
+    /// A fresh world stays where it starts. An instant past `SimInstant.latest` is refused: catching up to it
+    /// would charge renewals for centuries before the first frame.
+    func resumeClock() throws(WorldSetupError) {
         let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map(SimInstant.init(milliseconds:))
         let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
         let lastChange = try? backend.ledger.latestChange()
+        for (instant, source) in [
+            (saved, "its clock file"), (lastCharge, "its last charge"), (lastChange, "its ledger"),
+        ]
+        where instant.map({ $0 > SimInstant.latest }) ?? false {
+            throw WorldSetupError(
+                description:
+                    "\(options.stateDirectory ?? "the state folder"): \(source) is past \(SimInstant.latest), "
+                    + "the latest instant a world may reach; remove the folder or its clock file")
+        }
         guard let last = [saved, lastCharge, lastChange].compactMap({ $0 }).max(), last > scheduler.now else { return }
         scheduler.run(until: last)
         timeline.log(.control, "state reopened: the clock carries on from where the last run stopped")

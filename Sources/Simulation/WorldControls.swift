@@ -59,11 +59,18 @@ extension World {
     /// Whether the reader's payment method fails (`setBillingIssue`).
     public var hasBillingIssue: Bool { store.hasBillingIssue(appleId: options.appleId) }
 
-    /// Moves the virtual clock forward, running renewals and notifications on the way.
-    public func travel(by duration: SimDuration) {
+    /// Moves the virtual clock forward, running renewals and notifications on the way. It stops at
+    /// `SimInstant.latest`; false (and a line on the timeline) when the move would pass it.
+    @discardableResult
+    public func travel(by duration: SimDuration) -> Bool {
+        guard duration <= SimInstant.latest - scheduler.now else {
+            timeline.log(.control, "time travel +\(duration) refused: the clock stops at \(SimInstant.latest)")
+            return false
+        }
         timeline.log(.control, "time travel +\(duration)")
         scheduler.advance(by: duration)
         saveClock()
+        return true
     }
 
     /// Moves the clock just past the reader's next renewal, if a subscription will renew.

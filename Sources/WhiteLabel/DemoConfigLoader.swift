@@ -156,13 +156,30 @@ enum StoreProductValidation {
             throw fail("subscriptionPeriod", "is missing for an auto-renewable subscription")
         }
         if let period = product.subscriptionPeriod, CalendarPeriod(iso8601: period) == nil {
-            throw fail("subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
+            throw fail(
+                "subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period of at most ten years, such as P1M or P1W"
+            )
         }
         if product.type == .autoRenewable && product.subscriptionGroup == nil {
             throw fail("subscriptionGroup", "is missing for an auto-renewable subscription")
         }
         if let offer = product.introductoryOffer, CalendarPeriod(iso8601: offer.period) == nil {
-            throw fail("introductoryOffer.period", "\"\(offer.period)\" is not an ISO 8601 period such as P1W")
+            throw fail(
+                "introductoryOffer.period",
+                "\"\(offer.period)\" is not an ISO 8601 period of at most ten years, such as P1W")
+        }
+        if let count = product.introductoryOffer?.periodCount, !(1...120).contains(count) {
+            throw fail("introductoryOffer.periodCount", "\(count) is not a count from 1 to 120")
+        }
+        for (index, offer) in (product.promotionalOffers ?? []).enumerated() {
+            if CalendarPeriod(iso8601: offer.period) == nil {
+                throw fail(
+                    "promotionalOffers[\(index)].period",
+                    "\"\(offer.period)\" is not an ISO 8601 period of at most ten years, such as P1M")
+            }
+            if let count = offer.periodCount, !(1...120).contains(count) {
+                throw fail("promotionalOffers[\(index)].periodCount", "\(count) is not a count from 1 to 120")
+            }
         }
         for (storefront, price) in product.prices where !isPrice(price) {
             throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")

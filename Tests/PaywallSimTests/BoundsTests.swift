@@ -1,0 +1,50 @@
+import Foundation
+import Scenarios
+import SimKernel
+import Simulation
+import Testing
+
+/// Every length and instant is bounded where it is read: ten years a step, the year 2200 for a clock.
+/// Past them the program crashed on an overflow or charged renewals for minutes before its first frame.
+@Suite struct BoundsTests {
+    @Test func durationsStopAtTenYears() {
+        #expect(SimDuration(text: "3660d") == .days(3_660))
+        #expect(SimDuration(text: "3661d") == nil)
+        #expect(SimDuration(text: "106751991168d") == nil)
+        #expect(SimDuration(text: "9223372036854775807ms") == nil)
+    }
+
+    @Test func periodsStopAtTenYears() {
+        #expect(CalendarPeriod(iso8601: "P10Y") == CalendarPeriod(unit: .year, value: 10))
+        #expect(CalendarPeriod(iso8601: "P120M") != nil)
+        #expect(CalendarPeriod(iso8601: "P11Y") == nil)
+        #expect(CalendarPeriod(iso8601: "P99999999999Y") == nil)
+    }
+
+    @Test func aScenarioFileWithWindowsLineEndsParses() throws {
+        let scenario = try ScenarioParser.parse(
+            "app daily-news\r\nlaunch\r\nexpect screen feed\r\n", file: "t.scenario")
+        #expect(scenario.steps.map(\.text) == ["app daily-news", "launch", "expect screen feed"])
+    }
+
+    @Test(arguments: ["9223372036854775807", "32503680000000"])
+    func aFarFutureClockFileIsRefusedNamingTheFolder(clock: String) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try clock.write(toFile: "\(directory)/clock", atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(directory): its clock file is past 2200-01-01"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func timeTravelStopsAtTheLatestInstantWithALine() throws {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none))
+        world.launch()
+        for _ in 0..<17 { world.travel(by: .longest) }
+        let before = world.scheduler.now
+        #expect(!world.travel(by: .longest))
+        #expect(world.scheduler.now == before)
+        #expect(world.timeline.entries.last?.text.contains("refused: the clock stops at 2200-01-01") == true)
+    }
+}
