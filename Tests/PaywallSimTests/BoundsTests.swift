@@ -48,3 +48,34 @@ import Testing
         #expect(world.timeline.entries.last?.text.contains("refused: the clock stops at 2200-01-01") == true)
     }
 }
+
+/// Text a person types or a config carries, bounded and cleaned before it reaches a screen.
+@Suite struct TextInputBoundsTests {
+    @Test func aLongPasteIntoAFieldStopsAtTheLimit() throws {
+        var config = try TestSupport.demoConfig()
+        config.app.kids = true
+        let world = try World(config: config, options: WorldOptions(latency: .none))
+        world.launchAndSettle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.id == .parentalGate)
+        world.type(String(repeating: "7", count: 20_000))
+        #expect(world.appState.gate?.answer.count == 254)
+    }
+
+    @Test func screensPrintsNoControlCharacterFromAConfig() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        let hostile = text.replacingOccurrences(of: "Read without limits", with: "Read \\u001b[2J\\u0007without limits")
+        #expect(hostile != text)
+        let path = "\(directory)/hostile.json"
+        try hostile.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["screens", "--app", path])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Read [2Jwithout limits"))
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+}

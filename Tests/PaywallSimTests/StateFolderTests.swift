@@ -74,3 +74,26 @@ import WhiteLabel
         _ = try StateLock(folder: directory)
     }
 }
+
+/// `run` refuses what it cannot do before it touches the disk.
+@Suite struct RunRefusalTests {
+    @Test func withoutATerminalRunCreatesNoStateFolder() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["run", "--state", "\(directory)/state"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("needs a terminal"))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/state"))
+    }
+
+    @Test(arguments: [
+        ("/dev/null/session.scenario", "--record: no folder /dev/null to write /dev/null/session.scenario in"),
+        ("/tmp", "--record: /tmp is a folder, not a file"),
+        ("", "--record needs a file name"),
+    ])
+    func aRecordingThatCouldNotBeWrittenIsRefusedAtTheStart(path: String, message: String) throws {
+        let result = try TestSupport.runBinary(["run", "--ephemeral", "--record", path])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
