@@ -63,6 +63,9 @@ public final class World {
     /// What the backend told each phone, for the invariant checks.
     var words = BackendWords()
 
+    /// What the phones' files and the controls could not read or write (`problems` adds the store's errors).
+    var ownProblems: [String] = []
+
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
         didSet { device.coordinator.defect = defect }
@@ -117,6 +120,7 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
+        storages.values.forEach(watch)
         attach(device)
         applyStoreKitSettings()
         try resumeClock()
@@ -175,7 +179,9 @@ public final class World {
             throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
         }
         do {
-            storages[name] = try Self.storage(named: name, state: options.stateDirectory)
+            let storage = try Self.storage(named: name, state: options.stateDirectory)
+            storages[name] = storage
+            watch(storage)
         } catch {
             throw WorldSetupError(description: "\(error)")
         }

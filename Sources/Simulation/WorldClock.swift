@@ -15,7 +15,7 @@ extension World {
         let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map(SimInstant.init(milliseconds:))
         let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
-        let lastChange = try? backend.ledger.latestChange()
+        let lastChange = attempt("read the ledger's last change") { try backend.ledger.latestChange() } ?? nil
         for (instant, source) in [
             (saved, "its clock file"), (lastCharge, "its last charge"), (lastChange, "its ledger"),
         ]
@@ -34,6 +34,8 @@ extension World {
     /// Writes the clock to the state directory (atomically), so the next run carries on from here.
     public func saveClock() {
         guard let clockFile else { return }
-        try? String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+        _ = attempt("save the clock") {
+            try String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+        }
     }
 }

@@ -39,21 +39,27 @@ extension World {
             return false
         }
         timeline.log(.control, "refund \(latest.transactionIdentifier)")
-        return (try? store.refund(transactionId: latest.transactionIdentifier)) ?? false
+        return attempt("refund \(latest.transactionIdentifier)") {
+            try store.refund(transactionId: latest.transactionIdentifier)
+        } ?? false
     }
 
     /// The reader's payment method fails (true) or works again (false); `grace` turns Apple's billing grace period on.
     public func setBillingIssue(_ failing: Bool, grace: Bool = true) {
         store.billingGracePeriodEnabled = grace
         timeline.log(.control, failing ? "billing issue\(grace ? " with grace period" : "")" : "billing fixed")
-        try? store.setBillingIssue(failing, appleId: options.appleId)
+        _ = attempt("set the billing issue") { try store.setBillingIssue(failing, appleId: options.appleId) }
     }
 
     /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
-        for product in products.sorted() { try? store.requestPriceIncreaseConsent(productIdentifier: product) }
+        for product in products.sorted() {
+            _ = attempt("raise the price of \(product)") {
+                try store.requestPriceIncreaseConsent(productIdentifier: product)
+            }
+        }
     }
 
     /// Whether the reader's payment method fails (`setBillingIssue`).
@@ -119,7 +125,10 @@ extension World {
         }
         timeline.log(.control, "expire every subscription at \(end)")
         for subscription in entitled {
-            try? store.setAutoRenew(false, originalTransactionId: subscription.originalTransactionId)
+            let original = subscription.originalTransactionId
+            _ = attempt("turn auto-renew off for \(original)") {
+                try store.setAutoRenew(false, originalTransactionId: original)
+            }
         }
         scheduler.run(until: end + .seconds(1))
         return true
@@ -133,6 +142,7 @@ extension World {
             return false
         }
         timeline.log(.control, "revoke family sharing of \(latest.transactionIdentifier)")
-        return (try? store.revokeFamilySharing(transactionId: latest.transactionIdentifier)) ?? false
+        let id = latest.transactionIdentifier
+        return attempt("revoke \(id)") { try store.revokeFamilySharing(transactionId: id) } ?? false
     }
 }

@@ -95,7 +95,9 @@ extension AppStore {
             queue.paymentCount += 1
             queue.complete(payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product)
         } else {
-            _ = try? purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
+            _ = logged("charge the approved payment for \(payment.product.productIdentifier)") {
+                try purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
+            }
         }
     }
 }

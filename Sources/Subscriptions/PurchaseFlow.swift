@@ -27,6 +27,9 @@ extension SubscriptionCoordinator {
         receipts.receipt { [self] receipt in
             guard let receipt else { return pay(offer) }
             backend.inspectRestore(receipt) { [self] result in
+                if case .failure(let failure) = result {
+                    log("error: restore check failed (\(failure)): buying instead")
+                }
                 let takeable = (try? result.get())?.filter { $0.restorable && $0.active && $0.owner != "account" } ?? []
                 guard !takeable.isEmpty else { return pay(offer) }
                 log("this Apple ID already holds a subscription: moving it to the account instead of charging")

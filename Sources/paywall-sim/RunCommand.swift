@@ -72,7 +72,9 @@ enum RunCommand {
         } catch {
             throw UsageError(message: "\(error)")
         }
-        for message in recordings.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        for message in recordings.messages + world.problems {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
         return code
     }
 
