@@ -89,6 +89,10 @@ extension World {
             timeline.log(.control, "time travel: no renewal ahead")
             return false
         }
+        guard next < SimInstant.latest else {
+            timeline.log(.control, "time travel to the next renewal refused: the clock stops at \(SimInstant.latest)")
+            return false
+        }
         timeline.log(.control, "time travel to the next renewal, \(next)")
         scheduler.run(until: next + .seconds(1))
         saveClock()
