@@ -21,7 +21,12 @@ public final class StateLock {
                 description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = Self.holder(descriptor)
+            // The holder writes its pid just after it takes the lock: a moment's wait covers that gap.
+            var holder = Self.holder(descriptor)
+            for _ in 0..<100 where holder == nil {
+                usleep(2_000)
+                holder = Self.holder(descriptor)
+            }
             close(descriptor)
             throw StateLockError(description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown")")
         }
