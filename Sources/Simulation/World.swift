@@ -85,13 +85,17 @@ public final class World {
         var random = SeededGenerator(seed: options.seed)
         let state = options.stateDirectory
         do {
-            if let state { try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true) }
+            if let state {
+                try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+                try StateCheck.check(folder: state)
+            }
             store = try AppStore(
                 store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
                 random: random.split(), latency: options.latency, databasePath: state.map { $0 + "/appstore.sqlite" })
             backend = try Backend(
                 config: config, store: store, clock: { scheduler.now }, timeline: timeline,
                 databasePath: state.map { $0 + "/backend.sqlite" })
+            if let state { try StateCheck.crossCheck(store: store, backend: backend, folder: state) }
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
                 latency: options.latency)

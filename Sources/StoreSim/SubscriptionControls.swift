@@ -102,6 +102,11 @@ extension AppStore {
         }
     }
 
+    /// Whether the store recorded the transaction `identifier`; nil when its ledger cannot be read.
+    public func knowsTransaction(_ identifier: String) -> Bool? {
+        logged("read transaction \(identifier)") { try ledger.transaction(identifier) != nil }
+    }
+
     /// The App Store's record of one subscription, by its original transaction id.
     public func subscription(originalTransactionId: String) -> SubscriptionRecord? {
         logged("read subscription \(originalTransactionId)") { try ledger.subscription(originalTransactionId) } ?? nil

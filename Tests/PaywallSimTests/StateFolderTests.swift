@@ -1,3 +1,4 @@
+import Database
 import Foundation
 import Fuzzing
 import Simulation
@@ -95,5 +96,52 @@ import WhiteLabel
         let result = try TestSupport.runBinary(["run", "--ephemeral", "--record", path])
         #expect(result.code == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
+
+/// A reopened folder is checked before anything writes into it.
+@Suite struct DamagedStateTests {
+    private func folderWithHistory() throws -> String {
+        let directory = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "30", "--state", directory])
+        try #require(result.code == 0, "\(result.stderr)")
+        return directory
+    }
+
+    @Test(arguments: ["appstore.sqlite", "backend.sqlite"])
+    func aGarbledPageIsRefusedNamingTheFile(file: String) throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/\(file)"
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        // Page 2 onwards: the tables' pages, not the header SQLite would refuse at once.
+        try handle.seek(toOffset: 4096)
+        handle.write(Data(repeating: 0xA5, count: 4096 * 2))
+        try handle.close()
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains(path), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func anEmptiedStoreFileBesideALedgerWithPurchasesIsRefused() throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: "\(directory)/appstore.sqlite\(suffix)")
+        }
+        FileManager.default.createFile(atPath: "\(directory)/appstore.sqlite", contents: Data())
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("appstore.sqlite does not hold: the store's file was emptied or replaced"))
+    }
+
+    @Test func aSchemaNewerThanThisBuildIsRefused() throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Database(path: "\(directory)/backend.sqlite").execute("PRAGMA user_version = 99")
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("backend.sqlite: schema version 99 is newer than this build knows"))
     }
 }
