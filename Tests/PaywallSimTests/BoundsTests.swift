@@ -2,6 +2,7 @@ import Foundation
 import Scenarios
 import SimKernel
 import Simulation
+import TerminalUI
 import Testing
 
 /// Every length and instant is bounded where it is read: ten years a step or a jump of a reopened clock,
@@ -69,6 +70,14 @@ import Testing
         #expect(world.screen.id == .parentalGate)
         world.type(String(repeating: "7", count: 20_000))
         #expect(world.appState.gate?.answer.count == 254)
+    }
+
+    @Test func oneLongUnbrokenStringWrapsIntoFullLines() {
+        let lines = WordWrap.lines("short " + String(repeating: "ab", count: 100_000) + " end", width: 40)
+        #expect(lines.first == "short")
+        #expect(lines.count == 1 + 5_000 + 1)
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.count == 40 })
+        #expect(lines.last == "end")
     }
 
     @Test func screensPrintsNoControlCharacterFromAConfig() throws {
