@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "StoreSim", dependencies: ["SimKernel", "WhiteLabel", "Database", "Signing"]),
         .target(name: "BackendSim", dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "Database", "Signing"]),
         .target(name: "Subscriptions", dependencies: ["SimKernel"]),
-        .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel"]),
+        .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel", "SimKernel"]),
         .target(
             name: "Simulation",
             dependencies: [
@@ -37,18 +37,20 @@ let package = Package(
             ]),
         .target(
             name: "Scenarios",
-            dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
+            dependencies: [
+                "Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions", "BackendSim",
+            ]),
         .target(
             name: "Fuzzing",
-            dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
+            dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel", "Subscriptions"]),
         .target(
             name: "TerminalUI",
-            dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses", "CTerminal"]),
+            dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "SimKernel", "CNcurses", "CTerminal"]),
         .executableTarget(
             name: "paywall-sim",
             dependencies: [
                 "Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
-                "Subscriptions",
+                "Subscriptions", "BackendSim", "Database",
             ]),
         .testTarget(
             name: "PaywallSimTests",

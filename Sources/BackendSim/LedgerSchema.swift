@@ -78,5 +78,10 @@ enum LedgerSchema {
             used INTEGER NOT NULL
         )
         """,
+        // 3: the device an anonymous identity was created for: the same phone restoring the same receipt
+        // again gets that identity back instead of moving the purchase a second time.
+        """
+        ALTER TABLE identities ADD COLUMN device_id TEXT
+        """,
     ]
 }

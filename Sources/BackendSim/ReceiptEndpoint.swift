@@ -143,7 +143,8 @@ extension Backend {
                     if let known = try ledger.purchase(id) {
                         try refresh(known, from: receipt, record, at: now)
                         if known.ownerId == nil {
-                            let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                            let identity =
+                                try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                             owner = identity
                             try ledger.claim(id, by: identity.id, at: now)
                         } else if known.ownerId != owner?.id {
@@ -151,11 +152,15 @@ extension Backend {
                         }
                         continue
                     }
-                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                     owner = identity
                     try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
                 }
-                guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
+                guard let owner else {
+                    // Apple charged nothing new: the Apple ID already pays, for an identity this phone does not hold.
+                    if !elsewhere.isEmpty { throw APIError.conflict("purchase_owned_elsewhere") }
+                    throw APIError.unprocessable("nothing_to_validate")
+                }
                 return (owner, elsewhere)
             }
             var answer = accessBody(identity, newToken: caller == nil)

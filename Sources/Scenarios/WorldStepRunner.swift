@@ -1,5 +1,6 @@
 import SimKernel
 import Simulation
+import StoreSim
 
 /// Runs the steps that act on the world from outside the app.
 enum WorldStepRunner {
@@ -14,9 +15,10 @@ enum WorldStepRunner {
         case .advance(.fixed(let duration)):
             try travel(by: duration, on: world)
         case .advance(.months(let months)):
-            // Calendar months, as renewals count them: Jan 31 + 1 month is Feb 28.
-            let now = world.scheduler.now
-            try travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now, on: world)
+            guard world.travel(months: months) else {
+                throw StepFailure(
+                    expected: "the clock to move \(months) months", actual: "it stops at \(SimInstant.latest)")
+            }
         case .store(let event):
             try store(event, on: world)
         case .parentApprove:
@@ -46,6 +48,15 @@ enum WorldStepRunner {
         case .kill:
             world.kill()
             killed = true
+        case .askToBuy(let on): world.askToBuy = on
+        case .payments(let allowed): world.canMakePayments = allowed
+        case .removeReceipt: world.removeReceipt()
+        case .clearFaults(let target):
+            guard let store = StoreFaultTarget(rawValue: target) else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
+            }
+            world.clearStoreFaults(store)
         }
     }
 
@@ -69,6 +80,11 @@ enum WorldStepRunner {
             }
         case .billingIssue: world.setBillingIssue(true)
         case .recover: world.setBillingIssue(false)
+        case .priceIncrease: world.raisePrices()
+        case .resolveInterrupted:
+            guard world.resolveInterruptedPurchase() else {
+                throw StepFailure(expected: "an interrupted purchase to resolve", actual: "none waits")
+            }
         }
     }
 }
