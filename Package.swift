@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // The terminal's signal flag, saved termios and crash handlers: C state defined once.
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(name: "SimKernel"),
         .target(name: "WhiteLabel", dependencies: ["SimKernel"]),
         .target(name: "Database", dependencies: ["CSQLite"]),
@@ -42,7 +44,8 @@ let package = Package(
             name: "Fuzzing",
             dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel", "Subscriptions"]),
         .target(
-            name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "SimKernel", "CNcurses"]),
+            name: "TerminalUI",
+            dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "SimKernel", "CNcurses", "CTerminal"]),
         .executableTarget(
             name: "paywall-sim",
             dependencies: [

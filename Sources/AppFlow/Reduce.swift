@@ -65,12 +65,17 @@ private func handle(_ input: ReaderInput, _ state: inout AppState) -> [AppEffect
     case .back:
         return goBack(&state)
     case .character(let character):
-        if case .edit(let field) = current { edit(field, &state) { $0.append(character) } }
+        if case .edit(let field) = current {
+            edit(field, &state) { if $0.count < textFieldLimit { $0.append(character) } }
+        }
     case .deleteBackward:
         if case .edit(let field) = current { edit(field, &state) { if !$0.isEmpty { $0.removeLast() } } }
     }
     return []
 }
+
+/// The longest text a field takes (an email address's limit): a 20k-character paste stops here.
+public let textFieldLimit = 254
 
 private func edit(_ field: TextField, _ state: inout AppState, _ change: (inout String) -> Void) {
     switch field {

@@ -103,6 +103,14 @@ public final class Database {
     /// Brings the schema up to the newest version; `migrations[i]` moves version i to i + 1.
     public func migrate(_ migrations: [String]) throws(DatabaseError) {
         let version = Int(try query("PRAGMA user_version").first?.first?.int ?? 0)
+        // A file from a newer build has tables this one does not know: writing into it would damage it.
+        guard version <= migrations.count else {
+            throw DatabaseError(
+                code: SQLITE_ERROR,
+                message:
+                    "\(path ?? ":memory:"): schema version \(version) is newer than this build knows "
+                    + "(\(migrations.count)); use the paywall-sim that wrote it")
+        }
         for (index, sql) in migrations.enumerated() where index >= version {
             try execute("BEGIN IMMEDIATE; \(sql); PRAGMA user_version = \(index + 1); COMMIT")
         }

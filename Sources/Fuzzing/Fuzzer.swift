@@ -40,6 +40,8 @@ public struct FuzzResult: Sendable {
     public var coverage = FuzzCoverage()
     /// The first broken guarantee, shrunk; nil when every session held.
     public var failure: FuzzFailure?
+    /// Why a session could not even start (its world could not be built): the run proved nothing.
+    public var setupFailure: String?
 }
 
 /// A broken guarantee, shrunk to a scenario.
@@ -75,6 +77,10 @@ public struct Fuzzer {
             var generator = StepGenerator(random: SeededGenerator(seed: Self.sessionSeed(options.seed, session)))
             let defect = options.defect.map { [StepKind.setup(.defect($0))] } ?? []
             let outcome = runner.generate(app: app, steps: options.steps, generator: &generator, setup: defect)
+            if let reason = outcome.setupFailure {
+                result.setupFailure = "session \(session) (\(app)) could not start: \(reason)"
+                break
+            }
             result.sessions += 1
             result.steps += outcome.steps.count
             result.virtualTime = result.virtualTime + outcome.virtualTime

@@ -20,6 +20,8 @@ struct SessionOutcome {
     var violation: InvariantViolation?
     var virtualTime: SimDuration
     var coverage = FuzzCoverage()
+    /// Why the session's world could not be built (a state folder that cannot be written): no work done.
+    var setupFailure: String?
 }
 
 /// Runs sessions with the invariant monitor on: a generated one, or a list of steps again (shrinking).
@@ -37,7 +39,15 @@ struct SessionRun {
     {
         var done: [SessionStep] = []
         let run = start()
-        for kind in setup + generator.setup(app: app) { execute(SessionStep(kind: kind), on: run, done: &done) }
+        var refusal: String?
+        for kind in setup + generator.setup(app: app) {
+            refusal = execute(SessionStep(kind: kind), on: run, done: &done) ?? refusal
+        }
+        guard run.world != nil else {
+            var outcome = finish(run, done, nil)
+            outcome.setupFailure = refusal ?? "no world was built"
+            return outcome
+        }
         if let violation = firstWatched(run) { return finish(run, done, violation) }
         var coverage = FuzzCoverage()
         for _ in 0..<count {
@@ -72,16 +82,20 @@ struct SessionRun {
         return run
     }
 
-    /// Runs one step and notes whether the world refused it.
-    private func execute(_ step: SessionStep, on run: ScenarioRun, done: inout [SessionStep]) {
+    /// Runs one step and notes whether the world refused it; returns why it did.
+    @discardableResult
+    private func execute(_ step: SessionStep, on run: ScenarioRun, done: inout [SessionStep]) -> String? {
         var step = step
+        var refusal: String?
         do {
             try run.execute(ScenarioStep(line: done.count + 1, text: "", kind: step.kind, waits: step.waits))
             step.refused = false
         } catch {
             step.refused = true
+            refusal = error.actual
         }
         done.append(step)
+        return refusal
     }
 
     private func lostViolation(_ run: ScenarioRun) -> InvariantViolation? {

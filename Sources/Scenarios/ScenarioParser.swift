@@ -17,7 +17,10 @@ public enum ScenarioParser {
         var launched = false
         // Comment lines since the last step or blank line: the caption of the step that follows them.
         var commentsAbove: [String] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A file saved on Windows ends lines in CRLF; Swift reads "\r\n" as one character, not a "\n".
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
             let line = index + 1
             let content = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
             let comment = self.comment(String(rawLine))

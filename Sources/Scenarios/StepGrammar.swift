@@ -138,9 +138,13 @@ enum StepGrammar {
 
     /// `30s`, `2d` as `SimDuration` reads them, and `1mo` for calendar months.
     static func advance(_ text: String) throws(StepError) -> Advance {
-        if text.hasSuffix("mo"), let months = Int(text.dropLast(2)), months > 0 { return .months(months) }
+        if text.hasSuffix("mo"), let months = Int(text.dropLast(2)), months > 0 {
+            guard months <= CalendarPeriod.most[.month]! else { throw StepError("\"\(text)\" is longer than 120mo") }
+            return .months(months)
+        }
         guard let duration = SimDuration(text: text), duration > .zero else {
-            throw StepError("\"\(text)\" is not a duration: write 500ms, 30s, 5m, 2h, 3d or 1mo")
+            throw StepError(
+                "\"\(text)\" is not a duration of at most ten years: write 500ms, 30s, 5m, 2h, 3d (up to 3660d) or 1mo")
         }
         return .fixed(duration)
     }

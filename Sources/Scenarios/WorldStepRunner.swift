@@ -4,12 +4,21 @@ import StoreSim
 
 /// Runs the steps that act on the world from outside the app.
 enum WorldStepRunner {
+    private static func travel(by duration: SimDuration, on world: World) throws(StepFailure) {
+        guard world.travel(by: duration) else {
+            throw StepFailure(expected: "the clock to move \(duration)", actual: "it stops at \(SimInstant.latest)")
+        }
+    }
+
     static func run(_ step: WorldStep, on world: World, killed: inout Bool) throws(StepFailure) {
         switch step {
         case .advance(.fixed(let duration)):
-            world.travel(by: duration)
+            try travel(by: duration, on: world)
         case .advance(.months(let months)):
-            world.travel(months: months)
+            guard world.travel(months: months) else {
+                throw StepFailure(
+                    expected: "the clock to move \(months) months", actual: "it stops at \(SimInstant.latest)")
+            }
         case .store(let event):
             try store(event, on: world)
         case .parentApprove:

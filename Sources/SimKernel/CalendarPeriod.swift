@@ -13,7 +13,10 @@ public struct CalendarPeriod: Hashable, Codable, Sendable, CustomStringConvertib
         self.value = value
     }
 
-    /// Parses `P1M`, `P1W`, `P3D`, `P1Y`; nil for anything else.
+    /// The most of each unit a period may hold: ten years, as `SimDuration.longest`.
+    public static let most: [Unit: Int] = [.day: 3_660, .week: 522, .month: 120, .year: 10]
+
+    /// Parses `P1M`, `P1W`, `P3D`, `P1Y`; nil for anything else, and for a period longer than ten years.
     public init?(iso8601 text: String) {
         guard text.count >= 3, text.first == "P", let last = text.last,
             let value = Int(text.dropFirst().dropLast()), value > 0
@@ -25,6 +28,7 @@ public struct CalendarPeriod: Hashable, Codable, Sendable, CustomStringConvertib
         case "Y": unit = .year
         default: return nil
         }
+        guard value <= Self.most[unit]! else { return nil }
         self.value = value
     }
 

@@ -7,6 +7,8 @@ public struct SimInstant: Hashable, Comparable, Codable, Sendable, CustomStringC
 
     /// Where every simulated world starts: 2026-03-02 09:00:00 UTC, a Monday morning.
     public static let worldStart = SimInstant(milliseconds: 1_772_442_000_000)
+    /// 9999-12-31: no clock goes past it, so no instant plus a bounded duration overflows.
+    public static let latest = SimInstant(milliseconds: 253_402_214_400_000)
 
     public static func < (lhs: SimInstant, rhs: SimInstant) -> Bool { lhs.milliseconds < rhs.milliseconds }
     public static func + (lhs: SimInstant, rhs: SimDuration) -> SimInstant {

@@ -37,7 +37,7 @@ public enum BackendFault: String, CaseIterable, Sendable {
                 "\"\(rule)\": unknown backend fault (faults: \(allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         if fault == .slow, let argument = rule.argument, SimDuration(text: argument) == nil {
-            throw FaultPlanError("\"\(rule)\": slow takes a duration such as slow:30s")
+            throw FaultPlanError("\"\(rule)\": slow takes a duration of at most 3660d, such as slow:30s")
         }
     }
 }

@@ -6,6 +6,9 @@ import Subscriptions
 /// content kept per access level. Every write replaces a file atomically, so a crash never leaves half of one.
 final class DeviceFiles: DeviceStorage, ReceiptSlot {
     private let directory: URL
+    /// Told of a file this phone could not read or write; the world logs it on the timeline. A file that
+    /// cannot be read is never taken as "none": a lost identity.json loses an anonymous subscriber.
+    var onProblem: ((String) -> Void)?
 
     init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
@@ -13,13 +16,50 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
 
     var anonymousIdentity: AnonymousIdentity? {
-        get { read("identity.json").flatMap { try? JSONDecoder().decode(AnonymousIdentity.self, from: $0) } }
+        get { decode(AnonymousIdentity.self, "identity.json") }
         set { write("identity.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
     }
 
     var accountSession: AccountSession? {
-        get { read("account.json").flatMap { try? JSONDecoder().decode(AccountSession.self, from: $0) } }
+        get { decode(AccountSession.self, "account.json") }
         set { write("account.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
+    }
+
+    /// The file's value; nil when there is none. One that does not decode is kept aside under another
+    /// name (for a person to recover the identity from) and reported, so the app's fresh start is said.
+    private func decode<T: Decodable>(_ type: T.Type, _ name: String) -> T? {
+        guard let data = read(name) else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            let aside = keepAside(name)
+            report(
+                "error: \(name) on \(directory.lastPathComponent) cannot be read; kept as \(aside ?? "it was"), "
+                    + "the app starts without it (Restore gives back what this Apple ID bought)")
+            return nil
+        }
+    }
+
+    /// Renames a file out of the way: `identity.json.unreadable-1`, the first free number.
+    private func keepAside(_ name: String) -> String? {
+        var number = 1
+        while FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent("\(name).unreadable-\(number)").path)
+        {
+            number += 1
+        }
+        let aside = "\(name).unreadable-\(number)"
+        do {
+            try FileManager.default.moveItem(
+                at: directory.appendingPathComponent(name), to: directory.appendingPathComponent(aside))
+            return aside
+        } catch {
+            return nil
+        }
+    }
+
+    private func report(_ problem: String) {
+        onProblem?(problem)
     }
 
     func load() -> String? { read("receipt").flatMap { String(data: $0, encoding: .utf8) } }
@@ -52,7 +92,15 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
 
     private func write(_ name: String, _ data: Data?) {
         let url = directory.appendingPathComponent(name)
-        if let data { try? data.write(to: url, options: .atomic) } else { try? FileManager.default.removeItem(at: url) }
+        do {
+            if let data {
+                try data.write(to: url, options: .atomic)
+            } else if FileManager.default.fileExists(atPath: url.path) {
+                try FileManager.default.removeItem(at: url)
+            }
+        } catch {
+            report("error: cannot write \(name) on \(directory.lastPathComponent): \(error.localizedDescription)")
+        }
     }
 
     private static let encoder: JSONEncoder = {

@@ -71,6 +71,9 @@ public final class World {
     /// How many times an app was started in this world (launch, restart, new phone).
     public private(set) var launches = 0
 
+    /// What the phones' files and the controls could not read or write (`problems` adds the store's errors).
+    var ownProblems: [String] = []
+
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
         didSet {
@@ -94,13 +97,17 @@ public final class World {
         var random = SeededGenerator(seed: options.seed)
         let state = options.stateDirectory
         do {
-            if let state { try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true) }
+            if let state {
+                try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+                try StateCheck.check(folder: state)
+            }
             store = try AppStore(
                 store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
                 random: random.split(), latency: options.latency, databasePath: state.map { $0 + "/appstore.sqlite" })
             backend = try Backend(
                 config: config, store: store, clock: { scheduler.now }, timeline: timeline,
                 databasePath: state.map { $0 + "/backend.sqlite" })
+            if let state { try StateCheck.crossCheck(store: store, backend: backend, folder: state) }
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
                 latency: options.latency)
@@ -129,9 +136,10 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
+        storages.values.forEach(watch)
         attach(device)
         applyStoreKitSettings()
-        resumeClock()
+        try resumeClock()
         // After the clock: a payment confirmed before the last run stopped is charged at today's date.
         store.resumeHeldPayments()
     }
@@ -191,7 +199,9 @@ public final class World {
             throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
         }
         do {
-            storages[name] = try Self.storage(named: name, state: options.stateDirectory)
+            let storage = try Self.storage(named: name, state: options.stateDirectory)
+            storages[name] = storage
+            watch(storage)
         } catch {
             throw WorldSetupError(description: "\(error)")
         }

@@ -9,12 +9,30 @@ extension World {
 
     /// Moves a reopened world's clock to the latest of: the instant the last run saved, the store's
     /// last charge, the ledger's last change (a run killed before it could save still left those).
-    /// A fresh world stays where it starts.
-    func resumeClock() {
+    /// A fresh world stays where it starts. Refused: an instant past `SimInstant.latest`, and a clock file more
+    /// than ten years past the store's and the ledger's last records (a garbled or hand-edited file): catching
+    /// up to it would charge renewals for centuries before the first frame. Ten years at most is bounded work.
+    func resumeClock() throws(WorldSetupError) {
         let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map(SimInstant.init(milliseconds:))
         let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
-        let lastChange = try? backend.ledger.latestChange()
+        let lastChange = attempt("read the ledger's last change") { try backend.ledger.latestChange() } ?? nil
+        for (instant, source) in [
+            (saved, "its clock file"), (lastCharge, "its last charge"), (lastChange, "its ledger"),
+        ]
+        where instant.map({ $0 > SimInstant.latest }) ?? false {
+            throw WorldSetupError(
+                description:
+                    "\(options.stateDirectory ?? "the state folder"): \(source) is past \(SimInstant.latest), "
+                    + "the latest instant a world may reach; remove the folder or its clock file")
+        }
+        let recorded = [lastCharge, lastChange, scheduler.now].compactMap { $0 }.max()!
+        if let saved, saved - recorded > .longest {
+            throw WorldSetupError(
+                description:
+                    "\(clockFile!): \(saved) is more than ten years past the last charge or ledger change "
+                    + "(\(recorded)); remove the clock file to carry on from those")
+        }
         guard let last = [saved, lastCharge, lastChange].compactMap({ $0 }).max(), last > scheduler.now else { return }
         scheduler.run(until: last)
         timeline.log(.control, "state reopened: the clock carries on from where the last run stopped")
@@ -24,6 +42,8 @@ extension World {
     /// Writes the clock to the state directory (atomically), so the next run carries on from here.
     public func saveClock() {
         guard let clockFile else { return }
-        try? String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+        _ = attempt("save the clock") {
+            try String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+        }
     }
 }

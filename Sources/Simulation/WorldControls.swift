@@ -49,14 +49,16 @@ extension World {
             return false
         }
         timeline.log(.control, "refund \(latest.transactionIdentifier)")
-        return (try? store.refund(transactionId: latest.transactionIdentifier)) ?? false
+        return attempt("refund \(latest.transactionIdentifier)") {
+            try store.refund(transactionId: latest.transactionIdentifier)
+        } ?? false
     }
 
     /// The reader's payment method fails (true) or works again (false); `grace` turns Apple's billing grace period on.
     public func setBillingIssue(_ failing: Bool, grace: Bool = true) {
         store.billingGracePeriodEnabled = grace
         timeline.log(.control, failing ? "billing issue\(grace ? " with grace period" : "")" : "billing fixed")
-        try? store.setBillingIssue(failing, appleId: options.appleId)
+        _ = attempt("set the billing issue") { try store.setBillingIssue(failing, appleId: options.appleId) }
     }
 
     /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.
@@ -69,27 +71,44 @@ extension World {
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
-        for product in products.sorted() { try? store.requestPriceIncreaseConsent(productIdentifier: product) }
+        for product in products.sorted() {
+            _ = attempt("raise the price of \(product)") {
+                try store.requestPriceIncreaseConsent(productIdentifier: product)
+            }
+        }
     }
 
     /// Whether the reader's payment method fails (`setBillingIssue`).
     public var hasBillingIssue: Bool { store.hasBillingIssue(appleId: options.appleId) }
 
-    /// Moves the virtual clock forward, running renewals and notifications on the way.
-    public func travel(by duration: SimDuration) {
+    /// Moves the virtual clock forward, running renewals and notifications on the way. It stops at
+    /// `SimInstant.latest`; false (and a line on the timeline) when the move would pass it.
+    @discardableResult
+    public func travel(by duration: SimDuration) -> Bool {
+        guard duration <= SimInstant.latest - scheduler.now else {
+            timeline.log(.control, "time travel +\(duration) refused: the clock stops at \(SimInstant.latest)")
+            return false
+        }
         timeline.log(.control, "time travel +\(duration)")
         scheduler.advance(by: duration)
         saveClock()
+        return true
     }
 
     /// Moves the clock by calendar months, as renewals count them (Jan 31 + 1 month is Feb 28), and
     /// says so in months: the timeline and a recording name the same step.
-    public func travel(months: Int) {
+    @discardableResult
+    public func travel(months: Int) -> Bool {
         let now = scheduler.now
         let target = CalendarPeriod(unit: .month, value: months).added(to: now)
+        guard target <= SimInstant.latest else {
+            timeline.log(.control, "time travel +\(months) months refused: the clock stops at \(SimInstant.latest)")
+            return false
+        }
         timeline.log(.control, "time travel +\(months) month\(months == 1 ? "" : "s"), to \(target.dateDescription)")
         scheduler.advance(by: target - now)
         saveClock()
+        return true
     }
 
     /// Moves the clock just past the reader's next renewal, if a subscription will renew.
@@ -100,6 +119,10 @@ extension World {
             .map(\.expiresDate).min()
         guard let next else {
             timeline.log(.control, "time travel: no renewal ahead")
+            return false
+        }
+        guard next < SimInstant.latest else {
+            timeline.log(.control, "time travel to the next renewal refused: the clock stops at \(SimInstant.latest)")
             return false
         }
         timeline.log(.control, "time travel to the next renewal, \(next)")
@@ -138,7 +161,10 @@ extension World {
         }
         timeline.log(.control, "expire every subscription at \(end)")
         for subscription in entitled {
-            try? store.setAutoRenew(false, originalTransactionId: subscription.originalTransactionId)
+            let original = subscription.originalTransactionId
+            _ = attempt("turn auto-renew off for \(original)") {
+                try store.setAutoRenew(false, originalTransactionId: original)
+            }
         }
         scheduler.run(until: end + .seconds(1))
         return true
@@ -152,6 +178,7 @@ extension World {
             return false
         }
         timeline.log(.control, "revoke family sharing of \(latest.transactionIdentifier)")
-        return (try? store.revokeFamilySharing(transactionId: latest.transactionIdentifier)) ?? false
+        let id = latest.transactionIdentifier
+        return attempt("revoke \(id)") { try store.revokeFamilySharing(transactionId: id) } ?? false
     }
 }

@@ -16,6 +16,8 @@ public final class AppStore {
     public let environment: StoreEnvironment = .sandbox
     public let catalog: Catalog
     public var storefront: Storefront
+    /// Errors met on a money or access path (`StoreErrors.swift`), each also a line on the timeline.
+    public internal(set) var errors: [String] = []
     public var locale: String
     /// Products requests answered, by `identifiers|storefront|locale` (`products(for:)`).
     var productsAnswers: [String: ProductsResponse] = [:]
@@ -101,7 +103,7 @@ public final class AppStore {
 
     /// How many times the App Store charged `appleId`.
     public func charges(appleId: String) -> Int {
-        (try? ledger.transactions(appleId: appleId).count) ?? 0
+        logged("count the charges of \(appleId)") { try ledger.transactions(appleId: appleId).count } ?? 0
     }
 
     func delay(_ operation: SimKernel.Operation) -> SimDuration {
@@ -173,7 +175,8 @@ public final class AppStore {
 
     /// A freshly signed receipt for `deviceId`, listing every purchase of `appleId` in this app.
     func issueReceipt(deviceId: String, appleId: String) -> String {
-        let purchases = ((try? ledger.transactions(appleId: appleId)) ?? []).map {
+        let records = logged("read the purchases for a receipt") { try ledger.transactions(appleId: appleId) }
+        let purchases = (records ?? []).map {
             ReceiptPayload.InAppPurchase(
                 transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
                 productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
@@ -206,8 +209,13 @@ public final class AppStore {
         var records: [TransactionRecord] = []
         var renewals: [RenewalInfo] = []
         for purchase in payload.inApp where seen.insert(purchase.originalTransactionId).inserted {
-            records += (try? ledger.transactions(originalTransactionId: purchase.originalTransactionId)) ?? []
-            if let subscription = try? ledger.subscription(purchase.originalTransactionId) {
+            let original = purchase.originalTransactionId
+            records +=
+                logged("read the transactions of \(original)") {
+                    try ledger.transactions(originalTransactionId: original)
+                } ?? []
+            if let subscription = logged("read subscription \(original)", { try ledger.subscription(original) }) ?? nil
+            {
                 renewals.append(renewalInfo(subscription))
             }
         }

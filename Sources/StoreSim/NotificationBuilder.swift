@@ -29,7 +29,9 @@ extension AppStore {
 
     func transactionInfo(_ record: TransactionRecord, ownership: String = "PURCHASED") -> TransactionInfo {
         let spec = catalog.spec(for: record.productIdentifier)
-        let first = (try? ledger.transactions(originalTransactionId: record.originalTransactionIdentifier))?.first
+        let first = logged("read the first transaction of \(record.originalTransactionIdentifier)") {
+            try ledger.transactions(originalTransactionId: record.originalTransactionIdentifier)
+        }?.first
         return TransactionInfo(
             transactionId: record.transactionIdentifier, originalTransactionId: record.originalTransactionIdentifier,
             productId: record.productIdentifier, bundleId: bundleId, environment: environment,

@@ -31,7 +31,10 @@ public final class PaymentQueue {
     /// as StoreKit does at launch.
     public func startObserving(_ observer: @escaping (PaymentTransaction) -> Void) {
         self.observer = observer
-        let unfinished = ((try? store.ledger.transactions(appleId: appleId)) ?? []).filter {
+        let records = store.logged("read the unfinished transactions to deliver again") {
+            try store.ledger.transactions(appleId: appleId)
+        }
+        let unfinished = (records ?? []).filter {
             !$0.finished && $0.deviceId == deviceId
         }
         for record in unfinished {
@@ -48,7 +51,9 @@ public final class PaymentQueue {
     public var priceConsentPending: Bool { pendingConsent != nil }
 
     private var pendingConsent: SubscriptionRecord? {
-        ((try? store.ledger.subscriptions(appleId: appleId)) ?? []).first {
+        (store.logged("read the subscriptions waiting for price consent") {
+            try store.ledger.subscriptions(appleId: appleId)
+        } ?? []).first {
             $0.priceIncreaseStatus == 0 && $0.state.isEntitled
         }
     }
@@ -75,14 +80,20 @@ public final class PaymentQueue {
         consentSubscription = nil
         sheet = nil
         onSheetChange?(nil)
-        try? store.answerPriceIncrease(consent: consent, originalTransactionId: originalTransactionId)
+        _ = store.logged("record the answer to the price increase of \(originalTransactionId)") {
+            try store.answerPriceIncrease(consent: consent, originalTransactionId: originalTransactionId)
+        }
     }
 
     /// "Manage my subscription": turns auto-renew of this Apple ID's running subscriptions on or off.
     public func setAutoRenew(_ enabled: Bool) {
-        for subscription in (try? store.ledger.subscriptions(appleId: appleId)) ?? []
-        where subscription.state.isEntitled {
-            try? store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
+        let subscriptions = store.logged("read the subscriptions to turn auto-renew \(enabled ? "on" : "off")") {
+            try store.ledger.subscriptions(appleId: appleId)
+        }
+        for subscription in subscriptions ?? [] where subscription.state.isEntitled {
+            _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {
+                try store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
+            }
         }
     }
 
@@ -270,7 +281,8 @@ public final class PaymentQueue {
     /// Tells the store the app has handled the transaction; until then it is delivered again at each launch.
     public func finish(_ transactionIdentifier: String?) {
         guard let identifier = transactionIdentifier else { return }
-        try? store.ledger.markFinished(identifier)
+        guard store.logged("finish transaction \(identifier)", { try store.ledger.markFinished(identifier) }) != nil
+        else { return }
         store.log("transaction finished: \(identifier)")
     }
 

@@ -171,10 +171,8 @@ extension AppStore {
             queue.paymentCount += 1
             queue.complete(payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product)
         } else {
-            do {
-                _ = try purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
-            } catch {
-                log("the approved payment could not be charged: \(error)")
+            _ = logged("charge the approved payment for \(payment.product.productIdentifier)") {
+                try purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
             }
         }
     }

@@ -22,7 +22,10 @@ extension PaymentQueue {
             }
             var latest: [String: TransactionRecord] = [:]
             var order: [String] = []
-            for record in (try? store.ledger.transactions(appleId: appleId)) ?? []
+            let records = store.logged("read the transactions to restore") {
+                try store.ledger.transactions(appleId: appleId)
+            }
+            for record in records ?? []
             where store.catalog.spec(for: record.productIdentifier)?.type != .consumable {
                 if latest[record.originalTransactionIdentifier] == nil {
                     order.append(record.originalTransactionIdentifier)

@@ -81,7 +81,7 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
                 return
             }
             guard let delay = SimDuration(text: text) else {
-                throw FaultPlanError("\"\(text)\" is not a length such as 30s, 5m, 2h or 1d")
+                throw FaultPlanError("\"\(text)\" is not a length of at most 3660d, such as 30s, 5m, 2h or 1d")
             }
             self = .notificationDelayed(delay)
         }

@@ -102,13 +102,18 @@ extension AppStore {
         }
     }
 
+    /// Whether the store recorded the transaction `identifier`; nil when its ledger cannot be read.
+    public func knowsTransaction(_ identifier: String) -> Bool? {
+        logged("read transaction \(identifier)") { try ledger.transaction(identifier) != nil }
+    }
+
     /// The App Store's record of one subscription, by its original transaction id.
     public func subscription(originalTransactionId: String) -> SubscriptionRecord? {
-        try? ledger.subscription(originalTransactionId)
+        logged("read subscription \(originalTransactionId)") { try ledger.subscription(originalTransactionId) } ?? nil
     }
 
     /// Every transaction the store recorded for `appleId`, renewals and refunds included.
     public func transactions(appleId: String) -> [TransactionRecord] {
-        (try? ledger.transactions(appleId: appleId)) ?? []
+        logged("read the transactions of \(appleId)") { try ledger.transactions(appleId: appleId) } ?? []
     }
 }

@@ -62,11 +62,18 @@ extension AppStore {
     /// nor one who ever had an introductory offer anywhere in the group, even after it expired.
     public func isEligibleForIntroductoryOffer(_ product: Product, appleId: String) -> Bool {
         guard product.introductoryOffer != nil, let group = product.subscriptionGroupIdentifier else { return false }
-        let inGroup = ((try? ledger.subscriptions(appleId: appleId)) ?? []).filter { $0.groupId == group }
+        // A ledger that cannot be read proves nothing: not eligible (fails closed), with a line saying why.
+        guard let all = logged("check introductory offer eligibility", { try ledger.subscriptions(appleId: appleId) })
+        else { return false }
+        let inGroup = all.filter { $0.groupId == group }
         if inGroup.contains(where: { $0.state.isEntitled || $0.state == .billingRetry }) { return false }
         for subscription in inGroup {
-            let transactions =
-                (try? ledger.transactions(originalTransactionId: subscription.originalTransactionId)) ?? []
+            let original = subscription.originalTransactionId
+            guard
+                let transactions = logged(
+                    "check introductory offer eligibility", { try ledger.transactions(originalTransactionId: original) }
+                )
+            else { return false }
             if transactions.contains(where: { $0.offerType == 1 }) { return false }
         }
         return true
@@ -135,7 +142,8 @@ extension AppStore {
 
     /// Reschedules the next lifecycle event of every subscription kept on disk (a restarted world).
     func resumeLifecycle() {
-        for subscription in (try? ledger.allSubscriptions()) ?? [] { scheduleNext(subscription) }
+        let subscriptions = logged("read the subscriptions to renew") { try ledger.allSubscriptions() }
+        for subscription in subscriptions ?? [] { scheduleNext(subscription) }
     }
 
     /// Schedules what happens next to `subscription`: its period end, the end of its grace period,
@@ -153,7 +161,7 @@ extension AppStore {
         guard let due else { return }
         lifecycleEvents[original] = scheduler.schedule(after: due - scheduler.now, background: true) { [self] in
             lifecycleEvents[original] = nil
-            try? lifecycleEventDue(original)
+            _ = logged("renew or end subscription \(original)") { try lifecycleEventDue(original) }
         }
     }
 

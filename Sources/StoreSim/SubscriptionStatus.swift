@@ -25,12 +25,18 @@ extension AppStore {
     /// `originalTransactionId` (any of their transaction ids works), grouped by subscription group, each
     /// with its status and its latest signed transaction and renewal info. Nil for an unknown id.
     public func subscriptionStatuses(originalTransactionId: String) -> SubscriptionStatusResponse? {
-        guard let known = try? ledger.transaction(originalTransactionId),
-            let subscriptions = try? ledger.subscriptions(appleId: known.appleId)
+        guard
+            let known = logged(
+                "read transaction \(originalTransactionId)", { try ledger.transaction(originalTransactionId) }) ?? nil,
+            let subscriptions = logged(
+                "read the subscriptions of \(known.appleId)", { try ledger.subscriptions(appleId: known.appleId) })
         else { return nil }
         var groups: [SubscriptionGroupStatus] = []
         for subscription in subscriptions {
-            guard let latest = try? ledger.transaction(subscription.latestTransactionId) else { continue }
+            let read = logged("read transaction \(subscription.latestTransactionId)") {
+                try ledger.transaction(subscription.latestTransactionId)
+            }
+            guard let latest = read ?? nil else { continue }
             let item = LastTransactionStatus(
                 status: subscription.state.rawValue, originalTransactionId: subscription.originalTransactionId,
                 signedTransactionInfo: sign(transactionInfo(latest)),

@@ -3,7 +3,8 @@ import CNcurses
 /// Copies a frame to ncurses: one `mvaddstr` per run of equally styled cells, then one refresh.
 /// ncurses diffs against what is on the terminal, so unchanged cells cost nothing on the wire.
 enum FramePainter {
-    static func paint(_ frame: Frame, palette: Palette, clearFirst: Bool) {
+    /// `ascii`: the locale cannot show UTF-8, so every cell is drawn as one ASCII character.
+    static func paint(_ frame: Frame, palette: Palette, clearFirst: Bool, ascii: Bool = false) {
         if clearFirst { clearok(pws_stdscr(), true) }
         for y in 0..<frame.size.rows {
             var x = 0
@@ -14,7 +15,7 @@ enum FramePainter {
                 while end < frame.size.columns {
                     let cell = frame[x: end, y: y]
                     guard cell.role == first.role && cell.style == first.style else { break }
-                    text += cell.text
+                    text += ascii ? AsciiFallback.cell(cell.text) : cell.text
                     end += 1
                 }
                 pws_draw(

@@ -36,9 +36,13 @@ public struct FrontState: Equatable, Sendable {
 
     /// Applies a key's action (Elm's update). `timelinePage` is how many lines a page scrolls,
     /// `timelineLimit` how far back the timeline can scroll, `controls` the control pane's rows as shown now.
+    /// `terminalFits` false: the screen only says the terminal is too small, so a key acts only to quit
+    /// (a reader pressing keys at what they cannot see must not buy anything).
     public mutating func apply(
-        _ action: KeyAction, timelinePage: Int = 10, timelineLimit: Int = .max, controls: [Control] = []
+        _ action: KeyAction, timelinePage: Int = 10, timelineLimit: Int = .max, controls: [Control] = [],
+        terminalFits: Bool = true
     ) -> FrontCommand? {
+        guard terminalFits || action == .quit else { return nil }
         if showsHelp {
             // The help covers the panes, so only the keys that close it or leave do something.
             switch action {

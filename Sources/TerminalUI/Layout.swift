@@ -40,7 +40,7 @@ public enum Layout: Equatable, Sendable {
     public static let checklistShare = 40
 
     public init(size: TerminalSize, checklist: Bool = false) {
-        guard size.columns >= TerminalSize.minimum.columns, size.rows >= TerminalSize.minimum.rows else {
+        guard size.fitsMinimum else {
             self = .tooSmall(size)
             return
         }
@@ -70,6 +70,6 @@ public enum Layout: Equatable, Sendable {
 
     /// The message shown instead of the panes.
     public static func tooSmallMessage(_ size: TerminalSize) -> String {
-        "Terminal too small: \(size). PaywallSim needs at least \(TerminalSize.minimum)."
+        "Terminal too small: \(size). PaywallSim needs at least \(TerminalSize.minimum). Keys are ignored until it grows; q quits."
     }
 }

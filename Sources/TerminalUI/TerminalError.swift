@@ -14,6 +14,10 @@ public struct TerminalError: Error, Equatable, Sendable, CustomStringConvertible
                 + "Run paywall-sim directly in a terminal window, without pipes or redirection.")
     }
 
+    static let dumbTerminal = TerminalError(
+        "TERM is \"dumb\": the interactive screen needs a terminal that can move the cursor. "
+            + "Run it in a terminal window, or set TERM to its type, e.g. TERM=xterm-256color.")
+
     static func unknownTerminalType(_ term: String?) -> TerminalError {
         let name = term.map { "\"\($0)\"" } ?? "(TERM is not set)"
         return TerminalError(

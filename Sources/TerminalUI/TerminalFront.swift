@@ -4,6 +4,11 @@ import WhiteLabel
 
 /// The interactive ncurses screen: the phone, the timeline, the controls and the key bar, driven in real time.
 public enum TerminalFront {
+    /// Whether the screen can start here; commands call it before they create anything on disk.
+    public static func checkTerminal() throws(TerminalError) {
+        try TerminalSession.check()
+    }
+
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
     /// `recordings` records the session (`r`, `--record`). With `walk` (a guided walk) or `live` (a live
@@ -84,7 +89,7 @@ struct InteractiveLoop {
             let size = session.size
             let frame = FrontView.render(content, state: state, theme: theme, size: size)
             if repaintAll || frame != painted {
-                FramePainter.paint(frame, palette: session.palette, clearFirst: repaintAll)
+                FramePainter.paint(frame, palette: session.palette, clearFirst: repaintAll, ascii: !session.isUnicode)
                 painted = frame
                 repaintAll = false
             }
@@ -95,7 +100,7 @@ struct InteractiveLoop {
             if live != nil { wait = min(RealTimeDriver.maxWaitMilliseconds, scriptWait ?? .max) }
             guard let key = session.readKey(timeoutMilliseconds: wait),
                 let action = KeyMap.action(
-                    for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText)
+                    for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText && size.fitsMinimum)
             else { continue }
 
             if action == .resize { repaintAll = true }
@@ -105,7 +110,10 @@ struct InteractiveLoop {
                     content, filter: state.timelineFilter, size: size, checklist: state.hasChecklist)
             }
             let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
-            switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
+            switch state.apply(
+                action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls,
+                terminalFits: size.fitsMinimum)
+            {
             case .send(let input):
                 if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }
                 world.send(input)

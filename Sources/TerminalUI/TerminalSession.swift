@@ -1,4 +1,5 @@
 import CNcurses
+import CTerminal
 import WhiteLabel
 
 #if canImport(Glibc)
@@ -8,28 +9,38 @@ import WhiteLabel
 #endif
 
 /// The terminal in curses mode, from `start` until `end` gives the user's own settings back.
-///
-/// Every call to the shim's signal flag and saved termios stays in this file: those are `static`
-/// variables in a header, so each Swift file that used them would get its own copy.
 final class TerminalSession {
     private var screen: OpaquePointer?
     private(set) var palette: Palette
+    /// The locale shows UTF-8; under LANG=C frames are drawn in ASCII.
+    let isUnicode: Bool
     private var ended = false
 
-    private init(screen: OpaquePointer, palette: Palette) {
+    private init(screen: OpaquePointer, palette: Palette, isUnicode: Bool) {
         self.screen = screen
         self.palette = palette
+        self.isUnicode = isUnicode
+    }
+
+    /// Checks, before anything is created on disk, that the screen can start here: a terminal on both
+    /// ends, of a type that can move the cursor.
+    static func check() throws(TerminalError) {
+        guard pws_stdin_is_terminal() != 0 else { throw .notATerminal("input") }
+        guard pws_stdout_is_terminal() != 0 else { throw .notATerminal("output") }
+        let term = getenv("TERM").map { String(cString: $0) }
+        guard let term, !term.isEmpty else { throw .unknownTerminalType(nil) }
+        guard term != "dumb" else { throw .dumbTerminal }
     }
 
     /// Puts the terminal in curses mode, or explains why it cannot.
     static func start(theme: Theme) throws(TerminalError) -> TerminalSession {
-        guard pws_stdin_is_terminal() != 0 else { throw .notATerminal("input") }
-        guard pws_stdout_is_terminal() != 0 else { throw .notATerminal("output") }
+        try check()
         pws_save_termios()
         // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers where none are set.
         pws_install_stop_handlers()
         pws_install_crash_handlers()
         _ = pws_set_locale()
+        let isUnicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
         guard let screen = pws_newterm() else {
             pws_restore_termios()
             throw .unknownTerminalType(getenv("TERM").map { String(cString: $0) })
@@ -42,7 +53,7 @@ final class TerminalSession {
         curs_set(0)
         let palette = Palette(theme: theme, depth: startColors())
         initPairs(palette)
-        return TerminalSession(screen: screen, palette: palette)
+        return TerminalSession(screen: screen, palette: palette, isUnicode: isUnicode)
     }
 
     /// Another app's theme, on the terminal's colors (a guided walk moves between apps).
@@ -72,8 +83,12 @@ final class TerminalSession {
     /// The signal (SIGINT, SIGTERM, SIGHUP) that asked the program to stop, if one came.
     var stopSignal: Int32? {
         let signal = pws_pending_stop_signal()
+        if signal == 0 && terminalGone { return SIGHUP }
         return signal == 0 ? nil : signal
     }
+
+    /// The terminal hung up or reads as closed: nothing typed can come any more.
+    private var terminalGone = false
 
     var size: TerminalSize {
         TerminalSize(columns: Int(getmaxx(pws_stdscr())), rows: Int(getmaxy(pws_stdscr())))
@@ -86,7 +101,10 @@ final class TerminalSession {
         switch get_wch(&value) {
         case KEY_CODE_YES: return .function(Int32(bitPattern: value))
         case OK: return Unicode.Scalar(value).map { .character(Character($0)) }
-        default: return nil
+        default:
+            // End of file or a read error on the terminal (its window closed): quit as on SIGHUP.
+            if pws_terminal_gone() != 0 { terminalGone = true }
+            return nil
         }
     }
 

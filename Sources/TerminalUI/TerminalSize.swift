@@ -12,6 +12,9 @@ public struct TerminalSize: Equatable, Hashable, Sendable, CustomStringConvertib
     public static let minimum = TerminalSize(columns: 80, rows: 24)
 
     public var description: String { "\(columns)x\(rows)" }
+
+    /// The panes fit; below the minimum the screen shows only why.
+    public var fitsMinimum: Bool { columns >= Self.minimum.columns && rows >= Self.minimum.rows }
 }
 
 /// A rectangle of cells: `x`, `y` is the top-left corner.

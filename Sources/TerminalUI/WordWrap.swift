@@ -19,11 +19,11 @@ public enum WordWrap {
                     current = ""
                     currentWidth = 0
                 }
-                while wordWidth > width {
-                    let (head, rest) = split(word, at: width)
-                    lines.append(head)
-                    word = rest
+                if wordWidth > width {
+                    var pieces = cut(word, width: width)
+                    word = pieces.removeLast()
                     wordWidth = ColumnWidth.of(word)
+                    lines += pieces
                 }
                 current = word
                 currentWidth = wordWidth
@@ -33,18 +33,23 @@ public enum WordWrap {
         return lines
     }
 
-    /// The first `columns` columns of `word` and the rest; at least one character moves, so wrapping ends.
-    private static func split(_ word: String, at columns: Int) -> (String, String) {
-        var head = ""
+    /// `word` in pieces of at most `columns` columns, in one pass (an 800k tagline took 24 s when each
+    /// piece copied the rest); a character wider than a line still goes alone.
+    private static func cut(_ word: String, width columns: Int) -> [String] {
+        var pieces: [String] = []
+        var piece = ""
         var used = 0
-        var index = word.startIndex
-        while index < word.endIndex {
-            let width = ColumnWidth.of(word[index])
-            if used + width > columns && !head.isEmpty { break }
-            head.append(word[index])
+        for character in word {
+            let width = ColumnWidth.of(character)
+            if used + width > columns && !piece.isEmpty {
+                pieces.append(piece)
+                piece = ""
+                used = 0
+            }
+            piece.append(character)
             used += width
-            index = word.index(after: index)
         }
-        return (head, String(word[index...]))
+        pieces.append(piece)
+        return pieces
     }
 }

@@ -29,6 +29,11 @@ public enum DemoConfigLoader {
         }
         let app = config.app
         if app.id.isEmpty { throw fail("app.id", "must not be empty") }
+        // The id names the default state folder: a path in it would put the state elsewhere.
+        if !isPlainName(app.id) {
+            throw fail(
+                "app.id", "\"\(app.id)\" may use only letters, digits, \".\", \"-\" and \"_\", not start with \".\"")
+        }
         if app.subscriptions.isEmpty { throw fail("app.subscriptions", "must list at least one subscription") }
         var seenIds: Set<String> = []
         for (index, subscription) in app.subscriptions.enumerated() {
@@ -79,6 +84,14 @@ public enum DemoConfigLoader {
             message:
                 "no product is translated for \"\(store.locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"
         )
+    }
+
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first != "." else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "._-".unicodeScalars.contains($0)
+        }
     }
 
     private static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {
@@ -145,20 +158,54 @@ enum StoreProductValidation {
             throw fail("subscriptionPeriod", "is missing for an auto-renewable subscription")
         }
         if let period = product.subscriptionPeriod, CalendarPeriod(iso8601: period) == nil {
-            throw fail("subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
+            throw fail(
+                "subscriptionPeriod", "\"\(period)\" is not an ISO 8601 period of at most ten years, such as P1M or P1W"
+            )
         }
         if product.type == .autoRenewable && product.subscriptionGroup == nil {
             throw fail("subscriptionGroup", "is missing for an auto-renewable subscription")
         }
         if let offer = product.introductoryOffer, CalendarPeriod(iso8601: offer.period) == nil {
-            throw fail("introductoryOffer.period", "\"\(offer.period)\" is not an ISO 8601 period such as P1W")
+            throw fail(
+                "introductoryOffer.period",
+                "\"\(offer.period)\" is not an ISO 8601 period of at most ten years, such as P1W")
         }
-        for (storefront, price) in product.prices
-        where Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")) == nil {
+        if let count = product.introductoryOffer?.periodCount, !(1...120).contains(count) {
+            throw fail("introductoryOffer.periodCount", "\(count) is not a count from 1 to 120")
+        }
+        for (index, offer) in (product.promotionalOffers ?? []).enumerated() {
+            if CalendarPeriod(iso8601: offer.period) == nil {
+                throw fail(
+                    "promotionalOffers[\(index)].period",
+                    "\"\(offer.period)\" is not an ISO 8601 period of at most ten years, such as P1M")
+            }
+            if let count = offer.periodCount, !(1...120).contains(count) {
+                throw fail("promotionalOffers[\(index)].periodCount", "\(count) is not a count from 1 to 120")
+            }
+        }
+        for (storefront, price) in product.prices where !isPrice(price) {
             throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
+        }
+        for (storefront, price) in product.introductoryOffer?.prices ?? [:] where !isPrice(price) {
+            throw fail("introductoryOffer.prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
+        }
+        for (index, offer) in (product.promotionalOffers ?? []).enumerated() {
+            for (storefront, price) in offer.prices ?? [:] where !isPrice(price) {
+                throw fail(
+                    "promotionalOffers[\(index)].prices.\(storefront)",
+                    "\"\(price)\" is not a decimal price such as 4.99")
+            }
         }
         if product.localizations.isEmpty {
             throw fail("localizations", "must hold at least one locale")
         }
+    }
+
+    /// Digits with at most one "." and three decimals: "4,99" would read as 4 and "-4.99" charge a refund.
+    static func isPrice(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first, (1...9).contains(whole.count) else { return false }
+        guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        return parts.count == 1 || (1...3).contains(parts[1].count)
     }
 }

@@ -165,8 +165,8 @@ private struct StoreKitImporter {
             throw fail("\(location).paymentMode", "\"\(offer.paymentMode)\" is not free, payAsYouGo or payUpFront")
         }
         try checkPeriod(offer.subscriptionPeriod, at: "\(location).subscriptionPeriod")
-        if let count = offer.numberOfPeriods, count < 1 {
-            throw fail("\(location).numberOfPeriods", "\(count) should be 1 or more")
+        if let count = offer.numberOfPeriods, !(1...120).contains(count) {
+            throw fail("\(location).numberOfPeriods", "\(count) should be from 1 to 120")
         }
         var prices: [String: String]?
         if mode != .freeTrial {
@@ -181,7 +181,7 @@ private struct StoreKitImporter {
 
     private func checkPeriod(_ period: String, at location: String) throws(ConfigError) {
         if CalendarPeriod(iso8601: period) == nil {
-            throw fail(location, "\"\(period)\" is not an ISO 8601 period such as P1M or P1W")
+            throw fail(location, "\"\(period)\" is not an ISO 8601 period of at most ten years, such as P1M or P1W")
         }
     }
 

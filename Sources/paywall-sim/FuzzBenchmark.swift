@@ -25,7 +25,8 @@ enum FuzzBenchmark {
             "fuzz in memory: \(result.sessions) sessions, \(result.steps) steps in \(format(seconds)) s: "
                 + "\(Int(Double(result.steps) / seconds)) steps/s")
 
-        let directory = options.state ?? NSTemporaryDirectory() + "paywall-sim-fuzz-bench-\(getpid())"
+        // A fresh folder this run makes (inside --state when given): the only one it removes.
+        let directory = try StateFolder.scratch(in: options.state ?? NSTemporaryDirectory(), prefix: "fuzz-bench")
         let onDisk = max(sessions / 10, 1)
         seconds = measure { result = fuzzer(onDisk, state: directory).run() }
         try? FileManager.default.removeItem(atPath: directory)

@@ -18,8 +18,15 @@ enum FuzzCommand {
             print(Usage.fuzz)
             return ExitCode.ok
         }
-        let fuzzOptions = try fuzzOptions(options)
+        var fuzzOptions = try fuzzOptions(options)
         let out = options["--out"] ?? "fuzz-failures"
+        try checkWritable(out)
+        // Sessions keep their worlds in a fresh folder this run makes inside DIR, the only thing it removes.
+        let scratch = try fuzzOptions.stateDirectory.map { folder throws(UsageError) in
+            try StateFolder.scratch(in: folder, prefix: "fuzz")
+        }
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        fuzzOptions.stateDirectory = scratch
         let fuzzer = Fuzzer(options: fuzzOptions, resources: AppArgument.resources)
         // A run takes a minute or two: on a terminal, stderr counts the sessions as they go.
         let showProgress = isatty(STDERR_FILENO) == 1
@@ -31,7 +38,8 @@ enum FuzzCommand {
             FileHandle.standardError.write(Data("\rfuzzing: \(session + 1)/\(fuzzOptions.runs) sessions".utf8))
         }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if let directory = fuzzOptions.stateDirectory { try? FileManager.default.removeItem(atPath: directory) }
+        if let reason = result.setupFailure { throw UsageError(message: reason) }
+        guard result.steps > 0 else { throw UsageError(message: "no session ran a step: nothing was checked") }
         guard let failure = result.failure else {
             print(
                 "\(result.sessions) session\(result.sessions == 1 ? "" : "s"), \(result.steps) steps over \(fuzzOptions.apps.joined(separator: ", ")): "
@@ -107,6 +115,27 @@ enum FuzzCommand {
         guard invariants.count < Invariant.allCases.count else { return "every invariant held" }
         let numbers = invariants.map(\.rawValue).sorted().map(String.init).joined(separator: ", ")
         return "invariant\(invariants.count == 1 ? "" : "s") \(numbers) held (the others were not watched)"
+    }
+
+    /// `--out`: checked before the first session, so a found case is never lost at the end of a long run.
+    private static func checkWritable(_ directory: String) throws(UsageError) {
+        guard !directory.isEmpty else { throw UsageError(message: "--out needs a folder, not an empty name") }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw UsageError(message: "--out: \(directory) is a file, not a folder") }
+            guard access(directory, W_OK | X_OK) == 0 else {
+                throw UsageError(message: "--out: cannot write in \(directory)")
+            }
+            return
+        }
+        // A folder made only when a case is found: its nearest existing parent must take it.
+        var parent = URL(fileURLWithPath: directory).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: parent.path) { parent.deleteLastPathComponent() }
+        guard access(parent.path, W_OK | X_OK) == 0,
+            FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw UsageError(message: "--out: cannot create \(directory) (\(parent.path) cannot be written)")
+        }
     }
 
     private static func virtualDays(_ result: FuzzResult) -> Int {

@@ -13,8 +13,11 @@ enum LedgerBenchmark {
         let count = options.count ?? 2_000
         let directory =
             options.state ?? NSTemporaryDirectory() + "paywall-sim-bench-\(ProcessInfo.processInfo.processIdentifier)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { if options.state == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let lock = try StateFolder.own(directory)
+        defer {
+            withExtendedLifetime(lock) {}
+            if options.state == nil { try? FileManager.default.removeItem(atPath: directory) }
+        }
 
         let (config, _) = try AppArgument.load(nil)
         let scheduler = Scheduler()

@@ -12,7 +12,11 @@ enum LifecycleBenchmark {
         let directory =
             options.state
             ?? NSTemporaryDirectory() + "paywall-sim-lifecycle-\(ProcessInfo.processInfo.processIdentifier)"
-        defer { if options.state == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let lock = try StateFolder.own(directory)
+        defer {
+            withExtendedLifetime(lock) {}
+            if options.state == nil { try? FileManager.default.removeItem(atPath: directory) }
+        }
         let (config, _) = try AppArgument.load(nil)
         var steps: [LifecycleWorkload.Step: Int] = [:]
         var workload: LifecycleWorkload?

@@ -37,10 +37,19 @@ enum RunCommand {
         }
         let (config, resources) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
         let theme = try AppArgument.theme(for: config, resources: resources)
+        if let record = options["--record"] { try checkRecordPath(record) }
+        // No terminal: refused before the state folder is created or locked.
+        do {
+            try TerminalFront.checkTerminal()
+        } catch {
+            throw UsageError(message: "\(error)")
+        }
         // A walk's worlds live in memory: each scenario starts from its own setup.
         let state =
             options.has("--ephemeral") || walk != nil
             ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
+        let lock = try state.map { folder throws(UsageError) in try StateFolder.own(folder) }
+        defer { withExtendedLifetime(lock) {} }
         let world = try World(
             config: config, options: WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state))
         if let faults {
@@ -67,7 +76,9 @@ enum RunCommand {
         } catch {
             throw UsageError(message: "\(error)")
         }
-        for message in recordings.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        for message in recordings.messages + world.problems {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
         return code
     }
 
@@ -108,12 +119,31 @@ enum RunCommand {
             app: app, seed: seed, latency: latency, setup: setup, comments: comments)
     }
 
-    /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`.
+    /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`. A relative
+    /// `XDG_STATE_HOME` is ignored, as the XDG spec says: it would depend on the working directory.
     static func defaultStateDirectory(app: String) -> String {
         let environment = ProcessInfo.processInfo.environment
         let base =
-            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
         return "\(base)/paywall-sim/\(app)"
+    }
+
+    /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.
+    private static func checkRecordPath(_ path: String) throws(UsageError) {
+        guard !path.isEmpty else { throw UsageError(message: "--record needs a file name, not an empty one") }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard !isFolder.boolValue else { throw UsageError(message: "--record: \(path) is a folder, not a file") }
+            guard access(path, W_OK) == 0 else { throw UsageError(message: "--record: cannot write \(path)") }
+            return
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(message: "--record: no folder \(folder) to write \(path) in")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw UsageError(message: "--record: cannot write in \(folder)")
+        }
     }
 }

@@ -153,7 +153,8 @@ enum Usage {
           --steps N            Steps per session. Default: 60
           --seed N             Default: 1
           --out DIR            Where a shrunk failure is written. Default: fuzz-failures
-          --state DIR          Keep each session's world on disk under DIR (removed at the end)
+          --state DIR          Keep the sessions' worlds on disk in a fresh folder inside DIR, removed
+                               at the end (DIR and what it held are left as they were)
           --session N          Run only session N of the run (the same steps as among the others),
                                for instance the one a crash stopped at
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:

@@ -97,10 +97,14 @@ struct FuzzedParser: CustomTestStringConvertible, Sendable {
             name: "scenarios", seeds: { files(in: "scenarios", endingWith: ".scenario", recursive: true) },
             parse: { (bytes, path) throws(ConfigError) in
                 guard let text = String(bytes: bytes, encoding: .utf8) else {
-                    // Not UTF-8: only the file reader sees such bytes.
-                    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-                    defer { try? FileManager.default.removeItem(atPath: path) }
-                    _ = try ScenarioParser.parse(file: path)
+                    // Not UTF-8: only the file reader sees such bytes. Written under the temporary folder,
+                    // never beside the seed: other tests list and play scenarios/ meanwhile.
+                    let folder = NSTemporaryDirectory() + "paywall-sim-parser-fuzz-" + UUID().uuidString
+                    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    defer { try? FileManager.default.removeItem(atPath: folder) }
+                    let file = "\(folder)/\((path as NSString).lastPathComponent)"
+                    _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+                    _ = try ScenarioParser.parse(file: file)
                     return
                 }
                 _ = try ScenarioParser.parse(text, file: path)
@@ -169,18 +173,20 @@ struct FuzzedParser: CustomTestStringConvertible, Sendable {
         let seedPath = "\(TestSupport.packageRoot)/\(seedFile)"
         let seed = try Array(Data(contentsOf: URL(fileURLWithPath: seedPath)))
         let parser = FuzzedParser.all[command == "check" ? 0 : 2]
+        // The seed's .storekit files beside the mutated config, so its reference still resolves.
+        for file in FuzzedParser.files(in: "demo-configs", endingWith: ".storekit") {
+            try FileManager.default.copyItem(
+                atPath: file, toPath: "\(directory)/\((file as NSString).lastPathComponent)")
+        }
         var mutator = Mutator(random: SeededGenerator(seed: 3))
         var tried = 0
         while tried < 4 {
-            // Beside the seed's folder, so a config's .storekit reference still resolves.
             let name = "bad-\(tried)-" + (seedPath as NSString).lastPathComponent
-            let folder = command == "check" ? (seedPath as NSString).deletingLastPathComponent : directory
-            let path = "\(folder)/\(name)"
+            let path = "\(directory)/\(name)"
             let input = mutator.mutate(seed)
             guard (try? parser.parse(input, path)) == nil else { continue }
             tried += 1
             _ = FileManager.default.createFile(atPath: path, contents: Data(input))
-            defer { try? FileManager.default.removeItem(atPath: path) }
             let arguments = command == "check" ? ["check", "--paywall", "--app", path] : ["play", path]
             let result = try TestSupport.runBinary(arguments)
             let lines = result.stderr.split(separator: "\n")

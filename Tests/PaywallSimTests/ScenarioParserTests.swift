@@ -180,6 +180,12 @@ import WhiteLabel
         ("try expect no alert", "t.scenario:1: try goes before an action"),
         ("without waiting seed 3", "t.scenario:1: without waiting goes before an action"),
         ("defect sloppy", "t.scenario:1: unknown defect \"sloppy\" (defects: unlock-on-purchased"),
+        // Lengths past ten years crashed with an arithmetic overflow, or ran for minutes.
+        ("launch\nadvance 106751991168d", "t.scenario:2: \"106751991168d\" is not a duration of at most ten years"),
+        ("launch\nadvance 3661d", "t.scenario:2: \"3661d\" is not a duration of at most ten years"),
+        ("launch\nadvance 999999999999mo", "t.scenario:2: \"999999999999mo\" is longer than 120mo"),
+        ("inject backend slow:106751991168d", "t.scenario:1: \"backend slow:106751991168d times 1\": slow takes a"),
+        ("inject notification delayed:99999999999d", "t.scenario:1: \"99999999999d\" is not a length of at most"),
     ])
     func malformedLinesNameTheFileLineAndWhatIsWrong(_ text: String, _ message: String) {
         #expect(error(text).hasPrefix(message), "\(error(text))")

@@ -146,10 +146,10 @@ struct StoreKitFixtureTests {
     @Test(arguments: [
         Malformation(
             path: "subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod", json: "\"P1X\"",
-            message: "\"P1X\" is not an ISO 8601 period such as P1M or P1W"),
+            message: "\"P1X\" is not an ISO 8601 period of at most ten years, such as P1M or P1W"),
         Malformation(
             path: "subscriptionGroups[0].subscriptions[0].introductoryOffer.subscriptionPeriod", json: "\"one week\"",
-            message: "\"one week\" is not an ISO 8601 period such as P1M or P1W"),
+            message: "\"one week\" is not an ISO 8601 period of at most ten years, such as P1M or P1W"),
         Malformation(
             path: "subscriptionGroups[0].subscriptions[0].displayPrice", json: "4.99", message: "should be a string"),
         Malformation(

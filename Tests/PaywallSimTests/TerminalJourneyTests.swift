@@ -11,18 +11,52 @@ final class TmuxSession {
     }
 
     /// `directory`: the program's working directory (where anything it writes by default lands).
-    init(_ arguments: [String], width: Int = 120, height: Int = 36, directory: String? = nil) throws {
-        let command = ([TestSupport.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    /// `binary`: the program to run; `environment`: `env` arguments (`-u TERM` unsets one).
+    init(
+        _ arguments: [String], width: Int = 120, height: Int = 36, directory: String? = nil,
+        binary: String = TestSupport.binaryPath, environment: String = "LANG=C.UTF-8 TERM=xterm-256color"
+    ) throws {
+        let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        // After the program, the shell says how it ended and whether the terminal is cooked again.
+        try start(
+            "env \(environment) SWIFT_BACKTRACE=enable=no \(command); echo EXIT=$?; " + Self.terminalModes + "; cat",
+            width: width, height: height, directory: directory)
+    }
+
+    /// An interactive shell with job control, for what only a shell does (Ctrl-Z and `fg`).
+    init(shellWidth width: Int = 120, height: Int = 36) throws {
+        try start(
+            "env -i PATH=/usr/bin:/bin HOME=\(NSTemporaryDirectory()) LANG=C.UTF-8 TERM=xterm-256color bash --norc -i",
+            width: width, height: height, directory: nil)
+    }
+
+    /// The terminal's echo and icanon modes, as one line ("icanon echo" when cooked again).
+    static let terminalModes =
+        "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo"
+
+    private func start(_ command: String, width: Int, height: Int, directory: String?) throws {
         // The server this starts must not inherit a pipe we read to its end.
         try tmux(
             capturing: false,
             [
                 "new-session", "-d", "-s", "sim", "-x", "\(width)", "-y", "\(height)",
-                "-c", directory ?? FileManager.default.currentDirectoryPath,
-                // After the program, the shell says how it ended and whether the terminal is cooked again.
-                "env LANG=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=enable=no \(command); echo EXIT=$?; "
-                    + "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo; cat",
+                "-c", directory ?? FileManager.default.currentDirectoryPath, command,
             ])
+    }
+
+    /// Ends the tmux server, as closing the terminal window does: the program's terminal hangs up.
+    func closeTerminal() throws {
+        try tmux(capturing: false, ["kill-server"])
+    }
+
+    /// The pid of the program the pane's shell runs, nil when it runs none.
+    var programPid: pid_t? {
+        guard
+            let shell = try? tmux(["display-message", "-p", "-t", "sim", "#{pane_pid}"]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        else { return nil }
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { pid_t($0) }
     }
 
     deinit {

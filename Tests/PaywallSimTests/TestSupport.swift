@@ -20,6 +20,23 @@ enum TestSupport {
         return "\(packageRoot)/.build/debug/paywall-sim"
     }
 
+    /// The release build when there is one (CI builds it first), else the debug build: signals reached
+    /// the release binary's loop through a flag the debug build alone read right.
+    /// A release binary older than the newest source file is stale: the debug one is tested instead.
+    static var robustnessBinaryPath: String {
+        let release = "\(packageRoot)/.build/release/paywall-sim"
+        guard FileManager.default.isExecutableFile(atPath: release), let built = modified(release) else {
+            return binaryPath
+        }
+        let sources = FileManager.default.enumerator(atPath: "\(packageRoot)/Sources")?.allObjects as? [String] ?? []
+        let newest = sources.compactMap { modified("\(packageRoot)/Sources/\($0)") }.max() ?? .distantPast
+        return built >= newest ? release : binaryPath
+    }
+
+    private static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
     /// A fresh empty directory under the temporary folder.
     static func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "paywall-sim-tests-" + UUID().uuidString

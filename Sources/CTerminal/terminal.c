@@ -1,0 +1,80 @@
+#include "CTerminal.h"
+
+#include <ncursesw/curses.h>
+#include <poll.h>
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+void pws_install_stop_handlers(void) {
+    struct sigaction sa;
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+int pws_pending_stop_signal(void) { return stop_signal; }
+
+void pws_restore_default_stop_handlers(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
+
+static struct termios saved_termios;
+static int has_saved_termios = 0;
+
+void pws_save_termios(void) {
+    if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) has_saved_termios = 1;
+}
+
+void pws_restore_termios(void) {
+    if (has_saved_termios) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+}
+
+// A crash (a Swift trap, a bad pointer) must not leave the terminal raw and in the alternate screen:
+// the handler restores it, then re-installs the previous handler (Swift's backtracer prints its report on
+// a usable terminal) and raises the signal again.
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+#define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
+
+static void on_crash(int sig) {
+    endwin();
+    pws_restore_termios();
+    for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        if (crash_signals[i] == sig) sigaction(sig, &previous_crash_actions[i], NULL);
+    }
+    raise(sig);
+}
+
+void pws_install_crash_handlers(void) {
+    struct sigaction sa;
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        sigaction(crash_signals[i], &sa, &previous_crash_actions[i]);
+    }
+}
+
+void pws_restore_crash_handlers(void) {
+    for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        sigaction(crash_signals[i], &previous_crash_actions[i], NULL);
+    }
+}
+
+// A closed pty reads as end of file or EIO at once, so curses' key wait returns without waiting: without
+// this check the loop would spin, redrawing into a dead terminal.
+int pws_terminal_gone(void) {
+    struct pollfd input = {.fd = STDIN_FILENO, .events = POLLIN};
+    if (poll(&input, 1, 0) <= 0) return 0;
+    return (input.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}

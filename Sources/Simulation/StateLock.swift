@@ -1,0 +1,52 @@
+import Foundation
+
+/// Why a state folder cannot be taken: another process holds it, or the lock file cannot be made.
+public struct StateLockError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// One owner per state folder: an exclusive `flock` on `DIR/lock`, held until this value is released
+/// or the process ends. The kernel drops the lock when its holder dies, so a killed run's folder is
+/// taken over by the next one with nothing to clean up.
+public final class StateLock {
+    public static let fileName = "lock"
+    private let descriptor: Int32
+
+    /// Takes the folder's lock at once, or throws naming the process that holds it.
+    public init(folder: String) throws(StateLockError) {
+        let path = "\(folder)/\(Self.fileName)"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StateLockError(
+                description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            // The holder writes its pid just after it takes the lock: a moment's wait covers that gap.
+            var holder = Self.holder(descriptor)
+            for _ in 0..<100 where holder == nil {
+                usleep(2_000)
+                holder = Self.holder(descriptor)
+            }
+            close(descriptor)
+            throw StateLockError(description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown")")
+        }
+        self.descriptor = descriptor
+        // The pid is only for the message a second process prints; the lock itself is the flock.
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    private static func holder(_ descriptor: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int32(text) == nil ? nil : text
+    }
+}

@@ -1,0 +1,20 @@
+/// A ledger read or write that failed on a money or access path is an error said on the timeline, never a
+/// default: no purchases would hide charged transactions from redelivery, and "eligible" would give a
+/// free trial twice.
+extension AppStore {
+    func failed(_ what: String, _ error: any Error) {
+        let line = "error: cannot \(what): \(error)"
+        errors.append(line)
+        log(line)
+    }
+
+    /// `work`'s value, or nil once its error is logged.
+    func logged<T>(_ what: String, _ work: () throws -> T) -> T? {
+        do {
+            return try work()
+        } catch {
+            failed(what, error)
+            return nil
+        }
+    }
+}

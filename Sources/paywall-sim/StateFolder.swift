@@ -1,0 +1,57 @@
+import Foundation
+import Simulation
+
+/// `--state DIR` as the commands take it: checked before any work, created, and owned by one process.
+enum StateFolder {
+    /// Checks that `path` can be the folder (not empty, not a file) and creates it.
+    static func prepare(_ path: String, option: String = "--state") throws(UsageError) {
+        guard !path.isEmpty else { throw UsageError(message: "\(option) needs a folder, not an empty name") }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw UsageError(message: "\(option): \(path) is a file, not a folder") }
+        } else if let reason = makeFolders(path) {
+            throw UsageError(message: "\(option): cannot create \(path) (\(reason))")
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw UsageError(message: "\(option): cannot write in \(path) (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Prepares the folder and takes its lock: two processes on one folder would mix two worlds' clocks
+    /// and ids in one ledger. Keep the returned lock for as long as the folder is used.
+    static func own(_ path: String, option: String = "--state") throws(UsageError) -> StateLock {
+        try prepare(path, option: option)
+        do {
+            return try StateLock(folder: path)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+    }
+
+    /// A fresh subfolder of `path` that this run made: the only thing it may remove when done.
+    static func scratch(in path: String, prefix: String, option: String = "--state") throws(UsageError) -> String {
+        try prepare(path, option: option)
+        var template = Array("\(path)/\(prefix)-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw UsageError(
+                message: "\(option): cannot create a folder in \(path) (\(String(cString: strerror(errno))))")
+        }
+        return String(cString: made)
+    }
+
+    /// `mkdir -p`, with the reason of the first folder that could not be made.
+    private static func makeFolders(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                return "\(String(prefix.dropLast())): \(String(cString: strerror(errno)))"
+            }
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return "a file is in the way"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SimKernel
+import Simulation
+import Testing
+
+/// SIGKILL of an interactive `run --state` in the latency window after the reader confirmed on Apple's
+/// sheet, at a drawn moment; the folder reopened: what was charged is there, and the same phone gets
+/// it back, at launch (an unfinished transaction delivered again) or by Restore (finished before the
+/// server check, as the app does by default). `KILLS=N` runs more than the default few.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+struct InteractiveKillTests {
+    private static let kills = Int(ProcessInfo.processInfo.environment["KILLS"] ?? "") ?? 4
+
+    @Test func aKillMidPurchaseLosesNothingPaidAndThePhoneRecoversIt() throws {
+        var random = SeededGenerator(seed: 13)
+        var charged = 0
+        var byRestore = 0
+        for kill in 1...Self.kills {
+            let directory = try TestSupport.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let tmux = try TmuxSession(
+                ["--state", directory, "--latency", "typical", "--seed", "\(kill)"],
+                binary: TestSupport.robustnessBinaryPath)
+            tmux.waitFor("Weekend market report")
+            try tmux.openSheet(offerDowns: 1)
+            try tmux.send("Enter")
+            // Typical latency: the charge comes 0.9–2.4 s after confirming, the server's answer a second later.
+            usleep(UInt32(random.next() % 4_000) * 1_000)
+            let pid = try #require(tmux.programPid)
+            Foundation.kill(pid, SIGKILL)
+            tmux.waitFor("EXIT=137")
+            switch try recovery(directory: directory, kill: kill) {
+            case .nothingPaid: break
+            case .atLaunch: charged += 1
+            case .byRestore:
+                charged += 1
+                byRestore += 1
+            }
+        }
+        print("interactive kills: \(Self.kills), \(charged) after a charge, \(byRestore) of them got back by Restore")
+    }
+
+    private enum Recovery { case nothingPaid, atLaunch, byRestore }
+
+    /// Reopens the folder on the same phone: how the charge (if any) came back.
+    private func recovery(directory: String, kill: Int) throws -> Recovery {
+        let world = try World(
+            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none, stateDirectory: directory))
+        let paid = !world.paidSubscriptions.isEmpty
+        world.launch()
+        world.scheduler.runUntilIdle()
+        guard paid else {
+            #expect(!world.appState.access.isSubscriber, "kill \(kill): access without a charge")
+            return .nothingPaid
+        }
+        let atLaunch = world.appState.access.isSubscriber
+        if !atLaunch {
+            try world.perform(.openProfile)
+            try world.perform(.restore)
+            world.scheduler.runUntilIdle()
+        }
+        #expect(world.appState.access.isSubscriber, "kill \(kill): charged, and the phone never got it back")
+        #expect(world.nothingLostViolations() == [], "kill \(kill)")
+        return atLaunch ? .atLaunch : .byRestore
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Simulation
+import Testing
+
+/// A file that cannot be read is an error said on the timeline, never "there is none".
+@Suite struct UnreadableFilesTests {
+    @Test func aCorruptIdentityIsKeptAsideAndSaidNotSilentlyReplaced() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = WorldOptions(latency: .none, stateDirectory: directory)
+        do {
+            let world = try World(config: try TestSupport.demoConfig(), options: options)
+            world.launchAndSettle()
+            world.buyFromFeed()
+            #expect(world.problems.isEmpty)
+        }
+        let identity = "\(directory)/devices/iphone/identity.json"
+        let garbled = "{\"id\": \"anon-1\", trunc"
+        try garbled.write(toFile: identity, atomically: true, encoding: .utf8)
+
+        let reopened = try World(config: try TestSupport.demoConfig(), options: options)
+        reopened.launchAndSettle()
+        let problem = try #require(reopened.problems.first)
+        #expect(problem.hasPrefix("error: identity.json on iphone cannot be read; kept as identity.json.unreadable-1"))
+        #expect(reopened.timeline.entries.contains { $0.text == problem })
+        #expect(
+            try String(contentsOfFile: "\(identity).unreadable-1", encoding: .utf8) == garbled,
+            "the unreadable file is kept for a person to recover the identity from")
+    }
+}
