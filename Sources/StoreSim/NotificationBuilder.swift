@@ -53,9 +53,13 @@ extension AppStore {
             renewalDate: subscription.expiresDate.milliseconds, signedDate: scheduler.now.milliseconds)
     }
 
-    /// A version-4-shaped UUID from the store's seeded generator, so the same seed names notifications alike.
+    /// A UUID unique on this store's records: its last 12 hex digits are a serial kept in `appstore.sqlite`,
+    /// so a reopened folder never names a new notification as an old one; the rest comes from the seeded
+    /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
     func nextUUID() -> String {
-        let hex = Array(random.hex(16))
+        let serial = (try? ledger.nextSerial("notification")) ?? 0
+        let serialHex = String(UInt64(serial) & 0xFFFF_FFFF_FFFF, radix: 16)
+        let hex = Array(random.hex(16).prefix(20) + String(repeating: "0", count: 12 - serialHex.count) + serialHex)
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
         return parts.joined(separator: "-")
     }

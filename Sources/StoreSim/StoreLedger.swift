@@ -47,6 +47,11 @@ final class StoreLedger {
         );
         CREATE INDEX subscriptions_by_apple_id ON subscriptions(apple_id, group_id)
         """,
+        // Serials that must never repeat on one state folder (notification ids): a run's seeded
+        // generator starts over every run, and the backend remembers every id it has seen.
+        """
+        CREATE TABLE serials (name TEXT PRIMARY KEY, value INTEGER NOT NULL)
+        """,
     ]
 
     init(path: String?) throws(DatabaseError) {
@@ -165,6 +170,16 @@ final class StoreLedger {
     func nextTransactionNumber() throws(DatabaseError) -> Int64 {
         let rows = try database.query("SELECT COALESCE(MAX(rowid), 0) FROM transactions")
         return (rows.first?.first?.int ?? 0) + 1
+    }
+
+    /// The next value of the serial `name`: 1, 2, 3… over every run on this file.
+    func nextSerial(_ name: String) throws(DatabaseError) -> Int64 {
+        let rows = try database.query(
+            """
+            INSERT INTO serials (name, value) VALUES (?, 1)
+            ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value
+            """, [.text(name)])
+        return rows.first?.first?.int ?? 0
     }
 
     private static func record(_ row: [SQLValue]) -> TransactionRecord {

@@ -5,9 +5,9 @@ import Testing
 
 /// A state directory reopened carries on: the virtual clock never goes back to the first morning.
 @Suite struct StateOnDiskTests {
-    private func world(_ directory: String) throws -> World {
+    private func world(_ directory: String, latency: LatencyProfile = .fast) throws -> World {
         try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+            config: try TestSupport.demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
     }
 
     @Test func timeTravelledIsWhereTheNextRunStarts() throws {
@@ -58,6 +58,34 @@ import Testing
         try second.newDevice(named: "iphone-3")
         second.scheduler.runUntilIdle()
         #expect(second.appState.access.identity == .none)
+    }
+
+    /// Issue 14, item 1: the seeded generator starts over every run, but the backend remembers every
+    /// notification id it saw; a reopened folder's new notifications must not read as duplicates.
+    @Test func aReopenedFolderAppliesNewRenewalsAndRefunds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // No latency: the store's generator draws only notification ids, the same ones in both runs.
+        let first = try world(directory, latency: .none)
+        first.launch()
+        first.scheduler.runUntilIdle()
+        try first.subscribe()
+        #expect(first.travelToNextRenewal())
+        first.scheduler.runUntilIdle()
+
+        let second = try world(directory, latency: .none)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        #expect(second.travelToNextRenewal())
+        second.scheduler.runUntilIdle()
+        #expect(second.refundLatest())
+        second.scheduler.runUntilIdle()
+        let answers = second.timeline.entries.map(\.text).filter { $0.hasPrefix("notification ") }
+        #expect(answers.contains { $0.hasPrefix("notification DID_RENEW") && $0.hasSuffix(": applied") })
+        #expect(answers.contains { $0.hasPrefix("notification REFUND") && $0.hasSuffix(": applied") })
+        #expect(!answers.contains { $0.hasSuffix(": duplicate") })
+        let purchase = try #require(try second.backend.ledger.allPurchases().first)
+        #expect(purchase.revoked)
     }
 
     @Test func aFreshDirectoryStartsOnTheWorldsFirstMorning() throws {
