@@ -19,7 +19,9 @@ public final class Backend {
     let fullContent: [String: String]
     let requiredLevels: [String: [String]]
     let bundleId: String
-    let environment: StoreEnvironment = .sandbox
+    /// The environment the server takes receipts and notifications from (App Store Connect's sandbox
+    /// here; a test sets production to see Apple's 21007 and a sandbox notification refused).
+    var environment: StoreEnvironment = .sandbox
     let tokens: TokenAuthority
     let restorePolicy: RestorePolicy
     /// The In-App Purchase key that signs promotional offers; App Store Connect holds its public half.
@@ -97,9 +99,10 @@ public final class Backend {
     public static let serverTimeHeader = "X-Server-Time"
 
     /// The access levels an identity holds now: the union of the levels of its active purchases.
-    public func levels(of identityId: String) -> [String] {
+    /// A ledger that cannot be read is an error, never "no levels".
+    public func levels(of identityId: String) throws(DatabaseError) -> [String] {
         let now = clock()
-        let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
+        let purchases = try ledger.purchases(ownedBy: identityId)
         return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
     }
 
@@ -120,12 +123,15 @@ public final class Backend {
         guard header.hasPrefix("Bearer ") else { throw .unauthorized("token_malformed") }
         do {
             let claims = try tokens.verify(String(header.dropFirst(7)), now: clock())
-            guard let identity = try? ledger.identity(claims.sub) else { throw APIError.unauthorized("token_unknown") }
+            // A ledger read that fails is a 500 (`answering`), never a 401 that would sign the reader out.
+            guard let identity = try ledger.identity(claims.sub) else { throw APIError.unauthorized("token_unknown") }
             return identity
         } catch let refusal as TokenAuthority.Refusal {
             throw .unauthorized(refusal.rawValue)
         } catch let error as APIError {
             throw error
+        } catch let error as DatabaseError {
+            throw .unavailable(error)
         } catch {
             throw .unauthorized("token_invalid")
         }

@@ -267,24 +267,28 @@ public final class BackendLedger {
 
     // MARK: - Notifications
 
-    /// Records a notification by its UUID; false when it was seen before (a duplicate delivery).
-    func recordNotification(_ payload: NotificationSummary, applied: Bool, at time: SimInstant) throws(DatabaseError)
-        -> Bool
+    /// Records a notification by its UUID with what became of it (`applied`, `stale`, `test`, `ignored`);
+    /// false when it was seen before (a duplicate delivery).
+    func recordNotification(_ payload: NotificationSummary, result: String, at time: SimInstant)
+        throws(DatabaseError) -> Bool
     {
-        if try !database.query("SELECT 1 FROM notifications WHERE uuid = ?", [.text(payload.uuid)]).isEmpty {
-            return false
-        }
+        if try notificationSeen(payload.uuid) { return false }
         try database.run(
             """
-            INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied,
+                result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(payload.uuid), .text(payload.originalTransactionId), .text(payload.type),
                 .optionalText(payload.subtype), .integer(payload.signedMillis), .integer(time.milliseconds),
-                .bool(applied),
+                .bool(result == "applied"), .text(result),
             ])
         return true
+    }
+
+    /// What became of the notification `uuid`; nil when it never arrived.
+    public func notificationResult(_ uuid: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT result FROM notifications WHERE uuid = ?", [.text(uuid)]).first?.first?.string
     }
 
     func notificationSeen(_ uuid: String) throws(DatabaseError) -> Bool {

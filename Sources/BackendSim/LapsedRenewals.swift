@@ -6,9 +6,9 @@ import StoreSim
 /// lose it at every renewal. Before answering with an identity's access, the server asks Apple
 /// (Get All Subscription Statuses) about each purchase that lapsed with auto-renew on.
 extension Backend {
-    func refreshLapsedRenewals(of identityId: String) {
+    func refreshLapsedRenewals(of identityId: String) throws {
         let now = clock()
-        let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
+        let purchases = try ledger.purchases(ownedBy: identityId)
         for purchase in purchases where purchase.autoRenew && !purchase.revoked && !purchase.isActive(at: now) {
             guard let status = store.subscriptionStatuses(originalTransactionId: purchase.originalTransactionId),
                 let item = status.data.flatMap(\.lastTransactions).first(where: {
@@ -30,7 +30,7 @@ extension Backend {
             guard updated != purchase else { continue }
             // Apple's word as of now: the renewal's notification, signed earlier, arrives as older news.
             updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
-            try? ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) renewed or ended")
+            try ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) renewed or ended")
             timeline.log(.backend, "asked Apple about \(purchase.originalTransactionId), lapsed without news")
         }
     }

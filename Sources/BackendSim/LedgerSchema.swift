@@ -78,5 +78,16 @@ enum LedgerSchema {
             used INTEGER NOT NULL
         )
         """,
+        // 3: what became of each notification (applied, stale, test, ignored); the audit's hash chain
+        // (SHA-256 of the previous row's hash and this row's content) and, for every change of a purchase
+        // or a refresh token, the row as it stood after it, so `check --ledger` can tell an edit, a
+        // deletion or a revival from a change the server made.
+        """
+        ALTER TABLE notifications ADD COLUMN result TEXT;
+        ALTER TABLE audit ADD COLUMN subject TEXT;
+        ALTER TABLE audit ADD COLUMN state TEXT;
+        ALTER TABLE audit ADD COLUMN hash BLOB;
+        CREATE INDEX audit_by_subject ON audit(subject, seq)
+        """,
     ]
 }

@@ -31,13 +31,15 @@ extension Backend {
         var confirmMoveFromAccount: Bool?
     }
 
-    func accessBody(_ identity: IdentityRecord, newToken: Bool) -> AccessBody {
-        refreshLapsedRenewals(of: identity.id)
+    /// The caller's identity and levels, after asking Apple about lapsed renewals. Called once per
+    /// request, inside the request's `ledgerChange`, so what Apple said lands with the rest or not at all.
+    func accessBody(_ identity: IdentityRecord, newToken: Bool) throws -> AccessBody {
+        try refreshLapsedRenewals(of: identity.id)
         return AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
-                email: try? ledger.email(of: identity.id)),
-            levels: levels(of: identity.id))
+                email: try ledger.email(of: identity.id)),
+            levels: try levels(of: identity.id))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -135,7 +137,7 @@ extension Backend {
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let (identity, elsewhere) = try ledgerChange { () throws -> (IdentityRecord, [String]) in
+            let answer = try ledgerChange { () throws -> AccessBody in
                 var owner = caller
                 var elsewhere: [String] = []
                 for record in receipt.records {
@@ -156,10 +158,10 @@ extension Backend {
                     try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
                 }
                 guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
-                return (owner, elsewhere)
+                var answer = try accessBody(owner, newToken: caller == nil)
+                answer.ownedElsewhere = elsewhere
+                return answer
             }
-            var answer = accessBody(identity, newToken: caller == nil)
-            answer.ownedElsewhere = elsewhere
             return JSONBody.response(200, answer)
         }
     }
@@ -186,15 +188,16 @@ extension Backend {
         answering {
             guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let now = clock()
-            refreshLapsedRenewals(of: identity.id)
-            let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
-                SubscriptionBody(
-                    productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
-                    autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+            let body = try ledgerChange { () throws -> MeBody in
+                let access = try accessBody(identity, newToken: false)
+                let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
+                    SubscriptionBody(
+                        productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
+                        autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+                }
+                return MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions)
             }
-            let access = accessBody(identity, newToken: false)
-            return JSONBody.response(
-                200, MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions))
+            return JSONBody.response(200, body)
         }
     }
 }

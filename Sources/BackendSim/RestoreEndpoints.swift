@@ -64,7 +64,7 @@ extension Backend {
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let result = try ledgerChange { () throws -> (IdentityRecord?, [String], [RefusedBody]) in
+            let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody]) in
                 var owner = caller
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
@@ -99,15 +99,16 @@ extension Backend {
                         refused.append(RefusedBody(originalTransactionId: id, error: reason.rawValue))
                     }
                 }
-                return (owner, restored, refused)
+                guard let owner else { return (nil, refused) }
+                var answer = try accessBody(owner, newToken: caller == nil)
+                answer.restored = restored
+                return (answer, refused)
             }
-            let (identity, restored, refused) = result
-            guard let identity else {
+            let (access, refused) = result
+            guard var answer = access else {
                 if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
                 return JSONBody.response(404, ["error": "nothing_to_restore"])
             }
-            var answer = accessBody(identity, newToken: caller == nil)
-            answer.restored = restored
             answer.refused = refused
             answer.error = refused.first?.error
             return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
@@ -129,7 +130,7 @@ extension Backend {
             }
             guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
             let now = clock()
-            let (restored, refused) = try ledgerChange { () throws -> ([String], [RefusedBody]) in
+            var answer = try ledgerChange { () throws -> AccessBody in
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
                 for purchase in try ledger.purchases(ownedBy: claims.sub) {
@@ -142,13 +143,13 @@ extension Backend {
                     try ledger.move(id, from: claims.sub, to: caller.id, via: .transfer, at: now)
                     restored.append(id)
                 }
-                return (restored, refused)
+                var answer = try accessBody(caller, newToken: false)
+                answer.restored = restored
+                answer.refused = refused
+                return answer
             }
-            var answer = accessBody(caller, newToken: false)
-            answer.restored = restored
-            answer.refused = refused
-            answer.error = refused.first?.error
-            return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
+            answer.error = answer.refused.first?.error
+            return JSONBody.response(answer.refused.first.map { statusOf($0.error) } ?? 200, answer)
         }
     }
 

@@ -96,7 +96,7 @@ public final class InvariantMonitor {
                     .onePaymentAtATime, "a cancelled payment showed an alert: \"\(alert.title)\": \(alert.message)"))
         }
         if step == .restartApp, case .anonymous(let id) = before.identity {
-            let granted = Set(world.backend.levels(of: id))
+            let granted = Set((try? world.backend.levels(of: id)) ?? [])
             let kept = before.levels.intersection(granted)
             if after.identity != before.identity {
                 found.append(

@@ -19,6 +19,18 @@ extension AppStore {
         post(payload)
     }
 
+    /// Apple's "Request a Test Notification": a TEST about no transaction, to prove the address works.
+    public func requestTestNotification() {
+        log("test notification requested")
+        post(
+            NotificationPayload(
+                notificationType: .test, subtype: nil, notificationUUID: nextUUID(), version: "2.0",
+                signedDate: scheduler.now.milliseconds,
+                data: NotificationData(
+                    bundleId: bundleId, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil,
+                    status: nil)))
+    }
+
     /// A notification about the subscription's latest transaction.
     func notifyLatest(
         _ type: NotificationType, _ subtype: NotificationSubtype?, _ subscription: SubscriptionRecord

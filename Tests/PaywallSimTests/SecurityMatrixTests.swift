@@ -402,7 +402,7 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
         if let table = row.recordedIn {
             #expect(after.without(table) == before.without(table), "\(row.name): the ledger changed")
             let added = before.rowsAdded(to: table, in: after)
-            #expect(added.count == 1 && added.allSatisfy { $0.hasSuffix("| 0") }, "\(row.name): \(added)")
+            #expect(added.count == 1 && added.allSatisfy { $0.hasSuffix("| 0 | 'stale'") }, "\(row.name): \(added)")
         } else {
             #expect(after == before, "\(row.name): the ledger changed: \(Self.difference(before, after))")
         }

@@ -1,0 +1,77 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import BackendSim
+@testable import StoreSim
+
+/// The refusal codes of docs/BACKEND-API.md that no other test showed, each as the app would meet it,
+/// and the lapsed-renewal question asked once per request.
+@Suite struct BackendRefusalTests {
+    private func send(
+        _ world: LedgerWorld, _ method: String, _ path: String, body: String = "", token: String? = nil
+    ) -> (status: Int, body: [String: Any]) {
+        var headers = ["Content-Type": "application/json"]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        let response = world.backend.handle(
+            HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8)))
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        return (response.status, object)
+    }
+
+    private func receiptBody(_ receipt: String) -> String {
+        String(decoding: try! JSONEncoder().encode(["receipt": receipt]), as: UTF8.self)
+    }
+
+    /// A receipt reported, and the anonymous identity's token.
+    private func anonymousToken(_ world: LedgerWorld) throws -> String {
+        let answer = send(world, "POST", "/v1/receipts", body: receiptBody(world.buy(on: "phone-1")))
+        let identity = try #require(answer.body["identity"] as? [String: Any])
+        return try #require(identity["token"] as? String)
+    }
+
+    @Test func aSandboxReceiptSentToAProductionServerIsReceiptSandbox() throws {
+        let world = try LedgerWorld()
+        world.backend.environment = .production
+        let receipt = world.buy(on: "phone-1")
+        let answer = send(world, "POST", "/v1/receipts", body: receiptBody(receipt))
+        #expect(answer.status == 422)
+        #expect(answer.body["error"] as? String == "receipt_sandbox")
+        #expect(try world.backend.ledger.allPurchases().isEmpty)
+    }
+
+    @Test(arguments: [#"{"receipt": 5}"#, "not json", #"{"receipts": "x"}"#])
+    func aBodyThatIsNotAReceiptIsBodyMalformed(_ body: String) throws {
+        let world = try LedgerWorld()
+        let answer = send(world, "POST", "/v1/receipts", body: body)
+        #expect(answer.status == 400)
+        #expect(answer.body["error"] as? String == "body_malformed")
+    }
+
+    @Test func aGuestAskingForATransferIsAccountRequired() throws {
+        let world = try LedgerWorld()
+        let token = try anonymousToken(world)
+        let before = world.auditCount
+        let body = String(decoding: try JSONEncoder().encode(["anonymousToken": token]), as: UTF8.self)
+        let answer = send(world, "POST", "/v1/transfers", body: body, token: token)
+        #expect(answer.status == 403)
+        #expect(answer.body["error"] as? String == "account_required")
+        #expect(world.auditCount == before)
+    }
+
+    /// The renewal's notification never arrives (this world has no notification address): `GET /v1/me`
+    /// asks Apple once, and what Apple said is written once, with its audit row.
+    @Test func aLapsedRenewalIsAskedOnceAndWrittenOnce() throws {
+        let world = try LedgerWorld()
+        let token = try anonymousToken(world)
+        world.scheduler.advance(by: .days(35))
+        let asked = { world.timeline.entries.filter { $0.text.hasPrefix("asked Apple about") }.count }
+        let answer = send(world, "GET", "/v1/me", token: token)
+        #expect(answer.body["levels"] as? [String] == ["premium"])
+        #expect(asked() == 1)
+        let writes = try world.backend.ledger.auditTrail().filter { $0.contains("asked Apple") }
+        #expect(writes.count == 1)
+        _ = send(world, "GET", "/v1/me", token: token)
+        #expect(asked() == 1)
+    }
+}
