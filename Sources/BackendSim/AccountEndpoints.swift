@@ -76,7 +76,7 @@ extension Backend {
         let refreshToken = Base64URL.encode(Digest.hmacSHA256(key: Array("refresh".utf8), message: Array(seed.utf8)))
         try ledger.saveRefreshToken(
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
-            expires: now + Self.refreshTokenLifetime)
+            expires: now + Self.refreshTokenLifetime, at: now)
         let access = try accessBody(identity, newToken: true)
         return SessionBody(identity: access.identity, levels: access.levels, refreshToken: refreshToken)
     }

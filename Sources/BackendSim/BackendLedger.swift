@@ -63,6 +63,33 @@ public final class BackendLedger {
         try database.migrate(LedgerSchema.migrations)
     }
 
+    /// Opens an existing ledger to read it, never to write: no migration runs and SQLite refuses any
+    /// write. A file that is not a ledger (another database, not SQLite at all) is refused.
+    public init(readingOnly path: String) throws(LedgerOpenError) {
+        do {
+            database = try Database(path: path, readOnly: true)
+            let version = try database.schemaVersion()
+            let tables = Set(
+                try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    $0.first?.string
+                })
+            guard (2...LedgerSchema.migrations.count).contains(version), tables.isSuperset(of: Self.tables) else {
+                throw LedgerOpenError(description: "not a ledger (schema version \(version))")
+            }
+        } catch let error as LedgerOpenError {
+            throw error
+        } catch {
+            throw LedgerOpenError(description: "not a ledger (\(error))")
+        }
+    }
+
+    private static let tables: Set = [
+        "identities", "accounts", "purchases", "ownership_moves", "notifications", "refresh_tokens", "audit",
+    ]
+
+    /// The schema version of the file (2 has no audit chain).
+    public func schemaVersion() throws(DatabaseError) -> Int { try database.schemaVersion() }
+
     /// Runs `body` as one logical change: all of it lands, or none.
     func change<T>(_ body: () throws -> T) throws -> T {
         try database.transaction(body)
@@ -135,10 +162,16 @@ public final class BackendLedger {
 
     // MARK: - Refresh tokens
 
-    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant) throws(DatabaseError) {
+    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant, at time: SimInstant)
+        throws(DatabaseError)
+    {
         try database.run(
             "INSERT INTO refresh_tokens (token_hash, identity_id, expires_ms, used) VALUES (?, ?, ?, 0)",
             [.blob(hash), .text(identityId), .integer(expires.milliseconds)])
+        try audit(
+            at: time, actor: identityId, action: "refresh_token.issued", detail: "until \(expires)",
+            subject: AuditChain.refreshSubject(hash),
+            state: AuditChain.refreshState(identityId: identityId, expires: expires.milliseconds, used: false))
     }
 
     /// How many refresh tokens were ever issued: part of each new token's seed, so no two are alike.
@@ -154,6 +187,10 @@ public final class BackendLedger {
             ).first, row[2].int == 0, (row[1].int ?? 0) > now.milliseconds
         else { return nil }
         try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(hash)])
+        let owner = row[0].string ?? ""
+        try audit(
+            at: now, actor: owner, action: "refresh_token.used", detail: "", subject: AuditChain.refreshSubject(hash),
+            state: AuditChain.refreshState(identityId: owner, expires: row[1].int ?? 0, used: true))
         return row[0].string
     }
 
@@ -194,7 +231,8 @@ public final class BackendLedger {
         try audit(
             at: time, actor: actor, action: purchase.ownerId == nil ? "purchase.recorded" : "purchase.linked",
             detail:
-                "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")")
+                "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")",
+            purchase: purchase.originalTransactionId)
     }
 
     /// Gives a purchase nobody has claimed to its first owner.
@@ -202,7 +240,9 @@ public final class BackendLedger {
         try database.run(
             "UPDATE purchases SET owner_id = ?, updated_ms = ? WHERE original_transaction_id = ? AND owner_id IS NULL",
             [.text(ownerId), .integer(time.milliseconds), .text(originalTransactionId)])
-        try audit(at: time, actor: ownerId, action: "purchase.linked", detail: "\(originalTransactionId) claimed")
+        try audit(
+            at: time, actor: ownerId, action: "purchase.linked", detail: "\(originalTransactionId) claimed",
+            purchase: originalTransactionId)
     }
 
     /// Writes the state Apple signed (expiry, revocation, billing, renewal) over what the ledger had.
@@ -220,7 +260,8 @@ public final class BackendLedger {
                 .text(purchase.originalTransactionId),
             ])
         try audit(
-            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)")
+            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)",
+            purchase: purchase.originalTransactionId)
     }
 
     // MARK: - Ownership moves
@@ -240,7 +281,8 @@ public final class BackendLedger {
             ])
         try audit(
             at: time, actor: to, action: "purchases.ownership.transferred",
-            detail: "\(originalTransactionId) from \(from ?? "nobody") via \(via.rawValue)")
+            detail: OwnershipMove.auditDetail(originalTransactionId, from: from, to: to, via: via),
+            purchase: originalTransactionId)
     }
 
     /// How many times a purchase moved in the 30 days before `now`.
@@ -297,10 +339,61 @@ public final class BackendLedger {
 
     // MARK: - Audit
 
-    func audit(at time: SimInstant, actor: String, action: String, detail: String) throws(DatabaseError) {
+    /// Appends an audit row to the hash chain; `subject` and `state` record a row as it stands after a change.
+    func audit(
+        at time: SimInstant, actor: String, action: String, detail: String, subject: String? = nil,
+        state: String? = nil
+    ) throws(DatabaseError) {
+        let previous = try database.query("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").first?.first?.bytes ?? []
+        let row = AuditChain.Row(
+            atMillis: time.milliseconds, actor: actor, action: action, detail: detail, subject: subject, state: state)
         try database.run(
-            "INSERT INTO audit (at_ms, actor, action, detail) VALUES (?, ?, ?, ?)",
-            [.integer(time.milliseconds), .text(actor), .text(action), .text(detail)])
+            "INSERT INTO audit (at_ms, actor, action, detail, subject, state, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .integer(time.milliseconds), .text(actor), .text(action), .text(detail), .optionalText(subject),
+                .optionalText(state), .blob(AuditChain.hash(previous: previous, row)),
+            ])
+    }
+
+    /// An audit row about a purchase, with the purchase as it stands after the change.
+    private func audit(
+        at time: SimInstant, actor: String, action: String, detail: String, purchase id: String
+    ) throws(DatabaseError) {
+        let state = try purchase(id)?.auditState
+        try audit(
+            at: time, actor: actor, action: action, detail: detail, subject: AuditChain.purchaseSubject(id),
+            state: state)
+    }
+
+    /// Every audit row, oldest first, with its hash (nil before the chain existed).
+    func auditRows() throws(DatabaseError) -> [(seq: Int64, row: AuditChain.Row, hash: [UInt8]?)] {
+        try database.query("SELECT seq, at_ms, actor, action, detail, subject, state, hash FROM audit ORDER BY seq")
+            .map { row in
+                let hash: [UInt8]? = row[7] == .null ? nil : row[7].bytes
+                return (
+                    row[0].int ?? 0,
+                    AuditChain.Row(
+                        atMillis: row[1].int ?? 0, actor: row[2].string ?? "", action: row[3].string ?? "",
+                        detail: row[4].string ?? "", subject: row[5].string, state: row[6].string),
+                    hash
+                )
+            }
+    }
+
+    /// The highest audit number ever handed out (`sqlite_sequence`): above the last row when rows at the end
+    /// were deleted.
+    func auditSequence() throws(DatabaseError) -> Int64 {
+        try database.query("SELECT seq FROM sqlite_sequence WHERE name = 'audit'").first?.first?.int ?? 0
+    }
+
+    /// Every refresh token as `(subject, state)`, for the check.
+    func refreshTokenStates() throws(DatabaseError) -> [(subject: String, state: String)] {
+        try database.query("SELECT token_hash, identity_id, expires_ms, used FROM refresh_tokens ORDER BY rowid").map {
+            (
+                AuditChain.refreshSubject($0[0].bytes),
+                AuditChain.refreshState(identityId: $0[1].string ?? "", expires: $0[2].int ?? 0, used: $0[3].int == 1)
+            )
+        }
     }
 
     /// The time of the last change the ledger recorded (every change writes an audit row); nil when empty.
@@ -338,6 +431,11 @@ public final class BackendLedger {
     }
 }
 
+/// Why a file could not be opened as a ledger to read.
+public struct LedgerOpenError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
 /// One recorded change of a purchase's owner.
 public struct OwnershipMove: Equatable, Sendable {
     public enum Via: String, Sendable {
@@ -351,6 +449,11 @@ public struct OwnershipMove: Equatable, Sendable {
     public let to: String
     public let via: Via
     public let at: SimInstant
+
+    /// The audit row's detail of a move: the check reads the chain of owners back from it.
+    static func auditDetail(_ id: String, from: String?, to: String, via: Via) -> String {
+        "\(id) from \(from ?? "nobody") to \(to) via \(via.rawValue)"
+    }
 }
 
 /// What the ledger keeps of a notification to recognise it again.
