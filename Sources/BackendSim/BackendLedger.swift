@@ -233,6 +233,9 @@ public final class BackendLedger {
             detail:
                 "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")",
             purchase: purchase.originalTransactionId)
+        if purchase.revoked {
+            try refundChanged(purchase.originalTransactionId, revoked: true, why: "known revoked", at: time)
+        }
     }
 
     /// Gives a purchase nobody has claimed to its first owner.
@@ -247,6 +250,7 @@ public final class BackendLedger {
 
     /// Writes the state Apple signed (expiry, revocation, billing, renewal) over what the ledger had.
     func applyAppleState(_ purchase: PurchaseRecord, at time: SimInstant, why: String) throws(DatabaseError) {
+        let before = try self.purchase(purchase.originalTransactionId)
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
@@ -262,6 +266,23 @@ public final class BackendLedger {
         try audit(
             at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)",
             purchase: purchase.originalTransactionId)
+        if let before, before.revoked != purchase.revoked {
+            try refundChanged(purchase.originalTransactionId, revoked: purchase.revoked, why: why, at: time)
+        }
+    }
+
+    /// The event `purchases.refund.changed`: a purchase's access taken back (a refund, a revoked Family
+    /// Sharing purchase) or given back (a refund reversed); `transactionId` names a refunded older period
+    /// that leaves the current one as it was.
+    func refundChanged(
+        _ originalTransactionId: String, revoked: Bool, why: String, transactionId: String? = nil, at time: SimInstant
+    ) throws(DatabaseError) {
+        let what =
+            transactionId.map { "transaction \($0) refunded, the current period stays" }
+            ?? (revoked ? "access taken back" : "access given back")
+        try audit(
+            at: time, actor: "app-store", action: "purchases.refund.changed",
+            detail: "\(originalTransactionId) \(what) (\(why))", purchase: originalTransactionId)
     }
 
     // MARK: - Ownership moves

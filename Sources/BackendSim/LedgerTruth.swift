@@ -14,6 +14,8 @@ enum LedgerTruth {
         var chained = false
         var lastState: [String: String] = [:]
         var moves: [String: [String]] = [:]
+        /// Whether each purchase's last `purchases.refund.changed` took access back.
+        var refunded: [String: Bool] = [:]
         for (seq, row, hash) in rows {
             guard let hash else {
                 if chained { found.append("audit row \(seq) has no hash: written outside the server") }
@@ -28,6 +30,9 @@ enum LedgerTruth {
             if row.action == "purchases.ownership.transferred", let subject = row.subject {
                 moves[subject, default: []].append(row.detail)
             }
+            if row.action == "purchases.refund.changed", let subject = row.subject, !row.detail.contains("stays") {
+                refunded[subject] = row.detail.contains("access taken back")
+            }
         }
         if let last = rows.last?.seq, try ledger.auditSequence() > last {
             found.append("audit rows after \(last) were deleted")
@@ -40,6 +45,11 @@ enum LedgerTruth {
                 "purchase \(purchase.originalTransactionId)", now: purchase.auditState, audited: lastState[subject],
                 legacy: legacy)
             lastState[subject] = nil
+            if !legacy && purchase.revoked != (refunded[subject] ?? false) {
+                found.append(
+                    "purchase \(purchase.originalTransactionId) is \(purchase.revoked ? "" : "not ")revoked, "
+                        + "but its purchases.refund.changed events say otherwise")
+            }
         }
         for token in try ledger.refreshTokenStates() {
             let audited = lastState.removeValue(forKey: token.subject)

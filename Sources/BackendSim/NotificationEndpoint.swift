@@ -107,6 +107,12 @@ extension Backend {
         _ = try ledger.recordNotification(summary, result: isStale ? "stale" : "applied", at: now)
         if isStale { return "stale" }
 
+        let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
+        if let known, transaction.revocationDate != nil, Self.isAboutAnEarlierPeriod(transaction, than: known) {
+            // A refund of a period already over: Apple keeps the current one, and so does the ledger.
+            try ledger.refundChanged(id, revoked: false, why: why, transactionId: transaction.transactionId, at: now)
+            return "applied"
+        }
         purchase.productId = transaction.productId
         purchase.expires = transaction.expiresDate.map { SimInstant(milliseconds: $0) }
         purchase.revoked = transaction.revocationDate != nil
@@ -114,13 +120,21 @@ extension Backend {
         if payload.notificationType == .gracePeriodExpired { purchase.graceExpires = nil }
         if payload.notificationType == .didRenew { purchase.billingIssue = false }
         purchase.appleSignedMillis = payload.signedDate
-        let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
         if known == nil {
             try ledger.insert(purchase, at: now, actor: "app-store")
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why)
         }
         return "applied"
+    }
+}
+
+extension Backend {
+    /// A refunded transaction is an earlier period than the one the ledger holds (its expiry is before
+    /// the ledger's): its refund is not the subscription's state now.
+    static func isAboutAnEarlierPeriod(_ transaction: TransactionInfo, than known: PurchaseRecord) -> Bool {
+        guard let theirs = transaction.expiresDate, let ours = known.expires, !known.revoked else { return false }
+        return theirs < ours.milliseconds
     }
 }
 

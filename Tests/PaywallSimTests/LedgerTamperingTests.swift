@@ -11,7 +11,7 @@ import Testing
 /// finds rows edited, deleted or revived behind the server's back (issue 14).
 @Suite struct LedgerTamperingTests {
     /// A folder where a reader subscribed, restored on a second phone (a move), had the latest payment
-    /// refunded, bought again, and signed up and refreshed a session (a used refresh token).
+    /// refunded, and signed up and refreshed a session (a used refresh token).
     private func usedFolder() throws -> String {
         let directory = try TestSupport.temporaryDirectory()
         let world = try World(
@@ -86,6 +86,7 @@ import Testing
         let found = try check(directory)
         #expect(found.contains { $0.contains("Apple revoked it, the ledger does not") }, "\(found)")
         #expect(found.contains { $0.contains("is not as its last audit row left it") }, "\(found)")
+        #expect(found.contains { $0.contains("its purchases.refund.changed events say otherwise") }, "\(found)")
     }
 
     @Test func anOwnerEditedConsistentlyIsFound() throws {
