@@ -219,14 +219,16 @@ public final class BackendLedger {
         try database.run(
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
-                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
                 .text(purchase.deviceId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
+                // What it was just told is Apple's word (a verified receipt, a signed notification).
+                .integer(time.milliseconds),
             ])
         try audit(
             at: time, actor: actor, action: purchase.ownerId == nil ? "purchase.recorded" : "purchase.linked",
@@ -283,6 +285,20 @@ public final class BackendLedger {
         try audit(
             at: time, actor: "app-store", action: "purchases.refund.changed",
             detail: "\(originalTransactionId) \(what) (\(why))", purchase: originalTransactionId)
+    }
+
+    /// When the server last asked Apple about a purchase (0: never).
+    func appleCheckedMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+        try database.query(
+            "SELECT apple_checked_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first?.first?.int ?? 0
+    }
+
+    /// Notes that Apple was asked: bookkeeping, not a state change, so no audit row.
+    func markAppleChecked(_ originalTransactionId: String, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET apple_checked_ms = ? WHERE original_transaction_id = ?",
+            [.integer(time.milliseconds), .text(originalTransactionId)])
     }
 
     // MARK: - Ownership moves

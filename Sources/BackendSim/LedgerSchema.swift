@@ -89,5 +89,10 @@ enum LedgerSchema {
         ALTER TABLE audit ADD COLUMN hash BLOB;
         CREATE INDEX audit_by_subject ON audit(subject, seq)
         """,
+        // 4: when the server last asked Apple about each purchase (its daily reconciliation), apart from
+        // Apple's state: asking changes no state when Apple agrees.
+        """
+        ALTER TABLE purchases ADD COLUMN apple_checked_ms INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

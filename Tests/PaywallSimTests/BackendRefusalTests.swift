@@ -75,3 +75,26 @@ import Testing
         #expect(asked() == 1)
     }
 }
+
+/// Issue 14, item 4: a REFUND notification lost on the way leaves access on only until the server's
+/// daily look at Apple's records, not until the period ends.
+@Suite struct ReconciliationTests {
+    @Test func aLostRefundIsCaughtWithinAVirtualDay() throws {
+        // This world has no notification address: every notification is lost.
+        let world = try LedgerWorld()
+        let receipt = world.buy(on: "phone-1")
+        let access = try #require(
+            world.await { world.client(on: "phone-1").validateReceipt(receipt, completion: $0) }?.value)
+        let client = world.client(on: "phone-1", credentials: .anonymous(token: try #require(access.token)))
+        let levels = { world.await { client.me(completion: $0) }?.value?.0.levels.map(\.rawValue) }
+        let transaction = try #require(world.store.transactions(appleId: "a@icloud.test").first)
+        #expect(try world.store.refund(transactionId: transaction.transactionIdentifier))
+        world.scheduler.advance(by: .hours(2))
+        #expect(levels() == ["premium"])
+        world.scheduler.advance(by: .days(1))
+        #expect(levels() == [])
+        let purchase = try #require(try world.backend.ledger.allPurchases().first)
+        #expect(purchase.revoked)
+        #expect(try world.backend.ledger.auditTrail().contains { $0.contains("access taken back") })
+    }
+}
