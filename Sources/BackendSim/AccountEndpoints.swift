@@ -72,8 +72,8 @@ extension Backend {
     /// A fresh access token and a single-use refresh token; only the refresh token's hash is kept.
     private func session(for identity: IdentityRecord) throws -> SessionBody {
         let now = clock()
-        let seed = "\(identity.id):\(now.milliseconds):\(try ledger.refreshTokenCount())"
-        let refreshToken = Base64URL.encode(Digest.hmacSHA256(key: Array("refresh".utf8), message: Array(seed.utf8)))
+        // 256 unguessable bits: nothing about the account or the time goes into it.
+        let refreshToken = Base64URL.encode(keys.unguessableBytes(32))
         try ledger.saveRefreshToken(
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
             expires: now + Self.refreshTokenLifetime, at: now)

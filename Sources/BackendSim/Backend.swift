@@ -28,8 +28,9 @@ public final class Backend {
     let offerKey: SigningKey
     /// Product → its promotional offers, from the catalog.
     let promotionalOffers: [String: Set<String>]
-    /// Counts signatures, so no two nonces are alike.
-    var offerSignatures: Int64 = 0
+    /// The folder's secrets, and where refresh tokens and offer nonces come from (the OS's randomness
+    /// for a state folder, the seed for an ephemeral world).
+    let keys: Keyring
     public static let offerKeyIdentifier = "PWSIMKEY01"
     public var offerVerifyingKey: VerifyingKey { offerKey.publicKey }
     let store: AppStore
@@ -44,7 +45,7 @@ public final class Backend {
 
     public init(
         config: DemoConfig, store: AppStore, clock: @escaping () -> SimInstant, timeline: Timeline,
-        databasePath: String?
+        databasePath: String?, keys: Keyring = .derived(seed: 1)
     ) throws(BackendSetupError) {
         do {
             ledger = try BackendLedger(path: databasePath)
@@ -56,7 +57,7 @@ public final class Backend {
         requiredLevels = Dictionary(uniqueKeysWithValues: config.app.content.map { ($0.id, $0.requiredLevels) })
         bundleId = config.app.bundleId
         restorePolicy = config.backend.restorePolicy ?? .transfer
-        guard let offerKey = SigningKey(seed: Digest.sha256(Array("paywall-sim backend offer key".utf8))) else {
+        guard let offerKey = SigningKey(seed: keys.offerKeySeed) else {
             throw BackendSetupError(description: "libcrypto has no Ed25519")
         }
         self.offerKey = offerKey
@@ -64,8 +65,8 @@ public final class Backend {
             uniqueKeysWithValues: config.store.products.map {
                 ($0.productId, Set(($0.promotionalOffers ?? []).map(\.id)))
             })
-        tokens = TokenAuthority(
-            secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: config.app.bundleId)
+        tokens = TokenAuthority(secret: keys.tokenSecret, audience: config.app.bundleId)
+        self.keys = keys
         self.store = store
         self.clock = clock
         self.timeline = timeline

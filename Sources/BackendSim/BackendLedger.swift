@@ -174,11 +174,6 @@ public final class BackendLedger {
             state: AuditChain.refreshState(identityId: identityId, expires: expires.milliseconds, used: false))
     }
 
-    /// How many refresh tokens were ever issued: part of each new token's seed, so no two are alike.
-    func refreshTokenCount() throws(DatabaseError) -> Int64 {
-        try database.query("SELECT COALESCE(MAX(rowid), 0) FROM refresh_tokens").first?.first?.int ?? 0
-    }
-
     /// Marks a refresh token used and returns whose it was; nil when unknown, used or expired.
     func consumeRefreshToken(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> String? {
         guard

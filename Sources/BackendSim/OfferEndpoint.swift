@@ -26,12 +26,9 @@ extension Backend {
             guard promotionalOffers[body.productId]?.contains(body.offerId) == true else {
                 throw APIError.unprocessable("offer_unknown")
             }
-            offerSignatures += 1
             let now = clock().milliseconds
-            let nonceBytes = Digest.hmacSHA256(
-                key: Array("offer nonce".utf8),
-                message: Array("\(caller.id):\(body.offerId):\(now):\(offerSignatures)".utf8))
-            let nonce = Self.uuid(nonceBytes)
+            // Unguessable and never repeated, across restarts too (a counter in memory started over).
+            let nonce = Self.uuid(keys.unguessableBytes(16))
             let message = PromotionalOfferMessage.bytes(
                 bundleId: bundleId, keyIdentifier: Self.offerKeyIdentifier, productId: body.productId,
                 offerId: body.offerId, appAccountToken: body.appAccountToken ?? "", nonce: nonce, timestamp: now)

@@ -57,10 +57,12 @@ public final class AppStore {
     /// A reordered notification, delivered after the next one.
     var heldBackNotification: String?
     private let signingKey: SigningKey
+    /// Where the store's unguessable values (receipt nonces) come from.
+    let keys: Keyring
 
     public init(
         store: StorePart, bundleId: String, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator,
-        latency: LatencyProfile, databasePath: String?
+        latency: LatencyProfile, databasePath: String?, keys: Keyring = .derived(seed: 1)
     ) throws(StoreSetupError) {
         guard let storefront = Storefront.named(store.storefront) else {
             let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
@@ -72,8 +74,9 @@ public final class AppStore {
         } catch {
             throw StoreSetupError(description: "cannot open the App Store's records: \(error)")
         }
-        // The store's key is its root of trust: the same for every run, so receipts kept on disk stay valid.
-        guard let key = SigningKey(seed: Digest.sha256(Array("paywall-sim app store receipt key".utf8))) else {
+        // The store's key is its root of trust: a state folder's own (kept in its `keys`), so receipts kept
+        // on disk stay valid from run to run and nobody who read the source can sign one.
+        guard let key = SigningKey(seed: keys.storeKeySeed) else {
             throw StoreSetupError(description: "libcrypto has no Ed25519")
         }
         self.bundleId = bundleId
@@ -89,6 +92,7 @@ public final class AppStore {
         self.latency = latency
         self.signingKey = key
         self.verifyingKey = key.publicKey
+        self.keys = keys
         resumeLifecycle()
     }
 

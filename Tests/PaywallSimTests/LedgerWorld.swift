@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 import SimKernel
 import Subscriptions
 import WhiteLabel
@@ -16,16 +17,17 @@ final class LedgerWorld {
     private var receipts: [String: ReceiptBox] = [:]
     private var queues: [String: PaymentQueue] = [:]
 
-    init(policy: RestorePolicy? = nil, databasePath: String? = nil) throws {
+    init(policy: RestorePolicy? = nil, databasePath: String? = nil, keys: Keyring = .derived(seed: 1)) throws {
         var config = try TestSupport.demoConfig()
         config.backend.restorePolicy = policy
         let scheduler = scheduler
         timeline = Timeline(clock: { scheduler.now })
         store = try AppStore(
             store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: nil)
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: nil, keys: keys)
         backend = try Backend(
-            config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath)
+            config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath,
+            keys: keys)
         store.registerOfferKey(Backend.offerKeyIdentifier, backend.offerVerifyingKey)
     }
 
