@@ -57,13 +57,14 @@ extension Backend {
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
             let renewals = Dictionary(pendingRenewals.map { ($0.originalTransactionId, $0) }) { _, last in last }
             return VerifiedReceipt(
-                deviceId: payload.deviceId, records: Self.latestOfEach(transactions), renewals: renewals)
+                payload: payload, records: Self.latestOfEach(transactions), renewals: renewals)
         }
     }
 
     /// What Apple's verifyReceipt says of a receipt, as the endpoints use it.
     struct VerifiedReceipt {
-        let deviceId: String
+        /// The signed receipt: its device verification says which device it was issued for.
+        let payload: ReceiptPayload
         /// The latest transaction of each purchase.
         let records: [TransactionRecord]
         let renewals: [String: RenewalInfo]

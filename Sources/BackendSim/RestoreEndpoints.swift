@@ -36,7 +36,7 @@ extension Backend {
             let purchases = try receipt.records.map { record -> InspectedPurchase in
                 let known = try ledger.purchase(record.originalTransactionIdentifier)
                 let decision = try decide(
-                    known, caller: caller, receiptDevice: receipt.deviceId, request: request, confirmed: true)
+                    known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
                 let owner: String
                 if known?.ownerId == nil {
                     owner = "nobody"
@@ -81,7 +81,7 @@ extension Backend {
                         known = purchase
                     }
                     let decision = try decide(
-                        known, caller: owner, receiptDevice: receipt.deviceId, request: request,
+                        known, caller: owner, receipt: receipt.payload, request: request,
                         confirmed: body.confirmMoveFromAccount ?? false)
                     switch decision {
                     case .alreadyYours:
@@ -154,7 +154,7 @@ extension Backend {
     }
 
     private func decide(
-        _ purchase: PurchaseRecord?, caller: IdentityRecord?, receiptDevice: String, request: HTTPRequest,
+        _ purchase: PurchaseRecord?, caller: IdentityRecord?, receipt: ReceiptPayload, request: HTTPRequest,
         confirmed: Bool
     ) throws -> OwnershipRules.Decision {
         guard let purchase, let ownerId = purchase.ownerId else { return .claim }
@@ -165,7 +165,7 @@ extension Backend {
                 ownerId: ownerId, ownerKind: owner?.kind,
                 ownerHasActivePurchase: try ledger.purchases(ownedBy: ownerId).contains { $0.isActive(at: now) },
                 callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
-                receiptIsFromThisDevice: request.headers[Self.deviceHeader] == receiptDevice,
+                receiptIsFromThisDevice: receipt.wasIssued(for: request.headers[Self.deviceHeader]),
                 movesInWindow: try ledger.moveCount(
                     purchase.originalTransactionId, within: OwnershipRules.window, before: now),
                 policy: restorePolicy, confirmedMoveFromAccount: confirmed))

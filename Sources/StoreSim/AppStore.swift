@@ -184,10 +184,18 @@ public final class AppStore {
                 expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
                 isInIntroOfferPeriod: $0.offerType == 1 ? true : nil)
         }
+        let nonce = Self.uuid(keys.unguessableBytes(16))
         let payload = ReceiptPayload(
-            bundleId: bundleId, environment: environment, deviceId: deviceId,
-            creationDate: scheduler.now.milliseconds, inApp: purchases)
+            bundleId: bundleId, environment: environment,
+            deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
+            deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
         return ReceiptCodec.seal(payload, with: signingKey)
+    }
+
+    /// 16 bytes as a lowercase UUID.
+    static func uuid(_ bytes: [UInt8]) -> String {
+        let hex = Array(bytes.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }
 
     // MARK: - Server API (what the backend asks, as Apple's verifyReceipt answers)

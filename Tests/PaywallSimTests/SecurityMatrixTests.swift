@@ -104,7 +104,8 @@ final class SecurityArena {
         var payload = ReceiptCodec.open(receipt, with: world.store.verifyingKey)!
         let stolen = ReceiptCodec.open(accountReceipt, with: world.store.verifyingKey)!.inApp
         payload = ReceiptPayload(
-            bundleId: payload.bundleId, environment: payload.environment, deviceId: payload.deviceId,
+            bundleId: payload.bundleId, environment: payload.environment,
+            deviceVerification: payload.deviceVerification, deviceVerificationNonce: payload.deviceVerificationNonce,
             creationDate: payload.creationDate, inApp: payload.inApp + stolen)
         let bytes = Array(try! ReceiptCodec.canonicalJSON.encode(payload))
         return parts[0] + "." + Base64URL.encode(bytes) + "." + parts[2]
@@ -228,6 +229,22 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
             var last = arena.send("POST", "/v1/sessions/refresh", ["refreshToken": guesses[0]])
             for guess in guesses.dropFirst() where last.status == 401 {
                 last = arena.send("POST", "/v1/sessions/refresh", ["refreshToken": guess])
+            }
+            return last
+        },
+        // The spoof: phone-1's receipt copied, and sent with the device header the receipt itself gives
+        // away. It once named its device in plain text; now it has only SHA-384(nonce ‖ device id).
+        SecurityCase(
+            name: "a copied receipt sent with the device header read from it", status: 403,
+            code: "restore_not_this_device"
+        ) { arena in
+            let payload = ReceiptCodec.open(arena.anonReceipt, with: arena.world.store.verifyingKey)!
+            let json = String(decoding: Base64URL.decode(arena.anonReceipt.split(separator: ".")[1])!, as: UTF8.self)
+            #expect(!json.contains("phone-1"))
+            var last = arena.send("POST", "/v1/restores", ["receipt": arena.anonReceipt], token: arena.eveToken)
+            for header in [payload.deviceVerificationNonce, payload.deviceVerification] where last.status == 403 {
+                last = arena.send(
+                    "POST", "/v1/restores", ["receipt": arena.anonReceipt], token: arena.eveToken, device: header)
             }
             return last
         },
