@@ -21,8 +21,6 @@ public final class AppStore {
     var productsAnswers: [String: ProductsResponse] = [:]
     /// The backend's offer-signing keys, by key identifier.
     var offerKeys: [String: VerifyingKey] = [:]
-    /// Every promotional-offer nonce used: a signature works for one purchase only.
-    var usedOfferNonces: Set<String> = []
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
     /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).

@@ -52,6 +52,10 @@ final class StoreLedger {
         """
         CREATE TABLE serials (name TEXT PRIMARY KEY, value INTEGER NOT NULL)
         """,
+        // Promotional-offer nonces spent: a signature works once, across restarts too.
+        """
+        CREATE TABLE used_offer_nonces (nonce TEXT PRIMARY KEY, used_ms INTEGER NOT NULL)
+        """,
     ]
 
     init(path: String?) throws(DatabaseError) {
@@ -170,6 +174,16 @@ final class StoreLedger {
     func nextTransactionNumber() throws(DatabaseError) -> Int64 {
         let rows = try database.query("SELECT COALESCE(MAX(rowid), 0) FROM transactions")
         return (rows.first?.first?.int ?? 0) + 1
+    }
+
+    /// Spends a promotional-offer nonce; false when it was spent before (a replay).
+    func spendOfferNonce(_ nonce: String, at time: SimInstant) throws(DatabaseError) -> Bool {
+        guard try database.query("SELECT 1 FROM used_offer_nonces WHERE nonce = ?", [.text(nonce)]).isEmpty else {
+            return false
+        }
+        try database.run(
+            "INSERT INTO used_offer_nonces (nonce, used_ms) VALUES (?, ?)", [.text(nonce), .integer(time.milliseconds)])
+        return true
     }
 
     /// The next value of the serial `name`: 1, 2, 3… over every run on this file.

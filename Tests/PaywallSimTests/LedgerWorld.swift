@@ -17,14 +17,17 @@ final class LedgerWorld {
     private var receipts: [String: ReceiptBox] = [:]
     private var queues: [String: PaymentQueue] = [:]
 
-    init(policy: RestorePolicy? = nil, databasePath: String? = nil, keys: Keyring = .derived(seed: 1)) throws {
+    init(
+        policy: RestorePolicy? = nil, databasePath: String? = nil, storePath: String? = nil,
+        keys: Keyring = .derived(seed: 1)
+    ) throws {
         var config = try TestSupport.demoConfig()
         config.backend.restorePolicy = policy
         let scheduler = scheduler
         timeline = Timeline(clock: { scheduler.now })
         store = try AppStore(
             store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: nil, keys: keys)
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: storePath, keys: keys)
         backend = try Backend(
             config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath,
             keys: keys)
