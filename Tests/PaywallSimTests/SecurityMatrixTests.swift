@@ -496,3 +496,18 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
         }.joined(separator: "; ")
     }
 }
+
+/// Restore-inspect tells the caller what a restore would do, never who else holds a purchase.
+@Suite struct RestoreInspectPrivacyTests {
+    @Test func anInspectAnswerNamesNoOtherCustomer() throws {
+        let arena = try SecurityArena()
+        for receipt in [arena.anonReceipt, arena.accountReceipt] {
+            let answer = arena.send("POST", "/v1/restores/inspect", ["receipt": receipt], token: arena.eveToken)
+            #expect(answer.status == 200)
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: answer.body), as: UTF8.self)
+            for secret in ["anon-000001", arena.accountId, "ana@example.com", "phone-1", "phone-3"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+    }
+}
