@@ -59,6 +59,38 @@ import Testing
         #expect(world.auditCount == before)
     }
 
+    @Test func tokensAndContentRefusalsCarryTheirCodes() throws {
+        let world = try LedgerWorld()
+        let code = { (answer: (status: Int, body: [String: Any])) in "\(answer.status) \(answer.body["error"] ?? "")" }
+        #expect(code(send(world, "GET", "/v1/me")) == "401 token_missing")
+        let malformed = world.backend.handle(
+            HTTPRequest(method: "GET", path: "/v1/me", headers: ["Authorization": "Basic abc"]))
+        #expect(malformed.status == 401)
+        #expect(String(decoding: malformed.body, as: UTF8.self).contains("token_malformed"))
+        #expect(code(send(world, "GET", "/v1/content/night-trains")) == "403 level_required")
+        #expect(code(send(world, "GET", "/v1/content/no-such-article")) == "404 not_found")
+        let token = try anonymousToken(world)
+        let offer = #"{"productId": "com.dailynews.premium.monthly", "offerId": "no-such-offer"}"#
+        #expect(code(send(world, "POST", "/v1/offers/sign", body: offer, token: token)) == "422 offer_unknown")
+        let other =
+            #"{"productId": "com.dailynews.premium.monthly", "offerId": "come-back-half-price", "#
+            + #""appAccountToken": "00000000-0000-0000-0000-000000000000"}"#
+        #expect(code(send(world, "POST", "/v1/offers/sign", body: other, token: token)) == "403 offer_not_yours")
+    }
+
+    /// A ledger that cannot be read answers 500 and says so on the timeline: never a 401 that would sign
+    /// the reader out, never "no levels" (issue 13, item 7).
+    @Test func aLedgerThatFailsIsA500NeverNoAccess() throws {
+        let world = try LedgerWorld()
+        let token = try anonymousToken(world)
+        try world.backend.ledger.database.execute("ALTER TABLE purchases RENAME TO purchases_gone")
+        let answer = send(world, "GET", "/v1/me", token: token)
+        #expect(answer.status == 500)
+        #expect(answer.body["error"] as? String == "ledger_unavailable")
+        #expect(answer.body["levels"] == nil)
+        #expect(world.timeline.entries.contains { $0.text.hasPrefix("ledger failed:") })
+    }
+
     /// The renewal's notification never arrives (this world has no notification address): `GET /v1/me`
     /// asks Apple once, and what Apple said is written once, with its audit row.
     @Test func aLapsedRenewalIsAskedOnceAndWrittenOnce() throws {
