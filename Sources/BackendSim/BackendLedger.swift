@@ -296,6 +296,36 @@ public final class BackendLedger {
             [.integer(time.milliseconds), .text(originalTransactionId)])
     }
 
+    /// The purchase time of the new purchase that last decided who owns a purchase (0: none).
+    func ownerPurchaseMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+        try database.query(
+            "SELECT owner_purchase_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first?.first?.int ?? 0
+    }
+
+    func setOwnerPurchaseMillis(_ originalTransactionId: String, _ millis: Int64) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET owner_purchase_ms = ? WHERE original_transaction_id = ?",
+            [.integer(millis), .text(originalTransactionId)])
+    }
+
+    /// The identity an appAccountToken names, when it was found before.
+    func identityId(appAccountToken token: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT identity_id FROM app_account_tokens WHERE token = ?", [.text(token)])
+            .first?.first?.string
+    }
+
+    func remember(appAccountToken token: String, of identityId: String) throws(DatabaseError) {
+        try database.run(
+            "INSERT OR IGNORE INTO app_account_tokens (token, identity_id) VALUES (?, ?)",
+            [.text(token), .text(identityId)])
+    }
+
+    /// Every identity id, for finding the one a new appAccountToken names.
+    func identityIds() throws(DatabaseError) -> [String] {
+        try database.query("SELECT id FROM identities ORDER BY rowid").compactMap { $0.first?.string }
+    }
+
     // MARK: - Ownership moves
 
     /// Moves a purchase from its owner to another, recording the move.

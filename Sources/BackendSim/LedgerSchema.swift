@@ -94,5 +94,15 @@ enum LedgerSchema {
         """
         ALTER TABLE purchases ADD COLUMN apple_checked_ms INTEGER NOT NULL DEFAULT 0
         """,
+        // 5: ownership by appAccountToken: which customer each token names (found once, then kept), and
+        // the purchase time of the new purchase that last decided a purchase's owner, so a transaction
+        // reported again or late moves nothing.
+        """
+        CREATE TABLE app_account_tokens (
+            token TEXT PRIMARY KEY,
+            identity_id TEXT NOT NULL REFERENCES identities(id)
+        );
+        ALTER TABLE purchases ADD COLUMN owner_purchase_ms INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

@@ -125,6 +125,10 @@ extension Backend {
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why)
         }
+        // Apple's news of a new purchase moves it to who paid, as the app's report would.
+        if let refusal = try follow(NewPurchase(transaction), at: now) {
+            timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
+        }
         return "applied"
     }
 }

@@ -8,6 +8,8 @@ extension Backend {
         let kind: String
         let token: String?
         let email: String?
+        /// The UUID the app sets on its payments (`applicationUsername`) so a purchase follows who paid.
+        var appAccountToken: String?
     }
 
     struct AccessBody: Encodable {
@@ -38,7 +40,7 @@ extension Backend {
         return AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
-                email: try ledger.email(of: identity.id)),
+                email: try ledger.email(of: identity.id), appAccountToken: appAccountToken(for: identity.id)),
             levels: try levels(of: identity.id))
     }
 
@@ -138,32 +140,46 @@ extension Backend {
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let answer = try ledgerChange { () throws -> AccessBody in
+            var answer = try ledgerChange { () throws -> AccessBody in
                 var owner = caller
                 var elsewhere: [String] = []
+                var refused: [RefusedBody] = []
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     if let known = try ledger.purchase(id) {
                         try refresh(known, from: receipt, record, at: now)
-                        if known.ownerId == nil {
+                        // A new purchase follows who paid (its appAccountToken), within the moves' rules.
+                        if let refusal = try follow(NewPurchase(record), at: now) {
+                            refused.append(RefusedBody(originalTransactionId: id, error: refusal.rawValue))
+                        }
+                        let current = try ledger.purchase(id)?.ownerId
+                        if current == nil {
                             let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
                             owner = identity
                             try ledger.claim(id, by: identity.id, at: now)
-                        } else if known.ownerId != owner?.id {
+                        } else if current != owner?.id {
                             elsewhere.append(id)
                         }
                         continue
                     }
-                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
-                    owner = identity
+                    // A purchase nobody has is the customer's its appAccountToken names, or the caller's.
+                    let payer = try payer(record.appAccountToken)
+                    let identity = try payer ?? owner ?? ledger.createAnonymousIdentity(at: now)
+                    if payer == nil { owner = identity }
                     try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
+                    try ledger.setOwnerPurchaseMillis(id, record.purchaseDate.milliseconds)
+                    if identity.id != owner?.id { elsewhere.append(id) }
                 }
                 guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
                 var answer = try accessBody(owner, newToken: caller == nil)
                 answer.ownedElsewhere = elsewhere
+                answer.refused = refused
                 return answer
             }
-            return JSONBody.response(200, answer)
+            // A customer's own new purchase left where it was: refused after the rest was applied.
+            answer.error = answer.refused.first?.error
+            let status = answer.refused.first.flatMap { OwnershipRefusal(rawValue: $0.error)?.status } ?? 200
+            return JSONBody.response(status, answer)
         }
     }
 }

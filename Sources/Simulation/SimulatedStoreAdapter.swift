@@ -23,8 +23,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
         }
     }
 
-    func addPayment(productIdentifier: String) {
-        queue.add(productIdentifier: productIdentifier)
+    func addPayment(productIdentifier: String, applicationUsername: String?) {
+        queue.add(productIdentifier: productIdentifier, appAccountToken: applicationUsername ?? "")
     }
 
     func finish(_ transaction: StoreTransaction) {

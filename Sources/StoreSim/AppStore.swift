@@ -158,7 +158,8 @@ public final class AppStore {
     /// `original` names the subscription it continues.
     func recordTransaction(
         product: Product, appleId: String, deviceId: String, original: String? = nil, start: SimInstant? = nil,
-        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil
+        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil,
+        appAccountToken: String? = nil
     ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
         let identifier = String(2_000_000_000_000_000 + number)
@@ -168,7 +169,7 @@ public final class AppStore {
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,
             purchaseDate: purchaseDate, expiresDate: expires, finished: reason == "RENEWAL",
-            transactionReason: reason, offerType: offerType)
+            transactionReason: reason, offerType: offerType, appAccountToken: appAccountToken)
         try ledger.insert(record)
         return record
     }
@@ -180,7 +181,7 @@ public final class AppStore {
                 transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
                 productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
                 expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
-                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil)
+                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil, appAccountToken: $0.appAccountToken)
         }
         let nonce = Self.uuid(keys.unguessableBytes(16))
         let payload = ReceiptPayload(

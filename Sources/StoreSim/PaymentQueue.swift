@@ -14,7 +14,7 @@ public final class PaymentQueue {
     unowned let store: AppStore
     let receipt: ReceiptSlot
     private var observer: ((PaymentTransaction) -> Void)?
-    private var sheetPayment: (number: Int, product: Product)?
+    private var sheetPayment: (number: Int, product: Product, appAccountToken: String?)?
     var paymentCount = 0
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
     /// second payment start while one was running.
@@ -159,7 +159,7 @@ public final class PaymentQueue {
                 productIdentifier: productIdentifier, transactionDate: store.scheduler.now, state: .purchasing,
                 error: nil), after: .zero)
         store.scheduler.schedule(after: store.delay(.paymentSheet)) { [self] in
-            sheetPayment = (number, product)
+            sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased())
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             let shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
@@ -176,7 +176,7 @@ public final class PaymentQueue {
         if let subscription = consentSubscription {
             return answerPriceConsent(confirm, originalTransactionId: subscription)
         }
-        guard let (number, product) = sheetPayment else { return }
+        guard let (number, product, appAccountToken) = sheetPayment else { return }
         sheetPayment = nil
         sheet = nil
         onSheetChange?(nil)
@@ -207,7 +207,7 @@ public final class PaymentQueue {
                 } else if store.interruptedPurchasesEnabled {
                     postpone(number, product, kind: .interrupted)
                 } else {
-                    complete(number, product)
+                    complete(number, product, appAccountToken: appAccountToken)
                 }
             }
         }
@@ -215,9 +215,10 @@ public final class PaymentQueue {
 
     /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
     /// store could not record it.
-    func complete(_ number: Int, _ product: Product) {
+    func complete(_ number: Int, _ product: Product, appAccountToken: String? = nil) {
         do {
-            let record = try store.purchase(product, appleId: appleId, deviceId: deviceId)
+            let record = try store.purchase(
+                product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
             receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
             deliver(purchased(number, record), after: .zero)
         } catch {

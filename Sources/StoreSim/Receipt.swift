@@ -20,6 +20,8 @@ public struct ReceiptPayload: Codable, Equatable, Sendable {
         /// Set when the purchase was refunded or revoked (`cancellation_date_ms`).
         public var cancellationDate: Int64? = nil
         public var isInIntroOfferPeriod: Bool? = nil
+        /// The customer the app named on the payment (`app_account_token`).
+        public var appAccountToken: String? = nil
     }
 
     public let bundleId: String

@@ -56,6 +56,10 @@ final class StoreLedger {
         """
         CREATE TABLE used_offer_nonces (nonce TEXT PRIMARY KEY, used_ms INTEGER NOT NULL)
         """,
+        // The customer the app named on each payment (appAccountToken), kept in the transaction.
+        """
+        ALTER TABLE transactions ADD COLUMN app_account_token TEXT
+        """,
     ]
 
     init(path: String?) throws(DatabaseError) {
@@ -68,7 +72,7 @@ final class StoreLedger {
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
                 purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
-                is_upgraded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                is_upgraded, app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
@@ -79,6 +83,7 @@ final class StoreLedger {
                 record.revocationReason.map { .integer(Int64($0)) } ?? .null,
                 record.transactionReason.map { .text($0) } ?? .null,
                 record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
+                record.appAccountToken.map { .text($0) } ?? .null,
             ])
     }
 
@@ -206,6 +211,7 @@ final class StoreLedger {
             revocationReason: row.count > 9 ? row[9].int.map { Int($0) } : nil,
             transactionReason: row.count > 10 ? row[10].string : nil,
             offerType: row.count > 11 ? row[11].int.map { Int($0) } : nil,
-            isUpgraded: row.count > 12 && row[12].int == 1)
+            isUpgraded: row.count > 12 && row[12].int == 1,
+            appAccountToken: row.count > 13 ? row[13].string : nil)
     }
 }

@@ -13,6 +13,7 @@ struct IdentityJSON: Decodable {
     let kind: String
     let token: String?
     let email: String?
+    let appAccountToken: String?
 }
 
 struct AccessBody: IdentityAnswerBody {
@@ -54,6 +55,7 @@ protocol IdentityAnswerBody: Decodable {
 extension IdentityAnswerBody {
     var access: AccessAnswer {
         AccessAnswer(
-            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
+            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
+            appAccountToken: identity.appAccountToken)
     }
 }

@@ -40,6 +40,8 @@ public struct AccessAnswer: Equatable, Sendable {
     public let email: String?
     public let token: String?
     public let levels: [AccessLevel]
+    /// The UUID the app sets on a signed-in reader's payments, so a purchase follows who paid.
+    public var appAccountToken: String? = nil
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.

@@ -54,7 +54,8 @@ public protocol StoreAdapter: AnyObject {
     /// Starts listening to payment updates; called once at launch, not by the paywall.
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void)
     func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String]) -> Void)
-    func addPayment(productIdentifier: String)
+    /// `applicationUsername`: the appAccountToken of the signed-in reader, nil for a guest.
+    func addPayment(productIdentifier: String, applicationUsername: String?)
     func finish(_ transaction: StoreTransaction)
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }

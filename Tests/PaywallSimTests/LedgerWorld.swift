@@ -47,11 +47,12 @@ final class LedgerWorld {
 
     /// Buys `product` on `device` and returns the receipt the device then holds.
     @discardableResult
-    func buy(_ product: String = "com.dailynews.premium.monthly", on device: String, appleId: String = "a@icloud.test")
-        -> String
-    {
+    func buy(
+        _ product: String = "com.dailynews.premium.monthly", on device: String, appleId: String = "a@icloud.test",
+        appAccountToken: String = ""
+    ) -> String {
         let queue = queue(device, appleId: appleId)
-        queue.add(productIdentifier: product)
+        queue.add(productIdentifier: product, appAccountToken: appAccountToken)
         scheduler.runUntilIdle()
         queue.answerSheet(confirm: true)
         scheduler.runUntilIdle()
