@@ -101,6 +101,22 @@ import Testing
         #expect(try levels(world, ana) == [])
     }
 
+    @Test func aPurchaseThatMovedThreeTimesIn30DaysStaysWithItsOwner() throws {
+        let world = try LedgerWorld()
+        let (ana, ben, id) = try lapsedForAna(world)
+        // Three moves this month already (restores between the two, as the ledger records them).
+        let now = world.scheduler.now
+        try world.backend.ledger.move(id, from: ana.id, to: ben.id, via: .restore, at: now)
+        try world.backend.ledger.move(id, from: ben.id, to: ana.id, via: .restore, at: now)
+        try world.backend.ledger.move(id, from: ana.id, to: ben.id, via: .restore, at: now)
+        // Ana pays for it again, as herself: a fourth move would break the limit.
+        let receipt = world.buy(on: device, appleId: appleId, appAccountToken: ana.appAccountToken)
+        let answer = send(world, "/v1/receipts", ["receipt": receipt], token: ana.token)
+        #expect(answer.status == 409)
+        #expect(answer.body["error"] as? String == "restore_limit")
+        #expect(world.owner(of: id) == ben.id)
+    }
+
     @Test func aGuestPayingNeverTakesAnAccountsPurchase() throws {
         let world = try LedgerWorld()
         let (ana, _, id) = try lapsedForAna(world)
