@@ -5,7 +5,7 @@ import Database
 public final class StoreRecords {
     private let database: Database
 
-    /// nil when the file cannot be read as the store's records.
+    /// Throws when the file cannot be read as the store's records (not SQLite, no transactions table).
     public init(readingOnly path: String) throws(DatabaseError) {
         database = try Database(path: path, readOnly: true)
         _ = try database.query("SELECT 1 FROM transactions LIMIT 1")
