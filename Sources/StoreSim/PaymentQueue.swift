@@ -198,14 +198,14 @@ public final class PaymentQueue {
             case .cancelled:
                 deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
             case .deferred:
-                postpone(number, product, kind: .askToBuy)
+                postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
             case .interrupted:
-                postpone(number, product, kind: .interrupted)
+                postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
             default:
                 if store.needsAskToBuy(appleId) {
-                    postpone(number, product, kind: .askToBuy)
+                    postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
                 } else if store.interruptedPurchasesEnabled {
-                    postpone(number, product, kind: .interrupted)
+                    postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
                 } else {
                     complete(number, product, appAccountToken: appAccountToken)
                 }
@@ -229,11 +229,11 @@ public final class PaymentQueue {
 
     /// Ask to Buy: the observer sees `deferred` and the payment waits for a parent. Interrupted: the
     /// observer sees `failed` now (as StoreKit 1 reports it) and a new transaction once resolved.
-    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind) {
+    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind, appAccountToken: String?) {
         let pending = store.hold(
             PendingPayment(
                 identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
-                paymentNumber: number, requestDate: store.scheduler.now))
+                paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: appAccountToken))
         switch kind {
         case .askToBuy:
             store.log("ask to buy: \(product.productIdentifier) waits for a parent (\(pending.identifier))")

@@ -18,6 +18,8 @@ public struct PendingPayment: Equatable, Sendable {
     /// The payment's number on the device's queue.
     public let paymentNumber: Int
     public let requestDate: SimInstant
+    /// The customer the app named on the payment; the charge keeps it when it finally happens.
+    public var appAccountToken: String? = nil
 }
 
 extension AppStore {
@@ -40,7 +42,7 @@ extension AppStore {
         let held = PendingPayment(
             identifier: "\(payment.kind.rawValue)-\(nextPendingNumber)", kind: payment.kind, appleId: payment.appleId,
             deviceId: payment.deviceId, product: payment.product, paymentNumber: payment.paymentNumber,
-            requestDate: payment.requestDate)
+            requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
         pendingPayments.append(held)
         return held
     }
@@ -93,9 +95,13 @@ extension AppStore {
     private func settle(_ payment: PendingPayment) {
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1
-            queue.complete(payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product)
+            queue.complete(
+                payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product,
+                appAccountToken: payment.appAccountToken)
         } else {
-            _ = try? purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
+            _ = try? purchase(
+                payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
+                appAccountToken: payment.appAccountToken)
         }
     }
 }

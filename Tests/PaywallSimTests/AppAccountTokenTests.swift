@@ -117,6 +117,17 @@ import Testing
         #expect(world.owner(of: id) == ben.id)
     }
 
+    @Test func aPaymentAParentApprovesLaterKeepsItsToken() throws {
+        let world = try LedgerWorld()
+        let ben = try signUp(world, "ben@example.com")
+        world.store.askToBuyEnabled = true
+        _ = world.buy(on: device, appleId: appleId, appAccountToken: ben.appAccountToken)
+        #expect(world.store.transactions(appleId: appleId).isEmpty)
+        #expect(world.store.approveAskToBuy())
+        world.scheduler.runUntilIdle()
+        #expect(world.store.transactions(appleId: appleId).map(\.appAccountToken) == [ben.appAccountToken])
+    }
+
     @Test func aGuestPayingNeverTakesAnAccountsPurchase() throws {
         let world = try LedgerWorld()
         let (ana, _, id) = try lapsedForAna(world)
