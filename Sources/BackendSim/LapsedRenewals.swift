@@ -24,10 +24,12 @@ extension Backend {
 
     private func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws {
         let id = purchase.originalTransactionId
-        guard let status = store.subscriptionStatuses(originalTransactionId: id),
-            let item = status.data.flatMap(\.lastTransactions).first(where: { $0.originalTransactionId == id }),
-            let transaction = NotificationCodec.open(
-                TransactionInfo.self, from: item.signedTransactionInfo, with: store.verifyingKey),
+        // A subscription's status; for a one-time purchase (a non-consumable), its latest transaction.
+        let item = store.subscriptionStatuses(originalTransactionId: id)?.data.flatMap(\.lastTransactions)
+            .first(where: { $0.originalTransactionId == id })
+        guard
+            let signed = item?.signedTransactionInfo ?? store.signedLatestTransaction(originalTransactionId: id),
+            let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: store.verifyingKey),
             transaction.bundleId == bundleId
         else { return }
         try ledger.markAppleChecked(id, at: now)
@@ -35,8 +37,9 @@ extension Backend {
         updated.productId = transaction.productId
         updated.expires = transaction.expiresDate.map(SimInstant.init(milliseconds:))
         updated.revoked = transaction.revocationDate != nil
-        if let renewal = NotificationCodec.open(
-            RenewalInfo.self, from: item.signedRenewalInfo, with: store.verifyingKey)
+        if let item,
+            let renewal = NotificationCodec.open(
+                RenewalInfo.self, from: item.signedRenewalInfo, with: store.verifyingKey)
         {
             updated.apply(renewal)
         }
