@@ -129,4 +129,23 @@ import Testing
         #expect(purchase.revoked)
         #expect(try world.backend.ledger.auditTrail().contains { $0.contains("access taken back") })
     }
+
+    /// A one-time purchase never lapses: its lost refund is caught from its latest transaction.
+    @Test func aLostRefundOfAOneTimePurchaseIsCaughtWithinAVirtualDay() throws {
+        let world = try LedgerWorld { config in
+            config.store.products[0].type = .nonConsumable
+            config.store.products[0].subscriptionGroup = nil
+            config.store.products[0].subscriptionPeriod = nil
+            config.store.products[0].promotionalOffers = nil
+        }
+        let receipt = world.buy(on: "phone-1")
+        let access = try #require(
+            world.await { world.client(on: "phone-1").validateReceipt(receipt, completion: $0) }?.value)
+        #expect(access.levels.map(\.rawValue) == ["premium"])
+        let client = world.client(on: "phone-1", credentials: .anonymous(token: try #require(access.token)))
+        let transaction = try #require(world.store.transactions(appleId: "a@icloud.test").first)
+        #expect(try world.store.refund(transactionId: transaction.transactionIdentifier))
+        world.scheduler.advance(by: .days(1) + .hours(1))
+        #expect(world.await { client.me(completion: $0) }?.value?.0.levels == [])
+    }
 }

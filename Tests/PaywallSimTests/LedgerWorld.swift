@@ -19,9 +19,10 @@ final class LedgerWorld {
 
     init(
         policy: RestorePolicy? = nil, databasePath: String? = nil, storePath: String? = nil,
-        keys: Keyring = .derived(seed: 1)
+        keys: Keyring = .derived(seed: 1), edit: (inout DemoConfig) -> Void = { _ in }
     ) throws {
         var config = try TestSupport.demoConfig()
+        edit(&config)
         config.backend.restorePolicy = policy
         let scheduler = scheduler
         timeline = Timeline(clock: { scheduler.now })
