@@ -79,6 +79,32 @@ import Testing
         #expect(try files(directory) == before)
     }
 
+    /// A folder an older build left (ledger schema 2, no keys, audit rows without hashes) still opens,
+    /// is migrated by the run, and its ledger holds, checked from where the chain starts.
+    @Test func aFolderFromBeforeTheChainOpensAndHolds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let old = try Database(path: directory + "/backend.sqlite")
+            try old.migrate(Array(LedgerSchema.migrations.prefix(2)))
+            try old.execute(
+                """
+                INSERT INTO identities (id, kind, created_ms) VALUES ('anon-000001', 'anonymous', 0);
+                INSERT INTO audit (at_ms, actor, action, detail) VALUES (0, 'anon-000001', 'identity.created', 'old')
+                """)
+        }
+        do {
+            let world = try World(
+                config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+            world.launch()
+            world.scheduler.runUntilIdle()
+            try world.subscribe()
+            #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
+        }
+        #expect(try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion() == 5)
+        #expect(try check(directory) == [])
+    }
+
     @Test func aRefundsRevokedFlagResetIsFound() throws {
         let directory = try usedFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
