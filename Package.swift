@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "StoreSim", dependencies: ["SimKernel", "WhiteLabel", "Database", "Signing"]),
         .target(name: "BackendSim", dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "Database", "Signing"]),
         .target(name: "Subscriptions", dependencies: ["SimKernel"]),
-        .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel"]),
+        .target(name: "AppFlow", dependencies: ["Subscriptions", "WhiteLabel", "SimKernel"]),
         .target(
             name: "Simulation",
             dependencies: [
@@ -35,13 +35,19 @@ let package = Package(
             ]),
         .target(
             name: "Scenarios",
-            dependencies: ["Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions"]),
-        .target(name: "Fuzzing", dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel"]),
-        .target(name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "CNcurses"]),
+            dependencies: [
+                "Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions", "BackendSim",
+            ]),
+        .target(
+            name: "Fuzzing",
+            dependencies: ["Scenarios", "Simulation", "AppFlow", "StoreSim", "SimKernel", "WhiteLabel", "Subscriptions"]),
+        .target(
+            name: "TerminalUI", dependencies: ["Simulation", "Scenarios", "AppFlow", "WhiteLabel", "SimKernel", "CNcurses"]),
         .executableTarget(
             name: "paywall-sim",
-            dependencies: ["Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
-                "Subscriptions",
+            dependencies: [
+                "Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
+                "Subscriptions", "BackendSim", "Database",
             ]),
         .testTarget(
             name: "PaywallSimTests",

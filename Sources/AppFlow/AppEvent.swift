@@ -10,6 +10,9 @@ public enum AppEvent: Equatable, Sendable {
     case paymentSheet(PaymentSheetInfo?)
     case purchaseStage(PurchaseStage)
     case purchaseFinished(PurchaseOutcome)
+    /// A purchase nobody on screen waited for ended (Ask to Buy approved later, an interrupted purchase
+    /// resolved, a charge redelivered at launch): it closes the paywall or tells the reader what went wrong.
+    case purchaseCarriedOn(PurchaseOutcome, productId: String, transactionId: String?)
     case fullContentLoaded(id: String, body: String)
     case fullContentFailed(id: String, message: String)
     case restoreFinished(RestoreOutcome)
@@ -24,6 +27,8 @@ public enum AppEvent: Equatable, Sendable {
 /// Work the app asks for, as data: the simulation runs it and answers with events.
 public enum AppEffect: Equatable, Sendable {
     case loadCatalog
+    /// The storefront or language changed: the offers held are another country's, never to be shown again.
+    case forgetCatalog
     /// Buys an offer; `parentalGatePassed` when a grown-up answered the gate (a kids app requires it).
     case purchase(offerId: String, parentalGatePassed: Bool)
     /// The reader's answer on Apple's sheet, delivered to the store.

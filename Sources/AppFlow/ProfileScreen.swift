@@ -23,7 +23,14 @@ extension ScreenBuilder {
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
             }
         }
+        if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
+            rows.append(Row(.banner, "Your subscription is on this phone, not on your account yet."))
+        }
         rows.append(Row(.spacer))
+        if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
+            rows.append(Row(.button, "Move my subscription to my account"))
+            choices.append(.acceptTransfer(.anonymousToAccount))
+        }
         if state.access.isSubscriber {
             rows.append(Row(.button, "Manage my subscription"))
             choices.append(.manageSubscription)

@@ -14,6 +14,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
     case .accessChanged(let access):
         state.access = access
         effects += subscribeOnceKnown(&state)
+        requireAccountIfNeeded(&state)
     case .paymentSheet(let sheet):
         let wasShown = state.paymentSheet != nil
         state.paymentSheet = sheet
@@ -23,6 +24,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
         finishPurchase(outcome, &state)
+    case .purchaseCarriedOn(let outcome, _, _):
+        carryOn(outcome, &state)
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):
@@ -35,9 +38,11 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
         state.subscriptions = subscriptions
     case .becameActive:
         effects.append(.becomeActive)
+        // A products request that failed earlier is tried again.
+        if state.offers?.isEmpty ?? true { effects.append(.loadCatalog) }
     case .storeChanged:
         state.offers = nil
-        effects.append(.loadCatalog)
+        effects += [.forgetCatalog, .loadCatalog]
     }
     return effects + settleContent(&state)
 }
@@ -175,7 +180,43 @@ private func subscribe(from contentId: String?, _ state: inout AppState) -> [App
         return [.reloadAccess]
     }
     push(.paywall(fromContent: contentId), &state)
-    return state.offers == nil ? [.loadCatalog] : []
+    // Asked again each time: a request that failed is retried, and a trial already taken is not promised.
+    return [.loadCatalog]
+}
+
+/// "Account required after subscribing" holds whatever the path to anonymous access was (a purchase
+/// approved later, a restore, a restart on the required screen): an anonymous subscriber of such an
+/// app is always asked to log in or sign up, with the paywall behind them closed.
+private func requireAccountIfNeeded(_ state: inout AppState) {
+    guard state.app.account.mode == .requiredAfterSubscribing, case .anonymous = state.access.identity,
+        state.access.isSubscriber
+    else { return }
+    if state.stack.contains(.accountRequired) { return }
+    while isPurchaseScreen(state.route) && state.stack.count > 1 { pop(&state) }
+    state.purchase = nil
+    push(.accountRequired, &state)
+}
+
+private func isPurchaseScreen(_ route: AppState.Route) -> Bool {
+    switch route {
+    case .paywall, .parentalGate: true
+    default: false
+    }
+}
+
+/// A purchase that ended with nobody waiting on the paywall: success closes it (seed: the page closes
+/// after the server answers); anything else is said, so no charge is ever silent.
+private func carryOn(_ outcome: PurchaseOutcome, _ state: inout AppState) {
+    switch outcome {
+    case .purchased:
+        if state.purchase == nil, case .paywall = state.route { pop(&state) }
+        requireAccountIfNeeded(&state)
+    case .cancelled, .pending, .refused:
+        break
+    default:
+        if let alert = purchaseAlert(outcome) { state.alert = alert }
+        if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.fromAnotherAccount), &state) }
+    }
 }
 
 private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
@@ -195,31 +236,63 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     case .purchased, .restoredInsteadOfCharging:
         // Only now, with the backend's levels published, does the paywall close.
         if case .paywall = state.route { pop(&state) }
-        if outcome == .restoredInsteadOfCharging {
-            state.alert = Alert(
-                title: "Already subscribed",
-                message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
-        } else if state.app.account.mode == .requiredAfterSubscribing, case .anonymous = state.access.identity {
-            push(.accountRequired, &state)
-        }
-    case .cancelled:
+        requireAccountIfNeeded(&state)
+    case .ownedByAnotherAccount(canMove: true):
+        // Seed 001: the reconciliation before a purchase surfaces the other account and asks.
+        push(.transferPrompt(.fromAnotherAccount), &state)
+    default:
         break
+    }
+    if let alert = purchaseAlert(outcome) { state.alert = alert }
+}
+
+/// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must).
+private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
+    switch outcome {
+    case .purchased, .cancelled, .refused(.purchaseInProgress), .ownedByAnotherAccount(canMove: true):
+        nil
+    case .restoredInsteadOfCharging:
+        Alert(
+            title: "Already subscribed",
+            message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
+    case .alreadySubscribedOnAppleId:
+        Alert(
+            title: "Already subscribed",
+            message:
+                "This Apple ID already pays for this subscription, so you were not charged again. Use Restore purchase to bring it to this phone."
+        )
+    case .ownedByAnotherAccount(canMove: false):
+        Alert(
+            title: "Already subscribed",
+            message:
+                "This Apple ID already pays for another account's subscription, and it stays with that account. You were not charged."
+        )
+    case .subscriptionNotActive:
+        Alert(
+            title: "Subscription not active",
+            message:
+                "The App Store reports this subscription as not active (a payment method to update in Settings, or a refund). Nothing was unlocked."
+        )
     case .pending:
-        state.alert = Alert(
+        Alert(
             title: "Waiting for approval",
             message: "A parent needs to approve this purchase. It will go through as soon as they do.")
     case .failed(let message):
-        state.alert = Alert(title: "Purchase failed", message: message)
-    case .serverCheckFailed(let message):
-        state.alert = Alert(title: "Something went wrong", message: message)
+        Alert(title: "Purchase failed", message: message)
+    case .serverCheckFailed(let message), .notConfirmed(let message):
+        Alert(title: "Something went wrong", message: message)
     case .refused(.paymentsNotAllowed):
-        state.alert = Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
+        Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
     case .refused(.offerUnavailable):
-        state.alert = Alert(title: "Not available", message: "This offer cannot be bought right now.")
+        Alert(title: "Not available", message: "This offer cannot be bought right now.")
     case .refused(.parentalGateRequired):
-        state.alert = Alert(title: "Ask a grown-up", message: "A grown-up needs to answer the question first.")
-    case .refused(.purchaseInProgress):
-        break
+        Alert(title: "Ask a grown-up", message: "A grown-up needs to answer the question first.")
+    case .refused(.termsChanged):
+        Alert(
+            title: "The offer changed",
+            message:
+                "Apple gives a free trial once per Apple ID, and its terms for this offer changed: the paywall now shows what you would pay. Choose again."
+        )
     }
 }
 

@@ -70,13 +70,13 @@ public enum ScreenRenderer {
         case .button:
             return [StyledLine([StyledSpan("[ \(row.text) ]", .highlight, emphasized: true)], highlighted: highlighted)]
         case .choice:
-            let badgeWidth = row.badge.map { $0.text.count + 1 } ?? 0
+            let badgeWidth = row.badge.map { DisplayWidth.of($0.text) + 1 } ?? 0
             var wrapped = wrap(row.text, width: width - badgeWidth)
             if wrapped.isEmpty { wrapped = [""] }
             return wrapped.enumerated().map { index, text in
                 var spans = [StyledSpan(text, .text)]
                 if index == 0, let badge = row.badge {
-                    let gap = max(1, width - text.count - badge.text.count)
+                    let gap = max(1, width - DisplayWidth.of(text) - DisplayWidth.of(badge.text))
                     spans.append(StyledSpan(String(repeating: " ", count: gap), .text))
                     spans.append(StyledSpan(badge.text, badge.role))
                 }
@@ -89,7 +89,7 @@ public enum ScreenRenderer {
         let inner = width - 4
         var lines = [StyledLine([StyledSpan("┌" + String(repeating: "─", count: width - 2) + "┐", .error)])]
         for text in [alert.title] + wrap(alert.message, width: inner) + ["[ OK ]"] {
-            let padded = text + String(repeating: " ", count: max(0, inner - text.count))
+            let padded = text + String(repeating: " ", count: max(0, inner - DisplayWidth.of(text)))
             lines.append(
                 StyledLine([
                     StyledSpan("│ ", .error),
@@ -101,24 +101,26 @@ public enum ScreenRenderer {
         return lines
     }
 
-    /// Greedy word wrap; words longer than the width are cut.
+    /// Greedy word wrap by terminal columns (a wide character takes two); words longer than the width are cut.
     static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(width, 1)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var current = ""
             for word in paragraph.split(separator: " ") {
                 var word = String(word)
-                while word.count > width {
+                while DisplayWidth.of(word) > width {
                     if !current.isEmpty {
                         lines.append(current)
                         current = ""
                     }
-                    lines.append(String(word.prefix(width)))
-                    word = String(word.dropFirst(width))
+                    let (head, rest) = DisplayWidth.split(word, at: width)
+                    lines.append(head)
+                    word = rest
                 }
                 if current.isEmpty {
                     current = word
-                } else if current.count + 1 + word.count <= width {
+                } else if DisplayWidth.of(current) + 1 + DisplayWidth.of(word) <= width {
                     current += " " + word
                 } else {
                     lines.append(current)
@@ -131,9 +133,10 @@ public enum ScreenRenderer {
     }
 
     static func center(_ text: String, _ width: Int) -> String {
-        let text = String(text.prefix(width))
-        let left = (width - text.count) / 2
-        return String(repeating: " ", count: left) + text + String(repeating: " ", count: width - left - text.count)
+        let text = DisplayWidth.split(text, at: width).head
+        let used = DisplayWidth.of(text)
+        let left = max(0, (width - used) / 2)
+        return String(repeating: " ", count: left) + text + String(repeating: " ", count: max(0, width - left - used))
     }
 }
 

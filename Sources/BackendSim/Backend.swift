@@ -39,6 +39,9 @@ public final class Backend {
 
     /// Anonymous tokens live long: the phone has no password to get another.
     static let anonymousTokenLifetime = SimDuration.days(365)
+    /// The same phone restoring the same receipt again gets its identity back, and nothing moves twice.
+    /// Off only to plant issue 12's first defect whole, for the fuzzer to prove it catches it.
+    public var restoresAreIdempotentPerDevice = true
     /// Account tokens are short; the refresh token gets a new one.
     static let accountTokenLifetime = SimDuration.hours(1)
     static let refreshTokenLifetime = SimDuration.days(30)
@@ -83,6 +86,7 @@ public final class Backend {
         case ("POST", "/v1/accounts"): response = signUp(request)
         case ("POST", "/v1/sessions"): response = logIn(request)
         case ("POST", "/v1/sessions/refresh"): response = refreshSession(request)
+        case ("POST", "/v1/anonymous-tokens"): response = renewAnonymousToken(request)
         case ("POST", "/v1/notifications/apple"): response = receiveNotification(request)
         case ("POST", "/v1/offers/sign"): response = signOffer(request)
         case ("GET", "/v1/me"): response = me(request)

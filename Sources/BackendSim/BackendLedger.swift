@@ -97,9 +97,13 @@ public final class BackendLedger {
 
     // MARK: - Identities and accounts
 
-    func createAnonymousIdentity(at time: SimInstant) throws(DatabaseError) -> IdentityRecord {
+    /// `deviceId`: the phone the identity was created for, so that phone restoring again gets it back.
+    func createAnonymousIdentity(at time: SimInstant, deviceId: String? = nil) throws(DatabaseError) -> IdentityRecord {
         let identity = IdentityRecord(id: "anon-\(try nextNumber())", kind: .anonymous)
         try insert(identity, at: time)
+        if let deviceId {
+            try database.run("UPDATE identities SET device_id = ? WHERE id = ?", [.text(deviceId), .text(identity.id)])
+        }
         try audit(at: time, actor: identity.id, action: "identity.created", detail: "anonymous, from a receipt")
         return identity
     }
@@ -137,6 +141,12 @@ public final class BackendLedger {
 
     public func email(of identityId: String) throws(DatabaseError) -> String? {
         try database.query("SELECT email FROM accounts WHERE identity_id = ?", [.text(identityId)]).first?.first?.string
+    }
+
+    /// The device an anonymous identity was created for, if the ledger knows it.
+    func deviceOfAnonymousIdentity(_ id: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT device_id FROM identities WHERE id = ? AND kind = 'anonymous'", [.text(id)])
+            .first?.first?.string
     }
 
     public func identity(_ id: String) throws(DatabaseError) -> IdentityRecord? {

@@ -78,7 +78,12 @@ enum LedgerSchema {
             used INTEGER NOT NULL
         )
         """,
-        // 3: what became of each notification (applied, stale, test, ignored); the audit's hash chain
+        // 3: the device an anonymous identity was created for: the same phone restoring the same receipt
+        // again gets that identity back instead of moving the purchase a second time.
+        """
+        ALTER TABLE identities ADD COLUMN device_id TEXT
+        """,
+        // 4: what became of each notification (applied, stale, test, ignored); the audit's hash chain
         // (SHA-256 of the previous row's hash and this row's content) and, for every change of a purchase
         // or a refresh token, the row as it stood after it, so `check --ledger` can tell an edit, a
         // deletion or a revival from a change the server made.
@@ -89,12 +94,12 @@ enum LedgerSchema {
         ALTER TABLE audit ADD COLUMN hash BLOB;
         CREATE INDEX audit_by_subject ON audit(subject, seq)
         """,
-        // 4: when the server last asked Apple about each purchase (its daily reconciliation), apart from
+        // 5: when the server last asked Apple about each purchase (its daily reconciliation), apart from
         // Apple's state: asking changes no state when Apple agrees.
         """
         ALTER TABLE purchases ADD COLUMN apple_checked_ms INTEGER NOT NULL DEFAULT 0
         """,
-        // 5: ownership by appAccountToken: which customer each token names (found once, then kept), and
+        // 6: ownership by appAccountToken: which customer each token names (found once, then kept), and
         // the purchase time of the new purchase that last decided a purchase's owner, so a transaction
         // reported again or late moves nothing.
         """

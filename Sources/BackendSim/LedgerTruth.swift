@@ -7,7 +7,7 @@ import StoreSim
 enum LedgerTruth {
     /// Rows edited, deleted or revived: a broken hash chain, or a row that is not as its last audit left it.
     static func tampering(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
-        guard try ledger.schemaVersion() >= 3 else { return [] }
+        guard try ledger.schemaVersion() >= 4 else { return [] }
         var found: [String] = []
         let rows = try ledger.auditRows()
         var previous: [UInt8] = []

@@ -154,7 +154,8 @@ extension Backend {
                         }
                         let current = try ledger.purchase(id)?.ownerId
                         if current == nil {
-                            let identity = try owner ?? ledger.createAnonymousIdentity(at: now)
+                            let identity =
+                                try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                             owner = identity
                             try ledger.claim(id, by: identity.id, at: now)
                         } else if current != owner?.id {
@@ -164,13 +165,18 @@ extension Backend {
                     }
                     // A purchase nobody has is the customer's its appAccountToken names, or the caller's.
                     let payer = try payer(record.appAccountToken)
-                    let identity = try payer ?? owner ?? ledger.createAnonymousIdentity(at: now)
+                    let identity =
+                        try payer ?? owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                     if payer == nil { owner = identity }
                     try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
                     try ledger.setOwnerPurchaseMillis(id, record.purchaseDate.milliseconds)
                     if identity.id != owner?.id { elsewhere.append(id) }
                 }
-                guard let owner else { throw APIError.unprocessable("nothing_to_validate") }
+                guard let owner else {
+                    // Apple charged nothing new: the Apple ID already pays, for an identity this phone does not hold.
+                    if !elsewhere.isEmpty { throw APIError.conflict("purchase_owned_elsewhere") }
+                    throw APIError.unprocessable("nothing_to_validate")
+                }
                 var answer = try accessBody(owner, newToken: caller == nil)
                 answer.ownedElsewhere = elsewhere
                 answer.refused = refused

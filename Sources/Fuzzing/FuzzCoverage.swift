@@ -12,9 +12,17 @@ public struct FuzzCoverage: Sendable {
     public private(set) var withoutWaiting = 0
     public private(set) var screens: Set<String> = []
     public private(set) var faultsFired = 0
+    /// The same action twice, the second before the first's answers came back.
+    public private(set) var doubleTaps = 0
+    /// Clock moves of a year or more at once (tokens and yearly plans run out on the way).
+    public private(set) var pastAYear = 0
+    private var previous: SessionStep?
 
     mutating func count(_ step: SessionStep) {
         if !step.waits { withoutWaiting += 1 }
+        if let previous, !previous.waits, previous.kind == step.kind { doubleTaps += 1 }
+        previous = step
+        if case .world(.advance(let advance)) = step.kind, Self.days(advance) >= 365 { pastAYear += 1 }
         if step.refused {
             refused += 1
         } else {
@@ -35,6 +43,15 @@ public struct FuzzCoverage: Sendable {
         withoutWaiting += other.withoutWaiting
         screens.formUnion(other.screens)
         faultsFired += other.faultsFired
+        doubleTaps += other.doubleTaps
+        pastAYear += other.pastAYear
+    }
+
+    private static func days(_ advance: Advance) -> Int64 {
+        switch advance {
+        case .fixed(let duration): duration.milliseconds / 86_400_000
+        case .months(let months): Int64(months) * 30
+        }
     }
 
     /// The words of a step that name what it does, without its arguments.
@@ -65,8 +82,8 @@ public struct FuzzCoverage: Sendable {
         let byCount = steps.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         return """
             screens: \(screens.sorted().joined(separator: ", "))
-            \(done) steps done (\(withoutWaiting) without waiting for answers), \(refused) refused by the screen \
-            or the world; \(faultsFired) faults fired
+            \(done) steps done (\(withoutWaiting) without waiting for answers, \(doubleTaps) double taps, \(pastAYear) \
+            clock moves of a year or more), \(refused) refused by the screen or the world; \(faultsFired) faults fired
             steps: \(byCount.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """
     }

@@ -3,12 +3,20 @@ import Scenarios
 import SimKernel
 import Simulation
 import StoreSim
+import WhiteLabel
 
 /// Picks the next step of a random session from what the world shows now, so most steps can be
 /// done: a reader acts on the screen in front of them; a parent, Apple, the network, the phone
 /// or time act whenever they like.
 struct StepGenerator {
     var random: SeededGenerator
+    /// Steps already decided, done before any new draw: the second tap of a double tap, the rest of a
+    /// sequence (a fault, then a parent's approval; two accounts in turn).
+    private var planned: [SessionStep] = []
+
+    init(random: SeededGenerator) {
+        self.random = random
+    }
 
     /// Emails the sessions use: the first exists on the backend from the setup, the second does not.
     static let knownAccount = (email: "ana@fuzz.test", password: "password-ana")
@@ -29,8 +37,27 @@ struct StepGenerator {
     /// One step for the world as it is now.
     /// One step in ten does not wait: the next comes while answers are still on their way.
     mutating func next(for world: World) -> SessionStep {
+        if !planned.isEmpty { return planned.removeFirst() }
+        if let interruption = interruption(world) { return SessionStep(kind: interruption) }
         let kind: StepKind = chance(0.3) ? outside(world) : .reader(readerAction(world))
+        // A double tap: the same button again before the first answer came back.
+        if case .reader = kind, chance(0.05) {
+            planned.append(SessionStep(kind: kind))
+            return SessionStep(kind: kind, waits: false)
+        }
         return SessionStep(kind: kind, waits: !kind.isAction || !chance(0.1))
+    }
+
+    /// In an app that requires an account after subscribing, the app is often quit while a purchase,
+    /// a restore or a sign-in runs, or while the account is asked for: every stage gets interrupted.
+    private mutating func interruption(_ world: World) -> StepKind? {
+        let state = world.appState
+        guard world.config.app.account.mode == .requiredAfterSubscribing, world.isAppRunning,
+            state.purchase != nil || state.operation != nil || state.route == .accountRequired
+                || state.paymentSheet != nil,
+            chance(0.15)
+        else { return nil }
+        return .world(pick([.restartApp, .kill]))
     }
 
     // MARK: - The reader
@@ -98,12 +125,12 @@ struct StepGenerator {
     // MARK: - Everyone else
 
     private mutating func outside(_ world: World) -> StepKind {
-        switch random.next() % 16 {
+        switch random.next() % 18 {
         case 0, 1: return .world(.advance(pick([.fixed(.hours(1)), .fixed(.days(1)), .fixed(.days(3))])))
         case 2: return .world(.advance(.months(1)))
         case 3: return .world(.store(pick(StoreEvent.allCases)))
         case 4: return .world(.store(pick([.renew, .refund, .billingIssue, .recover])))
-        case 5: return .world(world.pendingPayments.isEmpty ? .foreground : pick([.parentApprove, .parentDecline]))
+        case 5: return released(world)
         case 6: return .world(.foreground)
         case 7: return .world(.background)
         case 8: return .world(.restartApp)
@@ -111,8 +138,53 @@ struct StepGenerator {
         case 10: return .world(.newDevice("phone-\(random.next() % 1000)"))
         case 11: return .setup(.inject(faultPlan()))
         case 12 where world.storefronts.count > 1: return .setup(.storefront(pick(world.storefronts)))
+        case 13:
+            // Past a year: anonymous tokens, refresh tokens and yearly plans all run out on the way.
+            return .world(
+                .advance(pick([.fixed(.days(200)), .fixed(.days(366)), .fixed(.days(400)), .months(6), .months(13)])))
+        case 14: return twoAccounts(world)
+        case 15: return heldPayment()
         default: return .reader(readerAction(world))
         }
+    }
+
+    /// A held payment goes through or not: a parent answers (sometimes with the backend failing just
+    /// then), or the reader resolves an interrupted purchase outside the app.
+    private mutating func released(_ world: World) -> StepKind {
+        let held = world.pendingPayments
+        if held.contains(where: { $0.kind == .interrupted }), chance(0.5) {
+            return .world(.store(.resolveInterrupted))
+        }
+        guard held.contains(where: { $0.kind == .askToBuy }) else { return .world(.foreground) }
+        if chance(0.3) {
+            let fault = pick(["receipts error", "receipts timeout", "backend lost-response", "me error"])
+            if let plan = try? FaultPlan.parse(fault) {
+                planned.append(SessionStep(kind: .world(.parentApprove)))
+                return .setup(.inject(plan))
+            }
+        }
+        return .world(pick([.parentApprove, .parentApprove, .parentDecline]))
+    }
+
+    /// The next purchase is held: by Ask to Buy or as an interrupted purchase.
+    private mutating func heldPayment() -> StepKind {
+        let plan = try? FaultPlan.parse(pick(["payment deferred", "payment interrupted"]))
+        return plan.map { .setup(.inject($0)) } ?? .world(.foreground)
+    }
+
+    /// Two accounts on one Apple ID: signed in to one, out, then in to the other.
+    private mutating func twoAccounts(_ world: World) -> StepKind {
+        let first = chance(0.5) ? Self.knownAccount : Self.newAccount
+        let second = first == Self.knownAccount ? Self.newAccount : Self.knownAccount
+        // The second account may not exist yet: sign-up makes it, or (it exists) the log-in after it signs in.
+        var steps: [ReaderAction] = [
+            .logIn(email: first.email, password: first.password), .logOut,
+            .signUp(email: second.email, password: second.password),
+            .logIn(email: second.email, password: second.password),
+        ]
+        if world.appState.isSignedIn { steps.insert(.logOut, at: 0) }
+        planned += steps.dropFirst().map { SessionStep(kind: .reader($0)) }
+        return .reader(steps[0])
     }
 
     /// One fault rule for the store or the backend, firing once, a few times, or by chance.

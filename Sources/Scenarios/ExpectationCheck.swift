@@ -25,6 +25,10 @@ enum ExpectationCheck {
                 let known = state.app.content.map(\.id).joined(separator: ", ")
                 throw StepFailure(expected: "content \(id)", actual: "no content \(id) in this app (content: \(known))")
             }
+            // Unlocked as the reader sees it: the levels meet it, and its full version did not fail to load.
+            if case .failed(let message) = state.fullContent[id], unlocked {
+                throw StepFailure(expected: "content \(id) unlocked", actual: "content \(id): \(message)")
+            }
             let open = state.access.unlocks(item.requiredLevels)
             try match("content \(id) \(lock(unlocked))", "content \(id) \(lock(open))", open == unlocked)
         case .ads(let shown):

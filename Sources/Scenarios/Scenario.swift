@@ -2,6 +2,7 @@ import AppFlow
 import SimKernel
 import Simulation
 import Subscriptions
+import WhiteLabel
 
 /// One scenario file, parsed: its table texts and its steps in order.
 public struct Scenario: Equatable, Sendable {
@@ -11,12 +12,21 @@ public struct Scenario: Equatable, Sendable {
     /// `sees`: what the reader should see, for the markdown table.
     public var sees: String?
     public var steps: [ScenarioStep]
+    /// `vary KEY=V1,V2`: the worlds `compare` runs this scenario in (`play` compares them too).
+    public var variation: Variation?
+    /// `expect diverge [at STEP]`: the worlds must differ somewhere (first at that step).
+    public var divergence: DivergenceExpectation?
 
     public init(file: String, title: String? = nil, sees: String? = nil, steps: [ScenarioStep] = []) {
         self.file = file
         self.title = title
         self.sees = sees
         self.steps = steps
+    }
+
+    /// Whether only `compare` can run it: it varies worlds, expects them to diverge, or has `when` steps.
+    public var needsComparison: Bool {
+        variation != nil || divergence != nil || steps.contains { $0.condition != nil }
     }
 
     /// The name the reports use: the title, else the file's name without its folder and extension.
@@ -42,9 +52,12 @@ public struct ScenarioStep: Equatable, Sendable {
     /// The step's `#` comment: the one on its own line, else the comment lines just above it (a blank
     /// line or another step ends them); live replay shows it as a caption.
     public let caption: String?
+    /// `when KEY=VALUE STEP`: the step runs only in the world `compare` built with that value.
+    public let condition: String?
 
     public init(
-        line: Int, text: String, kind: StepKind, mayFail: Bool = false, waits: Bool = true, caption: String? = nil
+        line: Int, text: String, kind: StepKind, mayFail: Bool = false, waits: Bool = true, caption: String? = nil,
+        condition: String? = nil
     ) {
         self.line = line
         self.text = text
@@ -52,6 +65,7 @@ public struct ScenarioStep: Equatable, Sendable {
         self.mayFail = mayFail
         self.waits = waits
         self.caption = caption
+        self.condition = condition
     }
 }
 
@@ -75,6 +89,8 @@ public enum StepKind: Equatable, Sendable {
 /// How the world is built before launch (or changed after it, for the settings a phone can change).
 public enum SetupStep: Equatable, Sendable {
     case app(String)
+    /// An Xcode `.storekit` file: the app built around it, or with `app CONFIG` the owner's app selling from it.
+    case storekit(String)
     case seed(UInt64)
     case storefront(String)
     case locale(String)
@@ -83,14 +99,18 @@ public enum SetupStep: Equatable, Sendable {
     case account(email: String, password: String)
     case latency(LatencyProfile)
     case inject(FaultPlan)
+    /// `finish before|after`: when the app finishes Apple's transaction, around the server check.
+    case finish(SubscriptionCoordinator.FinishPolicy)
+    /// `restore-policy NAME`: the backend's rule for a restore of a purchase another customer owns.
+    case restorePolicy(RestorePolicy)
     /// A rule of the app's coordinator broken on purpose (what the fuzzer found it with).
     case defect(CoordinatorDefect)
 
     /// Whether the step builds the world, so it must come before `launch`.
     var buildsWorld: Bool {
         switch self {
-        case .app, .seed, .device, .appleId, .account, .defect: true
-        case .storefront, .locale, .latency, .inject: false
+        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: true
+        case .storefront, .locale, .latency, .inject, .finish: false
         }
     }
 }
@@ -106,6 +126,14 @@ public enum WorldStep: Sendable, Equatable {
     case restartApp
     case newDevice(String)
     case kill
+    /// `ask-to-buy on|off`: a parent turns Ask to Buy on or off for the reader's Apple ID.
+    case askToBuy(Bool)
+    /// `payments allowed|restricted`: Screen Time lets the phone pay, or not.
+    case payments(allowed: Bool)
+    /// `remove receipt`: the app receipt goes missing from the phone (a reinstall).
+    case removeReceipt
+    /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
+    case clearFaults(String)
 }
 
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.
@@ -122,6 +150,11 @@ public enum StoreEvent: String, Sendable, CaseIterable {
     case revoke
     case billingIssue = "billing-issue"
     case recover
+    /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
+    /// the purchase completes as a new transaction reaching the observer.
+    case resolveInterrupted = "resolve-interrupted"
+    /// Apple raises the price of the running subscription: consent is asked when the app becomes active.
+    case priceIncrease = "price-increase"
 }
 
 /// What a scenario checks.

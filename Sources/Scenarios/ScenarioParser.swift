@@ -30,6 +30,14 @@ public enum ScenarioParser {
                 ?? (commentsAbove.isEmpty ? nil : commentsAbove.joined(separator: " "))
             commentsAbove = []
             var stepText = content
+            let condition: String?
+            do throws(StepError) {
+                condition = try StepPrefix.condition(from: &stepText)
+            } catch {
+                throw ConfigError(file: "\(file):\(line)", message: "\(error.description) (in \"\(content)\")")
+            }
+            // The step as written, without its `when` (reports name it with its world).
+            let written = stepText
             let mayFail = StepPrefix.take("try", from: &stepText)
             let waits = !StepPrefix.take("without waiting", from: &stepText)
             let words = stepText.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -42,6 +50,15 @@ public enum ScenarioParser {
                 switch words[0] {
                 case "title": scenario.title = try nonEmpty(unquoted(rest), "title takes the text of the table row")
                 case "sees": scenario.sees = try nonEmpty(unquoted(rest), "sees takes what the reader should see")
+                case "vary":
+                    if scenario.variation != nil { throw StepError("one vary line per scenario") }
+                    do {
+                        scenario.variation = try Variation.parse(rest, source: "\(file):\(line)")
+                    } catch {
+                        throw StepError(error.description)
+                    }
+                case "expect" where words.count > 1 && words[1] == "diverge":
+                    scenario.divergence = try divergence(words, line: line)
                 default:
                     let kind = try StepGrammar.step(words, rest: rest)
                     if mayFail || !waits, !kind.isAction {
@@ -61,7 +78,8 @@ public enum ScenarioParser {
                     }
                     scenario.steps.append(
                         ScenarioStep(
-                            line: line, text: content, kind: kind, mayFail: mayFail, waits: waits, caption: caption))
+                            line: line, text: written, kind: kind, mayFail: mayFail, waits: waits, caption: caption,
+                            condition: condition))
                 }
             } catch {
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
@@ -70,6 +88,15 @@ public enum ScenarioParser {
         }
         if scenario.steps.isEmpty { throw ConfigError(file: file, message: "no steps: write at least launch") }
         return scenario
+    }
+
+    /// `expect diverge` or `expect diverge at STEP`.
+    private static func divergence(_ words: [String], line: Int) throws(StepError) -> DivergenceExpectation {
+        if words.count == 2 { return DivergenceExpectation(line: line, step: nil) }
+        guard words.count > 3, words[2] == "at" else {
+            throw StepError("write expect diverge, or expect diverge at STEP (the step as written)")
+        }
+        return DivergenceExpectation(line: line, step: words.dropFirst(3).joined(separator: " "))
     }
 
     /// The line up to a `#` that is not inside quotes.
@@ -116,5 +143,22 @@ enum StepPrefix {
         guard text.hasPrefix(prefix + " ") || text == prefix else { return false }
         text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
         return true
+    }
+
+    /// `when KEY=VALUE STEP` (or `when "KEY=A VALUE" STEP`): the condition, and `text` left with the step.
+    static func condition(from text: inout String) throws(StepError) -> String? {
+        guard take("when", from: &text) else { return nil }
+        let condition: Substring
+        if text.hasPrefix("\""), let close = text.dropFirst().firstIndex(of: "\"") {
+            condition = text[text.index(after: text.startIndex)..<close]
+            text = String(text[text.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+        } else {
+            condition = text.prefix { !$0.isWhitespace }
+            text = String(text.dropFirst(condition.count)).trimmingCharacters(in: .whitespaces)
+        }
+        guard condition.contains("="), !text.isEmpty else {
+            throw StepError("write when KEY=VALUE STEP, as when finish=after expect levels premium")
+        }
+        return String(condition)
     }
 }

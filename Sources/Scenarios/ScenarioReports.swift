@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The reports of a run: the table, TAP, the markdown table of the edge cases, and JUnit XML.
+/// The reports of a run: the table and the markdown table of the edge cases (TAP and JUnit in ScenarioReports+Machine.swift).
 public enum ScenarioReports {
     /// scenario | result | steps | virtual time, then each failure in full.
     public static func table(_ results: [ScenarioResult]) -> String {
@@ -26,72 +26,22 @@ public enum ScenarioReports {
         return lines.joined(separator: "\n")
     }
 
-    /// Test Anything Protocol, version 13: a failure's report goes in YAML-ish comment lines.
-    public static func tap(_ results: [ScenarioResult]) -> String {
-        var lines = ["TAP version 13", "1..\(results.count)"]
-        for (index, result) in results.enumerated() {
-            lines.append("\(result.passed ? "ok" : "not ok") \(index + 1) - \(result.name)")
-            if let failure = result.failure {
-                lines += failure.report.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)" }
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// The edge-case table: What happens | What the reader sees | Result, from `title` and `sees`.
+    /// The edge-case table: What happens | What the reader sees | Result, from `title` and `sees`; then per
+    /// scenario a Mermaid sequence diagram of the messages between reader, app, App Store and backend.
     public static func markdown(_ results: [ScenarioResult]) -> String {
         var lines = ["| What happens | What the reader sees | Result |", "| --- | --- | --- |"]
         for result in results {
             let outcome = result.failure.map { "failed at line \($0.line)" } ?? "passed"
             lines.append("| \(cell(result.name)) | \(cell(result.sees ?? "")) | \(outcome) |")
         }
+        for result in results {
+            guard let timeline = result.timeline, !timeline.isEmpty else { continue }
+            lines += ["", "### \(result.name)", "", "```mermaid", SequenceDiagram.mermaid(timeline), "```"]
+        }
         return lines.joined(separator: "\n")
     }
 
-    /// JUnit XML as CI systems read it: one test case per scenario, a failure element with the report.
-    public static func junit(_ results: [ScenarioResult]) -> String {
-        let failures = results.filter { !$0.passed }.count
-        let seconds = results.map(\.virtualMilliseconds).reduce(0, +)
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\">",
-            "  <testsuite name=\"scenarios\" tests=\"\(results.count)\" failures=\"\(failures)\" "
-                + "time=\"\(Double(seconds) / 1000)\">",
-        ]
-        for result in results {
-            // `time` is the virtual time covered: the engine never reads the wall clock.
-            let open =
-                "    <testcase classname=\"\(xml(result.file))\" name=\"\(xml(result.name))\" "
-                + "time=\"\(Double(result.virtualMilliseconds) / 1000)\""
-            if let failure = result.failure {
-                lines.append(open + ">")
-                lines.append(
-                    "      <failure message=\"\(xml("expected \(failure.expected), got \(failure.actual)"))\">"
-                        + xml(failure.report) + "</failure>")
-                lines.append("    </testcase>")
-            } else {
-                lines.append(open + "/>")
-            }
-        }
-        lines += ["  </testsuite>", "</testsuites>"]
-        return lines.joined(separator: "\n") + "\n"
-    }
-
     static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-
-    private static func xml(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
 }
 
 extension SimDuration {

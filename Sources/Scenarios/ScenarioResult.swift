@@ -1,3 +1,5 @@
+import SimKernel
+
 /// How one scenario ended: passed, or failed at a step with what was expected and what happened.
 public struct ScenarioResult: Codable, Equatable, Sendable {
     public let file: String
@@ -10,6 +12,10 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
     /// Virtual time the scenario covered, in milliseconds.
     public let virtualMilliseconds: Int64
     public let failure: ScenarioFailure?
+    /// Wall-clock seconds the run took, measured by the command that ran it (the engine never reads a clock).
+    public var wallSeconds: Double? = nil
+    /// Everything the timeline logged, for the sequence diagram of `play --markdown`.
+    public var timeline: [TimelineEntry]? = nil
 
     public var passed: Bool { failure == nil }
 }

@@ -37,13 +37,16 @@ public final class ScenarioRun {
             }
     }
 
+    /// What a failure to build the world expected: a setup that makes a world.
+    public static let setupExpectation = "a world built from the setup"
+
     public var virtualTime: SimDuration { (world?.scheduler.now ?? .worldStart) - .worldStart }
 
     /// Runs one step; after an action the world runs until idle, so what follows sees where it settled.
     public func execute(_ step: ScenarioStep) throws(StepFailure) {
         guard step.kind.isAction else { return try act(step) }
         try launchedWorld()
-        monitor?.willRun(Self.monitored(step.kind))
+        monitor?.willRun(Self.monitored(step.kind), waits: step.waits)
         defer { noteViolations("after line \(step.line) (\(step.text))", monitor?.didRun() ?? []) }
         try act(step)
     }
@@ -52,6 +55,9 @@ public final class ScenarioRun {
         switch kind {
         case .reader(let action): .reader(action)
         case .world(.restartApp): .restartApp
+        case .world(.foreground): .foreground
+        case .world(.kill): .kill
+        case .world(.parentApprove), .world(.store(.resolveInterrupted)): .paymentReleased
         default: .other
         }
     }
@@ -127,7 +133,7 @@ public final class ScenarioRun {
             do {
                 world = try setup.build(scenarioFile: scenario.file, resources: resources)
             } catch {
-                throw StepFailure(expected: "a world built from the setup", actual: error.description)
+                throw StepFailure(expected: Self.setupExpectation, actual: error.description)
             }
             self.world = world
         }
@@ -194,16 +200,20 @@ public final class ScenarioRun {
             } catch {
                 throw StepFailure(expected: "faults the store and backend know", actual: error.description)
             }
-        case .app, .seed, .device, .appleId, .account, .defect: break  // the parser keeps these before launch
+        case .finish(let policy): world.finishPolicy = policy
+        // The parser keeps these before launch.
+        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: break
         }
         world.scheduler.runUntilIdle()
     }
 
     /// The result as `play` reports it, after `stepsRun` steps.
     public func result(stepsRun: Int, failure: ScenarioFailure?) -> ScenarioResult {
-        ScenarioResult(
+        var result = ScenarioResult(
             file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: stepsRun,
             stepCount: scenario.steps.count, virtualMilliseconds: virtualTime.milliseconds, failure: failure)
+        result.timeline = world?.timeline.entries
+        return result
     }
 
     public func failure(at step: ScenarioStep, _ error: StepFailure) -> ScenarioFailure {

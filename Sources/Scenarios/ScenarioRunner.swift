@@ -15,6 +15,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     public func run(_ scenario: Scenario) -> ScenarioResult {
+        if scenario.needsComparison { return compared(scenario) }
         let run = ScenarioRun(scenario: scenario, resources: resources)
         var failure: ScenarioFailure?
         var stepsRun = 0
@@ -29,5 +30,21 @@ public struct ScenarioRunner: Sendable {
             }
         }
         return run.result(stepsRun: stepsRun, failure: failure)
+    }
+
+    /// A scenario that varies worlds plays as its comparison; one that only expects it fails at that line.
+    private func compared(_ scenario: Scenario) -> ScenarioResult {
+        do {
+            return try ScenarioComparison.run(scenario, resources: resources).asScenarioResult(scenario)
+        } catch {
+            let line = scenario.divergence?.line ?? scenario.steps.first { $0.condition != nil }?.line ?? 1
+            let failure = ScenarioFailure(
+                file: scenario.file, line: line, step: "expect diverge or when",
+                expected: "a comparison (paywall-sim compare \(scenario.file) --vary KEY=V1,V2)",
+                actual: error.description, screen: "", timeline: [])
+            return ScenarioResult(
+                file: scenario.file, name: scenario.name, title: scenario.title, sees: scenario.sees, stepsRun: 0,
+                stepCount: scenario.steps.count, virtualMilliseconds: 0, failure: failure)
+        }
     }
 }

@@ -5,19 +5,39 @@ import StoreSim
 import Subscriptions
 import WhiteLabel
 
+extension Scenario {
+    /// The `.storekit` files its setup builds from (`storekit FILE`, `app FILE.storekit`), resolved as the run resolves them.
+    public var storekitFiles: [String] {
+        steps.compactMap { step in
+            switch step.kind {
+            case .setup(.storekit(let path)): ScenarioSetup.resolve(path, scenarioFile: file)
+            case .setup(.app(let name)) where name.hasSuffix(".storekit"):
+                ScenarioSetup.resolve(name, scenarioFile: file)
+            default: nil
+            }
+        }
+    }
+}
+
 /// The setup steps gathered before launch, and how they become a world.
 struct ScenarioSetup {
     var app = "daily-news"
+    /// Whether a step named the app; with `storekit FILE` it is then the owner's app, else the file's own.
+    var appNamed = false
+    var storekit: String?
     var options = WorldOptions(latency: .fast)
     var storefront: String?
     var locale: String?
     var accounts: [(email: String, password: String)] = []
     var faults = FaultPlan()
     var defect: CoordinatorDefect?
+    var finishPolicy: SubscriptionCoordinator.FinishPolicy?
+    var restorePolicy: RestorePolicy?
 
     mutating func add(_ step: SetupStep) {
         switch step {
-        case .app(let name): app = name
+        case .app(let name): (app, appNamed) = (name, true)
+        case .storekit(let path): storekit = path
         case .seed(let seed): options.seed = seed
         case .storefront(let code): storefront = code
         case .locale(let id): locale = id
@@ -27,12 +47,15 @@ struct ScenarioSetup {
         case .latency(let profile): options.latency = profile
         case .inject(let plan): for rule in plan.rules { faults.add(rule) }
         case .defect(let broken): defect = broken
+        case .finish(let policy): finishPolicy = policy
+        case .restorePolicy(let policy): restorePolicy = policy
         }
     }
 
     /// The world, not launched: accounts exist on the backend, the store sells in the storefront and locale.
     func build(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> World {
-        let config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+        var config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+        if let restorePolicy { config.backend.restorePolicy = restorePolicy }
         let world: World
         do {
             world = try World(config: config, options: options)
@@ -49,6 +72,7 @@ struct ScenarioSetup {
         }
         if let locale { world.store.locale = locale }
         world.defect = defect
+        if let finishPolicy { world.finishPolicy = finishPolicy }
         for account in accounts { try create(account, in: world) }
         do {
             if !faults.isEmpty { try world.inject(faults) }
@@ -61,18 +85,47 @@ struct ScenarioSetup {
     /// `app NAME|PATH` as `--app` reads it; a relative path is tried from the working directory, then
     /// from the scenario's folder, so a scenario runs from anywhere.
     private func loadConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
+        let known = Set(Storefront.known.map(\.countryCode))
+        do {
+            if let storekit {
+                let file = Self.resolve(storekit, scenarioFile: scenarioFile)
+                guard FileManager.default.fileExists(atPath: file) else { throw StepError("no such file: \(file)") }
+                guard appNamed else { return try StoreKitApp.load(path: file, knownStorefronts: known) }
+                let owner = try ownerConfig(scenarioFile: scenarioFile, resources: resources)
+                return try StoreKitApp.load(path: file, owner: owner, knownStorefronts: known)
+            }
+            if app.hasSuffix(".storekit") {
+                let file = Self.resolve(app, scenarioFile: scenarioFile)
+                guard FileManager.default.fileExists(atPath: file) else { throw StepError("no such file: \(file)") }
+                return try StoreKitApp.load(path: file, knownStorefronts: known)
+            }
+        } catch let error as ConfigError {
+            throw StepError(error.description)
+        } catch let error as StepError {
+            throw error
+        } catch {
+            throw StepError("\(error)")
+        }
+        return try ownerConfig(scenarioFile: scenarioFile, resources: resources)
+    }
+
+    /// A relative path from the working directory, else from the scenario's folder, so a scenario runs from anywhere.
+    static func resolve(_ path: String, scenarioFile: String) -> String {
+        let besideScenario = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().appendingPathComponent(path)
+            .path
+        if !path.hasPrefix("/") && !FileManager.default.fileExists(atPath: path)
+            && FileManager.default.fileExists(atPath: besideScenario)
+        {
+            return besideScenario
+        }
+        return path
+    }
+
+    private func ownerConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
         let isPath = app.contains("/") || app.hasSuffix(".json")
         var path: String
         if isPath {
-            path = app
-            let besideScenario = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().appendingPathComponent(
-                app
-            ).path
-            if !app.hasPrefix("/") && !FileManager.default.fileExists(atPath: path)
-                && FileManager.default.fileExists(atPath: besideScenario)
-            {
-                path = besideScenario
-            }
+            path = Self.resolve(app, scenarioFile: scenarioFile)
         } else {
             guard let resources else {
                 throw StepError("cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME")

@@ -3,20 +3,23 @@ import SimKernel
 import Simulation
 import StoreSim
 import Subscriptions
+import WhiteLabel
 
 /// The words of each step kind, checked as far as they can be without a world.
 enum StepGrammar {
     static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
         let arguments = Array(words.dropFirst())
         switch words[0] {
-        case "app", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject", "defect":
+        case "app", "storekit", "seed", "storefront", "locale", "device", "apple-id", "account", "latency", "inject",
+            "defect", "finish", "restore-policy":
             return .setup(try setup(words[0], arguments, rest: rest))
         case "launch":
             try count(arguments, 0, "launch")
             return .launch
         case "expect":
             return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
-        case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill":
+        case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill", "ask-to-buy",
+            "payments", "remove", "clear":
             return .world(try world(words[0], arguments))
         default:
             return .reader(try reader(words[0], arguments))
@@ -26,6 +29,7 @@ enum StepGrammar {
     private static func setup(_ word: String, _ arguments: [String], rest: String) throws(StepError) -> SetupStep {
         switch word {
         case "app": return .app(try single(arguments, "app NAME|PATH"))
+        case "storekit": return .storekit(try single(arguments, "storekit FILE.storekit"))
         case "seed":
             guard let seed = UInt64(try single(arguments, "seed N")) else {
                 throw StepError("seed takes a whole number, such as seed 7")
@@ -45,6 +49,19 @@ enum StepGrammar {
                 throw StepError("unknown latency profile \"\(name)\" (profiles: \(names))")
             }
             return .latency(profile)
+        case "finish":
+            let when = try single(arguments, "finish before|after (the server check)")
+            guard let policy = finishPolicy(when) else {
+                throw StepError("unknown finish \"\(when)\" (write finish before or finish after)")
+            }
+            return .finish(policy)
+        case "restore-policy":
+            let name = try single(arguments, "restore-policy NAME")
+            guard let policy = RestorePolicy(rawValue: name) else {
+                let names = RestorePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepError("unknown restore policy \"\(name)\" (policies: \(names))")
+            }
+            return .restorePolicy(policy)
         case "defect":
             let name = try single(arguments, "defect NAME")
             guard let defect = CoordinatorDefect(rawValue: name) else {
@@ -60,6 +77,15 @@ enum StepGrammar {
             } catch {
                 throw StepError(error.description)
             }
+        }
+    }
+
+    /// `before`/`after`, or the coordinator's own names (`before-server-check`…).
+    static func finishPolicy(_ text: String) -> SubscriptionCoordinator.FinishPolicy? {
+        switch text {
+        case "before": .beforeServerCheck
+        case "after": .afterServerCheck
+        default: SubscriptionCoordinator.FinishPolicy(rawValue: text)
         }
     }
 
@@ -96,6 +122,16 @@ enum StepGrammar {
             guard arguments.count == 2, arguments[0] == "device" else { throw StepError("write new device NAME") }
             return .newDevice(arguments[1])
         case ("kill", []): return .kill
+        case ("ask-to-buy", ["on"]), ("ask-to-buy", ["off"]): return .askToBuy(arguments == ["on"])
+        case ("ask-to-buy", _): throw StepError("write ask-to-buy on or ask-to-buy off")
+        case ("payments", ["allowed"]), ("payments", ["restricted"]):
+            return .payments(allowed: arguments == ["allowed"])
+        case ("payments", _): throw StepError("write payments allowed or payments restricted")
+        case ("remove", ["receipt"]): return .removeReceipt
+        case ("remove", _): throw StepError("write remove receipt")
+        case ("clear", _):
+            guard arguments.count == 2, arguments[0] == "faults" else { throw StepError("write clear faults TARGET") }
+            return .clearFaults(arguments[1])
         default: throw StepError("\(word) takes no arguments here")
         }
     }

@@ -43,6 +43,10 @@ public enum StepText {
         case .restartApp: "restart app"
         case .newDevice(let name): "new device \(name)"
         case .kill: "kill"
+        case .askToBuy(let on): "ask-to-buy \(on ? "on" : "off")"
+        case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
+        case .removeReceipt: "remove receipt"
+        case .clearFaults(let target): "clear faults \(target)"
         }
     }
 
@@ -61,6 +65,7 @@ public enum StepText {
     public static func setup(_ step: SetupStep) -> String {
         switch step {
         case .app(let name): "app \(name)"
+        case .storekit(let path): "storekit \(path)"
         case .seed(let seed): "seed \(seed)"
         case .storefront(let code): "storefront \(code)"
         case .locale(let id): "locale \(id)"
@@ -70,6 +75,8 @@ public enum StepText {
         case .latency(let profile): "latency \(profile.name)"
         case .inject(let plan): "inject \(plan.rules.map(\.description).joined(separator: "; "))"
         case .defect(let defect): "defect \(defect.rawValue)"
+        case .finish(let policy): "finish \(policy == .beforeServerCheck ? "before" : "after")"
+        case .restorePolicy(let policy): "restore-policy \(policy.rawValue)"
         }
     }
 

@@ -1,5 +1,6 @@
 import SimKernel
 import Simulation
+import StoreSim
 
 /// Runs the steps that act on the world from outside the app.
 enum WorldStepRunner {
@@ -8,9 +9,7 @@ enum WorldStepRunner {
         case .advance(.fixed(let duration)):
             world.travel(by: duration)
         case .advance(.months(let months)):
-            // Calendar months, as renewals count them: Jan 31 + 1 month is Feb 28.
-            let now = world.scheduler.now
-            world.travel(by: CalendarPeriod(unit: .month, value: months).added(to: now) - now)
+            world.travel(months: months)
         case .store(let event):
             try store(event, on: world)
         case .parentApprove:
@@ -40,6 +39,15 @@ enum WorldStepRunner {
         case .kill:
             world.kill()
             killed = true
+        case .askToBuy(let on): world.askToBuy = on
+        case .payments(let allowed): world.canMakePayments = allowed
+        case .removeReceipt: world.removeReceipt()
+        case .clearFaults(let target):
+            guard let store = StoreFaultTarget(rawValue: target) else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
+            }
+            world.clearStoreFaults(store)
         }
     }
 
@@ -63,6 +71,11 @@ enum WorldStepRunner {
             }
         case .billingIssue: world.setBillingIssue(true)
         case .recover: world.setBillingIssue(false)
+        case .priceIncrease: world.raisePrices()
+        case .resolveInterrupted:
+            guard world.resolveInterruptedPurchase() else {
+                throw StepFailure(expected: "an interrupted purchase to resolve", actual: "none waits")
+            }
         }
     }
 }

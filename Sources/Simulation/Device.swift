@@ -33,8 +33,22 @@ final class Device {
     var onAnswer: ((HTTPResponse) -> Void)? {
         didSet { backend.onAnswer = onAnswer }
     }
+    /// Told when the app gives up on a request after its timeout.
+    var onGiveUp: (() -> Void)? {
+        didSet { backend.onGiveUp = onGiveUp }
+    }
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.
     private(set) var isRunning = true
+    /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
+    var launchNumber = 0
+    /// Told every purchase, restore and account outcome before the app handles it, for the invariants.
+    var onOutcome: ((ReaderOutcome) -> Void)?
+    private let clock: () -> SimInstant
+    /// When the running purchase, and the running restore or account step, began, with the levels then.
+    private var purchaseBegan: (at: SimInstant, levels: Set<String>, productId: String?)?
+    private var actBegan: (at: SimInstant, levels: Set<String>)?
+    /// When each piece of content's full text was last asked for, so a fault since then excuses a failure.
+    private(set) var contentRequested: [String: SimInstant] = [:]
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
@@ -45,6 +59,7 @@ final class Device {
         self.storage = storage
         self.timeline = timeline
         self.network = network
+        clock = { scheduler.now }
         state = AppState(app: app)
         let backend = BackendClient(
             transport: network, deviceId: queue.deviceId,
@@ -58,8 +73,16 @@ final class Device {
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
+        coordinator.clock = { [scheduler] in scheduler.now }
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
+        coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
+        coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction in
+            self?.dispatch(
+                .purchaseCarriedOn(
+                    outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier)
+            )
+        }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
                 .paymentSheet(
@@ -93,11 +116,60 @@ final class Device {
         if case .reader(let input) = event, let onAction, let action = ReaderAction.of(input, in: state) {
             onAction(action)
         }
+        record(event)
         for effect in reduce(&state, event) { run(effect) }
     }
 
-    private func run(_ effect: AppEffect) {
+    /// Hands an outcome event to `onOutcome`, with when its act began.
+    private func record(_ event: AppEvent) {
+        guard let onOutcome else { return }
+        let told: ReaderOutcome.Told
+        var began = actBegan
+        var productId: String?
+        switch event {
+        case .purchaseFinished(let outcome):
+            told = .purchase(outcome)
+            began = purchaseBegan.map { ($0.at, $0.levels) }
+            productId = purchaseBegan?.productId
+            // A second tap refused while one runs leaves the running purchase's beginning in place.
+            if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
+        case .purchaseCarriedOn(let outcome, let product, let transactionId):
+            // Nobody on screen waited for it: it began when Apple charged for it.
+            told = .purchase(outcome)
+            began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels)
+            productId = product
+        case .restoreFinished(let outcome): told = .restore(outcome)
+        case .accountFinished(let outcome): told = .account(outcome)
+        default: return
+        }
+        let now = clock()
+        onOutcome(
+            ReaderOutcome(
+                told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
+                levelsBefore: began?.levels ?? levels, productId: productId))
+    }
+
+    private var levels: Set<String> { Set(state.access.levels.map(\.rawValue)) }
+
+    /// Notes when an act that ends in an outcome began.
+    private func noteBeginning(_ effect: AppEffect) {
         switch effect {
+        case .purchase(let offerId, _) where purchaseBegan == nil:
+            let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
+            purchaseBegan = (clock(), levels, productId)
+        case .restore, .logIn, .signUp, .transferAnonymousPurchases, .logOut:
+            actBegan = (clock(), levels)
+        case .loadFullContent(let id, _):
+            contentRequested[id] = clock()
+        default: break
+        }
+    }
+
+    private func run(_ effect: AppEffect) {
+        noteBeginning(effect)
+        switch effect {
+        case .forgetCatalog:
+            coordinator.forgetCatalog()
         case .loadCatalog:
             coordinator.loadCatalog { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         case .purchase(let offerId, let gatePassed):
@@ -138,6 +210,14 @@ final class Device {
 
     /// The reader's input as the timeline says it; typing is not logged, so a password never is.
     private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String? {
+        if let alert = screen.alert {
+            // The alert covers the screen: what the reader answers is the alert, not the row beneath it.
+            switch input {
+            case .select: return "OK on alert \"\(alert.title)\""
+            case .back: return "dismiss alert \"\(alert.title)\""
+            default: return nil
+            }
+        }
         let row = screen.selection.map { screen.rows[$0].text } ?? ""
         switch input {
         case .select where screen.selection.map({ screen.rows[$0].isField }) == true:

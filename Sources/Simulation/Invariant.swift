@@ -1,4 +1,4 @@
-/// The guarantees the fuzzer checks after every step (issue 8's list, in its order).
+/// The guarantees the fuzzer checks after every step (issue 8's list, in its order, then issue 12's).
 public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case backendsWord = 1
     case contentFollowsLevels
@@ -8,6 +8,11 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case ownershipMoves
     case survivesRestartAndAds
     case paywallOffers
+    case toldIsTrue
+    case payingKeepsAccess
+    case noSilentCharge
+    case movesOnlyAsAsked
+    case sheetMatchesPaywall
 
     public var description: String {
         switch self {
@@ -19,6 +24,13 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
         case .survivesRestartAndAds: "anonymous levels survive a restart; ads follow the owner's rule"
         case .paywallOffers: "the paywall shows configured ∩ returned, in the owner's order"
+        case .toldIsTrue:
+            "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid"
+        case .payingKeepsAccess:
+            "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content"
+        case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
+        case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
+        case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on price, period and free trial"
         }
     }
 }

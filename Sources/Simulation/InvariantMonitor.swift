@@ -1,4 +1,5 @@
 import AppFlow
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -6,6 +7,11 @@ import Subscriptions
 public enum MonitoredStep: Sendable, Equatable {
     case reader(ReaderAction)
     case restartApp
+    /// Back to the foreground (after a kill, the app starts again).
+    case foreground
+    case kill
+    /// A held payment goes through outside the app: a parent approves, an interrupted purchase is resolved.
+    case paymentReleased
     case other
 }
 
@@ -22,25 +28,44 @@ public final class InvariantMonitor {
     private var timelineRead = 0
     /// Apple's sheet was cancelled during the step, by the reader or by a fault.
     private var cancelled = false
+    /// When a store fault last fired (the timeline is the store's only record of it).
+    private var lastStoreFault: SimInstant?
+    /// When the app was last quit (kill or restart) with whatever it was waiting for.
+    private var interruptedAt: SimInstant?
+    private var stepBegan: SimInstant
+    private var told: ToldCheck
+    private var charges: ChargeCheck
+    private var moves: MoveCheck
 
     public init(world: World) {
         self.world = world
         before = WorldReading(world)
+        stepBegan = world.scheduler.now
+        told = ToldCheck(world: world)
+        charges = ChargeCheck(world: world)
+        moves = MoveCheck(world: world)
         readTimeline()
     }
 
-    /// Call before a step runs.
-    public func willRun(_ step: MonitoredStep) {
+    /// Call before a step runs; `waits` false when the next step comes without waiting for this one's answers.
+    public func willRun(_ step: MonitoredStep, waits: Bool = true) {
         self.step = step
         before = WorldReading(world)
+        stepBegan = world.scheduler.now
         readTimeline()
         cancelled = false
+        moves.willRun(step, waits: waits)
+        if step == .restartApp || step == .kill { interruptedAt = stepBegan }
     }
 
     /// Call once the step has run and the world settled: every guarantee broken now.
     public func didRun() -> [InvariantViolation] {
         readTimeline()
+        let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
+        let context = StepContext(world: world, step: step, began: stepBegan, lastFault: lastFault)
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
+            + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
+            + charges.check(context) + moves.check(context)
     }
 
     /// What the store said since the last reading: a failed products request, a cancelled payment.
@@ -49,6 +74,7 @@ public final class InvariantMonitor {
         let productsFault = "fault: \(StoreFaultTarget.productsRequest.rawValue)"
         for entry in entries[timelineRead...] where entry.source == .store {
             if entry.text.hasPrefix(productsFault) { offersExact = false }
+            if entry.text.hasPrefix("fault: ") { lastStoreFault = entry.time }
             if entry.text.hasPrefix("observer ← failed"), entry.text.hasSuffix("(paymentCancelled)") {
                 cancelled = true
             }

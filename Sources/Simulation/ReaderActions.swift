@@ -42,6 +42,8 @@ extension World {
         case .logOut:
             try openProfileScreen()
             try press("Log out")
+        case .acceptTransfer where screen.id == .profile:
+            try press("Move my subscription to my account")
         case .acceptTransfer, .declineTransfer:
             guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
             try pressSelectable(at: action == .acceptTransfer ? 0 : 1)

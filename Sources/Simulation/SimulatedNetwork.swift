@@ -12,6 +12,8 @@ final class SimulatedNetwork: BackendTransport {
     private var random: SeededGenerator
     var latency: LatencyProfile
     var faults = FaultPlan()
+    /// When the last fault was injected, for the invariants that excuse what a fault explains.
+    private(set) var lastFault: SimInstant?
 
     init(backend: Backend, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator, latency: LatencyProfile) {
         self.backend = backend
@@ -29,6 +31,7 @@ final class SimulatedNetwork: BackendTransport {
         let rule = faults.draw(for: target, using: &random) ?? faults.draw(for: "backend", using: &random)
         let fault = rule.flatMap { BackendFault(rawValue: $0.fault) }
         if let rule {
+            lastFault = scheduler.now
             timeline.log(.control, "fault: \(rule.target) \(rule.fault) on \(request.method) \(request.path)")
         }
         if fault == .slow { back = back + (rule?.argument.flatMap { SimDuration(text: $0) } ?? .seconds(30)) }

@@ -1,3 +1,4 @@
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -17,10 +18,20 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.startObserving { observer(Self.transaction($0)) }
     }
 
-    func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String]) -> Void) {
-        queue.requestProducts(identifiers) { response in
-            completion(response.products.map(Self.product), response.invalidProductIdentifiers)
+    /// An introductory offer is offered only where this Apple ID may still take it, as a StoreKit 1 app
+    /// decides from the receipt's intro-offer history: the paywall says what Apple's sheet will charge.
+    func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String], String?) -> Void) {
+        queue.requestProducts(identifiers) { [queue] response in
+            let products = response.products.map { product in
+                Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
+            }
+            completion(products, response.invalidProductIdentifiers, response.error?.rawValue)
         }
+    }
+
+    func currentProduct(_ productIdentifier: String) -> StoreProduct? {
+        guard let product = queue.product(productIdentifier) else { return nil }
+        return Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
     }
 
     func addPayment(productIdentifier: String, applicationUsername: String?) {
@@ -43,12 +54,21 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.restoreCompletedTransactions { completion($0?.rawValue) }
     }
 
-    static func product(_ product: Product) -> StoreProduct {
-        let trial = product.introductoryOffer.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
-        return StoreProduct(
+    static func product(_ product: Product, eligible: Bool = true) -> StoreProduct {
+        let intro = eligible ? product.introductoryOffer : nil
+        let trial = intro.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
+        var answer = StoreProduct(
             productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
-            subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial)
+            subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial,
+            subscriptionGroupIdentifier: product.subscriptionGroupIdentifier)
+        if let offer = intro, offer.paymentMode != .freeTrial {
+            answer.paidIntroductoryOffer = PaidIntroductoryOffer(
+                mode: offer.paymentMode == .payAsYouGo ? .payAsYouGo : .payUpFront,
+                localizedPrice: offer.localizedPrice,
+                period: offer.subscriptionPeriod, numberOfPeriods: offer.numberOfPeriods)
+        }
+        return answer
     }
 
     static func transaction(_ transaction: PaymentTransaction) -> StoreTransaction {
@@ -65,6 +85,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
         }
         return StoreTransaction(
             paymentNumber: transaction.paymentNumber, transactionIdentifier: transaction.transactionIdentifier,
-            productIdentifier: transaction.productIdentifier, state: state)
+            productIdentifier: transaction.productIdentifier, state: state,
+            originalTransactionIdentifier: transaction.originalTransactionIdentifier,
+            transactionDate: transaction.transactionDate)
     }
 }

@@ -63,10 +63,22 @@ public final class World {
 
     /// What the backend told each phone, for the invariant checks.
     var words = BackendWords()
+    /// When the app on screen last gave up on a request after its timeout.
+    var lastGiveUp: SimInstant?
+
+    /// Every purchase, restore and account outcome the app was told, on any phone, in order.
+    public private(set) var readerOutcomes: [ReaderOutcome] = []
+
+    /// How many times an app was started in this world (launch, restart, new phone).
+    public private(set) var launches = 0
 
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
-        didSet { device.coordinator.defect = defect }
+        didSet {
+            device.coordinator.defect = defect
+            // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
+            backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
+        }
     }
 
     /// The phone on screen's name.
@@ -122,6 +134,8 @@ public final class World {
         attach(device)
         applyStoreKitSettings()
         resumeClock()
+        // After the clock: a payment confirmed before the last run stopped is charged at today's date.
+        store.resumeHeldPayments()
     }
 
     deinit {
@@ -143,6 +157,8 @@ public final class World {
         store.billingRetryOnRenewal = settings.renewalBillingIssuesEnabled
         store.billingGracePeriodEnabled = settings.billingGracePeriodEnabled
         if settings.failTransactionsEnabled { try? store.inject(FaultPlan.parse("payment error always")) }
+        // Xcode's billing-issue switch: a purchase stops for the reader to fix their payment method.
+        if settings.billingIssuesEnabled { try? store.inject(FaultPlan.parse("payment interrupted always")) }
     }
 
     /// Starts the app on the phone.
@@ -217,8 +233,12 @@ public final class World {
     /// Listens to a phone: what the reader does, and what the backend tells it.
     private func attach(_ device: Device) {
         let name = device.name
+        launches += 1
+        device.launchNumber = launches
+        device.onOutcome = { [weak self] in self?.readerOutcomes.append($0) }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
+        device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
     }
 
     /// A state folder's own keys (made from the OS's randomness with the folder; a folder older than its
@@ -261,6 +281,26 @@ public final class World {
             timeline.log(.control, "inject \(rule)")
         }
     }
+
+    /// The launch of the app on screen (`ReaderOutcome.launch`).
+    public var currentLaunch: Int { device.launchNumber }
+
+    /// The anonymous identities the phones of the world keep in their storage, running or not.
+    public var heldAnonymousIdentities: Set<String> {
+        Set(storages.values.compactMap { $0.anonymousIdentity?.id })
+    }
+
+    /// The phone whose store identifier is `deviceId` (a transaction's), if it is one of the world's.
+    public func deviceName(ofStoreDevice deviceId: String) -> String? {
+        storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
+    }
+
+    /// When the network last injected a backend fault, or the app last gave up on a request that took
+    /// longer than its timeout (flaky latency fails the app as a fault does); nil when neither happened.
+    public var lastBackendFault: SimInstant? { [network.lastFault, lastGiveUp].compactMap { $0 }.max() }
+
+    /// When the phone on screen last asked for the full text of `contentId`.
+    public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }
 
     /// The paywall's offers as the coordinator reconciled them, and what it left out.
     public var offerCatalog: OfferCatalog { device.coordinator.catalog }

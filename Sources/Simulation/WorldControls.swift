@@ -31,6 +31,16 @@ extension World {
         return settled
     }
 
+    /// The reader does outside the app what the oldest interrupted purchase asked: StoreKit reported it
+    /// failed, and now a new purchased transaction reaches the observer. False when none waits.
+    @discardableResult
+    public func resolveInterruptedPurchase() -> Bool {
+        timeline.log(.control, "interrupted purchase resolved outside the app")
+        let settled = store.resolveInterruptedPurchase()
+        if !settled { timeline.log(.control, "no interrupted purchase waits") }
+        return settled
+    }
+
     /// Apple refunds the reader's latest transaction; false when there is none to refund.
     @discardableResult
     public func refundLatest() -> Bool {
@@ -50,6 +60,12 @@ extension World {
     }
 
     /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.
+    /// Lifts the App Store's planned faults for `target` (the control pane's "Next purchase: ok").
+    public func clearStoreFaults(_ target: StoreFaultTarget) {
+        timeline.log(.control, "planned \(target.rawValue) faults cleared")
+        store.clearFaults(target)
+    }
+
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
@@ -63,6 +79,16 @@ extension World {
     public func travel(by duration: SimDuration) {
         timeline.log(.control, "time travel +\(duration)")
         scheduler.advance(by: duration)
+        saveClock()
+    }
+
+    /// Moves the clock by calendar months, as renewals count them (Jan 31 + 1 month is Feb 28), and
+    /// says so in months: the timeline and a recording name the same step.
+    public func travel(months: Int) {
+        let now = scheduler.now
+        let target = CalendarPeriod(unit: .month, value: months).added(to: now)
+        timeline.log(.control, "time travel +\(months) month\(months == 1 ? "" : "s"), to \(target.dateDescription)")
+        scheduler.advance(by: target - now)
         saveClock()
     }
 

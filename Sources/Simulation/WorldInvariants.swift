@@ -25,7 +25,7 @@ extension World {
         let everywhere = groupViolations() + ledgerViolations()
         guard isAppRunning else { return everywhere }
         return heardViolations() + contentViolations() + paymentViolations() + adsViolations()
-            + offerViolations(exact: offersExact) + everywhere
+            + offerViolations(exact: offersExact) + sheetViolations() + everywhere
     }
 
     /// 1: the phone's levels are among those the backend last told it for the identity it shows.
@@ -39,7 +39,11 @@ extension World {
         case .anonymous(let id): identityId = id
         case .account(let email): identityId = try? backend.ledger.identityId(email: email)
         }
-        let heard = identityId.map { words.levels(on: deviceName, identityId: $0) } ?? []
+        var heard = identityId.map { words.levels(on: deviceName, identityId: $0) } ?? []
+        // Signed in, the phone's own anonymous subscription counts until it moves: the backend's word for it too.
+        if case .account = access.identity, let phone = device.storage.anonymousIdentity {
+            heard.formUnion(words.levels(on: deviceName, identityId: phone.id))
+        }
         guard !levels.isSubset(of: heard) else { return [] }
         return [
             InvariantViolation(

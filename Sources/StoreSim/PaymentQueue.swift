@@ -130,6 +130,24 @@ public final class PaymentQueue {
         }
     }
 
+    /// When the App Store charged for a transaction, if it knows it.
+    public func purchaseDate(ofTransaction identifier: String) -> SimInstant? {
+        do {
+            return try store.ledger.transaction(identifier)?.purchaseDate
+        } catch {
+            store.log("the transaction \(identifier) could not be read: \(error)")
+            return nil
+        }
+    }
+
+    /// The product as this device's storefront sells it, if it does.
+    public func product(_ identifier: String) -> Product? { store.product(identifier) }
+
+    /// Whether this Apple ID may still take the product's introductory offer (Apple's sheet asks the same).
+    public func isEligibleForIntroductoryOffer(_ product: Product) -> Bool {
+        store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+    }
+
     /// Adds a payment for `productIdentifier`: the observer sees `purchasing`, then Apple's sheet appears.
     /// `discount` applies a promotional offer signed by the backend for `appAccountToken`'s customer;
     /// an unsigned, reused, expired or tampered one fails the payment before Apple's sheet.
@@ -186,10 +204,13 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
+        let held = store.holdConfirmed(
+            number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
         var wait = store.delay(.payment)
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
         store.scheduler.schedule(after: wait) { [self] in
+            store.releaseHeld(held)
             switch fault {
             case .error(let code):
                 deliver(failed(number, product.productIdentifier, code), after: .zero)

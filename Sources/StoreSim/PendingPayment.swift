@@ -20,6 +20,8 @@ public struct PendingPayment: Equatable, Sendable {
     public let requestDate: SimInstant
     /// The customer the app named on the payment; the charge keeps it when it finally happens.
     public var appAccountToken: String? = nil
+    /// Its row in `appstore.sqlite`, so a reopened store still holds it.
+    var heldId: Int64 = 0
 }
 
 extension AppStore {
@@ -37,14 +39,91 @@ extension AppStore {
     public var pendingAskToBuy: [PendingPayment] { pendingPayments.filter { $0.kind == .askToBuy } }
     public var interruptedPurchases: [PendingPayment] { pendingPayments.filter { $0.kind == .interrupted } }
 
+    /// Holds a payment, on disk too: its handle is its row, unique across every run on one state folder.
     func hold(_ payment: PendingPayment) -> PendingPayment {
         nextPendingNumber += 1
-        let held = PendingPayment(
-            identifier: "\(payment.kind.rawValue)-\(nextPendingNumber)", kind: payment.kind, appleId: payment.appleId,
+        var number = Int64(nextPendingNumber)
+        do {
+            number = try ledger.hold(
+                kind: payment.kind.rawValue, appleId: payment.appleId, deviceId: payment.deviceId,
+                productId: payment.product.productIdentifier, paymentNumber: payment.paymentNumber,
+                at: payment.requestDate, appAccountToken: payment.appAccountToken)
+        } catch {
+            log("the held payment could not be written down, it lives in memory only: \(error)")
+        }
+        var held = PendingPayment(
+            identifier: "\(payment.kind.rawValue)-\(number)", kind: payment.kind, appleId: payment.appleId,
             deviceId: payment.deviceId, product: payment.product, paymentNumber: payment.paymentNumber,
             requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
+        held.heldId = number
         pendingPayments.append(held)
         return held
+    }
+
+    /// A payment confirmed on Apple's sheet, written down before it is charged: the payment is Apple's
+    /// from then on, and goes through even if the app or the whole process dies first.
+    func holdConfirmed(
+        _ number: Int, _ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil
+    ) -> Int64? {
+        do {
+            return try ledger.hold(
+                kind: Self.confirmedKind, appleId: appleId, deviceId: deviceId,
+                productId: product.productIdentifier, paymentNumber: number, at: scheduler.now,
+                appAccountToken: appAccountToken)
+        } catch {
+            log("the confirmed payment could not be written down: \(error)")
+            return nil
+        }
+    }
+
+    /// Forgets a held payment once it is charged, refused or declined.
+    func releaseHeld(_ id: Int64?) {
+        guard let id else { return }
+        do {
+            try ledger.release(id)
+        } catch {
+            log("the held payment \(id) could not be released: \(error)")
+        }
+    }
+
+    static let confirmedKind = "confirmed"
+
+    /// Carries on what the last run held (a reopened state folder): a payment confirmed but not yet
+    /// charged goes through now, unfinished, so the app's observer hears of it at launch, as StoreKit's
+    /// queue delivers it; Ask to Buy requests and interrupted purchases wait again.
+    public func resumeHeldPayments() {
+        let held: [StoreLedger.HeldPayment]
+        do {
+            held = try ledger.heldPayments()
+        } catch {
+            return log("the held payments could not be read: \(error)")
+        }
+        for payment in held {
+            guard let product = product(payment.productId) else {
+                log("held payment \(payment.id) names an unknown product \(payment.productId): dropped")
+                releaseHeld(payment.id)
+                continue
+            }
+            guard let kind = PendingPayment.Kind(rawValue: payment.kind) else {
+                log("a payment confirmed before the last run stopped goes through: \(payment.productId)")
+                do {
+                    _ = try purchase(
+                        product, appleId: payment.appleId, deviceId: payment.deviceId,
+                        appAccountToken: payment.appAccountToken)
+                    releaseHeld(payment.id)
+                } catch {
+                    log("the confirmed payment could not be charged yet: \(error)")
+                }
+                continue
+            }
+            guard !pendingPayments.contains(where: { $0.heldId == payment.id }) else { continue }
+            var pending = PendingPayment(
+                identifier: "\(kind.rawValue)-\(payment.id)", kind: kind, appleId: payment.appleId,
+                deviceId: payment.deviceId, product: product, paymentNumber: payment.paymentNumber,
+                requestDate: payment.requested, appAccountToken: payment.appAccountToken)
+            pending.heldId = payment.id
+            pendingPayments.append(pending)
+        }
     }
 
     /// The parent approves: the store charges and the device's observer sees `purchased`, whatever
@@ -87,7 +166,9 @@ extension AppStore {
                 $0.kind == kind && (identifier == nil || $0.identifier == identifier)
             })
         else { return nil }
-        return pendingPayments.remove(at: index)
+        let payment = pendingPayments.remove(at: index)
+        releaseHeld(payment.heldId)
+        return payment
     }
 
     /// Charges a held payment on the device's live queue; with the app not running, the charge is
@@ -99,9 +180,13 @@ extension AppStore {
                 payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product,
                 appAccountToken: payment.appAccountToken)
         } else {
-            _ = try? purchase(
-                payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
-                appAccountToken: payment.appAccountToken)
+            do {
+                _ = try purchase(
+                    payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
+                    appAccountToken: payment.appAccountToken)
+            } catch {
+                log("the approved payment could not be charged: \(error)")
+            }
         }
     }
 }

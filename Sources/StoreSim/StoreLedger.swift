@@ -47,6 +47,20 @@ final class StoreLedger {
         );
         CREATE INDEX subscriptions_by_apple_id ON subscriptions(apple_id, group_id)
         """,
+        // Payments the store holds: confirmed on Apple's sheet and not yet charged (the payment is
+        // Apple's once confirmed, even if the app or the process dies), waiting for a parent, or
+        // interrupted. A reopened store carries each on.
+        """
+        CREATE TABLE held_payments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            apple_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            payment_number INTEGER NOT NULL,
+            requested_ms INTEGER NOT NULL
+        )
+        """,
         // Serials that must never repeat on one state folder (notification ids): a run's seeded
         // generator starts over every run, and the backend remembers every id it has seen.
         """
@@ -58,9 +72,56 @@ final class StoreLedger {
         """,
         // The customer the app named on each payment (appAccountToken), kept in the transaction.
         """
-        ALTER TABLE transactions ADD COLUMN app_account_token TEXT
+        ALTER TABLE transactions ADD COLUMN app_account_token TEXT;
+        ALTER TABLE held_payments ADD COLUMN app_account_token TEXT
         """,
     ]
+
+    /// A payment the store holds, as kept on disk.
+    struct HeldPayment {
+        let id: Int64
+        let kind: String
+        let appleId: String
+        let deviceId: String
+        let productId: String
+        let paymentNumber: Int
+        let requested: SimInstant
+        var appAccountToken: String? = nil
+    }
+
+    func hold(
+        kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
+        appAccountToken: String? = nil
+    ) throws(DatabaseError) -> Int64 {
+        try database.run(
+            """
+            INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
+                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
+                .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
+            ])
+        return try database.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+    }
+
+    func release(_ id: Int64) throws(DatabaseError) {
+        try database.run("DELETE FROM held_payments WHERE id = ?", [.integer(id)])
+    }
+
+    func heldPayments() throws(DatabaseError) -> [HeldPayment] {
+        try database.query(
+            """
+            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token
+            FROM held_payments ORDER BY id
+            """
+        ).map { row in
+            HeldPayment(
+                id: row[0].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
+                deviceId: row[3].string ?? "", productId: row[4].string ?? "", paymentNumber: Int(row[5].int ?? 0),
+                requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string)
+        }
+    }
 
     init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)

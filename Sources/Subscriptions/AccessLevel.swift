@@ -29,6 +29,9 @@ public struct AccessSnapshot: Equatable, Sendable {
 
     public var identity: Identity
     public var levels: Set<AccessLevel>
+    /// Signed in: the levels of the phone's own anonymous subscription, not yet moved to the account
+    /// (counted in `levels`, and offered to move again on the profile).
+    public var unmovedLevels: Set<AccessLevel> = []
     /// False until the stored identity has been read at launch: no paywall before then.
     public var isKnown: Bool
 

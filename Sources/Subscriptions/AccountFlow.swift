@@ -66,22 +66,40 @@ extension SubscriptionCoordinator {
         guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else {
             return completion(.failed(message: "There is no subscription on this phone to move."))
         }
+        // A second tap while the move is on its way joins it: one move for one subscription.
+        guard !transferInFlight else { return log("transfer: one is already on its way; this tap waits for it") }
+        transferInFlight = true
+        let completion = { [self] (outcome: AccountOutcome) in
+            transferInFlight = false
+            completion(outcome)
+        }
         backend.transfer(anonymousToken: anonymous.token) { [self] result in
             switch result {
             case .success(let answer) where answer.refusal == nil:
                 storage.anonymousIdentity = nil
                 save(answer.access)
                 log("anonymous subscription moved to the account")
-                completion(.transferred)
+                guard answer.access.levels.isEmpty else { return completion(.transferred) }
+                // Moved, but ended (refunded, expired): "All set" would promise access that is not there.
+                completion(
+                    .failed(message: "Your subscription has ended, so there was nothing valid to move to your account.")
+                )
             case .success(let answer):
                 save(answer.access)
-                completion(.failed(message: RestoreOutcome.refusal(answer.refusal ?? "").message))
+                reloadPhoneIdentity()
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
             case .failure(.refused(_, let code)):
-                completion(.failed(message: RestoreOutcome.refusal(code).message))
-            case .failure:
-                completion(.failed(message: "The subscription could not be moved. Please try again."))
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
+            case .failure(let failure):
+                log("transfer failed: \(failure); the subscription stays on this phone")
+                completion(.failed(message: Self.notMoved("The subscription could not be moved. Please try again.")))
             }
         }
+    }
+
+    /// A transfer that did not happen: the reader keeps reading, and learns where the subscription is.
+    static func notMoved(_ why: String) -> String {
+        why + " Your subscription stays on this phone; Profile offers to move it again."
     }
 
     /// Logs out of the account: its levels and cached full content leave the phone. Anonymous: nothing to do.
@@ -91,7 +109,8 @@ extension SubscriptionCoordinator {
             return .notLoggedIn
         }
         storage.accountSession = nil
-        for level in session.levels { storage.purgeContent(level: level) }
+        let kept = Set(storage.anonymousIdentity?.levels ?? [])
+        for level in session.levels where !kept.contains(level) { storage.purgeContent(level: level) }
         log("logged out of \(session.email)")
         publishStoredAccess()
         return .loggedOut

@@ -21,7 +21,8 @@ struct AccessBody: IdentityAnswerBody {
     let levels: [AccessLevel]
     let restored: [String]?
     let error: String?
-
+    /// Purchases of the receipt that stay with another customer (`POST /v1/receipts`).
+    let ownedElsewhere: [String]?
 }
 
 struct SessionBody: IdentityAnswerBody {
@@ -50,6 +51,14 @@ struct ContentBody: Decodable {
 protocol IdentityAnswerBody: Decodable {
     var identity: IdentityJSON { get }
     var levels: [AccessLevel] { get }
+}
+
+extension AccessBody {
+    var access: AccessAnswer {
+        AccessAnswer(
+            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
+            ownedElsewhere: ownedElsewhere ?? [])
+    }
 }
 
 extension IdentityAnswerBody {

@@ -42,6 +42,8 @@ public struct AccessAnswer: Equatable, Sendable {
     public let levels: [AccessLevel]
     /// The UUID the app sets on a signed-in reader's payments, so a purchase follows who paid.
     public var appAccountToken: String? = nil
+    /// The receipt's purchases that stay with another customer: the Apple ID pays for someone else.
+    public var ownedElsewhere: [String] = []
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.
@@ -102,6 +104,15 @@ public final class BackendClient {
     public var onSessionRefreshed: (_ access: AccessAnswer, _ refreshToken: String) -> Void = { _, _ in }
     /// Called when the server refuses the refresh token (used, expired): the account's session is over.
     public var onSessionEnded: () -> Void = {}
+    /// Called with a renewed anonymous identity (its new token inside), for the coordinator to store.
+    public var onAnonymousTokenRenewed: (AccessAnswer) -> Void = { _ in }
+    /// Whether an expired anonymous token is renewed and the request tried again. Off only to plant
+    /// the defect the fuzzer must catch (a paying anonymous reader locked out after a year).
+    public var renewsAnonymousTokens = true
+    /// What the wrapper did that the reader cannot see: a request given up after its timeout.
+    public var log: (String) -> Void = { _ in }
+    /// Told when a request is given up after its timeout: the network failed the app, as a fault would.
+    public var onGiveUp: (() -> Void)?
     /// Every answer the app accepted (not one that came after its timeout or after the app quit):
     /// the simulator's invariant checks compare what the phone shows with what it was told.
     public var onAnswer: ((HTTPResponse) -> Void)?
@@ -179,15 +190,23 @@ public final class BackendClient {
     }
 
     /// The current identity's levels and subscriptions.
-    public func me(completion: @escaping (Result<(AccessAnswer, [SubscriptionSummary]), BackendFailure>) -> Void) {
-        send("GET", "/v1/me", body: []) { result in
+    /// `credentials`: whom to ask about, when not the reader signed in (the phone's anonymous identity).
+    public func me(
+        as credentials: BackendCredentials? = nil,
+        completion: @escaping (Result<(AccessAnswer, [SubscriptionSummary]), BackendFailure>) -> Void
+    ) {
+        send("GET", "/v1/me", body: [], session: credentials) { result in
             completion(result.flatMap { Self.decode(MeBody.self, $0).map { ($0.access, $0.subscriptions) } })
         }
     }
 
     /// The full version of a piece of content, fetched with the reader's identity.
-    public func fullContent(_ contentId: String, completion: @escaping (Result<String, BackendFailure>) -> Void) {
-        send("GET", "/v1/content/\(contentId)", body: []) { result in
+    /// `credentials`: the identity that holds the level, when not the reader signed in.
+    public func fullContent(
+        _ contentId: String, as credentials: BackendCredentials? = nil,
+        completion: @escaping (Result<String, BackendFailure>) -> Void
+    ) {
+        send("GET", "/v1/content/\(contentId)", body: [], session: credentials) { result in
             completion(result.flatMap { Self.decode(ContentBody.self, $0).map(\.body) })
         }
     }
@@ -214,10 +233,29 @@ public final class BackendClient {
         if authenticated, let token = session.accessToken { headers["Authorization"] = "Bearer \(token)" }
         exchange(HTTPRequest(method: method, path: path, headers: headers, body: body)) { [self] result in
             guard case .failure(.unauthorized(let code)) = result, code == "token_expired",
-                case .account(_, let refreshToken) = session, attempt < Self.maxAuthenticationRetries
+                attempt < Self.maxAuthenticationRetries
             else { return completion(result) }
+            let retry = { [self] (renewed: BackendCredentials?) in
+                guard let renewed else { return completion(result) }
+                send(
+                    method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: renewed,
+                    completion: completion)
+            }
+            if case .anonymous(let token) = session, renewsAnonymousTokens { return renewAnonymous(token, then: retry) }
+            guard case .account(let used, let refreshToken) = session else { return completion(result) }
+            // Another request refreshed the session while this one was out: its new token is used as it is,
+            // for a refresh token works once and a second refresh with it would sign the reader out.
+            if case .account(let current, _) = credentials(), current != used { return retry(credentials()) }
             refresh(refreshToken) { [self] refreshed in
-                guard let refreshed else { return completion(result) }
+                guard let refreshed else {
+                    // The session ended and the reader is back on the phone's anonymous identity: the request
+                    // is asked again as that identity, or an article its levels open would fail to load.
+                    let now = credentials()
+                    guard case .anonymous = now, path != "/v1/transfers" else { return completion(result) }
+                    return send(
+                        method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
+                        completion: completion)
+                }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: refreshed,
                     completion: completion)
@@ -226,7 +264,19 @@ public final class BackendClient {
     }
 
     /// Trades a refresh token for a new session; nil when the server refuses it.
+    /// Requests waiting for the refresh of each refresh token: one refresh for all of them.
+    private var refreshWaiters: [String: [(BackendCredentials?) -> Void]] = [:]
+
     private func refresh(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
+        refreshWaiters[refreshToken, default: []].append(completion)
+        guard refreshWaiters[refreshToken]?.count == 1 else { return }
+        refreshOnce(refreshToken) { [self] refreshed in
+            let waiting = refreshWaiters.removeValue(forKey: refreshToken) ?? []
+            for waiter in waiting { waiter(refreshed) }
+        }
+    }
+
+    private func refreshOnce(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
         let bytes = (try? JSONEncoder().encode(["refreshToken": refreshToken])).map(Array.init) ?? []
         let request = HTTPRequest(
             method: "POST", path: "/v1/sessions/refresh",
@@ -241,12 +291,28 @@ public final class BackendClient {
         }
     }
 
+    /// Trades an expired anonymous token for a fresh one of the same identity; nil when refused.
+    private func renewAnonymous(_ token: String, then completion: @escaping (BackendCredentials?) -> Void) {
+        let request = HTTPRequest(
+            method: "POST", path: "/v1/anonymous-tokens",
+            headers: ["Authorization": "Bearer \(token)", "X-Device-Id": deviceId], body: [])
+        exchange(request) { [self] result in
+            guard case .success(let body) = result, case .success(let renewed) = Self.decode(AccessBody.self, body),
+                let fresh = renewed.access.token
+            else { return completion(nil) }
+            onAnonymousTokenRenewed(renewed.access)
+            completion(.anonymous(token: fresh))
+        }
+    }
+
     /// One request and its answer, or `timedOut` when the answer takes longer than `timeout`.
     private func exchange(_ request: HTTPRequest, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
         var answered = false
-        let cancelTimeout = timer(timeout) { [weak self] in
-            guard !answered, self?.isCancelled == false else { return }
+        let cancelTimeout = timer(timeout) { [weak self, timeout] in
+            guard !answered, let self, !self.isCancelled else { return }
             answered = true
+            self.log("\(request.method) \(request.path): no answer within \(timeout), given up")
+            self.onGiveUp?()
             completion(.failure(.timedOut))
         }
         guard !isCancelled else { return }

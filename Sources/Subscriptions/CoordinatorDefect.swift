@@ -7,4 +7,14 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case secondPayment = "second-payment"
     /// Keeps the cached full content of a level the reader lost.
     case keepCache = "keep-cache"
+    /// Sends a second restore while one runs, and keeps whichever answer lands last (issue 12, defect 1).
+    case restoreTwice = "restore-twice"
+    /// Never renews an anonymous token: a reader who paid without an account is locked out after a year
+    /// (issue 12, defect 2).
+    case anonymousTokenExpires = "anonymous-token-expires"
+    /// Says "Your subscription is back." whenever a restore moved something, valid or not (defect 3).
+    case restoredWithoutAccess = "restored-without-access"
+    /// Says nothing when a purchase nobody on screen waited for (Ask to Buy approved later) fails its
+    /// server check: charged, locked, silent (defect 7).
+    case silentApproval = "silent-approval"
 }

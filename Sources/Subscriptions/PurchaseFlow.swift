@@ -20,26 +20,72 @@ extension SubscriptionCoordinator {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))
         }
-        activePurchase = ActivePurchase(productId: offer.productId, progress: progress, completion: completion)
+        activePurchase = ActivePurchase(
+            productId: offer.productId, startedAt: clock(), progress: progress, completion: completion)
         guard storage.accountSession != nil else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
         receipts.receipt { [self] receipt in
             guard let receipt else { return pay(offer) }
             backend.inspectRestore(receipt) { [self] result in
-                let takeable = (try? result.get())?.filter { $0.restorable && $0.active && $0.owner != "account" } ?? []
-                guard !takeable.isEmpty else { return pay(offer) }
-                log("this Apple ID already holds a subscription: moving it to the account instead of charging")
-                backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
-                    guard case .success(let answer) = restored, !answer.restored.isEmpty else { return pay(offer) }
-                    save(answer.access)
-                    finishPurchase(.restoredInsteadOfCharging)
+                switch result {
+                case .success(let purchases): reconcileBeforePaying(offer, receipt: receipt, purchases: purchases)
+                case .failure(let failure):
+                    log("the check before paying failed (\(failure)): handing over to the App Store")
+                    pay(offer)
                 }
             }
         }
     }
 
+    /// Restore before purchase, as seed 001 says it: what the Apple ID already pays for in the offer's
+    /// group is moved to the account, or, when another account holds it, surfaced and asked about.
+    private func reconcileBeforePaying(_ offer: Offer, receipt: String, purchases: [RestorablePurchase]) {
+        let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
+        if active.contains(where: { $0.owner == "you" }) {
+            log("this Apple ID already pays for the account's subscription: nothing to buy")
+            return reloadAccess { [self] _ in finishPurchase(.restoredInsteadOfCharging) }
+        }
+        if let other = active.first(where: { $0.owner == "account" }) {
+            log("this Apple ID pays for another account's subscription: asking before moving it")
+            return finishPurchase(.ownedByAnotherAccount(canMove: other.restorable))
+        }
+        guard active.contains(where: { $0.restorable }) else { return pay(offer) }
+        log("this Apple ID already holds a subscription: moving it to the account instead of charging")
+        backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
+            switch restored {
+            case .success(let answer) where !answer.restored.isEmpty:
+                save(answer.access)
+                reloadPhoneIdentity()
+                finishPurchase(.restoredInsteadOfCharging)
+            case .success(let answer):
+                log("the move was refused (\(answer.refusal ?? "nothing moved")): handing over to the App Store")
+                pay(offer)
+            case .failure(let failure):
+                log("the move failed (\(failure)): handing over to the App Store")
+                pay(offer)
+            }
+        }
+    }
+
+    /// Whether a product the receipt holds replaces `offer` (one group: Apple charges for one at a time).
+    /// A product the paywall does not know is taken as the same group: better to ask than to charge twice.
+    private func sameGroup(_ productId: String, as offer: Offer) -> Bool {
+        guard let group = offer.product.subscriptionGroupIdentifier,
+            let other = catalog.offers.first(where: { $0.productId == productId })?.product.subscriptionGroupIdentifier
+        else { return true }
+        return group == other
+    }
+
     private func pay(_ offer: Offer) {
+        let now = store.currentProduct(offer.productId)
+        guard now == nil || Self.sameIntroductoryTerms(now, offer.product) else {
+            log(
+                "purchase \(offer.id): the paywall's introductory offer is not Apple's any more; the paywall is corrected"
+            )
+            updateTrials(likeGroupOf: offer.productId)
+            return finishPurchase(.refused(.termsChanged))
+        }
         log("purchase \(offer.id): handing over to the App Store")
         activePurchase?.progress(.waitingForStore)
         // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
@@ -49,12 +95,13 @@ extension SubscriptionCoordinator {
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
     func observe(_ transaction: StoreTransaction) {
+        let onScreen = activePurchase?.productId == transaction.productIdentifier
         switch transaction.state {
         case .purchasing:
             break
         case .deferred:
             log("payment waiting for a parent's approval")
-            finishPurchase(.pending)
+            if onScreen { finishPurchase(.pending) }
         case .purchased, .restored:
             if defect == .unlockOnPurchased {
                 publish(
@@ -62,37 +109,80 @@ extension SubscriptionCoordinator {
                 )
             }
             if finishPolicy == .beforeServerCheck { store.finish(transaction) }
-            validatePayment(transaction)
+            // Apple gives one introductory offer per group: the paywall stops promising it at once.
+            updateTrials(likeGroupOf: transaction.productIdentifier)
+            guard onScreen else {
+                // Nobody on screen waits for it (Ask to Buy approved, an interruption resolved, a charge
+                // redelivered at launch): it carries on all the same, and the reader hears how it ended.
+                log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
+                // Charged this instant (an approval, a resolved interruption); an older one is Apple's record
+                // delivered again, and a failure then does not say a payment just went through.
+                let fresh = transaction.transactionDate.map { $0 >= clock() } ?? false
+                return validatePayment(transaction, freshCharge: fresh) { [self] outcome in
+                    if defect == .silentApproval, outcome != .purchased { return }
+                    onPurchaseCarriedOn(outcome, transaction)
+                }
+            }
+            activePurchase?.progress(.checkingWithServer)
+            let startedAt = activePurchase?.startedAt ?? clock()
+            let fresh = transaction.transactionDate.map { $0 >= startedAt } ?? true
+            validatePayment(transaction, freshCharge: fresh) { [self] outcome in finishPurchase(outcome) }
         case .cancelled:
             store.finish(transaction)
             log("payment cancelled by the reader: no error shown")
-            finishPurchase(.cancelled)
+            if onScreen { finishPurchase(.cancelled) }
         case .failed(let reason):
             store.finish(transaction)
             log("payment failed: \(reason)")
-            finishPurchase(.failed(message: "The App Store could not complete the payment. You were not charged."))
+            if onScreen {
+                finishPurchase(.failed(message: "The App Store could not complete the payment. You were not charged."))
+            }
         }
     }
 
     /// After Apple charged: receipt → backend → identity and levels; only then is the purchase done.
-    private func validatePayment(_ transaction: StoreTransaction) {
-        activePurchase?.progress(.checkingWithServer)
+    /// `freshCharge`: Apple charged for this purchase now, so a failure says the payment went through.
+    private func validatePayment(
+        _ transaction: StoreTransaction, freshCharge: Bool = true, completion: @escaping (PurchaseOutcome) -> Void
+    ) {
         receipts.receipt { [self] receipt in
             guard let receipt else {
-                return finishPurchase(
+                log("server check impossible: no receipt even after a refresh")
+                return completion(
                     .serverCheckFailed(
                         message: "Your purchase could not be checked. Use Restore purchase to get it back."))
             }
             log("sending the receipt to the server")
+            let askedAs = anonymousId
             backend.validateReceipt(receipt) { [self] result in
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
-                    save(answer)
-                    finishPurchase(.purchased)
+                    save(answer, askedAs: askedAs)
+                    if let original = transaction.originalTransactionIdentifier,
+                        answer.ownedElsewhere.contains(original)
+                    {
+                        // Apple charged nothing new: this Apple ID already pays, for another account.
+                        log("the Apple ID's subscription belongs to another account: nothing unlocked here")
+                        return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
+                    }
+                    guard !answer.levels.isEmpty else {
+                        log("the server checked the receipt: the subscription is not active, nothing unlocked")
+                        return completion(.subscriptionNotActive)
+                    }
+                    completion(.purchased)
+                case .failure(.refused(_, "purchase_owned_elsewhere")):
+                    if finishPolicy == .afterServerCheck { store.finish(transaction) }
+                    log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
+                    completion(.alreadySubscribedOnAppleId)
+                case .failure(let failure) where !freshCharge:
+                    log("server check failed: \(failure) (Apple charged nothing new)")
+                    completion(
+                        .notConfirmed(
+                            message: "Your purchase could not be confirmed. Use Restore purchase to get it back."))
                 case .failure(let failure):
                     log("server check failed: \(failure)")
-                    finishPurchase(
+                    completion(
                         .serverCheckFailed(
                             message:
                                 "Your payment went through but could not be confirmed. Use Restore purchase to get it back."
@@ -100,6 +190,28 @@ extension SubscriptionCoordinator {
                 }
             }
         }
+    }
+
+    /// Asks the store again for the introductory offer of every offer in `productId`'s group and tells the
+    /// app when one changed.
+    func updateTrials(likeGroupOf productId: String) {
+        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        var changed = false
+        let offers = catalog.offers.map { offer -> Offer in
+            guard group == nil || offer.product.subscriptionGroupIdentifier == group,
+                let now = store.currentProduct(offer.productId), !Self.sameIntroductoryTerms(now, offer.product)
+            else { return offer }
+            changed = true
+            return Offer(id: offer.id, product: now)
+        }
+        guard changed else { return }
+        catalog = OfferCatalog(offers: offers, leftOut: catalog.leftOut)
+        onCatalogChange(catalog)
+    }
+
+    /// Whether two readings of a product promise the same introductory offer (free trial or paid).
+    static func sameIntroductoryTerms(_ one: StoreProduct?, _ other: StoreProduct) -> Bool {
+        one?.freeTrialPeriod == other.freeTrialPeriod && one?.paidIntroductoryOffer == other.paidIntroductoryOffer
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

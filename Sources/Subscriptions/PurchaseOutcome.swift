@@ -12,6 +12,18 @@ public enum PurchaseOutcome: Equatable, Sendable {
     case failed(message: String)
     /// Paid, but the server check failed: "Restore purchase" brings it back.
     case serverCheckFailed(message: String)
+    /// The server check failed for a purchase Apple did not charge anew (the Apple ID already paid):
+    /// the reader is not told a payment went through.
+    case notConfirmed(message: String)
+    /// The backend checked the receipt and the subscription is not active (Apple could not charge it and
+    /// is retrying, or it was refunded): nothing unlocks, and the reader is told so, not "subscribed".
+    case subscriptionNotActive
+    /// Apple charged nothing: this Apple ID already pays for the subscription, for an identity this
+    /// phone does not hold (a guest on a new phone). "Restore purchase" brings it here.
+    case alreadySubscribedOnAppleId
+    /// This Apple ID pays for another account's subscription: the signed-in reader is asked before it
+    /// moves (`canMove`), or told it stays with that account.
+    case ownedByAnotherAccount(canMove: Bool)
     /// Not started.
     case refused(PurchaseRefusal)
 }
@@ -23,6 +35,9 @@ public enum PurchaseRefusal: Equatable, Sendable {
     case offerUnavailable
     /// A kids app buys only after a grown-up answered the parental gate.
     case parentalGateRequired
+    /// The paywall promised a free trial Apple's sheet would not give (or the other way round): the
+    /// paywall is corrected and the reader chooses again, so the two never disagree.
+    case termsChanged
 }
 
 /// Where a running purchase is, for the spinner.

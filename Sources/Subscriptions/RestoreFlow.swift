@@ -3,31 +3,57 @@
 extension SubscriptionCoordinator {
     /// Restores the Apple ID's purchases to the current identity (a new anonymous one for a guest with none).
     /// `confirmMoveFromAccount` is the reader's yes to moving a purchase linked to another account.
+    /// One restore at a time: a second tap while one runs joins it, as the receipt refresh does, so a
+    /// guest on a new phone never gets two identities and spends two moves for one subscription.
     public func restore(confirmMoveFromAccount: Bool = false, completion: @escaping (RestoreOutcome) -> Void) {
         if access.isSubscriber && !confirmMoveFromAccount {
             log("restore: levels already active, nothing to do")
             return completion(.alreadySubscribed)
         }
+        guard !restoreInFlight || defect == .restoreTwice else {
+            return log("restore: one is already on its way; this tap waits for it")
+        }
+        restoreInFlight = true
+        let done = { [self] (outcome: RestoreOutcome) in
+            restoreInFlight = false
+            completion(outcome)
+        }
         receipts.receipt { [self] receipt in
             guard let receipt else {
-                return completion(.failed(message: "The App Store could not be reached. Please try again."))
+                return done(.failed(message: "The App Store could not be reached. Please try again."))
             }
+            let askedAs = defect == .restoreTwice ? nil : anonymousId
             backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
                 switch result {
                 case .success(let answer):
-                    save(answer.access)
+                    save(answer.access, askedAs: askedAs)
+                    if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
                     if let refusal = answer.refusal {
-                        completion(outcome(forRefusal: refusal))
+                        done(outcome(forRefusal: refusal))
                     } else {
-                        completion(answer.restored.isEmpty ? .nothingToRestore : .restored)
+                        done(outcome(restored: answer.restored, levels: answer.access.levels))
                     }
                 case .failure(.refused(_, let code)):
-                    completion(outcome(forRefusal: code))
-                case .failure:
-                    completion(.failed(message: "Your purchases could not be restored. Please try again later."))
+                    done(outcome(forRefusal: code))
+                case .failure(let failure):
+                    log("restore failed: \(failure)")
+                    done(.failed(message: "Your purchases could not be restored. Please try again later."))
                 }
             }
         }
+    }
+
+    /// "Your subscription is back." only when access came back: a restore of a subscription that ended
+    /// or was refunded is "nothing valid to restore" (seed 001), whatever it moved.
+    private func outcome(restored: [String], levels: [AccessLevel]) -> RestoreOutcome {
+        // Already this identity's (a purchase checked late, after the reader had given up on it): it is back here.
+        if !levels.isEmpty { return .restored }
+        if restored.isEmpty { return .nothingToRestore }
+        if defect != .restoredWithoutAccess {
+            log("restore: what this Apple ID bought has ended; nothing valid to restore")
+            return .nothingValidToRestore
+        }
+        return .restored
     }
 
     /// A signed-in reader may be asked to move another account's purchase; a guest may not.

@@ -4,6 +4,8 @@ public enum RestoreOutcome: Equatable, Sendable {
     /// Levels were already active: nothing to do.
     case alreadySubscribed
     case nothingToRestore
+    /// The Apple ID bought before, but what it bought has ended (expired, refunded, revoked).
+    case nothingValidToRestore
     /// Another account owns it; a guest cannot take it (log in as the owner).
     case linkedToAnotherAccount
     /// Another account owns it; the signed-in reader is asked before it moves.
@@ -32,6 +34,7 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .restored: "Your subscription is back."
         case .alreadySubscribed: "You are already subscribed."
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
+        case .nothingValidToRestore: "Your subscription on this Apple ID has ended. There is nothing valid to restore."
         case .linkedToAnotherAccount: "This subscription belongs to another account. Log in to that account to use it."
         case .confirmMoveFromAnotherAccount: "This subscription is linked to another account. Move it to this account?"
         case .notThisDevice: "This purchase can only be restored on the device it was bought on."

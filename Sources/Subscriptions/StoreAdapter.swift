@@ -7,19 +7,45 @@ public struct StoreProduct: Equatable, Sendable {
     public let localizedDescription: String
     public let localizedPrice: String
     public let subscriptionPeriod: CalendarPeriod?
-    /// The free-trial length when the introductory offer is a free trial.
+    /// The free-trial length when the introductory offer is a free trial this Apple ID may still take:
+    /// the paywall never promises a trial Apple's sheet will not give.
     public let freeTrialPeriod: CalendarPeriod?
+    /// Products of one group replace each other: an Apple ID pays for at most one of them at a time.
+    public let subscriptionGroupIdentifier: String?
+    /// The introductory offer when it is paid (pay as you go, pay up front).
+    public var paidIntroductoryOffer: PaidIntroductoryOffer? = nil
 
     public init(
         productIdentifier: String, localizedTitle: String, localizedDescription: String, localizedPrice: String,
-        subscriptionPeriod: CalendarPeriod?, freeTrialPeriod: CalendarPeriod?
+        subscriptionPeriod: CalendarPeriod?, freeTrialPeriod: CalendarPeriod?,
+        subscriptionGroupIdentifier: String? = nil
     ) {
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
         self.productIdentifier = productIdentifier
         self.localizedTitle = localizedTitle
         self.localizedDescription = localizedDescription
         self.localizedPrice = localizedPrice
         self.subscriptionPeriod = subscriptionPeriod
         self.freeTrialPeriod = freeTrialPeriod
+    }
+}
+
+/// A reduced price for a new subscriber: per period for `numberOfPeriods` periods, or once for the whole offer.
+public struct PaidIntroductoryOffer: Equatable, Sendable {
+    public enum Mode: Equatable, Sendable {
+        case payAsYouGo
+        case payUpFront
+    }
+    public let mode: Mode
+    public let localizedPrice: String
+    public let period: CalendarPeriod
+    public let numberOfPeriods: Int
+
+    public init(mode: Mode, localizedPrice: String, period: CalendarPeriod, numberOfPeriods: Int) {
+        self.mode = mode
+        self.localizedPrice = localizedPrice
+        self.period = period
+        self.numberOfPeriods = numberOfPeriods
     }
 }
 
@@ -36,11 +62,21 @@ public struct StoreTransaction: Equatable, Sendable {
 
     public let paymentNumber: Int
     public let transactionIdentifier: String?
+    /// The purchase this transaction belongs to: the first transaction of its subscription.
+    public let originalTransactionIdentifier: String?
     public let productIdentifier: String
     public let state: State
+    /// When Apple charged (`SKPaymentTransaction.transactionDate`): older than the tap means Apple
+    /// charged nothing new (the Apple ID was already subscribed).
+    public let transactionDate: SimInstant?
 
-    public init(paymentNumber: Int, transactionIdentifier: String?, productIdentifier: String, state: State) {
+    public init(
+        paymentNumber: Int, transactionIdentifier: String?, productIdentifier: String, state: State,
+        originalTransactionIdentifier: String? = nil, transactionDate: SimInstant? = nil
+    ) {
         self.paymentNumber = paymentNumber
+        self.transactionDate = transactionDate
+        self.originalTransactionIdentifier = originalTransactionIdentifier
         self.transactionIdentifier = transactionIdentifier
         self.productIdentifier = productIdentifier
         self.state = state
@@ -53,9 +89,14 @@ public protocol StoreAdapter: AnyObject {
     var canMakePayments: Bool { get }
     /// Starts listening to payment updates; called once at launch, not by the paywall.
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void)
-    func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String]) -> Void)
+    /// `error`: the request failed (no network, the store unavailable): it says nothing of what is sold.
+    func requestProducts(
+        _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)
     /// `applicationUsername`: the appAccountToken of the signed-in reader, nil for a guest.
     func addPayment(productIdentifier: String, applicationUsername: String?)
+    /// The product with the introductory offer Apple's sheet would give this Apple ID now (a StoreKit 1
+    /// app reads it from the receipt's intro-offer history); nil when the store does not sell it.
+    func currentProduct(_ productIdentifier: String) -> StoreProduct?
     func finish(_ transaction: StoreTransaction)
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }

@@ -21,7 +21,9 @@ public final class SubscriptionCoordinator {
     /// A kids app: no payment reaches the store before a grown-up answered the parental gate.
     public var requiresParentalGate = false
     /// A rule broken on purpose for the fuzzer to catch; nil in every normal run.
-    public var defect: CoordinatorDefect?
+    public var defect: CoordinatorDefect? {
+        didSet { backend.renewsAnonymousTokens = defect != .anonymousTokenExpires }
+    }
     /// The levels the app's content asks for: what `CoordinatorDefect.unlockOnPurchased` unlocks by itself.
     public var contentLevels: Set<AccessLevel> = []
 
@@ -33,13 +35,26 @@ public final class SubscriptionCoordinator {
     let receipts: ReceiptRefresh
     var accessListeners: [(AccessSnapshot) -> Void] = []
     var activePurchase: ActivePurchase?
+    /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
+    /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
+    public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
+    /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
+    public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
+    /// The restore under way: a second tap joins it rather than sending another.
+    var restoreInFlight = false
+    /// The move of this phone's anonymous subscription to the account under way.
+    var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
     var catalogRequests = 0
     /// Log-ins and sign-ups started, for the same reason.
     var signIns = 0
 
+    /// The app's clock (the phone's), to tell a fresh charge from an old transaction delivered again.
+    public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }
+
     struct ActivePurchase {
         let productId: String
+        var startedAt = SimInstant(milliseconds: 0)
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
@@ -66,6 +81,11 @@ public final class SubscriptionCoordinator {
             self?.save(access)
         }
         backend.onSessionEnded = { [weak self] in self?.endSession() }
+        backend.onAnonymousTokenRenewed = { [weak self] access in
+            self?.log("anonymous token renewed")
+            self?.save(access, askedAs: access.identityId)
+        }
+        backend.log = log
     }
 
     /// The server refused the account's refresh token: the reader is signed out, back to this
@@ -94,15 +114,27 @@ public final class SubscriptionCoordinator {
     public func loadCatalog(completion: @escaping (OfferCatalog) -> Void) {
         catalogRequests += 1
         let request = catalogRequests
-        store.requestProducts(configured.map(\.productId)) { [self] products, invalid in
+        store.requestProducts(configured.map(\.productId)) { [self] products, invalid, error in
             guard request == catalogRequests else {
                 log("products answer dropped: a newer request is on its way")
                 return
+            }
+            if let error {
+                // A failed request says nothing of what is sold: keep what the paywall had, and ask again
+                // when it opens or the app returns to the foreground.
+                log("products request failed (\(error)): asked again when the paywall opens")
+                return completion(catalog)
             }
             catalog = OfferCatalog.reconcile(configured: configured, returned: products, invalid: invalid)
             for left in catalog.leftOut { log("offer \(left.id) left out: \(left.reason)") }
             completion(catalog)
         }
+    }
+
+    /// The storefront or the language changed: the offers held are another country's prices and words,
+    /// so a products request that then fails shows none rather than those.
+    public func forgetCatalog() {
+        catalog = .empty
     }
 
     /// Whether the subscription was bought on this platform, so "Manage my subscription" can open the store's sheet.
@@ -111,9 +143,16 @@ public final class SubscriptionCoordinator {
     // MARK: - Access
 
     /// The access the phone's storage holds: the account's if signed in, else the anonymous identity's.
+    /// Signed in, the phone's own anonymous subscription still counts until it has moved to the account:
+    /// a reader who paid keeps reading while the transfer is on its way, declined or refused.
     func storedAccess() -> AccessSnapshot {
         if let session = storage.accountSession {
-            return AccessSnapshot(identity: .account(email: session.email), levels: Set(session.levels), isKnown: true)
+            let onThisPhone = Set(storage.anonymousIdentity?.levels ?? [])
+            var snapshot = AccessSnapshot(
+                identity: .account(email: session.email), levels: Set(session.levels).union(onThisPhone),
+                isKnown: true)
+            snapshot.unmovedLevels = onThisPhone
+            return snapshot
         }
         if let anonymous = storage.anonymousIdentity {
             return AccessSnapshot(identity: .anonymous(id: anonymous.id), levels: Set(anonymous.levels), isKnown: true)
@@ -123,6 +162,20 @@ public final class SubscriptionCoordinator {
 
     func publishStoredAccess() {
         publish(storedAccess())
+    }
+
+    /// The anonymous identity the phone holds now, to tell later whether an answer is still about it.
+    var anonymousId: String? { storage.anonymousIdentity?.id }
+
+    /// Keeps what the backend said about the current identity, then publishes it. `askedAs` is the
+    /// anonymous identity the phone held when it asked: an answer about an anonymous identity, arriving
+    /// after the phone took another one, changes nothing.
+    func save(_ answer: AccessAnswer, askedAs: String?) {
+        if answer.kind == "anonymous", let held = anonymousId, held != askedAs, held != answer.identityId {
+            log("an answer about \(answer.identityId), an identity this phone no longer holds, changes nothing")
+            return publishStoredAccess()
+        }
+        save(answer)
     }
 
     /// Keeps what the backend said about the current identity, then publishes it.
@@ -138,7 +191,16 @@ public final class SubscriptionCoordinator {
             if let appAccountToken = answer.appAccountToken { session.appAccountToken = appAccountToken }
             storage.accountSession = session
         } else if answer.kind == "anonymous" {
-            let token = answer.token ?? storage.anonymousIdentity?.token ?? ""
+            guard
+                let token = answer.token
+                    ?? storage.anonymousIdentity.flatMap({
+                        $0.id == answer.identityId ? $0.token : nil
+                    })
+            else {
+                // An identity named without its token cannot be spoken as: keeping it would fail every request.
+                log("an answer about \(answer.identityId) came without its token: nothing kept")
+                return publishStoredAccess()
+            }
             storage.anonymousIdentity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
         }
         publishStoredAccess()
@@ -167,19 +229,47 @@ public final class SubscriptionCoordinator {
         reloadAccess(completion: completion)
     }
 
+    /// The anonymous identity kept beside a signed-in account, asked again: a move to the account
+    /// (restore before purchase, restore, transfer) may have emptied it, and after a log-out it must
+    /// not show levels it gave away.
+    /// `clearingFirst`: the levels it gave away are not shown until the backend answers (after a move).
+    func reloadPhoneIdentity(clearingFirst: Bool = true) {
+        guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else { return }
+        if clearingFirst {
+            storage.anonymousIdentity?.levels = []
+            publishStoredAccess()
+        }
+        backend.me(as: .anonymous(token: anonymous.token)) { [self] result in
+            guard case .success(let (answer, _)) = result else {
+                return log("the phone's anonymous identity could not be asked again: its levels stay off")
+            }
+            save(answer, askedAs: anonymous.id)
+            // Levels gone from the phone's identity while signed in were most likely moved to the account
+            // (a transfer the last run sent, landing after the account was asked): ask the account again.
+            guard !Set(anonymous.levels).isSubset(of: answer.levels), storage.accountSession != nil else { return }
+            backend.me { [self] result in
+                if case .success(let (account, _)) = result { save(account) }
+            }
+        }
+    }
+
     /// Asks the backend again for the current identity's levels and subscriptions (the profile opened,
     /// the app became active, a renewal or a refund happened).
     public func reloadAccess(completion: @escaping ([SubscriptionSummary]) -> Void = { _ in }) {
         guard storage.accountSession != nil || storage.anonymousIdentity != nil else { return completion([]) }
+        // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
+        reloadPhoneIdentity(clearingFirst: false)
+        let askedAs = anonymousId
         backend.me { [self] result in
             switch result {
             case .success(let (answer, subscriptions)):
-                save(answer)
+                save(answer, askedAs: askedAs)
                 completion(subscriptions)
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()
                 completion([])
-            case .failure:
+            case .failure(let failure):
+                log("access could not be reloaded: \(failure); the phone keeps what the backend said last")
                 completion([])
             }
         }

@@ -1,3 +1,4 @@
+import AppFlow
 import CNcurses
 
 /// How many terminal columns text takes: what `wcwidth` says, measured the way the painter draws.
@@ -10,8 +11,9 @@ public enum ColumnWidth {
         if value < 0x300 { return 1 }
         let width = pws_wcwidth(value)
         if width >= 0 { return Int(width) }
-        // `wcwidth` answers -1 for every non-ASCII character until the locale is set (tests never set it).
-        return fallback(value)
+        // `wcwidth` answers -1 for every non-ASCII character until the locale is set (tests never set it):
+        // then the phone's own table, which wraps its lines.
+        return DisplayWidth.of(scalar: value)
     }
 
     /// Columns taken by a string.
@@ -32,16 +34,5 @@ public enum ColumnWidth {
             used += width
         }
         return result + "…"
-    }
-
-    /// East Asian wide and emoji ranges, so widths stay right without a locale.
-    private static func fallback(_ value: UInt32) -> Int {
-        switch value {
-        case 0x300...0x36F, 0x200B...0x200F, 0xFE00...0xFE0F: return 0
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default: return 1
-        }
     }
 }

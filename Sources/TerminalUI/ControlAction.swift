@@ -7,6 +7,7 @@ public enum ControlAction: Equatable, Sendable {
     case approveAskToBuy
     case declineAskToBuy
     case nextPurchase(PurchaseOutcome)
+    case resolveInterruptedPurchase
     case removeReceipt
     case setCanMakePayments(Bool)
     case refundLatest

@@ -14,6 +14,7 @@ extension ControlAction {
                 world.store.clearFaults(.payment)
             }
             if let fault = outcome.fault { Self.inject("payment \(fault)", into: world) }
+        case .resolveInterruptedPurchase: world.resolveInterruptedPurchase()
         case .removeReceipt: world.removeReceipt()
         case .setCanMakePayments(let allowed): world.canMakePayments = allowed
         case .refundLatest: world.refundLatest()
@@ -23,10 +24,7 @@ extension ControlAction {
         case .timeOutNextBackendCall: Self.inject("backend timeout", into: world)
         case .slowNextBackendCall: Self.inject("backend slow", into: world)
         case .travelOneDay: world.travel(by: .days(1))
-        case .travelOneMonth:
-            // A calendar month, as renewals count it: Jan 31 + 1 month is Feb 28.
-            let now = world.scheduler.now
-            world.travel(by: CalendarPeriod(unit: .month, value: 1).added(to: now) - now)
+        case .travelOneMonth: world.travel(months: 1)
         case .travelToNextRenewal: world.travelToNextRenewal()
         case .backgroundAndBack: world.returnToForeground()
         case .restartApp: world.restartApp()

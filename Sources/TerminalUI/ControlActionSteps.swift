@@ -9,7 +9,11 @@ extension ControlAction {
         switch self {
         case .approveAskToBuy: [.world(.parentApprove)]
         case .declineAskToBuy: [.world(.parentDecline)]
-        case .nextPurchase(let outcome): outcome.fault.flatMap { Self.inject("payment \($0)") }.map { [$0] } ?? []
+        case .nextPurchase(let outcome):
+            // One planned outcome at a time, as the control applies it: the old plan is lifted first.
+            [.world(.clearFaults("payment"))]
+                + (outcome.fault.flatMap { Self.inject("payment \($0)") }.map { [$0] } ?? [])
+        case .resolveInterruptedPurchase: [.world(.store(.resolveInterrupted))]
         case .refundLatest: [.world(.store(.refund))]
         case .setBillingIssue(let failing): [.world(.store(failing ? .billingIssue : .recover))]
         case .failNextReceiptCheck: Self.inject("receipts error").map { [$0] } ?? []
@@ -24,24 +28,17 @@ extension ControlAction {
         case .setLatency(let profile): [.setup(.latency(profile))]
         case .setStorefront(let code): [.setup(.storefront(code))]
         case .setLocale(let locale): [.setup(.locale(locale))]
-        case .setAskToBuy, .removeReceipt, .setCanMakePayments, .raisePrices, .setFinishBeforeServerCheck: []
+        case .setAskToBuy(let on): [.world(.askToBuy(on))]
+        case .removeReceipt: [.world(.removeReceipt)]
+        case .setCanMakePayments(let allowed): [.world(.payments(allowed: allowed))]
+        case .raisePrices: [.world(.store(.priceIncrease))]
+        case .setFinishBeforeServerCheck(let before):
+            [.setup(.finish(before ? .beforeServerCheck : .afterServerCheck))]
         }
     }
 
-    /// What a recording says of a control no step can say, so it shows where the control was used.
-    var note: String {
-        switch self {
-        case .nextPurchase: "control: the next purchase goes through (no step clears a planned fault yet)"
-        case .setAskToBuy(let on): "control: ask to buy \(on ? "on" : "off") (no step says this yet)"
-        case .removeReceipt: "control: receipt removed (no step says this yet)"
-        case .setCanMakePayments(let allowed):
-            "control: payments \(allowed ? "allowed" : "restricted") (no step says this yet)"
-        case .raisePrices: "control: prices raised (no step says this yet)"
-        case .setFinishBeforeServerCheck(let before):
-            "control: finish transactions \(before ? "before" : "after") the server check (no step says this yet)"
-        default: "control: \(self)"
-        }
-    }
+    /// What a recording says of a control with no step (none today: every control is one).
+    var note: String { "control: \(self)" }
 
     /// Writes this control, just applied to `world`, into `recorder` as the scenario steps that do the
     /// same; a control no step can say becomes a comment.

@@ -11,6 +11,7 @@ public enum ControlBoard {
             Control(
                 .store, "Next purchase", value: readings.nextPurchase.rawValue,
                 .nextPurchase(readings.nextPurchase.next)),
+            Control(.store, "Resolve the interrupted purchase", .resolveInterruptedPurchase),
             Control(.store, "Receipt goes missing", .removeReceipt),
             Control(
                 .store, "Payments allowed", value: onOff(readings.canMakePayments),

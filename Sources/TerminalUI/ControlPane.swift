@@ -9,11 +9,14 @@ enum ControlPane {
     /// On a wide pane a value at the far right is read against the wrong row; rows stop at this width.
     static let maxRowWidth = 44
 
+    /// `title` replaces the pane's own (`compare --live`: the controls act on both worlds).
     static func draw(
-        into frame: inout Frame, rect: Rect, controls: [Control], selection: Int, theme: Theme, focused: Bool
+        into frame: inout Frame, rect: Rect, controls: [Control], selection: Int, theme: Theme, focused: Bool,
+        title: String? = nil
     ) {
         frame.fill(rect)
-        frame.drawBox(rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title)
+        frame.drawBox(
+            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title ?? self.title)
         let inner = rect.inner
         guard inner.height > 0, inner.width > groupColumn else { return }
         let offset = scrollOffset(selection: selection, count: controls.count, height: inner.height)

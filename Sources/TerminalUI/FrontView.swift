@@ -55,7 +55,7 @@ public enum FrontView {
         return state.walk.map { .walk(showsList: $0.showsList) } ?? .explore
     }
 
-    private static func drawTooSmall(into frame: inout Frame, size: TerminalSize) {
+    static func drawTooSmall(into frame: inout Frame, size: TerminalSize) {
         let message = Layout.tooSmallMessage(size)
         let width = max(1, size.columns - 2)
         // Too narrow for one line: one sentence a line reads better than a break mid-sentence.

@@ -5,6 +5,8 @@ import WhiteLabel
 /// Draws the timeline: newest entries at the bottom, `HH:MM:SS.mmm source text`, colored by source.
 enum TimelinePane {
     static let title = "Timeline"
+    /// The line above the first entry where two worlds' timelines differ.
+    static let differenceMark = "≠ the worlds differ from here"
 
     /// The title names the filter, so a pane showing one source never passes for the whole story.
     static func title(_ filter: TimelineFilter) -> String { "\(title) · \(filter.name)" }
@@ -13,17 +15,20 @@ enum TimelinePane {
     /// A longer entry is cut with `…`, so one chatty message cannot fill the pane.
     static let maxLinesPerEntry = 4
 
+    /// `marked`: the index of the entry a line "≠ the worlds differ from here" goes above (`compare --live`);
+    /// `title` replaces the pane's own.
     static func draw(
         into frame: inout Frame, rect: Rect, entries: [TimelineEntry], filter: TimelineFilter = .all, scrollBack: Int,
-        theme: Theme, focused: Bool
+        theme: Theme, focused: Bool, marked: Int? = nil, title: String? = nil
     ) {
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title(filter))
+            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border,
+            title: title ?? self.title(filter))
         let inner = rect.inner
         guard inner.height > 0, inner.width > 0 else { return }
         let (visible, hiddenAbove, hiddenBelow) = window(
-            entries: entries, width: inner.width, height: inner.height, scrollBack: scrollBack)
+            entries: entries, width: inner.width, height: inner.height, scrollBack: scrollBack, marked: marked)
         var y = inner.maxY - visible.count
         for line in visible {
             PhonePane.draw(line, into: &frame, x: inner.x, y: y, width: inner.width)
@@ -44,14 +49,14 @@ enum TimelinePane {
 
     /// The lines in view, whether older lines are hidden above, and how many newer lines are hidden below.
     /// Wraps only the entries it needs, newest first, so a long timeline costs no more than a short one.
-    static func window(entries: [TimelineEntry], width: Int, height: Int, scrollBack: Int)
+    static func window(entries: [TimelineEntry], width: Int, height: Int, scrollBack: Int, marked: Int? = nil)
         -> (lines: [StyledLine], hiddenAbove: Bool, hiddenBelow: Int)
     {
         var reversed: [StyledLine] = []
         var index = entries.count - 1
         let needed = height + max(0, scrollBack)
         while index >= 0 && reversed.count < needed + 1 {
-            reversed += lines(for: entries, at: index, width: width).reversed()
+            reversed += lines(for: entries, at: index, width: width, marked: marked).reversed()
             index -= 1
         }
         let skip = min(max(0, scrollBack), max(0, reversed.count - height))
@@ -65,12 +70,16 @@ enum TimelinePane {
     }
 
     /// The lines of one entry, after a date line when the day changed (time travel makes days pass).
-    static func lines(for entries: [TimelineEntry], at index: Int, width: Int) -> [StyledLine] {
+    static func lines(for entries: [TimelineEntry], at index: Int, width: Int, marked: Int? = nil) -> [StyledLine] {
         let entry = entries[index]
         var result: [StyledLine] = []
         let date = entry.time.dateDescription
         if index == 0 || entries[index - 1].time.dateDescription != date {
             result.append(StyledLine([StyledSpan("── \(date) ──", .muted)]))
+        }
+        if index == marked {
+            result.append(
+                StyledLine([StyledSpan(ColumnWidth.truncate(differenceMark, to: width), .error, emphasized: true)]))
         }
         let role = Theme.Role(rawValue: entry.source.rawValue) ?? .text
         let time = StyledSpan(timeOfDay(entry.time) + " ", .muted)

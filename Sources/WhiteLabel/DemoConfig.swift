@@ -9,6 +9,8 @@ public struct DemoConfig: Sendable {
     public var store: StorePart
     /// The file it was read from, for messages; nil for configs built in code.
     public var sourcePath: String?
+    /// What an imported `.storekit` file holds that the simulator ignores or stands in for; said once, on stderr.
+    public var warnings: [ConfigError] = []
 }
 
 /// What the phone knows: the owner's offers in order, the paywall text, the content, the policies.
@@ -34,7 +36,9 @@ public struct ConfiguredSubscription: Codable, Sendable, Equatable {
 }
 
 /// The owner's words for the paywall. Offer lines are templates with placeholders
-/// `{title}`, `{description}`, `{price}`, `{period}` and `{trial}` filled from the store's answer.
+/// `{title}`, `{description}`, `{price}`, `{period}`, `{trial}` and `{intro}` filled from the store's answer.
+/// `{intro}` is a paid introductory offer's terms ("$2.49 per month for 3 months, then "), empty without one;
+/// a template without it gets them before `{price}`, so the paywall never hides what Apple's sheet will charge.
 public struct PaywallText: Codable, Sendable, Equatable {
     public var title: String
     public var body: String
@@ -50,7 +54,7 @@ public struct PaywallText: Codable, Sendable, Equatable {
         self.offerWithTrial = offerWithTrial
     }
 
-    public static let placeholders = ["{title}", "{description}", "{price}", "{period}", "{trial}"]
+    public static let placeholders = ["{title}", "{description}", "{price}", "{period}", "{trial}", "{intro}"]
 }
 
 /// A piece of content in the feed: its free preview, and the levels that unlock the full version.

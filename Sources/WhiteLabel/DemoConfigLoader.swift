@@ -12,11 +12,13 @@ public enum DemoConfigLoader {
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> DemoConfig {
         let parts = try JSONFileDecoder.decode(DemoConfigFile.self, from: data, file: file)
         let store: StorePart
+        var warnings: [ConfigError] = []
         switch parts.store {
         case .inline(let part): store = part
-        case .storekit(let reference): store = try reference.storePart(configFile: file)
+        case .storekit(let reference): (store, warnings) = try reference.storePart(configFile: file)
         }
-        let config = DemoConfig(app: parts.app, backend: parts.backend, store: store, sourcePath: file)
+        let config = DemoConfig(
+            app: parts.app, backend: parts.backend, store: store, sourcePath: file, warnings: warnings)
         try validate(config, file: file)
         return config
     }

@@ -11,10 +11,19 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     /// then consumables and non-consumables.
     public var products: [StoreProductSpec]
     public var settings: StoreKitSettings
+    /// The subscription groups, in the file's order.
+    public var groups: [StoreKitGroup]
+    /// What the file holds that the simulator does not use or had to stand in for, each naming its field.
+    public var warnings: [ConfigError]
 
-    public init(products: [StoreProductSpec], settings: StoreKitSettings) {
+    public init(
+        products: [StoreProductSpec], settings: StoreKitSettings, groups: [StoreKitGroup] = [],
+        warnings: [ConfigError] = []
+    ) {
         self.products = products
         self.settings = settings
+        self.groups = groups
+        self.warnings = warnings
     }
 
     public static func load(path: String) throws(ConfigError) -> StoreKitConfiguration {
@@ -26,7 +35,7 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
         let contents = try JSONFileDecoder.decode(StoreKitFile.self, from: data, file: file)
         let settings = StoreKitSettings(contents.settings)
-        let importer = StoreKitImporter(file: file, storefront: settings.storefront)
+        var importer = StoreKitImporter(file: file, storefront: settings.storefront)
         var products: [StoreProductSpec] = []
         func add(_ spec: StoreProductSpec, at location: String) throws(ConfigError) {
             if products.contains(where: { $0.productId == spec.productId }) {
@@ -36,7 +45,11 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             products.append(spec)
         }
         for (groupIndex, group) in (contents.subscriptionGroups ?? []).enumerated() {
-            for (index, subscription) in group.subscriptions.enumerated() {
+            // The group's order is its levels' (1 first), then the file's: the order a paywall lists them in.
+            let byLevel = group.subscriptions.enumerated().sorted {
+                ($0.element.groupNumber ?? Int.max, $0.offset) < ($1.element.groupNumber ?? Int.max, $1.offset)
+            }
+            for (index, subscription) in byLevel {
                 let location = "subscriptionGroups[\(groupIndex)].subscriptions[\(index)]"
                 try add(try importer.spec(subscription, group: group, at: location), at: location)
             }
@@ -49,7 +62,10 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             let location = "products[\(index)]"
             try add(try importer.spec(product, at: location), at: location)
         }
-        return StoreKitConfiguration(products: products, settings: settings)
+        let groups = (contents.subscriptionGroups ?? []).map { StoreKitGroup(id: $0.id, name: $0.name) }
+        let ignored = StoreKitIgnoredFields.warnings(in: data, file: file)
+        return StoreKitConfiguration(
+            products: products, settings: settings, groups: groups, warnings: importer.warnings + ignored)
     }
 
     /// The catalog a demo app sells from.
@@ -86,12 +102,18 @@ public struct StoreKitConfiguration: Sendable, Equatable {
 private struct StoreKitImporter {
     let file: String
     let storefront: String
+    private(set) var warnings: [ConfigError] = []
+
+    init(file: String, storefront: String) {
+        self.file = file
+        self.storefront = storefront
+    }
 
     private func fail(_ location: String, _ message: String) -> ConfigError {
         ConfigError(file: file, location: location, message: message)
     }
 
-    func spec(_ subscription: StoreKitFileSubscription, group: StoreKitFileGroup, at location: String)
+    mutating func spec(_ subscription: StoreKitFileSubscription, group: StoreKitFileGroup, at location: String)
         throws(ConfigError) -> StoreProductSpec
     {
         guard subscription.type == "RecurringSubscription" else {
@@ -109,10 +131,11 @@ private struct StoreKitImporter {
             groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
             introductoryOffer: offer,
             prices: [storefront: try price(subscription.displayPrice, at: "\(location).displayPrice")],
-            localizations: try localizations(subscription.localizations, at: "\(location).localizations"))
+            localizations: try localizations(
+                subscription.localizations, of: subscription.productID, at: "\(location).localizations"))
     }
 
-    func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
+    mutating func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
         let kind: StoreProductSpec.Kind
         switch product.type {
         case "Consumable": kind = .consumable
@@ -126,7 +149,8 @@ private struct StoreKitImporter {
             productId: product.productID, type: kind, subscriptionGroup: nil, groupLevel: nil,
             subscriptionPeriod: nil, introductoryOffer: nil,
             prices: [storefront: try price(product.displayPrice, at: "\(location).displayPrice")],
-            localizations: try localizations(product.localizations, at: "\(location).localizations"))
+            localizations: try localizations(
+                product.localizations, of: product.productID, at: "\(location).localizations"))
     }
 
     private func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
@@ -170,18 +194,37 @@ private struct StoreKitImporter {
         return text
     }
 
-    private func localizations(_ list: [StoreKitFileLocalization], at location: String)
-        throws(ConfigError) -> [String: ProductLocalization]
-    {
+    /// An empty display name would make the paywall read ": $11.88 per year": the identifier stands in, said once.
+    private mutating func localizations(
+        _ list: [StoreKitFileLocalization], of productId: String, at location: String
+    ) throws(ConfigError) -> [String: ProductLocalization] {
         if list.isEmpty { throw fail(location, "must hold at least one locale") }
         var result: [String: ProductLocalization] = [:]
         for (index, localization) in list.enumerated() {
             if result[localization.locale] != nil {
                 throw fail("\(location)[\(index)].locale", "\"\(localization.locale)\" is listed twice")
             }
-            result[localization.locale] = ProductLocalization(
-                title: localization.displayName, description: localization.description)
+            var title = localization.displayName
+            if title.trimmingCharacters(in: .whitespaces).isEmpty {
+                title = productId
+                warnings.append(
+                    ConfigError(
+                        file: file, location: "\(location)[\(index)].displayName",
+                        message: "is empty; the paywall and Apple's sheet show \"\(productId)\" instead"))
+            }
+            result[localization.locale] = ProductLocalization(title: title, description: localization.description)
         }
         return result
+    }
+}
+
+/// A subscription group of the file: its identifier and the name its owner gave it.
+public struct StoreKitGroup: Sendable, Equatable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
     }
 }

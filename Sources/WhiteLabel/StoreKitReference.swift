@@ -16,7 +16,7 @@ struct StoreKitReference: Decodable {
 
     /// Reads the referenced file and builds the catalog; `configFile` is the config's path, for relative
     /// paths and for messages about this part.
-    func storePart(configFile: String) throws(ConfigError) -> StorePart {
+    func storePart(configFile: String) throws(ConfigError) -> (StorePart, warnings: [ConfigError]) {
         func fail(_ location: String, _ message: String) -> ConfigError {
             ConfigError(file: configFile, location: "store.\(location)", message: message)
         }
@@ -44,9 +44,10 @@ struct StoreKitReference: Decodable {
                 throw fail("unavailable.\(code)[\(index)]", "\"\(identifier)\" is not a product of \(storekitFile)")
             }
         }
-        return configuration.storePart(
+        let part = configuration.storePart(
             storefront: storefront, locale: locale, storefronts: storefronts ?? [], unavailable: unavailable ?? [:],
             sourceFile: path)
+        return (part, configuration.warnings)
     }
 
     /// `podcast.storekit` next to `demo-configs/podcast.json` is `demo-configs/podcast.storekit`.

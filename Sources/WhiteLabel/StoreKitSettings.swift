@@ -37,6 +37,30 @@ public struct StoreKitSettings: Sendable, Equatable {
         self.timeRate = timeRate
     }
 
+    /// Virtual seconds per wall second at `timeRate`, as Xcode's rates make a month pass
+    /// (`monthlyRenewalEveryThirtySeconds`: a 30-day month in 30 s); 1 for real time or a rate it does not know.
+    public var virtualSecondsPerSecond: Double {
+        let day = 86_400.0
+        let month = 30 * day
+        switch timeRate {
+        case 1: return 24
+        case 2: return 48
+        case 3: return 288
+        case 4, 11: return month / 1_800
+        case 5, 12: return month / 900
+        case 6, 15: return month / 30
+        case 10: return month / 3_600
+        case 13: return month / 300
+        case 1000: return month / 900
+        case 1001: return month / 300
+        case 1002: return month / 60
+        case 1003: return month / 30
+        case 1004: return month / 10
+        case 1005: return month / 2
+        default: return 1
+        }
+    }
+
     init(_ file: StoreKitFileSettings?) {
         let defaults = StoreKitSettings()
         self.init(

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSim
 import WhiteLabel
 
 /// Resolves `--app NAME|PATH` to a loaded config, finding the bundled apps from any working directory.
@@ -11,7 +12,48 @@ enum AppArgument {
             workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
+    /// `--app NAME|PATH` and `--storekit FILE`: an app built around the file, or the owner's app selling from it.
+    /// The file's warnings go to stderr, once.
+    static func load(_ argument: String?, storekit: String?) throws(UsageError) -> (DemoConfig, ResourceLocator?) {
+        var storekitPath = storekit
+        var app = argument
+        if storekitPath == nil, let argument, argument.hasSuffix(".storekit") { (storekitPath, app) = (argument, nil) }
+        guard let storekitPath else { return try load(argument) }
+        let option = storekit == nil ? "--app" : "--storekit"
+        guard FileManager.default.fileExists(atPath: storekitPath) else {
+            throw UsageError(message: "\(option): no such file: \(storekitPath)")
+        }
+        let known = Set(Storefront.known.map(\.countryCode))
+        let owner = try app.map { name throws(UsageError) in try loadQuietly(name) }
+        let config: DemoConfig
+        do {
+            if let owner {
+                config = try StoreKitApp.load(path: storekitPath, owner: owner.0, knownStorefronts: known)
+            } else {
+                config = try StoreKitApp.load(path: storekitPath, knownStorefronts: known)
+            }
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        warn(config.warnings)
+        return (config, owner?.1 ?? resources)
+    }
+
+    /// What the simulator ignores in an imported catalog, each line led by the file and the field.
+    static func warn(_ warnings: [ConfigError]) {
+        for warning in warnings {
+            let location = warning.location.map { "\($0): " } ?? ""
+            FileHandle.standardError.write(Data("\(warning.file): \(location)warning: \(warning.message)\n".utf8))
+        }
+    }
+
     static func load(_ argument: String?) throws(UsageError) -> (DemoConfig, ResourceLocator?) {
+        let loaded = try loadQuietly(argument)
+        warn(loaded.0.warnings)
+        return loaded
+    }
+
+    private static func loadQuietly(_ argument: String?) throws(UsageError) -> (DemoConfig, ResourceLocator?) {
         let name = argument ?? defaultApp
         let resources = resources
         let isPath = name.contains("/") || name.hasSuffix(".json")

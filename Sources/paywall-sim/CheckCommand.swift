@@ -1,23 +1,33 @@
 import BackendSim
 import Foundation
 import StoreSim
+import WhiteLabel
 
 /// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
 enum CheckCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, valued: ["--state", "--app"], flags: ["--ledger", "--paywall"])
+        let options = try Options(
+            arguments, valued: ["--state", "--app", "--storekit", "--storefront", "--locale"],
+            flags: ["--ledger", "--paywall"])
         if options.has("--help") {
             print(Usage.check)
             return ExitCode.ok
         }
         if options.has("--paywall") {
-            let (config, _) = try AppArgument.load(options["--app"])
+            var (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
+            try PaywallCheck.place(&config, storefront: options["--storefront"], locale: options["--locale"])
             print(try PaywallCheck.report(config: config))
             if !options.has("--ledger") { return ExitCode.ok }
         }
+        for option in ["--storefront", "--locale"] where options[option] != nil && !options.has("--paywall") {
+            throw UsageError(message: "\(option) goes with --paywall")
+        }
         guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger or --paywall") }
-        let directory =
-            options["--state"] ?? RunCommand.defaultStateDirectory(app: options["--app"] ?? AppArgument.defaultApp)
+        // An app built around a .storekit file keeps its state under the id `run --storekit` gives it.
+        var app = options["--app"] ?? AppArgument.defaultApp
+        if let file = options["--app"] == nil ? options["--storekit"] : nil { app = StoreKitApp.appId(path: file) }
+        if app.hasSuffix(".storekit") { app = StoreKitApp.appId(path: app) }
+        let directory = options["--state"] ?? RunCommand.defaultStateDirectory(app: app)
         let path = directory + "/backend.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
             throw UsageError(message: "--state: no ledger at \(path)")

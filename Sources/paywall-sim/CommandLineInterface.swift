@@ -21,6 +21,7 @@ enum CommandLineInterface {
         "check": CheckCommand.main,
         "bench": BenchCommand.main,
         "play": PlayCommand.main,
+        "compare": CompareCommand.main,
         "fuzz": FuzzCommand.main,
     ]
 

@@ -7,7 +7,7 @@ import WhiteLabel
 /// step; the first failure is shrunk and saved as a scenario.
 enum FuzzCommand {
     static let valued: Set<String> = [
-        "--app", "--runs", "--steps", "--seed", "--out", "--state", "--defect", "--session",
+        "--app", "--storekit", "--runs", "--steps", "--seed", "--out", "--state", "--defect", "--session",
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -50,7 +50,12 @@ enum FuzzCommand {
 
     private static func fuzzOptions(_ options: Options) throws(UsageError) -> FuzzOptions {
         var apps = [options["--app"] ?? "all"]
-        if apps == ["all"] {
+        if let storekit = options["--storekit"] {
+            if options["--app"] != nil { throw UsageError(message: "fuzz takes --app or --storekit, not both") }
+            _ = try AppArgument.load(nil, storekit: storekit)  // warnings once, and a bad file stops here
+            // Sessions name it as `app FILE.storekit`, which a saved failure replays from anywhere.
+            apps = [URL(fileURLWithPath: storekit).standardizedFileURL.path]
+        } else if apps == ["all"] {
             guard let resources = AppArgument.resources else {
                 throw UsageError(message: "cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME")
             }

@@ -3,8 +3,9 @@ import Scenarios
 import Simulation
 import TerminalUI
 
-/// `paywall-sim play --live FILE [--pace SECONDS]`: one scenario played in the terminal at a human pace,
-/// each step's comment as a caption; then the table `play` prints, and its exit code.
+/// `paywall-sim play --live FILE [--pace SECONDS] [--cast OUT.cast]`: one scenario played in the terminal at a
+/// human pace, each step's comment as a caption; then the table `play` prints, and its exit code. With `--cast`
+/// the terminal stays closed: the replay is written as an asciicast v2 recording, paced on virtual time.
 enum LivePlay {
     static let defaultPace = 1.5
 
@@ -33,6 +34,17 @@ enum LivePlay {
             throw UsageError(message: "--live: \(paths[0]): cannot set up the world: \(error.actual)")
         }
         let theme = try AppArgument.theme(for: world.config, resources: AppArgument.resources)
+        if let cast = options["--cast"] {
+            do {
+                try LiveCast.record(replay, world: world, theme: theme).write(
+                    toFile: cast, atomically: true, encoding: .utf8)
+            } catch {
+                throw UsageError(message: "--cast: cannot write \(cast) (\(error.localizedDescription))")
+            }
+            guard let result = replay.result else { return ExitCode.failures }
+            print(ScenarioReports.table([result]))
+            return result.passed ? ExitCode.ok : ExitCode.failures
+        }
         let code: Int32
         do {
             code = try TerminalFront.run(world: world, theme: theme, live: replay)

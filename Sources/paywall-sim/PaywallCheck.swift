@@ -24,7 +24,51 @@ enum PaywallCheck {
                 lines.append("  - \(left.id) (\(left.productId)): \(reason(left.productId, config: config))")
             }
         }
+        lines += notOnPaywall(config: config)
         return lines.joined(separator: "\n")
+    }
+
+    /// Products the catalog sells that a subscription paywall does not: each kind, and why.
+    static func notOnPaywall(config: DemoConfig) -> [String] {
+        let configured = Set(config.app.subscriptions.map(\.productId))
+        let rest = config.store.products.filter { !configured.contains($0.productId) }
+        guard !rest.isEmpty else { return [] }
+        return ["Not on the paywall:"]
+            + rest.map { product in
+                let title = product.localizations[config.store.locale]?.title ?? product.productId
+                return "  - \(product.productId) (\(title)): \(whyNot(product))"
+            }
+    }
+
+    private static func whyNot(_ product: StoreProductSpec) -> String {
+        switch product.type {
+        case .consumable: "a consumable is used up and bought again; it grants no access that renews"
+        case .nonConsumable: "a non-consumable is bought once and kept; it grants no access that renews"
+        case .nonRenewing: "a non-renewing subscription ends without renewing; the app would have to track its end"
+        case .autoRenewable: "an auto-renewable subscription the app's owner did not put on the paywall"
+        }
+    }
+
+    /// `--storefront CODE --locale ID`: the device in another storefront or language, as the store sees it.
+    static func place(_ config: inout DemoConfig, storefront: String?, locale: String?) throws(UsageError) {
+        if let storefront {
+            guard Storefront.named(storefront) != nil else {
+                let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
+                throw UsageError(message: "--storefront: unknown storefront \"\(storefront)\" (storefronts: \(known))")
+            }
+            config.store.storefront = storefront
+        }
+        if let locale {
+            let locales = Set(config.store.products.flatMap(\.localizations.keys))
+            // The store answers in the locale, or else in another of its language: one it has neither of is a typo.
+            guard locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) }) else {
+                throw UsageError(
+                    message:
+                        "--locale: no product is translated for \"\(locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"
+                )
+            }
+            config.store.locale = locale
+        }
     }
 
     /// The likely reason the store did not return a product, read from its catalog.

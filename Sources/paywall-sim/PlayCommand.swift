@@ -6,7 +6,7 @@ import WhiteLabel
 
 /// `paywall-sim play FILE|DIR…`: runs scenarios headless and reports them.
 enum PlayCommand {
-    static let valued: Set<String> = ["--junit", "--jobs", "--pace"]
+    static let valued: Set<String> = ["--junit", "--jobs", "--pace", "--cast"]
     static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", "--live", PlayJobs.resultsFlag]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -22,30 +22,83 @@ enum PlayCommand {
         }
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
         if options.has("--live") { return try LivePlay.main(paths: paths, options: options) }
-        if options["--pace"] != nil { throw UsageError(message: "--pace goes with --live") }
+        for option in ["--pace", "--cast"] where options[option] != nil {
+            throw UsageError(message: "\(option) goes with --live")
+        }
         let jobs = try options.integer("--jobs", in: 1...64, default: 1)
-        let scenarios: [Scenario]
+        var scenarios: [Scenario] = []
+        var malformed: [ScenarioReports.Malformed] = []
         do {
             // Every file is read before any runs, so a malformed one stops the run at once (exit 2).
-            scenarios = try ScenarioFiles.collect(paths).map { (file) throws(ConfigError) in
-                try ScenarioParser.parse(file: file)
+            for file in try ScenarioFiles.collect(paths) {
+                do {
+                    scenarios.append(try ScenarioParser.parse(file: file))
+                } catch {
+                    malformed.append(ScenarioReports.Malformed(file: file, message: error.description))
+                }
             }
         } catch {
             throw UsageError(message: error.description)
         }
+        if !malformed.isEmpty { return try reportMalformed(malformed, scenarios: scenarios, options) }
         guard !scenarios.isEmpty else {
             throw UsageError(message: "no .scenario files in \(paths.joined(separator: ", "))")
         }
+        // A --jobs child leaves the warnings to its parent.
+        if !options.has(PlayJobs.resultsFlag) { warnOnce(about: scenarios) }
         let results =
             jobs > 1 && scenarios.count > 1
-            ? try PlayJobs.run(files: scenarios.map(\.file), jobs: jobs)
-            : scenarios.map(ScenarioRunner(resources: AppArgument.resources).run)
+            ? try PlayJobs.run(files: scenarios.map(\.file), jobs: jobs) : timedRuns(scenarios)
         if options.has(PlayJobs.resultsFlag) {
             print(try PlayJobs.encode(results))
             return ExitCode.ok
         }
         try report(results, options)
         return results.allSatisfy(\.passed) ? ExitCode.ok : ExitCode.failures
+    }
+
+    /// Each scenario run, with the wall-clock time it took for JUnit (the run itself never reads a clock).
+    static func timedRuns(_ scenarios: [Scenario]) -> [ScenarioResult] {
+        let runner = ScenarioRunner(resources: AppArgument.resources)
+        let clock = ContinuousClock()
+        return scenarios.map { scenario in
+            let start = clock.now
+            var result = runner.run(scenario)
+            let elapsed = start.duration(to: clock.now).components
+            result.wallSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            return result
+        }
+    }
+
+    /// A malformed file is bad input (exit 2, its message on stderr); TAP bails out, and JUnit reports it as
+    /// an error case beside the scenarios that could run.
+    private static func reportMalformed(
+        _ malformed: [ScenarioReports.Malformed], scenarios: [Scenario], _ options: Options
+    ) throws -> Int32 {
+        for file in malformed { FileHandle.standardError.write(Data((file.message + "\n").utf8)) }
+        if options.has("--tap") { print(ScenarioReports.tap([], malformed: malformed)) }
+        if let path = options["--junit"] {
+            warnOnce(about: scenarios)
+            try write(ScenarioReports.junit(timedRuns(scenarios), malformed: malformed), to: path)
+        }
+        return ExitCode.badInput
+    }
+
+    private static func write(_ text: String, to path: String) throws(UsageError) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw UsageError(message: "--junit: cannot write \(path) (\(error.localizedDescription))")
+        }
+    }
+
+    /// Each `.storekit` file's warnings, once however many scenarios use it.
+    static func warnOnce(about scenarios: [Scenario]) {
+        var seen: Set<String> = []
+        let known = Set(Storefront.known.map(\.countryCode))
+        for file in scenarios.flatMap(\.storekitFiles) where seen.insert(file).inserted {
+            AppArgument.warn(StoreKitApp.warnings(path: file, knownStorefronts: known))
+        }
     }
 
     private static func report(_ results: [ScenarioResult], _ options: Options) throws {
@@ -56,13 +109,7 @@ enum PlayCommand {
         } else {
             print(ScenarioReports.table(results))
         }
-        if let path = options["--junit"] {
-            do {
-                try ScenarioReports.junit(results).write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                throw UsageError(message: "--junit: cannot write \(path) (\(error.localizedDescription))")
-            }
-        }
+        if let path = options["--junit"] { try write(ScenarioReports.junit(results), to: path) }
     }
 
     /// File and folder names on their own; options and their values go to `Options`.

@@ -10,7 +10,9 @@ enum RunCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
             arguments,
-            valued: ["--app", "--state", "--seed", "--latency", "--inject", "--record", "--walk", "--report"],
+            valued: [
+                "--app", "--storekit", "--state", "--seed", "--latency", "--inject", "--record", "--walk", "--report",
+            ],
             flags: ["--ephemeral"])
         if options.has("--help") {
             print(Usage.run)
@@ -33,7 +35,7 @@ enum RunCommand {
                 throw UsageError(message: "--inject: \(error)")
             }
         }
-        let (config, resources) = try AppArgument.load(options["--app"])
+        let (config, resources) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
         let theme = try AppArgument.theme(for: config, resources: resources)
         // A walk's worlds live in memory: each scenario starts from its own setup.
         let state =
@@ -58,7 +60,9 @@ enum RunCommand {
                 code = try TerminalFront.run(world: world, theme: theme, walk: walk)
                 return code
             }
-            code = try TerminalFront.run(world: world, theme: theme, recordings: recordings)
+            // A .storekit file's time rate speeds the clock up as Xcode's StoreKit testing does.
+            let speed = config.store.storekitSettings?.virtualSecondsPerSecond ?? 1
+            code = try TerminalFront.run(world: world, theme: theme, speed: speed, recordings: recordings)
             world.saveClock()
         } catch {
             throw UsageError(message: "\(error)")
@@ -88,14 +92,20 @@ enum RunCommand {
     private static func recorder(
         _ options: Options, seed: UInt64, latency: LatencyProfile, faults: FaultPlan?, state: String?
     ) -> ScenarioRecorder {
-        var app = options["--app"] ?? AppArgument.defaultApp
-        if app.contains("/") || app.hasSuffix(".json") { app = URL(fileURLWithPath: app).standardizedFileURL.path }
+        var app = options["--app"] ?? options["--storekit"] ?? AppArgument.defaultApp
+        if app.contains("/") || app.hasSuffix(".json") || app.hasSuffix(".storekit") {
+            app = URL(fileURLWithPath: app).standardizedFileURL.path
+        }
+        var setup: [SetupStep] = faults.map { [.inject($0)] } ?? []
+        if options["--app"] != nil, let storekit = options["--storekit"] {
+            setup.insert(.storekit(URL(fileURLWithPath: storekit).standardizedFileURL.path), at: 0)
+        }
         let comments =
             state.map {
                 ["recorded by paywall-sim run with its state in \($0): what earlier sessions left there is not here"]
             } ?? ["recorded by paywall-sim run"]
         return ScenarioRecorder(
-            app: app, seed: seed, latency: latency, setup: faults.map { [.inject($0)] } ?? [], comments: comments)
+            app: app, seed: seed, latency: latency, setup: setup, comments: comments)
     }
 
     /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`.

@@ -16,7 +16,15 @@ enum ScenarioArgument {
             throw UsageError(message: "\(option): \(error.description)")
         }
         guard !scenarios.isEmpty else { throw UsageError(message: "\(option): no .scenario files in \(path)") }
-        for scenario in scenarios { try checkSetup(scenario, option: option) }
+        for scenario in scenarios {
+            // One world cannot show a comparison: say which command can.
+            if scenario.needsComparison {
+                throw UsageError(
+                    message: "\(option): \(scenario.file) compares worlds (vary, expect diverge or when): "
+                        + "run paywall-sim compare \(scenario.file) --live")
+            }
+            try checkSetup(scenario, option: option)
+        }
         return scenarios
     }
 

@@ -12,6 +12,7 @@ enum Usage {
           check     What the paywall shows and why (--paywall); the ledger's invariants (--ledger)
           bench     Run the benchmarks and print their figures
           play      Run scenario files headless and report them
+          compare   Run one scenario in two or more worlds (a policy, latency, storefront…) and show where they diverge
           fuzz      Random sessions checked against the invariants; a failure is shrunk to a scenario
 
         Run `paywall-sim COMMAND --help` for a command's options.
@@ -19,14 +20,18 @@ enum Usage {
         """
 
     static let run = """
-        Usage: paywall-sim [run] [--app NAME|PATH] [--state DIR | --ephemeral] [--seed N] [--latency PROFILE]
-                               [--inject RULES] [--record FILE]
+        Usage: paywall-sim [run] [--storekit FILE.storekit] [--app NAME|PATH] [--state DIR | --ephemeral]
+                               [--seed N] [--latency PROFILE] [--inject RULES] [--record FILE]
                paywall-sim run --walk FILE|DIR [--report FILE]
 
         Opens a white-label app on a simulated phone, beside the timeline of every message
         between the app, the fake App Store and the backend.
 
         Options:
+          --storekit FILE    An Xcode .storekit file: an app built around it (every auto-renewable
+                             subscription an offer, each group an access level, a generated feed), its
+                             settings honoured; with --app, that app's text and order selling from the file.
+                             What the file holds and the simulator ignores is a warning on stderr.
           --app NAME|PATH    A bundled demo app (see `paywall-sim apps`) or a config file. Default: daily-news
           --state DIR        Where the App Store, the backend and the phone keep their state.
                              Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
@@ -57,23 +62,26 @@ enum Usage {
         """
 
     static let screens = """
-        Usage: paywall-sim screens [--app NAME|PATH] [--width N]
+        Usage: paywall-sim screens [--storekit FILE] [--app NAME|PATH] [--width N]
 
         Prints every screen of the app as text, in the order a reader meets them: each with a caption,
         headed by its identifier. The golden snapshots in Tests/Snapshots hold the same text.
 
         Options:
+          --storekit FILE  An app built around an Xcode .storekit file (see run --help)
           --app NAME|PATH  A bundled demo app or a config file. Default: daily-news
           --width N        The phone's width in columns, 24 to 120. Default: 40
           -h, --help       Show this help
         """
 
     static let check = """
-        Usage: paywall-sim check --paywall [--app NAME|PATH]
+        Usage: paywall-sim check --paywall [--storekit FILE] [--app NAME|PATH] [--storefront CODE] [--locale ID]
                paywall-sim check --ledger [--state DIR | --app NAME]
 
         --paywall prints the offers the paywall will show, in the owner's order, with the store's
-        words in the owner's text, and why each configured product the store did not return is left out.
+        words in the owner's text, why each configured product the store did not return is left out,
+        and why the catalog's other products (consumables, non-consumables, non-renewing subscriptions)
+        are not on a subscription paywall.
 
         --ledger verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
         3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
@@ -85,6 +93,9 @@ enum Usage {
 
         Options:
           --paywall     Show what the paywall will show and why
+          --storekit FILE   The paywall of an app built around an Xcode .storekit file (see run --help)
+          --storefront CODE The paywall in another storefront (USA, GBR, FRA, …)
+          --locale ID   The paywall in another locale (en_US, fr_FR, …)
           --ledger      Check the ledger (backend.sqlite)
           --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
           --app NAME    Which app's default state directory. Default: daily-news
@@ -108,7 +119,7 @@ enum Usage {
         """
 
     static let fuzz = """
-        Usage: paywall-sim fuzz [--app NAME|PATH|all] [--runs N] [--steps N] [--seed N] [--out DIR]
+        Usage: paywall-sim fuzz [--app NAME|PATH|all | --storekit FILE] [--runs N] [--steps N] [--seed N] [--out DIR]
                                 [--state DIR] [--session N] [--defect NAME]
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
@@ -128,6 +139,7 @@ enum Usage {
 
         Options:
           --app NAME|PATH|all  The app to fuzz; all takes the bundled demo apps in turn. Default: all
+          --storekit FILE      Fuzz the app built around an Xcode .storekit file
           --runs N             Sessions. Default: 2000
           --steps N            Steps per session. Default: 60
           --seed N             Default: 1
@@ -142,30 +154,37 @@ enum Usage {
 
     static let play = """
         Usage: paywall-sim play FILE|DIR… [--junit FILE] [--tap] [--markdown] [--jobs N] [--list-faults]
-               paywall-sim play --live FILE [--pace SECONDS]
+               paywall-sim play --live FILE [--pace SECONDS] [--cast OUT.cast]
 
         Runs scenarios (*.scenario; folders are searched) on the virtual clock and prints a table:
         scenario, result, steps, virtual time covered. A failure shows file:line, the step, expected
         vs actual, the rendered screen and the end of the timeline.
-        Exit 0 when all pass, 1 if any failed, 2 for a malformed file (file:line and what is wrong).
+        Exit 0 when all pass, 1 if any failed, 2 for a malformed file (file:line and what is wrong; with
+        --tap, Bail out!; with --junit, the other files run and the malformed one is an error case).
 
         Options:
-          --junit FILE   Also write the results as JUnit XML
-          --tap          Print TAP instead of the table
-          --markdown     Print "What happens | What the reader sees | Result" from title and sees
+          --junit FILE   Also write the results as JUnit XML (Surefire's shape; wall-clock time, the
+                         virtual time as a property)
+          --tap          Print TAP version 13 instead of the table
+          --markdown     Print "What happens | What the reader sees | Result" from title and sees, then
+                         each scenario's messages as a Mermaid sequence diagram
           --jobs N       Run the files in N parallel processes. Default: 1
           --list-faults  Print every fault target and its faults, as inject takes them
           --live         Play one scenario in the terminal at a human pace, for a demo: each step's
                          # comment (on its line, or the lines just above) is shown as a caption.
                          Space pauses and resumes, q quits. Expectations are checked as play checks them;
                          at the end the pane says passed or the step that failed, and q prints the table.
-          --pace SECONDS Wall time between steps with --live, 0 to 60. Default: 1.5
+          --pace SECONDS Time between steps with --live, 0 to 60. Default: 1.5
+          --cast FILE    With --live: write the replay as an asciicast v2 recording instead of showing it,
+                         a frame per step at the pace in virtual seconds (the same file every time)
           -h, --help     Show this help
 
         One step per line; # starts a comment.
-        Setup:   app NAME|PATH, title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
+        Setup:   app NAME|PATH, storekit FILE.storekit (the app built around it; after app CONFIG,
+                 that app selling from it), title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
-                 inject TARGET FAULT [times N | always | chance P]
+                 inject TARGET FAULT [times N | always | chance P], finish before|after,
+                 restore-policy NAME
         Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, double-tap offer ID, subscribe,
                  answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
@@ -182,6 +201,47 @@ enum Usage {
                  without waiting STEP (the next step comes before answers on their way arrive),
                  defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment,
                  keep-cache)
+        Compare: vary KEY=V1,V2, expect diverge [at STEP], when KEY=VALUE STEP (see compare --help)
+        """
+
+    static let compare = """
+        Usage: paywall-sim compare FILE|DIR… [--vary KEY=V1,V2[,V3…]]
+               paywall-sim compare FILE --vary KEY=V1,V2 --live
+
+        Runs the same scenario, with the same seed, in one world per value of KEY, step by step in
+        lockstep, and prints where the worlds diverge: each step after which what they show changed while
+        they differed (the first marked ▶, a return to agreement marked =), with per world the screen, the
+        alert, the access levels, the App Store's charges and the ledger's ownership moves; then each
+        world's result and a summary.
+        Exit 0 when every world passed its expectations and, if the scenario says expect diverge, the
+        worlds diverged (at the step it names); 1 otherwise; 2 for bad input (an unknown key or value,
+        a malformed scenario: file:line).
+
+        Options:
+          --vary KEY=V1,V2  The setting that differs between the worlds; it replaces the scenario's own
+                            vary line. KEY is one of
+                              finish          before|after: the app finishes Apple's transaction before or
+                                              after the server check
+                              restore-policy  transfer, keep-with-original-owner, transfer-if-owner-inactive
+                              latency         none, fast, typical, slow, flaky
+                              storefront      USA, GBR, … (what the app's catalog sells in)
+                            or any setup line's word (seed, inject, app, locale, device, apple-id, account,
+                            defect), its value the rest of the line; an empty value is a world without it:
+                            --vary "inject=receipts error times 1,"
+          --live            Open the terminal with the first two worlds side by side: one phone each, and
+                            every key goes to both (the reader's keys and the controls, which act on both
+                            worlds at once). The timeline is the first world's, with the first line where
+                            the two timelines differ marked "≠ the worlds differ from here". The scenario's
+                            setup and the steps before its first reader action run first; you do the rest.
+          -h, --help        Show this help
+
+        In a scenario (see play --help for the other lines):
+          vary KEY=V1,V2            the worlds, so `paywall-sim compare FILE` needs no --vary; play runs
+                                    such a file as its comparison
+          expect diverge [at STEP]  the worlds must diverge (first after STEP, as written); play fails a
+                                    file with it and no vary line: it needs compare
+          when KEY=VALUE STEP       a step (often an expectation) only for that world
+          finish before|after, restore-policy NAME   setup lines for the settings compare varies
         """
 
     static let apps = """

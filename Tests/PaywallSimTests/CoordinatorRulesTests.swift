@@ -26,10 +26,11 @@ import WhiteLabel
         world.openProfile()
         world.highlight("Restore purchase")
         world.send(.select)
-        world.send(.select)  // a second restore while the first waits for the receipt
+        world.send(.select)  // a second restore while the first waits for the receipt: it joins the first
         world.scheduler.runUntilIdle()
         #expect(world.timeline.entries.filter { $0.text == "receipt refresh request" }.count == 1)
-        #expect(world.timeline.text.contains("waiting for the refresh already running"))
+        #expect(world.timeline.text.contains("restore: one is already on its way; this tap waits for it"))
+        #expect(world.timeline.entries.filter { $0.text.hasPrefix("→ POST /v1/restores") }.count <= 1)
         #expect(world.screen.alert?.message == "There is no purchase to restore on this Apple ID.")
     }
 

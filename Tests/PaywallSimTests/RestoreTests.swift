@@ -131,7 +131,7 @@ import Testing
         let receipt = world.refreshedReceipt(on: "phone-2")
         // phone-2 reports the receipt as after a purchase (not a restore): nothing moves, nobody new is made.
         let answer = world.await { world.client(on: "phone-2").validateReceipt(receipt, completion: $0) }
-        #expect(answer?.failure == .refused(status: 422, code: "nothing_to_validate"))
+        #expect(answer?.failure == .refused(status: 409, code: "purchase_owned_elsewhere"))
         #expect(world.owner(of: "2000000000000001") == "anon-000001")
         #expect(try world.backend.ledger.moves().isEmpty)
     }

@@ -102,6 +102,14 @@ import WhiteLabel
             restart app
             new device ipad
             kill
+            store resolve-interrupted
+            store price-increase
+            ask-to-buy on
+            ask-to-buy off
+            payments restricted
+            payments allowed
+            remove receipt
+            clear faults payment
             """
         let steps = try kinds(text).map { kind -> WorldStep? in
             if case .world(let step) = kind { step } else { nil }
@@ -111,7 +119,11 @@ import WhiteLabel
                 .advance(.fixed(.seconds(3))), .advance(.fixed(.days(2))), .advance(.months(1)), .store(.renew),
                 .store(.expire), .store(.refund), .store(.revoke), .store(.billingIssue), .store(.recover),
                 .parentApprove, .parentDecline, .background, .foreground, .restartApp, .newDevice("ipad"), .kill,
+                .store(.resolveInterrupted), .store(.priceIncrease), .askToBuy(true), .askToBuy(false),
+                .payments(allowed: false), .payments(allowed: true), .removeReceipt, .clearFaults("payment"),
             ])
+        // Printed back, each is the line it was read from: a recording says what a scenario says.
+        #expect(steps.compactMap { $0 }.map(StepText.world) == text.split(separator: "\n").map(String.init))
     }
 
     @Test func everyExpectation() throws {
@@ -220,5 +232,44 @@ import WhiteLabel
                 nil, "The reader opens the article: it is locked.", "to the paywall", nil, "the quoted # is text",
             ])
         #expect(steps[4].text == "expect text \"Subscribe #1\"")
+    }
+}
+
+/// The lines `compare` reads: `vary`, `expect diverge`, `when`, and the settings it varies.
+@Suite struct CompareLinesParserTests {
+    @Test func varyExpectDivergeAndWhenAreRead() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            vary restore-policy=transfer,keep-with-original-owner
+            finish after
+            launch
+            when restore-policy=transfer expect levels none
+            expect diverge at restore
+            """, file: "t.scenario")
+        #expect(scenario.variation?.labels == ["restore-policy=transfer", "restore-policy=keep-with-original-owner"])
+        #expect(scenario.divergence?.line == 5)
+        #expect(scenario.divergence?.step == "restore")
+        #expect(scenario.steps[0].kind == .setup(.finish(.afterServerCheck)))
+        #expect(scenario.steps[2].condition == "restore-policy=transfer")
+        #expect(scenario.steps[2].text == "expect levels none")
+        #expect(scenario.needsComparison)
+    }
+
+    @Test func mistakesNameTheLine() {
+        let cases = [
+            ("launch\nvary colour=red,blue\n", "t.scenario:2", "unknown key \"colour\""),
+            ("vary finish=before,after\nvary latency=fast,slow\n", "t.scenario:2", "one vary line per scenario"),
+            ("restore-policy share\n", "t.scenario:1", "unknown restore policy \"share\""),
+            ("launch\nwhen restore\n", "t.scenario:2", "write when KEY=VALUE STEP"),
+            ("launch\nrestore-policy transfer\n", "t.scenario:2", "builds the world"),
+        ]
+        for (text, file, message) in cases {
+            #expect {
+                try ScenarioParser.parse(text, file: "t.scenario")
+            } throws: { error in
+                guard let error = error as? ConfigError else { return false }
+                return error.file == file && error.message.contains(message)
+            }
+        }
     }
 }

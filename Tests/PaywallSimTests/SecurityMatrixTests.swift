@@ -370,7 +370,7 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
             $0.send("POST", "/v1/receipts", ["receipt": $0.anonReceipt], token: $0.eveToken, device: "phone-1")
         },
         SecurityCase(
-            name: "the same receipt posted by a device with no identity", status: 422, code: "nothing_to_validate"
+            name: "the same receipt posted by a device with no identity", status: 409, code: "purchase_owned_elsewhere"
         ) {
             $0.send("POST", "/v1/receipts", ["receipt": $0.anonReceipt], device: "phone-2")
         },

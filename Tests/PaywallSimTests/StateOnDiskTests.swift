@@ -43,6 +43,32 @@ import Testing
         #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
     }
 
+    /// Issue 12, defect 15: the process dies after the reader confirmed on Apple's sheet, before the
+    /// charge. The payment is Apple's once confirmed: it goes through, and the next launch's observer
+    /// hears of it, as StoreKit's queue delivers an unfinished transaction.
+    @Test func aPaymentConfirmedBeforeTheProcessDiedGoesThroughAtTheNextLaunch() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try world(directory)
+        first?.launch()
+        first?.scheduler.runUntilIdle()
+        try first?.perform(.openPaywall)
+        first?.scheduler.runUntilIdle()
+        try first?.perform(.selectOffer("premium-monthly"))
+        first?.scheduler.runUntilIdle()
+        try first?.perform(.confirmPayment)  // the charge is still on its way when the process dies
+        #expect(first?.charges == 0)
+        first = nil
+
+        let second = try world(directory)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        #expect(second.charges == 1)
+        #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
+        #expect(
+            second.timeline.entries.contains { $0.text.hasPrefix("a payment confirmed before the last run stopped") })
+    }
+
     @Test func aNewPhoneInALaterRunIsNeverOneAnEarlierRunLeftOnDisk() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

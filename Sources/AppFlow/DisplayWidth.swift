@@ -1,0 +1,39 @@
+/// How many terminal columns text takes, without a terminal: wide East Asian characters and emoji take two,
+/// combining marks none. The phone's lines are wrapped by it, so a Japanese paywall fits a 40-column phone.
+public enum DisplayWidth {
+    public static func of(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        return of(scalar: scalar.value)
+    }
+
+    public static func of(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// East Asian wide and emoji ranges, and zero-width marks.
+    public static func of(scalar value: UInt32) -> Int {
+        switch value {
+        case 0..<0x20, 0x7F: return 0
+        case 0x300...0x36F, 0x200B...0x200F, 0xFE00...0xFE0F: return 0
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default: return 1
+        }
+    }
+
+    /// The first characters of `text` that fit in `columns`, and the rest; at least one character moves.
+    static func split(_ text: String, at columns: Int) -> (head: String, rest: String) {
+        var head = ""
+        var used = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let width = of(text[index])
+            if used + width > columns && !head.isEmpty { break }
+            head.append(text[index])
+            used += width
+            index = text.index(after: index)
+        }
+        return (head, String(text[index...]))
+    }
+}

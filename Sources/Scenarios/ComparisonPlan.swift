@@ -1,0 +1,56 @@
+/// The steps each world of a comparison runs, slot by slot, so the worlds go in lockstep: the scenario's
+/// steps with the varied setup line in a slot of its own after the scenario's setup, the scenario's own
+/// line of that key left out where the varied one replaces it, and `when` steps only in their world.
+struct ComparisonPlan {
+    let labels: [String]
+    /// For each slot, what each world runs there (nil: nothing).
+    let slots: [[ScenarioStep?]]
+    /// For each slot, the step a report names (the varied slot: the first world's line).
+    let named: [ScenarioStep]
+
+    init(_ scenario: Scenario, _ variation: Variation) throws(VariationError) {
+        labels = variation.labels
+        let known = Set(labels)
+        for step in scenario.steps {
+            if let condition = step.condition, !known.contains(condition) {
+                throw VariationError(
+                    "\(scenario.file):\(step.line): when \(condition) names no world (worlds: "
+                        + "\(labels.joined(separator: ", ")))")
+            }
+        }
+        let setupCount = scenario.steps.prefix { if case .setup = $0.kind { true } else { false } }.count
+        var slots: [[ScenarioStep?]] = []
+        var named: [ScenarioStep] = []
+        for (index, step) in scenario.steps.enumerated() {
+            if index == setupCount { Self.addVaried(variation, scenario, to: &slots, &named) }
+            let replaced =
+                index < setupCount && variation.replaces
+                && step.text.split(separator: " ").first.map(String.init) == variation.key
+            slots.append(
+                labels.map { label in
+                    replaced || (step.condition.map { $0 != label } ?? false) ? nil : step
+                })
+            named.append(step)
+        }
+        if setupCount == scenario.steps.count { Self.addVaried(variation, scenario, to: &slots, &named) }
+        self.slots = slots
+        self.named = named
+    }
+
+    private static func addVaried(
+        _ variation: Variation, _ scenario: Scenario, to slots: inout [[ScenarioStep?]], _ named: inout [ScenarioStep]
+    ) {
+        let line = Int(variation.source.split(separator: ":").last ?? "") ?? 0
+        let steps = variation.steps.indices.map { index in
+            variation.steps[index].map {
+                ScenarioStep(line: line, text: variation.line(index) ?? "", kind: .setup($0))
+            }
+        }
+        slots.append(steps)
+        // At least one value is not empty (values are two or more, and distinct).
+        let kind = steps.compactMap { $0 }.first?.kind ?? .launch
+        named.append(
+            ScenarioStep(
+                line: line, text: "vary \(variation.key)=\(variation.values.joined(separator: ","))", kind: kind))
+    }
+}

@@ -1,0 +1,80 @@
+import AppFlow
+import BackendSim
+import SimKernel
+
+/// Invariant 12, moves only as asked: a purchase changes owner (restore, transfer, a purchase's check)
+/// no more often than the reader asked for that kind of move since the purchase was first owned. The
+/// same action again at once (`without waiting`) is one act, as a double tap is one wish.
+struct MoveCheck {
+    enum Kind: String {
+        case restore, transfer, purchase
+    }
+
+    private var acts: [(kind: Kind, endedAt: SimInstant)] = []
+    /// The kinds of move the running step asks for.
+    private var asked: [Kind] = []
+    private var previous: (step: MonitoredStep, waited: Bool)?
+    /// Moves in the ledger before the monitor started are not the session's.
+    private let movesBefore: Int
+
+    init(world: World) {
+        movesBefore = (try? world.backend.ledger.moves().count) ?? 0
+    }
+
+    mutating func willRun(_ step: MonitoredStep, waits: Bool) {
+        let again = previous.map { $0.step == step && !$0.waited } ?? false
+        asked = again ? [] : Self.kinds(step)
+        previous = (step, waits)
+    }
+
+    mutating func check(_ context: StepContext) -> [InvariantViolation] {
+        let now = context.world.scheduler.now
+        acts += asked.map { ($0, now) }
+        asked = []
+        guard let moves = try? context.world.backend.ledger.moves(), moves.count > movesBefore else { return [] }
+        // A purchase is the reader's from its first charge; a move before it was bought was asked of another.
+        var firstOwned: [String: SimInstant] = [:]
+        let world = context.world
+        for record in world.store.transactions(appleId: world.appleId)
+        where firstOwned[record.originalTransactionIdentifier] == nil {
+            firstOwned[record.originalTransactionIdentifier] = record.purchaseDate
+        }
+        var counted: [String: Int] = [:]
+        var found: [InvariantViolation] = []
+        for move in moves[movesBefore...] where move.from != nil {
+            let kind = Self.kind(of: move.via)
+            let key = "\(move.originalTransactionId) \(kind.rawValue)"
+            counted[key, default: 0] += 1
+            let since = firstOwned[move.originalTransactionId] ?? move.at
+            let allowed = acts.count { $0.kind == kind && $0.endedAt >= since }
+            guard counted[key, default: 0] == allowed + 1 else { continue }
+            found.append(
+                InvariantViolation(
+                    .movesOnlyAsAsked,
+                    "\(move.originalTransactionId) moved by \(kind.rawValue) \(allowed + 1) time\(allowed == 0 ? "" : "s") "
+                        + "(now to \(move.to)) but the reader asked for \(allowed)"))
+        }
+        return found
+    }
+
+    private static func kind(of via: OwnershipMove.Via) -> Kind {
+        switch via {
+        case .restore: .restore
+        case .transfer: .transfer
+        case .purchase: .purchase
+        }
+    }
+
+    /// What a step may rightly move: a restore (also a signed-in reader's purchase, restored instead of
+    /// charged), a transfer on signing in or accepting it, a purchase's check when Apple's answer arrives.
+    private static func kinds(_ step: MonitoredStep) -> [Kind] {
+        switch step {
+        case .reader(.restore): [.restore]
+        case .reader(.acceptTransfer): [.restore, .transfer]
+        case .reader(.logIn), .reader(.signUp): [.transfer, .restore]
+        case .reader(.selectOffer), .reader(.doubleTapOffer), .reader(.subscribe): [.restore, .purchase]
+        case .reader(.confirmPayment), .paymentReleased, .restartApp, .foreground: [.purchase]
+        default: []
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AppFlow
+import BackendSim
+import SimKernel
+import StoreSim
+
+/// Invariant 10, a paying reader keeps access: every paid subscription an anonymous identity owns is
+/// held by a phone of the world; the article on screen loads when the levels unlock it; and after a
+/// launch, a restart or a return to the foreground, the phone shows the levels its identity owns.
+/// What a fault (or, for ownership, a kill) since the act explains is excused.
+enum PayingCheck {
+    static func violations(_ context: StepContext, interruptedAt: SimInstant?) -> [InvariantViolation] {
+        orphans(context, interruptedAt: interruptedAt) + unreadContent(context) + levelsAfterLaunch(context)
+    }
+
+    /// (a) Nothing paid belongs to an anonymous identity no phone keeps: that reader lost it for good.
+    private static func orphans(_ context: StepContext, interruptedAt: SimInstant?) -> [InvariantViolation] {
+        let world = context.world
+        let ledger = world.backend.ledger
+        let held = world.heldAnonymousIdentities
+        var found: [InvariantViolation] = []
+        var moves: [OwnershipMove]?
+        for paid in world.paidSubscriptions {
+            guard let owner = (try? ledger.purchase(paid.originalTransactionId))?.flatMap(\.ownerId),
+                !held.contains(owner), (try? ledger.identity(owner))??.kind == .anonymous
+            else { continue }
+            if moves == nil { moves = (try? ledger.moves()) ?? [] }
+            let movedAt = moves?.last { $0.originalTransactionId == paid.originalTransactionId }?.at ?? .worldStart
+            if context.faultSince(movedAt) || (interruptedAt.map { $0 >= movedAt } ?? false) { continue }
+            found.append(
+                InvariantViolation(
+                    .payingKeepsAccess,
+                    "\(paid.productId) (\(paid.originalTransactionId)), paid for, belongs to anonymous \(owner), "
+                        + "which no phone keeps (phones keep \(WorldReading.list(held)))"))
+        }
+        return found
+    }
+
+    /// (b) The article on screen, unlocked by the phone's levels, is loaded once the world settled.
+    private static func unreadContent(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        let state = world.appState
+        guard context.settled, world.isAppRunning, state.alert == nil, case .content(let id) = state.route,
+            let item = state.item(id), !item.requiredLevels.isEmpty, state.access.unlocks(item.requiredLevels)
+        else { return [] }
+        let shown: String
+        switch state.fullContent[id] {
+        case .loaded: return []
+        case .failed(let message): shown = "\"\(message)\""
+        case .loading, nil: shown = "no full text after every answer arrived"
+        }
+        if context.faultSince(world.contentRequested(id) ?? context.began) { return [] }
+        return [
+            InvariantViolation(
+                .payingKeepsAccess,
+                "\(world.deviceName) holds \(WorldReading.list(context.phoneLevels)), which unlocks \(id), but shows \(shown)"
+            )
+        ]
+    }
+
+    /// (c) After the app starts or comes back, it shows the levels of every paid subscription its identity owns.
+    private static func levelsAfterLaunch(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        guard context.step == .restartApp || context.step == .foreground, context.settled, world.isAppRunning,
+            !context.faultSince(context.began)
+        else { return [] }
+        let identity = world.appState.access.identity
+        let ownerId: String?
+        switch identity {
+        case .none: ownerId = nil
+        case .anonymous(let id): ownerId = id
+        case .account(let email): ownerId = try? world.backend.ledger.identityId(email: email)
+        }
+        guard let ownerId else { return [] }
+        let owned = Set(((try? world.backend.ledger.purchases(ownedBy: ownerId)) ?? []).map(\.originalTransactionId))
+        let paid = world.paidSubscriptions.filter { owned.contains($0.originalTransactionId) }
+        let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
+        guard !expected.isSubset(of: context.phoneLevels) else { return [] }
+        return [
+            InvariantViolation(
+                .payingKeepsAccess,
+                "after the app started again, \(WorldReading.describe(identity)) owns \(paid.map(\.productId).joined(separator: ", ")), "
+                    + "paid for, but \(world.deviceName) shows \(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(expected))"
+            )
+        ]
+    }
+}

@@ -1,0 +1,23 @@
+import SimKernel
+import Subscriptions
+
+/// What the app told the reader at the end of a purchase, a restore or an account step, as the
+/// event the app received (not the words on screen): the invariants hold the world to it.
+public struct ReaderOutcome: Sendable {
+    public enum Told: Sendable, Equatable {
+        case purchase(PurchaseOutcome)
+        case restore(RestoreOutcome)
+        case account(AccountOutcome)
+    }
+
+    public let told: Told
+    /// The phone it was told on, and which launch of the app there (a restart is a new one).
+    public let device: String
+    public let launch: Int
+    public let at: SimInstant
+    /// When the act began (the effect ran), and the levels the phone held then.
+    public let began: SimInstant
+    public let levelsBefore: Set<String>
+    /// For a purchase: the product being bought.
+    public let productId: String?
+}

@@ -1,0 +1,54 @@
+import AppFlow
+import SimKernel
+import StoreSim
+import Subscriptions
+import WhiteLabel
+
+/// Invariant 13: while Apple's sheet asks to pay for the offer the reader chose on the paywall, it
+/// says what the paywall said: the same price, the same period, and a free trial exactly when the
+/// paywall promised one. The sheet's terms are the store's (`isEligibleForIntroductoryOffer`), so the
+/// store's own product and eligibility are compared, not words.
+extension World {
+    func sheetViolations() -> [InvariantViolation] {
+        let state = appState
+        guard let sheet = device.queue.sheet, sheet.kind == .payment, let offerId = state.purchase?.offerId,
+            let offer = state.offers?.first(where: { $0.id == offerId }),
+            let product = store.catalog.products(
+                for: [offer.productId], storefront: store.storefront, locale: store.locale
+            ).products.first,
+            sheet.productTitle == product.localizedTitle,
+            // A sheet shown before the storefront or language changed is compared with nothing shown since.
+            sheet.localizedPrice == product.localizedPrice
+        else { return [] }
+        var differences: [String] = []
+        if sheet.localizedPrice != offer.product.localizedPrice {
+            differences.append(
+                "price \(offer.product.localizedPrice) on the paywall, \(sheet.localizedPrice) on the sheet")
+        }
+        if product.subscriptionPeriod != offer.product.subscriptionPeriod {
+            differences.append(
+                "period \(Self.text(offer.product.subscriptionPeriod)) on the paywall, \(Self.text(product.subscriptionPeriod)) on the sheet"
+            )
+        }
+        let template =
+            offer.product.freeTrialPeriod != nil ? app.paywall.offerWithTrial ?? app.paywall.offer : app.paywall.offer
+        let promised = template.contains("{trial}") ? offer.product.freeTrialPeriod : nil
+        let intro = product.introductoryOffer
+        let given =
+            intro?.paymentMode == .freeTrial && store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+            ? intro?.subscriptionPeriod : nil
+        if template.contains("{trial}"), promised != given {
+            differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
+        }
+        guard !differences.isEmpty else { return [] }
+        return [
+            InvariantViolation(
+                .sheetMatchesPaywall,
+                "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
+        ]
+    }
+
+    private var app: AppPart { config.app }
+
+    private static func text(_ period: CalendarPeriod?) -> String { period.map(\.lengthDescription) ?? "none" }
+}

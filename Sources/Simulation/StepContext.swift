@@ -1,0 +1,26 @@
+import SimKernel
+
+/// What the issue-12 checks read about the step that just ran, beside the world.
+struct StepContext {
+    let world: World
+    let step: MonitoredStep
+    /// When the step began on the virtual clock.
+    let began: SimInstant
+    /// Nothing is due: every answer has arrived (false after a step `without waiting`).
+    var settled: Bool { world.scheduler.isIdle }
+    /// When a fault of the store or the backend last fired.
+    let lastFault: SimInstant?
+
+    /// Whether a fault fired at or after `instant`: what the reader sees since may be the fault's doing.
+    func faultSince(_ instant: SimInstant) -> Bool {
+        lastFault.map { $0 >= instant } ?? false
+    }
+
+    /// The levels the owner's config maps a product to; nil for a product it does not map.
+    func levels(of productId: String) -> Set<String>? {
+        world.config.backend.productLevels[productId].map(Set.init)
+    }
+
+    /// The levels the phone on screen holds now.
+    var phoneLevels: Set<String> { Set(world.appState.access.levels.map(\.rawValue)) }
+}

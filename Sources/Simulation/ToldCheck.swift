@@ -1,0 +1,92 @@
+import StoreSim
+import Subscriptions
+
+/// Invariant 9, what the reader is told is true: each purchase, restore and account outcome, once
+/// the world settled on the phone it was told on, against the phone's levels, the App Store and
+/// the owner's product → levels mapping. An outcome whose act a fault overlapped is excused.
+struct ToldCheck {
+    /// How many of the world's outcomes were taken; those taken wait here until the world settles.
+    private var taken = 0
+    private var waiting: [ReaderOutcome] = []
+
+    init(world: World) {
+        taken = world.readerOutcomes.count
+    }
+
+    mutating func check(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        waiting += world.readerOutcomes[taken...]
+        taken = world.readerOutcomes.count
+        guard context.settled else { return [] }
+        defer { waiting = [] }
+        // A restart or another phone since: the app that was told is gone, and with it what it showed.
+        guard world.isAppRunning else { return [] }
+        let here = waiting.filter { $0.device == world.deviceName && $0.launch == world.currentLaunch }
+        return here.compactMap { outcome in
+            guard !context.faultSince(outcome.began) else { return nil }
+            return violation(outcome, alone: here.count == 1, context)
+        }
+    }
+
+    private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
+        let levels = context.phoneLevels
+        let world = context.world
+        switch outcome.told {
+        case .purchase(.purchased):
+            let bought = outcome.productId.flatMap(context.levels(of:)) ?? []
+            let wanted = bought.isEmpty ? "some level" : WorldReading.list(bought)
+            guard bought.isEmpty ? levels.isEmpty : !bought.isSubset(of: levels) else { return nil }
+            return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: wanted, levels: levels)
+        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .account(.transferred):
+            guard levels.isEmpty else { return nil }
+            return told(Self.describe(outcome.told), wanted: "some level", levels: levels)
+        case .restore(.nothingToRestore):
+            // What was bought before the restore began must have been found; a charge after it is later news.
+            let charged = world.store.transactions(appleId: world.appleId)
+            let paid = world.paidSubscriptions.filter { subscription in
+                charged.contains {
+                    $0.transactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < outcome.began
+                }
+            }
+            guard !paid.isEmpty else { return nil }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told there is nothing to restore, but \(world.appleId) pays for "
+                    + paid.map { "\($0.productId) (\($0.originalTransactionId))" }.joined(separator: ", "))
+        case .purchase(.serverCheckFailed):
+            let charged = world.store.transactions(appleId: world.appleId).contains { record in
+                record.transactionReason == "PURCHASE" && record.purchaseDate >= outcome.began
+                    && (outcome.productId.map { record.productIdentifier == $0 } ?? true)
+            }
+            guard !charged else { return nil }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told the payment for \(outcome.productId ?? "the offer") went through, "
+                    + "but the App Store charged nothing for it")
+        case .purchase(.failed), .restore(.failed):
+            // Access gained while the act failed, with nothing else in the step that could have given it.
+            guard alone, !levels.subtracting(outcome.levelsBefore).isEmpty,
+                !world.store.transactions(appleId: world.appleId).contains(where: { $0.purchaseDate >= outcome.began })
+            else { return nil }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(Self.describe(outcome.told)) but holds \(WorldReading.list(levels)) "
+                    + "(before: \(WorldReading.list(outcome.levelsBefore)))")
+        default:
+            return nil
+        }
+    }
+
+    private func told(_ what: String, wanted: String, levels: Set<String>) -> InvariantViolation {
+        InvariantViolation(
+            .toldIsTrue, "the reader was told \(what) but the phone holds \(WorldReading.list(levels)), not \(wanted)")
+    }
+
+    static func describe(_ told: ReaderOutcome.Told) -> String {
+        switch told {
+        case .purchase(let outcome): "purchase \(outcome)"
+        case .restore(let outcome): "restore: \"\(outcome.message)\""
+        case .account(let outcome): "account \(outcome)"
+        }
+    }
+}

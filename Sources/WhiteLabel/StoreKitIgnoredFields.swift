@@ -1,0 +1,115 @@
+import Foundation
+
+/// What a `.storekit` file holds that the simulator does not use: one warning per field, so a catalog
+/// never loses offer codes, promotional offers or an offer key in silence.
+///
+/// Bookkeeping (identifiers, reference names, the format version) carries no behaviour and is passed
+/// over, as are fields that hold nothing (`[]`, `""`, `false`, `0`).
+enum StoreKitIgnoredFields {
+    static func warnings(in data: Data, file: String) -> [ConfigError] {
+        guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
+        var scan = Scan(file: file)
+        scan.object(top, at: "", used: ["products", "nonRenewingSubscriptions", "subscriptionGroups", "settings"])
+        for (index, group) in array(top["subscriptionGroups"]).enumerated() {
+            let location = "subscriptionGroups[\(index)]"
+            scan.object(group, at: location, used: ["id", "name", "subscriptions"])
+            for (subIndex, subscription) in array(group["subscriptions"]).enumerated() {
+                scan.subscription(subscription, at: "\(location).subscriptions[\(subIndex)]")
+            }
+        }
+        for key in ["products", "nonRenewingSubscriptions"] {
+            for (index, product) in array(top[key]).enumerated() {
+                scan.object(
+                    product, at: "\(key)[\(index)]", used: ["productID", "type", "displayPrice", "localizations"])
+            }
+        }
+        if let settings = top["settings"] as? [String: Any] {
+            let used = [
+                "_storefront", "_locale", "_askToBuyEnabled", "_failTransactionsEnabled", "_billingIssuesEnabled",
+                "_renewalBillingIssuesEnabled", "_billingGracePeriodEnabled", "_disableDialogs", "_timeRate",
+            ]
+            scan.object(settings, at: "settings", used: Set(used))
+        }
+        return scan.warnings
+    }
+
+    static func array(_ value: Any?) -> [[String: Any]] {
+        (value as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
+    }
+
+    private struct Scan {
+        let file: String
+        var warnings: [ConfigError] = []
+
+        /// Keys that only identify or name things for Xcode's editor.
+        static let bookkeeping: Set<String> = [
+            "identifier", "version", "internalID", "referenceName", "subscriptionGroupID", "locale",
+        ]
+
+        mutating func subscription(_ subscription: [String: Any], at location: String) {
+            let used: Set<String> = [
+                "productID", "type", "displayPrice", "groupNumber", "recurringSubscriptionPeriod",
+                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans",
+            ]
+            object(subscription, at: location, used: used)
+            // One introductory offer per subscription is what the App Store sells to a new subscriber.
+            for (index, offer) in StoreKitIgnoredFields.array(subscription["introductoryOffers"]).enumerated()
+                .dropFirst()
+            {
+                warn("\(location).introductoryOffers[\(index)]", offer, "only the first introductory offer is sold")
+            }
+            if let offer = subscription["introductoryOffer"] as? [String: Any] {
+                billingPlanType(offer, at: "\(location).introductoryOffer")
+            }
+            // A plan billed up front at `displayPrice` is how the simulator sells every subscription.
+            for (index, plan) in StoreKitIgnoredFields.array(subscription["billingPlans"]).enumerated()
+            where plan["billingPlanType"] as? String != "BILLED_UPFRONT" {
+                warn("\(location).billingPlans[\(index)]", plan, "only plans billed up front are sold")
+            }
+        }
+
+        private mutating func billingPlanType(_ offer: [String: Any], at location: String) {
+            if let type = offer["billingPlanType"] as? String, type != "BILLED_UPFRONT" {
+                warn("\(location).billingPlanType", type, "\"\(type)\" is not simulated; the offer is billed up front")
+            }
+        }
+
+        mutating func object(_ object: [String: Any], at location: String, used: Set<String>) {
+            for key in object.keys.sorted() where !used.contains(key) && !Self.bookkeeping.contains(key) {
+                let path = location.isEmpty ? key : "\(location).\(key)"
+                warn(path, object[key] as Any, Self.reason(key))
+            }
+        }
+
+        private mutating func warn(_ location: String, _ value: Any, _ message: String) {
+            guard Self.holdsSomething(value) else { return }
+            warnings.append(ConfigError(file: file, location: location, message: "ignored: \(message)"))
+        }
+
+        static func reason(_ key: String) -> String {
+            switch key {
+            case "adHocOffers": "promotional offers in a .storekit file are not imported"
+            case "codeOffers": "offer codes are not simulated"
+            case "winbackOffers": "win-back offers are not simulated"
+            case "subscriptionOffersKeyPair": "the offer key is the backend's own; the file's is not used"
+            case "familyShareable": "Family Sharing is not simulated"
+            case "localizations": "the group's display names are not shown"
+            default: "the simulator does not read this field"
+            }
+        }
+
+        /// `[]`, `{}`, `""`, `false`, `0` and `null` hold nothing; neither does a structure of only those
+        /// and bookkeeping.
+        static func holdsSomething(_ value: Any) -> Bool {
+            switch value {
+            case let text as String: return !text.isEmpty
+            case let flag as Bool: return flag
+            case let number as NSNumber: return number.doubleValue != 0
+            case let list as [Any]: return list.contains(where: holdsSomething)
+            case let object as [String: Any]:
+                return object.contains { !bookkeeping.contains($0.key) && holdsSomething($0.value) }
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// `compare --live` in a real terminal: one keyboard drives both phones, the controls act on both worlds.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+struct CompareLiveJourneyTests {
+    @Test func oneKeyPressDrivesBothPhonesAndOneControlRestartsBothApps() throws {
+        let tmux = try TmuxSession(
+            ["compare", CompareTests.finishTradeOff, "--live"], width: 120, height: 40)
+        tmux.waitFor("═ finish=after ═")
+        // The trade-off's setup fails the first server check; the reader buys the monthly plan in both worlds.
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Enter")
+        tmux.waitFor("could not be confirmed")
+        // Both phones show the error: the key went to both worlds.
+        #expect(tmux.screen.components(separatedBy: "Your payment went through but").count == 3)
+        try tmux.send("Enter")
+        tmux.waitUntilGone("could not be confirmed")
+        // The control pane's "Restart the app" (third row from the bottom) restarts the app in both worlds.
+        try tmux.send("c", "G")
+        for _ in 0..<3 { try tmux.send("Up") }
+        try tmux.send("Enter")
+        tmux.waitFor("[open]")
+        let screen = tmux.screen
+        // finish=before: still locked after the restart; finish=after: the transaction came back and unlocked.
+        #expect(screen.contains("[locked]║║The return of the night trains  [open]"))
+        try tmux.quit()
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// `check --paywall --storefront CODE --locale ID`: the paywall a reader elsewhere would see.
+@Suite struct PaywallCheckPlaceTests {
+    @Test func anotherStorefrontShowsItsCurrencyAndWhatItDoesNotSell() throws {
+        let britain = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news", "--storefront", "GBR"])
+        #expect(britain.code == 0, "\(britain.stderr)")
+        #expect(britain.stdout.contains("(storefront GBR, locale en_US)"))
+        #expect(britain.stdout.contains("premium-monthly: Premium Monthly: £3.99 per month"))
+        let france = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--storefront", "FRA"])
+        #expect(france.stdout.contains("listener-yearly (com.podcastclub.listener.yearly): not sold in storefront FRA"))
+    }
+
+    @Test func anotherLocaleShowsTheStoresTranslation() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news", "--locale", "fr_FR"])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("(storefront USA, locale fr_FR)"))
+        #expect(result.stdout.contains("premium-monthly: Premium mensuel:"))
+    }
+
+    @Test(arguments: [
+        (["--storefront", "XYZ"], "--storefront: unknown storefront \"XYZ\" (storefronts: USA"),
+        (["--locale", "ja_JP"], "--locale: no product is translated for \"ja_JP\""),
+    ])
+    func anUnknownPlaceIsExitTwoNamingTheOption(_ extra: [String], _ message: String) throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news"] + extra)
+        #expect(result.code == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func storefrontWithoutPaywallIsAUsageError() throws {
+        let result = try TestSupport.runBinary(["check", "--ledger", "--storefront", "GBR"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("--storefront goes with --paywall"))
+    }
+}
