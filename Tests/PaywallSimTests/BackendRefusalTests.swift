@@ -40,6 +40,15 @@ import Testing
         #expect(try world.backend.ledger.allPurchases().isEmpty)
     }
 
+    @Test func aReceiptWithNothingInItAndNoTokenIsNothingToValidate() throws {
+        let world = try LedgerWorld()
+        let empty = world.refreshedReceipt(on: "phone-7", appleId: "never-bought@icloud.test")
+        let answer = send(world, "POST", "/v1/receipts", body: receiptBody(empty))
+        #expect(answer.status == 422)
+        #expect(answer.body["error"] as? String == "nothing_to_validate")
+        #expect(world.auditCount == 0)
+    }
+
     @Test(arguments: [#"{"receipt": 5}"#, "not json", #"{"receipts": "x"}"#])
     func aBodyThatIsNotAReceiptIsBodyMalformed(_ body: String) throws {
         let world = try LedgerWorld()
