@@ -1,14 +1,17 @@
+import Database
 import Foundation
 import SimKernel
 
 /// A refusal with its HTTP status and machine-readable code, as docs/BACKEND-API.md lists them.
-enum APIError: Error, Equatable {
+enum APIError: Error {
     case badRequest(String)
     case unauthorized(String)
     case forbidden(String)
     case notFound
     case conflict(String)
     case unprocessable(String)
+    /// The ledger failed: a 500, logged, never read as a refusal about the caller.
+    case unavailable(DatabaseError)
 
     var response: HTTPResponse {
         switch self {
@@ -18,6 +21,7 @@ enum APIError: Error, Equatable {
         case .notFound: JSONBody.response(404, ["error": "not_found"])
         case .conflict(let code): JSONBody.response(409, ["error": code])
         case .unprocessable(let code): JSONBody.response(422, ["error": code])
+        case .unavailable: JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }
 }
@@ -46,8 +50,10 @@ extension Backend {
         do {
             return try endpoint()
         } catch let error as APIError {
+            if case .unavailable(let cause) = error { timeline.log(.backend, "ledger failed: \(cause)") }
             return error.response
         } catch {
+            timeline.log(.backend, "ledger failed: \(error)")
             return JSONBody.response(500, ["error": "ledger_unavailable"])
         }
     }

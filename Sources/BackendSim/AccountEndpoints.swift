@@ -32,13 +32,14 @@ extension Backend {
                 throw APIError.badRequest("password_too_short")
             }
             let now = clock()
-            let identity = try ledgerChange { () throws -> IdentityRecord in
+            let body = try ledgerChange { () throws -> SessionBody in
                 guard try ledger.account(email: email) == nil else { throw APIError.conflict("email_taken") }
                 let salt = Digest.sha256(Array("salt:\(email)".utf8))
-                return try ledger.createAccount(
+                let identity = try ledger.createAccount(
                     email: email, password: PasswordHash(password: credentials.password, salt: salt), at: now)
+                return try session(for: identity)
             }
-            return JSONBody.response(201, try session(for: identity))
+            return JSONBody.response(201, body)
         }
     }
 
@@ -56,27 +57,27 @@ extension Backend {
         answering {
             let body = try JSONBody.decode(RefreshRequest.self, from: request)
             let now = clock()
-            let identity = try ledgerChange { () throws -> IdentityRecord in
+            let answer = try ledgerChange { () throws -> SessionBody in
                 guard
                     let id = try ledger.consumeRefreshToken(
                         hash: Digest.sha256(Array(body.refreshToken.utf8)), now: now),
                     let identity = try ledger.identity(id)
                 else { throw APIError.unauthorized("refresh_invalid") }
-                return identity
+                return try session(for: identity)
             }
-            return JSONBody.response(200, try ledgerChange { try session(for: identity) })
+            return JSONBody.response(200, answer)
         }
     }
 
     /// A fresh access token and a single-use refresh token; only the refresh token's hash is kept.
     private func session(for identity: IdentityRecord) throws -> SessionBody {
         let now = clock()
-        let seed = "\(identity.id):\(now.milliseconds):\(try ledger.refreshTokenCount())"
-        let refreshToken = Base64URL.encode(Digest.hmacSHA256(key: Array("refresh".utf8), message: Array(seed.utf8)))
+        // 256 unguessable bits: nothing about the account or the time goes into it.
+        let refreshToken = Base64URL.encode(keys.unguessableBytes(32))
         try ledger.saveRefreshToken(
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
-            expires: now + Self.refreshTokenLifetime)
-        let access = accessBody(identity, newToken: true)
+            expires: now + Self.refreshTokenLifetime, at: now)
+        let access = try accessBody(identity, newToken: true)
         return SessionBody(identity: access.identity, levels: access.levels, refreshToken: refreshToken)
     }
 

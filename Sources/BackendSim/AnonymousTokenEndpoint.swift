@@ -21,7 +21,7 @@ extension Backend {
                 identity.kind == .anonymous
             else { throw APIError.forbidden("account_required") }
             timeline.log(.backend, "anonymous token renewed for \(identity.id)")
-            return JSONBody.response(200, accessBody(identity, newToken: true))
+            return JSONBody.response(200, try ledgerChange { try accessBody(identity, newToken: true) })
         }
     }
 }

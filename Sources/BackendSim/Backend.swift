@@ -19,15 +19,18 @@ public final class Backend {
     let fullContent: [String: String]
     let requiredLevels: [String: [String]]
     let bundleId: String
-    let environment: StoreEnvironment = .sandbox
+    /// The environment the server takes receipts and notifications from (App Store Connect's sandbox
+    /// here; a test sets production to see Apple's 21007 and a sandbox notification refused).
+    var environment: StoreEnvironment = .sandbox
     let tokens: TokenAuthority
     let restorePolicy: RestorePolicy
     /// The In-App Purchase key that signs promotional offers; App Store Connect holds its public half.
     let offerKey: SigningKey
     /// Product → its promotional offers, from the catalog.
     let promotionalOffers: [String: Set<String>]
-    /// Counts signatures, so no two nonces are alike.
-    var offerSignatures: Int64 = 0
+    /// The folder's secrets, and where refresh tokens and offer nonces come from (the OS's randomness
+    /// for a state folder, the seed for an ephemeral world).
+    let keys: Keyring
     public static let offerKeyIdentifier = "PWSIMKEY01"
     public var offerVerifyingKey: VerifyingKey { offerKey.publicKey }
     let store: AppStore
@@ -45,7 +48,7 @@ public final class Backend {
 
     public init(
         config: DemoConfig, store: AppStore, clock: @escaping () -> SimInstant, timeline: Timeline,
-        databasePath: String?
+        databasePath: String?, keys: Keyring = .derived(seed: 1)
     ) throws(BackendSetupError) {
         do {
             ledger = try BackendLedger(path: databasePath)
@@ -57,7 +60,7 @@ public final class Backend {
         requiredLevels = Dictionary(uniqueKeysWithValues: config.app.content.map { ($0.id, $0.requiredLevels) })
         bundleId = config.app.bundleId
         restorePolicy = config.backend.restorePolicy ?? .transfer
-        guard let offerKey = SigningKey(seed: Digest.sha256(Array("paywall-sim backend offer key".utf8))) else {
+        guard let offerKey = SigningKey(seed: keys.offerKeySeed) else {
             throw BackendSetupError(description: "libcrypto has no Ed25519")
         }
         self.offerKey = offerKey
@@ -65,8 +68,8 @@ public final class Backend {
             uniqueKeysWithValues: config.store.products.map {
                 ($0.productId, Set(($0.promotionalOffers ?? []).map(\.id)))
             })
-        tokens = TokenAuthority(
-            secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: config.app.bundleId)
+        tokens = TokenAuthority(secret: keys.tokenSecret, audience: config.app.bundleId)
+        self.keys = keys
         self.store = store
         self.clock = clock
         self.timeline = timeline
@@ -101,9 +104,10 @@ public final class Backend {
     public static let serverTimeHeader = "X-Server-Time"
 
     /// The access levels an identity holds now: the union of the levels of its active purchases.
-    public func levels(of identityId: String) -> [String] {
+    /// A ledger that cannot be read is an error, never "no levels".
+    public func levels(of identityId: String) throws(DatabaseError) -> [String] {
         let now = clock()
-        let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
+        let purchases = try ledger.purchases(ownedBy: identityId)
         return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
     }
 
@@ -124,12 +128,15 @@ public final class Backend {
         guard header.hasPrefix("Bearer ") else { throw .unauthorized("token_malformed") }
         do {
             let claims = try tokens.verify(String(header.dropFirst(7)), now: clock())
-            guard let identity = try? ledger.identity(claims.sub) else { throw APIError.unauthorized("token_unknown") }
+            // A ledger read that fails is a 500 (`answering`), never a 401 that would sign the reader out.
+            guard let identity = try ledger.identity(claims.sub) else { throw APIError.unauthorized("token_unknown") }
             return identity
         } catch let refusal as TokenAuthority.Refusal {
             throw .unauthorized(refusal.rawValue)
         } catch let error as APIError {
             throw error
+        } catch let error as DatabaseError {
+            throw .unavailable(error)
         } catch {
             throw .unauthorized("token_invalid")
         }

@@ -63,6 +63,33 @@ public final class BackendLedger {
         try database.migrate(LedgerSchema.migrations)
     }
 
+    /// Opens an existing ledger to read it, never to write: no migration runs and SQLite refuses any
+    /// write. A file that is not a ledger (another database, not SQLite at all) is refused.
+    public init(readingOnly path: String) throws(LedgerOpenError) {
+        do {
+            database = try Database(path: path, readOnly: true)
+            let version = try database.schemaVersion()
+            let tables = Set(
+                try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    $0.first?.string
+                })
+            guard (2...LedgerSchema.migrations.count).contains(version), tables.isSuperset(of: Self.tables) else {
+                throw LedgerOpenError(description: "not a ledger (schema version \(version))")
+            }
+        } catch let error as LedgerOpenError {
+            throw error
+        } catch {
+            throw LedgerOpenError(description: "not a ledger (\(error))")
+        }
+    }
+
+    private static let tables: Set = [
+        "identities", "accounts", "purchases", "ownership_moves", "notifications", "refresh_tokens", "audit",
+    ]
+
+    /// The schema version of the file (2 has no audit chain).
+    public func schemaVersion() throws(DatabaseError) -> Int { try database.schemaVersion() }
+
     /// Runs `body` as one logical change: all of it lands, or none.
     func change<T>(_ body: () throws -> T) throws -> T {
         try database.transaction(body)
@@ -145,15 +172,16 @@ public final class BackendLedger {
 
     // MARK: - Refresh tokens
 
-    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant) throws(DatabaseError) {
+    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant, at time: SimInstant)
+        throws(DatabaseError)
+    {
         try database.run(
             "INSERT INTO refresh_tokens (token_hash, identity_id, expires_ms, used) VALUES (?, ?, ?, 0)",
             [.blob(hash), .text(identityId), .integer(expires.milliseconds)])
-    }
-
-    /// How many refresh tokens were ever issued: part of each new token's seed, so no two are alike.
-    func refreshTokenCount() throws(DatabaseError) -> Int64 {
-        try database.query("SELECT COALESCE(MAX(rowid), 0) FROM refresh_tokens").first?.first?.int ?? 0
+        try audit(
+            at: time, actor: identityId, action: "refresh_token.issued", detail: "until \(expires)",
+            subject: AuditChain.refreshSubject(hash),
+            state: AuditChain.refreshState(identityId: identityId, expires: expires.milliseconds, used: false))
     }
 
     /// Marks a refresh token used and returns whose it was; nil when unknown, used or expired.
@@ -164,6 +192,10 @@ public final class BackendLedger {
             ).first, row[2].int == 0, (row[1].int ?? 0) > now.milliseconds
         else { return nil }
         try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(hash)])
+        let owner = row[0].string ?? ""
+        try audit(
+            at: now, actor: owner, action: "refresh_token.used", detail: "", subject: AuditChain.refreshSubject(hash),
+            state: AuditChain.refreshState(identityId: owner, expires: row[1].int ?? 0, used: true))
         return row[0].string
     }
 
@@ -192,19 +224,25 @@ public final class BackendLedger {
         try database.run(
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
-                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
                 .text(purchase.deviceId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
+                // What it was just told is Apple's word (a verified receipt, a signed notification).
+                .integer(time.milliseconds),
             ])
         try audit(
             at: time, actor: actor, action: purchase.ownerId == nil ? "purchase.recorded" : "purchase.linked",
             detail:
-                "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")")
+                "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")",
+            purchase: purchase.originalTransactionId)
+        if purchase.revoked {
+            try refundChanged(purchase.originalTransactionId, revoked: true, why: "known revoked", at: time)
+        }
     }
 
     /// Gives a purchase nobody has claimed to its first owner.
@@ -212,11 +250,14 @@ public final class BackendLedger {
         try database.run(
             "UPDATE purchases SET owner_id = ?, updated_ms = ? WHERE original_transaction_id = ? AND owner_id IS NULL",
             [.text(ownerId), .integer(time.milliseconds), .text(originalTransactionId)])
-        try audit(at: time, actor: ownerId, action: "purchase.linked", detail: "\(originalTransactionId) claimed")
+        try audit(
+            at: time, actor: ownerId, action: "purchase.linked", detail: "\(originalTransactionId) claimed",
+            purchase: originalTransactionId)
     }
 
     /// Writes the state Apple signed (expiry, revocation, billing, renewal) over what the ledger had.
     func applyAppleState(_ purchase: PurchaseRecord, at time: SimInstant, why: String) throws(DatabaseError) {
+        let before = try self.purchase(purchase.originalTransactionId)
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
@@ -230,7 +271,69 @@ public final class BackendLedger {
                 .text(purchase.originalTransactionId),
             ])
         try audit(
-            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)")
+            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)",
+            purchase: purchase.originalTransactionId)
+        if let before, before.revoked != purchase.revoked {
+            try refundChanged(purchase.originalTransactionId, revoked: purchase.revoked, why: why, at: time)
+        }
+    }
+
+    /// The event `purchases.refund.changed`: a purchase's access taken back (a refund, a revoked Family
+    /// Sharing purchase) or given back (a refund reversed); `transactionId` names a refunded older period
+    /// that leaves the current one as it was.
+    func refundChanged(
+        _ originalTransactionId: String, revoked: Bool, why: String, transactionId: String? = nil, at time: SimInstant
+    ) throws(DatabaseError) {
+        let what =
+            transactionId.map { "transaction \($0) refunded, the current period stays" }
+            ?? (revoked ? "access taken back" : "access given back")
+        try audit(
+            at: time, actor: "app-store", action: "purchases.refund.changed",
+            detail: "\(originalTransactionId) \(what) (\(why))", purchase: originalTransactionId)
+    }
+
+    /// When the server last asked Apple about a purchase (0: never).
+    func appleCheckedMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+        try database.query(
+            "SELECT apple_checked_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first?.first?.int ?? 0
+    }
+
+    /// Notes that Apple was asked: bookkeeping, not a state change, so no audit row.
+    func markAppleChecked(_ originalTransactionId: String, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET apple_checked_ms = ? WHERE original_transaction_id = ?",
+            [.integer(time.milliseconds), .text(originalTransactionId)])
+    }
+
+    /// The purchase time of the new purchase that last decided who owns a purchase (0: none).
+    func ownerPurchaseMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+        try database.query(
+            "SELECT owner_purchase_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first?.first?.int ?? 0
+    }
+
+    func setOwnerPurchaseMillis(_ originalTransactionId: String, _ millis: Int64) throws(DatabaseError) {
+        try database.run(
+            "UPDATE purchases SET owner_purchase_ms = ? WHERE original_transaction_id = ?",
+            [.integer(millis), .text(originalTransactionId)])
+    }
+
+    /// The identity an appAccountToken names, when it was found before.
+    func identityId(appAccountToken token: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT identity_id FROM app_account_tokens WHERE token = ?", [.text(token)])
+            .first?.first?.string
+    }
+
+    func remember(appAccountToken token: String, of identityId: String) throws(DatabaseError) {
+        try database.run(
+            "INSERT OR IGNORE INTO app_account_tokens (token, identity_id) VALUES (?, ?)",
+            [.text(token), .text(identityId)])
+    }
+
+    /// Every identity id, for finding the one a new appAccountToken names.
+    func identityIds() throws(DatabaseError) -> [String] {
+        try database.query("SELECT id FROM identities ORDER BY rowid").compactMap { $0.first?.string }
     }
 
     // MARK: - Ownership moves
@@ -250,7 +353,8 @@ public final class BackendLedger {
             ])
         try audit(
             at: time, actor: to, action: "purchases.ownership.transferred",
-            detail: "\(originalTransactionId) from \(from ?? "nobody") via \(via.rawValue)")
+            detail: OwnershipMove.auditDetail(originalTransactionId, from: from, to: to, via: via),
+            purchase: originalTransactionId)
     }
 
     /// How many times a purchase moved in the 30 days before `now`.
@@ -277,24 +381,28 @@ public final class BackendLedger {
 
     // MARK: - Notifications
 
-    /// Records a notification by its UUID; false when it was seen before (a duplicate delivery).
-    func recordNotification(_ payload: NotificationSummary, applied: Bool, at time: SimInstant) throws(DatabaseError)
-        -> Bool
+    /// Records a notification by its UUID with what became of it (`applied`, `stale`, `test`, `ignored`);
+    /// false when it was seen before (a duplicate delivery).
+    func recordNotification(_ payload: NotificationSummary, result: String, at time: SimInstant)
+        throws(DatabaseError) -> Bool
     {
-        if try !database.query("SELECT 1 FROM notifications WHERE uuid = ?", [.text(payload.uuid)]).isEmpty {
-            return false
-        }
+        if try notificationSeen(payload.uuid) { return false }
         try database.run(
             """
-            INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied,
+                result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(payload.uuid), .text(payload.originalTransactionId), .text(payload.type),
                 .optionalText(payload.subtype), .integer(payload.signedMillis), .integer(time.milliseconds),
-                .bool(applied),
+                .bool(result == "applied"), .text(result),
             ])
         return true
+    }
+
+    /// What became of the notification `uuid`; nil when it never arrived.
+    public func notificationResult(_ uuid: String) throws(DatabaseError) -> String? {
+        try database.query("SELECT result FROM notifications WHERE uuid = ?", [.text(uuid)]).first?.first?.string
     }
 
     func notificationSeen(_ uuid: String) throws(DatabaseError) -> Bool {
@@ -303,10 +411,61 @@ public final class BackendLedger {
 
     // MARK: - Audit
 
-    func audit(at time: SimInstant, actor: String, action: String, detail: String) throws(DatabaseError) {
+    /// Appends an audit row to the hash chain; `subject` and `state` record a row as it stands after a change.
+    func audit(
+        at time: SimInstant, actor: String, action: String, detail: String, subject: String? = nil,
+        state: String? = nil
+    ) throws(DatabaseError) {
+        let previous = try database.query("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").first?.first?.bytes ?? []
+        let row = AuditChain.Row(
+            atMillis: time.milliseconds, actor: actor, action: action, detail: detail, subject: subject, state: state)
         try database.run(
-            "INSERT INTO audit (at_ms, actor, action, detail) VALUES (?, ?, ?, ?)",
-            [.integer(time.milliseconds), .text(actor), .text(action), .text(detail)])
+            "INSERT INTO audit (at_ms, actor, action, detail, subject, state, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .integer(time.milliseconds), .text(actor), .text(action), .text(detail), .optionalText(subject),
+                .optionalText(state), .blob(AuditChain.hash(previous: previous, row)),
+            ])
+    }
+
+    /// An audit row about a purchase, with the purchase as it stands after the change.
+    private func audit(
+        at time: SimInstant, actor: String, action: String, detail: String, purchase id: String
+    ) throws(DatabaseError) {
+        let state = try purchase(id)?.auditState
+        try audit(
+            at: time, actor: actor, action: action, detail: detail, subject: AuditChain.purchaseSubject(id),
+            state: state)
+    }
+
+    /// Every audit row, oldest first, with its hash (nil before the chain existed).
+    func auditRows() throws(DatabaseError) -> [(seq: Int64, row: AuditChain.Row, hash: [UInt8]?)] {
+        try database.query("SELECT seq, at_ms, actor, action, detail, subject, state, hash FROM audit ORDER BY seq")
+            .map { row in
+                let hash: [UInt8]? = row[7] == .null ? nil : row[7].bytes
+                return (
+                    row[0].int ?? 0,
+                    AuditChain.Row(
+                        atMillis: row[1].int ?? 0, actor: row[2].string ?? "", action: row[3].string ?? "",
+                        detail: row[4].string ?? "", subject: row[5].string, state: row[6].string),
+                    hash
+                )
+            }
+    }
+
+    /// The highest audit number ever handed out (`sqlite_sequence`): above the last row when rows at the end
+    /// were deleted.
+    func auditSequence() throws(DatabaseError) -> Int64 {
+        try database.query("SELECT seq FROM sqlite_sequence WHERE name = 'audit'").first?.first?.int ?? 0
+    }
+
+    /// Every refresh token as `(subject, state)`, for the check.
+    func refreshTokenStates() throws(DatabaseError) -> [(subject: String, state: String)] {
+        try database.query("SELECT token_hash, identity_id, expires_ms, used FROM refresh_tokens ORDER BY rowid").map {
+            (
+                AuditChain.refreshSubject($0[0].bytes),
+                AuditChain.refreshState(identityId: $0[1].string ?? "", expires: $0[2].int ?? 0, used: $0[3].int == 1)
+            )
+        }
     }
 
     /// The time of the last change the ledger recorded (every change writes an audit row); nil when empty.
@@ -344,6 +503,11 @@ public final class BackendLedger {
     }
 }
 
+/// Why a file could not be opened as a ledger to read.
+public struct LedgerOpenError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
 /// One recorded change of a purchase's owner.
 public struct OwnershipMove: Equatable, Sendable {
     public enum Via: String, Sendable {
@@ -357,6 +521,11 @@ public struct OwnershipMove: Equatable, Sendable {
     public let to: String
     public let via: Via
     public let at: SimInstant
+
+    /// The audit row's detail of a move: the check reads the chain of owners back from it.
+    static func auditDetail(_ id: String, from: String?, to: String, via: Via) -> String {
+        "\(id) from \(from ?? "nobody") to \(to) via \(via.rawValue)"
+    }
 }
 
 /// What the ledger keeps of a notification to recognise it again.

@@ -13,8 +13,13 @@ extension Backend {
         return answering {
             let identity = try authenticate(request)
             if !required.isEmpty {
-                if let identity { refreshLapsedRenewals(of: identity.id) }
-                let held = identity.map { Set(levels(of: $0.id)) } ?? []
+                let held =
+                    try identity.map { identity in
+                        try ledgerChange { () throws -> Set<String> in
+                            try refreshLapsedRenewals(of: identity.id)
+                            return Set(try levels(of: identity.id))
+                        }
+                    } ?? []
                 guard !held.isDisjoint(with: required) else { throw APIError.forbidden("level_required") }
             }
             guard let body = fullContent[id] else { return APIError.notFound.response }

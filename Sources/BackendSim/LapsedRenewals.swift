@@ -1,37 +1,52 @@
 import SimKernel
 import StoreSim
 
-/// A subscription that should have renewed by now, but whose news has not arrived: Apple's
-/// notification of the renewal takes a while, and a reader asking for their access in between would
-/// lose it at every renewal. Before answering with an identity's access, the server asks Apple
-/// (Get All Subscription Statuses) about each purchase that lapsed with auto-renew on.
+/// Apple's records, asked before answering with an identity's access: a notification can be late or
+/// lost. The server asks (Get All Subscription Statuses) about each purchase that lapsed with
+/// auto-renew on (a renewal's notification takes a while, and the reader would lose access at every
+/// renewal), and about each active one not heard of for a virtual day (a lost REFUND would otherwise
+/// leave access on until the period ends).
 extension Backend {
-    func refreshLapsedRenewals(of identityId: String) {
+    static let reconciliationInterval = SimDuration.days(1)
+
+    func refreshLapsedRenewals(of identityId: String) throws {
         let now = clock()
-        let purchases = (try? ledger.purchases(ownedBy: identityId)) ?? []
-        for purchase in purchases where purchase.autoRenew && !purchase.revoked && !purchase.isActive(at: now) {
-            guard let status = store.subscriptionStatuses(originalTransactionId: purchase.originalTransactionId),
-                let item = status.data.flatMap(\.lastTransactions).first(where: {
-                    $0.originalTransactionId == purchase.originalTransactionId
-                }),
-                let transaction = NotificationCodec.open(
-                    TransactionInfo.self, from: item.signedTransactionInfo, with: store.verifyingKey),
-                transaction.bundleId == bundleId
-            else { continue }
-            var updated = purchase
-            updated.productId = transaction.productId
-            updated.expires = transaction.expiresDate.map(SimInstant.init(milliseconds:))
-            updated.revoked = transaction.revocationDate != nil
-            if let renewal = NotificationCodec.open(
-                RenewalInfo.self, from: item.signedRenewalInfo, with: store.verifyingKey)
-            {
-                updated.apply(renewal)
-            }
-            guard updated != purchase else { continue }
-            // Apple's word as of now: the renewal's notification, signed earlier, arrives as older news.
-            updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
-            try? ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) renewed or ended")
-            timeline.log(.backend, "asked Apple about \(purchase.originalTransactionId), lapsed without news")
+        for purchase in try ledger.purchases(ownedBy: identityId) where !purchase.revoked {
+            let lapsed = purchase.autoRenew && !purchase.isActive(at: now)
+            let lastHeard = max(
+                purchase.appleSignedMillis, try ledger.appleCheckedMillis(purchase.originalTransactionId))
+            let due =
+                purchase.isActive(at: now) && now.milliseconds - lastHeard >= Self.reconciliationInterval.milliseconds
+            guard lapsed || due else { continue }
+            try reconcile(purchase, now: now, why: lapsed ? "lapsed without news" : "no news for a day")
         }
+    }
+
+    private func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws {
+        let id = purchase.originalTransactionId
+        // A subscription's status; for a one-time purchase (a non-consumable), its latest transaction.
+        let item = store.subscriptionStatuses(originalTransactionId: id)?.data.flatMap(\.lastTransactions)
+            .first(where: { $0.originalTransactionId == id })
+        guard
+            let signed = item?.signedTransactionInfo ?? store.signedLatestTransaction(originalTransactionId: id),
+            let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: store.verifyingKey),
+            transaction.bundleId == bundleId
+        else { return }
+        try ledger.markAppleChecked(id, at: now)
+        var updated = purchase
+        updated.productId = transaction.productId
+        updated.expires = transaction.expiresDate.map(SimInstant.init(milliseconds:))
+        updated.revoked = transaction.revocationDate != nil
+        if let item,
+            let renewal = NotificationCodec.open(
+                RenewalInfo.self, from: item.signedRenewalInfo, with: store.verifyingKey)
+        {
+            updated.apply(renewal)
+        }
+        guard updated != purchase else { return }
+        // Apple's word as of now: a notification signed earlier arrives as older news.
+        updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
+        try ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) \(why)")
+        timeline.log(.backend, "asked Apple about \(id), \(why)")
     }
 }

@@ -1,8 +1,19 @@
 import Database
 import SimKernel
+import StoreSim
 
 /// The ledger's invariants, checked from the tables themselves: what `paywall-sim check --ledger` reports.
 public enum LedgerCheck {
+    /// The ledger's violations and, with the store's records beside it, where the two disagree.
+    public static func violations(in ledger: BackendLedger, against store: StoreRecords?) throws(DatabaseError)
+        -> [String]
+    {
+        try violations(in: ledger)
+            + (store.map { store throws(DatabaseError) in
+                try LedgerTruth.disagreements(ledger, store: store)
+            } ?? [])
+    }
+
     /// Every violation found, in words; empty when the ledger holds.
     public static func violations(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
         var found: [String] = []
@@ -36,7 +47,7 @@ public enum LedgerCheck {
         {
             found.append("account row \(row[0].string ?? "") belongs to a non-account identity")
         }
-        return found
+        return found + (try LedgerTruth.tampering(in: ledger))
     }
 
     private static func movesViolations(_ id: String, _ history: [OwnershipMove], owner: String?) -> [String] {

@@ -83,5 +83,31 @@ enum LedgerSchema {
         """
         ALTER TABLE identities ADD COLUMN device_id TEXT
         """,
+        // 4: what became of each notification (applied, stale, test, ignored); the audit's hash chain
+        // (SHA-256 of the previous row's hash and this row's content) and, for every change of a purchase
+        // or a refresh token, the row as it stood after it, so `check --ledger` can tell an edit, a
+        // deletion or a revival from a change the server made.
+        """
+        ALTER TABLE notifications ADD COLUMN result TEXT;
+        ALTER TABLE audit ADD COLUMN subject TEXT;
+        ALTER TABLE audit ADD COLUMN state TEXT;
+        ALTER TABLE audit ADD COLUMN hash BLOB;
+        CREATE INDEX audit_by_subject ON audit(subject, seq)
+        """,
+        // 5: when the server last asked Apple about each purchase (its daily reconciliation), apart from
+        // Apple's state: asking changes no state when Apple agrees.
+        """
+        ALTER TABLE purchases ADD COLUMN apple_checked_ms INTEGER NOT NULL DEFAULT 0
+        """,
+        // 6: ownership by appAccountToken: which customer each token names (found once, then kept), and
+        // the purchase time of the new purchase that last decided a purchase's owner, so a transaction
+        // reported again or late moves nothing.
+        """
+        CREATE TABLE app_account_tokens (
+            token TEXT PRIMARY KEY,
+            identity_id TEXT NOT NULL REFERENCES identities(id)
+        );
+        ALTER TABLE purchases ADD COLUMN owner_purchase_ms INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

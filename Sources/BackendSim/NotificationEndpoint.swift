@@ -1,41 +1,91 @@
+import Foundation
+import Signing
 import SimKernel
 import StoreSim
 
 /// `POST /v1/notifications/apple`: App Store Server Notifications V2. The server applies what Apple
 /// signed — the transaction and the renewal info — and Apple's signing time orders them: a duplicate
-/// (same UUID) applies nothing, and an older notification never overwrites a newer state.
+/// (same UUID) applies nothing, and an older notification never overwrites a newer state. Apple retries
+/// anything but a 2xx for days, so a TEST or a type this server does not know is recorded and answered 200;
+/// only a signature that does not hold is refused as such.
 extension Backend {
     struct NotificationRequest: Decodable {
         let signedPayload: String
     }
 
     struct NotificationAnswer: Encodable {
-        /// `applied`, `duplicate` or `stale`.
+        /// `applied`, `duplicate`, `stale`, `test` or `ignored`.
         let result: String
+    }
+
+    /// The fields every notification has, whatever its type: enough to recognise and record it.
+    struct NotificationEnvelope: Decodable {
+        struct AppData: Decodable {
+            let bundleId: String
+            let environment: String
+        }
+        let notificationType: String
+        let subtype: String?
+        let notificationUUID: String
+        let signedDate: Int64
+        let data: AppData
+
+        var name: String { notificationType + (subtype.map { "/\($0)" } ?? "") }
     }
 
     func receiveNotification(_ request: HTTPRequest) -> HTTPResponse {
         answering {
             let body = try JSONBody.decode(NotificationRequest.self, from: request)
             let key = store.verifyingKey
-            guard let payload = NotificationCodec.open(NotificationPayload.self, from: body.signedPayload, with: key),
-                let transaction = NotificationCodec.open(
-                    TransactionInfo.self, from: payload.data.signedTransactionInfo, with: key)
-            else { throw APIError.badRequest("signature_invalid") }
-            guard payload.data.bundleId == bundleId, transaction.bundleId == bundleId else {
-                throw APIError.badRequest("notification_other_app")
+            guard let bytes = SignedEnvelope.open(body.signedPayload, with: key) else {
+                throw APIError.badRequest("signature_invalid")
             }
-            guard payload.data.environment == environment else { throw APIError.badRequest("notification_environment") }
-            let renewal = payload.data.signedRenewalInfo.flatMap {
-                NotificationCodec.open(RenewalInfo.self, from: $0, with: key)
+            guard let envelope = try? JSONDecoder().decode(NotificationEnvelope.self, from: Data(bytes)) else {
+                throw APIError.badRequest("body_malformed")
+            }
+            guard envelope.data.bundleId == bundleId else { throw APIError.badRequest("notification_other_app") }
+            guard envelope.data.environment == environment.rawValue else {
+                throw APIError.badRequest("notification_environment")
+            }
+            let payload = try? JSONDecoder().decode(NotificationPayload.self, from: Data(bytes))
+            guard let payload, payload.notificationType != .test, let signed = payload.data.signedTransactionInfo
+            else {
+                // TEST, or news this server does not act on (an unknown type or subtype): kept, not applied.
+                let result = payload?.notificationType == .test ? "test" : "ignored"
+                return try record(envelope, result: result)
+            }
+            guard let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: key) else {
+                throw APIError.badRequest("signature_invalid")
+            }
+            guard transaction.bundleId == bundleId else { throw APIError.badRequest("notification_other_app") }
+            var renewal: RenewalInfo?
+            if let signedRenewal = payload.data.signedRenewalInfo {
+                guard let opened = NotificationCodec.open(RenewalInfo.self, from: signedRenewal, with: key) else {
+                    throw APIError.badRequest("signature_invalid")
+                }
+                renewal = opened
             }
             let result = try ledgerChange { try apply(payload, transaction: transaction, renewal: renewal) }
-            timeline.log(
-                .backend,
-                "notification \(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "") "
-                    + "\(transaction.originalTransactionId): \(result)")
+            timeline.log(.backend, "notification \(envelope.name) \(transaction.originalTransactionId): \(result)")
             return JSONBody.response(200, NotificationAnswer(result: result))
         }
+    }
+
+    /// Records a notification that changes no purchase, answering 200 so Apple does not retry it.
+    private func record(_ envelope: NotificationEnvelope, result: String) throws -> HTTPResponse {
+        let summary = NotificationSummary(
+            uuid: envelope.notificationUUID, originalTransactionId: "", type: envelope.notificationType,
+            subtype: envelope.subtype, signedMillis: envelope.signedDate)
+        let now = clock()
+        let answer = try ledgerChange { () throws -> String in
+            guard try ledger.recordNotification(summary, result: result, at: now) else { return "duplicate" }
+            try ledger.audit(
+                at: now, actor: "app-store", action: "notification.\(result)",
+                detail: "\(envelope.name) \(envelope.notificationUUID)")
+            return result
+        }
+        timeline.log(.backend, "notification \(envelope.name): \(answer)")
+        return JSONBody.response(200, NotificationAnswer(result: answer))
     }
 
     private func apply(_ payload: NotificationPayload, transaction: TransactionInfo, renewal: RenewalInfo?) throws
@@ -44,19 +94,25 @@ extension Backend {
         let now = clock()
         if try ledger.notificationSeen(payload.notificationUUID) { return "duplicate" }
         let id = transaction.originalTransactionId
+        let known = try ledger.purchase(id)
         var purchase =
-            try ledger.purchase(id)
+            known
             ?? PurchaseRecord(
                 originalTransactionId: id, productId: transaction.productId, ownerId: nil,
                 deviceId: transaction.deviceId, expires: nil)
-        let isNew = try ledger.purchase(id) == nil
-        let isStale = !isNew && payload.signedDate < purchase.appleSignedMillis
+        let isStale = known != nil && payload.signedDate < purchase.appleSignedMillis
         let summary = NotificationSummary(
             uuid: payload.notificationUUID, originalTransactionId: id, type: payload.notificationType.rawValue,
             subtype: payload.subtype?.rawValue, signedMillis: payload.signedDate)
-        _ = try ledger.recordNotification(summary, applied: !isStale, at: now)
+        _ = try ledger.recordNotification(summary, result: isStale ? "stale" : "applied", at: now)
         if isStale { return "stale" }
 
+        let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
+        if let known, transaction.revocationDate != nil, Self.isAboutAnEarlierPeriod(transaction, than: known) {
+            // A refund of a period already over: Apple keeps the current one, and so does the ledger.
+            try ledger.refundChanged(id, revoked: false, why: why, transactionId: transaction.transactionId, at: now)
+            return "applied"
+        }
         purchase.productId = transaction.productId
         purchase.expires = transaction.expiresDate.map { SimInstant(milliseconds: $0) }
         purchase.revoked = transaction.revocationDate != nil
@@ -64,13 +120,25 @@ extension Backend {
         if payload.notificationType == .gracePeriodExpired { purchase.graceExpires = nil }
         if payload.notificationType == .didRenew { purchase.billingIssue = false }
         purchase.appleSignedMillis = payload.signedDate
-        let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
-        if isNew {
+        if known == nil {
             try ledger.insert(purchase, at: now, actor: "app-store")
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why)
         }
+        // Apple's news of a new purchase moves it to who paid, as the app's report would.
+        if let refusal = try follow(NewPurchase(transaction), at: now) {
+            timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
+        }
         return "applied"
+    }
+}
+
+extension Backend {
+    /// A refunded transaction is an earlier period than the one the ledger holds (its expiry is before
+    /// the ledger's): its refund is not the subscription's state now.
+    static func isAboutAnEarlierPeriod(_ transaction: TransactionInfo, than known: PurchaseRecord) -> Bool {
+        guard let theirs = transaction.expiresDate, let ours = known.expires, !known.revoked else { return false }
+        return theirs < ours.milliseconds
     }
 }
 

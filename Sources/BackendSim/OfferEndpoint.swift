@@ -12,6 +12,8 @@ extension Backend {
     }
 
     struct OfferSignature: Encodable {
+        /// The caller's own token: the signature covers it, so the payment must carry it.
+        let appAccountToken: String
         let keyIdentifier: String
         let nonce: String
         let timestamp: Int64
@@ -26,26 +28,35 @@ extension Backend {
             guard promotionalOffers[body.productId]?.contains(body.offerId) == true else {
                 throw APIError.unprocessable("offer_unknown")
             }
-            offerSignatures += 1
+            // Bound to the caller: a signature for another customer's token would let one buy as them.
+            let appAccountToken = self.appAccountToken(for: caller.id)
+            if let asked = body.appAccountToken, asked.lowercased() != appAccountToken {
+                throw APIError.forbidden("offer_not_yours")
+            }
             let now = clock().milliseconds
-            let nonceBytes = Digest.hmacSHA256(
-                key: Array("offer nonce".utf8),
-                message: Array("\(caller.id):\(body.offerId):\(now):\(offerSignatures)".utf8))
-            let nonce = Self.uuid(nonceBytes)
+            // Unguessable and never repeated, across restarts too (a counter in memory started over).
+            let nonce = Self.uuid(keys.unguessableBytes(16))
             let message = PromotionalOfferMessage.bytes(
                 bundleId: bundleId, keyIdentifier: Self.offerKeyIdentifier, productId: body.productId,
-                offerId: body.offerId, appAccountToken: body.appAccountToken ?? "", nonce: nonce, timestamp: now)
+                offerId: body.offerId, appAccountToken: appAccountToken, nonce: nonce, timestamp: now)
             timeline.log(.backend, "signed offer \(body.offerId) for \(caller.id)")
             return JSONBody.response(
                 200,
                 OfferSignature(
-                    keyIdentifier: Self.offerKeyIdentifier, nonce: nonce, timestamp: now,
+                    appAccountToken: appAccountToken, keyIdentifier: Self.offerKeyIdentifier, nonce: nonce,
+                    timestamp: now,
                     signature: Base64URL.encode(offerKey.sign(message))))
         }
     }
 
+    /// The customer's appAccountToken: a UUID that names them to the App Store without saying who they
+    /// are (derived from the identity under the folder's secret, so nobody else can compute it).
+    public func appAccountToken(for identityId: String) -> String {
+        Self.uuid(Digest.hmacSHA256(key: keys.tokenSecret, message: Array("app account token \(identityId)".utf8)))
+    }
+
     /// The first 16 bytes as a lowercase UUID, as Apple's nonces are written.
-    private static func uuid(_ bytes: [UInt8]) -> String {
+    static func uuid(_ bytes: [UInt8]) -> String {
         let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")

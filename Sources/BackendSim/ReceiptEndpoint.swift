@@ -8,6 +8,8 @@ extension Backend {
         let kind: String
         let token: String?
         let email: String?
+        /// The UUID the app sets on its payments (`applicationUsername`) so a purchase follows who paid.
+        var appAccountToken: String?
     }
 
     struct AccessBody: Encodable {
@@ -31,13 +33,15 @@ extension Backend {
         var confirmMoveFromAccount: Bool?
     }
 
-    func accessBody(_ identity: IdentityRecord, newToken: Bool) -> AccessBody {
-        refreshLapsedRenewals(of: identity.id)
+    /// The caller's identity and levels, after asking Apple about lapsed renewals. Called once per
+    /// request, inside the request's `ledgerChange`, so what Apple said lands with the rest or not at all.
+    func accessBody(_ identity: IdentityRecord, newToken: Bool) throws -> AccessBody {
+        try refreshLapsedRenewals(of: identity.id)
         return AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
-                email: try? ledger.email(of: identity.id)),
-            levels: levels(of: identity.id))
+                email: try ledger.email(of: identity.id), appAccountToken: appAccountToken(for: identity.id)),
+            levels: try levels(of: identity.id))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -55,13 +59,14 @@ extension Backend {
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
             let renewals = Dictionary(pendingRenewals.map { ($0.originalTransactionId, $0) }) { _, last in last }
             return VerifiedReceipt(
-                deviceId: payload.deviceId, records: Self.latestOfEach(transactions), renewals: renewals)
+                payload: payload, records: Self.latestOfEach(transactions), renewals: renewals)
         }
     }
 
     /// What Apple's verifyReceipt says of a receipt, as the endpoints use it.
     struct VerifiedReceipt {
-        let deviceId: String
+        /// The signed receipt: its device verification says which device it was issued for.
+        let payload: ReceiptPayload
         /// The latest transaction of each purchase.
         let records: [TransactionRecord]
         let renewals: [String: RenewalInfo]
@@ -135,37 +140,52 @@ extension Backend {
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let (identity, elsewhere) = try ledgerChange { () throws -> (IdentityRecord, [String]) in
+            var answer = try ledgerChange { () throws -> AccessBody in
                 var owner = caller
                 var elsewhere: [String] = []
+                var refused: [RefusedBody] = []
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     if let known = try ledger.purchase(id) {
                         try refresh(known, from: receipt, record, at: now)
-                        if known.ownerId == nil {
+                        // A new purchase follows who paid (its appAccountToken), within the moves' rules.
+                        if let refusal = try follow(NewPurchase(record), at: now) {
+                            refused.append(RefusedBody(originalTransactionId: id, error: refusal.rawValue))
+                        }
+                        let current = try ledger.purchase(id)?.ownerId
+                        if current == nil {
                             let identity =
                                 try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                             owner = identity
                             try ledger.claim(id, by: identity.id, at: now)
-                        } else if known.ownerId != owner?.id {
+                        } else if current != owner?.id {
                             elsewhere.append(id)
                         }
                         continue
                     }
-                    let identity = try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
-                    owner = identity
+                    // A purchase nobody has is the customer's its appAccountToken names, or the caller's.
+                    let payer = try payer(record.appAccountToken)
+                    let identity =
+                        try payer ?? owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
+                    if payer == nil { owner = identity }
                     try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
+                    try ledger.setOwnerPurchaseMillis(id, record.purchaseDate.milliseconds)
+                    if identity.id != owner?.id { elsewhere.append(id) }
                 }
                 guard let owner else {
                     // Apple charged nothing new: the Apple ID already pays, for an identity this phone does not hold.
                     if !elsewhere.isEmpty { throw APIError.conflict("purchase_owned_elsewhere") }
                     throw APIError.unprocessable("nothing_to_validate")
                 }
-                return (owner, elsewhere)
+                var answer = try accessBody(owner, newToken: caller == nil)
+                answer.ownedElsewhere = elsewhere
+                answer.refused = refused
+                return answer
             }
-            var answer = accessBody(identity, newToken: caller == nil)
-            answer.ownedElsewhere = elsewhere
-            return JSONBody.response(200, answer)
+            // A customer's own new purchase left where it was: refused after the rest was applied.
+            answer.error = answer.refused.first?.error
+            let status = answer.refused.first.flatMap { OwnershipRefusal(rawValue: $0.error)?.status } ?? 200
+            return JSONBody.response(status, answer)
         }
     }
 }
@@ -191,15 +211,16 @@ extension Backend {
         answering {
             guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let now = clock()
-            refreshLapsedRenewals(of: identity.id)
-            let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
-                SubscriptionBody(
-                    productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
-                    autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+            let body = try ledgerChange { () throws -> MeBody in
+                let access = try accessBody(identity, newToken: false)
+                let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
+                    SubscriptionBody(
+                        productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
+                        autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+                }
+                return MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions)
             }
-            let access = accessBody(identity, newToken: false)
-            return JSONBody.response(
-                200, MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions))
+            return JSONBody.response(200, body)
         }
     }
 }

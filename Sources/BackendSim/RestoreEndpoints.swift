@@ -36,7 +36,7 @@ extension Backend {
             let purchases = try receipt.records.map { record -> InspectedPurchase in
                 let known = try ledger.purchase(record.originalTransactionIdentifier)
                 let decision = try decide(
-                    known, caller: caller, receiptDevice: receipt.deviceId, request: request, confirmed: true)
+                    known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
                 let owner: String
                 if known?.ownerId == nil {
                     owner = "nobody"
@@ -64,7 +64,7 @@ extension Backend {
             let body = try JSONBody.decode(ReceiptRequest.self, from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let result = try ledgerChange { () throws -> (IdentityRecord?, [String], [RefusedBody]) in
+            let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody]) in
                 var owner = caller
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
@@ -81,7 +81,7 @@ extension Backend {
                         known = purchase
                     }
                     let decision = try decide(
-                        known, caller: owner, receiptDevice: receipt.deviceId, request: request,
+                        known, caller: owner, receipt: receipt.payload, request: request,
                         confirmed: body.confirmMoveFromAccount ?? false)
                     if owner == nil, decision == .move, restoresAreIdempotentPerDevice,
                         let kept = try identityCreated(on: request, owning: known)
@@ -109,15 +109,16 @@ extension Backend {
                         refused.append(RefusedBody(originalTransactionId: id, error: reason.rawValue))
                     }
                 }
-                return (owner, restored, refused)
+                guard let owner else { return (nil, refused) }
+                var answer = try accessBody(owner, newToken: caller == nil)
+                answer.restored = restored
+                return (answer, refused)
             }
-            let (identity, restored, refused) = result
-            guard let identity else {
+            let (access, refused) = result
+            guard var answer = access else {
                 if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
                 return JSONBody.response(404, ["error": "nothing_to_restore"])
             }
-            var answer = accessBody(identity, newToken: caller == nil)
-            answer.restored = restored
             answer.refused = refused
             answer.error = refused.first?.error
             return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
@@ -140,7 +141,7 @@ extension Backend {
             }
             guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
             let now = clock()
-            let (restored, refused) = try ledgerChange { () throws -> ([String], [RefusedBody]) in
+            var answer = try ledgerChange { () throws -> AccessBody in
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
                 for purchase in try ledger.purchases(ownedBy: claims.sub) {
@@ -153,13 +154,13 @@ extension Backend {
                     try ledger.move(id, from: claims.sub, to: caller.id, via: .transfer, at: now)
                     restored.append(id)
                 }
-                return (restored, refused)
+                var answer = try accessBody(caller, newToken: false)
+                answer.restored = restored
+                answer.refused = refused
+                return answer
             }
-            var answer = accessBody(caller, newToken: false)
-            answer.restored = restored
-            answer.refused = refused
-            answer.error = refused.first?.error
-            return JSONBody.response(refused.first.map { statusOf($0.error) } ?? 200, answer)
+            answer.error = answer.refused.first?.error
+            return JSONBody.response(answer.refused.first.map { statusOf($0.error) } ?? 200, answer)
         }
     }
 
@@ -177,7 +178,7 @@ extension Backend {
     }
 
     private func decide(
-        _ purchase: PurchaseRecord?, caller: IdentityRecord?, receiptDevice: String, request: HTTPRequest,
+        _ purchase: PurchaseRecord?, caller: IdentityRecord?, receipt: ReceiptPayload, request: HTTPRequest,
         confirmed: Bool
     ) throws -> OwnershipRules.Decision {
         guard let purchase, let ownerId = purchase.ownerId else { return .claim }
@@ -188,7 +189,7 @@ extension Backend {
                 ownerId: ownerId, ownerKind: owner?.kind,
                 ownerHasActivePurchase: try ledger.purchases(ownedBy: ownerId).contains { $0.isActive(at: now) },
                 callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
-                receiptIsFromThisDevice: request.headers[Self.deviceHeader] == receiptDevice,
+                receiptIsFromThisDevice: receipt.wasIssued(for: request.headers[Self.deviceHeader]),
                 movesInWindow: try ledger.moveCount(
                     purchase.originalTransactionId, within: OwnershipRules.window, before: now),
                 policy: restorePolicy, confirmedMoveFromAccount: confirmed))

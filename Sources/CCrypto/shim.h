@@ -4,4 +4,5 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 #include <openssl/crypto.h>
+#include <openssl/rand.h>
 #endif

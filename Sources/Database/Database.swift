@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A value in or out of SQLite.
 public enum SQLValue: Hashable, Sendable {
@@ -27,10 +28,22 @@ public final class Database {
     public let path: String?
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
-    public init(path: String?) throws(DatabaseError) {
+    /// `readOnly` opens an existing file that this connection can never write (`SQLITE_OPEN_READONLY`):
+    /// no journal mode set, nothing created, every write refused by SQLite itself.
+    public init(path: String?, readOnly: Bool = false) throws(DatabaseError) {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
+        var flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        var name = path ?? ":memory:"
+        // A WAL file closed cleanly has no -wal beside it, and even a read-only connection would create
+        // -wal and -shm to read it: `immutable` reads the file as it is and creates nothing. With a -wal
+        // (a run still open, or killed), the plain read-only open uses it, so its last commits count.
+        if readOnly, let path, !FileManager.default.fileExists(atPath: path + "-wal") {
+            let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            name = "file:\(escaped)?immutable=1"
+            flags |= SQLITE_OPEN_URI
+        }
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
@@ -38,7 +51,7 @@ public final class Database {
             throw DatabaseError(code: code, message: "\(path ?? ":memory:"): \(message)")
         }
         sqlite3_busy_timeout(handle, 5_000)
-        if path != nil {
+        if path != nil && !readOnly {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
         }
@@ -98,6 +111,11 @@ public final class Database {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The schema version (`PRAGMA user_version`).
+    public func schemaVersion() throws(DatabaseError) -> Int {
+        Int(try query("PRAGMA user_version").first?.first?.int ?? 0)
     }
 
     /// Brings the schema up to the newest version; `migrations[i]` moves version i to i + 1.

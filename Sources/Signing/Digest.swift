@@ -9,6 +9,13 @@ public enum Digest {
         return output
     }
 
+    public static func sha384(_ message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 48)
+        var length: UInt32 = 48
+        EVP_Digest(message, message.count, &output, &length, EVP_sha384(), nil)
+        return output
+    }
+
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 32

@@ -130,7 +130,7 @@ public final class InvariantMonitor {
             found += world.sheetViolations()
         }
         if step == .restartApp, case .anonymous(let id) = before.identity {
-            let granted = Set(world.backend.levels(of: id))
+            let granted = Set((try? world.backend.levels(of: id)) ?? [])
             let kept = before.levels.intersection(granted)
             if after.identity != before.identity {
                 found.append(

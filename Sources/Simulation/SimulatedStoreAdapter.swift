@@ -34,8 +34,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
         return Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
     }
 
-    func addPayment(productIdentifier: String) {
-        queue.add(productIdentifier: productIdentifier)
+    func addPayment(productIdentifier: String, applicationUsername: String?) {
+        queue.add(productIdentifier: productIdentifier, appAccountToken: applicationUsername ?? "")
     }
 
     func finish(_ transaction: StoreTransaction) {

@@ -1,6 +1,7 @@
 import AppFlow
 import BackendSim
 import Foundation
+import Signing
 import SimKernel
 import StoreSim
 import Subscriptions
@@ -101,12 +102,14 @@ public final class World {
                 try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
                 try StateCheck.check(folder: state)
             }
+            let keys = try Self.keys(state: state, seed: options.seed)
             store = try AppStore(
                 store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-                random: random.split(), latency: options.latency, databasePath: state.map { $0 + "/appstore.sqlite" })
+                random: random.split(), latency: options.latency, databasePath: state.map { $0 + "/appstore.sqlite" },
+                keys: keys)
             backend = try Backend(
                 config: config, store: store, clock: { scheduler.now }, timeline: timeline,
-                databasePath: state.map { $0 + "/backend.sqlite" })
+                databasePath: state.map { $0 + "/backend.sqlite" }, keys: keys)
             if let state { try StateCheck.crossCheck(store: store, backend: backend, folder: state) }
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
@@ -247,6 +250,16 @@ public final class World {
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
+    }
+
+    /// A state folder's own keys (made from the OS's randomness with the folder; a folder older than its
+    /// keys keeps the ones it was signed with), or keys derived from the seed for an ephemeral world.
+    private static func keys(state: String?, seed: UInt64) throws -> Keyring {
+        guard let state else { return .derived(seed: seed) }
+        let manager = FileManager.default
+        let legacy = ["appstore.sqlite", "backend.sqlite"].contains { manager.fileExists(atPath: "\(state)/\($0)") }
+        try manager.createDirectory(atPath: state, withIntermediateDirectories: true)
+        return try Keyring.folder(state, legacy: legacy)
     }
 
     private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {

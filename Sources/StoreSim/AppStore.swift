@@ -23,8 +23,6 @@ public final class AppStore {
     var productsAnswers: [String: ProductsResponse] = [:]
     /// The backend's offer-signing keys, by key identifier.
     var offerKeys: [String: VerifyingKey] = [:]
-    /// Every promotional-offer nonce used: a signature works for one purchase only.
-    var usedOfferNonces: Set<String> = []
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
     /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).
@@ -59,10 +57,12 @@ public final class AppStore {
     /// A reordered notification, delivered after the next one.
     var heldBackNotification: String?
     private let signingKey: SigningKey
+    /// Where the store's unguessable values (receipt nonces) come from.
+    let keys: Keyring
 
     public init(
         store: StorePart, bundleId: String, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator,
-        latency: LatencyProfile, databasePath: String?
+        latency: LatencyProfile, databasePath: String?, keys: Keyring = .derived(seed: 1)
     ) throws(StoreSetupError) {
         guard let storefront = Storefront.named(store.storefront) else {
             let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
@@ -74,8 +74,9 @@ public final class AppStore {
         } catch {
             throw StoreSetupError(description: "cannot open the App Store's records: \(error)")
         }
-        // The store's key is its root of trust: the same for every run, so receipts kept on disk stay valid.
-        guard let key = SigningKey(seed: Digest.sha256(Array("paywall-sim app store receipt key".utf8))) else {
+        // The store's key is its root of trust: a state folder's own (kept in its `keys`), so receipts kept
+        // on disk stay valid from run to run and nobody who read the source can sign one.
+        guard let key = SigningKey(seed: keys.storeKeySeed) else {
             throw StoreSetupError(description: "libcrypto has no Ed25519")
         }
         self.bundleId = bundleId
@@ -91,6 +92,7 @@ public final class AppStore {
         self.latency = latency
         self.signingKey = key
         self.verifyingKey = key.publicKey
+        self.keys = keys
         resumeLifecycle()
     }
 
@@ -158,7 +160,8 @@ public final class AppStore {
     /// `original` names the subscription it continues.
     func recordTransaction(
         product: Product, appleId: String, deviceId: String, original: String? = nil, start: SimInstant? = nil,
-        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil
+        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil,
+        appAccountToken: String? = nil
     ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
         let identifier = String(2_000_000_000_000_000 + number)
@@ -168,7 +171,7 @@ public final class AppStore {
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,
             purchaseDate: purchaseDate, expiresDate: expires, finished: reason == "RENEWAL",
-            transactionReason: reason, offerType: offerType)
+            transactionReason: reason, offerType: offerType, appAccountToken: appAccountToken)
         try ledger.insert(record)
         return record
     }
@@ -181,12 +184,20 @@ public final class AppStore {
                 transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
                 productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
                 expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
-                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil)
+                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil, appAccountToken: $0.appAccountToken)
         }
+        let nonce = Self.uuid(keys.unguessableBytes(16))
         let payload = ReceiptPayload(
-            bundleId: bundleId, environment: environment, deviceId: deviceId,
-            creationDate: scheduler.now.milliseconds, inApp: purchases)
+            bundleId: bundleId, environment: environment,
+            deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
+            deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
         return ReceiptCodec.seal(payload, with: signingKey)
+    }
+
+    /// 16 bytes as a lowercase UUID.
+    static func uuid(_ bytes: [UInt8]) -> String {
+        let hex = Array(bytes.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }
 
     // MARK: - Server API (what the backend asks, as Apple's verifyReceipt answers)

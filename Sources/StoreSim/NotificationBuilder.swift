@@ -19,6 +19,18 @@ extension AppStore {
         post(payload)
     }
 
+    /// Apple's "Request a Test Notification": a TEST about no transaction, to prove the address works.
+    public func requestTestNotification() {
+        log("test notification requested")
+        post(
+            NotificationPayload(
+                notificationType: .test, subtype: nil, notificationUUID: nextUUID(), version: "2.0",
+                signedDate: scheduler.now.milliseconds,
+                data: NotificationData(
+                    bundleId: bundleId, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil,
+                    status: nil)))
+    }
+
     /// A notification about the subscription's latest transaction.
     func notifyLatest(
         _ type: NotificationType, _ subtype: NotificationSubtype?, _ subscription: SubscriptionRecord
@@ -38,7 +50,8 @@ extension AppStore {
             purchaseDate: record.purchaseDate.milliseconds,
             originalPurchaseDate: (first?.purchaseDate ?? record.purchaseDate).milliseconds,
             expiresDate: record.expiresDate?.milliseconds, revocationDate: record.revocationDate?.milliseconds,
-            revocationReason: record.revocationReason, inAppOwnershipType: ownership, appAccountToken: nil,
+            revocationReason: record.revocationReason, inAppOwnershipType: ownership,
+            appAccountToken: record.appAccountToken,
             deviceId: record.deviceId, signedDate: scheduler.now.milliseconds,
             subscriptionGroupIdentifier: spec?.subscriptionGroup, transactionReason: record.transactionReason,
             offerType: record.offerType, isUpgraded: record.isUpgraded ? true : nil,
@@ -55,9 +68,13 @@ extension AppStore {
             renewalDate: subscription.expiresDate.milliseconds, signedDate: scheduler.now.milliseconds)
     }
 
-    /// A version-4-shaped UUID from the store's seeded generator, so the same seed names notifications alike.
+    /// A UUID unique on this store's records: its last 12 hex digits are a serial kept in `appstore.sqlite`,
+    /// so a reopened folder never names a new notification as an old one; the rest comes from the seeded
+    /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
     func nextUUID() -> String {
-        let hex = Array(random.hex(16))
+        let serial = (try? ledger.nextSerial("notification")) ?? 0
+        let serialHex = String(UInt64(serial) & 0xFFFF_FFFF_FFFF, radix: 16)
+        let hex = Array(random.hex(16).prefix(20) + String(repeating: "0", count: 12 - serialHex.count) + serialHex)
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
         return parts.joined(separator: "-")
     }

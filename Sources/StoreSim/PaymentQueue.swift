@@ -14,7 +14,7 @@ public final class PaymentQueue {
     unowned let store: AppStore
     let receipt: ReceiptSlot
     private var observer: ((PaymentTransaction) -> Void)?
-    private var sheetPayment: (number: Int, product: Product)?
+    private var sheetPayment: (number: Int, product: Product, appAccountToken: String?)?
     var paymentCount = 0
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
     /// second payment start while one was running.
@@ -188,7 +188,7 @@ public final class PaymentQueue {
                 productIdentifier: productIdentifier, transactionDate: store.scheduler.now, state: .purchasing,
                 error: nil), after: .zero)
         store.scheduler.schedule(after: store.delay(.paymentSheet)) { [self] in
-            sheetPayment = (number, product)
+            sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased())
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             let shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
@@ -205,7 +205,7 @@ public final class PaymentQueue {
         if let subscription = consentSubscription {
             return answerPriceConsent(confirm, originalTransactionId: subscription)
         }
-        guard let (number, product) = sheetPayment else { return }
+        guard let (number, product, appAccountToken) = sheetPayment else { return }
         sheetPayment = nil
         sheet = nil
         onSheetChange?(nil)
@@ -215,7 +215,8 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
-        let held = store.holdConfirmed(number, product, appleId: appleId, deviceId: deviceId)
+        let held = store.holdConfirmed(
+            number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
         var wait = store.delay(.payment)
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
@@ -229,16 +230,16 @@ public final class PaymentQueue {
             case .cancelled:
                 deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
             case .deferred:
-                postpone(number, product, kind: .askToBuy)
+                postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
             case .interrupted:
-                postpone(number, product, kind: .interrupted)
+                postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
             default:
                 if store.needsAskToBuy(appleId) {
-                    postpone(number, product, kind: .askToBuy)
+                    postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
                 } else if store.interruptedPurchasesEnabled {
-                    postpone(number, product, kind: .interrupted)
+                    postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
                 } else {
-                    complete(number, product)
+                    complete(number, product, appAccountToken: appAccountToken)
                 }
             }
         }
@@ -246,9 +247,10 @@ public final class PaymentQueue {
 
     /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
     /// store could not record it.
-    func complete(_ number: Int, _ product: Product) {
+    func complete(_ number: Int, _ product: Product, appAccountToken: String? = nil) {
         do {
-            let record = try store.purchase(product, appleId: appleId, deviceId: deviceId)
+            let record = try store.purchase(
+                product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
             receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
             deliver(purchased(number, record), after: .zero)
         } catch {
@@ -259,11 +261,11 @@ public final class PaymentQueue {
 
     /// Ask to Buy: the observer sees `deferred` and the payment waits for a parent. Interrupted: the
     /// observer sees `failed` now (as StoreKit 1 reports it) and a new transaction once resolved.
-    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind) {
+    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind, appAccountToken: String?) {
         let pending = store.hold(
             PendingPayment(
                 identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
-                paymentNumber: number, requestDate: store.scheduler.now))
+                paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: appAccountToken))
         switch kind {
         case .askToBuy:
             store.log("ask to buy: \(product.productIdentifier) waits for a parent (\(pending.identifier))")

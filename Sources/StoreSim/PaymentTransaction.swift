@@ -64,4 +64,7 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     public var offerType: Int? = nil
     /// True once an upgrade replaced this transaction's subscription mid-period.
     public var isUpgraded: Bool = false
+    /// The UUID the app set on the payment to name its customer (`applicationUsername`, StoreKit 2's
+    /// `appAccountToken`); nil when it set none.
+    public var appAccountToken: String? = nil
 }

@@ -18,6 +18,8 @@ public struct PendingPayment: Equatable, Sendable {
     /// The payment's number on the device's queue.
     public let paymentNumber: Int
     public let requestDate: SimInstant
+    /// The customer the app named on the payment; the charge keeps it when it finally happens.
+    public var appAccountToken: String? = nil
     /// Its row in `appstore.sqlite`, so a reopened store still holds it.
     var heldId: Int64 = 0
 }
@@ -45,14 +47,14 @@ extension AppStore {
             number = try ledger.hold(
                 kind: payment.kind.rawValue, appleId: payment.appleId, deviceId: payment.deviceId,
                 productId: payment.product.productIdentifier, paymentNumber: payment.paymentNumber,
-                at: payment.requestDate)
+                at: payment.requestDate, appAccountToken: payment.appAccountToken)
         } catch {
             log("the held payment could not be written down, it lives in memory only: \(error)")
         }
         var held = PendingPayment(
             identifier: "\(payment.kind.rawValue)-\(number)", kind: payment.kind, appleId: payment.appleId,
             deviceId: payment.deviceId, product: payment.product, paymentNumber: payment.paymentNumber,
-            requestDate: payment.requestDate)
+            requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
         held.heldId = number
         pendingPayments.append(held)
         return held
@@ -60,11 +62,14 @@ extension AppStore {
 
     /// A payment confirmed on Apple's sheet, written down before it is charged: the payment is Apple's
     /// from then on, and goes through even if the app or the whole process dies first.
-    func holdConfirmed(_ number: Int, _ product: Product, appleId: String, deviceId: String) -> Int64? {
+    func holdConfirmed(
+        _ number: Int, _ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil
+    ) -> Int64? {
         do {
             return try ledger.hold(
                 kind: Self.confirmedKind, appleId: appleId, deviceId: deviceId,
-                productId: product.productIdentifier, paymentNumber: number, at: scheduler.now)
+                productId: product.productIdentifier, paymentNumber: number, at: scheduler.now,
+                appAccountToken: appAccountToken)
         } catch {
             log("the confirmed payment could not be written down: \(error)")
             return nil
@@ -102,7 +107,9 @@ extension AppStore {
             guard let kind = PendingPayment.Kind(rawValue: payment.kind) else {
                 log("a payment confirmed before the last run stopped goes through: \(payment.productId)")
                 do {
-                    _ = try purchase(product, appleId: payment.appleId, deviceId: payment.deviceId)
+                    _ = try purchase(
+                        product, appleId: payment.appleId, deviceId: payment.deviceId,
+                        appAccountToken: payment.appAccountToken)
                     releaseHeld(payment.id)
                 } catch {
                     log("the confirmed payment could not be charged yet: \(error)")
@@ -113,7 +120,7 @@ extension AppStore {
             var pending = PendingPayment(
                 identifier: "\(kind.rawValue)-\(payment.id)", kind: kind, appleId: payment.appleId,
                 deviceId: payment.deviceId, product: product, paymentNumber: payment.paymentNumber,
-                requestDate: payment.requested)
+                requestDate: payment.requested, appAccountToken: payment.appAccountToken)
             pending.heldId = payment.id
             pendingPayments.append(pending)
         }
@@ -169,10 +176,14 @@ extension AppStore {
     private func settle(_ payment: PendingPayment) {
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1
-            queue.complete(payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product)
+            queue.complete(
+                payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product,
+                appAccountToken: payment.appAccountToken)
         } else {
             _ = logged("charge the approved payment for \(payment.product.productIdentifier)") {
-                try purchase(payment.product, appleId: payment.appleId, deviceId: payment.deviceId)
+                try purchase(
+                    payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
+                    appAccountToken: payment.appAccountToken)
             }
         }
     }

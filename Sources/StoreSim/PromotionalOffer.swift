@@ -55,9 +55,18 @@ extension AppStore {
             offerId: discount.identifier, appAccountToken: appAccountToken, nonce: discount.nonce,
             timestamp: discount.timestamp)
         guard key.isValidSignature(discount.signature, for: message) else { return .invalidSignature }
-        guard scheduler.now.milliseconds - discount.timestamp <= Self.offerSignatureLifetime,
-            usedOfferNonces.insert(discount.nonce.lowercased()).inserted
-        else { return .invalidSignature }
+        guard scheduler.now.milliseconds - discount.timestamp <= Self.offerSignatureLifetime else {
+            return .invalidSignature
+        }
+        do {
+            // Kept in appstore.sqlite: a nonce spent before a restart stays spent after it.
+            guard try ledger.spendOfferNonce(discount.nonce.lowercased(), at: scheduler.now) else {
+                return .invalidSignature
+            }
+        } catch {
+            log("promotional offer: the store's records failed (\(error))")
+            return .unknown
+        }
         return nil
     }
 }

@@ -20,13 +20,43 @@ public struct ReceiptPayload: Codable, Equatable, Sendable {
         /// Set when the purchase was refunded or revoked (`cancellation_date_ms`).
         public var cancellationDate: Int64? = nil
         public var isInIntroOfferPeriod: Bool? = nil
+        /// The customer the app named on the payment (`app_account_token`).
+        public var appAccountToken: String? = nil
     }
 
     public let bundleId: String
     public let environment: StoreEnvironment
-    public let deviceId: String
+    /// StoreKit's device verification: SHA-384 of the nonce and the device's identifier, base64url.
+    /// The identifier itself is never in the receipt, so a copied receipt does not tell whose it was.
+    public let deviceVerification: String
+    /// A fresh UUID per receipt (lowercase), hashed before the device identifier.
+    public let deviceVerificationNonce: String
     public let creationDate: Int64
     public let inApp: [InAppPurchase]
+
+    public init(
+        bundleId: String, environment: StoreEnvironment, deviceVerification: String, deviceVerificationNonce: String,
+        creationDate: Int64, inApp: [InAppPurchase]
+    ) {
+        self.bundleId = bundleId
+        self.environment = environment
+        self.deviceVerification = deviceVerification
+        self.deviceVerificationNonce = deviceVerificationNonce
+        self.creationDate = creationDate
+        self.inApp = inApp
+    }
+
+    /// `deviceVerification` for a device and a nonce, as StoreKit computes it.
+    public static func deviceVerification(nonce: String, deviceId: String) -> String {
+        Base64URL.encode(Digest.sha384(Array(nonce.lowercased().utf8) + Array(deviceId.utf8)))
+    }
+
+    /// Whether the receipt was issued for `deviceId` (the device identifier the app sends).
+    public func wasIssued(for deviceId: String?) -> Bool {
+        guard let deviceId else { return false }
+        let expected = Self.deviceVerification(nonce: deviceVerificationNonce, deviceId: deviceId)
+        return Digest.constantTimeEqual(Array(expected.utf8), Array(deviceVerification.utf8))
+    }
 }
 
 /// Seals and opens receipts.

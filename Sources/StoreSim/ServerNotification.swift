@@ -90,7 +90,8 @@ public struct RenewalInfo: Codable, Equatable, Sendable {
 public struct NotificationData: Codable, Equatable, Sendable {
     public var bundleId: String
     public var environment: StoreEnvironment
-    public var signedTransactionInfo: String
+    /// nil only in a TEST notification, which is about no transaction.
+    public var signedTransactionInfo: String?
     public var signedRenewalInfo: String?
     /// 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
     public var status: Int?

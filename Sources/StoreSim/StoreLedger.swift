@@ -61,6 +61,20 @@ final class StoreLedger {
             requested_ms INTEGER NOT NULL
         )
         """,
+        // Serials that must never repeat on one state folder (notification ids): a run's seeded
+        // generator starts over every run, and the backend remembers every id it has seen.
+        """
+        CREATE TABLE serials (name TEXT PRIMARY KEY, value INTEGER NOT NULL)
+        """,
+        // Promotional-offer nonces spent: a signature works once, across restarts too.
+        """
+        CREATE TABLE used_offer_nonces (nonce TEXT PRIMARY KEY, used_ms INTEGER NOT NULL)
+        """,
+        // The customer the app named on each payment (appAccountToken), kept in the transaction.
+        """
+        ALTER TABLE transactions ADD COLUMN app_account_token TEXT;
+        ALTER TABLE held_payments ADD COLUMN app_account_token TEXT
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -72,19 +86,21 @@ final class StoreLedger {
         let productId: String
         let paymentNumber: Int
         let requested: SimInstant
+        var appAccountToken: String? = nil
     }
 
     func hold(
-        kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant
+        kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
+        appAccountToken: String? = nil
     ) throws(DatabaseError) -> Int64 {
         try database.run(
             """
-            INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms)
-                VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
+                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
-                .integer(time.milliseconds),
+                .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
             ])
         return try database.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
     }
@@ -95,12 +111,15 @@ final class StoreLedger {
 
     func heldPayments() throws(DatabaseError) -> [HeldPayment] {
         try database.query(
-            "SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms FROM held_payments ORDER BY id"
+            """
+            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token
+            FROM held_payments ORDER BY id
+            """
         ).map { row in
             HeldPayment(
                 id: row[0].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
                 deviceId: row[3].string ?? "", productId: row[4].string ?? "", paymentNumber: Int(row[5].int ?? 0),
-                requested: SimInstant(milliseconds: row[6].int ?? 0))
+                requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string)
         }
     }
 
@@ -114,7 +133,7 @@ final class StoreLedger {
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
                 purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
-                is_upgraded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                is_upgraded, app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
@@ -125,6 +144,7 @@ final class StoreLedger {
                 record.revocationReason.map { .integer(Int64($0)) } ?? .null,
                 record.transactionReason.map { .text($0) } ?? .null,
                 record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
+                record.appAccountToken.map { .text($0) } ?? .null,
             ])
     }
 
@@ -222,6 +242,26 @@ final class StoreLedger {
         return (rows.first?.first?.int ?? 0) + 1
     }
 
+    /// Spends a promotional-offer nonce; false when it was spent before (a replay).
+    func spendOfferNonce(_ nonce: String, at time: SimInstant) throws(DatabaseError) -> Bool {
+        guard try database.query("SELECT 1 FROM used_offer_nonces WHERE nonce = ?", [.text(nonce)]).isEmpty else {
+            return false
+        }
+        try database.run(
+            "INSERT INTO used_offer_nonces (nonce, used_ms) VALUES (?, ?)", [.text(nonce), .integer(time.milliseconds)])
+        return true
+    }
+
+    /// The next value of the serial `name`: 1, 2, 3… over every run on this file.
+    func nextSerial(_ name: String) throws(DatabaseError) -> Int64 {
+        let rows = try database.query(
+            """
+            INSERT INTO serials (name, value) VALUES (?, 1)
+            ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value
+            """, [.text(name)])
+        return rows.first?.first?.int ?? 0
+    }
+
     private static func record(_ row: [SQLValue]) -> TransactionRecord {
         TransactionRecord(
             transactionIdentifier: row[0].string ?? "", originalTransactionIdentifier: row[1].string ?? "",
@@ -232,6 +272,7 @@ final class StoreLedger {
             revocationReason: row.count > 9 ? row[9].int.map { Int($0) } : nil,
             transactionReason: row.count > 10 ? row[10].string : nil,
             offerType: row.count > 11 ? row[11].int.map { Int($0) } : nil,
-            isUpgraded: row.count > 12 && row[12].int == 1)
+            isUpgraded: row.count > 12 && row[12].int == 1,
+            appAccountToken: row.count > 13 ? row[13].string : nil)
     }
 }

@@ -16,23 +16,27 @@ extension AppStore {
 
     /// Charges for `product` once the reader (or a parent) said yes: a one-time purchase, a new
     /// subscription, a resubscription, or a change within a group the Apple ID already subscribes to.
-    func purchase(_ product: Product, appleId: String, deviceId: String) throws(DatabaseError) -> TransactionRecord {
+    func purchase(_ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil)
+        throws(DatabaseError) -> TransactionRecord
+    {
         let kind = catalog.spec(for: product.productIdentifier)?.type
         guard kind == .autoRenewable, let group = product.subscriptionGroupIdentifier else {
-            let record = try recordTransaction(product: product, appleId: appleId, deviceId: deviceId)
+            let record = try recordTransaction(
+                product: product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
             log("charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)")
             notify(.oneTimeCharge, nil, record, nil)
             return record
         }
         let inGroup = try ledger.subscriptions(appleId: appleId).filter { $0.groupId == group }
         if let current = inGroup.first(where: { $0.state != .expired && $0.state != .revoked }) {
-            return try change(current, to: product)
+            return try change(current, to: product, appAccountToken: appAccountToken)
         }
         let offer = isEligibleForIntroductoryOffer(product, appleId: appleId) ? product.introductoryOffer : nil
         let previous = inGroup.first
         let record = try recordTransaction(
             product: product, appleId: appleId, deviceId: deviceId, original: previous?.originalTransactionId,
-            periodLength: offer.map(Self.firstIntroPeriod), offerType: offer == nil ? nil : 1)
+            periodLength: offer.map(Self.firstIntroPeriod), offerType: offer == nil ? nil : 1,
+            appAccountToken: appAccountToken)
         let subscription = SubscriptionRecord(
             originalTransactionId: record.originalTransactionIdentifier, appleId: appleId, deviceId: deviceId,
             groupId: group, productId: product.productIdentifier, autoRenewProductId: product.productIdentifier,
@@ -83,7 +87,9 @@ extension AppStore {
     /// length) takes effect now in a new period; a downgrade (or a crossgrade of another length) at the
     /// next renewal. Buying the current product again turns auto-renew back on; buying it back after a
     /// pending downgrade cancels the downgrade.
-    private func change(_ current: SubscriptionRecord, to product: Product) throws(DatabaseError) -> TransactionRecord {
+    private func change(_ current: SubscriptionRecord, to product: Product, appAccountToken: String?)
+        throws(DatabaseError) -> TransactionRecord
+    {
         var subscription = current
         guard let latest = try ledger.transaction(current.latestTransactionId) else {
             // Records that lost their transaction cannot be changed; charge as a plain purchase rather than fail.
@@ -121,7 +127,7 @@ extension AppStore {
         try ledger.markUpgraded(latest.transactionIdentifier)
         let record = try recordTransaction(
             product: product, appleId: current.appleId, deviceId: current.deviceId,
-            original: current.originalTransactionId)
+            original: current.originalTransactionId, appAccountToken: appAccountToken)
         subscription.productId = product.productIdentifier
         subscription.autoRenewProductId = product.productIdentifier
         subscription.autoRenew = true

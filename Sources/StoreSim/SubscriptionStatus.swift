@@ -21,6 +21,15 @@ public struct SubscriptionStatusResponse: Codable, Equatable, Sendable {
 }
 
 extension AppStore {
+    /// `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): the latest transaction of a
+    /// purchase, signed — what the server reads of a purchase that is not a subscription. Nil when unknown.
+    public func signedLatestTransaction(originalTransactionId: String) -> String? {
+        guard let latest = try? ledger.transactions(originalTransactionId: originalTransactionId).last else {
+            return nil
+        }
+        return sign(transactionInfo(latest))
+    }
+
     /// `GET /inApps/v1/subscriptions/{transactionId}`: every subscription of the customer who made
     /// `originalTransactionId` (any of their transaction ids works), grouped by subscription group, each
     /// with its status and its latest signed transaction and renewal info. Nil for an unknown id.

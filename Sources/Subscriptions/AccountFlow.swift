@@ -42,6 +42,7 @@ extension SubscriptionCoordinator {
             storage.accountSession = AccountSession(
                 identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
                 refreshToken: refreshToken, levels: answer.levels)
+            storage.accountSession?.appAccountToken = answer.appAccountToken
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
             let anonymousLevels = storage.anonymousIdentity?.levels ?? []

@@ -13,6 +13,7 @@ struct IdentityJSON: Decodable {
     let kind: String
     let token: String?
     let email: String?
+    let appAccountToken: String?
 }
 
 struct AccessBody: IdentityAnswerBody {
@@ -63,6 +64,7 @@ extension AccessBody {
 extension IdentityAnswerBody {
     var access: AccessAnswer {
         AccessAnswer(
-            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels)
+            identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
+            appAccountToken: identity.appAccountToken)
     }
 }

@@ -40,6 +40,8 @@ public struct AccessAnswer: Equatable, Sendable {
     public let email: String?
     public let token: String?
     public let levels: [AccessLevel]
+    /// The UUID the app sets on a signed-in reader's payments, so a purchase follows who paid.
+    public var appAccountToken: String? = nil
     /// The receipt's purchases that stay with another customer: the Apple ID pays for someone else.
     public var ownedElsewhere: [String] = []
 }

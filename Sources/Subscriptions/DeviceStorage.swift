@@ -19,6 +19,8 @@ public struct AccountSession: Codable, Equatable, Sendable {
     public var token: String
     public var refreshToken: String
     public var levels: [AccessLevel]
+    /// Set on this account's payments (`applicationUsername`); nil in a session saved before it existed.
+    public var appAccountToken: String?
 
     public init(identityId: String, email: String, token: String, refreshToken: String, levels: [AccessLevel]) {
         self.identityId = identityId

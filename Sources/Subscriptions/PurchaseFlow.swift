@@ -88,7 +88,9 @@ extension SubscriptionCoordinator {
         }
         log("purchase \(offer.id): handing over to the App Store")
         activePurchase?.progress(.waitingForStore)
-        store.addPayment(productIdentifier: offer.productId)
+        // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
+        store.addPayment(
+            productIdentifier: offer.productId, applicationUsername: storage.accountSession?.appAccountToken)
     }
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.

@@ -92,7 +92,8 @@ public protocol StoreAdapter: AnyObject {
     /// `error`: the request failed (no network, the store unavailable): it says nothing of what is sold.
     func requestProducts(
         _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)
-    func addPayment(productIdentifier: String)
+    /// `applicationUsername`: the appAccountToken of the signed-in reader, nil for a guest.
+    func addPayment(productIdentifier: String, applicationUsername: String?)
     /// The product with the introductory offer Apple's sheet would give this Apple ID now (a StoreKit 1
     /// app reads it from the receipt's intro-offer history); nil when the store does not sell it.
     func currentProduct(_ productIdentifier: String) -> StoreProduct?

@@ -199,6 +199,7 @@ public final class SubscriptionCoordinator {
         if var session = storage.accountSession, answer.kind == "account" {
             session.levels = answer.levels
             if let token = answer.token { session.token = token }
+            if let appAccountToken = answer.appAccountToken { session.appAccountToken = appAccountToken }
             storage.accountSession = session
         } else if answer.kind == "anonymous" {
             guard

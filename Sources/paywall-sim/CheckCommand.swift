@@ -1,5 +1,6 @@
 import BackendSim
 import Foundation
+import StoreSim
 import WhiteLabel
 
 /// `paywall-sim check --ledger`: verifies the backend ledger's invariants on a state directory.
@@ -31,13 +32,23 @@ enum CheckCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw UsageError(message: "--state: no ledger at \(path)")
         }
+        // Read only: checking a file must never migrate it, nor stamp a ledger's schema into another database.
         let ledger: BackendLedger
         do {
-            ledger = try BackendLedger(path: path)
+            ledger = try BackendLedger(readingOnly: path)
         } catch {
-            throw UsageError(message: "\(path): cannot be opened as a ledger (\(error))")
+            throw UsageError(message: "\(path): \(error)")
         }
-        let violations = try LedgerCheck.violations(in: ledger)
+        let storePath = directory + "/appstore.sqlite"
+        var store: StoreRecords?
+        if FileManager.default.fileExists(atPath: storePath) {
+            do {
+                store = try StoreRecords(readingOnly: storePath)
+            } catch {
+                throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
+            }
+        }
+        let violations = try LedgerCheck.violations(in: ledger, against: store)
         if violations.isEmpty {
             print(
                 "\(path): the ledger holds (\(try ledger.allPurchases().count) purchases, \(try ledger.moves().count) moves)"

@@ -1,6 +1,7 @@
 import BackendSim
 import Database
 import Foundation
+import Signing
 import SimKernel
 import StoreSim
 import WhiteLabel
@@ -22,12 +23,15 @@ enum LedgerBenchmark {
         let (config, _) = try AppArgument.load(nil)
         let scheduler = Scheduler()
         let timeline = Timeline(clock: { scheduler.now })
+        // A folder's own keys, as `run --state` makes them, so the folder stays usable by later runs.
+        let keys = try Keyring.folder(
+            directory, legacy: FileManager.default.fileExists(atPath: directory + "/appstore.sqlite"))
         let store = try AppStore(
             store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite")
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite", keys: keys)
         let backend = try Backend(
             config: config, store: store, clock: { scheduler.now }, timeline: timeline,
-            databasePath: directory + "/backend.sqlite")
+            databasePath: directory + "/backend.sqlite", keys: keys)
         let product = config.store.products[0].productId
         var failures = 0
         let seconds = try measure {

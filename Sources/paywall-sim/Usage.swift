@@ -85,7 +85,11 @@ enum Usage {
 
         --ledger verifies the backend ledger's invariants: SQLite's integrity check, foreign keys, at most
         3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
-        an account to a guest. Exit 0 when it holds, 1 with each violation listed.
+        an account to a guest; the audit's hash chain, and every purchase and refresh token as its last
+        audit row left it (a row edited, deleted or revived is found); and, against appstore.sqlite
+        beside it, no revocation lost and no expiry later than Apple's. It opens both files read-only
+        and never writes. Exit 0 when it holds, 1 with each violation listed, 2 for a file that is
+        not a ledger.
 
         Options:
           --paywall     Show what the paywall will show and why

@@ -92,9 +92,8 @@ struct BackendFixture {
 
     @Test func anotherAppsTokenIsRefused() throws {
         let server = try BackendFixture()
-        // Signed with the platform's key, but for another app of the platform.
-        let authority = TokenAuthority(
-            secret: Digest.sha256(Array("paywall-sim backend token key".utf8)), audience: "com.other.app")
+        // Signed with the platform's key (the fixture's, derived from seed 1), but for another app of the platform.
+        let authority = TokenAuthority(secret: Keyring.derived(seed: 1).tokenSecret, audience: "com.other.app")
         let token = authority.issue(
             for: IdentityRecord(id: "anon-000001", kind: .anonymous), now: .worldStart, lifetime: .days(1))
         #expect(server.get("/v1/me", token: token).body["error"] as? String == "token_other_app")

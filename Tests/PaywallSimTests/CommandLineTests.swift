@@ -1,3 +1,4 @@
+import Database
 import Foundation
 import Testing
 
@@ -86,6 +87,26 @@ import Testing
         #expect(lines.dropFirst(2).first == "  2. premium-monthly: Premium Monthly: $4.99 per month")
         #expect(
             result.stdout.contains("premium-weekly (com.dailynews.premium.weekly): App Store Connect has no product"))
+    }
+
+    /// Issue 14: `check --ledger` never writes, and refuses with one line what is not a ledger —
+    /// another app's SQLite file it once stamped its schema into, or a file that is not SQLite at all.
+    @Test func checkLedgerRefusesWhatIsNotALedgerAndWritesNothing() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let other = try Database(path: directory + "/backend.sqlite")
+        try other.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/backend.sqlite"))
+        let result = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("not a ledger"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/backend.sqlite")) == before)
+        #expect(try other.query("PRAGMA user_version") == [[.integer(0)]])
+        try Data("plain text".utf8).write(to: URL(fileURLWithPath: directory + "/backend.sqlite"))
+        let text = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(text.code == 2)
+        #expect(text.stderr.contains("not a ledger"))
     }
 
     @Test func checkWithoutWhatToCheckIsABadUsage() throws {

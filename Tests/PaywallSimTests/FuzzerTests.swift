@@ -89,21 +89,26 @@ import WhiteLabel
     }
 
     @Test(arguments: [
-        (CoordinatorDefect.secondPayment, Invariant.onePaymentAtATime, "double-tap offer"),
-        (CoordinatorDefect.keepCache, Invariant.contentFollowsLevels, "cached"),
-        // Issue 12's defects 1, 2, 3 and 7, planted again: the default run finds each by itself.
-        (CoordinatorDefect.restoreTwice, Invariant.toldIsTrue, "without waiting restore"),
-        (CoordinatorDefect.anonymousTokenExpires, Invariant.payingKeepsAccess, "advance"),
-        (CoordinatorDefect.restoredWithoutAccess, Invariant.toldIsTrue, "restore"),
-        (CoordinatorDefect.silentApproval, Invariant.noSilentCharge, "parent approve"),
+        (CoordinatorDefect.secondPayment, [Invariant.onePaymentAtATime], "double-tap offer"),
+        (CoordinatorDefect.keepCache, [Invariant.contentFollowsLevels], "cached"),
+        // Issue 12's defects 1, 2, 3 and 7, planted again: the default run finds each by itself. Two restores
+        // at once break several promises at once (told, kept, moved); whichever the run meets first is right.
+        (
+            CoordinatorDefect.restoreTwice, [.toldIsTrue, .payingKeepsAccess, .movesOnlyAsAsked],
+            "without waiting restore"
+        ),
+        (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess], "advance"),
+        (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
+        (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
     ])
-    func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariant: Invariant, clue: String) throws {
+    func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
-        #expect(failure.violation.invariant == invariant)
+        #expect(invariants.contains(failure.violation.invariant), "\(failure.violation)")
         // A double tap is written as one step, or as the same step again without waiting for the first.
         let clues = clue == "double-tap offer" ? [clue, "without waiting select offer"] : [clue]
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
-        #expect(try play(failure.scenario).failure?.actual.contains("invariant \(invariant.rawValue)") == true)
+        let caught = "invariant \(failure.violation.invariant.rawValue)"
+        #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)
         // Without the planted defect the same steps hold: it is the defect that breaks them.
         let healthy = failure.scenario.replacingOccurrences(of: "defect \(defect.rawValue)\n", with: "")
         #expect(healthy != failure.scenario)

@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 import SimKernel
 import Subscriptions
 import WhiteLabel
@@ -16,16 +17,21 @@ final class LedgerWorld {
     private var receipts: [String: ReceiptBox] = [:]
     private var queues: [String: PaymentQueue] = [:]
 
-    init(policy: RestorePolicy? = nil, databasePath: String? = nil) throws {
+    init(
+        policy: RestorePolicy? = nil, databasePath: String? = nil, storePath: String? = nil,
+        keys: Keyring = .derived(seed: 1), edit: (inout DemoConfig) -> Void = { _ in }
+    ) throws {
         var config = try TestSupport.demoConfig()
+        edit(&config)
         config.backend.restorePolicy = policy
         let scheduler = scheduler
         timeline = Timeline(clock: { scheduler.now })
         store = try AppStore(
             store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: nil)
+            random: SeededGenerator(seed: 1), latency: .none, databasePath: storePath, keys: keys)
         backend = try Backend(
-            config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath)
+            config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath,
+            keys: keys)
         store.registerOfferKey(Backend.offerKeyIdentifier, backend.offerVerifyingKey)
     }
 
@@ -42,11 +48,12 @@ final class LedgerWorld {
 
     /// Buys `product` on `device` and returns the receipt the device then holds.
     @discardableResult
-    func buy(_ product: String = "com.dailynews.premium.monthly", on device: String, appleId: String = "a@icloud.test")
-        -> String
-    {
+    func buy(
+        _ product: String = "com.dailynews.premium.monthly", on device: String, appleId: String = "a@icloud.test",
+        appAccountToken: String = ""
+    ) -> String {
         let queue = queue(device, appleId: appleId)
-        queue.add(productIdentifier: product)
+        queue.add(productIdentifier: product, appAccountToken: appAccountToken)
         scheduler.runUntilIdle()
         queue.answerSheet(confirm: true)
         scheduler.runUntilIdle()

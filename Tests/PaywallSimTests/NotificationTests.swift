@@ -21,7 +21,7 @@ import Testing
     private func post(
         _ world: LedgerWorld, _ type: NotificationType, _ subtype: NotificationSubtype? = nil, uuid: String,
         signedAt: SimInstant, expires: SimInstant?, revoked: SimInstant? = nil, billingRetry: Bool = false,
-        grace: SimInstant? = nil, bundle: String? = nil, tamper: Bool = false
+        grace: SimInstant? = nil, bundle: String? = nil, tamper: Bool = false, environment: StoreEnvironment = .sandbox
     ) -> (status: Int, result: String?) {
         let transaction = TransactionInfo(
             transactionId: "2000000000000009", originalTransactionId: "2000000000000001",
@@ -41,11 +41,15 @@ import Testing
             notificationType: type, subtype: subtype, notificationUUID: uuid, version: "2.0",
             signedDate: signedAt.milliseconds,
             data: NotificationData(
-                bundleId: bundle ?? bundleId, environment: .sandbox,
+                bundleId: bundle ?? bundleId, environment: environment,
                 signedTransactionInfo: world.store.sign(transaction),
                 signedRenewalInfo: world.store.sign(renewal), status: 1))
         var signed = world.store.sign(payload)
         if tamper { signed = signed.replacingOccurrences(of: ".", with: ".x", options: [], range: nil) }
+        return deliver(world, signed)
+    }
+
+    private func deliver(_ world: LedgerWorld, _ signed: String) -> (status: Int, result: String?) {
         let body = try! JSONEncoder().encode(["signedPayload": signed])
         let response = world.backend.handle(
             HTTPRequest(method: "POST", path: "/v1/notifications/apple", body: Array(body)))
@@ -136,6 +140,59 @@ import Testing
         #expect(
             post(world, .refund, uuid: "y", signedAt: now, expires: nil, revoked: now, bundle: "com.other.app").result
                 == "notification_other_app")
+        #expect(world.auditCount == audit)
+    }
+
+    @Test func appleTestNotificationIsRecordedAndAnswered200() throws {
+        let world = try LedgerWorld()
+        var answer: (status: Int, result: String?)?
+        world.store.notificationEndpoint = { answer = deliver(world, $0) }
+        world.store.requestTestNotification()
+        world.scheduler.runUntilIdle()
+        #expect(answer?.status == 200)
+        #expect(answer?.result == "test")
+        let kept = try world.backend.ledger.database.query("SELECT result FROM notifications WHERE type = 'TEST'")
+        #expect(kept == [[.text("test")]])
+        #expect(world.backend.timeline.entries.contains { $0.text == "notification TEST: test" })
+    }
+
+    /// A type this server does not act on (Apple adds types) is kept as ignored, and answered 200, not
+    /// refused as a bad signature: Apple would retry a 400 for days.
+    @Test func anUnknownTypeIsRecordedAsIgnoredAnd200() throws {
+        struct Unknown: Encodable {
+            struct AppData: Encodable {
+                let bundleId: String
+                let environment: String
+            }
+            let notificationType = "CONSUMPTION_REQUEST"
+            let notificationUUID = "unknown-1"
+            let version = "2.0"
+            let signedDate: Int64
+            let data: AppData
+        }
+        let world = try LedgerWorld()
+        let signed = world.store.sign(
+            Unknown(
+                signedDate: world.scheduler.now.milliseconds,
+                data: .init(bundleId: bundleId, environment: "Sandbox")))
+        let answer = deliver(world, signed)
+        #expect(answer.status == 200)
+        #expect(answer.result == "ignored")
+        #expect(try world.backend.ledger.notificationResult("unknown-1") == "ignored")
+        #expect(deliver(world, signed).result == "duplicate")
+        // Only a signature that does not hold is signature_invalid.
+        #expect(deliver(world, signed + "x").result == "signature_invalid")
+    }
+
+    @Test func aProductionNotificationToTheSandboxServerIsRefused() throws {
+        let world = try LedgerWorld()
+        _ = try subscribed(world)
+        let audit = world.auditCount
+        let now = world.scheduler.now
+        let answer = post(
+            world, .refund, uuid: "prod", signedAt: now, expires: nil, revoked: now, environment: .production)
+        #expect(answer.status == 400)
+        #expect(answer.result == "notification_environment")
         #expect(world.auditCount == audit)
     }
 

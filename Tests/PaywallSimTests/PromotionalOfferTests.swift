@@ -20,9 +20,15 @@ import Testing
         return try #require(access.token)
     }
 
-    private func sign(_ world: LedgerWorld, token: String?, offer: String) -> (status: Int, discount: PaymentDiscount?)
-    {
-        let body = try! JSONEncoder().encode(["productId": product, "offerId": offer])
+    /// The caller's appAccountToken, from the last signature: the payment must carry it.
+    private static let accountTokenKey = "appAccountToken"
+
+    private func sign(
+        _ world: LedgerWorld, token: String?, offer: String, forToken: String? = nil
+    ) -> (status: Int, discount: PaymentDiscount?, appAccountToken: String?) {
+        var fields = ["productId": product, "offerId": offer]
+        fields["appAccountToken"] = forToken
+        let body = try! JSONEncoder().encode(fields)
         let response = world.backend.handle(
             HTTPRequest(
                 method: "POST", path: "/v1/offers/sign",
@@ -32,25 +38,31 @@ import Testing
             let key = object["keyIdentifier"] as? String, let nonce = object["nonce"] as? String,
             let timestamp = object["timestamp"] as? Int64,
             let signature = (object["signature"] as? String).flatMap(Base64URL.decode)
-        else { return (response.status, nil) }
+        else { return (response.status, nil, nil) }
         return (
             response.status,
             PaymentDiscount(
-                identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature, timestamp: timestamp)
+                identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature, timestamp: timestamp),
+            object[Self.accountTokenKey] as? String
         )
     }
 
     /// Buys with `discount` on phone-1 and returns the last state and error the observer saw.
-    private func pay(_ world: LedgerWorld, with discount: PaymentDiscount) -> (TransactionState?, StoreError?) {
+    private func pay(_ world: LedgerWorld, with discount: PaymentDiscount, as appAccountToken: String? = nil)
+        -> (TransactionState?, StoreError?)
+    {
         let queue = world.queue("phone-1")
         var last: PaymentTransaction?
         queue.startObserving { last = $0 }
-        queue.add(productIdentifier: product, discount: discount)
+        queue.add(productIdentifier: product, discount: discount, appAccountToken: appAccountToken ?? customer)
         world.scheduler.runUntilIdle()
         if queue.sheet != nil { queue.answerSheet(confirm: true) }
         world.scheduler.runUntilIdle()
         return (last?.state, last?.error)
     }
+
+    /// The customer's appAccountToken the backend signs for (anon-000001's, under the test keys).
+    private var customer: String { (try? LedgerWorld().backend.appAccountToken(for: "anon-000001")) ?? "" }
 
     @Test func aSignedOfferIsAcceptedOnceAndItsReplayIsRefused() throws {
         let world = try LedgerWorld()
@@ -95,5 +107,30 @@ import Testing
         #expect(sign(world, token: nil, offer: offer).status == 401)
         let token = try subscriber(world)
         #expect(sign(world, token: token, offer: "no-such-offer").status == 422)
+    }
+
+    /// The signature covers the caller's own appAccountToken: asking for another customer's is refused,
+    /// and a signature paid for under another token does not hold.
+    @Test func aSignatureIsBoundToTheCallersIdentity() throws {
+        let world = try LedgerWorld()
+        let token = try subscriber(world)
+        let other = world.backend.appAccountToken(for: "acct-000002")
+        #expect(sign(world, token: token, offer: offer, forToken: other).status == 403)
+        let signed = sign(world, token: token, offer: offer)
+        #expect(signed.appAccountToken == customer)
+        let discount = try #require(signed.discount)
+        #expect(pay(world, with: discount, as: other).1 == .invalidSignature)
+        #expect(pay(world, with: discount).0 == .purchased)
+    }
+
+    @Test func aNonceSpentBeforeARestartStaysSpent() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try LedgerWorld(storePath: directory + "/appstore.sqlite")
+        let token = try subscriber(first)
+        let discount = try #require(sign(first, token: token, offer: offer).discount)
+        #expect(pay(first, with: discount).0 == .purchased)
+        let second = try LedgerWorld(storePath: directory + "/appstore.sqlite")
+        #expect(pay(second, with: discount).1 == .invalidSignature)
     }
 }

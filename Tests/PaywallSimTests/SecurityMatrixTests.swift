@@ -25,7 +25,12 @@ final class SecurityArena {
     /// A key that is not the App Store's, and a token secret that is not the platform's.
     let strangerKey = SigningKey(seed: Digest.sha256(Array("not the app store".utf8)))!
     let bundleId = "com.paywallsim.dailynews"
-    static let platformSecret = Digest.sha256(Array("paywall-sim backend token key".utf8))
+    /// What an attacker who has read the source knows: the constants the source once held as keys.
+    let sourceStoreKey = SigningKey(seed: Digest.sha256(Array("paywall-sim app store receipt key".utf8)))!
+    static let sourceTokenSecret = Digest.sha256(Array("paywall-sim backend token key".utf8))
+    /// The platform's own secret, for genuine tokens the tests need (a state folder's, never in the source).
+    var platformSecret: [UInt8] { world.backend.keys.tokenSecret }
+    private let keysDirectory: String
 
     struct Answer: CustomStringConvertible {
         let status: Int
@@ -37,7 +42,9 @@ final class SecurityArena {
     }
 
     init() throws {
-        world = try LedgerWorld()
+        // Keys as a state folder gets them: from the OS's randomness, when the folder is made.
+        keysDirectory = try TestSupport.temporaryDirectory()
+        world = try LedgerWorld(keys: try Keyring.folder(keysDirectory, legacy: false))
         anonReceipt = world.buy(on: "phone-1", appleId: "a@icloud.test")
         let reported = Self.send(world, "POST", "/v1/receipts", ["receipt": anonReceipt], device: "phone-1")
         anonToken = try #require((reported.body["identity"] as? [String: Any])?["token"] as? String)
@@ -61,6 +68,8 @@ final class SecurityArena {
         eveToken = try #require((eve.body["identity"] as? [String: Any])?["token"] as? String)
         eveId = try #require((eve.body["identity"] as? [String: Any])?["id"] as? String)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: keysDirectory) }
 
     @discardableResult
     func send(_ method: String, _ path: String, _ body: [String: Any], token: String? = nil, device: String? = nil)
@@ -95,7 +104,8 @@ final class SecurityArena {
         var payload = ReceiptCodec.open(receipt, with: world.store.verifyingKey)!
         let stolen = ReceiptCodec.open(accountReceipt, with: world.store.verifyingKey)!.inApp
         payload = ReceiptPayload(
-            bundleId: payload.bundleId, environment: payload.environment, deviceId: payload.deviceId,
+            bundleId: payload.bundleId, environment: payload.environment,
+            deviceVerification: payload.deviceVerification, deviceVerificationNonce: payload.deviceVerificationNonce,
             creationDate: payload.creationDate, inApp: payload.inApp + stolen)
         let bytes = Array(try! ReceiptCodec.canonicalJSON.encode(payload))
         return parts[0] + "." + Base64URL.encode(bytes) + "." + parts[2]
@@ -105,7 +115,8 @@ final class SecurityArena {
     func otherAppsReceipt() throws -> String {
         let other = try AppStore(
             store: try TestSupport.demoConfig().store, bundleId: "com.other.app", scheduler: world.scheduler,
-            timeline: world.timeline, random: SeededGenerator(seed: 2), latency: .none, databasePath: nil)
+            timeline: world.timeline, random: SeededGenerator(seed: 2), latency: .none, databasePath: nil,
+            keys: world.store.keys)
         let box = ReceiptBox()
         let queue = other.paymentQueue(deviceId: "phone-5", appleId: "c@icloud.test", receipt: box)
         queue.startObserving { _ in }
@@ -119,10 +130,10 @@ final class SecurityArena {
     // MARK: - Tokens
 
     func token(
-        secret: [UInt8] = platformSecret, audience: String? = nil, sub: String = "anon-000001",
+        secret: [UInt8]? = nil, audience: String? = nil, sub: String = "anon-000001",
         kind: IdentityRecord.Kind = .anonymous, issued: SimInstant? = nil, lifetime: SimDuration = .days(365)
     ) -> String {
-        TokenAuthority(secret: secret, audience: audience ?? bundleId).issue(
+        TokenAuthority(secret: secret ?? platformSecret, audience: audience ?? bundleId).issue(
             for: IdentityRecord(id: sub, kind: kind), now: issued ?? world.scheduler.now, lifetime: lifetime)
     }
 
@@ -191,7 +202,61 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct SecurityMatrixTests {
-    static let cases: [SecurityCase] = receiptCases + tokenCases + restoreCases + replayCases + notificationCases
+    static let cases: [SecurityCase] =
+        receiptCases + tokenCases + restoreCases + replayCases + notificationCases + sourceReaderCases
+
+    /// An attacker who has read the source: every key the source once held, and how it made refresh tokens.
+    static let sourceReaderCases: [SecurityCase] = [
+        SecurityCase(
+            name: "a receipt signed with the App Store key the source held", status: 422, code: "receipt_invalid"
+        ) {
+            let payload = ReceiptCodec.open($0.freshReceipt, with: $0.world.store.verifyingKey)!
+            return $0.send(
+                "POST", "/v1/receipts", ["receipt": ReceiptCodec.seal(payload, with: $0.sourceStoreKey)],
+                device: "phone-5")
+        },
+        SecurityCase(name: "a token signed with the token secret the source held", status: 401, code: "token_invalid") {
+            let token = $0.token(secret: SecurityArena.sourceTokenSecret, sub: $0.accountId, kind: .account)
+            return $0.send("POST", "/v1/receipts", ["receipt": $0.freshReceipt], token: token, device: "phone-5")
+        },
+        SecurityCase(name: "a refresh token made as the source made them", status: 401, code: "refresh_invalid") {
+            arena in
+            // HMAC under "refresh" of the account id, the issue time (every X-Server-Time) and a counter.
+            let guesses = (0..<8).map { count in
+                let seed = "\(arena.accountId):\(arena.world.scheduler.now.milliseconds):\(count)"
+                return Base64URL.encode(Digest.hmacSHA256(key: Array("refresh".utf8), message: Array(seed.utf8)))
+            }
+            var last = arena.send("POST", "/v1/sessions/refresh", ["refreshToken": guesses[0]])
+            for guess in guesses.dropFirst() where last.status == 401 {
+                last = arena.send("POST", "/v1/sessions/refresh", ["refreshToken": guess])
+            }
+            return last
+        },
+        // The spoof: phone-1's receipt copied, and sent with the device header the receipt itself gives
+        // away. It once named its device in plain text; now it has only SHA-384(nonce ‖ device id).
+        SecurityCase(
+            name: "a copied receipt sent with the device header read from it", status: 403,
+            code: "restore_not_this_device"
+        ) { arena in
+            let payload = ReceiptCodec.open(arena.anonReceipt, with: arena.world.store.verifyingKey)!
+            let json = String(decoding: Base64URL.decode(arena.anonReceipt.split(separator: ".")[1])!, as: UTF8.self)
+            #expect(!json.contains("phone-1"))
+            var last = arena.send("POST", "/v1/restores", ["receipt": arena.anonReceipt], token: arena.eveToken)
+            for header in [payload.deviceVerificationNonce, payload.deviceVerification] where last.status == 403 {
+                last = arena.send(
+                    "POST", "/v1/restores", ["receipt": arena.anonReceipt], token: arena.eveToken, device: header)
+            }
+            return last
+        },
+        SecurityCase(
+            name: "a notification signed with the App Store key the source held", status: 400, code: "signature_invalid"
+        ) {
+            $0.notify(
+                $0.notification(
+                    .refund, uuid: "source-key", signedAt: $0.world.scheduler.now,
+                    expires: SimInstant.worldStart + .days(31), revoked: true, key: $0.sourceStoreKey))
+        },
+    ]
 
     static let receiptCases: [SecurityCase] = [
         SecurityCase(name: "a receipt signed with another key", status: 422, code: "receipt_invalid") {
@@ -402,7 +467,7 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
         if let table = row.recordedIn {
             #expect(after.without(table) == before.without(table), "\(row.name): the ledger changed")
             let added = before.rowsAdded(to: table, in: after)
-            #expect(added.count == 1 && added.allSatisfy { $0.hasSuffix("| 0") }, "\(row.name): \(added)")
+            #expect(added.count == 1 && added.allSatisfy { $0.hasSuffix("| 0 | 'stale'") }, "\(row.name): \(added)")
         } else {
             #expect(after == before, "\(row.name): the ledger changed: \(Self.difference(before, after))")
         }
@@ -429,5 +494,20 @@ struct SecurityCase: CustomTestStringConvertible, Sendable {
             if added.isEmpty && changed.isEmpty { return nil }
             return "\(table): +\(added) changed \(changed.map { "\($0.0) → \($0.1)" })"
         }.joined(separator: "; ")
+    }
+}
+
+/// Restore-inspect tells the caller what a restore would do, never who else holds a purchase.
+@Suite struct RestoreInspectPrivacyTests {
+    @Test func anInspectAnswerNamesNoOtherCustomer() throws {
+        let arena = try SecurityArena()
+        for receipt in [arena.anonReceipt, arena.accountReceipt] {
+            let answer = arena.send("POST", "/v1/restores/inspect", ["receipt": receipt], token: arena.eveToken)
+            #expect(answer.status == 200)
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: answer.body), as: UTF8.self)
+            for secret in ["anon-000001", arena.accountId, "ana@example.com", "phone-1", "phone-3"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
     }
 }

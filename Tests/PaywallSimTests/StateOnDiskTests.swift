@@ -1,13 +1,14 @@
 import Foundation
+import Signing
 import SimKernel
 import Simulation
 import Testing
 
 /// A state directory reopened carries on: the virtual clock never goes back to the first morning.
 @Suite struct StateOnDiskTests {
-    private func world(_ directory: String) throws -> World {
+    private func world(_ directory: String, latency: LatencyProfile = .fast) throws -> World {
         try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+            config: try TestSupport.demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
     }
 
     @Test func timeTravelledIsWhereTheNextRunStarts() throws {
@@ -84,6 +85,74 @@ import Testing
         try second.newDevice(named: "iphone-3")
         second.scheduler.runUntilIdle()
         #expect(second.appState.access.identity == .none)
+    }
+
+    /// Issue 14, item 1: the seeded generator starts over every run, but the backend remembers every
+    /// notification id it saw; a reopened folder's new notifications must not read as duplicates.
+    @Test func aReopenedFolderAppliesNewRenewalsAndRefunds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // No latency: the store's generator draws only notification ids, the same ones in both runs.
+        let first = try world(directory, latency: .none)
+        first.launch()
+        first.scheduler.runUntilIdle()
+        try first.subscribe()
+        #expect(first.travelToNextRenewal())
+        first.scheduler.runUntilIdle()
+
+        let second = try world(directory, latency: .none)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        #expect(second.travelToNextRenewal())
+        second.scheduler.runUntilIdle()
+        #expect(second.refundLatest())
+        second.scheduler.runUntilIdle()
+        let answers = second.timeline.entries.map(\.text).filter { $0.hasPrefix("notification ") }
+        #expect(answers.contains { $0.hasPrefix("notification DID_RENEW") && $0.hasSuffix(": applied") })
+        #expect(answers.contains { $0.hasPrefix("notification REFUND") && $0.hasSuffix(": applied") })
+        #expect(!answers.contains { $0.hasSuffix(": duplicate") })
+        let purchase = try #require(try second.backend.ledger.allPurchases().first)
+        #expect(purchase.revoked)
+    }
+
+    /// Each folder gets its own keys when it is made, readable by its owner only, kept from run to run;
+    /// an ephemeral world's keys come from its seed.
+    @Test func aFolderHasItsOwnOwnerOnlyKeysAndEphemeralWorldsTheirSeeds() throws {
+        let first = try TestSupport.temporaryDirectory()
+        let second = try TestSupport.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: first)
+            try? FileManager.default.removeItem(atPath: second)
+        }
+        let key = try world(first).store.verifyingKey
+        #expect(try world(first).store.verifyingKey == key)
+        #expect(try world(second).store.verifyingKey != key)
+        let attributes = try FileManager.default.attributesOfItem(atPath: first + "/keys")
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
+        let config = try TestSupport.demoConfig()
+        let seeded = { (seed: UInt64) in try World(config: config, options: WorldOptions(seed: seed)).store.verifyingKey
+        }
+        #expect(try seeded(7) == seeded(7))
+        #expect(try seeded(7) != seeded(8))
+        #expect(try seeded(7) != key)
+    }
+
+    @Test func aFolderMadeBeforeKeysKeepsTheKeysItsReceiptsWereSignedWith() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try world(directory)
+        first.launch()
+        first.scheduler.runUntilIdle()
+        try first.subscribe()
+        let key = first.store.verifyingKey
+        // As an older build left it: the same records, no keys file, signed with the keys the source held.
+        try FileManager.default.removeItem(atPath: directory + "/keys")
+        let legacy = try world(directory).store.verifyingKey
+        #expect(legacy != key)
+        let held = SigningKey(seed: Digest.sha256(Array("paywall-sim app store receipt key".utf8)))
+        #expect(legacy == held?.publicKey)
+        #expect(FileManager.default.fileExists(atPath: directory + "/keys"))
+        #expect(try world(directory).store.verifyingKey == legacy)
     }
 
     @Test func aFreshDirectoryStartsOnTheWorldsFirstMorning() throws {

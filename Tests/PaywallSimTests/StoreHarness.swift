@@ -68,8 +68,9 @@ final class StoreHarness {
     }
 
     func transactionInfo(_ notification: NotificationPayload) -> TransactionInfo? {
-        NotificationCodec.open(
-            TransactionInfo.self, from: notification.data.signedTransactionInfo, with: store.verifyingKey)
+        notification.data.signedTransactionInfo.flatMap {
+            NotificationCodec.open(TransactionInfo.self, from: $0, with: store.verifyingKey)
+        }
     }
 
     func renewalInfo(_ notification: NotificationPayload) -> RenewalInfo? {

@@ -85,7 +85,11 @@ final class ReceiptBox: ReceiptSlot {
         let receipt = try #require(box.receipt)
         let payload = try #require(ReceiptCodec.open(receipt, with: fixture.store.verifyingKey))
         #expect(payload.bundleId == "com.paywallsim.dailynews")
-        #expect(payload.deviceId == "phone-1")
+        #expect(payload.wasIssued(for: "phone-1"))
+        #expect(!payload.wasIssued(for: "phone-2"))
+        // The device's identifier is not in the receipt, only its hash with the nonce.
+        let json = String(decoding: try #require(Base64URL.decode(receipt.split(separator: ".")[1])), as: UTF8.self)
+        #expect(!json.contains("phone-1"))
         #expect(payload.inApp.map(\.productId) == ["com.dailynews.premium.monthly"])
     }
 

@@ -1,0 +1,51 @@
+import Signing
+import SimKernel
+
+/// The audit's hash chain: each row carries SHA-256 of the previous row's hash and its own content, so
+/// a row edited, deleted from the middle or slipped in breaks every hash after it (`LedgerCheck`).
+/// Rows written before the chain existed (ledger version 2) carry no hash and start no chain.
+enum AuditChain {
+    /// One audit row's content, each field length-prefixed so no two rows encode alike.
+    struct Row: Equatable {
+        var atMillis: Int64
+        var actor: String
+        var action: String
+        var detail: String
+        /// What the row is about (`purchase:ID`, `refresh:HASH`), when it records a row's new state.
+        var subject: String?
+        /// That row as it stood after the change (`PurchaseRecord.auditState`…).
+        var state: String?
+
+        var bytes: [UInt8] {
+            [String(atMillis), actor, action, detail, subject ?? "-", state ?? "-"]
+                .map { "\($0.utf8.count):\($0)" }.joined(separator: "|").utf8.map { $0 }
+        }
+    }
+
+    static func hash(previous: [UInt8], _ row: Row) -> [UInt8] {
+        Digest.sha256(previous + row.bytes)
+    }
+
+    static func purchaseSubject(_ originalTransactionId: String) -> String { "purchase:\(originalTransactionId)" }
+
+    static func refreshSubject(_ tokenHash: [UInt8]) -> String {
+        "refresh:" + tokenHash.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    static func refreshState(identityId: String, expires: Int64, used: Bool) -> String {
+        "owner=\(identityId) expires=\(expires) used=\(used ? 1 : 0)"
+    }
+}
+
+extension PurchaseRecord {
+    /// Every column the server decides, as one line: the audit keeps it after each change, and
+    /// `check --ledger` compares it with the row as it is now.
+    var auditState: String {
+        [
+            "product=\(productId)", "owner=\(ownerId ?? "-")", "device=\(deviceId)",
+            "expires=\(expires.map { String($0.milliseconds) } ?? "-")", "revoked=\(revoked ? 1 : 0)",
+            "billing=\(billingIssue ? 1 : 0)", "grace=\(graceExpires.map { String($0.milliseconds) } ?? "-")",
+            "autoRenew=\(autoRenew ? 1 : 0)", "appleSigned=\(appleSignedMillis)",
+        ].joined(separator: " ")
+    }
+}

@@ -1,0 +1,103 @@
+import Database
+import StoreSim
+
+/// What `check --ledger` finds beyond the tables' own rules: rows changed behind the server's back
+/// (the audit's hash chain and the state each audit row recorded) and a ledger that disagrees with
+/// the App Store's records.
+enum LedgerTruth {
+    /// Rows edited, deleted or revived: a broken hash chain, or a row that is not as its last audit left it.
+    static func tampering(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
+        guard try ledger.schemaVersion() >= 4 else { return [] }
+        var found: [String] = []
+        let rows = try ledger.auditRows()
+        var previous: [UInt8] = []
+        var chained = false
+        var lastState: [String: String] = [:]
+        var moves: [String: [String]] = [:]
+        /// Whether each purchase's last `purchases.refund.changed` took access back.
+        var refunded: [String: Bool] = [:]
+        for (seq, row, hash) in rows {
+            guard let hash else {
+                if chained { found.append("audit row \(seq) has no hash: written outside the server") }
+                continue
+            }
+            chained = true
+            if hash != AuditChain.hash(previous: previous, row) {
+                found.append("audit row \(seq) does not follow the chain: it was edited, or a row before it deleted")
+            }
+            previous = hash
+            if let subject = row.subject, let state = row.state { lastState[subject] = state }
+            if row.action == "purchases.ownership.transferred", let subject = row.subject {
+                moves[subject, default: []].append(row.detail)
+            }
+            if row.action == "purchases.refund.changed", let subject = row.subject, !row.detail.contains("stays") {
+                refunded[subject] = row.detail.contains("access taken back")
+            }
+        }
+        if let last = rows.last?.seq, try ledger.auditSequence() > last {
+            found.append("audit rows after \(last) were deleted")
+        }
+        // A ledger that began before the chain (version 2) has rows no audit row describes.
+        let legacy = rows.contains { $0.hash == nil }
+        for purchase in try ledger.allPurchases() {
+            let subject = AuditChain.purchaseSubject(purchase.originalTransactionId)
+            found += compare(
+                "purchase \(purchase.originalTransactionId)", now: purchase.auditState, audited: lastState[subject],
+                legacy: legacy)
+            lastState[subject] = nil
+            if !legacy && purchase.revoked != (refunded[subject] ?? false) {
+                found.append(
+                    "purchase \(purchase.originalTransactionId) is \(purchase.revoked ? "" : "not ")revoked, "
+                        + "but its purchases.refund.changed events say otherwise")
+            }
+        }
+        for token in try ledger.refreshTokenStates() {
+            let audited = lastState.removeValue(forKey: token.subject)
+            if audited?.hasSuffix("used=1") == true && token.state.hasSuffix("used=0") {
+                found.append("refresh token \(token.subject.dropFirst(8).prefix(12))… was revived after its use")
+            } else {
+                found += compare(
+                    "refresh token \(token.subject.dropFirst(8).prefix(12))…", now: token.state, audited: audited,
+                    legacy: legacy)
+            }
+        }
+        for subject in lastState.keys.sorted() {
+            found.append("\(subject.replacingOccurrences(of: ":", with: " ")) was deleted: the audit still has it")
+        }
+        for (id, history) in Dictionary(grouping: try ledger.moves(), by: \.originalTransactionId) {
+            let rows = history.map { OwnershipMove.auditDetail(id, from: $0.from, to: $0.to, via: $0.via) }
+            if rows != moves[AuditChain.purchaseSubject(id)] ?? [] && !legacy {
+                found.append("purchase \(id)'s moves are not the ones the audit recorded")
+            }
+        }
+        return found.sorted()
+    }
+
+    private static func compare(_ name: String, now: String, audited: String?, legacy: Bool) -> [String] {
+        guard let audited else { return legacy ? [] : ["\(name) has no audit row: written outside the server"] }
+        return audited == now ? [] : ["\(name) is not as its last audit row left it: \(now) (audited: \(audited))"]
+    }
+
+    /// Where the ledger gives more than Apple's records say: a revocation it lost, an expiry later than
+    /// Apple's, a purchase Apple has no record of. A ledger behind Apple (news still on its way) is not one.
+    static func disagreements(_ ledger: BackendLedger, store: StoreRecords) throws(DatabaseError) -> [String] {
+        let apple = try store.latestTransactions()
+        var found: [String] = []
+        for purchase in try ledger.allPurchases() {
+            let id = purchase.originalTransactionId
+            guard let record = apple[id] else {
+                found.append("purchase \(id) is not in the App Store's records")
+                continue
+            }
+            if record.revocationDate != nil && !purchase.revoked {
+                found.append("purchase \(id): Apple revoked it, the ledger does not")
+            } else if record.revocationDate == nil && purchase.revoked {
+                found.append("purchase \(id): the ledger revoked it, Apple did not")
+            }
+            if let ours = purchase.expires, let theirs = record.expiresDate, ours > theirs {
+                found.append("purchase \(id): the ledger gives access until \(ours), Apple's records end at \(theirs)")
+            }
+        }
+        return found
+    }
+}

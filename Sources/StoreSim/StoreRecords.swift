@@ -1,0 +1,34 @@
+import Database
+
+/// The App Store's records in an `appstore.sqlite`, opened to read and never to write: what
+/// `check --ledger` holds the backend's ledger against.
+public final class StoreRecords {
+    private let database: Database
+
+    /// Throws when the file cannot be read as the store's records (not SQLite, no transactions table).
+    public init(readingOnly path: String) throws(DatabaseError) {
+        database = try Database(path: path, readOnly: true)
+        _ = try database.query("SELECT 1 FROM transactions LIMIT 1")
+    }
+
+    /// The latest transaction of each purchase, by original transaction id (a renewal's period, a refund).
+    public func latestTransactions() throws(DatabaseError) -> [String: TransactionRecord] {
+        var latest: [String: TransactionRecord] = [:]
+        let rows = try database.query(
+            """
+            SELECT transaction_id, original_transaction_id, product_id, apple_id, device_id, purchase_ms, expires_ms,
+                finished, revocation_ms FROM transactions ORDER BY purchase_ms, transaction_id
+            """)
+        for row in rows {
+            var record = TransactionRecord(
+                transactionIdentifier: row[0].string ?? "", originalTransactionIdentifier: row[1].string ?? "",
+                productIdentifier: row[2].string ?? "", appleId: row[3].string ?? "", deviceId: row[4].string ?? "",
+                purchaseDate: .init(milliseconds: row[5].int ?? 0),
+                expiresDate: row[6].int.map { .init(milliseconds: $0) },
+                finished: row[7].int == 1)
+            record.revocationDate = row[8].int.map { .init(milliseconds: $0) }
+            latest[record.originalTransactionIdentifier] = record
+        }
+        return latest
+    }
+}

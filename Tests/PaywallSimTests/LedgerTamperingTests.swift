@@ -1,0 +1,157 @@
+import Database
+import Foundation
+import SimKernel
+import Simulation
+import Testing
+
+@testable import BackendSim
+@testable import StoreSim
+
+/// `check --ledger` on a real state folder: it reads without writing, refuses what is not a ledger, and
+/// finds rows edited, deleted or revived behind the server's back (issue 14).
+@Suite struct LedgerTamperingTests {
+    /// A folder where a reader subscribed, restored on a second phone (a move), had the latest payment
+    /// refunded, and signed up and refreshed a session (a used refresh token).
+    private func usedFolder() throws -> String {
+        let directory = try TestSupport.temporaryDirectory()
+        let world = try World(
+            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try world.subscribe()
+        try world.newDevice(named: "iphone-2")
+        world.scheduler.runUntilIdle()
+        try world.perform(.openProfile)
+        try world.perform(.restore)
+        world.scheduler.runUntilIdle()
+        #expect(world.refundLatest())
+        world.scheduler.runUntilIdle()
+        let signUp = world.backend.handle(
+            HTTPRequest(
+                method: "POST", path: "/v1/accounts",
+                body: Array(#"{"email":"r@example.test","password":"correct horse"}"#.utf8)))
+        let session = try #require(
+            try JSONSerialization.jsonObject(with: Data(signUp.body)) as? [String: Any])
+        let refresh = try #require(session["refreshToken"] as? String)
+        let refreshed = world.backend.handle(
+            HTTPRequest(
+                method: "POST", path: "/v1/sessions/refresh",
+                body: Array(try JSONEncoder().encode(["refreshToken": refresh]))))
+        #expect(refreshed.status == 200)
+        return directory
+    }
+
+    private func check(_ directory: String) throws -> [String] {
+        let ledger = try BackendLedger(readingOnly: directory + "/backend.sqlite")
+        let store = try StoreRecords(readingOnly: directory + "/appstore.sqlite")
+        return try LedgerCheck.violations(in: ledger, against: store)
+    }
+
+    private func edit(_ directory: String, _ sql: String) throws {
+        let database = try Database(path: directory + "/backend.sqlite")
+        try database.execute(sql)
+    }
+
+    private func files(_ directory: String) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.contains("sqlite") {
+            found[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+        }
+        return found
+    }
+
+    @Test func anUntouchedFolderHoldsAndCheckingItWritesNothing() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = try files(directory)
+        #expect(try check(directory) == [])
+        #expect(try files(directory) == before)
+    }
+
+    @Test func aFileThatIsNotALedgerIsRefusedAndLeftAsItWas() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = try files(directory)
+        #expect(throws: LedgerOpenError.self) { try BackendLedger(readingOnly: directory + "/appstore.sqlite") }
+        let text = directory + "/notes.txt"
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(throws: LedgerOpenError.self) { try BackendLedger(readingOnly: text) }
+        #expect(try files(directory) == before)
+    }
+
+    /// A folder an older build left (ledger schema 2, no keys, audit rows without hashes) still opens,
+    /// is migrated by the run, and its ledger holds, checked from where the chain starts.
+    @Test func aFolderFromBeforeTheChainOpensAndHolds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let old = try Database(path: directory + "/backend.sqlite")
+            try old.migrate(Array(LedgerSchema.migrations.prefix(2)))
+            try old.execute(
+                """
+                INSERT INTO identities (id, kind, created_ms) VALUES ('anon-000001', 'anonymous', 0);
+                INSERT INTO audit (at_ms, actor, action, detail) VALUES (0, 'anon-000001', 'identity.created', 'old')
+                """)
+        }
+        do {
+            let world = try World(
+                config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+            world.launch()
+            world.scheduler.runUntilIdle()
+            try world.subscribe()
+            #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
+        }
+        #expect(try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion() == 6)
+        #expect(try check(directory) == [])
+    }
+
+    @Test func aRefundsRevokedFlagResetIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try edit(directory, "UPDATE purchases SET revoked = 0")
+        let found = try check(directory)
+        #expect(found.contains { $0.contains("Apple revoked it, the ledger does not") }, "\(found)")
+        #expect(found.contains { $0.contains("is not as its last audit row left it") }, "\(found)")
+        #expect(found.contains { $0.contains("its purchases.refund.changed events say otherwise") }, "\(found)")
+    }
+
+    @Test func anOwnerEditedConsistentlyIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The owner and the last move agree, so the chain of owners alone still holds.
+        try edit(
+            directory,
+            """
+            UPDATE purchases SET owner_id = 'acct-000003';
+            UPDATE ownership_moves SET to_id = 'acct-000003' WHERE seq = (SELECT MAX(seq) FROM ownership_moves)
+            """)
+        let found = try check(directory)
+        #expect(!found.contains { $0.contains("but its last move gave it to") }, "\(found)")
+        #expect(found.contains { $0.contains("is not as its last audit row left it") }, "\(found)")
+        #expect(found.contains { $0.contains("moves are not the ones the audit recorded") }, "\(found)")
+    }
+
+    @Test func anAuditRowDeletedIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try edit(directory, "DELETE FROM audit WHERE seq = 3")
+        let found = try check(directory)
+        #expect(found.contains { $0.contains("does not follow the chain") }, "\(found)")
+    }
+
+    @Test func theLastAuditRowDeletedIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try edit(directory, "DELETE FROM audit WHERE seq = (SELECT MAX(seq) FROM audit)")
+        let found = try check(directory)
+        #expect(found.contains { $0.contains("were deleted") }, "\(found)")
+    }
+
+    @Test func aRefreshTokenRevivedIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try edit(directory, "UPDATE refresh_tokens SET used = 0")
+        let found = try check(directory)
+        #expect(found.contains { $0.contains("was revived after its use") }, "\(found)")
+    }
+}
