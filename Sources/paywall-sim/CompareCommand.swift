@@ -9,7 +9,7 @@ enum CompareCommand {
     static let flags: Set<String> = ["--live"]
 
     static func main(_ arguments: [String]) throws -> Int32 {
-        let (paths, optionArguments) = split(arguments)
+        let (paths, optionArguments) = Options.split(arguments, valued: valued)
         let options = try Options(optionArguments, valued: valued, flags: flags)
         if options.has("--help") {
             print(Usage.compare)
@@ -61,26 +61,5 @@ enum CompareCommand {
             }
         }
         return result
-    }
-
-    /// Scenario paths on their own; options and their values go to `Options`.
-    private static func split(_ arguments: [String]) -> (paths: [String], options: [String]) {
-        var paths: [String] = []
-        var options: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if valued.contains(argument) {
-                options.append(argument)
-                if index + 1 < arguments.count { options.append(arguments[index + 1]) }
-                index += 1
-            } else if argument.hasPrefix("-") {
-                options.append(argument)
-            } else {
-                paths.append(argument)
-            }
-            index += 1
-        }
-        return (paths, options)
     }
 }

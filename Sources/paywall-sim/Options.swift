@@ -4,6 +4,27 @@ struct Options {
     private var flags: Set<String> = []
 
     /// `valued` options take the next argument; `flags` take none. `-h`/`--help` is always known.
+    /// File and folder names on their own; options and their values (`valued` take one) go to `Options`.
+    static func split(_ arguments: [String], valued: Set<String>) -> (paths: [String], options: [String]) {
+        var paths: [String] = []
+        var options: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if valued.contains(argument) {
+                options.append(argument)
+                if index + 1 < arguments.count { options.append(arguments[index + 1]) }
+                index += 1
+            } else if argument.hasPrefix("-") {
+                options.append(argument)
+            } else {
+                paths.append(argument)
+            }
+            index += 1
+        }
+        return (paths, options)
+    }
+
     init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
         var index = 0
         while index < arguments.count {

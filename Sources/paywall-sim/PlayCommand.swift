@@ -10,7 +10,7 @@ enum PlayCommand {
     static let flags: Set<String> = ["--tap", "--markdown", "--list-faults", "--live", PlayJobs.resultsFlag]
 
     static func main(_ arguments: [String]) throws -> Int32 {
-        let (paths, optionArguments) = split(arguments)
+        let (paths, optionArguments) = Options.split(arguments, valued: valued)
         let options = try Options(optionArguments, valued: valued, flags: flags)
         if options.has("--help") {
             print(Usage.play)
@@ -110,27 +110,6 @@ enum PlayCommand {
             print(ScenarioReports.table(results))
         }
         if let path = options["--junit"] { try write(ScenarioReports.junit(results), to: path) }
-    }
-
-    /// File and folder names on their own; options and their values go to `Options`.
-    private static func split(_ arguments: [String]) -> (paths: [String], options: [String]) {
-        var paths: [String] = []
-        var options: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if valued.contains(argument) {
-                options.append(argument)
-                if index + 1 < arguments.count { options.append(arguments[index + 1]) }
-                index += 1
-            } else if argument.hasPrefix("-") {
-                options.append(argument)
-            } else {
-                paths.append(argument)
-            }
-            index += 1
-        }
-        return (paths, options)
     }
 
     /// Every fault target and its faults, as `inject` takes them.
