@@ -83,14 +83,22 @@ public final class LifecycleWorkload {
         }
     }
 
+    /// Phones the workload keeps: each new one puts away the one made this many phones before it. A
+    /// receipt lists the Apple ID's whole history, so keeping every phone grew the folder quadratically.
+    public static let phonesKept = 8
+
     private func newPhone() throws(WorldSetupError) {
         try world.newDevice(named: "phone-\(nextPhone)")
+        if nextPhone > Self.phonesKept { try world.retireDevice(named: "phone-\(nextPhone - Self.phonesKept)") }
         nextPhone += 1
         settle()
     }
 
+    /// The number after the highest `phone-N` an earlier run left on disk (the older ones were put away).
     private static func phonesOnDisk(_ world: World) -> Int {
-        guard let state = world.options.stateDirectory else { return 0 }
-        return ((try? FileManager.default.contentsOfDirectory(atPath: state + "/devices")) ?? []).count
+        guard let state = world.options.stateDirectory,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: state + "/devices")
+        else { return 0 }
+        return names.compactMap { $0.hasPrefix("phone-") ? Int($0.dropFirst("phone-".count)) : nil }.max() ?? 0
     }
 }

@@ -212,6 +212,24 @@ public final class World {
         switchDevice(to: name)
     }
 
+    /// A phone put away for good (not the one on screen): the world forgets it and, kept on disk, its
+    /// folder goes, whichever run made it. Only for phones the caller made itself: a workload that makes a phone per restore
+    /// keeps a few, or the folder would hold every phone's ever-growing receipt.
+    public func retireDevice(named name: String) throws(WorldSetupError) {
+        guard name != device.name else { throw WorldSetupError(description: "\(name) is the phone on screen") }
+        let known = storages.removeValue(forKey: name) != nil
+        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
+            do {
+                try FileManager.default.removeItem(atPath: "\(state)/devices/\(name)")
+            } catch {
+                throw WorldSetupError(description: "cannot remove \(state)/devices/\(name): \(error)")
+            }
+        } else if !known {
+            return
+        }
+        timeline.log(.control, "device \(name) put away")
+    }
+
     /// The app receipt disappears from the phone (as after a reinstall): the app must ask Apple for a fresh one.
     public func removeReceipt() {
         device.storage.save(nil)

@@ -44,6 +44,26 @@ import WhiteLabel
         #expect(result.failure == nil)
     }
 
+    /// Issue 13, item 11: a phone per restore, each with a receipt listing the whole history, grew the
+    /// folder quadratically (2.1 GB after 4,185 phones). The workload keeps its last few phones.
+    @Test func theLifecycleFolderKeepsAFewPhonesHoweverLongItRuns() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for _ in 0..<2 {
+            let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "300", "--state", directory])
+            #expect(result.code == 0, "\(result.stderr)")
+        }
+        let phones = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/devices").filter {
+            $0.hasPrefix("phone-")
+        }
+        #expect(phones.count == LifecycleWorkload.phonesKept, "\(phones.sorted())")
+        // The second run carried on after the first one's phones: over 60 phones were made, 8 are left.
+        let highest = phones.compactMap { Int($0.dropFirst("phone-".count)) }.max() ?? 0
+        #expect(highest > 60)
+        let check = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func aSecondProcessOnAHeldFolderNamesTheHolderAndExitsTwo() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
