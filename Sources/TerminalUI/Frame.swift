@@ -29,7 +29,10 @@ public struct Frame: Equatable, Sendable {
         guard y >= 0 && y < size.rows else { return x }
         let end = min(limit ?? size.columns, size.columns)
         var column = x
-        for character in text {
+        for original in text {
+            // An emoji made wide by U+FE0F (🗞️) is one column to ncurses and two to most terminals: drawn
+            // without the selector it is one column to both, so the border after it stays in place.
+            let character = Self.withoutPresentationSelector(original)
             let width = ColumnWidth.of(character)
             if width == 0 { continue }
             if column + width > end {
@@ -45,6 +48,14 @@ public struct Frame: Equatable, Sendable {
             column += width
         }
         return column
+    }
+
+    private static func withoutPresentationSelector(_ character: Character) -> Character {
+        guard character.unicodeScalars.count > 1, character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+        else { return character }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: character.unicodeScalars.filter { $0.value != 0xFE0F })
+        return String(scalars).first ?? character
     }
 
     /// Puts one cell, blanking the other half of any wide character it overwrites.

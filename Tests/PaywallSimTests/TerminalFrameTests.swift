@@ -124,6 +124,17 @@ struct TerminalFrameTests {
         frame.write("x", x: 1, y: 0, role: .text)
         #expect(frame.lines == [" x本─"])
     }
+
+    /// Issue 13, item 10: an emoji logo shifted the border. An emoji made wide only by its presentation
+    /// selector (U+FE0F) is one column to ncurses and two to the terminal; it is drawn without it.
+    @Test func anEmojiWithAPresentationSelectorTakesTheColumnsTheTerminalGivesIt() {
+        var frame = Frame(size: TerminalSize(columns: 8, rows: 1))
+        let end = frame.write("🗞\u{FE0F}ab║", x: 0, y: 0, role: .text)
+        // As wide as the newspaper glyph alone, whatever width this locale gives it, and the selector gone.
+        #expect(end == ColumnWidth.of(Character("🗞")) + 3)
+        #expect(frame.lines[0].hasPrefix("🗞ab║"))
+        #expect(!frame.lines[0].unicodeScalars.contains { $0.value == 0xFE0F })
+    }
 }
 
 extension StringProtocol {
