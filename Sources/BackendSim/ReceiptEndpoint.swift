@@ -153,6 +153,14 @@ extension Backend {
                             refused.append(RefusedBody(originalTransactionId: id, error: refusal.rawValue))
                         }
                         let current = try ledger.purchase(id)?.ownerId
+                        if owner == nil, current != nil, restoresAreIdempotentPerDevice,
+                            let kept = try identityCreated(on: request, owning: ledger.purchase(id))
+                        {
+                            // The phone this identity was made for reports the receipt again without it (the
+                            // answer was lost: the app died, a timeout): it gets its identity back.
+                            owner = kept
+                            continue
+                        }
                         if current == nil {
                             let identity =
                                 try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))

@@ -165,7 +165,7 @@ extension Backend {
     }
 
     /// The anonymous identity that owns `purchase`, when it was created for the device asking.
-    private func identityCreated(on request: HTTPRequest, owning purchase: PurchaseRecord?) throws -> IdentityRecord? {
+    func identityCreated(on request: HTTPRequest, owning purchase: PurchaseRecord?) throws -> IdentityRecord? {
         guard let ownerId = purchase?.ownerId, let device = device(of: request),
             try ledger.deviceOfAnonymousIdentity(ownerId) == device
         else { return nil }
