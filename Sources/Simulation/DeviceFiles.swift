@@ -75,8 +75,15 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         write("content/\(level.rawValue)/\(contentId).txt", Data(body.utf8))
     }
 
+    /// A level lost must leave nothing of its full content behind: a removal that fails is reported.
     func purgeContent(level: AccessLevel) {
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent("content/\(level.rawValue)"))
+        let folder = directory.appendingPathComponent("content/\(level.rawValue)")
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            report("cannot delete the full content kept for \(level.rawValue) in \(folder.path): \(error)")
+        }
     }
 
     var cachedLevels: Set<AccessLevel> {

@@ -24,9 +24,11 @@ extension AppStore {
     /// `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): the latest transaction of a
     /// purchase, signed — what the server reads of a purchase that is not a subscription. Nil when unknown.
     public func signedLatestTransaction(originalTransactionId: String) -> String? {
-        guard let latest = try? ledger.transactions(originalTransactionId: originalTransactionId).last else {
-            return nil
-        }
+        guard
+            let latest = logged(
+                "read the transactions of \(originalTransactionId)",
+                { try ledger.transactions(originalTransactionId: originalTransactionId) })?.last
+        else { return nil }
         return sign(transactionInfo(latest))
     }
 
