@@ -294,28 +294,40 @@ public final class BackendLedger {
 
     /// When the server last asked Apple about a purchase (0: never).
     func appleCheckedMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
-        try database.query(
-            "SELECT apple_checked_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
-        ).first?.first?.int ?? 0
+        try millis(.appleChecked, of: originalTransactionId)
     }
 
     /// Notes that Apple was asked: bookkeeping, not a state change, so no audit row.
     func markAppleChecked(_ originalTransactionId: String, at time: SimInstant) throws(DatabaseError) {
-        try database.run(
-            "UPDATE purchases SET apple_checked_ms = ? WHERE original_transaction_id = ?",
-            [.integer(time.milliseconds), .text(originalTransactionId)])
+        try setMillis(.appleChecked, of: originalTransactionId, to: time.milliseconds)
     }
 
     /// The purchase time of the new purchase that last decided who owns a purchase (0: none).
     func ownerPurchaseMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
-        try database.query(
-            "SELECT owner_purchase_ms FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
-        ).first?.first?.int ?? 0
+        try millis(.ownerPurchase, of: originalTransactionId)
     }
 
     func setOwnerPurchaseMillis(_ originalTransactionId: String, _ millis: Int64) throws(DatabaseError) {
+        try setMillis(.ownerPurchase, of: originalTransactionId, to: millis)
+    }
+
+    /// A purchase's bookkeeping instants, kept beside Apple's state and not audited.
+    private enum MillisColumn: String {
+        case appleChecked = "apple_checked_ms"
+        case ownerPurchase = "owner_purchase_ms"
+    }
+
+    private func millis(_ column: MillisColumn, of originalTransactionId: String) throws(DatabaseError) -> Int64 {
+        try database.query(
+            "SELECT \(column.rawValue) FROM purchases WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first?.first?.int ?? 0
+    }
+
+    private func setMillis(_ column: MillisColumn, of originalTransactionId: String, to millis: Int64)
+        throws(DatabaseError)
+    {
         try database.run(
-            "UPDATE purchases SET owner_purchase_ms = ? WHERE original_transaction_id = ?",
+            "UPDATE purchases SET \(column.rawValue) = ? WHERE original_transaction_id = ?",
             [.integer(millis), .text(originalTransactionId)])
     }
 

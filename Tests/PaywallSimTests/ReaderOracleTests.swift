@@ -39,142 +39,125 @@ import WhiteLabel
         }
     }
 
-    // Defect 3: restoring an expired subscription says "Your subscription is back." with no access.
-    @Test func aRestoreThatSaysTheSubscriptionIsBackGivesAccess() throws {
-        let found = try violations(
-            of: .toldIsTrue,
-            """
-            app daily-news
-            launch
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            store expire
-            new device ipad
-            open profile
-            restore
-            """)
-        #expect(found.isEmpty, "\(found)")
+    /// A session that reaches one of issue 12's defects, and the invariant that must catch it there.
+    struct DefectCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let invariant: Invariant
+        let steps: [String]
+        var testDescription: String { name }
     }
 
-    // Defect 5: a guest on a new phone taps the offer; Apple charges nothing ("already subscribed"),
-    // yet the reader reads "Your payment went through but could not be confirmed".
-    @Test func paymentWentThroughIsSaidOnlyAfterACharge() throws {
-        let found = try violations(
-            of: .toldIsTrue,
-            """
-            app daily-news
-            launch
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            new device ipad
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            """)
+    /// A guest on a new phone taps Restore twice before the first answer.
+    static let restoreTwice = [
+        "app daily-news", "latency typical", "launch", "open paywall", "select offer premium-monthly",
+        "confirm payment", "new device ipad", "open profile", "without waiting restore", "restore",
+    ]
+
+    static let defectCases: [DefectCase] = [
+        // Defect 3: restoring an expired subscription says "Your subscription is back." with no access.
+        DefectCase(
+            name: "aRestoreThatSaysTheSubscriptionIsBackGivesAccess", invariant: .toldIsTrue,
+            steps: [
+                "app daily-news",
+                "launch",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+                "store expire",
+                "new device ipad",
+                "open profile",
+                "restore",
+            ]),
+        // Defect 5: a guest on a new phone taps the offer; Apple charges nothing ("already subscribed"),
+        // yet the reader reads "Your payment went through but could not be confirmed".
+        DefectCase(
+            name: "paymentWentThroughIsSaidOnlyAfterACharge", invariant: .toldIsTrue,
+            steps: [
+                "app daily-news",
+                "launch",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+                "new device ipad",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+            ]),
+        // Defect 2: after 365 days the anonymous token expires, and a paying reader's articles "could not be loaded".
+        DefectCase(
+            name: "aPayingReaderStillReadsAfterAYear", invariant: .payingKeepsAccess,
+            steps: [
+                "app podcast-club",
+                "launch",
+                "open paywall",
+                "select offer listener-monthly",
+                "confirm payment",
+                "advance 400d",
+                "open content ep-103-night-shift",
+            ]),
+        // Defect 2 again: past a year the reader buys again; back in the foreground the phone's identity owns
+        // the paid subscription, and the phone shows none.
+        DefectCase(
+            name: "backInTheForegroundAfterAYearThePhoneShowsTheLevelsItsIdentityOwns", invariant: .payingKeepsAccess,
+            steps: [
+                "app daily-news",
+                "launch",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+                "store refund",
+                "foreground",
+                "advance 366d",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+                "foreground",
+            ]),
+        // Defect 1: Restore tapped twice on a new phone spends two moves; the phone keeps one identity, the
+        // purchase belongs to the other, which no phone holds.
+        DefectCase(
+            name: "aDoubleTappedRestoreLeavesNoPurchaseWithAnIdentityNoPhoneHolds", invariant: .payingKeepsAccess,
+            steps: restoreTwice),
+        // Defect 7: Ask to Buy approved, then the server check fails: charged, still locked, no message.
+        DefectCase(
+            name: "aChargeWithoutAccessEndsInAMessage", invariant: .noSilentCharge,
+            steps: [
+                "app daily-news",
+                "inject payment deferred times 1",
+                "launch",
+                "open paywall",
+                "select offer premium-monthly",
+                "confirm payment",
+                "back",
+                "inject receipts error times 1",
+                "parent approve",
+            ]),
+        // Defect 1: one tap's worth of restore (the second at once is the same wish) moves the purchase twice.
+        DefectCase(
+            name: "aDoubleTappedRestoreMovesThePurchaseOnce", invariant: .movesOnlyAsAsked,
+            steps: restoreTwice),
+        // Defect 11: the reader's trial is used; the paywall still says "1 week free", Apple's sheet does not.
+        DefectCase(
+            name: "theSheetGivesTheTrialThePaywallPromises", invariant: .sheetMatchesPaywall,
+            steps: [
+                "app daily-news",
+                "launch",
+                "open paywall",
+                "select offer premium-yearly",
+                "confirm payment",
+                "store expire",
+                "foreground",
+                "open paywall",
+                "select offer premium-yearly",
+            ]),
+    ]
+
+    /// Each holds on the fixed code; on the code before issue 12's fixes each failed, naming the violation.
+    @Test(arguments: defectCases)
+    func issue12DefectsStayFixed(_ defect: DefectCase) throws {
+        let found = try violations(of: defect.invariant, defect.steps.joined(separator: "\n"))
         #expect(found.isEmpty, "\(found)")
     }
-
-    // Defect 2: after 365 days the anonymous token expires, and a paying reader's articles "could not be loaded".
-    @Test func aPayingReaderStillReadsAfterAYear() throws {
-        let found = try violations(
-            of: .payingKeepsAccess,
-            """
-            app podcast-club
-            launch
-            open paywall
-            select offer listener-monthly
-            confirm payment
-            advance 400d
-            open content ep-103-night-shift
-            """)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    // Defect 2 again: past a year the reader buys again; back in the foreground the phone's identity owns
-    // the paid subscription, and the phone shows none.
-    @Test func backInTheForegroundAfterAYearThePhoneShowsTheLevelsItsIdentityOwns() throws {
-        let found = try violations(
-            of: .payingKeepsAccess,
-            """
-            app daily-news
-            launch
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            store refund
-            foreground
-            advance 366d
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            foreground
-            """)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    // Defect 1: Restore tapped twice on a new phone spends two moves; the phone keeps one identity, the
-    // purchase belongs to the other, which no phone holds.
-    @Test func aDoubleTappedRestoreLeavesNoPurchaseWithAnIdentityNoPhoneHolds() throws {
-        let found = try violations(of: .payingKeepsAccess, Self.restoreTwice)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    // Defect 7: Ask to Buy approved, then the server check fails: charged, still locked, no message.
-    @Test func aChargeWithoutAccessEndsInAMessage() throws {
-        let found = try violations(
-            of: .noSilentCharge,
-            """
-            app daily-news
-            inject payment deferred times 1
-            launch
-            open paywall
-            select offer premium-monthly
-            confirm payment
-            back
-            inject receipts error times 1
-            parent approve
-            """)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    // Defect 1: one tap's worth of restore (the second at once is the same wish) moves the purchase twice.
-    @Test func aDoubleTappedRestoreMovesThePurchaseOnce() throws {
-        let found = try violations(of: .movesOnlyAsAsked, Self.restoreTwice)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    // Defect 11: the reader's trial is used; the paywall still says "1 week free", Apple's sheet does not.
-    @Test func theSheetGivesTheTrialThePaywallPromises() throws {
-        let found = try violations(
-            of: .sheetMatchesPaywall,
-            """
-            app daily-news
-            launch
-            open paywall
-            select offer premium-yearly
-            confirm payment
-            store expire
-            foreground
-            open paywall
-            select offer premium-yearly
-            """)
-        #expect(found.isEmpty, "\(found)")
-    }
-
-    static let restoreTwice = """
-        app daily-news
-        latency typical
-        launch
-        open paywall
-        select offer premium-monthly
-        confirm payment
-        new device ipad
-        open profile
-        without waiting restore
-        restore
-        """
 
     // Defect 13, the world's half: an interrupted purchase carries on once the reader acts outside the app.
     @Test func anInterruptedPurchaseResolvedOutsideTheAppUnlocks() throws {
