@@ -18,8 +18,8 @@ struct FailureScenario {
             "title Fuzz: invariant \(violation.invariant.rawValue) broken",
             "sees \(violation.invariant)",
         ]
-        lines += steps.compactMap { step in
-            Self.line(step.kind).map { (step.refused ? "try " : "") + (step.waits ? "" : "without waiting ") + $0 }
+        lines += steps.map { step in
+            (step.refused ? "try " : "") + (step.waits ? "" : "without waiting ") + StepText.line(step.kind)
         }
         lines.append(
             violation.invariant == .nothingPaidLost
@@ -32,15 +32,5 @@ struct FailureScenario {
         let base = app.split(separator: "/").last.map(String.init) ?? app
         let name = base.hasSuffix(".json") ? String(base.dropLast(5)) : base
         return "fuzz-\(name)-seed\(seed)-session\(session)-invariant\(invariant.rawValue).scenario"
-    }
-
-    private static func line(_ step: StepKind) -> String? {
-        switch step {
-        case .setup(let setup): StepText.setup(setup)
-        case .launch: "launch"
-        case .reader(let action): StepText.reader(action)
-        case .world(let world): StepText.world(world)
-        case .expect(let expectation): StepText.expectation(expectation)
-        }
     }
 }

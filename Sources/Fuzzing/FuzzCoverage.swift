@@ -62,7 +62,10 @@ public struct FuzzCoverage: Sendable {
         case .expect: "expect"
         case .world(.advance): "advance"
         case .world(.newDevice): "new device"
-        case .world(let world): StepText.world(world)
+        case .world(.inject): "inject"
+        case .world(.storefront): "storefront"
+        case .world(.latency): "latency"
+        case .world(let action): action.text
         case .reader(let action):
             switch action {
             case .openContent: "open content"
@@ -71,7 +74,7 @@ public struct FuzzCoverage: Sendable {
             case .answerGate: "answer gate"
             case .logIn: "login"
             case .signUp: "signup"
-            default: StepText.reader(action) ?? "\(action)"
+            default: StepText.reader(action)
             }
         }
     }

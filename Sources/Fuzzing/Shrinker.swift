@@ -97,7 +97,7 @@ struct Shrinker {
     /// Setup a session can do without: faults, latency, the account on the backend.
     private static func isOptionalSetup(_ step: StepKind) -> Bool {
         switch step {
-        case .setup(.inject), .setup(.account), .setup(.latency): true
+        case .world(.inject), .setup(.account), .world(.latency): true
         default: false
         }
     }

@@ -25,11 +25,11 @@ struct StepGenerator {
     /// The steps before launch: app, seed, latency, and a few faults.
     mutating func setup(app: String) -> [StepKind] {
         var steps: [StepKind] = [.setup(.app(app)), .setup(.seed(random.next() % 100_000))]
-        steps.append(.setup(.latency(pick([.fast, .fast, .typical, .slow, .flaky]))))
+        steps.append(.world(.latency(pick([.fast, .fast, .typical, .slow, .flaky]))))
         if chance(0.5) {
             steps.append(.setup(.account(email: Self.knownAccount.email, password: Self.knownAccount.password)))
         }
-        for _ in 0..<Int(random.next() % 3) { steps.append(.setup(.inject(faultPlan()))) }
+        for _ in 0..<Int(random.next() % 3) { steps.append(.world(.inject(faultPlan()))) }
         steps.append(.launch)
         return steps
     }
@@ -147,16 +147,16 @@ struct StepGenerator {
         switch random.next() % 18 {
         case 0, 1: return .world(.advance(pick([.fixed(.hours(1)), .fixed(.days(1)), .fixed(.days(3))])))
         case 2: return .world(.advance(.months(1)))
-        case 3: return .world(.store(pick(StoreEvent.allCases)))
-        case 4: return .world(.store(pick([.renew, .refund, .billingIssue, .recover])))
+        case 3: return .world(pick(Self.apple))
+        case 4: return .world(pick([.renew, .refund, .billingIssue(true), .billingIssue(false)]))
         case 5: return released(world)
         case 6: return .world(.foreground)
         case 7: return .world(.background)
         case 8: return .world(.restartApp)
         case 9: return .world(.kill)
         case 10: return .world(.newDevice("phone-\(random.next() % 1000)"))
-        case 11: return .setup(.inject(faultPlan()))
-        case 12 where world.storefronts.count > 1: return .setup(.storefront(pick(world.storefronts)))
+        case 11: return .world(.inject(faultPlan()))
+        case 12 where world.storefronts.count > 1: return .world(.storefront(pick(world.storefronts)))
         case 13:
             // Past a year: anonymous tokens, refresh tokens and yearly plans all run out on the way.
             return .world(
@@ -167,19 +167,25 @@ struct StepGenerator {
         }
     }
 
+    /// What Apple does to the reader's subscriptions, in the order the draws have always used.
+    private static let apple: [WorldAction] = [
+        .renew, .expire, .refund, .revoke, .billingIssue(true), .billingIssue(false), .resolveInterrupted,
+        .priceIncrease,
+    ]
+
     /// A held payment goes through or not: a parent answers (sometimes with the backend failing just
     /// then), or the reader resolves an interrupted purchase outside the app.
     private mutating func released(_ world: World) -> StepKind {
         let held = world.pendingPayments
         if held.contains(where: { $0.kind == .interrupted }), chance(0.5) {
-            return .world(.store(.resolveInterrupted))
+            return .world(.resolveInterrupted)
         }
         guard held.contains(where: { $0.kind == .askToBuy }) else { return .world(.foreground) }
         if chance(0.3) {
             let fault = pick(["receipts error", "receipts timeout", "backend lost-response", "me error"])
             if let plan = try? FaultPlan.parse(fault) {
                 planned.append(SessionStep(kind: .world(.parentApprove)))
-                return .setup(.inject(plan))
+                return .world(.inject(plan))
             }
         }
         return .world(pick([.parentApprove, .parentApprove, .parentDecline]))
@@ -188,7 +194,7 @@ struct StepGenerator {
     /// The next purchase is held: by Ask to Buy or as an interrupted purchase.
     private mutating func heldPayment() -> StepKind {
         let plan = try? FaultPlan.parse(pick(["payment deferred", "payment interrupted"]))
-        return plan.map { .setup(.inject($0)) } ?? .world(.foreground)
+        return plan.map { .world(.inject($0)) } ?? .world(.foreground)
     }
 
     /// Two accounts on one Apple ID: signed in to one, out, then in to the other.

@@ -18,7 +18,7 @@ struct ComparisonPlan {
                         + "\(labels.joined(separator: ", ")))")
             }
         }
-        let setupCount = scenario.steps.prefix { if case .setup = $0.kind { true } else { false } }.count
+        let setupCount = scenario.steps.prefix { $0.kind.configures }.count
         var slots: [[ScenarioStep?]] = []
         var named: [ScenarioStep] = []
         for (index, step) in scenario.steps.enumerated() {
@@ -43,7 +43,7 @@ struct ComparisonPlan {
         let line = Int(variation.source.split(separator: ":").last ?? "") ?? 0
         let steps = variation.steps.indices.map { index in
             variation.steps[index].map {
-                ScenarioStep(line: line, text: variation.line(index) ?? "", kind: .setup($0))
+                ScenarioStep(line: line, text: variation.line(index) ?? "", kind: $0)
             }
         }
         slots.append(steps)

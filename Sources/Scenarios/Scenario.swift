@@ -74,7 +74,7 @@ public enum StepKind: Equatable, Sendable {
     case setup(SetupStep)
     case launch
     case reader(ReaderAction)
-    case world(WorldStep)
+    case world(WorldAction)
     case expect(ScenarioExpectation)
 
     /// A reader's or the world's action, as opposed to setup and expectations.
@@ -84,77 +84,31 @@ public enum StepKind: Equatable, Sendable {
         case .setup, .launch, .expect: false
         }
     }
+
+    /// Whether the step may come before launch and builds the world there: a setup step, or a setting
+    /// (`storefront`, `latency`…) that the setup gathers until launch.
+    public var configures: Bool {
+        switch self {
+        case .setup: true
+        case .world(let action): action.isSetting
+        case .launch, .reader, .expect: false
+        }
+    }
 }
 
-/// How the world is built before launch (or changed after it, for the settings a phone can change).
+/// How the world is built before launch; the settings a phone can change after it are `WorldAction`s.
 public enum SetupStep: Equatable, Sendable {
     case app(String)
     /// An Xcode `.storekit` file: the app built around it, or with `app CONFIG` the owner's app selling from it.
     case storekit(String)
     case seed(UInt64)
-    case storefront(String)
-    case locale(String)
     case device(String)
     case appleId(String)
     case account(email: String, password: String)
-    case latency(LatencyProfile)
-    case inject(FaultPlan)
-    /// `finish before|after`: when the app finishes Apple's transaction, around the server check.
-    case finish(SubscriptionCoordinator.FinishPolicy)
     /// `restore-policy NAME`: the backend's rule for a restore of a purchase another customer owns.
     case restorePolicy(RestorePolicy)
     /// A rule of the app's coordinator broken on purpose (what the fuzzer found it with).
     case defect(CoordinatorDefect)
-
-    /// Whether the step builds the world, so it must come before `launch`.
-    var buildsWorld: Bool {
-        switch self {
-        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: true
-        case .storefront, .locale, .latency, .inject, .finish: false
-        }
-    }
-}
-
-/// What happens to the world from outside the app: time, Apple, a parent, the phone itself.
-public enum WorldStep: Sendable, Equatable {
-    case advance(Advance)
-    case store(StoreEvent)
-    case parentApprove
-    case parentDecline
-    case background
-    case foreground
-    case restartApp
-    case newDevice(String)
-    case kill
-    /// `ask-to-buy on|off`: a parent turns Ask to Buy on or off for the reader's Apple ID.
-    case askToBuy(Bool)
-    /// `payments allowed|restricted`: Screen Time lets the phone pay, or not.
-    case payments(allowed: Bool)
-    /// `remove receipt`: the app receipt goes missing from the phone (a reinstall).
-    case removeReceipt
-    /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
-    case clearFaults(String)
-}
-
-/// A length of time to move the clock: fixed, or calendar months as renewals count them.
-public enum Advance: Sendable, Equatable {
-    case fixed(SimDuration)
-    case months(Int)
-}
-
-/// What Apple does to the reader's subscription (`store …`).
-public enum StoreEvent: String, Sendable, CaseIterable {
-    case renew
-    case expire
-    case refund
-    case revoke
-    case billingIssue = "billing-issue"
-    case recover
-    /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
-    /// the purchase completes as a new transaction reaching the observer.
-    case resolveInterrupted = "resolve-interrupted"
-    /// Apple raises the price of the running subscription: consent is asked when the app becomes active.
-    case priceIncrease = "price-increase"
 }
 
 /// What a scenario checks.

@@ -69,14 +69,15 @@ public enum ScenarioParser {
                             "\(mayFail ? "try" : "without waiting") goes before an action (a reader's or the world's), "
                                 + "not a setup or an expectation")
                     }
-                    if case .setup(let setup) = kind {
-                        if setup.buildsWorld && launched {
+                    if case .setup = kind {
+                        if launched {
                             throw StepError(
                                 "\(words[0]) builds the world, so it must come before launch and every action")
                         }
                     } else if case .launch = kind, launched {
                         throw StepError("launch must come once, before every action (restart app launches again)")
-                    } else {
+                    } else if !kind.configures {
+                        // A setting (`storefront`, `latency`…) is setup before launch and an action after it.
                         launched = true
                     }
                     scenario.steps.append(

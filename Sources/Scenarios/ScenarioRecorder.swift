@@ -2,20 +2,21 @@ import AppFlow
 import SimKernel
 import Simulation
 
-/// Writes what happens to a world as a scenario: the setup, each reader action and outside step in
+/// Writes what happens to a world as a scenario: the setup, each reader action and world action in
 /// the words a person would write, then expectations of the final screen, levels, identity and charges.
+/// Every line it writes is a step that replays: an action the world refused is a comment.
 public final class ScenarioRecorder {
     private var lines: [String]
-    /// Screens the reader opened that no step names (the login form before `login`): backing out of
-    /// one is not a step either.
-    private var unrecordedScreens = 0
 
-    /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup`, then `launch`.
+    /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup` and
+    /// `settings`, then `launch`.
     public init(
-        app: String, seed: UInt64, latency: LatencyProfile, setup: [SetupStep] = [], comments: [String] = []
+        app: String, seed: UInt64, latency: LatencyProfile, setup: [SetupStep] = [], settings: [WorldAction] = [],
+        comments: [String] = []
     ) {
         lines = comments.map { "# \($0)" }
-        lines += ([.app(app), .seed(seed), .latency(latency)] + setup).map(StepText.setup) + ["launch"]
+        lines += [.app(app), .seed(seed)].map(StepText.setup) + [WorldAction.latency(latency).text]
+        lines += setup.map(StepText.setup) + settings.map(\.text) + ["launch"]
     }
 
     /// Records every reader action on `world`'s phones from now on.
@@ -23,29 +24,16 @@ public final class ScenarioRecorder {
         world.onReaderAction = { [weak self] action in self?.record(action) }
     }
 
-    public func record(_ action: ReaderAction) {
-        switch action {
-        case .openLogin, .openSignup:
-            unrecordedScreens += 1
-        case .back where unrecordedScreens > 0:
-            unrecordedScreens -= 1
-        case .answerGate(let answer) where answer.trimmingCharacters(in: .whitespaces).isEmpty:
-            note("the reader answered the parental gate with nothing (no step says this)")
-        default:
-            if case .logIn = action { unrecordedScreens = 0 }
-            if case .signUp = action { unrecordedScreens = 0 }
-            if let line = StepText.reader(action) {
-                lines.append(line)
-            } else {
-                note("the reader did \(action) (no step says this yet)")
-            }
+    public func record(_ action: ReaderAction) { lines.append(StepText.reader(action)) }
+
+    /// An action the world did; one it refused changed nothing, so it is a comment, never a failing step.
+    public func record(_ action: WorldAction, refusal: WorldActionRefusal? = nil) {
+        if let refusal {
+            note("\(action.text) did nothing: \(refusal)")
+        } else {
+            lines.append(action.text)
         }
     }
-
-    public func record(_ step: WorldStep) { lines.append(StepText.world(step)) }
-
-    /// A setting changed after launch (latency, storefront, locale, an injected fault).
-    public func record(_ setup: SetupStep) { lines.append(StepText.setup(setup)) }
 
     /// A `#` comment line.
     public func note(_ comment: String) { lines.append("# \(comment)") }

@@ -13,8 +13,6 @@ public final class ScenarioRun {
     private var setup = ScenarioSetup()
     public private(set) var world: World?
     private var launched = false
-    /// The app was killed: the next reader action launches it again.
-    private var killed = false
     /// Watches every step from launch when the scenario expects invariants (or the fuzzer asks).
     private let monitored: Bool
     private var monitor: InvariantMonitor?
@@ -44,6 +42,8 @@ public final class ScenarioRun {
 
     /// Runs one step; after an action the world runs until idle, so what follows sees where it settled.
     public func execute(_ step: ScenarioStep) throws(StepFailure) {
+        // Before launch a setting builds the world, as the setup steps do.
+        if world == nil, case .world(let action) = step.kind, action.isSetting { return setup.add(action) }
         guard step.kind.isAction else { return try act(step) }
         try launchedWorld()
         monitor?.willRun(Self.monitored(step.kind), waits: step.waits)
@@ -57,7 +57,7 @@ public final class ScenarioRun {
         case .world(.restartApp): .restartApp
         case .world(.foreground): .foreground
         case .world(.kill): .kill
-        case .world(.parentApprove), .world(.store(.resolveInterrupted)): .paymentReleased
+        case .world(.parentApprove), .world(.resolveInterrupted): .paymentReleased
         default: .other
         }
     }
@@ -77,7 +77,8 @@ public final class ScenarioRun {
     private func act(_ step: ScenarioStep) throws(StepFailure) {
         switch step.kind {
         case .setup(let setupStep):
-            if let world { try apply(setupStep, to: world) } else { setup.add(setupStep) }
+            // The parser keeps these before launch: after it, the world is built.
+            if world == nil { setup.add(setupStep) }
         case .launch:
             try launchedWorld()
         case .reader(let action):
@@ -89,9 +90,9 @@ public final class ScenarioRun {
                 throw StepFailure(expected: "to be able to \(step.text)", actual: error.description)
             }
             settle(world, waiting: step.waits)
-        case .world(let worldStep):
+        case .world(let action):
             let world = try launchedWorld()
-            try WorldStepRunner.run(worldStep, on: world, killed: &killed)
+            try WorldStepRunner.run(action, on: world)
             settle(world, waiting: step.waits)
         case .expect(.invariants):
             try launchedWorld()
@@ -176,34 +177,8 @@ public final class ScenarioRun {
     }
 
     private func relaunchIfKilled(_ world: World) {
-        guard killed else { return }
-        killed = false
+        guard !world.isAppRunning else { return }
         world.restartApp()
-        world.scheduler.runUntilIdle()
-    }
-
-    /// After launch, the settings a phone can change still apply; the rest built the world.
-    private func apply(_ step: SetupStep, to world: World) throws(StepFailure) {
-        switch step {
-        case .storefront(let code):
-            guard world.storefronts.contains(code) else {
-                throw StepFailure(
-                    expected: "a storefront the catalog sells in (\(world.storefronts.joined(separator: ", ")))",
-                    actual: code)
-            }
-            world.storefront = code
-        case .locale(let id): world.locale = id
-        case .latency(let profile): world.latency = profile
-        case .inject(let plan):
-            do {
-                try world.inject(plan)
-            } catch {
-                throw StepFailure(expected: "faults the store and backend know", actual: error.description)
-            }
-        case .finish(let policy): world.finishPolicy = policy
-        // The parser keeps these before launch.
-        case .app, .storekit, .seed, .device, .appleId, .account, .defect, .restorePolicy: break
-        }
         world.scheduler.runUntilIdle()
     }
 

@@ -39,16 +39,23 @@ struct ScenarioSetup {
         case .app(let name): (app, appNamed) = (name, true)
         case .storekit(let path): storekit = path
         case .seed(let seed): options.seed = seed
-        case .storefront(let code): storefront = code
-        case .locale(let id): locale = id
         case .device(let name): options.deviceName = name
         case .appleId(let email): options.appleId = email
         case .account(let email, let password): accounts.append((email, password))
+        case .defect(let broken): defect = broken
+        case .restorePolicy(let policy): restorePolicy = policy
+        }
+    }
+
+    /// A setting written before launch: the world is built with it rather than told of it.
+    mutating func add(_ setting: WorldAction) {
+        switch setting {
+        case .storefront(let code): storefront = code
+        case .locale(let id): locale = id
         case .latency(let profile): options.latency = profile
         case .inject(let plan): for rule in plan.rules { faults.add(rule) }
-        case .defect(let broken): defect = broken
         case .finish(let policy): finishPolicy = policy
-        case .restorePolicy(let policy): restorePolicy = policy
+        default: break
         }
     }
 
@@ -62,18 +69,14 @@ struct ScenarioSetup {
         } catch {
             throw StepError(error.description)
         }
-        if let storefront {
-            guard let named = Storefront.named(storefront) else {
-                throw StepError(
-                    "unknown storefront \"\(storefront)\" (the catalog sells in \(world.storefronts.joined(separator: ", ")))"
-                )
-            }
-            world.store.storefront = named
+        do throws(WorldSetupError) {
+            try world.preset(storefront: storefront, locale: locale)
+            world.defect = defect
+            if let finishPolicy { world.finishPolicy = finishPolicy }
+            for account in accounts { try world.createAccount(email: account.email, password: account.password) }
+        } catch {
+            throw StepError(error.description)
         }
-        if let locale { world.store.locale = locale }
-        world.defect = defect
-        if let finishPolicy { world.finishPolicy = finishPolicy }
-        for account in accounts { try create(account, in: world) }
         do {
             if !faults.isEmpty { try world.inject(faults) }
         } catch {
@@ -140,20 +143,6 @@ struct ScenarioSetup {
             return try DemoConfigLoader.load(path: path)
         } catch {
             throw StepError(error.description)
-        }
-    }
-
-    /// Signs the account up on the backend, as if the reader had made it on another phone earlier.
-    private func create(_ account: (email: String, password: String), in world: World) throws(StepError) {
-        let body = (try? JSONEncoder().encode(["email": account.email, "password": account.password])) ?? Data()
-        let response = world.backend.handle(
-            HTTPRequest(
-                method: "POST", path: "/v1/accounts", headers: ["Content-Type": "application/json"],
-                body: Array(body)))
-        guard response.status == 201 else {
-            throw StepError(
-                "the backend refused account \(account.email): \(response.status) \(String(decoding: response.body, as: UTF8.self))"
-            )
         }
     }
 }

@@ -1,12 +1,10 @@
 import AppFlow
-import SimKernel
 import Simulation
 
 /// Each step as a person writes it in a scenario file: what `StepGrammar` reads back.
 public enum StepText {
-    /// nil for what no step says: opening the log-in or sign-up form (the `login`/`signup` steps open
-    /// it themselves), and turning auto-renew back on.
-    public static func reader(_ action: ReaderAction) -> String? {
+    /// Every reader action has its words, so a recording replays whatever the reader did.
+    public static func reader(_ action: ReaderAction) -> String {
         switch action {
         case .openFeed: "open feed"
         case .openPaywall: "open paywall"
@@ -16,7 +14,7 @@ public enum StepText {
         case .selectOffer(let id): "select offer \(id)"
         case .doubleTapOffer(let id): "double-tap offer \(id)"
         case .subscribe: "subscribe"
-        case .answerGate(let answer): "answer gate \(answer)"
+        case .answerGate(let answer): answer.isEmpty ? "answer gate" : "answer gate \(answer)"
         case .confirmPayment: "confirm payment"
         case .cancelPayment: "cancel payment"
         case .restore: "restore"
@@ -27,39 +25,21 @@ public enum StepText {
         case .declineTransfer: "decline transfer"
         case .manageSubscription: "manage subscription"
         case .setAutoRenew(false): "cancel auto-renew"
-        case .openLogin, .openSignup, .setAutoRenew(true): nil
+        case .setAutoRenew(true): "resume auto-renew"
+        case .openLogin: "open login"
+        case .openSignup: "open signup"
         }
     }
 
-    public static func world(_ step: WorldStep) -> String {
-        switch step {
-        case .advance(.fixed(let duration)): "advance \(durationText(duration))"
-        case .advance(.months(let months)): "advance \(months)mo"
-        case .store(let event): "store \(event.rawValue)"
-        case .parentApprove: "parent approve"
-        case .parentDecline: "parent decline"
-        case .background: "background"
-        case .foreground: "foreground"
-        case .restartApp: "restart app"
-        case .newDevice(let name): "new device \(name)"
-        case .kill: "kill"
-        case .askToBuy(let on): "ask-to-buy \(on ? "on" : "off")"
-        case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
-        case .removeReceipt: "remove receipt"
-        case .clearFaults(let target): "clear faults \(target)"
+    /// Any step's line, as the scenario would write it.
+    public static func line(_ kind: StepKind) -> String {
+        switch kind {
+        case .setup(let setup): Self.setup(setup)
+        case .launch: "launch"
+        case .reader(let action): reader(action)
+        case .world(let action): action.text
+        case .expect(let expected): expectation(expected)
         }
-    }
-
-    /// In the largest unit that divides it: `2d`, `90m`, `500ms`.
-    static func durationText(_ duration: SimDuration) -> String {
-        let units: [(suffix: String, millis: Int64)] = [
-            ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000),
-        ]
-        let millis = duration.milliseconds
-        for unit in units where millis % unit.millis == 0 && millis > 0 {
-            return "\(millis / unit.millis)\(unit.suffix)"
-        }
-        return "\(millis)ms"
     }
 
     public static func setup(_ step: SetupStep) -> String {
@@ -67,15 +47,10 @@ public enum StepText {
         case .app(let name): "app \(name)"
         case .storekit(let path): "storekit \(path)"
         case .seed(let seed): "seed \(seed)"
-        case .storefront(let code): "storefront \(code)"
-        case .locale(let id): "locale \(id)"
         case .device(let name): "device \(name)"
         case .appleId(let email): "apple-id \(email)"
         case .account(let email, let password): "account \(email) \(password)"
-        case .latency(let profile): "latency \(profile.name)"
-        case .inject(let plan): "inject \(plan.rules.map(\.description).joined(separator: "; "))"
         case .defect(let defect): "defect \(defect.rawValue)"
-        case .finish(let policy): "finish \(policy == .beforeServerCheck ? "before" : "after")"
         case .restorePolicy(let policy): "restore-policy \(policy.rawValue)"
         }
     }

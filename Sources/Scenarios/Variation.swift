@@ -4,8 +4,8 @@
 public struct Variation: Equatable, Sendable {
     public let key: String
     public let values: [String]
-    /// The setup line per value, nil for an empty value.
-    let steps: [SetupStep?]
+    /// The setup line (or setting) per value, nil for an empty value.
+    let steps: [StepKind?]
     /// Where it was written (`file:line`, or `--vary`), for messages.
     public let source: String
 
@@ -28,7 +28,7 @@ public struct Variation: Equatable, Sendable {
         }
         guard values.count >= 2 else { throw VariationError("\(key) needs two values or more, as \(key)=A,B") }
         guard Set(values).count == values.count else { throw VariationError("\(key): a value is given twice") }
-        var steps: [SetupStep?] = []
+        var steps: [StepKind?] = []
         for value in values {
             guard !value.isEmpty else {
                 steps.append(nil)
@@ -36,9 +36,8 @@ public struct Variation: Equatable, Sendable {
             }
             let words = ([key] + value.split(whereSeparator: \.isWhitespace).map(String.init))
             do throws(StepError) {
-                guard case .setup(let step) = try StepGrammar.step(words, rest: value) else {
-                    throw StepError("not a setup line")
-                }
+                let step = try StepGrammar.step(words, rest: value)
+                guard step.configures else { throw StepError("not a setup line") }
                 steps.append(step)
             } catch {
                 throw VariationError("\(key)=\(value): \(error.description)")
@@ -53,7 +52,7 @@ public struct Variation: Equatable, Sendable {
     public var labels: [String] { values.map { "\(key)=\($0.isEmpty ? "(none)" : $0)" } }
 
     /// The line a world's value writes, as the scenario would (`finish after`); nil for an empty value.
-    func line(_ index: Int) -> String? { steps[index].map(StepText.setup) }
+    func line(_ index: Int) -> String? { steps[index].map(StepText.line) }
 
     /// Whether the world's line replaces the scenario's own line of the same key.
     var replaces: Bool { !Self.accumulating.contains(key) }

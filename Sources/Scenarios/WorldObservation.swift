@@ -27,7 +27,7 @@ public struct WorldObservation: Equatable, Sendable {
             screen: screen.id.rawValue,
             alert: screen.alert.map { $0.message.isEmpty ? $0.title : $0.message },
             levels: world.appState.access.levels.map(\.rawValue).sorted(), charges: world.charges,
-            moves: (try? world.backend.ledger.moves().count) ?? 0)
+            moves: world.ownershipMoves)
     }
 
     /// The cells a report prints, in order.

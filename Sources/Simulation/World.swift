@@ -40,14 +40,15 @@ public final class World {
     public let config: DemoConfig
     public let scheduler: Scheduler
     public let timeline: Timeline
-    public let store: AppStore
-    public let backend: Backend
+    /// The fake App Store and the platform server: reached only through the world's controls and readings.
+    let store: AppStore
+    let backend: Backend
     /// The phone on screen; `newDevice` and `restartApp` replace it.
-    private(set) var device: Device
+    var device: Device
     let options: WorldOptions
     let network: SimulatedNetwork
     /// Each phone's storage by name: what survives a restart of the app.
-    private var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    var storages: [String: DeviceStorage & ReceiptSlot] = [:]
     /// When the app finishes the store's transaction; applies to every launch from now on.
     public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
         didSet {
@@ -186,81 +187,8 @@ public final class World {
     /// The app's state on the phone, for checks.
     public var appState: AppState { device.state }
 
-    /// Quits the app and starts it again on the same phone: its storage stays, in-flight answers are lost.
-    public func restartApp() {
-        timeline.log(.control, "restart app on \(device.name)")
-        switchDevice(to: device.name)
-    }
-
-    /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
-    public func newDevice(named name: String) throws(WorldSetupError) {
-        guard storages[name] == nil else {
-            throw WorldSetupError(description: "there is already a device named \(name)")
-        }
-        // A phone an earlier run left in the state directory is not new: it has its identity and receipt.
-        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
-            throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
-        }
-        do {
-            let storage = try Self.storage(named: name, state: options.stateDirectory)
-            storages[name] = storage
-            watch(storage)
-        } catch {
-            throw WorldSetupError(description: "\(error)")
-        }
-        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
-        switchDevice(to: name)
-    }
-
-    /// A phone put away for good (not the one on screen): the world forgets it and, kept on disk, its
-    /// folder goes, whichever run made it. Only for phones the caller made itself: a workload that makes a phone per restore
-    /// keeps a few, or the folder would hold every phone's ever-growing receipt.
-    public func retireDevice(named name: String) throws(WorldSetupError) {
-        guard name != device.name else { throw WorldSetupError(description: "\(name) is the phone on screen") }
-        let known = storages.removeValue(forKey: name) != nil
-        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
-            do {
-                try FileManager.default.removeItem(atPath: "\(state)/devices/\(name)")
-            } catch {
-                throw WorldSetupError(description: "cannot remove \(state)/devices/\(name): \(error)")
-            }
-        } else if !known {
-            return
-        }
-        timeline.log(.control, "device \(name) put away")
-    }
-
-    /// The app receipt disappears from the phone (as after a reinstall): the app must ask Apple for a fresh one.
-    public func removeReceipt() {
-        device.storage.save(nil)
-        timeline.log(.control, "receipt removed from \(device.name)")
-    }
-
-    /// Turns payments on or off on the phone (Screen Time restrictions).
-    public var canMakePayments: Bool {
-        get { device.queue.canMakePayments }
-        set {
-            device.queue.canMakePayments = newValue
-            timeline.log(.control, "payments \(newValue ? "allowed" : "restricted") on \(device.name)")
-        }
-    }
-
-    private func switchDevice(to name: String) {
-        guard let storage = storages[name] else { return }
-        device.terminate()
-        device = Device(
-            name: name, app: config.app,
-            queue: store.paymentQueue(
-                deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
-            storage: storage, network: network, scheduler: scheduler, timeline: timeline)
-        device.coordinator.finishPolicy = finishPolicy
-        device.coordinator.defect = defect
-        attach(device)
-        device.launch()
-    }
-
     /// Listens to a phone: what the reader does, and what the backend tells it.
-    private func attach(_ device: Device) {
+    func attach(_ device: Device) {
         let name = device.name
         launches += 1
         device.launchNumber = launches
@@ -280,63 +208,10 @@ public final class World {
         return try Keyring.folder(state, legacy: legacy)
     }
 
-    private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
+    static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
         try state.map { try DeviceFiles(directory: "\($0)/devices/\(name)") } ?? DeviceMemory()
     }
 
     /// The store's identifier of a phone: the same name and Apple ID are the same phone across runs.
-    private static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
-
-    /// Injects faults: each rule goes to the store or to the network before the backend, by its target.
-    /// Every rule is checked before any is applied, so a bad one changes nothing.
-    public func inject(_ plan: FaultPlan) throws(FaultPlanError) {
-        var storeRules = FaultPlan()
-        var backendRules: [FaultRule] = []
-        for rule in plan.rules {
-            if StoreFaultTarget(rawValue: rule.target) != nil {
-                _ = try StoreFault(rule)
-                storeRules.add(rule)
-            } else if BackendFault.targets.contains(rule.target) {
-                try BackendFault.validate(rule)
-                backendRules.append(rule)
-            } else {
-                let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
-                throw FaultPlanError("\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")))")
-            }
-        }
-        if !storeRules.isEmpty { try store.inject(storeRules) }
-        for rule in backendRules {
-            network.faults.add(rule)
-            timeline.log(.control, "inject \(rule)")
-        }
-    }
-
-    /// The launch of the app on screen (`ReaderOutcome.launch`).
-    public var currentLaunch: Int { device.launchNumber }
-
-    /// The anonymous identities the phones of the world keep in their storage, running or not.
-    public var heldAnonymousIdentities: Set<String> {
-        Set(storages.values.compactMap { $0.anonymousIdentity?.id })
-    }
-
-    /// The phone whose store identifier is `deviceId` (a transaction's), if it is one of the world's.
-    public func deviceName(ofStoreDevice deviceId: String) -> String? {
-        storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
-    }
-
-    /// When the network last injected a backend fault, or the app last gave up on a request that took
-    /// longer than its timeout (flaky latency fails the app as a fault does); nil when neither happened.
-    public var lastBackendFault: SimInstant? { [network.lastFault, lastGiveUp].compactMap { $0 }.max() }
-
-    /// When the phone on screen last asked for the full text of `contentId`.
-    public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }
-
-    /// The paywall's offers as the coordinator reconciled them, and what it left out.
-    public var offerCatalog: OfferCatalog { device.coordinator.catalog }
-
-    /// The access levels with full content cached on the phone.
-    public var cachedLevels: Set<AccessLevel> { device.storage.cachedLevels }
-
-    /// How many times the App Store charged the reader's Apple ID.
-    public var charges: Int { store.charges(appleId: options.appleId) }
+    static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
 }

@@ -5,6 +5,21 @@ import StoreSim
 /// What the control pane, scenarios and tests do to the world from outside the phone: the parent,
 /// Apple's support, the reader's Settings app, and time. Each is written on the timeline.
 extension World {
+    /// The app receipt disappears from the phone (as after a reinstall): the app must ask Apple for a fresh one.
+    public func removeReceipt() {
+        device.storage.save(nil)
+        timeline.log(.control, "receipt removed from \(device.name)")
+    }
+
+    /// Turns payments on or off on the phone (Screen Time restrictions).
+    public var canMakePayments: Bool {
+        get { device.queue.canMakePayments }
+        set {
+            device.queue.canMakePayments = newValue
+            timeline.log(.control, "payments \(newValue ? "allowed" : "restricted") on \(device.name)")
+        }
+    }
+
     /// Ask to Buy for the reader's Apple ID: payments wait for a parent.
     public var askToBuy: Bool {
         get { store.needsAskToBuy(options.appleId) }
@@ -74,6 +89,19 @@ extension World {
         for product in products.sorted() {
             _ = attempt("raise the price of \(product)") {
                 try store.requestPriceIncreaseConsent(productIdentifier: product)
+            }
+        }
+    }
+
+    /// What the App Store does with the next purchase (its planned `payment` fault); a new choice
+    /// replaces the old one, so one outcome is planned at a time.
+    public var nextPurchase: NextPurchase {
+        get { store.plannedFaults.first { $0.target == "payment" }.map(NextPurchase.init) ?? .ok }
+        set {
+            if store.plannedFaults.contains(where: { $0.target == "payment" }) { store.clearFaults(.payment) }
+            guard let rule = newValue.fault else { return }
+            _ = attempt("plan the next purchase as \(newValue.rawValue)") {
+                try store.inject(FaultPlan(rules: [rule]))
             }
         }
     }

@@ -74,7 +74,8 @@ struct CompareLoop {
             let controls = action == .activateControl ? ControlBoard.controls(content.worlds[0].controls) : []
             switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
             case .send(let input): for world in worlds { world.send(input) }
-            case .control(let control): for world in worlds { control.apply(to: world) }
+            // A world that refuses writes why on its own timeline, which the pane shows.
+            case .control(let action): for world in worlds { _ = action.press(on: world) }
             case .quit: return 0
             case .walk, .togglePause, .toggleRecording, nil: break
             }

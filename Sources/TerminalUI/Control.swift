@@ -1,3 +1,5 @@
+import Simulation
+
 /// Who acts on the world: the control pane groups its controls under these headings.
 public enum ControlGroup: String, Equatable, Sendable, CaseIterable {
     case parent = "Parent"
@@ -9,15 +11,16 @@ public enum ControlGroup: String, Equatable, Sendable, CaseIterable {
     case app = "App"
 }
 
-/// One row of the control pane: what it is called, its current state where it has one, what Enter does.
+/// One row of the control pane: what it is called, its current state where it has one, and the world
+/// action Enter does (a control is an action, with a label).
 public struct Control: Equatable, Sendable {
     public var group: ControlGroup
     public var label: String
     /// "on", "off", the chosen profile…; nil for a one-shot action.
     public var value: String?
-    public var action: ControlAction
+    public var action: WorldAction
 
-    public init(_ group: ControlGroup, _ label: String, value: String? = nil, _ action: ControlAction) {
+    public init(_ group: ControlGroup, _ label: String, value: String? = nil, _ action: WorldAction) {
         self.group = group
         self.label = label
         self.value = value

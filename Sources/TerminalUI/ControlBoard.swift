@@ -1,51 +1,57 @@
 import SimKernel
+import Simulation
 
 /// The control pane's list, built from the world's readings: a toggle's action is the opposite of its
 /// state, a choice's the next value, so Enter always does what the row says next.
 public enum ControlBoard {
     public static func controls(_ readings: ControlReadings) -> [Control] {
         [
-            Control(.parent, "Ask to Buy", value: onOff(readings.askToBuy), .setAskToBuy(!readings.askToBuy)),
-            Control(.parent, "Approve the request", .approveAskToBuy),
-            Control(.parent, "Decline the request", .declineAskToBuy),
+            Control(.parent, "Ask to Buy", value: onOff(readings.askToBuy), .askToBuy(!readings.askToBuy)),
+            Control(.parent, "Approve the request", .parentApprove),
+            Control(.parent, "Decline the request", .parentDecline),
             Control(
                 .store, "Next purchase", value: readings.nextPurchase.rawValue,
                 .nextPurchase(readings.nextPurchase.next)),
-            Control(.store, "Resolve the interrupted purchase", .resolveInterruptedPurchase),
+            Control(.store, "Resolve the interrupted purchase", .resolveInterrupted),
             Control(.store, "Receipt goes missing", .removeReceipt),
             Control(
                 .store, "Payments allowed", value: onOff(readings.canMakePayments),
-                .setCanMakePayments(!readings.canMakePayments)),
-            Control(.store, "Refund the latest", .refundLatest),
+                .payments(allowed: !readings.canMakePayments)),
+            Control(.store, "Refund the latest", .refund),
             Control(
-                .store, "Billing issue", value: onOff(readings.billingIssue), .setBillingIssue(!readings.billingIssue)),
-            Control(.store, "Price increase", .raisePrices),
+                .store, "Billing issue", value: onOff(readings.billingIssue), .billingIssue(!readings.billingIssue)),
+            Control(.store, "Price increase", .priceIncrease),
             Control(
                 .store, "Storefront", value: readings.storefront,
-                .setStorefront(next(after: readings.storefront, in: readings.storefronts))),
+                .storefront(next(after: readings.storefront, in: readings.storefronts))),
             Control(
-                .store, "Locale", value: readings.locale, .setLocale(next(after: readings.locale, in: readings.locales))
+                .store, "Locale", value: readings.locale, .locale(next(after: readings.locale, in: readings.locales))
             ),
-            Control(.backend, "Receipt check fails next", .failNextReceiptCheck),
-            Control(.backend, "Next call times out", .timeOutNextBackendCall),
-            Control(.backend, "Next call slow (+30s)", .slowNextBackendCall),
-            Control(.time, "+1 day", .travelOneDay),
-            Control(.time, "+1 month", .travelOneMonth),
-            Control(.time, "To the next renewal", .travelToNextRenewal),
-            Control(.device, "Background and back", .backgroundAndBack),
+            Control(.backend, "Receipt check fails next", .inject(once("receipts", "error"))),
+            Control(.backend, "Next call times out", .inject(once("backend", "timeout"))),
+            Control(.backend, "Next call slow (+30s)", .inject(once("backend", "slow"))),
+            Control(.time, "+1 day", .advance(.fixed(.days(1)))),
+            Control(.time, "+1 month", .advance(.months(1))),
+            Control(.time, "To the next renewal", .renew),
+            Control(.device, "Background and back", .foreground),
             Control(.device, "Restart the app", .restartApp),
-            Control(.device, "New device", .newDevice),
+            Control(.device, "New device", .newDevice(readings.freeDeviceName)),
             Control(
-                .network, "Latency", value: readings.latency.name, .setLatency(nextProfile(after: readings.latency))),
+                .network, "Latency", value: readings.latency.name, .latency(nextProfile(after: readings.latency))),
             Control(
                 .app, "Finish",
                 value: readings.finishesBeforeServerCheck ? "before server check" : "after server check",
-                .setFinishBeforeServerCheck(!readings.finishesBeforeServerCheck)),
+                .finish(readings.finishesBeforeServerCheck ? .afterServerCheck : .beforeServerCheck)),
         ]
     }
 
     /// How many rows the list has; the same whatever the readings, so a selection stays on its row.
     public static var count: Int { controls(ControlReadings()).count }
+
+    /// A fault the next call meets once: what the backend rows plan.
+    private static func once(_ target: String, _ fault: String) -> FaultPlan {
+        FaultPlan(rules: [FaultRule(target: target, fault: fault)])
+    }
 
     private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
 

@@ -4,7 +4,7 @@ import Simulation
 /// The world's settings the control pane shows, read at one instant so the pane never touches the world.
 public struct ControlReadings: Equatable, Sendable {
     public var askToBuy = false
-    public var nextPurchase = PurchaseOutcome.ok
+    public var nextPurchase = NextPurchase.ok
     public var canMakePayments = true
     public var billingIssue = false
     public var latency = LatencyProfile.typical
@@ -13,12 +13,14 @@ public struct ControlReadings: Equatable, Sendable {
     public var storefronts = ["USA"]
     public var locale = "en_US"
     public var locales = ["en_US"]
+    /// The name "New device" gives the next phone.
+    public var freeDeviceName = "iphone-2"
 
     public init() {}
 
     public init(world: World) {
         askToBuy = world.askToBuy
-        nextPurchase = world.store.plannedFaults.first { $0.target == "payment" }.map(PurchaseOutcome.init) ?? .ok
+        nextPurchase = world.nextPurchase
         canMakePayments = world.canMakePayments
         billingIssue = world.hasBillingIssue
         latency = world.latency
@@ -27,5 +29,6 @@ public struct ControlReadings: Equatable, Sendable {
         storefronts = world.storefronts
         locale = world.locale
         locales = world.locales
+        freeDeviceName = world.freeDeviceName
     }
 }

@@ -1,10 +1,11 @@
 import AppFlow
+import Simulation
 
 /// What the loop must do after a key, outside the front's own state.
 public enum FrontCommand: Equatable, Sendable {
     case send(ReaderInput)
-    /// Apply a control to the world.
-    case control(ControlAction)
+    /// Apply a control's action to the world.
+    case control(WorldAction)
     case toggleRecording
     /// Do what the walk asks (build a scenario's world, run a step, save the report).
     case walk(WalkCommand)

@@ -22,7 +22,11 @@ public final class Recordings {
 
     func attach(to world: World) { recorder.attach(to: world) }
 
-    func control(_ action: ControlAction, on world: World) { action.record(into: recorder, world: world) }
+    /// A control pressed: its action is the step; refused, it changed nothing and is only a comment.
+    func control(_ action: WorldAction, refusal: WorldActionRefusal?) { recorder.record(action, refusal: refusal) }
+
+    /// The key bar's "● REC": a stretch started with `r`, or the whole session for `--record FILE`.
+    var showsMark: Bool { isRecording || sessionFile != nil }
 
     /// `r`: starts recording, or asks to stop (the file is written when the world is idle).
     func toggle(_ world: World) {

@@ -82,7 +82,7 @@ struct InteractiveLoop {
                 world.scheduler.run(until: driver.target(atWall: wall, schedulerNow: world.scheduler.now))
             }
             recordings?.settle(world)
-            state.isRecording = recordings?.isRecording ?? false
+            state.isRecording = recordings?.showsMark ?? false
             if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
 
             let content = FrontContent(world: world)
@@ -117,13 +117,14 @@ struct InteractiveLoop {
             case .send(let input):
                 if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }
                 world.send(input)
-            case .control(let control):
-                if let walk, state.walk != nil {
-                    walk.apply(control, to: world, state: &state.walk!)
-                } else {
-                    control.apply(to: world)
-                }
-                recordings?.control(control, on: world)
+            case .control(let action):
+                let refusal =
+                    if let walk, state.walk != nil {
+                        walk.apply(action, to: world, state: &state.walk!)
+                    } else {
+                        action.press(on: world)
+                    }
+                recordings?.control(action, refusal: refusal)
             case .walk(let command): perform(command)
             case .togglePause:
                 if live != nil, state.live != nil {
@@ -131,7 +132,7 @@ struct InteractiveLoop {
                 }
             case .toggleRecording:
                 recordings?.toggle(world)
-                state.isRecording = recordings?.isRecording ?? false
+                state.isRecording = recordings?.showsMark ?? false
             case .quit: return 0
             case nil: break
             }

@@ -76,10 +76,12 @@ public final class WalkSession {
     }
 
     /// A control from the control pane: the checks are read before it is applied.
-    func apply(_ control: ControlAction, to world: World, state: inout WalkState) {
+    /// A refused action changed nothing and ticks nothing.
+    func apply(_ action: WorldAction, to world: World, state: inout WalkState) -> WorldActionRefusal? {
         let before = checks()
-        control.apply(to: world)
-        state.controlUsed(control.scenarioSteps(deviceName: world.deviceName), checks: before)
+        let refusal = action.press(on: world)
+        if refusal == nil { state.controlUsed(.world(action), checks: before) }
+        return refusal
     }
 
     /// The reader's `input` is about to reach the phone: one that dismisses an alert moves the walk on

@@ -133,14 +133,10 @@ public struct WalkState: Equatable, Sendable {
         }
     }
 
-    /// A control was used from the control pane: ticks the next steps it does (`steps`, as a scenario says them).
-    public mutating func controlUsed(_ steps: [StepKind], checks: [Int: StepOutcome]) {
-        for step in steps {
-            guard let current, let next = nextStep, Self.matches(step, current.scenario.steps[next].kind) else {
-                return
-            }
-            moveOn(past: next, checks: checks)
-        }
+    /// A control was used from the control pane: ticks the next step when it is the control's action.
+    public mutating func controlUsed(_ step: StepKind, checks: [Int: StepOutcome]) {
+        guard let current, let next = nextStep, Self.matches(step, current.scenario.steps[next].kind) else { return }
+        moveOn(past: next, checks: checks)
     }
 
     /// The world settled (`checks` of every expectation; `screen` the phone's): the live expectations

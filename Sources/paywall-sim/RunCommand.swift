@@ -107,16 +107,17 @@ enum RunCommand {
         if app.contains("/") || app.hasSuffix(".json") || app.hasSuffix(".storekit") {
             app = URL(fileURLWithPath: app).standardizedFileURL.path
         }
-        var setup: [SetupStep] = faults.map { [.inject($0)] } ?? []
+        var setup: [SetupStep] = []
         if options["--app"] != nil, let storekit = options["--storekit"] {
-            setup.insert(.storekit(URL(fileURLWithPath: storekit).standardizedFileURL.path), at: 0)
+            setup.append(.storekit(URL(fileURLWithPath: storekit).standardizedFileURL.path))
         }
         let comments =
             state.map {
                 ["recorded by paywall-sim run with its state in \($0): what earlier sessions left there is not here"]
             } ?? ["recorded by paywall-sim run"]
         return ScenarioRecorder(
-            app: app, seed: seed, latency: latency, setup: setup, comments: comments)
+            app: app, seed: seed, latency: latency, setup: setup, settings: faults.map { [.inject($0)] } ?? [],
+            comments: comments)
     }
 
     /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`. A relative

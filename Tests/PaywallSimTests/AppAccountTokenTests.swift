@@ -3,6 +3,7 @@ import SimKernel
 import Testing
 
 @testable import BackendSim
+@testable import Simulation
 @testable import StoreSim
 
 /// Seed 003, issue 14 item 2: on an Apple ID shared by the app's accounts (a family's iPad), a new

@@ -1,7 +1,8 @@
 import AppFlow
 import SimKernel
-import Simulation
 import Testing
+
+@testable import Simulation
 
 /// Faults on the app's calls to the backend, through the whole world: what the reader sees, what the ledger holds.
 @Suite struct BackendFaultTests {

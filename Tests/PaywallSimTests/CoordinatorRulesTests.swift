@@ -1,10 +1,11 @@
 import AppFlow
 import BackendSim
 import SimKernel
-import Simulation
 import Subscriptions
 import Testing
 import WhiteLabel
+
+@testable import Simulation
 
 /// The seed's "When things do not go to plan" table, row by row, through the whole world.
 @Suite struct FailureTableTests {

@@ -2,9 +2,10 @@ import BackendSim
 import Database
 import Foundation
 import SimKernel
-import Simulation
 import Subscriptions
 import Testing
+
+@testable import Simulation
 
 /// The real process killed with SIGKILL while it writes the ledger: what is left must hold.
 @Suite struct CrashSafetyTests {

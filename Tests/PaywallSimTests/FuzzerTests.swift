@@ -2,10 +2,11 @@ import AppFlow
 import Foundation
 import Fuzzing
 import Scenarios
-import Simulation
 import Subscriptions
 import Testing
 import WhiteLabel
+
+@testable import Simulation
 
 /// The fuzzer: the app holds every invariant over the default run, a broken app is caught and
 /// shrunk to a scenario that fails the same way, and the same seed gives the same sessions.

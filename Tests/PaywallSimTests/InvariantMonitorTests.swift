@@ -1,7 +1,7 @@
 import AppFlow
-import Simulation
 import Testing
 
+@testable import Simulation
 @testable import StoreSim
 
 /// The monitor's own checks, with the world broken by hand where the app and the store never break it.

@@ -1,10 +1,10 @@
 import Database
 import Foundation
 import SimKernel
-import Simulation
 import Testing
 
 @testable import BackendSim
+@testable import Simulation
 @testable import StoreSim
 
 /// `check --ledger` on a real state folder: it reads without writing, refuses what is not a ledger, and

@@ -1,8 +1,9 @@
 import AppFlow
 import Foundation
 import SimKernel
-import Simulation
 import Testing
+
+@testable import Simulation
 
 /// The whole world headless: the same flow a person follows in the terminal, on the virtual clock.
 @Suite struct PurchaseFlowTests {

@@ -1,9 +1,9 @@
 import Foundation
 import SimKernel
-import Simulation
 import Testing
 
 @testable import BackendSim
+@testable import Simulation
 
 /// Seed 003: a refund turns the entitlement off and emits `purchases.refund.changed`; a refund of an
 /// older period leaves the current paid period alone; moves emit `purchases.ownership.transferred`.

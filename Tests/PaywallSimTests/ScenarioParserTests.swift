@@ -41,7 +41,7 @@ import WhiteLabel
         #expect(scenario.steps.count == 10)
         #expect(scenario.steps.first?.line == 4)
         guard case .setup(.account(let email, let password)) = scenario.steps[6].kind,
-            case .setup(.inject(let plan)) = scenario.steps[8].kind, case .launch = scenario.steps[9].kind
+            case .world(.inject(let plan)) = scenario.steps[8].kind, case .launch = scenario.steps[9].kind
         else {
             Issue.record("wrong kinds: \(scenario.steps.map(\.text))")
             return
@@ -111,19 +111,19 @@ import WhiteLabel
             remove receipt
             clear faults payment
             """
-        let steps = try kinds(text).map { kind -> WorldStep? in
+        let steps = try kinds(text).map { kind -> WorldAction? in
             if case .world(let step) = kind { step } else { nil }
         }
         #expect(
             steps == [
-                .advance(.fixed(.seconds(3))), .advance(.fixed(.days(2))), .advance(.months(1)), .store(.renew),
-                .store(.expire), .store(.refund), .store(.revoke), .store(.billingIssue), .store(.recover),
+                .advance(.fixed(.seconds(3))), .advance(.fixed(.days(2))), .advance(.months(1)), .renew,
+                .expire, .refund, .revoke, .billingIssue(true), .billingIssue(false),
                 .parentApprove, .parentDecline, .background, .foreground, .restartApp, .newDevice("ipad"), .kill,
-                .store(.resolveInterrupted), .store(.priceIncrease), .askToBuy(true), .askToBuy(false),
+                .resolveInterrupted, .priceIncrease, .askToBuy(true), .askToBuy(false),
                 .payments(allowed: false), .payments(allowed: true), .removeReceipt, .clearFaults("payment"),
             ])
         // Printed back, each is the line it was read from: a recording says what a scenario says.
-        #expect(steps.compactMap { $0 }.map(StepText.world) == text.split(separator: "\n").map(String.init))
+        #expect(steps.compactMap { $0 }.map(\.text) == text.split(separator: "\n").map(String.init))
     }
 
     @Test func everyExpectation() throws {
@@ -255,7 +255,7 @@ import WhiteLabel
         #expect(scenario.variation?.labels == ["restore-policy=transfer", "restore-policy=keep-with-original-owner"])
         #expect(scenario.divergence?.line == 5)
         #expect(scenario.divergence?.step == "restore")
-        #expect(scenario.steps[0].kind == .setup(.finish(.afterServerCheck)))
+        #expect(scenario.steps[0].kind == .world(.finish(.afterServerCheck)))
         #expect(scenario.steps[2].condition == "restore-policy=transfer")
         #expect(scenario.steps[2].text == "expect levels none")
         #expect(scenario.needsComparison)

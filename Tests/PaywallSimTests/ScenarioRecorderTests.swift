@@ -27,8 +27,9 @@ import WhiteLabel
         try act(world, .openPaywall)
         try act(world, .selectOffer("premium-monthly"))
         try act(world, .confirmPayment)
-        ControlAction.travelOneDay.apply(to: world)
-        ControlAction.travelOneDay.record(into: recorder, world: world)
+        let day = WorldAction.advance(.fixed(.days(1)))
+        try day.apply(to: world)
+        recorder.record(day)
         try act(world, .back)
         try act(world, .logIn(email: "nobody@example.test", password: "secret1"))
 
@@ -46,6 +47,7 @@ import WhiteLabel
                 advance 1d
                 back
                 open profile
+                open login
                 login nobody@example.test secret1
 
                 expect screen \(world.screen.visibleID.rawValue)
@@ -59,17 +61,23 @@ import WhiteLabel
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
-    @Test func backingOutOfAFormNoStepOpenedIsNotAStep() {
+    @Test func everyReaderActionIsAStepAndARefusedWorldActionOnlyAComment() throws {
         let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
-        recorder.record(ReaderAction.openLogin)
-        recorder.record(ReaderAction.back)
-        recorder.record(ReaderAction.back)
-        recorder.record(ReaderAction.setAutoRenew(false))
-        recorder.record(WorldStep.advance(.fixed(.minutes(90))))
-        recorder.record(SetupStep.storefront("GBR"))
-        let world = try? world()
-        let lines = world.map { recorder.text(endingWith: $0) }?.split(separator: "\n") ?? []
-        #expect(Array(lines.dropFirst(4).prefix(4)) == ["back", "cancel auto-renew", "advance 90m", "storefront GBR"])
+        for action: ReaderAction in [.openLogin, .back, .openSignup, .setAutoRenew(true), .answerGate("")] {
+            recorder.record(action)
+        }
+        recorder.record(.advance(.fixed(.minutes(90))))
+        recorder.record(.storefront("GBR"))
+        recorder.record(
+            .parentApprove,
+            refusal: WorldActionRefusal(expected: "a purchase waiting for a parent", actual: "none waits"))
+        let lines = recorder.text(endingWith: try world()).split(separator: "\n")
+        #expect(
+            Array(lines.dropFirst(4).prefix(8)) == [
+                "open login", "back", "open signup", "resume auto-renew", "answer gate", "advance 90m",
+                "storefront GBR",
+                "# parent approve did nothing: expected a purchase waiting for a parent, got none waits",
+            ])
     }
 }
 

@@ -1,9 +1,10 @@
 import Database
 import Foundation
 import Fuzzing
-import Simulation
 import Testing
 import WhiteLabel
+
+@testable import Simulation
 
 /// What the commands do with `--state DIR`: never remove what they did not make, refuse a folder they
 /// cannot use with one line and exit 2, and never share a folder with another process.

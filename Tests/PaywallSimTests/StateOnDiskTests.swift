@@ -1,8 +1,9 @@
 import Foundation
 import Signing
 import SimKernel
-import Simulation
 import Testing
+
+@testable import Simulation
 
 /// A state directory reopened carries on: the virtual clock never goes back to the first morning.
 @Suite struct StateOnDiskTests {

@@ -1,11 +1,12 @@
 import AppFlow
 import Foundation
 import SimKernel
-import Simulation
 import StoreSim
 import Subscriptions
 import Testing
 import WhiteLabel
+
+@testable import Simulation
 
 /// A `.storekit` file brought as it is: `--storekit FILE` builds the whole app around it.
 private enum BroughtCatalog {

@@ -1,9 +1,9 @@
 import AppFlow
 import CNcurses
 import SimKernel
-import Simulation
 import Testing
 
+@testable import Simulation
 @testable import TerminalUI
 
 /// The control pane: what it shows, the keys that reach it, and what each control does to the world.
@@ -82,9 +82,9 @@ struct TerminalControlPaneTests {
         _ = state.apply(.focusNext)
         #expect(state.focus == .controls)
         let controls = ControlBoard.controls(ControlReadings())
-        #expect(state.apply(.activateControl, controls: controls) == .control(.setAskToBuy(true)))
+        #expect(state.apply(.activateControl, controls: controls) == .control(.askToBuy(true)))
         _ = state.apply(.moveControl(.down))
-        #expect(state.apply(.activateControl, controls: controls) == .control(.approveAskToBuy))
+        #expect(state.apply(.activateControl, controls: controls) == .control(.parentApprove))
         _ = state.apply(.moveControl(.up))
         _ = state.apply(.moveControl(.up))
         #expect(state.controlSelection == 0)
@@ -169,7 +169,7 @@ struct TerminalControlActionTests {
             Issue.record("no control \"\(label)\": \(controls.map(\.label))", sourceLocation: sourceLocation)
             return
         }
-        control.action.apply(to: world)
+        _ = control.action.press(on: world)
         world.scheduler.runUntilIdle()
     }
 
@@ -233,10 +233,7 @@ struct TerminalControlActionTests {
         use("Resolve the interrupted purchase", on: world)
         #expect(world.charges == 1)
         #expect(world.isUnlocked)
-        #expect(
-            ControlAction.resolveInterruptedPurchase.scenarioSteps(deviceName: world.deviceName) == [
-                .world(.store(.resolveInterrupted))
-            ])
+        #expect(WorldAction.resolveInterrupted.text == "store resolve-interrupted")
     }
 
     @Test func aFailedReceiptCheckLeavesThePurchaseLocked() throws {
@@ -305,7 +302,7 @@ extension FrontContent {
         #expect(world.screen.rows.contains { $0.text == "Premium Monthly: $4.99 per month" })
         let readings = ControlReadings(world: world)
         let control = try #require(ControlBoard.controls(readings).first { $0.label == "Storefront" })
-        control.action.apply(to: world)
+        _ = control.action.press(on: world)
         world.scheduler.runUntilIdle()
         // The storefronts the catalog sells in, in order after USA: FRA, in euros.
         #expect(world.storefront == "FRA")

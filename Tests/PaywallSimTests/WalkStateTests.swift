@@ -146,9 +146,9 @@ import WhiteLabel
             try act(action, on: world, &state)
         }
         // +1 month is not `advance 1d`; +1 day is.
-        session.apply(.travelOneMonth, to: world, state: &state)
+        _ = session.apply(.advance(.months(1)), to: world, state: &state)
         #expect(outcome(state, line: 14) == .pending)
-        session.apply(.travelOneDay, to: world, state: &state)
+        _ = session.apply(.advance(.fixed(.days(1))), to: world, state: &state)
         #expect(outcome(state, line: 14) == .done)
     }
 

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// What the App Store does with the reader's next purchase: a one-shot `payment` fault, or nothing (`ok`).
-public enum PurchaseOutcome: String, Equatable, Sendable, CaseIterable {
+public enum NextPurchase: String, Equatable, Sendable, CaseIterable {
     case ok
     case fails
     case cancelled
@@ -10,11 +10,11 @@ public enum PurchaseOutcome: String, Equatable, Sendable, CaseIterable {
 
     /// The `payment` fault that makes this outcome; nil for `ok`.
     /// `paymentInvalid` reads as a plain failure to the reader, with no code.
-    var fault: String? {
+    var fault: FaultRule? {
         switch self {
         case .ok: nil
-        case .fails: "error:paymentInvalid"
-        case .cancelled, .deferred, .interrupted: rawValue
+        case .fails: FaultRule(target: "payment", fault: "error", argument: "paymentInvalid")
+        case .cancelled, .deferred, .interrupted: FaultRule(target: "payment", fault: rawValue)
         }
     }
 
@@ -28,8 +28,8 @@ public enum PurchaseOutcome: String, Equatable, Sendable, CaseIterable {
         }
     }
 
-    /// The next outcome in the order Enter cycles them.
-    var next: PurchaseOutcome {
+    /// The next outcome in the order the control pane's Enter cycles them.
+    public var next: NextPurchase {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }

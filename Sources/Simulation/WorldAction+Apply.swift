@@ -1,0 +1,105 @@
+import SimKernel
+import StoreSim
+
+/// Why the world could not do an action: what it needed, and what it found.
+public struct WorldActionRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    public let expected: String
+    public let actual: String
+
+    public init(expected: String, actual: String) {
+        self.expected = expected
+        self.actual = actual
+    }
+
+    public var description: String { "expected \(expected), got \(actual)" }
+}
+
+extension WorldAction {
+    /// Does this to `world` through the world's own controls, each written on the timeline; a refusal
+    /// changed nothing and says so, there too.
+    public func apply(to world: World) throws(WorldActionRefusal) {
+        switch self {
+        case .advance(.fixed(let duration)):
+            guard world.travel(by: duration) else { throw Self.clockStops("the clock to move \(duration)") }
+        case .advance(.months(let months)):
+            guard world.travel(months: months) else { throw Self.clockStops("the clock to move \(months) months") }
+        case .renew:
+            guard world.travelToNextRenewal() else {
+                throw WorldActionRefusal(expected: "a subscription that renews", actual: "no renewal ahead")
+            }
+        case .expire:
+            guard world.expireSubscriptions() else {
+                throw WorldActionRefusal(expected: "a subscription to expire", actual: "none is active")
+            }
+        case .refund:
+            guard world.refundLatest() else {
+                throw WorldActionRefusal(expected: "a transaction to refund", actual: "none to refund")
+            }
+        case .revoke:
+            guard world.revokeLatest() else {
+                throw WorldActionRefusal(expected: "a transaction to revoke", actual: "none to revoke")
+            }
+        case .billingIssue(let failing): world.setBillingIssue(failing)
+        case .resolveInterrupted:
+            guard world.resolveInterruptedPurchase() else {
+                throw WorldActionRefusal(expected: "an interrupted purchase to resolve", actual: "none waits")
+            }
+        case .priceIncrease: world.raisePrices()
+        case .nextPurchase(let outcome): world.nextPurchase = outcome
+        case .clearFaults(let target):
+            guard let store = StoreFaultTarget(rawValue: target) else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
+                throw refused(world, expected: "an App Store fault target (\(targets))", actual: target)
+            }
+            world.clearStoreFaults(store)
+        case .askToBuy(let on): world.askToBuy = on
+        case .parentApprove:
+            guard world.approveAskToBuy() else {
+                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: "none waits")
+            }
+        case .parentDecline:
+            guard world.declineAskToBuy() else {
+                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: "none waits")
+            }
+        case .background: world.timeline.log(.control, "app to background")
+        case .foreground:
+            if world.isAppRunning { world.returnToForeground() } else { world.restartApp() }
+        case .restartApp: world.restartApp()
+        case .newDevice(let name):
+            do {
+                try world.newDevice(named: name)
+            } catch {
+                throw refused(world, expected: "a new device \(name)", actual: error.description)
+            }
+        case .kill: world.kill()
+        case .payments(let allowed): world.canMakePayments = allowed
+        case .removeReceipt: world.removeReceipt()
+        case .storefront(let code):
+            guard world.storefronts.contains(code) else {
+                let sold = world.storefronts.joined(separator: ", ")
+                throw refused(world, expected: "a storefront the catalog sells in (\(sold))", actual: code)
+            }
+            world.storefront = code
+        case .locale(let id): world.locale = id
+        case .latency(let profile): world.latency = profile
+        case .inject(let plan):
+            do {
+                try world.inject(plan)
+            } catch {
+                throw refused(world, expected: "faults the store and backend know", actual: error.description)
+            }
+        case .finish(let policy): world.finishPolicy = policy
+        }
+    }
+
+    private static func clockStops(_ expected: String) -> WorldActionRefusal {
+        WorldActionRefusal(expected: expected, actual: "it stops at \(SimInstant.latest)")
+    }
+
+    /// A refusal the world's own control did not already write on the timeline.
+    private func refused(_ world: World, expected: String, actual: String) -> WorldActionRefusal {
+        let refusal = WorldActionRefusal(expected: expected, actual: actual)
+        world.timeline.log(.control, "\(text) refused: \(refusal)")
+        return refusal
+    }
+}

@@ -1,0 +1,72 @@
+import SimKernel
+import Subscriptions
+
+/// Everything done to the world from outside the phone, as one value: a control of the terminal's pane,
+/// a scenario's world step or a setting changed after launch, a line of a recording, a fuzzer's draw.
+/// Adding one is a case here, its words in `WorldActionText.swift`, and what it does in
+/// `WorldAction+Apply.swift`; the control pane, scenarios, recordings and walks need nothing more.
+public enum WorldAction: Equatable, Sendable {
+    // Time.
+    case advance(Advance)
+
+    // Apple (`store …`).
+    /// The clock moves just past the next renewal.
+    case renew
+    /// Every entitled subscription stops renewing and runs out.
+    case expire
+    case refund
+    /// Family Sharing stops sharing the latest transaction.
+    case revoke
+    /// The reader's payment method fails (`store billing-issue`) or works again (`store recover`).
+    case billingIssue(Bool)
+    /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
+    /// the purchase completes as a new transaction reaching the observer.
+    case resolveInterrupted
+    /// Apple raises the price of the running subscription: consent is asked when the app becomes active.
+    case priceIncrease
+    /// What the App Store does with the next purchase; replaces the outcome planned before.
+    case nextPurchase(NextPurchase)
+    /// The App Store's planned faults for a target are lifted ("the next purchase goes through").
+    case clearFaults(String)
+
+    // A parent.
+    case askToBuy(Bool)
+    case parentApprove
+    case parentDecline
+
+    // The phone.
+    case background
+    /// Back from the background; after `kill`, the app starts again.
+    case foreground
+    case restartApp
+    case newDevice(String)
+    /// The app's process dies; nothing runs on the phone until it is started again.
+    case kill
+    /// Screen Time lets the phone pay, or not.
+    case payments(allowed: Bool)
+    /// The app receipt goes missing from the phone (a reinstall).
+    case removeReceipt
+
+    // Settings a phone can change after launch (before launch, a scenario's setup gathers them).
+    /// The reader's App Store country.
+    case storefront(String)
+    case locale(String)
+    case latency(LatencyProfile)
+    case inject(FaultPlan)
+    /// When the app finishes Apple's transaction, around the server check.
+    case finish(SubscriptionCoordinator.FinishPolicy)
+
+    /// A setting a scenario may write before launch, where it builds the world instead of changing it.
+    public var isSetting: Bool {
+        switch self {
+        case .storefront, .locale, .latency, .inject, .finish: true
+        default: false
+        }
+    }
+}
+
+/// A length of time to move the clock: fixed, or calendar months as renewals count them.
+public enum Advance: Sendable, Equatable {
+    case fixed(SimDuration)
+    case months(Int)
+}

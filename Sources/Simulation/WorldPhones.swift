@@ -1,0 +1,62 @@
+import Foundation
+
+/// The phones of the world: the app restarted, a new phone on the same Apple ID, an old one put away.
+extension World {
+    /// Quits the app and starts it again on the same phone: its storage stays, in-flight answers are lost.
+    public func restartApp() {
+        timeline.log(.control, "restart app on \(device.name)")
+        switchDevice(to: device.name)
+    }
+
+    /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
+    public func newDevice(named name: String) throws(WorldSetupError) {
+        guard storages[name] == nil else {
+            throw WorldSetupError(description: "there is already a device named \(name)")
+        }
+        // A phone an earlier run left in the state directory is not new: it has its identity and receipt.
+        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
+            throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
+        }
+        do {
+            let storage = try Self.storage(named: name, state: options.stateDirectory)
+            storages[name] = storage
+            watch(storage)
+        } catch {
+            throw WorldSetupError(description: "\(error)")
+        }
+        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
+        switchDevice(to: name)
+    }
+
+    /// A phone put away for good (not the one on screen): the world forgets it and, kept on disk, its
+    /// folder goes, whichever run made it. Only for phones the caller made itself: a workload that makes a phone per restore
+    /// keeps a few, or the folder would hold every phone's ever-growing receipt.
+    public func retireDevice(named name: String) throws(WorldSetupError) {
+        guard name != device.name else { throw WorldSetupError(description: "\(name) is the phone on screen") }
+        let known = storages.removeValue(forKey: name) != nil
+        if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
+            do {
+                try FileManager.default.removeItem(atPath: "\(state)/devices/\(name)")
+            } catch {
+                throw WorldSetupError(description: "cannot remove \(state)/devices/\(name): \(error)")
+            }
+        } else if !known {
+            return
+        }
+        timeline.log(.control, "device \(name) put away")
+    }
+
+    private func switchDevice(to name: String) {
+        guard let storage = storages[name] else { return }
+        device.terminate()
+        device = Device(
+            name: name, app: config.app,
+            queue: store.paymentQueue(
+                deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
+            storage: storage, network: network, scheduler: scheduler, timeline: timeline)
+        device.coordinator.finishPolicy = finishPolicy
+        device.coordinator.defect = defect
+        attach(device)
+        device.launch()
+    }
+}
