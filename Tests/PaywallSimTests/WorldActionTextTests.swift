@@ -1,0 +1,81 @@
+import SimKernel
+import Simulation
+import Testing
+
+/// Every world action's words read back as the same action, and every action prints as the words read.
+@Suite struct WorldActionTextTests {
+    /// The samples of `action`'s case, and an action of the next case (nil after the last). The switch has
+    /// no default, so a new case does not compile until it has samples and is linked into the chain.
+    static func samples(of action: WorldAction) -> (samples: [String], next: WorldAction?) {
+        switch action {
+        case .advance:
+            (
+                [
+                    "advance 500ms", "advance 3s", "advance 90m", "advance 2h", "advance 2d", "advance 1mo",
+                    "advance 13mo",
+                ], .renew
+            )
+        case .renew: (["store renew"], .expire)
+        case .expire: (["store expire"], .refund)
+        case .refund: (["store refund"], .revoke)
+        case .revoke: (["store revoke"], .billingIssue(true))
+        case .billingIssue: (["store billing-issue", "store recover"], .resolveInterrupted)
+        case .resolveInterrupted: (["store resolve-interrupted"], .priceIncrease)
+        case .priceIncrease: (["store price-increase"], .nextPurchase(.ok))
+        case .nextPurchase: (NextPurchase.allCases.map { "next purchase \($0.rawValue)" }, .clearFaults("payment"))
+        case .clearFaults: (["clear faults payment", "clear faults products-request"], .askToBuy(true))
+        case .askToBuy: (["ask-to-buy on", "ask-to-buy off"], .parentApprove)
+        case .parentApprove: (["parent approve"], .parentDecline)
+        case .parentDecline: (["parent decline"], .background)
+        case .background: (["background"], .foreground)
+        case .foreground: (["foreground"], .restartApp)
+        case .restartApp: (["restart app"], .newDevice("ipad"))
+        case .newDevice: (["new device ipad"], .kill)
+        case .kill: (["kill"], .payments(allowed: true))
+        case .payments: (["payments allowed", "payments restricted"], .removeReceipt)
+        case .removeReceipt: (["remove receipt"], .storefront("GBR"))
+        case .storefront: (["storefront GBR", "storefront USA"], .locale("fr_FR"))
+        case .locale: (["locale fr_FR"], .latency(.fast))
+        case .latency: (LatencyProfile.all.map { "latency \($0.name)" }, .inject(FaultPlan()))
+        case .inject:
+            (
+                [
+                    "inject receipts error times 1", "inject payment error:paymentInvalid times 2; backend slow always",
+                    "inject payment deferred chance 0.2",
+                ], .finish(.beforeServerCheck)
+            )
+        case .finish: (["finish before", "finish after"], nil)
+        }
+    }
+
+    /// Every sample of every case, following the chain from the first case.
+    static var allSamples: [String] {
+        var texts: [String] = []
+        var next: WorldAction? = .advance(.months(1))
+        while let action = next {
+            let (samples, following) = samples(of: action)
+            texts += samples
+            next = following
+        }
+        return texts
+    }
+
+    static func parse(_ text: String) throws -> WorldAction? {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let rest = text.dropFirst(words.first?.count ?? 0).trimmingCharacters(in: .whitespaces)
+        return try WorldAction.parse(words, rest: rest)
+    }
+
+    @Test(arguments: allSamples) func printingWhatWasReadGivesTheSameWordsAndTheSameAction(text: String) throws {
+        let action = try #require(try Self.parse(text))
+        #expect(action.text == text)
+        #expect(try Self.parse(action.text) == action)
+        // Listed under the case it reads as.
+        #expect(Self.samples(of: action).samples.contains(text))
+    }
+
+    @Test func wordsNoActionStartsAreLeftToTheReader() throws {
+        #expect(try Self.parse("open paywall") == nil)
+        #expect(throws: WorldActionTextError.self) { try Self.parse("store refnud") }
+    }
+}
