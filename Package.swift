@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: [
-                "Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions", "BackendSim",
+                "Simulation", "AppFlow", "WhiteLabel", "SimKernel", "StoreSim", "Subscriptions",
             ]),
         .target(
             name: "Fuzzing",
@@ -50,13 +50,13 @@ let package = Package(
             name: "paywall-sim",
             dependencies: [
                 "Simulation", "TerminalUI", "AppFlow", "WhiteLabel", "Scenarios", "SimKernel", "StoreSim", "Fuzzing",
-                "Subscriptions", "BackendSim", "Database",
+                "Subscriptions", "BackendSim", "Database", "Signing",
             ]),
         .testTarget(
             name: "PaywallSimTests",
             dependencies: [
                 "SimKernel", "WhiteLabel", "Database", "Signing", "StoreSim", "BackendSim", "Subscriptions", "AppFlow",
-                "Simulation", "TerminalUI", "Scenarios", "Fuzzing",
+                "Simulation", "TerminalUI", "Scenarios", "Fuzzing", "CNcurses",
             ]),
     ]
 )

@@ -1,7 +1,6 @@
 import AppFlow
 import SimKernel
 import Simulation
-import StoreSim
 import Subscriptions
 import WhiteLabel
 

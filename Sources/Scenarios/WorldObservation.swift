@@ -1,5 +1,4 @@
 import AppFlow
-import BackendSim
 import Simulation
 
 /// What a comparison reads from each world after a step: what the reader sees, the backend's word, the
