@@ -203,12 +203,15 @@ enum Usage {
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
                  restore-policy NAME
-        Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, double-tap offer ID, subscribe,
-                 answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
-                 signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
-                 parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
-                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted, background, foreground,
-                 restart app, new device NAME, kill
+        Actions: launch, open feed|paywall|profile|login|signup, open content ID, back, select offer ID,
+                 double-tap offer ID, subscribe, answer gate [TEXT], confirm payment, cancel payment, restore,
+                 login EMAIL PASSWORD, signup EMAIL PASSWORD, logout, accept transfer, decline transfer,
+                 manage subscription, cancel auto-renew, resume auto-renew, parent approve, parent decline,
+                 advance DURATION (3s, 2d, 1mo), background, foreground, restart app, new device NAME, kill,
+                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase,
+                 next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,
+                 payments allowed|restricted, remove receipt, clear faults TARGET; after launch the settings
+                 storefront, locale, latency, inject and finish are actions too
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
