@@ -134,6 +134,12 @@ public enum WorldStep: Sendable, Equatable {
     case removeReceipt
     /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
     case clearFaults(String)
+    /// `family add APPLE_ID`: the Apple ID joins the reader's family; a phone signed into it comes on screen.
+    case familyAdd(String)
+    /// `family remove APPLE_ID`: the member leaves the family (Apple revokes what was shared with them).
+    case familyRemove(String)
+    /// `family sharing on|off`: the reader shares their subscriptions with the family, or stops.
+    case familySharing(Bool)
 }
 
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.

@@ -19,7 +19,7 @@ enum StepGrammar {
         case "expect":
             return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
         case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill", "ask-to-buy",
-            "payments", "remove", "clear":
+            "payments", "remove", "clear", "family":
             return .world(try world(words[0], arguments))
         default:
             return .reader(try reader(words[0], arguments))
@@ -132,6 +132,11 @@ enum StepGrammar {
         case ("clear", _):
             guard arguments.count == 2, arguments[0] == "faults" else { throw StepError("write clear faults TARGET") }
             return .clearFaults(arguments[1])
+        case ("family", _) where arguments.count == 2 && arguments[0] == "add": return .familyAdd(arguments[1])
+        case ("family", _) where arguments.count == 2 && arguments[0] == "remove": return .familyRemove(arguments[1])
+        case ("family", ["sharing", "on"]), ("family", ["sharing", "off"]): return .familySharing(arguments[1] == "on")
+        case ("family", _):
+            throw StepError("write family add APPLE_ID, family remove APPLE_ID or family sharing on|off")
         default: throw StepError("\(word) takes no arguments here")
         }
     }

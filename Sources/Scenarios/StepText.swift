@@ -47,6 +47,9 @@ public enum StepText {
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .removeReceipt: "remove receipt"
         case .clearFaults(let target): "clear faults \(target)"
+        case .familyAdd(let member): "family add \(member)"
+        case .familyRemove(let member): "family remove \(member)"
+        case .familySharing(let on): "family sharing \(on ? "on" : "off")"
         }
     }
 

@@ -57,6 +57,18 @@ enum WorldStepRunner {
                 throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
             }
             world.clearStoreFaults(store)
+        case .familyAdd(let member):
+            do {
+                try world.addFamilyMember(member)
+                killed = false
+            } catch {
+                throw StepFailure(expected: "\(member) to join the family", actual: error.description)
+            }
+        case .familyRemove(let member):
+            guard world.removeFamilyMember(member) else {
+                throw StepFailure(expected: "\(member) to leave the family", actual: "not in the family")
+            }
+        case .familySharing(let on): world.familySharing = on
         }
     }
 

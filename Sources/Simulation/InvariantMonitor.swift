@@ -68,7 +68,7 @@ public final class InvariantMonitor {
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
-            + charges.check(context) + moves.check(context)
+            + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
     }
 
     /// What the store said since the last reading: a failed products request, a cancelled payment.

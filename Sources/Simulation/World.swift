@@ -47,7 +47,9 @@ public final class World {
     let options: WorldOptions
     let network: SimulatedNetwork
     /// Each phone's storage by name: what survives a restart of the app.
-    private var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
+    var phoneAppleIds: [String: String] = [:]
     /// When the app finishes the store's transaction; applies to every launch from now on.
     public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
         didSet {
@@ -245,13 +247,13 @@ public final class World {
         }
     }
 
-    private func switchDevice(to name: String) {
+    func switchDevice(to name: String) {
         guard let storage = storages[name] else { return }
+        let appleId = phoneAppleIds[name] ?? options.appleId
         device.terminate()
         device = Device(
             name: name, app: config.app,
-            queue: store.paymentQueue(
-                deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
+            queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
         device.coordinator.defect = defect
@@ -280,7 +282,7 @@ public final class World {
         return try Keyring.folder(state, legacy: legacy)
     }
 
-    private static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
+    static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
         try state.map { try DeviceFiles(directory: "\($0)/devices/\(name)") } ?? DeviceMemory()
     }
 
@@ -321,7 +323,7 @@ public final class World {
 
     /// The phone whose store identifier is `deviceId` (a transaction's), if it is one of the world's.
     public func deviceName(ofStoreDevice deviceId: String) -> String? {
-        storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
+        storages.keys.first { Self.deviceId($0, phoneAppleIds[$0] ?? options.appleId) == deviceId }
     }
 
     /// When the network last injected a backend fault, or the app last gave up on a request that took
