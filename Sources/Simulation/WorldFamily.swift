@@ -51,6 +51,12 @@ extension World {
         }
     }
 
+    /// The world's Apple IDs: the purchaser's, then each family member's who has had a phone.
+    public var appleIds: [String] { [options.appleId] + Set(phoneAppleIds.values).sorted() }
+
+    /// Every transaction charged to one of the world's Apple IDs (a family-shared one is charged to nobody).
+    public var chargedTransactions: [TransactionRecord] { appleIds.flatMap { store.transactions(appleId: $0) } }
+
     /// The purchaser's family members, by Apple ID.
     public var familyMembers: [String] { store.familyMembers(of: options.appleId) }
 

@@ -146,6 +146,8 @@ enum Usage {
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask)
          13 Apple's sheet agrees with the paywall on price, period and free trial
+         14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
+            is live only in the family, and the backend grants nothing after Apple's REVOKE
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions.
         Exit 0 when every session held, 1 when one broke an invariant, 2 for bad usage.
