@@ -26,4 +26,8 @@ public enum ControlAction: Equatable, Sendable {
     case setStorefront(String)
     case setLocale(String)
     case setFinishBeforeServerCheck(Bool)
+    /// The family member (`ControlBoard.familyMember`) joins on their own phone, or leaves the family.
+    case addFamilyMember
+    case removeFamilyMember
+    case setFamilySharing(Bool)
 }

@@ -34,6 +34,14 @@ extension ControlAction {
         case .setLocale(let locale): world.locale = locale
         case .setFinishBeforeServerCheck(let before):
             world.finishPolicy = before ? .beforeServerCheck : .afterServerCheck
+        case .addFamilyMember:
+            do {
+                try world.addFamilyMember(ControlBoard.familyMember)
+            } catch {
+                world.timeline.log(.control, "could not add \(ControlBoard.familyMember) to the family: \(error)")
+            }
+        case .removeFamilyMember: _ = world.removeFamilyMember(ControlBoard.familyMember)
+        case .setFamilySharing(let on): world.familySharing = on
         }
     }
 

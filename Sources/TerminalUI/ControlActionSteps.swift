@@ -34,6 +34,9 @@ extension ControlAction {
         case .raisePrices: [.world(.store(.priceIncrease))]
         case .setFinishBeforeServerCheck(let before):
             [.setup(.finish(before ? .beforeServerCheck : .afterServerCheck))]
+        case .addFamilyMember: [.world(.familyAdd(ControlBoard.familyMember))]
+        case .removeFamilyMember: [.world(.familyRemove(ControlBoard.familyMember))]
+        case .setFamilySharing(let on): [.world(.familySharing(on))]
         }
     }
 

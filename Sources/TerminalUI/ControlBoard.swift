@@ -29,6 +29,12 @@ public enum ControlBoard {
             Control(.backend, "Receipt check fails next", .failNextReceiptCheck),
             Control(.backend, "Next call times out", .timeOutNextBackendCall),
             Control(.backend, "Next call slow (+30s)", .slowNextBackendCall),
+            Control(
+                .family, "In the family: \(familyMember)", value: onOff(readings.familyMember),
+                readings.familyMember ? .removeFamilyMember : .addFamilyMember),
+            Control(
+                .family, "Family Sharing", value: onOff(readings.familySharing),
+                .setFamilySharing(!readings.familySharing)),
             Control(.time, "+1 day", .travelOneDay),
             Control(.time, "+1 month", .travelOneMonth),
             Control(.time, "To the next renewal", .travelToNextRenewal),
@@ -46,6 +52,9 @@ public enum ControlBoard {
 
     /// How many rows the list has; the same whatever the readings, so a selection stays on its row.
     public static var count: Int { controls(ControlReadings()).count }
+
+    /// The Apple ID of the reader's family member the pane adds and removes (their phone is `kid-iphone`).
+    public static let familyMember = "kid@icloud.test"
 
     private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
 

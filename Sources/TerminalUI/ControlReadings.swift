@@ -13,6 +13,9 @@ public struct ControlReadings: Equatable, Sendable {
     public var storefronts = ["USA"]
     public var locale = "en_US"
     public var locales = ["en_US"]
+    /// `ControlBoard.familyMember` is in the reader's family.
+    public var familyMember = false
+    public var familySharing = true
 
     public init() {}
 
@@ -27,5 +30,7 @@ public struct ControlReadings: Equatable, Sendable {
         storefronts = world.storefronts
         locale = world.locale
         locales = world.locales
+        familyMember = world.familyMembers.contains(ControlBoard.familyMember)
+        familySharing = world.familySharing
     }
 }
