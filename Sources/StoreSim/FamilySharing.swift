@@ -63,20 +63,26 @@ extension AppStore {
         where !record.isFamilyShared && !originals.contains(record.originalTransactionIdentifier) {
             originals.append(record.originalTransactionIdentifier)
         }
-        for original in originals { try shareWithFamily(original) }
+        for original in originals { try shareWithFamily(original, purchaser: purchaser) }
     }
 
     /// Brings each member's share of the purchaser's purchase `original` in line with it: a new share for a
     /// member who has none while it is shareable, shared and entitled; a renewal when the purchaser's period
     /// moved on; REVOKE when sharing stopped, the member left, or the purchase was refunded. An expiry or a
     /// billing problem ends the member's access with the period's end, as the purchaser's.
-    func shareWithFamily(_ original: String) throws(DatabaseError) {
-        guard let latest = try ledger.transactions(originalTransactionId: original).last, !latest.isFamilyShared
-        else { return }
-        let members = try ledger.familyMembers(of: latest.appleId)
+    func shareWithFamily(_ original: String, purchaser: String) throws(DatabaseError) {
+        // Asked on every notification: without a family, two small lookups and nothing read of the history.
+        let members = try ledger.familyMembers(of: purchaser)
         let running = try ledger.familyShares(of: original).filter { $0.ended == nil }
         guard !members.isEmpty || !running.isEmpty else { return }
         let subscription = try ledger.subscription(original)
+        var latest: TransactionRecord?
+        if let subscription {
+            latest = try ledger.transaction(subscription.latestTransactionId)
+        } else {
+            latest = try ledger.transactions(originalTransactionId: original).last
+        }
+        guard let latest, !latest.isFamilyShared else { return }
         let sharing =
             try ledger.isFamilySharing(latest.appleId)
             && catalog.spec(for: latest.productIdentifier)?.isFamilyShareable == true

@@ -20,7 +20,7 @@ extension AppStore {
         // Whatever changed the purchaser's purchase changes what the family shares of it.
         if !record.isFamilyShared {
             logged("share \(record.originalTransactionIdentifier) with the family") {
-                try shareWithFamily(record.originalTransactionIdentifier)
+                try shareWithFamily(record.originalTransactionIdentifier, purchaser: record.appleId)
             }
         }
     }
