@@ -163,6 +163,7 @@ struct StepGenerator {
                 .advance(pick([.fixed(.days(200)), .fixed(.days(366)), .fixed(.days(400)), .months(6), .months(13)])))
         case 14: return twoAccounts(world)
         case 15: return heldPayment()
+        case 16: return family(world)
         default: return .reader(readerAction(world))
         }
     }
@@ -208,9 +209,25 @@ struct StepGenerator {
             .logIn(email: second.email, password: second.password),
         ]
         if world.appState.isSignedIn { steps.insert(.logOut, at: 0) }
+        // The second reader sometimes restores on the shared phone: the first one's subscription moves only if asked.
+        if chance(0.5) { steps += [.openProfile, .restore] }
         planned += steps.dropFirst().map { SessionStep(kind: .reader($0)) }
         return .reader(steps[0])
     }
+
+    /// Family Sharing: a member joins on their own phone and restores there, leaves, or the purchaser stops
+    /// (or resumes) sharing.
+    private mutating func family(_ world: World) -> StepKind {
+        let member = Self.familyMember
+        guard world.familyMembers.contains(member) else {
+            if chance(0.7) { planned += [.openProfile, .restore].map { SessionStep(kind: .reader($0)) } }
+            return .world(.familyAdd(member))
+        }
+        return .world(pick([.familyRemove(member), .familySharing(!world.familySharing)]))
+    }
+
+    /// The Apple ID of the purchaser's family member in every session.
+    static let familyMember = "kid@fuzz.test"
 
     /// One fault rule for the store or the backend, firing once, a few times, or by chance.
     private mutating func faultPlan() -> FaultPlan {

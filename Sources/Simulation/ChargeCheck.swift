@@ -21,13 +21,13 @@ struct ChargeCheck {
     private var outcomesRead: Int
 
     init(world: World) {
-        seen = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
+        seen = Set(world.chargedTransactions.map(\.transactionIdentifier))
         outcomesRead = world.readerOutcomes.count
     }
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
-        for record in world.store.transactions(appleId: world.appleId)
+        for record in world.chargedTransactions
         where !seen.contains(record.transactionIdentifier) {
             seen.insert(record.transactionIdentifier)
             guard record.transactionReason == "PURCHASE", let device = world.deviceName(ofStoreDevice: record.deviceId)
@@ -67,7 +67,7 @@ struct ChargeCheck {
             return nil
         }
         // Refunded or revoked since: the charge is undone.
-        if world.store.transactions(appleId: world.appleId).contains(where: {
+        if world.chargedTransactions.contains(where: {
             $0.transactionIdentifier == record.transactionIdentifier && $0.revocationDate != nil
         }) {
             return nil

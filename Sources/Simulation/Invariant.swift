@@ -13,6 +13,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case noSilentCharge
     case movesOnlyAsAsked
     case sheetMatchesPaywall
+    case familySharedFollowsSharing
 
     public var description: String {
         switch self {
@@ -31,6 +32,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on price, period and free trial"
+        case .familySharedFollowsSharing:
+            "family-shared access only while the purchaser shares: none after Apple's REVOKE"
         }
     }
 }

@@ -68,7 +68,7 @@ public final class InvariantMonitor {
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
         return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
-            + charges.check(context) + moves.check(context)
+            + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
     }
 
     /// What the store said since the last reading: a failed products request, a cancelled payment.
@@ -102,11 +102,11 @@ public final class InvariantMonitor {
 
     private func transitionViolations(_ after: WorldReading) -> [InvariantViolation] {
         var found: [InvariantViolation] = []
-        let transactions = world.store.transactions(appleId: world.appleId)
+        let transactions = world.chargedTransactions
         for charge in after.transactions.subtracting(before.transactions).sorted() {
             guard let record = transactions.first(where: { $0.transactionIdentifier == charge }),
                 record.transactionReason == "PURCHASE",
-                let paid = paidAlready(when: record, among: transactions)
+                let paid = paidAlready(when: record, among: transactions.filter { $0.appleId == record.appleId })
             else { continue }
             found.append(
                 InvariantViolation(
@@ -164,7 +164,7 @@ struct WorldReading {
         levels = Set(world.appState.access.levels.map(\.rawValue))
         alert = world.screen.alert != nil
         sheet = world.device.queue.sheet != nil
-        transactions = Set(world.store.transactions(appleId: world.appleId).map(\.transactionIdentifier))
+        transactions = Set(world.chargedTransactions.map(\.transactionIdentifier))
     }
 
     /// Who the phone says the reader is, in words.

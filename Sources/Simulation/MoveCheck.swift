@@ -35,7 +35,8 @@ struct MoveCheck {
         // A purchase is the reader's from its first charge; a move before it was bought was asked of another.
         var firstOwned: [String: SimInstant] = [:]
         let world = context.world
-        for record in world.store.transactions(appleId: world.appleId)
+        let familyShared = world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
+        for record in world.chargedTransactions + familyShared
         where firstOwned[record.originalTransactionIdentifier] == nil {
             firstOwned[record.originalTransactionIdentifier] = record.purchaseDate
         }

@@ -48,11 +48,19 @@ struct ToldCheck {
                     $0.transactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < outcome.began
                 }
             }
-            guard !paid.isEmpty else { return nil }
+            // A family member's phone restores what the family shares with it too.
+            let now = world.scheduler.now
+            let shared = world.store.familySharedTransactions(appleId: world.appleId).filter {
+                $0.purchaseDate < outcome.began && $0.revocationDate == nil && ($0.expiresDate.map { $0 > now } ?? true)
+            }
+            guard !paid.isEmpty || !shared.isEmpty else { return nil }
             return InvariantViolation(
                 .toldIsTrue,
-                "\(world.deviceName) was told there is nothing to restore, but \(world.appleId) pays for "
-                    + paid.map { "\($0.productId) (\($0.originalTransactionId))" }.joined(separator: ", "))
+                "\(world.deviceName) was told there is nothing to restore, but \(world.appleId) "
+                    + (paid.isEmpty ? "is shared " : "pays for ")
+                    + (paid.isEmpty
+                    ? shared.map { "\($0.productIdentifier) (\($0.originalTransactionIdentifier))" }
+                    : paid.map { "\($0.productId) (\($0.originalTransactionId))" }).joined(separator: ", "))
         case .purchase(.serverCheckFailed):
             let charged = world.store.transactions(appleId: world.appleId).contains { record in
                 record.transactionReason == "PURCHASE" && record.purchaseDate >= outcome.began

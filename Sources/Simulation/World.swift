@@ -49,6 +49,8 @@ public final class World {
     let network: SimulatedNetwork
     /// Each phone's storage by name: what survives a restart of the app.
     var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
+    var phoneAppleIds: [String: String] = [:]
     /// When the app finishes the store's transaction; applies to every launch from now on.
     public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
         didSet {

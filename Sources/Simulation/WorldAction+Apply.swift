@@ -74,6 +74,17 @@ extension WorldAction {
         case .kill: world.kill()
         case .payments(let allowed): world.canMakePayments = allowed
         case .removeReceipt: world.removeReceipt()
+        case .familyAdd(let member):
+            do {
+                try world.addFamilyMember(member)
+            } catch {
+                throw refused(world, expected: "\(member) to join the family", actual: error.description)
+            }
+        case .familyRemove(let member):
+            guard world.removeFamilyMember(member) else {
+                throw refused(world, expected: "\(member) to leave the family", actual: "not in the family")
+            }
+        case .familySharing(let on): world.familySharing = on
         case .storefront(let code):
             guard world.storefronts.contains(code) else {
                 let sold = world.storefronts.joined(separator: ", ")

@@ -47,6 +47,14 @@ public enum WorldAction: Equatable, Sendable {
     /// The app receipt goes missing from the phone (a reinstall).
     case removeReceipt
 
+    // The reader's family.
+    /// The Apple ID joins the reader's family; a phone signed into it comes on screen.
+    case familyAdd(String)
+    /// The member leaves the family (Apple revokes what was shared with them).
+    case familyRemove(String)
+    /// The reader shares their subscriptions with the family, or stops.
+    case familySharing(Bool)
+
     // Settings a phone can change after launch (before launch, a scenario's setup gathers them).
     /// The reader's App Store country.
     case storefront(String)

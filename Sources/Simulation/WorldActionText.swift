@@ -29,6 +29,9 @@ extension WorldAction {
         case .kill: "kill"
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .removeReceipt: "remove receipt"
+        case .familyAdd(let member): "family add \(member)"
+        case .familyRemove(let member): "family remove \(member)"
+        case .familySharing(let on): "family sharing \(on ? "on" : "off")"
         case .storefront(let code): "storefront \(code)"
         case .locale(let id): "locale \(id)"
         case .latency(let profile): "latency \(profile.name)"
@@ -86,6 +89,11 @@ extension WorldAction {
         case ("payments", _): throw WorldActionTextError("write payments allowed or payments restricted")
         case ("remove", ["receipt"]): return .removeReceipt
         case ("remove", _): throw WorldActionTextError("write remove receipt")
+        case ("family", _) where arguments.count == 2 && arguments[0] == "add": return .familyAdd(arguments[1])
+        case ("family", _) where arguments.count == 2 && arguments[0] == "remove": return .familyRemove(arguments[1])
+        case ("family", ["sharing", "on"]), ("family", ["sharing", "off"]): return .familySharing(arguments[1] == "on")
+        case ("family", _):
+            throw WorldActionTextError("write family add APPLE_ID, family remove APPLE_ID or family sharing on|off")
         case ("storefront", _): return .storefront(try single(arguments, "storefront CODE (USA, GBR, …)"))
         case ("locale", _): return .locale(try single(arguments, "locale ID (en_US, …)"))
         case ("latency", _):

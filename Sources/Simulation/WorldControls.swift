@@ -168,8 +168,12 @@ extension World {
 
 /// Controls scenarios need beyond the control pane's: Apple ending a subscription, and who the reader is to Apple.
 extension World {
-    /// The Apple ID the phones are signed in with.
-    public var appleId: String { options.appleId }
+    /// The Apple ID the phone on screen is signed in with: the world's (the family's purchaser), or a family
+    /// member's on their own phone. The invariants read the charges of this one.
+    public var appleId: String { phoneAppleIds[deviceName] ?? options.appleId }
+
+    /// The Apple ID of the world's reader, who pays: every phone but a family member's is signed in with it.
+    public var purchaserAppleId: String { options.appleId }
 
     /// Payments of the reader's Apple ID held back for a parent or an action outside the app.
     public var pendingPayments: [PendingPayment] {

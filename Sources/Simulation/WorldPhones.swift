@@ -46,13 +46,13 @@ extension World {
         timeline.log(.control, "device \(name) put away")
     }
 
-    private func switchDevice(to name: String) {
+    func switchDevice(to name: String) {
         guard let storage = storages[name] else { return }
+        let appleId = phoneAppleIds[name] ?? options.appleId
         device.terminate()
         device = Device(
             name: name, app: config.app,
-            queue: store.paymentQueue(
-                deviceId: Self.deviceId(name, options.appleId), appleId: options.appleId, receipt: storage),
+            queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
         device.coordinator.defect = defect

@@ -16,7 +16,7 @@ extension World {
 
     /// The phone whose store identifier is `deviceId` (a transaction's), if it is one of the world's.
     public func deviceName(ofStoreDevice deviceId: String) -> String? {
-        storages.keys.first { Self.deviceId($0, options.appleId) == deviceId }
+        storages.keys.first { Self.deviceId($0, phoneAppleIds[$0] ?? options.appleId) == deviceId }
     }
 
     /// When the network last injected a backend fault, or the app last gave up on a request that took

@@ -105,7 +105,9 @@ public final class AppStore {
 
     /// How many times the App Store charged `appleId`.
     public func charges(appleId: String) -> Int {
-        logged("count the charges of \(appleId)") { try ledger.transactions(appleId: appleId).count } ?? 0
+        logged("count the charges of \(appleId)") {
+            try ledger.transactions(appleId: appleId).filter { !$0.isFamilyShared }.count
+        } ?? 0
     }
 
     func delay(_ operation: SimKernel.Operation) -> SimDuration {
@@ -184,7 +186,8 @@ public final class AppStore {
                 transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
                 productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
                 expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
-                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil, appAccountToken: $0.appAccountToken)
+                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil, appAccountToken: $0.appAccountToken,
+                inAppOwnershipType: $0.inAppOwnershipType)
         }
         let nonce = Self.uuid(keys.unguessableBytes(16))
         let payload = ReceiptPayload(

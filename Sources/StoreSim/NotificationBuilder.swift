@@ -7,7 +7,7 @@ extension AppStore {
     /// Posts a notification about `record` (and its subscription), signed now.
     func notify(
         _ type: NotificationType, _ subtype: NotificationSubtype?, _ record: TransactionRecord,
-        _ subscription: SubscriptionRecord?, ownership: String = "PURCHASED"
+        _ subscription: SubscriptionRecord?, ownership: String? = nil
     ) {
         let payload = NotificationPayload(
             notificationType: type, subtype: subtype, notificationUUID: nextUUID(), version: "2.0",
@@ -17,6 +17,12 @@ extension AppStore {
                 signedTransactionInfo: sign(transactionInfo(record, ownership: ownership)),
                 signedRenewalInfo: subscription.map { sign(renewalInfo($0)) }, status: subscription?.state.rawValue))
         post(payload)
+        // Whatever changed the purchaser's purchase changes what the family shares of it.
+        if !record.isFamilyShared {
+            logged("share \(record.originalTransactionIdentifier) with the family") {
+                try shareWithFamily(record.originalTransactionIdentifier, purchaser: record.appleId)
+            }
+        }
     }
 
     /// Apple's "Request a Test Notification": a TEST about no transaction, to prove the address works.
@@ -39,7 +45,8 @@ extension AppStore {
         notify(type, subtype, record, subscription)
     }
 
-    func transactionInfo(_ record: TransactionRecord, ownership: String = "PURCHASED") -> TransactionInfo {
+    /// `ownership` overrides the record's own (`inAppOwnershipType`, PURCHASED when it has none).
+    func transactionInfo(_ record: TransactionRecord, ownership: String? = nil) -> TransactionInfo {
         let spec = catalog.spec(for: record.productIdentifier)
         let first = logged("read the first transaction of \(record.originalTransactionIdentifier)") {
             try ledger.transactions(originalTransactionId: record.originalTransactionIdentifier)
@@ -50,7 +57,8 @@ extension AppStore {
             purchaseDate: record.purchaseDate.milliseconds,
             originalPurchaseDate: (first?.purchaseDate ?? record.purchaseDate).milliseconds,
             expiresDate: record.expiresDate?.milliseconds, revocationDate: record.revocationDate?.milliseconds,
-            revocationReason: record.revocationReason, inAppOwnershipType: ownership,
+            revocationReason: record.revocationReason,
+            inAppOwnershipType: ownership ?? record.inAppOwnershipType ?? FamilySharing.purchased,
             appAccountToken: record.appAccountToken,
             deviceId: record.deviceId, signedDate: scheduler.now.milliseconds,
             subscriptionGroupIdentifier: spec?.subscriptionGroup, transactionReason: record.transactionReason,

@@ -67,4 +67,9 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     /// The UUID the app set on the payment to name its customer (`applicationUsername`, StoreKit 2's
     /// `appAccountToken`); nil when it set none.
     public var appAccountToken: String? = nil
+    /// `FAMILY_SHARED` for a family member's own transaction of a purchase made by the family's purchaser;
+    /// nil for the Apple ID's own (Apple's `PURCHASED`).
+    public var inAppOwnershipType: String? = nil
+
+    public var isFamilyShared: Bool { inAppOwnershipType == FamilySharing.familyShared }
 }

@@ -22,6 +22,8 @@ public struct ReceiptPayload: Codable, Equatable, Sendable {
         public var isInIntroOfferPeriod: Bool? = nil
         /// The customer the app named on the payment (`app_account_token`).
         public var appAccountToken: String? = nil
+        /// `FAMILY_SHARED` for a purchase a family member shares (`in_app_ownership_type`); nil for PURCHASED.
+        public var inAppOwnershipType: String? = nil
     }
 
     public let bundleId: String

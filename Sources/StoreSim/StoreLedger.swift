@@ -4,7 +4,7 @@ import SimKernel
 /// The App Store's own records in `appstore.sqlite` (or in memory): every charged transaction,
 /// whether the app finished it, the counter that numbers transactions, and each subscription's state.
 final class StoreLedger {
-    private let database: Database
+    let database: Database
 
     private static let migrations = [
         """
@@ -75,6 +75,20 @@ final class StoreLedger {
         ALTER TABLE transactions ADD COLUMN app_account_token TEXT;
         ALTER TABLE held_payments ADD COLUMN app_account_token TEXT
         """,
+        // Family Sharing: who is in whose family, who stopped sharing, and each member's own FAMILY_SHARED
+        // purchase with the purchaser's purchase it is derived from (ended when Apple revoked it).
+        """
+        ALTER TABLE transactions ADD COLUMN in_app_ownership_type TEXT;
+        CREATE TABLE family_members (member_apple_id TEXT PRIMARY KEY, purchaser_apple_id TEXT NOT NULL);
+        CREATE TABLE family_sharing_off (purchaser_apple_id TEXT PRIMARY KEY);
+        CREATE TABLE family_shares (
+            original_transaction_id TEXT PRIMARY KEY,
+            member_apple_id TEXT NOT NULL,
+            purchaser_original_id TEXT NOT NULL,
+            ended_ms INTEGER
+        );
+        CREATE INDEX family_shares_by_purchase ON family_shares(purchaser_original_id)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -133,7 +147,8 @@ final class StoreLedger {
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
                 purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
-                is_upgraded, app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                is_upgraded, app_account_token, in_app_ownership_type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
@@ -145,6 +160,7 @@ final class StoreLedger {
                 record.transactionReason.map { .text($0) } ?? .null,
                 record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
                 record.appAccountToken.map { .text($0) } ?? .null,
+                record.inAppOwnershipType.map { .text($0) } ?? .null,
             ])
     }
 
@@ -273,6 +289,7 @@ final class StoreLedger {
             transactionReason: row.count > 10 ? row[10].string : nil,
             offerType: row.count > 11 ? row[11].int.map { Int($0) } : nil,
             isUpgraded: row.count > 12 && row[12].int == 1,
-            appAccountToken: row.count > 13 ? row[13].string : nil)
+            appAccountToken: row.count > 13 ? row[13].string : nil,
+            inAppOwnershipType: row.count > 14 ? row[14].string : nil)
     }
 }

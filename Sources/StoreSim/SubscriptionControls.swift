@@ -65,7 +65,7 @@ extension AppStore {
             subscription = revoked
         }
         log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)")
-        notify(type, nil, record, subscription, ownership: type == .revoke ? "FAMILY_SHARED" : "PURCHASED")
+        notify(type, nil, record, subscription, ownership: type == .revoke ? FamilySharing.familyShared : nil)
         return true
     }
 
@@ -112,8 +112,11 @@ extension AppStore {
         logged("read subscription \(originalTransactionId)") { try ledger.subscription(originalTransactionId) } ?? nil
     }
 
-    /// Every transaction the store recorded for `appleId`, renewals and refunds included.
+    /// Every transaction charged to `appleId`, renewals and refunds included; what the family shares with
+    /// it is not charged to it (`familySharedTransactions`).
     public func transactions(appleId: String) -> [TransactionRecord] {
-        logged("read the transactions of \(appleId)") { try ledger.transactions(appleId: appleId) } ?? []
+        logged("read the transactions of \(appleId)") {
+            try ledger.transactions(appleId: appleId).filter { !$0.isFamilyShared }
+        } ?? []
     }
 }

@@ -5,6 +5,7 @@ public enum ControlGroup: String, Equatable, Sendable, CaseIterable {
     case parent = "Parent"
     case store = "Store"
     case backend = "Backend"
+    case family = "Family"
     case time = "Time"
     case device = "Device"
     case network = "Network"

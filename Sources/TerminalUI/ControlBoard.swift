@@ -30,6 +30,12 @@ public enum ControlBoard {
             Control(.backend, "Receipt check fails next", .inject(once("receipts", "error"))),
             Control(.backend, "Next call times out", .inject(once("backend", "timeout"))),
             Control(.backend, "Next call slow (+30s)", .inject(once("backend", "slow"))),
+            Control(
+                .family, "In the family: \(familyMember)", value: onOff(readings.familyMember),
+                readings.familyMember ? .familyRemove(familyMember) : .familyAdd(familyMember)),
+            Control(
+                .family, "Family Sharing", value: onOff(readings.familySharing),
+                .familySharing(!readings.familySharing)),
             Control(.time, "+1 day", .advance(.fixed(.days(1)))),
             Control(.time, "+1 month", .advance(.months(1))),
             Control(.time, "To the next renewal", .renew),
@@ -52,6 +58,9 @@ public enum ControlBoard {
     private static func once(_ target: String, _ fault: String) -> FaultPlan {
         FaultPlan(rules: [FaultRule(target: target, fault: fault)])
     }
+
+    /// The Apple ID of the reader's family member the pane adds and removes (their phone is `kid-iphone`).
+    public static let familyMember = "kid@icloud.test"
 
     private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
 

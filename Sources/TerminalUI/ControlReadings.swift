@@ -15,6 +15,9 @@ public struct ControlReadings: Equatable, Sendable {
     public var locales = ["en_US"]
     /// The name "New device" gives the next phone.
     public var freeDeviceName = "iphone-2"
+    /// `ControlBoard.familyMember` is in the reader's family.
+    public var familyMember = false
+    public var familySharing = true
 
     public init() {}
 
@@ -30,5 +33,7 @@ public struct ControlReadings: Equatable, Sendable {
         locale = world.locale
         locales = world.locales
         freeDeviceName = world.freeDeviceName
+        familyMember = world.familyMembers.contains(ControlBoard.familyMember)
+        familySharing = world.familySharing
     }
 }

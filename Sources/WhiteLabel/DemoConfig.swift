@@ -163,6 +163,9 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     public var prices: [String: String]
     /// Locale (e.g. `en_US`) → the store's translated title and description.
     public var localizations: [String: ProductLocalization]
+    /// Family Sharing: the purchaser's family members get the product too, each as their own
+    /// FAMILY_SHARED transaction (App Store Connect's and StoreKit's `isFamilyShareable`).
+    public var isFamilyShareable: Bool? = nil
 }
 
 /// A subscription's introductory offer: a free trial, or a reduced price paid per period or up front.

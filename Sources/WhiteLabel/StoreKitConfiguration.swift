@@ -132,7 +132,8 @@ private struct StoreKitImporter {
             introductoryOffer: offer,
             prices: [storefront: try price(subscription.displayPrice, at: "\(location).displayPrice")],
             localizations: try localizations(
-                subscription.localizations, of: subscription.productID, at: "\(location).localizations"))
+                subscription.localizations, of: subscription.productID, at: "\(location).localizations"),
+            isFamilyShareable: subscription.familyShareable)
     }
 
     mutating func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
@@ -150,7 +151,8 @@ private struct StoreKitImporter {
             subscriptionPeriod: nil, introductoryOffer: nil,
             prices: [storefront: try price(product.displayPrice, at: "\(location).displayPrice")],
             localizations: try localizations(
-                product.localizations, of: product.productID, at: "\(location).localizations"))
+                product.localizations, of: product.productID, at: "\(location).localizations"),
+            isFamilyShareable: product.familyShareable)
     }
 
     private func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)

@@ -20,7 +20,8 @@ enum StoreKitIgnoredFields {
         for key in ["products", "nonRenewingSubscriptions"] {
             for (index, product) in array(top[key]).enumerated() {
                 scan.object(
-                    product, at: "\(key)[\(index)]", used: ["productID", "type", "displayPrice", "localizations"])
+                    product, at: "\(key)[\(index)]",
+                    used: ["productID", "type", "displayPrice", "localizations", "familyShareable"])
             }
         }
         if let settings = top["settings"] as? [String: Any] {
@@ -49,7 +50,7 @@ enum StoreKitIgnoredFields {
         mutating func subscription(_ subscription: [String: Any], at location: String) {
             let used: Set<String> = [
                 "productID", "type", "displayPrice", "groupNumber", "recurringSubscriptionPeriod",
-                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans",
+                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "familyShareable",
             ]
             object(subscription, at: location, used: used)
             // One introductory offer per subscription is what the App Store sells to a new subscriber.
@@ -92,7 +93,6 @@ enum StoreKitIgnoredFields {
             case "codeOffers": "offer codes are not simulated"
             case "winbackOffers": "win-back offers are not simulated"
             case "subscriptionOffersKeyPair": "the offer key is the backend's own; the file's is not used"
-            case "familyShareable": "Family Sharing is not simulated"
             case "localizations": "the group's display names are not shown"
             default: "the simulator does not read this field"
             }

@@ -146,6 +146,8 @@ enum Usage {
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask)
          13 Apple's sheet agrees with the paywall on price, period and free trial
+         14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
+            is live only in the family, and the backend grants nothing after Apple's REVOKE
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions.
         Exit 0 when every session held, 1 when one broke an invariant, 2 for bad usage.
@@ -210,7 +212,9 @@ enum Usage {
                  advance DURATION (3s, 2d, 1mo), background, foreground, restart app, new device NAME, kill,
                  store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase,
                  next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,
-                 payments allowed|restricted, remove receipt, clear faults TARGET; after launch the settings
+                 payments allowed|restricted, remove receipt, clear faults TARGET,
+                 family add|remove APPLE_ID (a member's own phone comes on screen as they join),
+                 family sharing on|off; after launch the settings
                  storefront, locale, latency, inject and finish are actions too
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,

@@ -1,0 +1,172 @@
+import Database
+import SimKernel
+
+/// Apple's `inAppOwnershipType` values.
+public enum FamilySharing {
+    public static let purchased = "PURCHASED"
+    public static let familyShared = "FAMILY_SHARED"
+    /// The store device of a member's shared transaction: no phone paid for it.
+    static let deviceId = "family-sharing"
+}
+
+/// Family Sharing: the purchaser's family members each get their own FAMILY_SHARED transaction of a
+/// family-shareable purchase (its own original transaction id, so nothing a member's phone does can touch
+/// the purchaser's), renewed with the purchaser's and revoked (REVOKE) when sharing stops, the member
+/// leaves, or the purchase is refunded. The purchaser's own purchase never changes.
+extension AppStore {
+    /// `member` joins `purchaser`'s family and gets what the purchaser shares now.
+    public func addFamilyMember(_ member: String, purchaser: String) throws(DatabaseError) {
+        try ledger.addFamilyMember(member, purchaser: purchaser)
+        log("\(member) joins the family of \(purchaser)")
+        try shareAll(of: purchaser)
+    }
+
+    /// `member` leaves the family: Apple revokes each of their shares.
+    public func removeFamilyMember(_ member: String) throws(DatabaseError) {
+        guard let purchaser = try ledger.familyPurchaser(of: member) else { return }
+        try ledger.removeFamilyMember(member)
+        log("\(member) leaves the family of \(purchaser)")
+        try shareAll(of: purchaser)
+    }
+
+    /// The purchaser turns sharing of their subscriptions with the family on or off.
+    public func setFamilySharing(_ on: Bool, purchaser: String) throws(DatabaseError) {
+        try ledger.setFamilySharing(on, purchaser: purchaser)
+        log("family sharing \(on ? "on" : "off") for \(purchaser)")
+        try shareAll(of: purchaser)
+    }
+
+    public func familyMembers(of purchaser: String) -> [String] {
+        logged("read the family of \(purchaser)") { try ledger.familyMembers(of: purchaser) } ?? []
+    }
+
+    /// Whether `purchaser` shares with the family; false when the records cannot be read (fails closed).
+    public func isFamilySharing(_ purchaser: String) -> Bool {
+        logged("read family sharing of \(purchaser)") { try ledger.isFamilySharing(purchaser) } ?? false
+    }
+
+    /// What the family shares with `appleId`: their FAMILY_SHARED transactions, renewals and revocations included.
+    public func familySharedTransactions(appleId: String) -> [TransactionRecord] {
+        logged("read the family shares of \(appleId)") {
+            try ledger.transactions(appleId: appleId).filter(\.isFamilyShared)
+        } ?? []
+    }
+
+    /// The share a FAMILY_SHARED original transaction id stands for.
+    public func familyShare(originalTransactionId: String) -> FamilyShare? {
+        logged("read family share \(originalTransactionId)") { try ledger.familyShare(originalTransactionId) } ?? nil
+    }
+
+    private func shareAll(of purchaser: String) throws(DatabaseError) {
+        var originals: [String] = []
+        for record in try ledger.transactions(appleId: purchaser)
+        where !record.isFamilyShared && !originals.contains(record.originalTransactionIdentifier) {
+            originals.append(record.originalTransactionIdentifier)
+        }
+        for original in originals { try shareWithFamily(original, purchaser: purchaser) }
+    }
+
+    /// Brings each member's share of the purchaser's purchase `original` in line with it: a new share for a
+    /// member who has none while it is shareable, shared and entitled; a renewal when the purchaser's period
+    /// moved on; REVOKE when sharing stopped, the member left, or the purchase was refunded. An expiry or a
+    /// billing problem ends the member's access with the period's end, as the purchaser's.
+    func shareWithFamily(_ original: String, purchaser: String) throws(DatabaseError) {
+        // Asked on every notification: without a family, two small lookups and nothing read of the history.
+        let members = try ledger.familyMembers(of: purchaser)
+        let running = try ledger.familyShares(of: original).filter { $0.ended == nil }
+        guard !members.isEmpty || !running.isEmpty else { return }
+        let subscription = try ledger.subscription(original)
+        var latest: TransactionRecord?
+        if let subscription {
+            latest = try ledger.transaction(subscription.latestTransactionId)
+        } else {
+            latest = try ledger.transactions(originalTransactionId: original).last
+        }
+        guard let latest, !latest.isFamilyShared else { return }
+        let sharing =
+            try ledger.isFamilySharing(latest.appleId)
+            && catalog.spec(for: latest.productIdentifier)?.isFamilyShareable == true
+        let entitled = latest.revocationDate == nil && (subscription?.state.isEntitled ?? true)
+        for member in members where sharing && entitled && !running.contains(where: { $0.memberAppleId == member }) {
+            try startShare(of: latest, with: member, subscription)
+        }
+        for share in running {
+            if !sharing || !members.contains(share.memberAppleId) || latest.revocationDate != nil {
+                try revoke(share, subscription)
+            } else if entitled {
+                try renew(share, to: latest, subscription)
+            }
+        }
+    }
+
+    private func startShare(
+        of purchase: TransactionRecord, with member: String, _ subscription: SubscriptionRecord?
+    ) throws(DatabaseError) {
+        let record = try recordShared(purchase, for: member, original: nil, reason: "PURCHASE")
+        try ledger.insert(
+            FamilyShare(
+                originalTransactionId: record.transactionIdentifier, memberAppleId: member,
+                purchaserOriginalTransactionId: purchase.originalTransactionIdentifier, ended: nil))
+        log("\(purchase.productIdentifier) shared with \(member): transaction \(record.transactionIdentifier)")
+        let type: NotificationType = subscription == nil ? .oneTimeCharge : .subscribed
+        notify(type, subscription == nil ? nil : .initialBuy, record, shared(subscription, as: record))
+    }
+
+    /// The purchaser's period moved on (a renewal, an upgrade, a recovery): the member's moves with it.
+    private func renew(_ share: FamilyShare, to purchase: TransactionRecord, _ subscription: SubscriptionRecord?)
+        throws(DatabaseError)
+    {
+        guard let current = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
+            current.expiresDate != purchase.expiresDate || current.productIdentifier != purchase.productIdentifier
+        else { return }
+        let record = try recordShared(
+            purchase, for: share.memberAppleId, original: share.originalTransactionId, reason: "RENEWAL")
+        log("family share \(share.originalTransactionId) renewed: transaction \(record.transactionIdentifier)")
+        notify(.didRenew, nil, record, shared(subscription, as: record))
+    }
+
+    private func revoke(_ share: FamilyShare, _ subscription: SubscriptionRecord?) throws(DatabaseError) {
+        try ledger.endShare(share.originalTransactionId, at: scheduler.now)
+        guard var latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last else {
+            return
+        }
+        if latest.revocationDate == nil {
+            try ledger.revoke(latest.transactionIdentifier, at: scheduler.now, reason: 0)
+            latest.revocationDate = scheduler.now
+            latest.revocationReason = 0
+        }
+        log("family sharing revoked for \(share.memberAppleId): transaction \(latest.transactionIdentifier)")
+        var ended = shared(subscription, as: latest)
+        ended?.state = .revoked
+        ended?.autoRenew = false
+        notify(.revoke, nil, latest, ended)
+    }
+
+    /// A member's transaction of the purchaser's current period: theirs, with the purchaser's dates.
+    private func recordShared(_ purchase: TransactionRecord, for member: String, original: String?, reason: String)
+        throws(DatabaseError) -> TransactionRecord
+    {
+        let identifier = String(2_000_000_000_000_000 + (try ledger.nextTransactionNumber()))
+        let record = TransactionRecord(
+            transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
+            productIdentifier: purchase.productIdentifier, appleId: member, deviceId: FamilySharing.deviceId,
+            purchaseDate: scheduler.now, expiresDate: purchase.expiresDate, finished: true, transactionReason: reason,
+            inAppOwnershipType: FamilySharing.familyShared)
+        try ledger.insert(record)
+        return record
+    }
+
+    /// The purchaser's renewal state as the member's notifications carry it, under the member's own ids.
+    private func shared(_ subscription: SubscriptionRecord?, as record: TransactionRecord) -> SubscriptionRecord? {
+        guard let subscription else { return nil }
+        return SubscriptionRecord(
+            originalTransactionId: record.originalTransactionIdentifier, appleId: record.appleId,
+            deviceId: record.deviceId, groupId: subscription.groupId, productId: subscription.productId,
+            autoRenewProductId: subscription.autoRenewProductId, autoRenew: subscription.autoRenew,
+            state: subscription.state, expiresDate: subscription.expiresDate,
+            gracePeriodExpiresDate: subscription.gracePeriodExpiresDate,
+            billingRetryEndsDate: subscription.billingRetryEndsDate, expirationIntent: subscription.expirationIntent,
+            priceIncreaseStatus: subscription.priceIncreaseStatus, introPeriodsLeft: 0,
+            latestTransactionId: record.transactionIdentifier)
+    }
+}

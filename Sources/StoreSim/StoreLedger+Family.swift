@@ -1,0 +1,89 @@
+import Database
+import SimKernel
+
+/// One family member's share of a purchaser's purchase: the member's own original transaction.
+public struct FamilyShare: Equatable, Sendable {
+    /// The member's FAMILY_SHARED original transaction id (never the purchaser's).
+    public let originalTransactionId: String
+    public let memberAppleId: String
+    /// The purchaser's purchase the share is derived from.
+    public let purchaserOriginalTransactionId: String
+    /// When Apple revoked it (sharing stopped, the member left, the purchase was refunded); nil while it runs.
+    public let ended: SimInstant?
+}
+
+/// Family Sharing's records in `appstore.sqlite`: members, who stopped sharing, and each member's share.
+extension StoreLedger {
+    func addFamilyMember(_ member: String, purchaser: String) throws(DatabaseError) {
+        try database.run(
+            "INSERT OR REPLACE INTO family_members (member_apple_id, purchaser_apple_id) VALUES (?, ?)",
+            [.text(member), .text(purchaser)])
+    }
+
+    func removeFamilyMember(_ member: String) throws(DatabaseError) {
+        try database.run("DELETE FROM family_members WHERE member_apple_id = ?", [.text(member)])
+    }
+
+    func familyMembers(of purchaser: String) throws(DatabaseError) -> [String] {
+        try database.query(
+            "SELECT member_apple_id FROM family_members WHERE purchaser_apple_id = ? ORDER BY member_apple_id",
+            [.text(purchaser)]
+        ).compactMap { $0[0].string }
+    }
+
+    /// The purchaser whose family `member` is in, if any.
+    func familyPurchaser(of member: String) throws(DatabaseError) -> String? {
+        try database.query(
+            "SELECT purchaser_apple_id FROM family_members WHERE member_apple_id = ?", [.text(member)]
+        ).first?.first?.string
+    }
+
+    func setFamilySharing(_ on: Bool, purchaser: String) throws(DatabaseError) {
+        try database.run(
+            on
+                ? "DELETE FROM family_sharing_off WHERE purchaser_apple_id = ?"
+                : "INSERT OR IGNORE INTO family_sharing_off (purchaser_apple_id) VALUES (?)", [.text(purchaser)])
+    }
+
+    func isFamilySharing(_ purchaser: String) throws(DatabaseError) -> Bool {
+        try database.query("SELECT 1 FROM family_sharing_off WHERE purchaser_apple_id = ?", [.text(purchaser)])
+            .isEmpty
+    }
+
+    func insert(_ share: FamilyShare) throws(DatabaseError) {
+        try database.run(
+            """
+            INSERT INTO family_shares (original_transaction_id, member_apple_id, purchaser_original_id, ended_ms)
+                VALUES (?, ?, ?, NULL)
+            """,
+            [
+                .text(share.originalTransactionId), .text(share.memberAppleId),
+                .text(share.purchaserOriginalTransactionId),
+            ])
+    }
+
+    func endShare(_ originalTransactionId: String, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE family_shares SET ended_ms = ? WHERE original_transaction_id = ?",
+            [.integer(time.milliseconds), .text(originalTransactionId)])
+    }
+
+    /// Every member's share of the purchaser's purchase `original`, running or ended, oldest first.
+    func familyShares(of original: String) throws(DatabaseError) -> [FamilyShare] {
+        try database.query(
+            "SELECT * FROM family_shares WHERE purchaser_original_id = ? ORDER BY rowid", [.text(original)]
+        ).map(Self.share)
+    }
+
+    func familyShare(_ originalTransactionId: String) throws(DatabaseError) -> FamilyShare? {
+        try database.query(
+            "SELECT * FROM family_shares WHERE original_transaction_id = ?", [.text(originalTransactionId)]
+        ).first.map(Self.share)
+    }
+
+    private static func share(_ row: [SQLValue]) -> FamilyShare {
+        FamilyShare(
+            originalTransactionId: row[0].string ?? "", memberAppleId: row[1].string ?? "",
+            purchaserOriginalTransactionId: row[2].string ?? "", ended: row[3].int.map { SimInstant(milliseconds: $0) })
+    }
+}
