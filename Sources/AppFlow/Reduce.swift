@@ -109,12 +109,8 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         }
         return subscribe(from: contentId, &state)
     case .buy(let offerId):
-        if state.app.kids && state.purchase == nil {
-            // A grown-up first: the gate stands before anything that can spend money.
-            state.gate = ParentalGate(offerId: offerId)
-            push(.parentalGate, &state)
-            return []
-        }
+        // Where a grown-up must answer first, the coordinator says so once payments and the offer are
+        // checked (`.refused(.parentalGateRequired)`), and `finishPurchase` shows the gate.
         if state.purchase == nil { state.purchase = (offerId, .waitingForStore) }
         return [.purchase(offerId: offerId, parentalGatePassed: false)]
     case .answerGate:
@@ -236,8 +232,16 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
         state.alert = Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish.")
         return
     }
+    let offerId = state.purchase?.offerId
     state.purchase = nil
     switch outcome {
+    case .refused(.parentalGateRequired):
+        // A grown-up first: the gate stands before anything that can spend money.
+        if let offerId, isPurchaseScreen(state.route) {
+            state.gate = ParentalGate(offerId: offerId)
+            push(.parentalGate, &state)
+            return
+        }
     case .purchased, .restoredInsteadOfCharging:
         // Only now, with the backend's levels published, does the paywall close.
         if case .paywall = state.route { pop(&state) }

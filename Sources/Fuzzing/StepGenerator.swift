@@ -150,7 +150,8 @@ struct StepGenerator {
         case 3: return .world(.store(pick(StoreEvent.allCases)))
         case 4: return .world(.store(pick([.renew, .refund, .billingIssue, .recover])))
         case 5: return released(world)
-        case 6: return .world(.foreground)
+        // Sometimes a child holds the phone: every purchase then passes the parental gate, in any app.
+        case 6: return chance(0.25) ? .world(.readerAge(pick([10, 15, 17, 18, nil]))) : .world(.foreground)
         case 7: return .world(.background)
         case 8: return .world(.restartApp)
         case 9: return .world(.kill)

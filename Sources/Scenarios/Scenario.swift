@@ -130,6 +130,8 @@ public enum WorldStep: Sendable, Equatable {
     case askToBuy(Bool)
     /// `payments allowed|restricted`: Screen Time lets the phone pay, or not.
     case payments(allowed: Bool)
+    /// `reader-age N|adult`: how old the reader is; under 18, every purchase asks the parental gate first.
+    case readerAge(Int?)
     /// `remove receipt`: the app receipt goes missing from the phone (a reinstall).
     case removeReceipt
     /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").

@@ -19,7 +19,7 @@ enum StepGrammar {
         case "expect":
             return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
         case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill", "ask-to-buy",
-            "payments", "remove", "clear":
+            "payments", "remove", "clear", "reader-age":
             return .world(try world(words[0], arguments))
         default:
             return .reader(try reader(words[0], arguments))
@@ -127,6 +127,12 @@ enum StepGrammar {
         case ("payments", ["allowed"]), ("payments", ["restricted"]):
             return .payments(allowed: arguments == ["allowed"])
         case ("payments", _): throw StepError("write payments allowed or payments restricted")
+        case ("reader-age", ["adult"]): return .readerAge(nil)
+        case ("reader-age", _):
+            guard arguments.count == 1, let age = Int(arguments[0]), (0...150).contains(age) else {
+                throw StepError("write reader-age N (years, 0 to 150) or reader-age adult")
+            }
+            return .readerAge(age)
         case ("remove", ["receipt"]): return .removeReceipt
         case ("remove", _): throw StepError("write remove receipt")
         case ("clear", _):

@@ -45,6 +45,7 @@ public enum StepText {
         case .kill: "kill"
         case .askToBuy(let on): "ask-to-buy \(on ? "on" : "off")"
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
+        case .readerAge(let age): "reader-age \(age.map(String.init) ?? "adult")"
         case .removeReceipt: "remove receipt"
         case .clearFaults(let target): "clear faults \(target)"
         }

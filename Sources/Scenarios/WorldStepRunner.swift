@@ -50,6 +50,7 @@ enum WorldStepRunner {
             killed = true
         case .askToBuy(let on): world.askToBuy = on
         case .payments(let allowed): world.canMakePayments = allowed
+        case .readerAge(let age): world.readerAge = age
         case .removeReceipt: world.removeReceipt()
         case .clearFaults(let target):
             guard let store = StoreFaultTarget(rawValue: target) else {

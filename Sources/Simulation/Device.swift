@@ -41,6 +41,13 @@ final class Device {
     private(set) var isRunning = true
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
     var launchNumber = 0
+    private let kids: Bool
+    /// The reader's age on this phone (Screen Time's), nil for an adult: under 18, purchases need the
+    /// parental gate as in a kids app (seed 000: "in apps for children, or when the reader is under age").
+    var readerAge: Int? {
+        didSet { coordinator.requiresParentalGate = kids || readerAge.map { $0 < Self.adultAge } == true }
+    }
+    static let adultAge = 18
     /// Told every purchase, restore and account outcome before the app handles it, for the invariants.
     var onOutcome: ((ReaderOutcome) -> Void)?
     private let clock: () -> SimInstant
@@ -55,6 +62,7 @@ final class Device {
         network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline
     ) {
         self.name = name
+        kids = app.kids
         self.queue = queue
         self.storage = storage
         self.timeline = timeline
@@ -127,6 +135,10 @@ final class Device {
         var began = actBegan
         var productId: String?
         switch event {
+        case .purchaseFinished(.refused(.parentalGateRequired)):
+            // Not an end the reader is told: the gate shows, and the purchase starts again once answered.
+            purchaseBegan = nil
+            return
         case .purchaseFinished(let outcome):
             told = .purchase(outcome)
             began = purchaseBegan.map { ($0.at, $0.levels) }

@@ -245,6 +245,15 @@ public final class World {
         }
     }
 
+    /// The reader's age, nil for an adult; the same reader on every phone, from now on. Under age, a
+    /// purchase asks the parental gate first, in any app.
+    public var readerAge: Int? {
+        didSet {
+            device.readerAge = readerAge
+            timeline.log(.control, "reader's age \(readerAge.map(String.init) ?? "adult") on \(device.name)")
+        }
+    }
+
     private func switchDevice(to name: String) {
         guard let storage = storages[name] else { return }
         device.terminate()
@@ -255,6 +264,7 @@ public final class World {
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
         device.coordinator.defect = defect
+        device.readerAge = readerAge
         attach(device)
         device.launch()
     }

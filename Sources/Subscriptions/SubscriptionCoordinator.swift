@@ -18,7 +18,7 @@ public final class SubscriptionCoordinator {
     public internal(set) var catalog = OfferCatalog.empty
     public internal(set) var access = AccessSnapshot.unknown
     public var finishPolicy = FinishPolicy.beforeServerCheck
-    /// A kids app: no payment reaches the store before a grown-up answered the parental gate.
+    /// A kids app, or a reader under age: no payment reaches the store before a grown-up answered the parental gate.
     public var requiresParentalGate = false
     /// A rule broken on purpose for the fuzzer to catch; nil in every normal run.
     public var defect: CoordinatorDefect? {
