@@ -86,15 +86,14 @@ private func edit(_ field: TextField, _ state: inout AppState, _ change: (inout 
 }
 
 private func goBack(_ state: inout AppState) -> [AppEffect] {
-    if state.paymentSheet != nil { return [.answerPaymentSheet(confirm: false)] }
-    switch state.route {
-    case .paywall where state.purchase != nil: return []
-    case .accountRequired: return []  // required: the reader logs in or signs up
-    case .parentalGate: state.gate = nil
-    default: break
+    switch BackRule(state) {
+    case .cancelPayment: return [.answerPaymentSheet(confirm: false)]
+    case .refused: return []
+    case .close:
+        if state.route == .parentalGate { state.gate = nil }
+        pop(&state)
+        return []
     }
-    if state.operation == nil { pop(&state) }
-    return []
 }
 
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
