@@ -219,7 +219,8 @@ public final class SubscriptionCoordinator {
 
     /// One broadcast for every change; the cache of any lost level is deleted first.
     func publish(_ snapshot: AccessSnapshot) {
-        for lost in access.levels.subtracting(snapshot.levels) where defect != .keepCache {
+        // Sorted: a set's order changes from one process to the next, and the timeline must not.
+        for lost in access.levels.subtracting(snapshot.levels).sorted() where defect != .keepCache {
             storage.purgeContent(level: lost)
             log("level \(lost) lost: cached full content deleted")
         }
