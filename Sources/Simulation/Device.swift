@@ -116,8 +116,25 @@ final class Device {
         backend.cancelAll()
     }
 
+    /// Events waiting for `reduce`: an effect's synchronous answer (a refusal, a cache hit, the access
+    /// listener, log out) waits here until the event that caused it and all its effects are done.
+    private var queued: [AppEvent] = []
+    private var draining = false
+
+    /// Queues an event; unless an event is being handled, handles every queued one in turn (as TCA and
+    /// bubbletea do), so the order of events is the order they were sent, never the call stack's.
     func dispatch(_ event: AppEvent) {
         guard isRunning else { return }
+        queued.append(event)
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while isRunning, !queued.isEmpty { handle(queued.removeFirst()) }
+        queued.removeAll()
+    }
+
+    /// One event: logged, reported, reduced; then its effects run, and what they answer at once is queued.
+    private func handle(_ event: AppEvent) {
         if case .reader(let input) = event, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
