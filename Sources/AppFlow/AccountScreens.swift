@@ -16,14 +16,15 @@ extension ScreenBuilder {
         id: ScreenID, heading: String, state: AppState, submit: (String, Choice), other: (String, Choice)
     ) -> Built {
         let rows = [
-            Row(.heading, heading), Row(.spacer), Row(.field(masked: false), "Email", value: state.form.email),
-            Row(.field(masked: true), "Password", value: state.form.password), Row(.spacer), Row(.button, submit.0),
-            Row(.button, other.0),
+            Row(.heading, heading), Row(.spacer),
+            Row(.field(masked: false), "Email", value: state.form.email, choice: .edit(.email)),
+            Row(.field(masked: true), "Password", value: state.form.password, choice: .edit(.password)),
+            Row(.spacer), Row(.button, submit.0, choice: submit.1), Row(.button, other.0, choice: other.1),
         ]
         let screen = ScreenModel(
             id: id, title: state.app.name, rows: rows,
             keys: [KeyHint("type", "fill in"), KeyHint("↑↓", "move"), KeyHint("Enter", "next"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: [.edit(.email), .edit(.password), submit.1, other.1])
+        return Built(screen: screen)
     }
 
     /// The parental gate: a question a child cannot answer at a glance.
@@ -31,12 +32,13 @@ extension ScreenBuilder {
         let gate = state.gate ?? ParentalGate(offerId: "")
         let rows = [
             Row(.heading, "Ask a grown-up"), Row(.text, "Buying needs a grown-up. \(gate.question)"),
-            Row(.field(masked: false), "Answer", value: gate.answer), Row(.spacer), Row(.button, "Continue"),
+            Row(.field(masked: false), "Answer", value: gate.answer, choice: .edit(.gateAnswer)), Row(.spacer),
+            Row(.button, "Continue", choice: .answerGate),
         ]
         let screen = ScreenModel(
             id: .parentalGate, title: state.app.name, rows: rows,
             keys: [KeyHint("type", "answer"), KeyHint("Enter", "next"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: [.edit(.gateAnswer), .answerGate])
+        return Built(screen: screen)
     }
 
     /// Asks before a subscription moves to the account.
@@ -49,13 +51,13 @@ extension ScreenBuilder {
                 "This subscription is linked to another account. Move it to the account you are signed in with?"
             }
         let rows = [
-            Row(.heading, "Move your subscription?"), Row(.text, question), Row(.spacer), Row(.button, "Move it"),
-            Row(.button, "Not now"),
+            Row(.heading, "Move your subscription?"), Row(.text, question), Row(.spacer),
+            Row(.button, "Move it", choice: .acceptTransfer(prompt)), Row(.button, "Not now", choice: .declineTransfer),
         ]
         let screen = ScreenModel(
             id: .transferPrompt, title: "Subscription", rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "not now")])
-        return Built(screen: screen, choices: [.acceptTransfer(prompt), .declineTransfer])
+        return Built(screen: screen)
     }
 
     /// "Account required after subscribing": the payment is done; now an account keeps it.
@@ -63,11 +65,12 @@ extension ScreenBuilder {
         let rows = [
             Row(.heading, "One more step"),
             Row(.text, "Thank you for subscribing! \(state.app.name) needs an account to keep your subscription safe."),
-            Row(.spacer), Row(.button, "Create an account"), Row(.button, "Log in"),
+            Row(.spacer), Row(.button, "Create an account", choice: .openSignup(.accountRequired)),
+            Row(.button, "Log in", choice: .openLogin(.accountRequired)),
         ]
         let screen = ScreenModel(
             id: .accountRequired, title: state.app.name, rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose")])
-        return Built(screen: screen, choices: [.openSignup(.accountRequired), .openLogin(.accountRequired)])
+        return Built(screen: screen)
     }
 }

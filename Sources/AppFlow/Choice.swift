@@ -1,6 +1,6 @@
-/// What choosing a row does. A screen lists its choices in the order its selectable rows appear,
-/// so the reducer and the view agree on what the highlighted row means.
-enum Choice: Equatable {
+/// What choosing a row does. Each selectable row carries its own (`Row.choice`), so the reducer, the
+/// view and `World.perform` agree on what a row means wherever a screen puts it.
+public enum Choice: Equatable, Sendable {
     case openContent(id: String)
     case subscribe(fromContent: String?)
     case buy(offerId: String)

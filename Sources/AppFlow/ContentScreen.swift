@@ -2,18 +2,16 @@ extension ScreenBuilder {
     /// A piece of content: the full version when the reader's levels unlock it, else its preview and Subscribe.
     static func content(_ id: String, _ state: AppState) -> Built {
         guard let item = state.item(id) else {
-            return Built(screen: ScreenModel(id: .content, title: "Not found", rows: []), choices: [])
+            return Built(screen: ScreenModel(id: .content, title: "Not found", rows: []))
         }
         var rows = [Row(.heading, item.title), Row(.spacer)]
-        var choices: [Choice] = []
         var waiting: String?
         var keys = [KeyHint("Esc", "back")]
         if !state.access.unlocks(item.requiredLevels) {
             rows += [
                 Row(.text, item.preview), Row(.spacer), Row(.muted, "Subscribe to read the full article."),
-                Row(.button, "Subscribe"),
+                Row(.button, "Subscribe", choice: .subscribe(fromContent: id)),
             ]
-            choices.append(.subscribe(fromContent: id))
             keys.insert(KeyHint("Enter", "subscribe"), at: 0)
         } else if item.requiredLevels.isEmpty {
             rows.append(Row(.text, item.preview))
@@ -25,6 +23,6 @@ extension ScreenBuilder {
             }
         }
         let screen = ScreenModel(id: .content, title: state.app.name, rows: rows, waiting: waiting, keys: keys)
-        return Built(screen: screen, choices: choices)
+        return Built(screen: screen)
     }
 }

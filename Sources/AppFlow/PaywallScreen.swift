@@ -3,23 +3,17 @@ extension ScreenBuilder {
     static func paywall(_ contentId: String?, _ state: AppState) -> Built {
         let text = state.app.paywall
         var rows = [Row(.heading, text.title), Row(.text, text.body), Row(.spacer)]
-        var choices: [Choice] = []
         var waiting: String?
         if let offers = state.offers {
             for offer in offers {
-                rows.append(Row(.choice, OfferText.line(for: offer, paywall: text)))
-                choices.append(.buy(offerId: offer.id))
+                rows.append(Row(.choice, OfferText.line(for: offer, paywall: text), choice: .buy(offerId: offer.id)))
             }
             if offers.isEmpty { rows.append(Row(.muted, "No subscription can be bought right now.")) }
         } else {
             waiting = "Loading offers from the App Store"
         }
-        rows += [Row(.spacer), Row(.button, "Restore purchase")]
-        choices.append(.restore)
-        if !state.isSignedIn {
-            rows.append(Row(.button, "Log in"))
-            choices.append(.openLogin(.plain))
-        }
+        rows += [Row(.spacer), Row(.button, "Restore purchase", choice: .restore)]
+        if !state.isSignedIn { rows.append(Row(.button, "Log in", choice: .openLogin(.plain))) }
         switch state.purchase?.stage {
         case .waitingForStore: waiting = "Waiting for the App Store"
         case .checkingWithServer: waiting = "Checking your purchase with the server"
@@ -28,7 +22,7 @@ extension ScreenBuilder {
         let screen = ScreenModel(
             id: .paywall, title: "Subscribe", rows: rows, waiting: waiting,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: choices)
+        return Built(screen: screen)
     }
 
     /// Apple's payment sheet, over whatever the app shows.
@@ -36,12 +30,12 @@ extension ScreenBuilder {
         let rows = [
             Row(.heading, sheet.isPriceConsent ? "Price increase: \(sheet.productTitle)" : sheet.productTitle),
             Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
-            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : "Subscribe"),
-            Row(.button, sheet.isPriceConsent ? "Not now" : "Cancel"),
+            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : "Subscribe", choice: .confirmPayment),
+            Row(.button, sheet.isPriceConsent ? "Not now" : "Cancel", choice: .cancelPayment),
         ]
         let screen = ScreenModel(
             id: .appStoreSheet, title: "App Store", rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "cancel")])
-        return Built(screen: screen, choices: [.confirmPayment, .cancelPayment])
+        return Built(screen: screen)
     }
 }

@@ -5,7 +5,6 @@ extension ScreenBuilder {
     /// The profile: who the reader is, what they hold, the billing banner, and the account actions.
     static func profile(_ state: AppState) -> Built {
         var rows = [Row(.heading, "Profile")]
-        var choices: [Choice] = []
         switch state.access.identity {
         case .none: rows.append(Row(.text, "Not signed in."))
         case .anonymous: rows.append(Row(.text, "Subscribed on this phone, without an account."))
@@ -28,33 +27,32 @@ extension ScreenBuilder {
         }
         rows.append(Row(.spacer))
         if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
-            rows.append(Row(.button, "Move my subscription to my account"))
-            choices.append(.acceptTransfer(.anonymousToAccount))
+            rows.append(
+                Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)))
         }
         if state.access.isSubscriber {
-            rows.append(Row(.button, "Manage my subscription"))
-            choices.append(.manageSubscription)
+            rows.append(Row(.button, "Manage my subscription", choice: .manageSubscription))
         }
-        rows.append(Row(.button, "Restore purchase"))
-        choices.append(.restore)
+        rows.append(Row(.button, "Restore purchase", choice: .restore))
         if state.isSignedIn {
-            rows.append(Row(.button, "Log out"))
-            choices.append(.logOut)
+            rows.append(Row(.button, "Log out", choice: .logOut))
         } else {
-            rows += [Row(.button, "Log in"), Row(.button, "Create an account"), Row(.button, "Log out")]
-            choices += [.openLogin(.plain), .openSignup(.plain), .logOut]
+            rows += [
+                Row(.button, "Log in", choice: .openLogin(.plain)),
+                Row(.button, "Create an account", choice: .openSignup(.plain)),
+                Row(.button, "Log out", choice: .logOut),
+            ]
         }
         let screen = ScreenModel(
             id: .profile, title: state.app.name, rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: choices)
+        return Built(screen: screen)
     }
 
     /// The store's subscription management ("Manage my subscription"): the plan, the next renewal,
     /// and auto-renew off or on — Apple's sheet, shown because the subscription was bought on this platform.
     static func manageSubscription(_ state: AppState) -> Built {
         var rows = [Row(.heading, "Manage my subscription")]
-        var choices: [Choice] = []
         let active = state.subscriptions.filter(\.active)
         for subscription in active {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
@@ -63,14 +61,13 @@ extension ScreenBuilder {
         }
         rows += [Row(.muted, "Bought with your Apple ID: the App Store manages it."), Row(.spacer)]
         if let first = active.first {
-            rows.append(Row(.button, first.autoRenew ? "Cancel subscription" : "Renew automatically"))
-            choices.append(.setAutoRenew(!first.autoRenew))
+            let label = first.autoRenew ? "Cancel subscription" : "Renew automatically"
+            rows.append(Row(.button, label, choice: .setAutoRenew(!first.autoRenew)))
         }
-        rows.append(Row(.button, "Done"))
-        choices.append(.done)
+        rows.append(Row(.button, "Done", choice: .done))
         let screen = ScreenModel(
             id: .manageSubscription, title: "App Store", rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
-        return Built(screen: screen, choices: choices)
+        return Built(screen: screen)
     }
 }

@@ -38,19 +38,18 @@ public enum ReaderAction: Equatable, Sendable {
             guard choices.indices.contains(state.selection) else { return nil }
             return of(choices[state.selection], in: state)
         case .back:
-            if state.paymentSheet != nil { return .cancelPayment }
-            switch state.route {
-            case .paywall where state.purchase != nil: return nil
-            case .accountRequired: return nil
-            default: break
+            switch BackRule(state) {
+            case .cancelPayment: return .cancelPayment
+            case .close: return .back
+            case .refused: return nil
             }
-            return state.operation == nil && state.stack.count > 1 ? .back : nil
         case .up, .down, .character, .deleteBackward:
             return nil
         }
     }
 
-    private static func of(_ choice: Choice, in state: AppState) -> ReaderAction? {
+    /// What choosing `choice` does, with what was typed into the state's fields.
+    static func of(_ choice: Choice, in state: AppState) -> ReaderAction? {
         switch choice {
         case .openContent(let id): .openContent(id)
         case .subscribe: .subscribe

@@ -86,15 +86,14 @@ private func edit(_ field: TextField, _ state: inout AppState, _ change: (inout 
 }
 
 private func goBack(_ state: inout AppState) -> [AppEffect] {
-    if state.paymentSheet != nil { return [.answerPaymentSheet(confirm: false)] }
-    switch state.route {
-    case .paywall where state.purchase != nil: return []
-    case .accountRequired: return []  // required: the reader logs in or signs up
-    case .parentalGate: state.gate = nil
-    default: break
+    switch BackRule(state) {
+    case .cancelPayment: return [.answerPaymentSheet(confirm: false)]
+    case .refused: return []
+    case .close:
+        if state.route == .parentalGate { state.gate = nil }
+        pop(&state)
+        return []
     }
-    if state.operation == nil { pop(&state) }
-    return []
 }
 
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
@@ -109,12 +108,8 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         }
         return subscribe(from: contentId, &state)
     case .buy(let offerId):
-        if state.app.kids && state.purchase == nil {
-            // A grown-up first: the gate stands before anything that can spend money.
-            state.gate = ParentalGate(offerId: offerId)
-            push(.parentalGate, &state)
-            return []
-        }
+        // Where a grown-up must answer first, the coordinator says so once payments and the offer are
+        // checked (`.refused(.parentalGateRequired)`), and `finishPurchase` shows the gate.
         if state.purchase == nil { state.purchase = (offerId, .waitingForStore) }
         return [.purchase(offerId: offerId, parentalGatePassed: false)]
     case .answerGate:
@@ -236,8 +231,16 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
         state.alert = Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish.")
         return
     }
+    let offerId = state.purchase?.offerId
     state.purchase = nil
     switch outcome {
+    case .refused(.parentalGateRequired):
+        // A grown-up first: the gate stands before anything that can spend money.
+        if let offerId, isPurchaseScreen(state.route) {
+            state.gate = ParentalGate(offerId: offerId)
+            push(.parentalGate, &state)
+            return
+        }
     case .purchased, .restoredInsteadOfCharging:
         // Only now, with the backend's levels published, does the paywall close.
         if case .paywall = state.route { pop(&state) }

@@ -7,7 +7,8 @@ import WhiteLabel
 enum ScreenBuilder {
     struct Built {
         var screen: ScreenModel
-        var choices: [Choice]
+        /// Each selectable row's choice, in order: the rows carry them.
+        var choices: [Choice] { screen.choices }
     }
 
     static func build(_ state: AppState) -> Built {

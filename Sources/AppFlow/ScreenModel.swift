@@ -48,6 +48,12 @@ public struct ScreenModel: Equatable, Sendable {
     /// The identifier a scenario checks: `alert` while an alert is up.
     public var visibleID: ScreenID { alert == nil ? id : .alert }
 
+    /// The choices of the selectable rows, top to bottom: the highlight's index is one of these.
+    var choices: [Choice] { rows.compactMap(\.choice) }
+
+    /// The index in `rows` of the text field `field`.
+    public func row(editing field: TextField) -> Int? { rows.firstIndex { $0.choice == .edit(field) } }
+
     /// Whether the highlighted row is a text field: typed characters then go into it, not to key bindings.
     public var isEditingText: Bool { alert == nil && selection.map { rows[$0].isField } == true }
 }
@@ -81,20 +87,19 @@ public struct Row: Equatable, Sendable {
     public var badge: Badge?
     /// What was typed into a field.
     public var value: String
+    /// What choosing the row does; nil for a row the reader cannot choose.
+    public var choice: Choice?
 
-    public init(_ kind: Kind, _ text: String = "", badge: Badge? = nil, value: String = "") {
+    public init(_ kind: Kind, _ text: String = "", badge: Badge? = nil, value: String = "", choice: Choice? = nil) {
         self.kind = kind
         self.text = text
         self.badge = badge
         self.value = value
+        self.choice = choice
     }
 
-    public var isSelectable: Bool {
-        switch kind {
-        case .choice, .button, .field: true
-        default: false
-        }
-    }
+    /// A row the highlight stops on: one that does something.
+    public var isSelectable: Bool { choice != nil }
 
     public var isField: Bool { if case .field = kind { true } else { false } }
 }

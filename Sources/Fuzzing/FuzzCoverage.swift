@@ -32,9 +32,9 @@ public struct FuzzCoverage: Sendable {
 
     mutating func saw(_ screen: ScreenID) { screens.insert(screen.rawValue) }
 
-    /// Reads the faults the world's timeline logged, once the session is over.
+    /// Counts the faults that fired, from the world's recorded events, once the session is over.
     mutating func read(_ world: World) {
-        faultsFired += world.timeline.entries.count { $0.text.hasPrefix("fault: ") }
+        faultsFired += world.timeline.events.count { if case .faultFired = $0.event { true } else { false } }
     }
 
     mutating func add(_ other: FuzzCoverage) {

@@ -112,7 +112,7 @@ struct StepGenerator {
             if state.isSignedIn { here.append(.logOut) }
             if state.access.isSubscriber { here.append(.manageSubscription) }
             return pick(here + anywhere)
-        case .content where world.screen.rows.contains(where: { $0.isSelectable && $0.text == "Subscribe" }):
+        case .content where state.row(doing: .subscribe) != nil:
             return chance(0.5) ? .subscribe : pick(anywhere)
         case .login, .signup, .accountRequired:
             return pick([credentials(login: true), credentials(login: false), .back])
@@ -150,7 +150,8 @@ struct StepGenerator {
         case 3: return .world(pick(Self.apple))
         case 4: return .world(pick([.renew, .refund, .billingIssue(true), .billingIssue(false)]))
         case 5: return released(world)
-        case 6: return .world(.foreground)
+        // Sometimes a child holds the phone: every purchase then passes the parental gate, in any app.
+        case 6: return chance(0.25) ? .world(.readerAge(pick([10, 15, 17, 18, nil]))) : .world(.foreground)
         case 7: return .world(.background)
         case 8: return .world(.restartApp)
         case 9: return .world(.kill)

@@ -26,8 +26,14 @@ public final class Timeline {
         self.clock = clock
     }
 
-    public func log(_ source: TimelineSource, _ text: String) {
-        entries.append(TimelineEntry(time: clock(), source: source, text: text))
+    /// The events recorded with their lines, in order: what checks read instead of the words.
+    public private(set) var events: [RecordedEvent] = []
+
+    /// Logs a line; `event` is what it says as data, for the checks.
+    public func log(_ source: TimelineSource, _ text: String, event: WorldEvent? = nil) {
+        let time = clock()
+        if let event { events.append(RecordedEvent(time: time, event: event, entry: entries.count)) }
+        entries.append(TimelineEntry(time: time, source: source, text: text))
     }
 
     /// The whole timeline as text, one entry a line.

@@ -41,6 +41,13 @@ final class Device {
     private(set) var isRunning = true
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
     var launchNumber = 0
+    private let kids: Bool
+    /// The reader's age on this phone (Screen Time's), nil for an adult: under 18, purchases need the
+    /// parental gate as in a kids app (seed 000: "in apps for children, or when the reader is under age").
+    var readerAge: Int? {
+        didSet { coordinator.requiresParentalGate = kids || readerAge.map { $0 < Self.adultAge } == true }
+    }
+    static let adultAge = 18
     /// Told every purchase, restore and account outcome before the app handles it, for the invariants.
     var onOutcome: ((ReaderOutcome) -> Void)?
     private let clock: () -> SimInstant
@@ -55,6 +62,7 @@ final class Device {
         network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline
     ) {
         self.name = name
+        kids = app.kids
         self.queue = queue
         self.storage = storage
         self.timeline = timeline
@@ -108,8 +116,25 @@ final class Device {
         backend.cancelAll()
     }
 
+    /// Events waiting for `reduce`: an effect's synchronous answer (a refusal, a cache hit, the access
+    /// listener, log out) waits here until the event that caused it and all its effects are done.
+    private var queued: [AppEvent] = []
+    private var draining = false
+
+    /// Queues an event; unless an event is being handled, handles every queued one in turn (as TCA and
+    /// bubbletea do), so the order of events is the order they were sent, never the call stack's.
     func dispatch(_ event: AppEvent) {
         guard isRunning else { return }
+        queued.append(event)
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while isRunning, !queued.isEmpty { handle(queued.removeFirst()) }
+        queued.removeAll()
+    }
+
+    /// One event: logged, reported, reduced; then its effects run, and what they answer at once is queued.
+    private func handle(_ event: AppEvent) {
         if case .reader(let input) = event, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
@@ -127,6 +152,10 @@ final class Device {
         var began = actBegan
         var productId: String?
         switch event {
+        case .purchaseFinished(.refused(.parentalGateRequired)):
+            // Not an end the reader is told: the gate shows, and the purchase starts again once answered.
+            purchaseBegan = nil
+            return
         case .purchaseFinished(let outcome):
             told = .purchase(outcome)
             began = purchaseBegan.map { ($0.at, $0.levels) }

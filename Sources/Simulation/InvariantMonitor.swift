@@ -24,11 +24,11 @@ public final class InvariantMonitor {
     /// Whether the paywall must show exactly configured ∩ sold here: false once a products request
     /// failed, since the offers shown are what that answer had.
     private var offersExact = true
-    /// How much of the timeline was read.
-    private var timelineRead = 0
+    /// How many of the timeline's recorded events were read.
+    private var eventsRead = 0
     /// Apple's sheet was cancelled during the step, by the reader or by a fault.
     private var cancelled = false
-    /// When a store fault last fired (the timeline is the store's only record of it).
+    /// When a store fault last fired (its recorded event is the store's only record of it).
     private var lastStoreFault: SimInstant?
     /// When the app was last quit (kill or restart) with whatever it was waiting for.
     private var interruptedAt: SimInstant?
@@ -45,7 +45,7 @@ public final class InvariantMonitor {
         told = ToldCheck(world: world)
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
-        readTimeline()
+        readEvents()
     }
 
     /// Call before a step runs; `waits` false when the next step comes without waiting for this one's answers.
@@ -54,7 +54,7 @@ public final class InvariantMonitor {
         before = WorldReading(world)
         stepBegan = world.scheduler.now
         stepStarts.append(stepBegan)
-        readTimeline()
+        readEvents()
         cancelled = false
         moves.willRun(step, waits: waits)
         if step == .restartApp || step == .kill { interruptedAt = stepBegan }
@@ -62,7 +62,7 @@ public final class InvariantMonitor {
 
     /// Call once the step has run and the world settled: every guarantee broken now.
     public func didRun() -> [InvariantViolation] {
-        readTimeline()
+        readEvents()
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
         let context = StepContext(
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
@@ -71,18 +71,19 @@ public final class InvariantMonitor {
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
     }
 
-    /// What the store said since the last reading: a failed products request, a cancelled payment.
-    private func readTimeline() {
-        let entries = world.timeline.entries
-        let productsFault = "fault: \(StoreFaultTarget.productsRequest.rawValue)"
-        for entry in entries[timelineRead...] where entry.source == .store {
-            if entry.text.hasPrefix(productsFault) { offersExact = false }
-            if entry.text.hasPrefix("fault: ") { lastStoreFault = entry.time }
-            if entry.text.hasPrefix("observer ← failed"), entry.text.hasSuffix("(paymentCancelled)") {
-                cancelled = true
+    /// What the store did since the last reading: a fault (a failed products request), a cancelled payment.
+    private func readEvents() {
+        let events = world.timeline.events
+        for recorded in events[eventsRead...] {
+            switch recorded.event {
+            case .faultFired(.store, let target):
+                lastStoreFault = recorded.time
+                if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
+            case .paymentCancelled: cancelled = true
+            case .faultFired(.backend, _): break
             }
         }
-        timelineRead = entries.count
+        eventsRead = events.count
     }
 
     /// Another transaction of the same subscription group that was paying for the instant `record` was

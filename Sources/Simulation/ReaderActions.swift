@@ -30,31 +30,30 @@ extension World {
             try selectOffer(id)
             send(.select)
         case .subscribe:
-            if screen.id == .appStoreSheet { return try pressSelectable(at: 0) }
+            // On Apple's sheet, Subscribe is its confirm button.
+            if screen.id == .appStoreSheet { return try choose(.confirmPayment, "Subscribe") }
             guard screen.id == .content else { throw notHere("Subscribe", "a locked article or Apple's sheet") }
-            try press("Subscribe")
+            try choose(.subscribe, "Subscribe")
         case .answerGate(let answer): try answerGate(answer)
-        case .confirmPayment: try answerSheet(confirm: true)
-        case .cancelPayment: try answerSheet(confirm: false)
-        case .restore: try press("Restore purchase")
+        case .confirmPayment, .cancelPayment: try answerSheet(action)
+        case .restore: try choose(.restore, "Restore purchase")
         case .logIn(let email, let password): try logIn(email, password)
         case .signUp(let email, let password): try signUp(email, password)
         case .logOut:
             try openProfileScreen()
-            try press("Log out")
+            try choose(.logOut, "Log out")
         case .acceptTransfer where screen.id == .profile:
-            try press("Move my subscription to my account")
+            try choose(.acceptTransfer, "Move my subscription to my account")
         case .acceptTransfer, .declineTransfer:
             guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
-            try pressSelectable(at: action == .acceptTransfer ? 0 : 1)
+            try choose(action, action == .acceptTransfer ? "Move it" : "Not now")
         case .manageSubscription: try manageSubscription()
         case .setAutoRenew(let enabled):
             if screen.id != .manageSubscription { try manageSubscription() }
-            try press(enabled ? "Renew automatically" : "Cancel subscription")
+            try choose(action, enabled ? "Renew automatically" : "Cancel subscription")
         case .openLogin, .openSignup:
-            let label = action == .openLogin ? "Log in" : "Create an account"
-            if !screen.rows.contains(where: { $0.isSelectable && $0.text == label }) { try openProfileScreen() }
-            try press(label)
+            if appState.row(doing: action) == nil { try openProfileScreen() }
+            try choose(action, action == .openLogin ? "Log in" : "Create an account")
         }
     }
 
@@ -83,9 +82,12 @@ extension World {
 
     private var selectableRows: [Int] { screen.rows.indices.filter { screen.rows[$0].isSelectable } }
 
-    private func pressSelectable(at index: Int) throws(ReaderActionError) {
-        guard selectableRows.indices.contains(index) else {
-            throw ReaderActionError("nothing to choose at row \(index + 1) of \(screen.visibleID.rawValue)")
+    /// Highlights the row that does `action` on the screen shown, wherever the screen puts it, and
+    /// presses Enter; `label` names it in the error when there is none.
+    private func choose(_ action: ReaderAction, _ label: String) throws(ReaderActionError) {
+        guard let row = appState.row(doing: action), let index = selectableRows.firstIndex(of: row) else {
+            let listed = selectableRows.map { "\"\(screen.rows[$0].text)\"" }.joined(separator: ", ")
+            throw ReaderActionError("no \"\(label)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")
         }
         moveHighlight(to: index)
         send(.select)
@@ -123,24 +125,23 @@ extension World {
     private func openProfileScreen() throws(ReaderActionError) {
         guard screen.id != .profile else { return }
         try goToFeed()
-        try press("Profile")
+        try choose(.openProfile, "Profile")
         settle()
     }
 
     private func openContent(_ id: String) throws(ReaderActionError) {
-        guard let index = appState.app.content.firstIndex(where: { $0.id == id }) else {
+        guard appState.app.content.contains(where: { $0.id == id }) else {
             let known = appState.app.content.map(\.id).joined(separator: ", ")
             throw ReaderActionError("no content \(id) in \(appState.app.name) (content: \(known))")
         }
         try goToFeed()
-        // The feed lists every piece of content first, in order, then Profile.
-        try pressSelectable(at: index)
+        try choose(.openContent(id), id)
     }
 
     private func openPaywall() throws(ReaderActionError) {
         if screen.id == .paywall { return }
-        if screen.id == .content, selectableRows.contains(where: { screen.rows[$0].text == "Subscribe" }) {
-            try press("Subscribe")
+        if screen.id == .content, appState.row(doing: .subscribe) != nil {
+            try choose(.subscribe, "Subscribe")
             return
         }
         let state = appState
@@ -148,72 +149,73 @@ extension World {
             throw ReaderActionError("no locked content to open the paywall from: the reader can read everything")
         }
         try openContent(locked.id)
-        try press("Subscribe")
+        try choose(.subscribe, "Subscribe")
     }
 
     private func selectOffer(_ id: String) throws(ReaderActionError) {
         guard screen.id == .paywall else { throw notHere("offer \(id)", "the paywall") }
         guard let offers = appState.offers else { throw ReaderActionError("the paywall's offers are still loading") }
-        guard let index = offers.firstIndex(where: { $0.id == id }) else {
+        guard offers.contains(where: { $0.id == id }) else {
             let shown = offers.map(\.id).joined(separator: ", ")
             throw ReaderActionError("no offer \(id) on the paywall (offers: \(shown.isEmpty ? "none" : shown))")
         }
-        // The paywall lists its offers first, in order, then Restore and Log in.
-        try pressSelectable(at: index)
+        try choose(.selectOffer(id), id)
     }
 
     private func answerGate(_ answer: String) throws(ReaderActionError) {
-        guard screen.id == .parentalGate else { throw notHere("parental gate", "a kids app's way to Apple's sheet") }
-        try fill(field: 0, with: answer)
-        try pressSelectable(at: 1)
+        guard screen.id == .parentalGate else {
+            throw notHere("parental gate", "the way to Apple's sheet of a kids app or an under-age reader")
+        }
+        try fill(.gateAnswer, with: answer)
+        try choose(.answerGate(answer), "Continue")
     }
 
-    private func answerSheet(confirm: Bool) throws(ReaderActionError) {
+    private func answerSheet(_ action: ReaderAction) throws(ReaderActionError) {
+        let confirm = action == .confirmPayment
         guard screen.id == .appStoreSheet else {
             throw ReaderActionError(
                 "no payment sheet on \(screen.visibleID.rawValue) to \(confirm ? "confirm" : "cancel")")
         }
-        try pressSelectable(at: confirm ? 0 : 1)
+        try choose(action, confirm ? "Subscribe" : "Cancel")
     }
 
     private func logIn(_ email: String, _ password: String) throws(ReaderActionError) {
         if screen.id != .login {
             if screen.id == .feed || screen.id == .content { try openProfileScreen() }
-            try press("Log in")
+            try choose(.openLogin, "Log in")
         }
-        try submitForm(email, password)
+        try submitForm(.logIn(email: email, password: password), email, password)
     }
 
     private func signUp(_ email: String, _ password: String) throws(ReaderActionError) {
         if screen.id != .signup {
             if screen.id == .feed || screen.id == .content { try openProfileScreen() }
-            if screen.id == .paywall { try press("Log in") }
-            try press("Create an account")
+            if screen.id == .paywall { try choose(.openLogin, "Log in") }
+            try choose(.openSignup, "Create an account")
         }
-        try submitForm(email, password)
+        try submitForm(.signUp(email: email, password: password), email, password)
     }
 
-    /// Log in and sign up share one form: email, password, then the submit button.
-    private func submitForm(_ email: String, _ password: String) throws(ReaderActionError) {
-        try fill(field: 0, with: email)
-        try fill(field: 1, with: password)
-        try pressSelectable(at: 2)
+    /// Log in and sign up share one form: email, password, then its submit button.
+    private func submitForm(_ submit: ReaderAction, _ email: String, _ password: String) throws(ReaderActionError) {
+        try fill(.email, with: email)
+        try fill(.password, with: password)
+        try choose(submit, submit == .logIn(email: email, password: password) ? "Log in" : "Create account")
     }
 
-    /// Replaces what the `index`th selectable row (a text field) holds with `text`.
-    private func fill(field index: Int, with text: String) throws(ReaderActionError) {
-        let selectable = selectableRows
-        guard selectable.indices.contains(index), screen.rows[selectable[index]].isField else {
-            throw ReaderActionError("no text field at row \(index + 1) of \(screen.visibleID.rawValue)")
+    /// Replaces what the text field `field` holds with `text`.
+    private func fill(_ field: TextField, with text: String) throws(ReaderActionError) {
+        guard let row = screen.row(editing: field), let index = selectableRows.firstIndex(of: row) else {
+            throw ReaderActionError("no \(field) field on \(screen.visibleID.rawValue)")
         }
         moveHighlight(to: index)
-        for _ in screen.rows[selectable[index]].value { send(.deleteBackward) }
+        for _ in screen.rows[row].value { send(.deleteBackward) }
         for character in text { send(.character(character)) }
     }
 
     private func manageSubscription() throws(ReaderActionError) {
         try openProfileScreen()
-        try press("Manage my subscription")
+        try choose(.manageSubscription, "Manage my subscription")
         settle()
     }
 }

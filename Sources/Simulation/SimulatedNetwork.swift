@@ -32,7 +32,9 @@ final class SimulatedNetwork: BackendTransport {
         let fault = rule.flatMap { BackendFault(rawValue: $0.fault) }
         if let rule {
             lastFault = scheduler.now
-            timeline.log(.control, "fault: \(rule.target) \(rule.fault) on \(request.method) \(request.path)")
+            timeline.log(
+                .control, "fault: \(rule.target) \(rule.fault) on \(request.method) \(request.path)",
+                event: .faultFired(.backend, target: rule.target))
         }
         if fault == .slow { back = back + (rule?.argument.flatMap { SimDuration(text: $0) } ?? .seconds(30)) }
         if fault == .timeout { return }

@@ -186,6 +186,15 @@ public final class World {
     /// What the phone shows now.
     public var screen: ScreenModel { device.screen }
 
+    /// The reader's age, nil for an adult; the same reader on every phone, from now on. Under age, a
+    /// purchase asks the parental gate first, in any app.
+    public var readerAge: Int? {
+        didSet {
+            device.readerAge = readerAge
+            timeline.log(.control, "reader's age \(readerAge.map(String.init) ?? "adult") on \(device.name)")
+        }
+    }
+
     /// The app's state on the phone, for checks.
     public var appState: AppState { device.state }
 

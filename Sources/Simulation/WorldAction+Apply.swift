@@ -73,6 +73,7 @@ extension WorldAction {
             }
         case .kill: world.kill()
         case .payments(let allowed): world.canMakePayments = allowed
+        case .readerAge(let age): world.readerAge = age
         case .removeReceipt: world.removeReceipt()
         case .familyAdd(let member):
             do {

@@ -44,6 +44,8 @@ public enum WorldAction: Equatable, Sendable {
     case kill
     /// Screen Time lets the phone pay, or not.
     case payments(allowed: Bool)
+    /// How old the reader is (nil: an adult); under 18, every purchase asks the parental gate first.
+    case readerAge(Int?)
     /// The app receipt goes missing from the phone (a reinstall).
     case removeReceipt
 

@@ -28,6 +28,7 @@ extension WorldAction {
         case .newDevice(let name): "new device \(name)"
         case .kill: "kill"
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
+        case .readerAge(let age): "reader-age \(age.map(String.init) ?? "adult")"
         case .removeReceipt: "remove receipt"
         case .familyAdd(let member): "family add \(member)"
         case .familyRemove(let member): "family remove \(member)"
@@ -87,6 +88,12 @@ extension WorldAction {
         case ("payments", ["allowed"]), ("payments", ["restricted"]):
             return .payments(allowed: arguments == ["allowed"])
         case ("payments", _): throw WorldActionTextError("write payments allowed or payments restricted")
+        case ("reader-age", ["adult"]): return .readerAge(nil)
+        case ("reader-age", _):
+            guard arguments.count == 1, let age = Int(arguments[0]), (0...150).contains(age) else {
+                throw WorldActionTextError("write reader-age N (years, 0 to 150) or reader-age adult")
+            }
+            return .readerAge(age)
         case ("remove", ["receipt"]): return .removeReceipt
         case ("remove", _): throw WorldActionTextError("write remove receipt")
         case ("family", _) where arguments.count == 2 && arguments[0] == "add": return .familyAdd(arguments[1])

@@ -56,6 +56,7 @@ extension World {
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
         device.coordinator.defect = defect
+        device.readerAge = readerAge
         attach(device)
         device.launch()
     }

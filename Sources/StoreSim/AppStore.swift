@@ -154,8 +154,8 @@ public final class AppStore {
         NotificationCodec.seal(value, with: signingKey)
     }
 
-    func log(_ text: String) {
-        timeline.log(.store, text)
+    func log(_ text: String, event: WorldEvent? = nil) {
+        timeline.log(.store, text, event: event)
     }
 
     /// Records a charge (or a free intro period) of `product`: a new transaction, or a renewal when

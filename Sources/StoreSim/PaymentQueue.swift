@@ -320,7 +320,10 @@ public final class PaymentQueue {
         store.scheduler.schedule(after: delay) { [self] in
             let id = transaction.transactionIdentifier.map { " \($0)" } ?? ""
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
-            store.log("observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)")
+            let cancelled = transaction.error == .paymentCancelled
+            store.log(
+                "observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
+                event: cancelled ? .paymentCancelled(productId: transaction.productIdentifier) : nil)
             if transaction.state != .purchasing { paymentsInFlight.remove(transaction.paymentNumber) }
             // The app may have been restarted since: the phone's live queue hears it, as the new process's
             // observer does in StoreKit. With no app running it stays unfinished until the next launch.

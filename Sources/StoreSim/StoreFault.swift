@@ -128,7 +128,7 @@ extension AppStore {
         guard !faultPlan.isEmpty, let rule = faultPlan.draw(for: target.rawValue, using: &faultRandom),
             let fault = try? StoreFault(rule)
         else { return nil }
-        log("fault: \(target.rawValue) \(fault)")
+        log("fault: \(target.rawValue) \(fault)", event: .faultFired(.store, target: target.rawValue))
         return fault
     }
 }

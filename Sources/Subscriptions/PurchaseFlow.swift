@@ -2,7 +2,8 @@
 /// transaction observer, and the backend's word before anything unlocks.
 extension SubscriptionCoordinator {
     /// Buys an offer. `completion` runs once, when the purchase is over (or refused).
-    /// `parentalGatePassed`: a grown-up answered the gate; a kids app refuses the purchase without it.
+    /// `parentalGatePassed`: a grown-up answered the gate; where one is required the purchase stops
+    /// at `.refused(.parentalGateRequired)` without it, and the app shows the gate.
     public func purchase(
         offerId: String, parentalGatePassed: Bool = false, progress: @escaping (PurchaseStage) -> Void,
         completion: @escaping (PurchaseOutcome) -> Void
@@ -11,14 +12,16 @@ extension SubscriptionCoordinator {
             log("purchase refused: another payment is in progress")
             return completion(.refused(.purchaseInProgress))
         }
-        guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
-        guard !requiresParentalGate || parentalGatePassed else {
-            log("purchase refused: the parental gate was not passed")
-            return completion(.refused(.parentalGateRequired))
-        }
+        // Seed 001's order: payments allowed, the product, then the parental gate, so a phone that
+        // cannot pay never shows a child's gate only to refuse once a grown-up answered it.
         guard store.canMakePayments else {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))
+        }
+        guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
+        guard !requiresParentalGate || parentalGatePassed else {
+            log("purchase waits for the parental gate")
+            return completion(.refused(.parentalGateRequired))
         }
         activePurchase = ActivePurchase(
             productId: offer.productId, startedAt: clock(), progress: progress, completion: completion)

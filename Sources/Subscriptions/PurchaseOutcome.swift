@@ -33,7 +33,8 @@ public enum PurchaseRefusal: Equatable, Sendable {
     case purchaseInProgress
     case paymentsNotAllowed
     case offerUnavailable
-    /// A kids app buys only after a grown-up answered the parental gate.
+    /// A kids app, or an under-age reader, buys only after a grown-up answered the parental gate: the
+    /// app shows the gate (once payments are known to be allowed and the offer to exist).
     case parentalGateRequired
     /// The paywall promised a free trial Apple's sheet would not give (or the other way round): the
     /// paywall is corrected and the reader chooses again, so the two never disagree.

@@ -18,7 +18,7 @@ public final class SubscriptionCoordinator {
     public internal(set) var catalog = OfferCatalog.empty
     public internal(set) var access = AccessSnapshot.unknown
     public var finishPolicy = FinishPolicy.beforeServerCheck
-    /// A kids app: no payment reaches the store before a grown-up answered the parental gate.
+    /// A kids app, or a reader under age: no payment reaches the store before a grown-up answered the parental gate.
     public var requiresParentalGate = false
     /// A rule broken on purpose for the fuzzer to catch; nil in every normal run.
     public var defect: CoordinatorDefect? {
@@ -219,7 +219,8 @@ public final class SubscriptionCoordinator {
 
     /// One broadcast for every change; the cache of any lost level is deleted first.
     func publish(_ snapshot: AccessSnapshot) {
-        for lost in access.levels.subtracting(snapshot.levels) where defect != .keepCache {
+        // Sorted: a set's order changes from one process to the next, and the timeline must not.
+        for lost in access.levels.subtracting(snapshot.levels).sorted() where defect != .keepCache {
             storage.purgeContent(level: lost)
             log("level \(lost) lost: cached full content deleted")
         }

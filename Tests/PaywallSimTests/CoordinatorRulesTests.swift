@@ -268,4 +268,38 @@ import WhiteLabel
         world.choose("Subscribe")
         #expect(world.isUnlocked)
     }
+
+    /// Seed 001's order: a phone that cannot pay says so before any grown-up is asked.
+    @Test func restrictedPaymentsAreSaidBeforeTheGate() throws {
+        let world = try kidsWorld()
+        world.launchAndSettle()
+        world.canMakePayments = false
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.alert?.title == "Purchases are off")
+        #expect(world.screen.id == .paywall)
+    }
+
+    /// Seed 000: "or when the reader is under age": a normal app asks an under-age reader's grown-up too.
+    @Test func anUnderAgeReaderMeetsTheGateInANormalApp() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.readerAge = 15
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.id == .parentalGate)
+        world.type("56")
+        world.choose("Continue")
+        #expect(world.screen.id == .appStoreSheet)
+        // The same reader on a new phone is still under age.
+        world.choose("Cancel")
+        try world.newDevice(named: "ipad")
+        world.scheduler.runUntilIdle()
+        world.choose("The return of the night trains")
+        world.choose("Subscribe")
+        world.choose("Premium Monthly")
+        #expect(world.screen.id == .parentalGate)
+    }
 }

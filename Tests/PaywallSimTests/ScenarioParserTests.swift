@@ -110,6 +110,8 @@ import WhiteLabel
             payments allowed
             remove receipt
             clear faults payment
+            reader-age 12
+            reader-age adult
             """
         let steps = try kinds(text).map { kind -> WorldAction? in
             if case .world(let step) = kind { step } else { nil }
@@ -121,6 +123,7 @@ import WhiteLabel
                 .parentApprove, .parentDecline, .background, .foreground, .restartApp, .newDevice("ipad"), .kill,
                 .resolveInterrupted, .priceIncrease, .askToBuy(true), .askToBuy(false),
                 .payments(allowed: false), .payments(allowed: true), .removeReceipt, .clearFaults("payment"),
+                .readerAge(12), .readerAge(nil),
             ])
         // Printed back, each is the line it was read from: a recording says what a scenario says.
         #expect(steps.compactMap { $0 }.map(\.text) == text.split(separator: "\n").map(String.init))

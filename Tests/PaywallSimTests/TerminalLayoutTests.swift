@@ -1,3 +1,4 @@
+import AppFlow
 import Foundation
 import Testing
 
@@ -76,5 +77,16 @@ struct TerminalLayoutTests {
         #expect(small.text.contains("Keys are ignored until it grows; q quits."))
         #expect(!grown.text.contains("too small"))
         #expect(grown.text.contains("Timeline"))
+    }
+
+    /// Issue 15: at 60x15 the phone is hidden, so ↓ Enter Enter must not reach the app (no blind purchase).
+    @Test func keysAtAHiddenPhoneDoNothingButQuit() {
+        var state = FrontState()
+        for input in [ReaderInput.down, .select, .select, .select] {
+            #expect(state.apply(.reader(input), terminalFits: false) == nil)
+        }
+        #expect(state.apply(.focusControls, terminalFits: false) == nil)
+        #expect(state.apply(.quit, terminalFits: false) == .quit)
+        #expect(state.apply(.reader(.select)) == .send(.select))
     }
 }

@@ -1,0 +1,22 @@
+extension AppState {
+    /// The index in `screen.rows` of the row that does `action` here, or nil: the one place a reader's
+    /// action meets a screen's layout, so reordering a screen's rows breaks nothing outside AppFlow.
+    /// What is typed first (credentials, the gate's answer) is not compared: the button is the same.
+    public func row(doing action: ReaderAction) -> Int? {
+        let rows = ScreenBuilder.build(self).screen.rows
+        return rows.firstIndex { row in
+            guard let choice = row.choice, let done = ReaderAction.of(choice, in: self) else { return false }
+            return done.sameButton(as: action)
+        }
+    }
+}
+
+extension ReaderAction {
+    /// Whether two actions are pressed on the same row, whatever was typed into the fields before it.
+    fileprivate func sameButton(as other: ReaderAction) -> Bool {
+        switch (self, other) {
+        case (.logIn, .logIn), (.signUp, .signUp), (.answerGate, .answerGate): true
+        default: self == other
+        }
+    }
+}

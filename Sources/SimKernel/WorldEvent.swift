@@ -1,0 +1,21 @@
+/// What happened, as data, next to the timeline line that says it in words: the invariant checks and
+/// the fuzzer's coverage read these, so rewording a line never disables a check.
+public enum WorldEvent: Hashable, Sendable {
+    /// A planned fault fired, in the App Store (`products-request`, `payment`…) or at the network edge.
+    case faultFired(FaultSide, target: String)
+    /// Apple's sheet ended as cancelled (the reader's Cancel, or a `payment cancelled` fault).
+    case paymentCancelled(productId: String)
+}
+
+/// Where a fault fired: the store records nothing else of it; the network also keeps its last one.
+public enum FaultSide: String, Hashable, Sendable {
+    case store
+    case backend
+}
+
+/// A `WorldEvent` with its instant and the index of the timeline entry that says it.
+public struct RecordedEvent: Hashable, Sendable {
+    public let time: SimInstant
+    public let event: WorldEvent
+    public let entry: Int
+}
