@@ -1,7 +1,7 @@
 extension ScreenBuilder {
     /// The paywall: the owner's text, the offers the store returned in the owner's order, Restore.
     static func paywall(_ contentId: String?, _ state: AppState) -> Built {
-        let text = state.app.paywall
+        let text = state.paywallText
         var rows = [Row(.heading, text.title), Row(.text, text.body), Row(.spacer)]
         var choices: [Choice] = []
         var waiting: String?
@@ -14,10 +14,10 @@ extension ScreenBuilder {
         } else {
             waiting = "Loading offers from the App Store"
         }
-        rows += [Row(.spacer), Row(.button, "Restore purchase")]
+        rows += [Row(.spacer), Row(.button, text.restore ?? "Restore purchase")]
         choices.append(.restore)
         if !state.isSignedIn {
-            rows.append(Row(.button, "Log in"))
+            rows.append(Row(.button, text.logIn ?? "Log in"))
             choices.append(.openLogin(.plain))
         }
         switch state.purchase?.stage {
@@ -36,8 +36,8 @@ extension ScreenBuilder {
         let rows = [
             Row(.heading, sheet.isPriceConsent ? "Price increase: \(sheet.productTitle)" : sheet.productTitle),
             Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
-            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : "Subscribe"),
-            Row(.button, sheet.isPriceConsent ? "Not now" : "Cancel"),
+            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : sheet.confirmLabel ?? "Subscribe"),
+            Row(.button, sheet.isPriceConsent ? "Not now" : sheet.cancelLabel ?? "Cancel"),
         ]
         let screen = ScreenModel(
             id: .appStoreSheet, title: "App Store", rows: rows,

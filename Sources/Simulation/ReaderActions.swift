@@ -36,7 +36,8 @@ extension World {
         case .answerGate(let answer): try answerGate(answer)
         case .confirmPayment: try answerSheet(confirm: true)
         case .cancelPayment: try answerSheet(confirm: false)
-        case .restore: try press("Restore purchase")
+        case .restore:
+            try press(screen.id == .paywall ? appState.paywallText.restore ?? "Restore purchase" : "Restore purchase")
         case .logIn(let email, let password): try logIn(email, password)
         case .signUp(let email, let password): try signUp(email, password)
         case .logOut:
@@ -176,10 +177,13 @@ extension World {
         try pressSelectable(at: confirm ? 0 : 1)
     }
 
+    /// The paywall's "Log in" in the owner's words for the phone's language; elsewhere the app's own.
+    private var logInLabel: String { screen.id == .paywall ? appState.paywallText.logIn ?? "Log in" : "Log in" }
+
     private func logIn(_ email: String, _ password: String) throws(ReaderActionError) {
         if screen.id != .login {
             if screen.id == .feed || screen.id == .content { try openProfileScreen() }
-            try press("Log in")
+            try press(logInLabel)
         }
         try submitForm(email, password)
     }
@@ -187,7 +191,7 @@ extension World {
     private func signUp(_ email: String, _ password: String) throws(ReaderActionError) {
         if screen.id != .signup {
             if screen.id == .feed || screen.id == .content { try openProfileScreen() }
-            if screen.id == .paywall { try press("Log in") }
+            if screen.id == .paywall { try press(logInLabel) }
             try press("Create an account")
         }
         try submitForm(email, password)
