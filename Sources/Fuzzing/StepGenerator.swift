@@ -163,6 +163,8 @@ struct StepGenerator {
                 .advance(pick([.fixed(.days(200)), .fixed(.days(366)), .fixed(.days(400)), .months(6), .months(13)])))
         case 14: return twoAccounts(world)
         case 15: return heldPayment()
+        // Only an app whose catalog has offer codes: the others' sessions draw as before.
+        case 16 where !world.offerCodes.isEmpty: return .world(.redeemCode(pick(world.offerCodes)))
         default: return .reader(readerAction(world))
         }
     }

@@ -134,6 +134,8 @@ public enum WorldStep: Sendable, Equatable {
     case removeReceipt
     /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
     case clearFaults(String)
+    /// `redeem code CODE`: the reader redeems an offer code on the App Store (a `.storekit` file's `codeOffers`).
+    case redeemCode(String)
 }
 
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.

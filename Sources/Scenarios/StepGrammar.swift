@@ -19,7 +19,7 @@ enum StepGrammar {
         case "expect":
             return .expect(try ExpectationGrammar.expectation(arguments, rest: rest))
         case "advance", "store", "parent", "background", "foreground", "restart", "new", "kill", "ask-to-buy",
-            "payments", "remove", "clear":
+            "payments", "remove", "clear", "redeem":
             return .world(try world(words[0], arguments))
         default:
             return .reader(try reader(words[0], arguments))
@@ -132,6 +132,9 @@ enum StepGrammar {
         case ("clear", _):
             guard arguments.count == 2, arguments[0] == "faults" else { throw StepError("write clear faults TARGET") }
             return .clearFaults(arguments[1])
+        case ("redeem", _):
+            guard arguments.count >= 2, arguments[0] == "code" else { throw StepError("write redeem code CODE") }
+            return .redeemCode(arguments.dropFirst().joined(separator: " "))
         default: throw StepError("\(word) takes no arguments here")
         }
     }

@@ -47,6 +47,7 @@ public enum StepText {
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .removeReceipt: "remove receipt"
         case .clearFaults(let target): "clear faults \(target)"
+        case .redeemCode(let code): "redeem code \(code)"
         }
     }
 

@@ -57,6 +57,10 @@ enum WorldStepRunner {
                 throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
             }
             world.clearStoreFaults(store)
+        case .redeemCode(let code):
+            if let refusal = world.redeemOfferCode(code) {
+                throw StepFailure(expected: "the App Store to honour offer code \(code)", actual: refusal)
+            }
         }
     }
 

@@ -86,11 +86,30 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
-        log("purchase \(offer.id): handing over to the App Store")
         activePurchase?.progress(.waitingForStore)
+        if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
+        log("purchase \(offer.id): handing over to the App Store")
         // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
         store.addPayment(
             productIdentifier: offer.productId, applicationUsername: storage.accountSession?.appAccountToken)
+    }
+
+    /// A lapsed reader's win-back offer: the server signs it for this payment, the store checks the signature
+    /// and charges the offer's price. Without a signature the purchase stops: the paywall promised the offer.
+    private func payWithOffer(_ offer: Offer, _ winBack: StoreOffer) {
+        log("purchase \(offer.id): asking the server to sign offer \(winBack.id)")
+        let productId = offer.productId
+        backend.signOffer(productId: productId, offerId: winBack.id) { [self] result in
+            guard activePurchase?.productId == productId else { return }
+            switch result {
+            case .success(let signed):
+                log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
+                store.addPayment(productIdentifier: productId, offer: signed)
+            case .failure(let failure):
+                log("the server did not sign offer \(winBack.id) (\(failure)): nothing is charged")
+                finishPurchase(.failed(message: "The offer could not be applied. Nothing was charged; try again."))
+            }
+        }
     }
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
@@ -212,6 +231,7 @@ extension SubscriptionCoordinator {
     /// Whether two readings of a product promise the same introductory offer (free trial or paid).
     static func sameIntroductoryTerms(_ one: StoreProduct?, _ other: StoreProduct) -> Bool {
         one?.freeTrialPeriod == other.freeTrialPeriod && one?.paidIntroductoryOffer == other.paidIntroductoryOffer
+            && one?.winBackOffer == other.winBackOffer
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

@@ -86,9 +86,22 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             let introductoryPrice = product.introductoryOffer?.prices?[settings.storefront]
             spec.prices = [:]
             spec.introductoryOffer?.prices = introductoryPrice == nil ? nil : [:]
-            for code in sellingStorefronts where !(unavailable[code] ?? []).contains(product.productId) {
+            let selling = sellingStorefronts.filter { !(unavailable[$0] ?? []).contains(product.productId) }
+            for code in selling {
                 spec.prices[code] = price
                 if let introductoryPrice { spec.introductoryOffer?.prices?[code] = introductoryPrice }
+            }
+            // Offers are priced as their product: the file's number in every storefront that sells it.
+            func spread(_ prices: [String: String]?) -> [String: String]? {
+                prices?[settings.storefront].map { offerPrice in
+                    Dictionary(uniqueKeysWithValues: selling.map { ($0, offerPrice) })
+                }
+            }
+            spec.promotionalOffers = spec.promotionalOffers?.map {
+                var offer = $0; offer.prices = spread(offer.prices); return offer
+            }
+            spec.offerCodes = spec.offerCodes?.map {
+                var offer = $0; offer.prices = spread(offer.prices); return offer
             }
             return spec
         }
@@ -99,7 +112,7 @@ public struct StoreKitConfiguration: Sendable, Equatable {
 }
 
 /// Turns the file's products into specs, checking what JSON types alone cannot, with the file's own field names.
-private struct StoreKitImporter {
+struct StoreKitImporter {
     let file: String
     let storefront: String
     private(set) var warnings: [ConfigError] = []
@@ -109,7 +122,7 @@ private struct StoreKitImporter {
         self.storefront = storefront
     }
 
-    private func fail(_ location: String, _ message: String) -> ConfigError {
+    func fail(_ location: String, _ message: String) -> ConfigError {
         ConfigError(file: file, location: location, message: message)
     }
 
@@ -126,13 +139,15 @@ private struct StoreKitImporter {
         } else if let intro = subscription.introductoryOffers?.first {
             offer = try introductoryOffer(intro, at: "\(location).introductoryOffers[0]")
         }
-        return StoreProductSpec(
+        var spec = StoreProductSpec(
             productId: subscription.productID, type: .autoRenewable, subscriptionGroup: group.id,
             groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
             introductoryOffer: offer,
             prices: [storefront: try price(subscription.displayPrice, at: "\(location).displayPrice")],
             localizations: try localizations(
                 subscription.localizations, of: subscription.productID, at: "\(location).localizations"))
+        try addOffers(of: subscription, to: &spec, at: location)
+        return spec
     }
 
     mutating func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
@@ -153,7 +168,7 @@ private struct StoreKitImporter {
                 product.localizations, of: product.productID, at: "\(location).localizations"))
     }
 
-    private func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
+    func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
         throws(ConfigError) -> IntroductoryOfferSpec
     {
         let mode: IntroductoryOfferSpec.PaymentMode

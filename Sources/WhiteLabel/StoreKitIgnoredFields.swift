@@ -49,7 +49,8 @@ enum StoreKitIgnoredFields {
         mutating func subscription(_ subscription: [String: Any], at location: String) {
             let used: Set<String> = [
                 "productID", "type", "displayPrice", "groupNumber", "recurringSubscriptionPeriod",
-                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans",
+                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "adHocOffers",
+                "codeOffers", "winbackOffers",
             ]
             object(subscription, at: location, used: used)
             // One introductory offer per subscription is what the App Store sells to a new subscriber.
@@ -60,6 +61,15 @@ enum StoreKitIgnoredFields {
             }
             if let offer = subscription["introductoryOffer"] as? [String: Any] {
                 billingPlanType(offer, at: "\(location).introductoryOffer")
+            }
+            for key in ["adHocOffers", "codeOffers", "winbackOffers"] {
+                for (index, offer) in StoreKitIgnoredFields.array(subscription[key]).enumerated() {
+                    let at = "\(location).\(key)[\(index)]"
+                    billingPlanType(offer, at: at)
+                    if offer["isStackable"] as? Bool == true {
+                        warn("\(at).isStackable", true, "stacking an offer code on another offer is not simulated")
+                    }
+                }
             }
             // A plan billed up front at `displayPrice` is how the simulator sells every subscription.
             for (index, plan) in StoreKitIgnoredFields.array(subscription["billingPlans"]).enumerated()
@@ -88,9 +98,6 @@ enum StoreKitIgnoredFields {
 
         static func reason(_ key: String) -> String {
             switch key {
-            case "adHocOffers": "promotional offers in a .storekit file are not imported"
-            case "codeOffers": "offer codes are not simulated"
-            case "winbackOffers": "win-back offers are not simulated"
             case "subscriptionOffersKeyPair": "the offer key is the backend's own; the file's is not used"
             case "familyShareable": "Family Sharing is not simulated"
             case "localizations": "the group's display names are not shown"

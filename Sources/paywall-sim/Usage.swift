@@ -208,7 +208,7 @@ enum Usage {
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
                  parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
                  store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted, background, foreground,
-                 restart app, new device NAME, kill
+                 restart app, new device NAME, kill, redeem code CODE (an offer code on the App Store)
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
