@@ -47,7 +47,7 @@ extension AppStore {
             groupId: group, productId: product.productIdentifier, autoRenewProductId: product.productIdentifier,
             autoRenew: true, state: .active, expiresDate: record.expiresDate ?? scheduler.now,
             gracePeriodExpiresDate: nil, billingRetryEndsDate: nil, expirationIntent: nil, priceIncreaseStatus: nil,
-            introPeriodsLeft: offer.map { Self.offerPeriods($0).left } ?? 0,
+            introPeriodsLeft: offer.map(Self.offerPeriodsLeft) ?? 0,
             latestTransactionId: record.transactionIdentifier, offerId: applied?.key)
         try ledger.save(subscription)
         log(

@@ -22,11 +22,6 @@ extension AppStore {
         return !inGroup.isEmpty && !inGroup.contains { $0.state.isEntitled || $0.state == .billingRetry }
     }
 
-    /// Whether the Apple ID ever subscribed in the group (an offer code for `new` readers refuses them).
-    func hasSubscribed(inGroupOf product: Product, appleId: String) throws(DatabaseError) -> Bool {
-        try ledger.subscriptions(appleId: appleId).contains { $0.groupId == product.subscriptionGroupIdentifier }
-    }
-
     /// A running subscriber's offer starts at the next renewal, as Apple applies a promotional offer or an offer
     /// code to an active subscription: its periods are billed at the offer's price from then on.
     func applyAtNextRenewal(_ applied: AppliedOffer, to originalTransactionId: String) throws(DatabaseError) {
@@ -59,9 +54,9 @@ extension AppStore {
         return (spec, discount)
     }
 
-    /// The first transaction's length under an offer, and the periods billed at its price after it.
-    static func offerPeriods(_ offer: ProductDiscount) -> (first: CalendarPeriod, left: Int) {
-        (firstIntroPeriod(offer), offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods - 1 : 0)
+    /// The periods billed at an offer's price after its first transaction (pay as you go only).
+    static func offerPeriodsLeft(_ offer: ProductDiscount) -> Int {
+        offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods - 1 : 0
     }
 
     /// " at $2.49 (promotional offer come-back)": what the timeline adds when an offer set the price.
