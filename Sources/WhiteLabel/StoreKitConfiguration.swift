@@ -34,7 +34,8 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     /// Decodes and checks a file; a problem is a `ConfigError` naming `file` and the JSON path in it.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
         let contents = try JSONFileDecoder.decode(StoreKitFile.self, from: data, file: file)
-        let settings = StoreKitSettings(contents.settings)
+        var settings = StoreKitSettings(contents.settings)
+        settings.offerKeyIdentifier = contents.subscriptionOffersKeyPair?.id
         var importer = StoreKitImporter(file: file, storefront: settings.storefront)
         var products: [StoreProductSpec] = []
         func add(_ spec: StoreProductSpec, at location: String) throws(ConfigError) {

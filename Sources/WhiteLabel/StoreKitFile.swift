@@ -6,6 +6,13 @@ struct StoreKitFile: Decodable {
     var nonRenewingSubscriptions: [StoreKitFileProduct]?
     var subscriptionGroups: [StoreKitFileGroup]?
     var settings: StoreKitFileSettings?
+    /// The In-App Purchase key Xcode made for signing promotional offers: only its `id` is used.
+    var subscriptionOffersKeyPair: StoreKitFileKeyPair?
+}
+
+/// `subscriptionOffersKeyPair`: `{id, privateKey}`.
+struct StoreKitFileKeyPair: Decodable {
+    var id: String?
 }
 
 /// A consumable, non-consumable or non-renewing subscription.

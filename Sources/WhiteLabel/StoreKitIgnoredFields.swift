@@ -9,7 +9,14 @@ enum StoreKitIgnoredFields {
     static func warnings(in data: Data, file: String) -> [ConfigError] {
         guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
         var scan = Scan(file: file)
-        scan.object(top, at: "", used: ["products", "nonRenewingSubscriptions", "subscriptionGroups", "settings"])
+        scan.object(
+            top, at: "",
+            used: [
+                "products", "nonRenewingSubscriptions", "subscriptionGroups", "settings", "subscriptionOffersKeyPair",
+            ])
+        if let pair = top["subscriptionOffersKeyPair"] as? [String: Any] {
+            scan.object(pair, at: "subscriptionOffersKeyPair", used: ["id"])
+        }
         for (index, group) in array(top["subscriptionGroups"]).enumerated() {
             let location = "subscriptionGroups[\(index)]"
             scan.object(group, at: location, used: ["id", "name", "subscriptions"])
@@ -98,7 +105,7 @@ enum StoreKitIgnoredFields {
 
         static func reason(_ key: String) -> String {
             switch key {
-            case "subscriptionOffersKeyPair": "the offer key is the backend's own; the file's is not used"
+            case "privateKey": "offers are signed with the backend's own key, under the file's key ID"
             case "familyShareable": "Family Sharing is not simulated"
             case "localizations": "the group's display names are not shown"
             default: "the simulator does not read this field"

@@ -107,7 +107,10 @@ struct StoreKitAppTests {
         let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", path])
         #expect(result.code == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\(path): settings._storefront: warning: \"XYZ\" is a storefront"))
-        #expect(result.stderr.contains("\(path): subscriptionOffersKeyPair: warning: ignored: the offer key"))
+        #expect(
+            result.stderr.contains(
+                "\(path): subscriptionOffersKeyPair.privateKey: warning: ignored: offers are signed with the backend's own key"
+            ))
         #expect(result.stdout.contains("storefront USA"))
         #expect(result.stdout.contains("Social Feed+ Monthly Plan"))
     }

@@ -52,6 +52,20 @@ import WhiteLabel
         #expect(sold.promotionalOffers?[0].prices == ["USA": "1.99", "FRA": "1.99"])
     }
 
+    /// The file's In-App Purchase key ID is the one the backend signs under and App Store Connect knows.
+    @Test func theFilesOfferKeyIDIsTheBackendsKeyID() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastStoreKit))
+        var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        json["subscriptionOffersKeyPair"] = ["id": "KEY1", "privateKey": "not used"]
+        let file = try StoreKitConfiguration.decode(
+            try JSONSerialization.data(withJSONObject: json), file: "pc.storekit")
+        #expect(file.settings.offerKeyIdentifier == "KEY1")
+        var config = try TestSupport.demoConfig("podcast-club")
+        config.store.storekitSettings?.offerKeyIdentifier = "KEY1"
+        let world = try World(config: config, options: WorldOptions(latency: .none))
+        #expect(world.backend.offerKeyIdentifier == "KEY1")
+    }
+
     @Test func anOfferCodeForNobodyAndAPromotionalOfferWithoutIDAreErrorsNamingTheField() throws {
         #expect(
             throws: ConfigError(
