@@ -78,7 +78,7 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
-        let now = store.currentProduct(offer.productId)
+        let now = store.currentProduct(offer.productId).map(offerable)
         guard now == nil || Self.sameIntroductoryTerms(now, offer.product) else {
             log(
                 "purchase \(offer.id): the paywall's introductory offer is not Apple's any more; the paywall is corrected"
@@ -218,7 +218,8 @@ extension SubscriptionCoordinator {
         var changed = false
         let offers = catalog.offers.map { offer -> Offer in
             guard group == nil || offer.product.subscriptionGroupIdentifier == group,
-                let now = store.currentProduct(offer.productId), !Self.sameIntroductoryTerms(now, offer.product)
+                let now = store.currentProduct(offer.productId).map(offerable),
+                !Self.sameIntroductoryTerms(now, offer.product)
             else { return offer }
             changed = true
             return Offer(id: offer.id, product: now)
@@ -226,6 +227,18 @@ extension SubscriptionCoordinator {
         guard changed else { return }
         catalog = OfferCatalog(offers: offers, leftOut: catalog.leftOut)
         onCatalogChange(catalog)
+    }
+
+    /// A win-back offer needs the server's signature, and the server signs only for someone it knows: a phone
+    /// with no identity yet (a new phone before its restore) is shown the product without it, never an offer
+    /// the purchase could not keep.
+    func offerable(_ product: StoreProduct) -> StoreProduct {
+        guard product.winBackOffer != nil, storage.accountSession == nil, storage.anonymousIdentity == nil else {
+            return product
+        }
+        var plain = product
+        plain.winBackOffer = nil
+        return plain
     }
 
     /// Whether two readings of a product promise the same introductory offer (free trial or paid).

@@ -116,6 +116,29 @@ import WhiteLabel
         #expect(!text.contains("$1.99"))
     }
 
+    /// The server signs only for someone it knows: a lapsed Apple ID on a new phone with no identity yet is
+    /// shown the plain price, and Apple's sheet asks that.
+    @Test func aPhoneTheServerDoesNotKnowIsNotShownTheWinBackOffer() throws {
+        let result = try run(
+            """
+            app podcast-club
+            latency fast
+            launch
+            open paywall
+            select offer listener-monthly
+            confirm payment
+            cancel auto-renew
+            advance 40d
+            new device ipad
+            open paywall
+            expect text "Listener+ Monthly: $4.99 per month"
+            select offer listener-monthly
+            expect text "$4.99 per month. Renews automatically"
+            expect invariants
+            """)
+        #expect(result.passed, "\(result.failure?.report ?? "")")
+    }
+
     @Test func aRunningSubscribersOfferCodeStartsAtTheNextRenewal() throws {
         let result = try run(
             """
