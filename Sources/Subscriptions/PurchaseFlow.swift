@@ -78,7 +78,9 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
-        let now = store.currentProduct(offer.productId).map(offerable)
+        var now = store.currentProduct(offer.productId).map(offerable)
+        // A win-back offer the paywall did not show is not applied unasked: the reader pays what was shown.
+        if offer.product.winBackOffer == nil { now?.winBackOffer = nil }
         guard now == nil || Self.sameIntroductoryTerms(now, offer.product) else {
             log(
                 "purchase \(offer.id): the paywall's introductory offer is not Apple's any more; the paywall is corrected"
