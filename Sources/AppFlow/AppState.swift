@@ -29,6 +29,8 @@ public struct AppState: Equatable, Sendable {
     }
 
     public let app: AppPart
+    /// The phone's language: the owner's paywall words are chosen by it.
+    public var locale = "en_US"
     /// The navigation stack; the last route is on screen. Never empty.
     public var stack: [Route] = [.feed]
     /// The highlighted choice of each route in `stack` (and of Apple's sheet while it is up).
@@ -58,6 +60,9 @@ public struct AppState: Equatable, Sendable {
     }
 
     public var route: Route { stack[stack.count - 1] }
+
+    /// The owner's paywall words in the phone's language.
+    public var paywallText: PaywallText { app.paywall.localized(for: locale) }
     public var selection: Int {
         get { selections[selections.count - 1] }
         set { selections[selections.count - 1] = newValue }
@@ -141,6 +146,9 @@ public struct PaymentSheetInfo: Equatable, Sendable {
     public let terms: String
     /// The sheet asks to agree to a higher price, not to pay.
     public let isPriceConsent: Bool
+    /// The sheet's buttons as the store words them in the device's language; English when nil.
+    public var confirmLabel: String? = nil
+    public var cancelLabel: String? = nil
 
     public init(appleId: String, productTitle: String, price: String, terms: String, isPriceConsent: Bool = false) {
         self.appleId = appleId

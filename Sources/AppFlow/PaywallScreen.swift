@@ -1,7 +1,7 @@
 extension ScreenBuilder {
     /// The paywall: the owner's text, the offers the store returned in the owner's order, Restore.
     static func paywall(_ contentId: String?, _ state: AppState) -> Built {
-        let text = state.app.paywall
+        let text = state.paywallText
         var rows = [Row(.heading, text.title), Row(.text, text.body), Row(.spacer)]
         var waiting: String?
         if let offers = state.offers {
@@ -12,8 +12,8 @@ extension ScreenBuilder {
         } else {
             waiting = "Loading offers from the App Store"
         }
-        rows += [Row(.spacer), Row(.button, "Restore purchase", choice: .restore)]
-        if !state.isSignedIn { rows.append(Row(.button, "Log in", choice: .openLogin(.plain))) }
+        rows += [Row(.spacer), Row(.button, text.restore ?? "Restore purchase", choice: .restore)]
+        if !state.isSignedIn { rows.append(Row(.button, text.logIn ?? "Log in", choice: .openLogin(.plain))) }
         switch state.purchase?.stage {
         case .waitingForStore: waiting = "Waiting for the App Store"
         case .checkingWithServer: waiting = "Checking your purchase with the server"
@@ -30,8 +30,9 @@ extension ScreenBuilder {
         let rows = [
             Row(.heading, sheet.isPriceConsent ? "Price increase: \(sheet.productTitle)" : sheet.productTitle),
             Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
-            Row(.spacer), Row(.button, sheet.isPriceConsent ? "Agree" : "Subscribe", choice: .confirmPayment),
-            Row(.button, sheet.isPriceConsent ? "Not now" : "Cancel", choice: .cancelPayment),
+            Row(.spacer),
+            Row(.button, sheet.isPriceConsent ? "Agree" : sheet.confirmLabel ?? "Subscribe", choice: .confirmPayment),
+            Row(.button, sheet.isPriceConsent ? "Not now" : sheet.cancelLabel ?? "Cancel", choice: .cancelPayment),
         ]
         let screen = ScreenModel(
             id: .appStoreSheet, title: "App Store", rows: rows,

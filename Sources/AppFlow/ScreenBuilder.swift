@@ -43,40 +43,6 @@ enum ScreenBuilder {
     }
 }
 
-/// The owner's offer line with the store's words placed into it.
-public enum OfferText {
-    public static func line(for offer: Offer, paywall: PaywallText) -> String {
-        let product = offer.product
-        var template = product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
-        let intro = introTerms(product)
-        if !intro.isEmpty, !template.contains("{intro}"), let price = template.range(of: "{price}") {
-            template.insert(contentsOf: "{intro}", at: price.lowerBound)
-        }
-        return
-            template
-            .replacingOccurrences(of: "{intro}", with: intro)
-            .replacingOccurrences(of: "{title}", with: product.localizedTitle)
-            .replacingOccurrences(of: "{description}", with: product.localizedDescription)
-            .replacingOccurrences(of: "{price}", with: product.localizedPrice)
-            .replacingOccurrences(of: "{period}", with: product.subscriptionPeriod?.description ?? "purchase")
-            .replacingOccurrences(of: "{trial}", with: product.freeTrialPeriod?.lengthDescription ?? "")
-    }
-
-    /// A paid introductory offer in the words of Apple's sheet (`PaymentQueue.terms`), up to "then ":
-    /// the paywall and the sheet must name the same price and periods.
-    public static func introTerms(_ product: StoreProduct) -> String {
-        guard let offer = product.paidIntroductoryOffer else { return "" }
-        switch offer.mode {
-        case .payAsYouGo:
-            let periods =
-                offer.numberOfPeriods == 1 ? "" : " for \(offer.numberOfPeriods) \(offer.period.unit.rawValue)s"
-            return "\(offer.localizedPrice) per \(offer.period)\(periods), then "
-        case .payUpFront:
-            return "\(offer.localizedPrice) for \(offer.period.lengthDescription), then "
-        }
-    }
-}
-
 extension AppState {
     /// What the phone shows in this state.
     public var screen: ScreenModel { ScreenBuilder.build(self).screen }

@@ -31,7 +31,9 @@ public final class Backend {
     /// The folder's secrets, and where refresh tokens and offer nonces come from (the OS's randomness
     /// for a state folder, the seed for an ephemeral world).
     let keys: Keyring
-    public static let offerKeyIdentifier = "PWSIMKEY01"
+    public static let defaultOfferKeyIdentifier = "PWSIMKEY01"
+    /// The key's ID in App Store Connect: a `.storekit` file's `subscriptionOffersKeyPair.id` when it has one.
+    public let offerKeyIdentifier: String
     public var offerVerifyingKey: VerifyingKey { offerKey.publicKey }
     let store: AppStore
     let clock: () -> SimInstant
@@ -64,6 +66,7 @@ public final class Backend {
             throw BackendSetupError(description: "libcrypto has no Ed25519")
         }
         self.offerKey = offerKey
+        offerKeyIdentifier = config.store.storekitSettings?.offerKeyIdentifier ?? Self.defaultOfferKeyIdentifier
         promotionalOffers = Dictionary(
             uniqueKeysWithValues: config.store.products.map {
                 ($0.productId, Set(($0.promotionalOffers ?? []).map(\.id)))

@@ -37,13 +37,13 @@ extension Backend {
             // Unguessable and never repeated, across restarts too (a counter in memory started over).
             let nonce = Self.uuid(keys.unguessableBytes(16))
             let message = PromotionalOfferMessage.bytes(
-                bundleId: bundleId, keyIdentifier: Self.offerKeyIdentifier, productId: body.productId,
+                bundleId: bundleId, keyIdentifier: offerKeyIdentifier, productId: body.productId,
                 offerId: body.offerId, appAccountToken: appAccountToken, nonce: nonce, timestamp: now)
             timeline.log(.backend, "signed offer \(body.offerId) for \(caller.id)")
             return JSONBody.response(
                 200,
                 OfferSignature(
-                    appAccountToken: appAccountToken, keyIdentifier: Self.offerKeyIdentifier, nonce: nonce,
+                    appAccountToken: appAccountToken, keyIdentifier: offerKeyIdentifier, nonce: nonce,
                     timestamp: now,
                     signature: Base64URL.encode(offerKey.sign(message))))
         }

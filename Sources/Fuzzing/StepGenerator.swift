@@ -165,6 +165,8 @@ struct StepGenerator {
         case 14: return twoAccounts(world)
         case 15: return heldPayment()
         case 16: return family(world)
+        // Only an app whose catalog has offer codes: the others' sessions draw as before.
+        case 17 where !world.offerCodes.isEmpty: return .world(.redeemCode(pick(world.offerCodes)))
         default: return .reader(readerAction(world))
         }
     }

@@ -95,9 +95,14 @@ final class Device {
             self?.dispatch(
                 .paymentSheet(
                     sheet.map {
-                        PaymentSheetInfo(
+                        var info = PaymentSheetInfo(
                             appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice,
                             terms: $0.terms, isPriceConsent: $0.kind == .priceConsent)
+                        if $0.kind == .payment {
+                            info.confirmLabel = $0.confirmLabel
+                            info.cancelLabel = $0.cancelLabel
+                        }
+                        return info
                     }))
         }
     }
@@ -142,6 +147,8 @@ final class Device {
             onAction(action)
         }
         record(event)
+        // The phone's language is a setting the app reads, as `Locale.current`.
+        if state.locale != queue.locale { state.locale = queue.locale }
         for effect in reduce(&state, event) { run(effect) }
     }
 

@@ -179,6 +179,9 @@ extension World {
         try choose(action, confirm ? "Subscribe" : "Cancel")
     }
 
+    /// The paywall's "Log in" in the owner's words for the phone's language; elsewhere the app's own.
+    private var logInLabel: String { screen.id == .paywall ? appState.paywallText.logIn ?? "Log in" : "Log in" }
+
     private func logIn(_ email: String, _ password: String) throws(ReaderActionError) {
         if screen.id != .login {
             if screen.id == .feed || screen.id == .content { try openProfileScreen() }

@@ -30,14 +30,17 @@ extension World {
                 "period \(Self.text(offer.product.subscriptionPeriod)) on the paywall, \(Self.text(product.subscriptionPeriod)) on the sheet"
             )
         }
+        // The owner's words in the phone's language; `{freeTrial}` promises a trial as `{trial}` does.
+        let paywall = state.paywallText
         let template =
-            offer.product.freeTrialPeriod != nil ? app.paywall.offerWithTrial ?? app.paywall.offer : app.paywall.offer
-        let promised = template.contains("{trial}") ? offer.product.freeTrialPeriod : nil
+            offer.product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
+        let promisesTrial = template.contains("{trial}") || template.contains("{freeTrial}")
+        let promised = promisesTrial ? offer.product.freeTrialPeriod : nil
         let intro = product.introductoryOffer
         let given =
             intro?.paymentMode == .freeTrial && store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             ? intro?.subscriptionPeriod : nil
-        if template.contains("{trial}"), promised != given {
+        if promisesTrial, promised != given {
             differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
         }
         guard !differences.isEmpty else { return [] }

@@ -1,3 +1,4 @@
+import Signing
 import SimKernel
 import StoreSim
 import Subscriptions
@@ -23,7 +24,9 @@ final class SimulatedStoreAdapter: StoreAdapter {
     func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String], String?) -> Void) {
         queue.requestProducts(identifiers) { [queue] response in
             let products = response.products.map { product in
-                Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
+                Self.product(
+                    product, eligible: queue.isEligibleForIntroductoryOffer(product),
+                    lapsed: queue.isEligibleForWinBack(product))
             }
             completion(products, response.invalidProductIdentifiers, response.error?.rawValue)
         }
@@ -31,11 +34,21 @@ final class SimulatedStoreAdapter: StoreAdapter {
 
     func currentProduct(_ productIdentifier: String) -> StoreProduct? {
         guard let product = queue.product(productIdentifier) else { return nil }
-        return Self.product(product, eligible: queue.isEligibleForIntroductoryOffer(product))
+        return Self.product(
+            product, eligible: queue.isEligibleForIntroductoryOffer(product),
+            lapsed: queue.isEligibleForWinBack(product))
     }
 
     func addPayment(productIdentifier: String, applicationUsername: String?) {
         queue.add(productIdentifier: productIdentifier, appAccountToken: applicationUsername ?? "")
+    }
+
+    /// A signature that does not decode is passed on empty: the store refuses it, as StoreKit would.
+    func addPayment(productIdentifier: String, offer: SignedOffer) {
+        let discount = PaymentDiscount(
+            identifier: offer.offerId, keyIdentifier: offer.keyIdentifier, nonce: offer.nonce,
+            signature: Base64URL.decode(offer.signature) ?? [], timestamp: offer.timestamp)
+        queue.add(productIdentifier: productIdentifier, discount: discount, appAccountToken: offer.appAccountToken)
     }
 
     func finish(_ transaction: StoreTransaction) {
@@ -54,7 +67,9 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.restoreCompletedTransactions { completion($0?.rawValue) }
     }
 
-    static func product(_ product: Product, eligible: Bool = true) -> StoreProduct {
+    /// `lapsed`: the store's win-back rule gives this Apple ID the product's promotional offer (StoreKit 2's
+    /// `winBackOffers` are the eligible ones only), so a reader who is not eligible is never shown it.
+    static func product(_ product: Product, eligible: Bool = true, lapsed: Bool = false) -> StoreProduct {
         let intro = eligible ? product.introductoryOffer : nil
         let trial = intro.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
         var answer = StoreProduct(
@@ -62,11 +77,30 @@ final class SimulatedStoreAdapter: StoreAdapter {
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
             subscriptionPeriod: product.subscriptionPeriod, freeTrialPeriod: trial,
             subscriptionGroupIdentifier: product.subscriptionGroupIdentifier)
+        let words = StoreWords(locale: product.priceLocale)
+        func terms(_ offer: ProductDiscount) -> String {
+            words.offerTerms(
+                mode: offer.paymentMode, price: offer.localizedPrice, period: offer.subscriptionPeriod,
+                count: offer.numberOfPeriods)
+        }
+        var introTerms: String?
         if let offer = intro, offer.paymentMode != .freeTrial {
             answer.paidIntroductoryOffer = PaidIntroductoryOffer(
                 mode: offer.paymentMode == .payAsYouGo ? .payAsYouGo : .payUpFront,
                 localizedPrice: offer.localizedPrice,
                 period: offer.subscriptionPeriod, numberOfPeriods: offer.numberOfPeriods)
+            introTerms = terms(offer)
+        }
+        if let period = product.subscriptionPeriod {
+            answer.words = ProductWords(
+                period: words.unit(period), perPeriod: words.perPeriod(period), trial: trial.map(words.length),
+                freeTrial: trial.map(words.freeTrial), introTerms: introTerms)
+        }
+        // The owner's win-back offer, else the first promotional offer: what a lapsed reader is shown.
+        if lapsed, let offer = product.discounts.first(where: \.isWinBack) ?? product.discounts.first,
+            let id = offer.identifier
+        {
+            answer.winBackOffer = StoreOffer(id: id, terms: terms(offer))
         }
         return answer
     }

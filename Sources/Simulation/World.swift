@@ -125,7 +125,7 @@ public final class World {
                     deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId,
                     receipt: files),
                 storage: files, network: network, scheduler: scheduler, timeline: timeline)
-            store.registerOfferKey(Backend.offerKeyIdentifier, backend.offerVerifyingKey)
+            store.registerOfferKey(backend.offerKeyIdentifier, backend.offerVerifyingKey)
             // App Store Connect points the app's server notifications at the backend.
             store.notificationEndpoint = { [backend] signedPayload in
                 let body = (try? JSONEncoder().encode(["signedPayload": signedPayload])).map(Array.init) ?? []

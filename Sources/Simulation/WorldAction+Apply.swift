@@ -75,6 +75,10 @@ extension WorldAction {
         case .payments(let allowed): world.canMakePayments = allowed
         case .readerAge(let age): world.readerAge = age
         case .removeReceipt: world.removeReceipt()
+        case .redeemCode(let code):
+            if let refusal = world.redeemOfferCode(code) {
+                throw WorldActionRefusal(expected: "the App Store to honour offer code \(code)", actual: refusal)
+            }
         case .familyAdd(let member):
             do {
                 try world.addFamilyMember(member)

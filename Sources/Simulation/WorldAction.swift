@@ -48,6 +48,8 @@ public enum WorldAction: Equatable, Sendable {
     case readerAge(Int?)
     /// The app receipt goes missing from the phone (a reinstall).
     case removeReceipt
+    /// The reader redeems an offer code on the App Store (a `.storekit` file's `codeOffers`).
+    case redeemCode(String)
 
     // The reader's family.
     /// The Apple ID joins the reader's family; a phone signed into it comes on screen.

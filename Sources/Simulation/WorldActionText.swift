@@ -30,6 +30,7 @@ extension WorldAction {
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .readerAge(let age): "reader-age \(age.map(String.init) ?? "adult")"
         case .removeReceipt: "remove receipt"
+        case .redeemCode(let code): "redeem code \(code)"
         case .familyAdd(let member): "family add \(member)"
         case .familyRemove(let member): "family remove \(member)"
         case .familySharing(let on): "family sharing \(on ? "on" : "off")"
@@ -96,6 +97,11 @@ extension WorldAction {
             return .readerAge(age)
         case ("remove", ["receipt"]): return .removeReceipt
         case ("remove", _): throw WorldActionTextError("write remove receipt")
+        case ("redeem", _):
+            guard arguments.count >= 2, arguments[0] == "code" else {
+                throw WorldActionTextError("write redeem code CODE")
+            }
+            return .redeemCode(arguments.dropFirst().joined(separator: " "))
         case ("family", _) where arguments.count == 2 && arguments[0] == "add": return .familyAdd(arguments[1])
         case ("family", _) where arguments.count == 2 && arguments[0] == "remove": return .familyRemove(arguments[1])
         case ("family", ["sharing", "on"]), ("family", ["sharing", "off"]): return .familySharing(arguments[1] == "on")

@@ -54,7 +54,7 @@ public struct Catalog: Sendable {
             ?? spec.localizations.sorted { $0.key < $1.key }.first?.value
         guard let localization else { return nil }
         let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
-        return Product(
+        var product = Product(
             productIdentifier: spec.productId,
             localizedTitle: localization.title,
             localizedDescription: localization.description,
@@ -67,6 +67,23 @@ public struct Catalog: Sendable {
             introductoryOffer: spec.introductoryOffer.flatMap {
                 discount($0, storefront: storefront, formatter: formatter)
             })
+        product.discounts = (spec.promotionalOffers ?? []).compactMap { offer in
+            let terms = IntroductoryOfferSpec(
+                paymentMode: offer.paymentMode, period: offer.period, periodCount: offer.periodCount,
+                prices: offer.prices)
+            var discount = discount(terms, storefront: storefront, formatter: formatter)
+            discount?.identifier = offer.id
+            discount?.isWinBack = offer.winBack ?? false
+            return discount
+        }
+        return product
+    }
+
+    /// An offer's terms as `storefront` sells them, its price formatted for `locale`.
+    static func discount(_ offer: IntroductoryOfferSpec, storefront: Storefront, locale: String) -> ProductDiscount? {
+        discount(
+            offer, storefront: storefront,
+            formatter: PriceFormatter(locale: locale, currencyCode: storefront.currencyCode))
     }
 
     private static func discount(_ offer: IntroductoryOfferSpec, storefront: Storefront, formatter: PriceFormatter)

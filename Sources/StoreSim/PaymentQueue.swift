@@ -14,7 +14,7 @@ public final class PaymentQueue {
     unowned let store: AppStore
     let receipt: ReceiptSlot
     private var observer: ((PaymentTransaction) -> Void)?
-    private var sheetPayment: (number: Int, product: Product, appAccountToken: String?)?
+    private var sheetPayment: (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?)?
     var paymentCount = 0
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
     /// second payment start while one was running.
@@ -159,6 +159,14 @@ public final class PaymentQueue {
         store.isEligibleForIntroductoryOffer(product, appleId: appleId)
     }
 
+    /// Whether this Apple ID's subscription in the product's group lapsed: its win-back offer applies.
+    public func isEligibleForWinBack(_ product: Product) -> Bool {
+        store.isEligibleForWinBack(product, appleId: appleId)
+    }
+
+    /// The device's language as the store knows it: the app picks its owner's words by it.
+    public var locale: String { store.locale }
+
     /// Adds a payment for `productIdentifier`: the observer sees `purchasing`, then Apple's sheet appears.
     /// `discount` applies a promotional offer signed by the backend for `appAccountToken`'s customer;
     /// an unsigned, reused, expired or tampered one fails the payment before Apple's sheet.
@@ -172,7 +180,8 @@ public final class PaymentQueue {
             return
         }
         if let discount,
-            let refusal = store.refusal(of: discount, productId: productIdentifier, appAccountToken: appAccountToken)
+            let refusal = store.refusal(
+                of: discount, productId: productIdentifier, appleId: appleId, appAccountToken: appAccountToken)
         {
             store.log("promotional offer refused: \(refusal.rawValue)")
             deliver(failed(number, productIdentifier, refusal), after: store.delay(.paymentSheet))
@@ -187,12 +196,20 @@ public final class PaymentQueue {
                 paymentNumber: number, transactionIdentifier: nil, originalTransactionIdentifier: nil,
                 productIdentifier: productIdentifier, transactionDate: store.scheduler.now, state: .purchasing,
                 error: nil), after: .zero)
+        // The signature was verified: the sheet and the charge are at the offer's price.
+        let offer = discount.flatMap { discount in
+            product.discounts.first { $0.identifier == discount.identifier }.map {
+                AppliedOffer(discount: $0, offerType: 2, key: discount.identifier)
+            }
+        }
         store.scheduler.schedule(after: store.delay(.paymentSheet)) { [self] in
-            sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased())
+            sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased(), offer)
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+            let words = StoreWords(locale: product.priceLocale)
             let shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
-                terms: Self.terms(product, introductoryOfferEligible: eligible))
+                terms: Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount),
+                confirmLabel: words.subscribe, cancelLabel: words.cancel)
             sheet = shown
             store.log("payment sheet shown: \(product.localizedTitle) \(product.localizedPrice)")
             onSheetChange?(shown)
@@ -205,7 +222,7 @@ public final class PaymentQueue {
         if let subscription = consentSubscription {
             return answerPriceConsent(confirm, originalTransactionId: subscription)
         }
-        guard let (number, product, appAccountToken) = sheetPayment else { return }
+        guard let (number, product, appAccountToken, offer) = sheetPayment else { return }
         sheetPayment = nil
         sheet = nil
         onSheetChange?(nil)
@@ -234,12 +251,16 @@ public final class PaymentQueue {
             case .interrupted:
                 postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
             default:
-                if store.needsAskToBuy(appleId) {
+                if offer != nil && (store.needsAskToBuy(appleId) || store.interruptedPurchasesEnabled) {
+                    // A held payment keeps no offer: rather than charge the full price later, it fails now.
+                    store.log("promotional offer: not kept while a payment waits; the payment fails")
+                    deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero)
+                } else if store.needsAskToBuy(appleId) {
                     postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
                 } else if store.interruptedPurchasesEnabled {
                     postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
                 } else {
-                    complete(number, product, appAccountToken: appAccountToken)
+                    complete(number, product, appAccountToken: appAccountToken, offer: offer)
                 }
             }
         }
@@ -247,10 +268,10 @@ public final class PaymentQueue {
 
     /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
     /// store could not record it.
-    func complete(_ number: Int, _ product: Product, appAccountToken: String? = nil) {
+    func complete(_ number: Int, _ product: Product, appAccountToken: String? = nil, offer: AppliedOffer? = nil) {
         do {
             let record = try store.purchase(
-                product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
+                product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken, offer: offer)
             receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
             deliver(purchased(number, record), after: .zero)
         } catch {
@@ -347,22 +368,18 @@ public final class PaymentQueue {
             productIdentifier: productIdentifier, transactionDate: store.scheduler.now, state: .failed, error: error)
     }
 
-    static func terms(_ product: Product, introductoryOfferEligible: Bool = true) -> String {
-        guard let period = product.subscriptionPeriod else { return "One-time purchase of \(product.localizedPrice)." }
-        var terms = "\(product.localizedPrice) per \(period)."
-        if introductoryOfferEligible, let offer = product.introductoryOffer {
-            switch offer.paymentMode {
-            case .freeTrial:
-                terms = "Free for \(offer.subscriptionPeriod.lengthDescription), then " + terms
-            case .payAsYouGo:
-                let periods =
-                    offer.numberOfPeriods == 1
-                    ? "" : " for \(offer.numberOfPeriods) \(offer.subscriptionPeriod.unit.rawValue)s"
-                terms = "\(offer.localizedPrice) per \(offer.subscriptionPeriod)\(periods), then " + terms
-            case .payUpFront:
-                terms = "\(offer.localizedPrice) for \(offer.subscriptionPeriod.lengthDescription), then " + terms
-            }
-        }
-        return terms + " Renews automatically until cancelled in Settings."
+    /// Apple's sheet in the device's language (`StoreWords`): the offer that applies, then the price.
+    static func terms(_ product: Product, introductoryOfferEligible: Bool = true, offer: ProductDiscount? = nil)
+        -> String
+    {
+        let words = StoreWords(locale: product.priceLocale)
+        let applied = offer ?? (introductoryOfferEligible ? product.introductoryOffer : nil)
+        let offerText =
+            applied.map {
+                words.offerTerms(
+                    mode: $0.paymentMode, price: $0.localizedPrice, period: $0.subscriptionPeriod,
+                    count: $0.numberOfPeriods)
+            } ?? ""
+        return words.sheetTerms(price: product.localizedPrice, period: product.subscriptionPeriod, offer: offerText)
     }
 }

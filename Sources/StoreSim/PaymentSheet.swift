@@ -12,4 +12,7 @@ public struct PaymentSheet: Equatable, Sendable {
     public let localizedPrice: String
     /// "Free for 1 week, then $39.99 per year. Renews automatically until cancelled."
     public let terms: String
+    /// The buttons of a payment sheet in the device's language ("S’abonner", "Annuler").
+    public var confirmLabel = "Subscribe"
+    public var cancelLabel = "Cancel"
 }

@@ -15,6 +15,8 @@ public struct Product: Equatable, Sendable {
     public let subscriptionPeriod: CalendarPeriod?
     public let subscriptionGroupIdentifier: String?
     public let introductoryOffer: ProductDiscount?
+    /// Promotional offers (`SKProduct.discounts`): applied only with a signature from the app's server.
+    public var discounts: [ProductDiscount] = []
 }
 
 /// An introductory offer, as StoreKit's `SKProductDiscount`.
@@ -30,6 +32,10 @@ public struct ProductDiscount: Equatable, Sendable {
     public let numberOfPeriods: Int
     public let price: Decimal
     public let localizedPrice: String
+    /// A promotional offer's identifier; nil for an introductory offer.
+    public var identifier: String? = nil
+    /// The owner meant it for readers whose subscription lapsed (a `.storekit` file's win-back offer).
+    public var isWinBack = false
 }
 
 /// The answer to a products request: what is sellable here, and which identifiers were not.

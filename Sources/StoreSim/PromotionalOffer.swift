@@ -44,10 +44,16 @@ extension AppStore {
     }
 
     /// Why a promotional offer cannot apply to this payment, or nil when it can (the nonce is then spent).
-    func refusal(of discount: PaymentDiscount, productId: String, appAccountToken: String) -> StoreError? {
+    func refusal(of discount: PaymentDiscount, productId: String, appleId: String, appAccountToken: String)
+        -> StoreError?
+    {
         guard let spec = catalog.spec(for: productId),
-            spec.promotionalOffers?.contains(where: { $0.id == discount.identifier }) == true
+            let offer = spec.promotionalOffers?.first(where: { $0.id == discount.identifier })
         else { return .invalidOfferIdentifier }
+        // A win-back offer is for a lapsed subscriber only.
+        if offer.winBack == true, let product = product(productId), !isEligibleForWinBack(product, appleId: appleId) {
+            return .ineligibleForOffer
+        }
         guard !discount.nonce.isEmpty, !discount.signature.isEmpty else { return .missingOfferParams }
         guard let key = offerKeys[discount.keyIdentifier] else { return .invalidSignature }
         let message = PromotionalOfferMessage.bytes(

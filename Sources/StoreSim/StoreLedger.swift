@@ -89,6 +89,10 @@ final class StoreLedger {
         );
         CREATE INDEX family_shares_by_purchase ON family_shares(purchaser_original_id)
         """,
+        // The promotional offer or offer code a subscription's next periods are billed at (`intro_periods_left`).
+        """
+        ALTER TABLE subscriptions ADD COLUMN offer_id TEXT
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -192,8 +196,8 @@ final class StoreLedger {
             """
             INSERT OR REPLACE INTO subscriptions (original_transaction_id, apple_id, device_id, group_id, product_id,
                 auto_renew_product_id, auto_renew, status, expires_ms, grace_expires_ms, retry_ends_ms,
-                expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id, offer_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(subscription.originalTransactionId), .text(subscription.appleId), .text(subscription.deviceId),
@@ -202,7 +206,7 @@ final class StoreLedger {
                 .integer(subscription.expiresDate.milliseconds), optional(subscription.gracePeriodExpiresDate),
                 optional(subscription.billingRetryEndsDate), optional(subscription.expirationIntent),
                 optional(subscription.priceIncreaseStatus), .integer(Int64(subscription.introPeriodsLeft)),
-                .text(subscription.latestTransactionId),
+                .text(subscription.latestTransactionId), subscription.offerId.map { .text($0) } ?? .null,
             ])
     }
 
@@ -232,7 +236,8 @@ final class StoreLedger {
             gracePeriodExpiresDate: row[9].int.map { SimInstant(milliseconds: $0) },
             billingRetryEndsDate: row[10].int.map { SimInstant(milliseconds: $0) },
             expirationIntent: row[11].int.map { Int($0) }, priceIncreaseStatus: row[12].int.map { Int($0) },
-            introPeriodsLeft: Int(row[13].int ?? 0), latestTransactionId: row[14].string ?? "")
+            introPeriodsLeft: Int(row[13].int ?? 0), latestTransactionId: row[14].string ?? "",
+            offerId: row.count > 15 ? row[15].string : nil)
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {

@@ -16,9 +16,10 @@ extension AppStore {
 
     /// Charges for `product` once the reader (or a parent) said yes: a one-time purchase, a new
     /// subscription, a resubscription, or a change within a group the Apple ID already subscribes to.
-    func purchase(_ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil)
-        throws(DatabaseError) -> TransactionRecord
-    {
+    func purchase(
+        _ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil,
+        offer applied: AppliedOffer? = nil
+    ) throws(DatabaseError) -> TransactionRecord {
         let kind = catalog.spec(for: product.productIdentifier)?.type
         guard kind == .autoRenewable, let group = product.subscriptionGroupIdentifier else {
             let record = try recordTransaction(
@@ -29,25 +30,29 @@ extension AppStore {
         }
         let inGroup = try ledger.subscriptions(appleId: appleId).filter { $0.groupId == group }
         if let current = inGroup.first(where: { $0.state != .expired && $0.state != .revoked }) {
-            return try change(current, to: product, appAccountToken: appAccountToken)
+            let record = try change(current, to: product, appAccountToken: appAccountToken)
+            if let applied { try applyAtNextRenewal(applied, to: current.originalTransactionId) }
+            return record
         }
-        let offer = isEligibleForIntroductoryOffer(product, appleId: appleId) ? product.introductoryOffer : nil
+        // An offer the reader applied (signed, or a code) replaces the introductory offer, as on Apple's sheet.
+        let intro = isEligibleForIntroductoryOffer(product, appleId: appleId) ? product.introductoryOffer : nil
+        let offer = applied?.discount ?? intro
         let previous = inGroup.first
         let record = try recordTransaction(
             product: product, appleId: appleId, deviceId: deviceId, original: previous?.originalTransactionId,
-            periodLength: offer.map(Self.firstIntroPeriod), offerType: offer == nil ? nil : 1,
-            appAccountToken: appAccountToken)
+            periodLength: offer.map(Self.firstIntroPeriod),
+            offerType: applied?.offerType ?? (offer == nil ? nil : 1), appAccountToken: appAccountToken)
         let subscription = SubscriptionRecord(
             originalTransactionId: record.originalTransactionIdentifier, appleId: appleId, deviceId: deviceId,
             groupId: group, productId: product.productIdentifier, autoRenewProductId: product.productIdentifier,
             autoRenew: true, state: .active, expiresDate: record.expiresDate ?? scheduler.now,
             gracePeriodExpiresDate: nil, billingRetryEndsDate: nil, expirationIntent: nil, priceIncreaseStatus: nil,
-            introPeriodsLeft: offer.map { $0.paymentMode == .payAsYouGo ? $0.numberOfPeriods - 1 : 0 } ?? 0,
-            latestTransactionId: record.transactionIdentifier)
+            introPeriodsLeft: offer.map(Self.offerPeriodsLeft) ?? 0,
+            latestTransactionId: record.transactionIdentifier, offerId: applied?.key)
         try ledger.save(subscription)
         log(
-            "charged \(appleId) for \(product.productIdentifier): transaction \(record.transactionIdentifier)"
-                + (offer.map { ", introductory offer \($0.paymentMode.rawValue)" } ?? "")
+            "charged \(appleId) for \(product.productIdentifier)\(Self.charged(applied)): transaction \(record.transactionIdentifier)"
+                + (applied == nil ? offer.map { ", introductory offer \($0.paymentMode.rawValue)" } ?? "" : "")
                 + ", until \(subscription.expiresDate)")
         notify(.subscribed, previous == nil ? .initialBuy : .resubscribe, record, subscription)
         scheduleNext(subscription)
@@ -226,12 +231,21 @@ extension AppStore {
         _ current: SubscriptionRecord, product: Product, start: SimInstant, subtype: NotificationSubtype?
     ) throws(DatabaseError) {
         var subscription = current
-        let intro = subscription.introPeriodsLeft > 0 ? product.introductoryOffer : nil
+        // The periods left of an introductory offer, or of the promotional offer or code the reader applied.
+        let offerKey = subscription.offerId
+        let intro =
+            subscription.introPeriodsLeft > 0
+            ? (offerKey.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) : nil
+        let offerType = offerKey.map { $0.hasPrefix("code:") ? 3 : 2 } ?? 1
         let record = try recordTransaction(
             product: product, appleId: subscription.appleId, deviceId: subscription.deviceId,
             original: subscription.originalTransactionId, start: start,
-            periodLength: intro?.subscriptionPeriod, reason: "RENEWAL", offerType: intro == nil ? nil : 1)
+            periodLength: intro.map {
+                $0.paymentMode == .payAsYouGo ? $0.subscriptionPeriod : Self.firstIntroPeriod($0)
+            },
+            reason: "RENEWAL", offerType: intro == nil ? nil : offerType)
         if intro != nil { subscription.introPeriodsLeft -= 1 }
+        if subscription.introPeriodsLeft <= 0 { subscription.offerId = nil }
         subscription.productId = product.productIdentifier
         subscription.state = .active
         subscription.expiresDate = record.expiresDate ?? start
@@ -243,7 +257,9 @@ extension AppStore {
         subscription.latestTransactionId = record.transactionIdentifier
         try ledger.save(subscription)
         log(
-            "renewed \(subscription.originalTransactionId): transaction \(record.transactionIdentifier) until \(subscription.expiresDate)"
+            "renewed \(subscription.originalTransactionId)"
+                + "\(Self.charged(offerKey.flatMap { key in intro.map { AppliedOffer(discount: $0, offerType: offerType, key: key) } })): "
+                + "transaction \(record.transactionIdentifier) until \(subscription.expiresDate)"
         )
         notify(.didRenew, subtype, record, subscription)
         scheduleNext(subscription)

@@ -34,7 +34,9 @@ public struct SubscriptionRecord: Equatable, Sendable {
     public var expirationIntent: Int?
     /// nil without a price increase; 0 not yet answered; 1 consented.
     public var priceIncreaseStatus: Int?
-    /// Periods still billed at the introductory price.
+    /// Periods still billed at the introductory price (or at `offerId`'s).
     public var introPeriodsLeft: Int
     public var latestTransactionId: String
+    /// The promotional offer or offer code those periods are billed at; nil for the introductory offer.
+    public var offerId: String? = nil
 }

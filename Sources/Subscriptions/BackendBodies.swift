@@ -68,3 +68,18 @@ extension IdentityAnswerBody {
             appAccountToken: identity.appAccountToken)
     }
 }
+
+/// `POST /v1/offers/sign`'s answer.
+struct OfferSignatureBody: Decodable {
+    let appAccountToken: String
+    let keyIdentifier: String
+    let nonce: String
+    let timestamp: Int64
+    let signature: String
+
+    func signed(_ offerId: String) -> SignedOffer {
+        SignedOffer(
+            offerId: offerId, keyIdentifier: keyIdentifier, nonce: nonce, signature: signature, timestamp: timestamp,
+            appAccountToken: appAccountToken)
+    }
+}

@@ -215,6 +215,15 @@ public final class BackendClient {
         }
     }
 
+    /// Asks the server to sign a promotional offer for one payment by the current identity.
+    public func signOffer(
+        productId: String, offerId: String, completion: @escaping (Result<SignedOffer, BackendFailure>) -> Void
+    ) {
+        post("/v1/offers/sign", ["productId": productId, "offerId": offerId]) { result in
+            completion(result.flatMap { Self.decode(OfferSignatureBody.self, $0).map { $0.signed(offerId) } })
+        }
+    }
+
     // MARK: - Requests
 
     private func post(

@@ -81,7 +81,9 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
-        let now = store.currentProduct(offer.productId)
+        var now = store.currentProduct(offer.productId).map(offerable)
+        // A win-back offer the paywall did not show is not applied unasked: the reader pays what was shown.
+        if offer.product.winBackOffer == nil { now?.winBackOffer = nil }
         guard now == nil || Self.sameIntroductoryTerms(now, offer.product) else {
             log(
                 "purchase \(offer.id): the paywall's introductory offer is not Apple's any more; the paywall is corrected"
@@ -89,11 +91,30 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
-        log("purchase \(offer.id): handing over to the App Store")
         activePurchase?.progress(.waitingForStore)
+        if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
+        log("purchase \(offer.id): handing over to the App Store")
         // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
         store.addPayment(
             productIdentifier: offer.productId, applicationUsername: storage.accountSession?.appAccountToken)
+    }
+
+    /// A lapsed reader's win-back offer: the server signs it for this payment, the store checks the signature
+    /// and charges the offer's price. Without a signature the purchase stops: the paywall promised the offer.
+    private func payWithOffer(_ offer: Offer, _ winBack: StoreOffer) {
+        log("purchase \(offer.id): asking the server to sign offer \(winBack.id)")
+        let productId = offer.productId
+        backend.signOffer(productId: productId, offerId: winBack.id) { [self] result in
+            guard activePurchase?.productId == productId else { return }
+            switch result {
+            case .success(let signed):
+                log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
+                store.addPayment(productIdentifier: productId, offer: signed)
+            case .failure(let failure):
+                log("the server did not sign offer \(winBack.id) (\(failure)): nothing is charged")
+                finishPurchase(.failed(message: "The offer could not be applied. Nothing was charged; try again."))
+            }
+        }
     }
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
@@ -202,7 +223,8 @@ extension SubscriptionCoordinator {
         var changed = false
         let offers = catalog.offers.map { offer -> Offer in
             guard group == nil || offer.product.subscriptionGroupIdentifier == group,
-                let now = store.currentProduct(offer.productId), !Self.sameIntroductoryTerms(now, offer.product)
+                let now = store.currentProduct(offer.productId).map(offerable),
+                !Self.sameIntroductoryTerms(now, offer.product)
             else { return offer }
             changed = true
             return Offer(id: offer.id, product: now)
@@ -212,9 +234,22 @@ extension SubscriptionCoordinator {
         onCatalogChange(catalog)
     }
 
+    /// A win-back offer needs the server's signature, and the server signs only for someone it knows: a phone
+    /// with no identity yet (a new phone before its restore) is shown the product without it, never an offer
+    /// the purchase could not keep.
+    func offerable(_ product: StoreProduct) -> StoreProduct {
+        guard product.winBackOffer != nil, storage.accountSession == nil, storage.anonymousIdentity == nil else {
+            return product
+        }
+        var plain = product
+        plain.winBackOffer = nil
+        return plain
+    }
+
     /// Whether two readings of a product promise the same introductory offer (free trial or paid).
     static func sameIntroductoryTerms(_ one: StoreProduct?, _ other: StoreProduct) -> Bool {
         one?.freeTrialPeriod == other.freeTrialPeriod && one?.paidIntroductoryOffer == other.paidIntroductoryOffer
+            && one?.winBackOffer == other.winBackOffer
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

@@ -14,6 +14,10 @@ public struct StoreProduct: Equatable, Sendable {
     public let subscriptionGroupIdentifier: String?
     /// The introductory offer when it is paid (pay as you go, pay up front).
     public var paidIntroductoryOffer: PaidIntroductoryOffer? = nil
+    /// The store's words in the device's language (`StoreWords`); English descriptions when nil.
+    public var words: ProductWords? = nil
+    /// A promotional offer the app may apply with the backend's signature (win-back), as the store words it.
+    public var winBackOffer: StoreOffer? = nil
 
     public init(
         productIdentifier: String, localizedTitle: String, localizedDescription: String, localizedPrice: String,
@@ -28,6 +32,48 @@ public struct StoreProduct: Equatable, Sendable {
         self.subscriptionPeriod = subscriptionPeriod
         self.freeTrialPeriod = freeTrialPeriod
     }
+}
+
+/// The store's words about a product's period and trial: "mois", "par mois", "1 semaine", "1 semaine gratuite".
+public struct ProductWords: Equatable, Sendable {
+    public var period: String
+    public var perPeriod: String
+    public var trial: String?
+    public var freeTrial: String?
+    /// A paid introductory offer's terms up to its "then ", as Apple's sheet says them.
+    public var introTerms: String?
+
+    public init(period: String, perPeriod: String, trial: String?, freeTrial: String?, introTerms: String?) {
+        self.period = period
+        self.perPeriod = perPeriod
+        self.trial = trial
+        self.freeTrial = freeTrial
+        self.introTerms = introTerms
+    }
+}
+
+/// A subscription offer the app applies to a payment (`Product.SubscriptionOffer`, promotional): its identifier
+/// and its terms up to "then ", in the store's words.
+public struct StoreOffer: Equatable, Sendable {
+    public let id: String
+    public let terms: String
+
+    public init(id: String, terms: String) {
+        self.id = id
+        self.terms = terms
+    }
+}
+
+/// A promotional offer signed by the app's server for one payment: what `SKPaymentDiscount` carries.
+public struct SignedOffer: Equatable, Sendable, Decodable {
+    public let offerId: String
+    public let keyIdentifier: String
+    public let nonce: String
+    /// Base64url, as the server sent it.
+    public let signature: String
+    public let timestamp: Int64
+    /// The customer the signature covers: the payment must name them.
+    public let appAccountToken: String
 }
 
 /// A reduced price for a new subscriber: per period for `numberOfPeriods` periods, or once for the whole offer.
@@ -94,6 +140,9 @@ public protocol StoreAdapter: AnyObject {
         _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)
     /// `applicationUsername`: the appAccountToken of the signed-in reader, nil for a guest.
     func addPayment(productIdentifier: String, applicationUsername: String?)
+    /// The same with a promotional offer the server signed (`SKPaymentDiscount`); the payment names the
+    /// customer the signature covers.
+    func addPayment(productIdentifier: String, offer: SignedOffer)
     /// The product with the introductory offer Apple's sheet would give this Apple ID now (a StoreKit 1
     /// app reads it from the receipt's intro-offer history); nil when the store does not sell it.
     func currentProduct(_ productIdentifier: String) -> StoreProduct?

@@ -127,7 +127,8 @@ public final class SubscriptionCoordinator {
                 log("products request failed (\(error)): asked again when the paywall opens")
                 return completion(catalog)
             }
-            catalog = OfferCatalog.reconcile(configured: configured, returned: products, invalid: invalid)
+            catalog = OfferCatalog.reconcile(
+                configured: configured, returned: products.map(offerable), invalid: invalid)
             for left in catalog.leftOut { log("offer \(left.id) left out: \(left.reason)") }
             completion(catalog)
         }

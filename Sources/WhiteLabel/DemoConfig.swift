@@ -46,6 +46,13 @@ public struct PaywallText: Codable, Sendable, Equatable {
     public var offer: String
     /// The line for an offer with a free trial; `offer` is used when absent.
     public var offerWithTrial: String?
+    /// The line for a lapsed reader's win-back offer (`{intro}` holds its terms); `offer` when absent.
+    public var winBack: String?
+    /// The buttons under the offers; "Restore purchase" and "Log in" when absent.
+    public var restore: String?
+    public var logIn: String?
+    /// Locale (`fr_FR`, or a language: `fr`) → the owner's words in it, each field falling back to these.
+    public var localizations: [String: PaywallLocalization]?
 
     public init(title: String, body: String, offer: String, offerWithTrial: String?) {
         self.title = title
@@ -54,7 +61,44 @@ public struct PaywallText: Codable, Sendable, Equatable {
         self.offerWithTrial = offerWithTrial
     }
 
-    public static let placeholders = ["{title}", "{description}", "{price}", "{period}", "{trial}", "{intro}"]
+    /// `{perPeriod}` ("per month", "par mois") and `{freeTrial}` ("1 week free", "1 semaine gratuite") are
+    /// the store's own words in the device's language.
+    public static let placeholders = [
+        "{title}", "{description}", "{price}", "{period}", "{trial}", "{intro}", "{perPeriod}", "{freeTrial}",
+    ]
+
+    /// The words for `locale`: its own (`fr_FR`), else its language's (`fr`), else these.
+    public func localized(for locale: String) -> PaywallText {
+        let language = String(locale.prefix { $0 != "_" && $0 != "-" })
+        guard let words = localizations?[locale] ?? localizations?[language] else { return self }
+        var text = self
+        text.title = words.title ?? title
+        text.body = words.body ?? body
+        text.offer = words.offer ?? offer
+        text.offerWithTrial = words.offerWithTrial ?? words.offer ?? offerWithTrial
+        text.winBack = words.winBack ?? winBack
+        text.restore = words.restore ?? restore
+        text.logIn = words.logIn ?? logIn
+        return text
+    }
+}
+
+/// The owner's paywall words in one locale; what is left out is the default's.
+public struct PaywallLocalization: Codable, Sendable, Equatable {
+    public var title: String?
+    public var body: String?
+    public var offer: String?
+    public var offerWithTrial: String?
+    public var winBack: String?
+    public var restore: String?
+    public var logIn: String?
+
+    public init(title: String? = nil, body: String? = nil, offer: String? = nil, offerWithTrial: String? = nil) {
+        self.title = title
+        self.body = body
+        self.offer = offer
+        self.offerWithTrial = offerWithTrial
+    }
 }
 
 /// A piece of content in the feed: its free preview, and the levels that unlock the full version.
@@ -158,6 +202,8 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
     public var introductoryOffer: IntroductoryOfferSpec?
     /// Offers the app may apply to a purchase with a signature from the backend (promotional offers).
     public var promotionalOffers: [PromotionalOfferSpec]? = nil
+    /// Offer codes a reader redeems on the App Store (a `.storekit` file's `codeOffers`).
+    public var offerCodes: [OfferCodeSpec]? = nil
     /// Storefront (ISO 3166 alpha-3, e.g. `USA`) → price in that storefront's currency, as a decimal string.
     /// A storefront not listed does not sell the product.
     public var prices: [String: String]
@@ -206,6 +252,8 @@ public struct PromotionalOfferSpec: Codable, Sendable, Equatable {
     public var periodCount: Int?
     /// The price per period, per storefront; free when absent.
     public var prices: [String: String]?
+    /// Meant for readers whose subscription lapsed: the paywall shows it to them (a `.storekit` win-back offer).
+    public var winBack: Bool?
 
     public init(
         id: String, paymentMode: IntroductoryOfferSpec.PaymentMode, period: String, periodCount: Int? = nil,
@@ -216,6 +264,40 @@ public struct PromotionalOfferSpec: Codable, Sendable, Equatable {
         self.period = period
         self.periodCount = periodCount
         self.prices = prices
+    }
+}
+
+/// An offer code of a subscription: redeemed by its code on the App Store, for readers its eligibility names.
+public struct OfferCodeSpec: Codable, Sendable, Equatable {
+    /// Who may redeem it, as App Store Connect names them.
+    public enum Eligibility: String, Codable, Sendable {
+        /// Never subscribed in the group.
+        case new
+        /// Subscribed before; the subscription lapsed.
+        case expired
+        /// Subscribed now: the offer starts at the next renewal.
+        case existing
+    }
+
+    /// The code the reader types (a `.storekit` file's `referenceName`).
+    public var code: String
+    public var paymentMode: IntroductoryOfferSpec.PaymentMode
+    public var period: String
+    public var periodCount: Int?
+    /// The price per period (pay as you go) or for all of it (pay up front), per storefront; free when absent.
+    public var prices: [String: String]?
+    public var eligibility: [Eligibility]
+
+    public init(
+        code: String, paymentMode: IntroductoryOfferSpec.PaymentMode, period: String, periodCount: Int? = nil,
+        prices: [String: String]? = nil, eligibility: [Eligibility]
+    ) {
+        self.code = code
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periodCount = periodCount
+        self.prices = prices
+        self.eligibility = eligibility
     }
 }
 

@@ -46,10 +46,7 @@ public enum DemoConfigLoader {
                     "\"\(subscription.productId)\" grants no levels: add it to backend.productLevels")
             }
         }
-        try checkTemplate(app.paywall.offer, at: "app.paywall.offer", file: file)
-        if let template = app.paywall.offerWithTrial {
-            try checkTemplate(template, at: "app.paywall.offerWithTrial", file: file)
-        }
+        try checkPaywall(app.paywall, file: file)
         let knownLevels = Set(config.backend.productLevels.values.joined())
         var contentIds: Set<String> = []
         for (index, item) in app.content.enumerated() {
@@ -94,7 +91,7 @@ public enum DemoConfigLoader {
         }
     }
 
-    private static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {
+    static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else {

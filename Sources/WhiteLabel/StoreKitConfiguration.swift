@@ -34,7 +34,8 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     /// Decodes and checks a file; a problem is a `ConfigError` naming `file` and the JSON path in it.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
         let contents = try JSONFileDecoder.decode(StoreKitFile.self, from: data, file: file)
-        let settings = StoreKitSettings(contents.settings)
+        var settings = StoreKitSettings(contents.settings)
+        settings.offerKeyIdentifier = contents.subscriptionOffersKeyPair?.id
         var importer = StoreKitImporter(file: file, storefront: settings.storefront)
         var products: [StoreProductSpec] = []
         func add(_ spec: StoreProductSpec, at location: String) throws(ConfigError) {
@@ -86,9 +87,22 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             let introductoryPrice = product.introductoryOffer?.prices?[settings.storefront]
             spec.prices = [:]
             spec.introductoryOffer?.prices = introductoryPrice == nil ? nil : [:]
-            for code in sellingStorefronts where !(unavailable[code] ?? []).contains(product.productId) {
+            let selling = sellingStorefronts.filter { !(unavailable[$0] ?? []).contains(product.productId) }
+            for code in selling {
                 spec.prices[code] = price
                 if let introductoryPrice { spec.introductoryOffer?.prices?[code] = introductoryPrice }
+            }
+            // Offers are priced as their product: the file's number in every storefront that sells it.
+            func spread(_ prices: [String: String]?) -> [String: String]? {
+                prices?[settings.storefront].map { offerPrice in
+                    Dictionary(uniqueKeysWithValues: selling.map { ($0, offerPrice) })
+                }
+            }
+            spec.promotionalOffers = spec.promotionalOffers?.map {
+                var offer = $0; offer.prices = spread(offer.prices); return offer
+            }
+            spec.offerCodes = spec.offerCodes?.map {
+                var offer = $0; offer.prices = spread(offer.prices); return offer
             }
             return spec
         }
@@ -99,7 +113,7 @@ public struct StoreKitConfiguration: Sendable, Equatable {
 }
 
 /// Turns the file's products into specs, checking what JSON types alone cannot, with the file's own field names.
-private struct StoreKitImporter {
+struct StoreKitImporter {
     let file: String
     let storefront: String
     private(set) var warnings: [ConfigError] = []
@@ -109,7 +123,7 @@ private struct StoreKitImporter {
         self.storefront = storefront
     }
 
-    private func fail(_ location: String, _ message: String) -> ConfigError {
+    func fail(_ location: String, _ message: String) -> ConfigError {
         ConfigError(file: file, location: location, message: message)
     }
 
@@ -126,7 +140,7 @@ private struct StoreKitImporter {
         } else if let intro = subscription.introductoryOffers?.first {
             offer = try introductoryOffer(intro, at: "\(location).introductoryOffers[0]")
         }
-        return StoreProductSpec(
+        var spec = StoreProductSpec(
             productId: subscription.productID, type: .autoRenewable, subscriptionGroup: group.id,
             groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
             introductoryOffer: offer,
@@ -134,6 +148,8 @@ private struct StoreKitImporter {
             localizations: try localizations(
                 subscription.localizations, of: subscription.productID, at: "\(location).localizations"),
             isFamilyShareable: subscription.familyShareable)
+        try addOffers(of: subscription, to: &spec, at: location)
+        return spec
     }
 
     mutating func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
@@ -155,7 +171,7 @@ private struct StoreKitImporter {
             isFamilyShareable: product.familyShareable)
     }
 
-    private func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
+    func introductoryOffer(_ offer: StoreKitFileIntroductoryOffer, at location: String)
         throws(ConfigError) -> IntroductoryOfferSpec
     {
         let mode: IntroductoryOfferSpec.PaymentMode

@@ -6,6 +6,13 @@ struct StoreKitFile: Decodable {
     var nonRenewingSubscriptions: [StoreKitFileProduct]?
     var subscriptionGroups: [StoreKitFileGroup]?
     var settings: StoreKitFileSettings?
+    /// The In-App Purchase key Xcode made for signing promotional offers: only its `id` is used.
+    var subscriptionOffersKeyPair: StoreKitFileKeyPair?
+}
+
+/// `subscriptionOffersKeyPair`: `{id, privateKey}`.
+struct StoreKitFileKeyPair: Decodable {
+    var id: String?
 }
 
 /// A consumable, non-consumable or non-renewing subscription.
@@ -35,15 +42,25 @@ struct StoreKitFileSubscription: Decodable {
     var introductoryOffer: StoreKitFileIntroductoryOffer?
     /// Format version 5 lists introductory offers here too; older files have only `introductoryOffer`.
     var introductoryOffers: [StoreKitFileIntroductoryOffer]?
+    /// Promotional offers, each with its `offerID`.
+    var adHocOffers: [StoreKitFileIntroductoryOffer]?
+    /// Offer codes: `referenceName` is the code, `eligibility` who may redeem it.
+    var codeOffers: [StoreKitFileIntroductoryOffer]?
+    /// Format version 5; Apple's fields are not documented: read as promotional offers meant for lapsed readers.
+    var winbackOffers: [StoreKitFileIntroductoryOffer]?
     var localizations: [StoreKitFileLocalization]
 }
 
 /// `introductoryOffer`: `paymentMode` is `free`, `payAsYouGo` or `payUpFront`.
+/// Promotional offers (`offerID`) and offer codes (`referenceName`, `eligibility`) have the same terms.
 struct StoreKitFileIntroductoryOffer: Decodable {
     var paymentMode: String
     var subscriptionPeriod: String
     var numberOfPeriods: Int?
     var displayPrice: String?
+    var offerID: String?
+    var referenceName: String?
+    var eligibility: [String]?
 }
 
 /// One locale's texts of a product.

@@ -9,7 +9,14 @@ enum StoreKitIgnoredFields {
     static func warnings(in data: Data, file: String) -> [ConfigError] {
         guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
         var scan = Scan(file: file)
-        scan.object(top, at: "", used: ["products", "nonRenewingSubscriptions", "subscriptionGroups", "settings"])
+        scan.object(
+            top, at: "",
+            used: [
+                "products", "nonRenewingSubscriptions", "subscriptionGroups", "settings", "subscriptionOffersKeyPair",
+            ])
+        if let pair = top["subscriptionOffersKeyPair"] as? [String: Any] {
+            scan.object(pair, at: "subscriptionOffersKeyPair", used: ["id"])
+        }
         for (index, group) in array(top["subscriptionGroups"]).enumerated() {
             let location = "subscriptionGroups[\(index)]"
             scan.object(group, at: location, used: ["id", "name", "subscriptions"])
@@ -50,7 +57,8 @@ enum StoreKitIgnoredFields {
         mutating func subscription(_ subscription: [String: Any], at location: String) {
             let used: Set<String> = [
                 "productID", "type", "displayPrice", "groupNumber", "recurringSubscriptionPeriod",
-                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "familyShareable",
+                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "familyShareable", "adHocOffers",
+                "codeOffers", "winbackOffers",
             ]
             object(subscription, at: location, used: used)
             // One introductory offer per subscription is what the App Store sells to a new subscriber.
@@ -61,6 +69,15 @@ enum StoreKitIgnoredFields {
             }
             if let offer = subscription["introductoryOffer"] as? [String: Any] {
                 billingPlanType(offer, at: "\(location).introductoryOffer")
+            }
+            for key in ["adHocOffers", "codeOffers", "winbackOffers"] {
+                for (index, offer) in StoreKitIgnoredFields.array(subscription[key]).enumerated() {
+                    let at = "\(location).\(key)[\(index)]"
+                    billingPlanType(offer, at: at)
+                    if offer["isStackable"] as? Bool == true {
+                        warn("\(at).isStackable", true, "stacking an offer code on another offer is not simulated")
+                    }
+                }
             }
             // A plan billed up front at `displayPrice` is how the simulator sells every subscription.
             for (index, plan) in StoreKitIgnoredFields.array(subscription["billingPlans"]).enumerated()
@@ -89,10 +106,7 @@ enum StoreKitIgnoredFields {
 
         static func reason(_ key: String) -> String {
             switch key {
-            case "adHocOffers": "promotional offers in a .storekit file are not imported"
-            case "codeOffers": "offer codes are not simulated"
-            case "winbackOffers": "win-back offers are not simulated"
-            case "subscriptionOffersKeyPair": "the offer key is the backend's own; the file's is not used"
+            case "privateKey": "offers are signed with the backend's own key, under the file's key ID"
             case "localizations": "the group's display names are not shown"
             default: "the simulator does not read this field"
             }

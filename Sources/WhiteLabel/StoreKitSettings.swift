@@ -19,6 +19,8 @@ public struct StoreKitSettings: Sendable, Equatable {
     public var disableDialogs: Bool
     /// `SKTestSession.TimeRate` raw value; 0 is real time.
     public var timeRate: Int
+    /// The In-App Purchase key's ID (`subscriptionOffersKeyPair.id`): the backend signs promotional offers under it.
+    public var offerKeyIdentifier: String? = nil
 
     public init(
         storefront: String = "USA", locale: String = "en_US", askToBuyEnabled: Bool = false,

@@ -14,8 +14,10 @@ enum PaywallCheck {
         var lines = [
             "Paywall of \(config.app.name) (storefront \(config.store.storefront), locale \(config.store.locale)):"
         ]
+        // The owner's words in the locale asked for, as the phone in that language shows them.
+        let paywall = config.app.paywall.localized(for: config.store.locale)
         for (index, offer) in catalog.offers.enumerated() {
-            lines.append("  \(index + 1). \(offer.id): \(OfferText.line(for: offer, paywall: config.app.paywall))")
+            lines.append("  \(index + 1). \(offer.id): \(OfferText.line(for: offer, paywall: paywall))")
         }
         if catalog.offers.isEmpty { lines.append("  (no offer: the paywall says nothing can be bought)") }
         if !catalog.leftOut.isEmpty {

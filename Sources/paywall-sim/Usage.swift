@@ -214,7 +214,7 @@ enum Usage {
                  next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,
                  payments allowed|restricted, remove receipt, clear faults TARGET,
                  family add|remove APPLE_ID (a member's own phone comes on screen as they join),
-                 family sharing on|off; after launch the settings
+                 family sharing on|off, redeem code CODE (an offer code on the App Store); after launch the settings
                  storefront, locale, latency, inject and finish are actions too
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,

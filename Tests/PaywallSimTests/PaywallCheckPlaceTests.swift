@@ -16,7 +16,9 @@ import Testing
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news", "--locale", "fr_FR"])
         #expect(result.code == 0, "\(result.stderr)")
         #expect(result.stdout.contains("(storefront USA, locale fr_FR)"))
-        #expect(result.stdout.contains("premium-monthly: Premium mensuel:"))
+        // The owner's French words (French spacing before the colon) and the store's French period.
+        #expect(result.stdout.contains("premium-monthly: Premium mensuel : "))
+        #expect(result.stdout.contains(" par mois"))
     }
 
     @Test(arguments: [

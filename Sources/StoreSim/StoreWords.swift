@@ -1,0 +1,204 @@
+import SimKernel
+
+/// The words StoreKit gives an app about periods and offers, in the device's language: "par mois",
+/// "1 semaine gratuite", "pro Monat", "1週間無料". They belong to the store, as `Product.SubscriptionPeriod`'s
+/// formatting does on a phone; the app only places them into its owner's templates.
+///
+/// English keeps the simulator's earlier words ("per 3 months"), so English paywalls read as before.
+public struct StoreWords: Sendable {
+    /// The language the words are in: `en`, `fr`, `de`, `es`, `it`, `ja`, `pt`. Others fall back to English.
+    public let language: String
+    private let table: Table
+
+    /// `locale` as the store knows it: `fr_FR`, `pt_BR`, `ja-JP`.
+    public init(locale: String) {
+        let code = String(locale.prefix { $0 != "_" && $0 != "-" }).lowercased()
+        let table = Self.tables[code]
+        self.language = table == nil ? "en" : code
+        self.table = table ?? Self.tables["en"]!
+    }
+
+    /// "1 week", "1 semaine", "3 Monate", "1週間": a length with its number always said.
+    public func length(_ period: CalendarPeriod) -> String {
+        let names = table.units[period.unit]!
+        let word = period.value == 1 ? names.one : names.many
+        return table.joined ? "\(period.value)\(word)" : "\(period.value) \(word)"
+    }
+
+    /// "month", "mois", "3 Monate": the period a price is charged for, as a template's `{period}`.
+    public func unit(_ period: CalendarPeriod) -> String {
+        period.value == 1 ? table.units[period.unit]!.bare : length(period)
+    }
+
+    /// "per month", "par mois", "pro Monat", "every 3 months" (English: "per 3 months").
+    public func perPeriod(_ period: CalendarPeriod) -> String {
+        period.value == 1
+            ? table.per[period.unit]! : table.every.replacingOccurrences(of: "{length}", with: length(period))
+    }
+
+    /// "1 week free", "1 semaine gratuite", "1 Woche gratis", "1週間無料".
+    public func freeTrial(_ period: CalendarPeriod) -> String {
+        let free = period.value == 1 ? table.free[period.unit]!.one : table.free[period.unit]!.many
+        return table.joined ? length(period) + free : "\(length(period)) \(free)"
+    }
+
+    /// An offer's price and periods up to its "then ": what Apple's sheet and the paywall both say.
+    public func offerTerms(mode: ProductDiscount.PaymentMode, price: String, period: CalendarPeriod, count: Int)
+        -> String
+    {
+        let template: String
+        var whole = period
+        whole.value *= max(count, 1)
+        switch mode {
+        case .freeTrial: template = table.freeThen
+        case .payUpFront: template = table.upFrontThen
+        case .payAsYouGo:
+            let periods = count == 1 ? "" : " " + table.during.replacingOccurrences(of: "{length}", with: length(whole))
+            template =
+                table.regular.replacingOccurrences(of: "{per}", with: perPeriod(period)) + periods
+                + table.then
+        }
+        return
+            template
+            .replacingOccurrences(of: "{length}", with: length(whole))
+            .replacingOccurrences(of: "{price}", with: price)
+    }
+
+    /// Apple's sheet: what is charged and how it renews, an offer first when one applies.
+    public func sheetTerms(price: String, period: CalendarPeriod?, offer: String) -> String {
+        guard let period else { return table.oneTime.replacingOccurrences(of: "{price}", with: price) }
+        let regular = table.regular.replacingOccurrences(of: "{price}", with: price)
+            .replacingOccurrences(of: "{per}", with: perPeriod(period))
+        return offer + regular + table.stop + " " + table.renews
+    }
+
+    /// The sheet's two buttons: "Subscribe" and "Cancel", "S'abonner" and "Annuler".
+    public var subscribe: String { table.subscribe }
+    public var cancel: String { table.cancel }
+}
+
+extension StoreWords {
+    private struct Names {
+        /// Without a number: "month"; after 1: "month"; after more: "months".
+        let bare: String
+        let one: String
+        let many: String
+    }
+
+    private struct Table {
+        var units: [CalendarPeriod.Unit: Names]
+        var per: [CalendarPeriod.Unit: String]
+        var every: String
+        /// The word after a free length, by unit (French agrees it with the noun).
+        var free: [CalendarPeriod.Unit: (one: String, many: String)]
+        var freeThen: String
+        var upFrontThen: String
+        var during: String
+        var then: String
+        var regular: String
+        var stop: String = "."
+        var renews: String
+        var oneTime: String
+        var subscribe: String
+        var cancel: String
+        /// Japanese writes the number and the unit with no space.
+        var joined = false
+    }
+
+    private static func same(_ word: String) -> [CalendarPeriod.Unit: (one: String, many: String)] {
+        Dictionary(uniqueKeysWithValues: CalendarPeriod.Unit.allCases.map { ($0, (word, word)) })
+    }
+
+    private static let tables: [String: Table] = [
+        "en": Table(
+            units: [
+                .day: Names(bare: "day", one: "day", many: "days"),
+                .week: Names(bare: "week", one: "week", many: "weeks"),
+                .month: Names(bare: "month", one: "month", many: "months"),
+                .year: Names(bare: "year", one: "year", many: "years"),
+            ],
+            per: [.day: "per day", .week: "per week", .month: "per month", .year: "per year"],
+            every: "per {length}", free: same("free"), freeThen: "Free for {length}, then ",
+            upFrontThen: "{price} for {length}, then ", during: "for {length}", then: ", then ",
+            regular: "{price} {per}", renews: "Renews automatically until cancelled in Settings.",
+            oneTime: "One-time purchase of {price}.", subscribe: "Subscribe", cancel: "Cancel"),
+        "fr": Table(
+            units: [
+                .day: Names(bare: "jour", one: "jour", many: "jours"),
+                .week: Names(bare: "semaine", one: "semaine", many: "semaines"),
+                .month: Names(bare: "mois", one: "mois", many: "mois"),
+                .year: Names(bare: "an", one: "an", many: "ans"),
+            ],
+            per: [.day: "par jour", .week: "par semaine", .month: "par mois", .year: "par an"],
+            every: "tous les {length}",
+            free: [
+                .day: ("gratuit", "gratuits"), .week: ("gratuite", "gratuites"), .month: ("gratuit", "gratuits"),
+                .year: ("gratuit", "gratuits"),
+            ],
+            freeThen: "Gratuit pendant {length}, puis ", upFrontThen: "{price} pour {length}, puis ",
+            during: "pendant {length}", then: ", puis ", regular: "{price} {per}",
+            renews: "Renouvellement automatique jusqu’à résiliation dans Réglages.",
+            oneTime: "Achat unique de {price}.", subscribe: "S’abonner", cancel: "Annuler"),
+        "de": Table(
+            units: [
+                .day: Names(bare: "Tag", one: "Tag", many: "Tage"),
+                .week: Names(bare: "Woche", one: "Woche", many: "Wochen"),
+                .month: Names(bare: "Monat", one: "Monat", many: "Monate"),
+                .year: Names(bare: "Jahr", one: "Jahr", many: "Jahre"),
+            ],
+            per: [.day: "pro Tag", .week: "pro Woche", .month: "pro Monat", .year: "pro Jahr"],
+            every: "alle {length}", free: same("gratis"), freeThen: "{length} gratis, dann ",
+            upFrontThen: "{price} für {length}, dann ", during: "für {length}", then: ", dann ",
+            regular: "{price} {per}",
+            renews: "Verlängert sich automatisch, bis es in den Einstellungen gekündigt wird.",
+            oneTime: "Einmalkauf für {price}.", subscribe: "Abonnieren", cancel: "Abbrechen"),
+        "es": Table(
+            units: [
+                .day: Names(bare: "día", one: "día", many: "días"),
+                .week: Names(bare: "semana", one: "semana", many: "semanas"),
+                .month: Names(bare: "mes", one: "mes", many: "meses"),
+                .year: Names(bare: "año", one: "año", many: "años"),
+            ],
+            per: [.day: "al día", .week: "a la semana", .month: "al mes", .year: "al año"],
+            every: "cada {length}", free: same("gratis"), freeThen: "Gratis durante {length}, luego ",
+            upFrontThen: "{price} por {length}, luego ", during: "durante {length}", then: ", luego ",
+            regular: "{price} {per}", renews: "Se renueva automáticamente hasta que se cancele en Ajustes.",
+            oneTime: "Compra única de {price}.", subscribe: "Suscribirse", cancel: "Cancelar"),
+        "it": Table(
+            units: [
+                .day: Names(bare: "giorno", one: "giorno", many: "giorni"),
+                .week: Names(bare: "settimana", one: "settimana", many: "settimane"),
+                .month: Names(bare: "mese", one: "mese", many: "mesi"),
+                .year: Names(bare: "anno", one: "anno", many: "anni"),
+            ],
+            per: [.day: "al giorno", .week: "a settimana", .month: "al mese", .year: "all’anno"],
+            every: "ogni {length}", free: same("gratis"), freeThen: "Gratis per {length}, poi ",
+            upFrontThen: "{price} per {length}, poi ", during: "per {length}", then: ", poi ",
+            regular: "{price} {per}", renews: "Si rinnova automaticamente fino alla disdetta in Impostazioni.",
+            oneTime: "Acquisto singolo di {price}.", subscribe: "Abbonati", cancel: "Annulla"),
+        "ja": Table(
+            units: [
+                .day: Names(bare: "日", one: "日", many: "日"),
+                .week: Names(bare: "週", one: "週間", many: "週間"),
+                .month: Names(bare: "月", one: "か月", many: "か月"),
+                .year: Names(bare: "年", one: "年", many: "年"),
+            ],
+            per: [.day: "毎日", .week: "毎週", .month: "毎月", .year: "毎年"],
+            every: "{length}ごと", free: same("無料"), freeThen: "{length}無料、その後",
+            upFrontThen: "{length}で{price}、その後", during: "（{length}）", then: "、その後",
+            regular: "{per}{price}", stop: "。", renews: "設定でキャンセルするまで自動的に更新されます。",
+            oneTime: "{price}の1回限りの購入。", subscribe: "登録", cancel: "キャンセル", joined: true),
+        "pt": Table(
+            units: [
+                .day: Names(bare: "dia", one: "dia", many: "dias"),
+                .week: Names(bare: "semana", one: "semana", many: "semanas"),
+                .month: Names(bare: "mês", one: "mês", many: "meses"),
+                .year: Names(bare: "ano", one: "ano", many: "anos"),
+            ],
+            per: [.day: "por dia", .week: "por semana", .month: "por mês", .year: "por ano"],
+            every: "a cada {length}", free: same("grátis"), freeThen: "Grátis por {length}, depois ",
+            upFrontThen: "{price} por {length}, depois ", during: "por {length}", then: ", depois ",
+            regular: "{price} {per}", renews: "Renova automaticamente até ser cancelada em Ajustes.",
+            oneTime: "Compra única de {price}.", subscribe: "Assinar", cancel: "Cancelar"),
+    ]
+}

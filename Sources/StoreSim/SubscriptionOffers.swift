@@ -1,0 +1,69 @@
+import Database
+import SimKernel
+import WhiteLabel
+
+/// An offer applied to a new subscription: a promotional (or win-back) offer with a verified signature, or an
+/// offer code the reader redeemed. `offerType` is Apple's: 2 promotional, 3 offer code.
+struct AppliedOffer {
+    let discount: ProductDiscount
+    let offerType: Int
+    /// What the subscription keeps to bill the offer's later periods: the offer's id, or `code:` and the code.
+    let key: String
+}
+
+extension AppStore {
+    /// Apple's win-back rule: the Apple ID subscribed in the product's group before, and nothing there runs
+    /// now (not active, not in grace, not in billing retry). A ledger that cannot be read proves nothing: no.
+    public func isEligibleForWinBack(_ product: Product, appleId: String) -> Bool {
+        guard let group = product.subscriptionGroupIdentifier,
+            let all = logged("check win-back eligibility", { try ledger.subscriptions(appleId: appleId) })
+        else { return false }
+        let inGroup = all.filter { $0.groupId == group }
+        return !inGroup.isEmpty && !inGroup.contains { $0.state.isEntitled || $0.state == .billingRetry }
+    }
+
+    /// A running subscriber's offer starts at the next renewal, as Apple applies a promotional offer or an offer
+    /// code to an active subscription: its periods are billed at the offer's price from then on.
+    func applyAtNextRenewal(_ applied: AppliedOffer, to originalTransactionId: String) throws(DatabaseError) {
+        guard var subscription = try ledger.subscription(originalTransactionId) else { return }
+        subscription.offerId = applied.key
+        subscription.introPeriodsLeft =
+            applied.discount.paymentMode == .payAsYouGo ? applied.discount.numberOfPeriods : 1
+        try ledger.save(subscription)
+        log("\(Self.charged(applied).dropFirst(3)) applies from the renewal on \(subscription.expiresDate)")
+    }
+
+    /// The offer a subscription keeps billing at (`SubscriptionRecord.offerId`), as this storefront sells it.
+    func subscriptionOffer(_ key: String, of product: Product) -> ProductDiscount? {
+        if key.hasPrefix("code:") {
+            return offerCode(String(key.dropFirst(5)), of: product)?.discount
+        }
+        return product.discounts.first { $0.identifier == key }
+    }
+
+    /// An offer code of `product` (its code compared without case) and its terms in this storefront.
+    func offerCode(_ code: String, of product: Product) -> (spec: OfferCodeSpec, discount: ProductDiscount)? {
+        guard
+            let spec = catalog.spec(for: product.productIdentifier)?.offerCodes?.first(where: {
+                $0.code.lowercased() == code.lowercased()
+            })
+        else { return nil }
+        let terms = IntroductoryOfferSpec(
+            paymentMode: spec.paymentMode, period: spec.period, periodCount: spec.periodCount, prices: spec.prices)
+        guard let discount = Catalog.discount(terms, storefront: storefront, locale: locale) else { return nil }
+        return (spec, discount)
+    }
+
+    /// The periods billed at an offer's price after its first transaction (pay as you go only).
+    static func offerPeriodsLeft(_ offer: ProductDiscount) -> Int {
+        offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods - 1 : 0
+    }
+
+    /// " at $2.49 (promotional offer come-back)": what the timeline adds when an offer set the price.
+    static func charged(_ applied: AppliedOffer?) -> String {
+        guard let applied else { return "" }
+        let kind =
+            applied.offerType == 3 ? "offer code \(applied.key.dropFirst(5))" : "promotional offer \(applied.key)"
+        return " at \(applied.discount.localizedPrice) (\(kind))"
+    }
+}
