@@ -45,7 +45,8 @@ struct StepGenerator {
             planned.append(SessionStep(kind: kind))
             return SessionStep(kind: kind, waits: false)
         }
-        return SessionStep(kind: kind, waits: !kind.isAction || !chance(0.1))
+        // A setting (`inject`, `storefront`) always waits and draws nothing, so a seed's sessions stay what they were.
+        return SessionStep(kind: kind, waits: !kind.isAction || kind.configures || !chance(0.1))
     }
 
     /// The buttons whose second tap starts a second request when the app does not guard it.

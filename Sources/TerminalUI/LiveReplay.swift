@@ -22,11 +22,8 @@ public final class LiveReplay {
         self.scenario = scenario
         run = ScenarioRun(scenario: scenario, resources: resources)
         paceNanoseconds = Int64(paceSeconds * 1_000_000_000)
-        first =
-            scenario.steps.firstIndex { step in
-                if case .setup = step.kind { return false }
-                return true
-            } ?? scenario.steps.count
+        // The setup, with the settings written before launch, builds the world before the terminal opens.
+        first = scenario.steps.firstIndex { !$0.kind.configures } ?? scenario.steps.count
     }
 
     /// Runs the setup and launches the app, before the terminal opens, so a setup that cannot build a

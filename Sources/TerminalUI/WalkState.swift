@@ -135,6 +135,12 @@ public struct WalkState: Equatable, Sendable {
 
     /// A control was used from the control pane: ticks the next step when it is the control's action.
     public mutating func controlUsed(_ step: StepKind, checks: [Int: StepOutcome]) {
+        // "Background and back" is the `background` a scenario writes before its `foreground` too.
+        if step == .world(.foreground), let current, let next = nextStep,
+            current.scenario.steps[next].kind == .world(.background)
+        {
+            moveOn(past: next, checks: checks)
+        }
         guard let current, let next = nextStep, Self.matches(step, current.scenario.steps[next].kind) else { return }
         moveOn(past: next, checks: checks)
     }

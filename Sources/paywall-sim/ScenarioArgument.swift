@@ -31,10 +31,7 @@ enum ScenarioArgument {
     /// Builds and launches the scenario's world once, as the walk or the replay will.
     static func checkSetup(_ scenario: Scenario, option: String) throws(UsageError) {
         let run = ScenarioRun(scenario: scenario, resources: AppArgument.resources)
-        let setup = scenario.steps.prefix { step in
-            if case .setup = step.kind { return true }
-            return false
-        }
+        let setup = scenario.steps.prefix { $0.kind.configures }
         do {
             for step in setup { try run.execute(step) }
             try run.launchedWorld()

@@ -152,6 +152,22 @@ import WhiteLabel
         #expect(outcome(state, line: 14) == .done)
     }
 
+    @Test func backgroundAndBackTicksBothStepsAScenarioWritesForIt() throws {
+        let scenario = try ScenarioParser.parse(
+            "app daily-news\nlatency fast\nlaunch\nbackground\nforeground\nexpect screen feed\n", file: "bg.scenario")
+        let session = WalkSession(
+            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        #expect(session.apply(.foreground, to: world, state: &state) == nil)
+        let outcomes = scenario.steps.indices.filter {
+            [.world(.background), .world(.foreground)].contains(scenario.steps[$0].kind)
+        }.map {
+            state.current!.outcomes[$0]
+        }
+        #expect(outcomes == [.done, .done])
+    }
+
     @Test func anUnfinishedWalkIsReportedIncomplete() throws {
         var state = session.initialState
         _ = try #require(session.choose(0, state: &state))
