@@ -26,3 +26,7 @@ for key in Down Enter Enter Down Enter Enter Escape Down Up Tab Tab Tab; do
     count=$((count + 1))
 done
 echo "average: $((total / count)) bytes per key press over $count key presses"
+# Quit the app as a person would and wait for it to exit: kill-server alone left it spinning on a dead terminal.
+tmux -L "$socket" send-keys -t b q
+for _ in $(seq 100); do tmux -L "$socket" has-session -t b 2>/dev/null || break; sleep 0.05; done
+if tmux -L "$socket" has-session -t b 2>/dev/null; then echo "the app did not exit on q" >&2; exit 1; fi

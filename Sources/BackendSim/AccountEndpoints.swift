@@ -36,7 +36,9 @@ extension Backend {
                 guard try ledger.account(email: email) == nil else { throw APIError.conflict("email_taken") }
                 let salt = Digest.sha256(Array("salt:\(email)".utf8))
                 let identity = try ledger.createAccount(
-                    email: email, password: PasswordHash(password: credentials.password, salt: salt), at: now)
+                    email: email,
+                    password: PasswordHash(password: credentials.password, salt: salt, iterations: passwordIterations),
+                    at: now)
                 return try session(for: identity)
             }
             return JSONBody.response(201, body)

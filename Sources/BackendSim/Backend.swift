@@ -44,6 +44,8 @@ public final class Backend {
     /// The same phone restoring the same receipt again gets its identity back, and nothing moves twice.
     /// Off only to plant issue 12's first defect whole, for the fuzzer to prove it catches it.
     public var restoresAreIdempotentPerDevice = true
+    /// PBKDF2's work factor for new passwords: a simulation setting (`WorldOptions.passwordIterations`).
+    public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.
     static let accountTokenLifetime = SimDuration.hours(1)
     static let refreshTokenLifetime = SimDuration.days(30)
@@ -63,7 +65,7 @@ public final class Backend {
         bundleId = config.app.bundleId
         restorePolicy = config.backend.restorePolicy ?? .transfer
         guard let offerKey = SigningKey(seed: keys.offerKeySeed) else {
-            throw BackendSetupError(description: "libcrypto has no Ed25519")
+            throw BackendSetupError(description: "libcrypto cannot make a P-256 key")
         }
         self.offerKey = offerKey
         offerKeyIdentifier = config.store.storekitSettings?.offerKeyIdentifier ?? Self.defaultOfferKeyIdentifier

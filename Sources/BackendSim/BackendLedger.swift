@@ -450,18 +450,23 @@ public final class BackendLedger {
     }
 
     /// Every audit row, oldest first, with its hash (nil before the chain existed).
-    func auditRows() throws(DatabaseError) -> [(seq: Int64, row: AuditChain.Row, hash: [UInt8]?)] {
-        try database.query("SELECT seq, at_ms, actor, action, detail, subject, state, hash FROM audit ORDER BY seq")
-            .map { row in
-                let hash: [UInt8]? = row[7] == .null ? nil : row[7].bytes
-                return (
-                    row[0].int ?? 0,
-                    AuditChain.Row(
-                        atMillis: row[1].int ?? 0, actor: row[2].string ?? "", action: row[3].string ?? "",
-                        detail: row[4].string ?? "", subject: row[5].string, state: row[6].string),
-                    hash
-                )
-            }
+    func auditRows(after seq: Int64 = 0) throws(DatabaseError) -> [(
+        seq: Int64, row: AuditChain.Row, hash: [UInt8]?
+    )] {
+        try database.query(
+            "SELECT seq, at_ms, actor, action, detail, subject, state, hash FROM audit WHERE seq > ? ORDER BY seq",
+            [.integer(seq)]
+        )
+        .map { row in
+            let hash: [UInt8]? = row[7] == .null ? nil : row[7].bytes
+            return (
+                row[0].int ?? 0,
+                AuditChain.Row(
+                    atMillis: row[1].int ?? 0, actor: row[2].string ?? "", action: row[3].string ?? "",
+                    detail: row[4].string ?? "", subject: row[5].string, state: row[6].string),
+                hash
+            )
+        }
     }
 
     /// The highest audit number ever handed out (`sqlite_sequence`): above the last row when rows at the end

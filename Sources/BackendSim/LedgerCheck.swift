@@ -16,9 +16,16 @@ public enum LedgerCheck {
 
     /// Every violation found, in words; empty when the ledger holds.
     public static func violations(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
+        var scan = AuditScan()
+        return try integrityViolations(in: ledger) + violations(in: ledger, continuing: &scan)
+    }
+
+    /// The same without SQLite's `integrity_check` (it reads every page), reading only the audit rows after
+    /// those `scan` read: the invariant monitor's check after every step. The whole check runs at the end.
+    public static func violations(in ledger: BackendLedger, continuing scan: inout AuditScan) throws(DatabaseError)
+        -> [String]
+    {
         var found: [String] = []
-        let integrity = try ledger.integrityCheck()
-        if integrity != "ok" { found.append("SQLite integrity check: \(integrity)") }
         let database = ledger.database
         for row in try database.query("PRAGMA foreign_key_check") {
             found.append("a row of \(row[0].string ?? "?") points to a missing \(row[2].string ?? "?") row")
@@ -47,7 +54,13 @@ public enum LedgerCheck {
         {
             found.append("account row \(row[0].string ?? "") belongs to a non-account identity")
         }
-        return found + (try LedgerTruth.tampering(in: ledger))
+        return found + (try LedgerTruth.tampering(in: ledger, continuing: &scan))
+    }
+
+    /// SQLite's own check of the file, page by page.
+    public static func integrityViolations(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
+        let integrity = try ledger.integrityCheck()
+        return integrity == "ok" ? [] : ["SQLite integrity check: \(integrity)"]
     }
 
     private static func movesViolations(_ id: String, _ history: [OwnershipMove], owner: String?) -> [String] {

@@ -7,38 +7,26 @@ import StoreSim
 enum LedgerTruth {
     /// Rows edited, deleted or revived: a broken hash chain, or a row that is not as its last audit left it.
     static func tampering(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
+        var scan = AuditScan()
+        return try tampering(in: ledger, continuing: &scan)
+    }
+
+    /// The same, reading only the audit rows after those `scan` read (the invariant monitor's check after
+    /// every step: the chain is read once, not once a step). A row edited before the scan's place is found
+    /// by the whole check, which the fuzzer runs at the end of each session.
+    static func tampering(in ledger: BackendLedger, continuing scan: inout AuditScan) throws(DatabaseError)
+        -> [String]
+    {
         guard try ledger.schemaVersion() >= 4 else { return [] }
-        var found: [String] = []
-        let rows = try ledger.auditRows()
-        var previous: [UInt8] = []
-        var chained = false
-        var lastState: [String: String] = [:]
-        var moves: [String: [String]] = [:]
-        /// Whether each purchase's last `purchases.refund.changed` took access back.
-        var refunded: [String: Bool] = [:]
-        for (seq, row, hash) in rows {
-            guard let hash else {
-                if chained { found.append("audit row \(seq) has no hash: written outside the server") }
-                continue
-            }
-            chained = true
-            if hash != AuditChain.hash(previous: previous, row) {
-                found.append("audit row \(seq) does not follow the chain: it was edited, or a row before it deleted")
-            }
-            previous = hash
-            if let subject = row.subject, let state = row.state { lastState[subject] = state }
-            if row.action == "purchases.ownership.transferred", let subject = row.subject {
-                moves[subject, default: []].append(row.detail)
-            }
-            if row.action == "purchases.refund.changed", let subject = row.subject, !row.detail.contains("stays") {
-                refunded[subject] = row.detail.contains("access taken back")
-            }
+        for (seq, row, hash) in try ledger.auditRows(after: scan.lastSeq) { scan.read(seq, row, hash) }
+        var found = scan.chainBreaks
+        var lastState = scan.lastState
+        let moves = scan.moves
+        let refunded = scan.refunded
+        if scan.lastSeq > 0, try ledger.auditSequence() > scan.lastSeq {
+            found.append("audit rows after \(scan.lastSeq) were deleted")
         }
-        if let last = rows.last?.seq, try ledger.auditSequence() > last {
-            found.append("audit rows after \(last) were deleted")
-        }
-        // A ledger that began before the chain (version 2) has rows no audit row describes.
-        let legacy = rows.contains { $0.hash == nil }
+        let legacy = scan.legacy
         for purchase in try ledger.allPurchases() {
             let subject = AuditChain.purchaseSubject(purchase.originalTransactionId)
             found += compare(
@@ -99,5 +87,42 @@ enum LedgerTruth {
             }
         }
         return found
+    }
+}
+
+/// The audit chain as read so far, in order: a check carries on from the last row it read.
+public struct AuditScan: Sendable {
+    var lastSeq: Int64 = 0
+    var previous: [UInt8] = []
+    var chained = false
+    var chainBreaks: [String] = []
+    var lastState: [String: String] = [:]
+    var moves: [String: [String]] = [:]
+    /// Whether each purchase's last `purchases.refund.changed` took access back.
+    var refunded: [String: Bool] = [:]
+    /// A ledger that began before the chain (version 2) has rows no audit row describes.
+    var legacy = false
+
+    public init() {}
+
+    mutating func read(_ seq: Int64, _ row: AuditChain.Row, _ hash: [UInt8]?) {
+        lastSeq = seq
+        guard let hash else {
+            legacy = true
+            if chained { chainBreaks.append("audit row \(seq) has no hash: written outside the server") }
+            return
+        }
+        chained = true
+        if hash != AuditChain.hash(previous: previous, row) {
+            chainBreaks.append("audit row \(seq) does not follow the chain: it was edited, or a row before it deleted")
+        }
+        previous = hash
+        if let subject = row.subject, let state = row.state { lastState[subject] = state }
+        if row.action == "purchases.ownership.transferred", let subject = row.subject {
+            moves[subject, default: []].append(row.detail)
+        }
+        if row.action == "purchases.refund.changed", let subject = row.subject, !row.detail.contains("stays") {
+            refunded[subject] = row.detail.contains("access taken back")
+        }
     }
 }

@@ -54,13 +54,14 @@ extension Backend {
                 let result = payload?.notificationType == .test ? "test" : "ignored"
                 return try record(envelope, result: result)
             }
-            guard let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: key) else {
+            // The outer signature covers the signed fields inside it: one verification per notification.
+            guard let transaction = NotificationCodec.openEnclosed(TransactionInfo.self, from: signed) else {
                 throw APIError.badRequest("signature_invalid")
             }
             guard transaction.bundleId == bundleId else { throw APIError.badRequest("notification_other_app") }
             var renewal: RenewalInfo?
             if let signedRenewal = payload.data.signedRenewalInfo {
-                guard let opened = NotificationCodec.open(RenewalInfo.self, from: signedRenewal, with: key) else {
+                guard let opened = NotificationCodec.openEnclosed(RenewalInfo.self, from: signedRenewal) else {
                     throw APIError.badRequest("signature_invalid")
                 }
                 renewal = opened

@@ -23,6 +23,11 @@ public final class ScenarioRun {
         get { setup.options.stateDirectory }
         set { setup.options.stateDirectory = newValue }
     }
+    /// PBKDF2 iterations for new passwords (`WorldOptions.passwordIterations`).
+    public var passwordIterations: Int? {
+        get { setup.options.passwordIterations }
+        set { setup.options.passwordIterations = newValue }
+    }
 
     /// `monitored`: watch the invariants from launch; by default, when the scenario expects them.
     public init(scenario: Scenario, resources: ResourceLocator?, monitored: Bool? = nil) {

@@ -10,6 +10,9 @@ public struct PasswordHash: Equatable, Sendable {
     /// Fewer iterations than production's 600,000: the simulator hashes on every sign-up and log-in
     /// of a fuzz run, and the point here is the mechanism, not resistance to offline attack.
     public static let defaultIterations = 10_000
+    /// For worlds nobody logs in to again (fuzzing, `--ephemeral`, scenarios): the same derivation at one
+    /// iteration, since 10,000 were a quarter of a fuzz step. The count is stored, so log-in still checks it.
+    public static let minimalIterations = 1
 
     public init(salt: [UInt8], iterations: Int, hash: [UInt8]) {
         self.salt = salt

@@ -1,22 +1,50 @@
-/// `header.payload.signature`, JWS-shaped, signed with Ed25519 (`alg: EdDSA`).
-/// Receipts and store notifications travel in this form.
+/// `header.payload.signature`, JWS-shaped, signed as Apple signs: ES256, with the signer in an `x5c`-shaped
+/// header (Apple's holds its certificate chain; here the one entry is the public point, base64url).
+/// Receipts and store notifications travel in this form. Envelopes an earlier build signed with Ed25519
+/// (`alg: EdDSA`) still open with the key of the same seed, so a state folder from before keeps working.
 public enum SignedEnvelope {
-    private static let header = Base64URL.encode(Array(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8))
+    static let legacyHeader = Array(Base64URL.encode(Array(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8)).utf8)
+
+    /// The header `key` signs under.
+    public static func header(for key: VerifyingKey) -> String {
+        Base64URL.encode(
+            Array(#"{"alg":"ES256","x5c":[""#.utf8) + Array(Base64URL.encode(key.rawBytes).utf8) + Array(#""]}"#.utf8))
+    }
 
     public static func seal(_ payload: [UInt8], with key: SigningKey) -> String {
-        let signingInput = header + "." + Base64URL.encode(payload)
+        let signingInput = key.header + "." + Base64URL.encode(payload)
         return signingInput + "." + Base64URL.encode(key.sign(Array(signingInput.utf8)))
     }
 
     /// The payload when the signature holds for `key`; nil for anything forged, tampered or malformed.
     public static func open(_ envelope: String, with key: VerifyingKey) -> [UInt8]? {
-        // Split the UTF-8 bytes, not Characters: this runs for every receipt and notification.
+        guard let (payload, signingInput, signature, legacy) = split(envelope) else { return nil }
+        let holds =
+            legacy
+            ? key.isValidLegacySignature(signature, for: signingInput)
+            : key.isValidSignature(signature, for: signingInput)
+        return holds ? payload : nil
+    }
+
+    /// The payload of an envelope carried inside another whose signature was checked: the outer signature
+    /// covers these bytes already, so checking this one again (as the backend did, three times a
+    /// notification) proves nothing more. Never for an envelope that arrived on its own.
+    public static func payload(ofEnclosed envelope: String) -> [UInt8]? {
+        split(envelope)?.payload
+    }
+
+    /// The payload, the signed bytes and the signature. Split on UTF-8 bytes, not Characters: this runs
+    /// for every receipt and notification.
+    private static func split(_ envelope: String) -> (
+        payload: [UInt8], signingInput: [UInt8], signature: [UInt8], legacy: Bool
+    )? {
         let bytes = Array(envelope.utf8)
-        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2,
-            let payload = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]),
-            let signature = Base64URL.decode(bytes[(dots[1] + 1)...])
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+            !bytes[(second + 1)...].contains(UInt8(ascii: ".")),
+            let payload = Base64URL.decode(bytes[(first + 1)..<second]),
+            let signature = Base64URL.decode(bytes[(second + 1)...])
         else { return nil }
-        return key.isValidSignature(signature, for: Array(bytes[..<dots[1]])) ? payload : nil
+        return (payload, Array(bytes[..<second]), signature, bytes[..<first].elementsEqual(legacyHeader))
     }
 }

@@ -15,11 +15,15 @@ public struct WorldOptions: Sendable {
     public var stateDirectory: String?
     public var appleId: String
     public var deviceName: String
+    /// PBKDF2 iterations for new passwords; nil: full for a state folder, minimal in memory.
+    public var passwordIterations: Int?
+    public static let minimalPasswordIterations = PasswordHash.minimalIterations
 
     public init(
         seed: UInt64 = 1, latency: LatencyProfile = .typical, stateDirectory: String? = nil,
-        appleId: String = "reader@icloud.test", deviceName: String = "iphone"
+        appleId: String = "reader@icloud.test", deviceName: String = "iphone", passwordIterations: Int? = nil
     ) {
+        self.passwordIterations = passwordIterations
         self.seed = seed
         self.latency = latency
         self.stateDirectory = stateDirectory
@@ -66,6 +70,8 @@ public final class World {
 
     /// What the backend told each phone, for the invariant checks.
     var words = BackendWords()
+    /// How far the invariant checks have read the ledger's audit chain.
+    var auditScan = AuditScan()
     /// When the app on screen last gave up on a request after its timeout.
     var lastGiveUp: SimInstant?
 
@@ -113,6 +119,9 @@ public final class World {
             backend = try Backend(
                 config: config, store: store, clock: { scheduler.now }, timeline: timeline,
                 databasePath: state.map { $0 + "/backend.sqlite" }, keys: keys)
+            backend.passwordIterations =
+                options.passwordIterations
+                ?? (state == nil ? PasswordHash.minimalIterations : PasswordHash.defaultIterations)
             if let state { try StateCheck.crossCheck(store: store, backend: backend, folder: state) }
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),

@@ -77,7 +77,7 @@ public final class AppStore {
         // The store's key is its root of trust: a state folder's own (kept in its `keys`), so receipts kept
         // on disk stay valid from run to run and nobody who read the source can sign one.
         guard let key = SigningKey(seed: keys.storeKeySeed) else {
-            throw StoreSetupError(description: "libcrypto has no Ed25519")
+            throw StoreSetupError(description: "libcrypto cannot make a P-256 key")
         }
         self.bundleId = bundleId
         self.catalog = Catalog(specs: store.products)
@@ -117,7 +117,7 @@ public final class AppStore {
     /// Signs `payload` and posts it to the notification endpoint after the notification latency,
     /// unless a fault plan drops, duplicates, delays or reorders it.
     func post(_ payload: NotificationPayload) {
-        let signed = NotificationCodec.seal(payload, with: signingKey)
+        let signed = notificationEndpoint == nil ? "" : NotificationCodec.seal(payload, with: signingKey)
         let name = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
         var wait = delay(.notification)
         switch fault(for: .notification) {

@@ -9,13 +9,17 @@ extension AppStore {
         _ type: NotificationType, _ subtype: NotificationSubtype?, _ record: TransactionRecord,
         _ subscription: SubscriptionRecord?, ownership: String? = nil
     ) {
+        // Nobody reads a notification with no endpoint: it is still posted (the same draws, the same
+        // timeline), but nothing in it is signed.
+        let read = notificationEndpoint != nil
         let payload = NotificationPayload(
             notificationType: type, subtype: subtype, notificationUUID: nextUUID(), version: "2.0",
             signedDate: scheduler.now.milliseconds,
             data: NotificationData(
                 bundleId: bundleId, environment: environment,
-                signedTransactionInfo: sign(transactionInfo(record, ownership: ownership)),
-                signedRenewalInfo: subscription.map { sign(renewalInfo($0)) }, status: subscription?.state.rawValue))
+                signedTransactionInfo: read ? sign(transactionInfo(record, ownership: ownership)) : nil,
+                signedRenewalInfo: read ? subscription.map { sign(renewalInfo($0)) } : nil,
+                status: subscription?.state.rawValue))
         post(payload)
         // Whatever changed the purchaser's purchase changes what the family shares of it.
         if !record.isFamilyShared {

@@ -9,7 +9,7 @@ public enum StoreEnvironment: String, Codable, Sendable {
 }
 
 /// What an app receipt says: which app, on which device, in which environment, and every
-/// in-app purchase of the Apple ID for that app. Sealed with the store's Ed25519 key.
+/// in-app purchase of the Apple ID for that app. Sealed with the store's ES256 key.
 public struct ReceiptPayload: Codable, Equatable, Sendable {
     public struct InAppPurchase: Codable, Equatable, Sendable {
         public let transactionId: String

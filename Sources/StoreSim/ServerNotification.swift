@@ -119,4 +119,10 @@ public enum NotificationCodec {
         guard let bytes = SignedEnvelope.open(jws, with: key) else { return nil }
         return try? JSONDecoder().decode(type, from: Data(bytes))
     }
+
+    /// A JWS value carried inside a notification whose signature was checked (its bytes are covered).
+    public static func openEnclosed<T: Decodable>(_ type: T.Type, from jws: String) -> T? {
+        guard let bytes = SignedEnvelope.payload(ofEnclosed: jws) else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(bytes))
+    }
 }

@@ -5,6 +5,17 @@ import SimKernel
 /// whether the app finished it, the counter that numbers transactions, and each subscription's state.
 final class StoreLedger {
     let database: Database
+    /// Transactions as last read, per Apple ID and per subscription, dropped on every write to the table:
+    /// the invariant checks and the receipts read them several times a step. The store writes outside SQL
+    /// transactions (nothing rolls back) and one process owns a folder, so a read after a write is current.
+    private var byAppleId: [String: [TransactionRecord]] = [:]
+    private var byOriginal: [String: [TransactionRecord]] = [:]
+
+    /// Every write to the `transactions` table calls this, in this file and in its extensions.
+    func transactionsChanged() {
+        byAppleId.removeAll(keepingCapacity: true)
+        byOriginal.removeAll(keepingCapacity: true)
+    }
 
     private static let migrations = [
         """
@@ -147,6 +158,7 @@ final class StoreLedger {
     }
 
     func insert(_ record: TransactionRecord) throws(DatabaseError) {
+        transactionsChanged()
         try database.run(
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
@@ -169,22 +181,27 @@ final class StoreLedger {
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
+        transactionsChanged()
         try database.run(
             "UPDATE transactions SET revocation_ms = ?, revocation_reason = ? WHERE transaction_id = ?",
             [.integer(date.milliseconds), .integer(Int64(reason)), .text(transactionIdentifier)])
     }
 
     func markUpgraded(_ transactionIdentifier: String) throws(DatabaseError) {
+        transactionsChanged()
         try database.run(
             "UPDATE transactions SET is_upgraded = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
     }
 
     /// Every transaction of one subscription, renewals included, oldest first.
     func transactions(originalTransactionId: String) throws(DatabaseError) -> [TransactionRecord] {
-        try database.query(
+        if let cached = byOriginal[originalTransactionId] { return cached }
+        let records = try database.query(
             "SELECT * FROM transactions WHERE original_transaction_id = ? ORDER BY purchase_ms, transaction_id",
             [.text(originalTransactionId)]
         ).map(Self.record)
+        byOriginal[originalTransactionId] = records
+        return records
     }
 
     // MARK: - Subscriptions
@@ -241,14 +258,18 @@ final class StoreLedger {
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
+        transactionsChanged()
         try database.run(
             "UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
     }
 
     func transactions(appleId: String) throws(DatabaseError) -> [TransactionRecord] {
-        try database.query(
+        if let cached = byAppleId[appleId] { return cached }
+        let records = try database.query(
             "SELECT * FROM transactions WHERE apple_id = ? ORDER BY purchase_ms, transaction_id", [.text(appleId)]
         ).map(Self.record)
+        byAppleId[appleId] = records
+        return records
     }
 
     func transaction(_ transactionIdentifier: String) throws(DatabaseError) -> TransactionRecord? {

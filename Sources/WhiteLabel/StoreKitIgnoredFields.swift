@@ -57,7 +57,8 @@ enum StoreKitIgnoredFields {
         mutating func subscription(_ subscription: [String: Any], at location: String) {
             let used: Set<String> = [
                 "productID", "type", "displayPrice", "groupNumber", "recurringSubscriptionPeriod",
-                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "familyShareable", "adHocOffers",
+                "introductoryOffer", "introductoryOffers", "localizations", "billingPlans", "familyShareable",
+                "adHocOffers",
                 "codeOffers", "winbackOffers",
             ]
             object(subscription, at: location, used: used)

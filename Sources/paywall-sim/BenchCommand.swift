@@ -69,6 +69,7 @@ enum BenchCommand {
         let bench = BenchOptions(
             count: count, state: options["--state"], progress: options.has("--progress"), seed: UInt64(seed))
         for benchmark in chosen { try benchmark.run(bench) }
+        if selected == nil { print("\n" + BenchTable.shared.printed()) }
         return ExitCode.ok
     }
 }

@@ -20,6 +20,7 @@ enum LifecycleBenchmark {
         let (config, _) = try AppArgument.load(nil)
         var steps: [LifecycleWorkload.Step: Int] = [:]
         var workload: LifecycleWorkload?
+        var stepCPU: [Double] = []
         let seconds = try measure {
             let world = try World(
                 config: config,
@@ -29,7 +30,9 @@ enum LifecycleBenchmark {
             workload = running
             if options.progress { running.onEvent = { FileHandle.standardOutput.write(Data("event\n".utf8)) } }
             for index in 1...count {
+                let began = Floors.cpuSeconds()
                 steps[try running.step(), default: 0] += 1
+                stepCPU.append(Floors.cpuSeconds() - began)
                 if options.progress { FileHandle.standardOutput.write(Data("progress \(index)\n".utf8)) }
             }
         }
@@ -39,5 +42,17 @@ enum LifecycleBenchmark {
         print(
             "lifecycle: \(count) steps (\(made.joined(separator: ", "))) in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) per second, on disk (refused reader actions: \(workload?.refusedActions ?? 0))"
         )
+        // CPU per step over the 50 steps after each amount of history (the mean: a refund and a purchase
+        // differ, and each window draws its own mix).
+        let windows = [0, 1_000, 5_000, 20_000].filter { $0 + 50 <= stepCPU.count }
+        let perStep = windows.map { start in stepCPU[start..<start + 50].reduce(0, +) / 50 }
+        guard let base = perStep.first else { return }
+        let figures = zip(windows, perStep).map { "\($0): \(Floors.millis($1))" }.joined(separator: ", ")
+        print("lifecycle: CPU per step after N steps of history: \(figures)")
+        BenchTable.shared.add(
+            "`bench lifecycle` CPU per step at \(windows.map(String.init).joined(separator: "/")) steps of history",
+            perStep.map(Floors.millis).joined(separator: " / "),
+            floor: "0 history: \(Floors.millis(base)); last \(Floors.ratio(perStep.last ?? base, base)) of it",
+            goal: "≤ 2× the 0-history cost at 20k")
     }
 }

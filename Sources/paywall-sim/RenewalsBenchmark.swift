@@ -36,12 +36,28 @@ enum RenewalsBenchmark {
         }
         let before = notifications
         let start = scheduler.now
-        let yearSeconds = measure { scheduler.run(until: start + .days(365)) }
+        var yearSeconds = 0.0
+        let cpu = Floors.cpu { yearSeconds = measure { scheduler.run(until: start + .days(365)) } }
         let renewals = notifications - before
+        let perRenewal = cpu / Double(max(renewals, 1))
+        let (sign, verify) = Floors.signature()
+        let commit = try Floors.commit(path: nil)
+        let floor = sign + verify + commit
         print(
             "renewals: \(subscribers) monthly subscribers for a simulated year: \(renewals) notifications "
                 + "(renewals) in \(String(format: "%.3f", yearSeconds)) s = \(Int(Double(renewals) / yearSeconds)) per second; "
                 + "subscribing them took \(String(format: "%.3f", subscribeSeconds)) s")
+        print(
+            "renewals: CPU \(Floors.micros(perRenewal)) per renewal (\(String(format: "%.2f", cpu)) s for the year); "
+                + "floor \(Floors.micros(floor)) = one ES256 signature \(Floors.micros(sign)) + one verification "
+                + "\(Floors.micros(verify)) + one commit \(Floors.micros(commit)); \(Floors.ratio(perRenewal, floor)) the floor"
+        )
+        BenchTable.shared.add(
+            "\(subscribers) monthly subscribers × 1 year (`bench renewals`)",
+            "\(Floors.micros(perRenewal)) CPU per renewal, \(Floors.ratio(perRenewal, floor)) the floor",
+            floor:
+                "\(Floors.micros(floor)): 1 ES256 sign \(Floors.micros(sign)) + 1 verify \(Floors.micros(verify)) + 1 commit",
+            goal: "≤ 1.3× the floor")
     }
 
     private final class Slot: ReceiptSlot {

@@ -35,7 +35,8 @@ enum Usage {
           --app NAME|PATH    A bundled demo app (see `paywall-sim apps`) or a config file. Default: daily-news
           --state DIR        Where the App Store, the backend and the phone keep their state.
                              Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
-          --ephemeral        Keep everything in memory; nothing is written to disk
+          --ephemeral        Keep everything in memory; nothing is written to disk. Passwords are hashed
+                             with 1 PBKDF2 iteration (a state folder: 10,000), as nobody logs in again
           --seed N           Seed of every random choice (latency draws). Default: 1
           --latency PROFILE  none, fast, typical, slow or flaky. Default: typical
           --inject RULES     Faults to inject, as TARGET FAULT [times N | always | chance P], rules
@@ -149,7 +150,9 @@ enum Usage {
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
         The first violation is shrunk to a few steps and written as a scenario that fails the same
-        way under `paywall-sim play`. The same seed gives the same sessions.
+        way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
+        passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
+        integrity check and the whole ledger check once, at the end of each session.
         Exit 0 when every session held, 1 when one broke an invariant, 2 for bad usage.
 
         Options:

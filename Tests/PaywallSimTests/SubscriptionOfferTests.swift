@@ -1,10 +1,11 @@
 import AppFlow
 import Foundation
 import Scenarios
-import Simulation
 import StoreSim
 import Testing
 import WhiteLabel
+
+@testable import Simulation
 
 /// Promotional, win-back and offer-code offers from a `.storekit` file: imported with their terms, shown only
 /// to a reader the store makes eligible, and charged at their price for their periods.
@@ -173,6 +174,6 @@ import WhiteLabel
         let scenario = try ScenarioParser.parse("app podcast-club\nlaunch\nredeem code Free month\n", file: "x")
         let step = try #require(scenario.steps.last)
         #expect(step.kind == .world(.redeemCode("Free month")))
-        #expect(StepText.world(.redeemCode("Free month")) == "redeem code Free month")
+        #expect(WorldAction.redeemCode("Free month").text == "redeem code Free month")
     }
 }

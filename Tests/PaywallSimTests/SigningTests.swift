@@ -1,0 +1,60 @@
+import Foundation
+import Signing
+import SimKernel
+import Simulation
+import Testing
+
+@testable import BackendSim
+
+/// ES256 envelopes as Apple signs them, envelopes an earlier build signed with Ed25519, and the
+/// password work factor a world is given.
+@Suite struct SigningTests {
+    private let seed = Digest.sha256(Array("signing tests".utf8))
+
+    @Test func anES256EnvelopeOpensWithItsKeyOnly() throws {
+        let key = try #require(SigningKey(seed: seed))
+        let sealed = SignedEnvelope.seal(Array("payload".utf8), with: key)
+        let parts = sealed.split(separator: ".")
+        let header = try #require(Base64URL.decode(parts[0]).flatMap { String(decoding: $0, as: UTF8.self) })
+        #expect(header.hasPrefix(#"{"alg":"ES256","x5c":[""#))
+        #expect(Base64URL.decode(parts[2])?.count == 64)
+        #expect(SignedEnvelope.open(sealed, with: key.publicKey) == Array("payload".utf8))
+        let other = try #require(SigningKey(seed: Digest.sha256(Array("another".utf8))))
+        #expect(SignedEnvelope.open(sealed, with: other.publicKey) == nil)
+        let tampered = parts[0] + "." + Base64URL.encode(Array("payloaf".utf8)) + "." + parts[2]
+        #expect(SignedEnvelope.open(tampered, with: key.publicKey) == nil)
+        #expect(SignedEnvelope.open(sealed + "x", with: key.publicKey) == nil)
+    }
+
+    /// A state folder from before ES256 holds receipts signed with Ed25519 from the same seed: they still open.
+    @Test func anEnvelopeAnEarlierBuildSignedStillOpens() throws {
+        let key = try #require(SigningKey(seed: seed))
+        let input = Base64URL.encode(Array(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8)) + "." + Base64URL.encode([1, 2, 3])
+        let legacy = input + "." + Base64URL.encode(SigningKey.legacySignature(seed: seed, Array(input.utf8)))
+        #expect(SignedEnvelope.open(legacy, with: key.publicKey) == [1, 2, 3])
+        let other = try #require(SigningKey(seed: Digest.sha256(Array("another".utf8))))
+        #expect(SignedEnvelope.open(legacy, with: other.publicKey) == nil)
+    }
+
+    @Test func aWorldInMemoryHashesPasswordsWithTheMinimalWorkAndAFolderWithTheFull() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig()
+        for (stateDirectory, iterations) in [
+            (nil, PasswordHash.minimalIterations), (directory, PasswordHash.defaultIterations),
+        ] {
+            let world = try World(config: config, options: WorldOptions(stateDirectory: stateDirectory))
+            let body = Array(#"{"email":"a@b.test","password":"long enough"}"#.utf8)
+            let created = world.backend.handle(
+                HTTPRequest(
+                    method: "POST", path: "/v1/accounts", headers: ["Content-Type": "application/json"], body: body))
+            #expect(created.status == 201)
+            let hash = try #require(try world.backend.ledger.account(email: "a@b.test")?.1)
+            #expect(hash.iterations == iterations)
+            let login = world.backend.handle(
+                HTTPRequest(
+                    method: "POST", path: "/v1/sessions", headers: ["Content-Type": "application/json"], body: body))
+            #expect(login.status == 200)
+        }
+    }
+}
