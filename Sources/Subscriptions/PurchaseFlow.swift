@@ -119,10 +119,10 @@ extension SubscriptionCoordinator {
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
     func observe(_ transaction: StoreTransaction) {
-        let onScreen = activePurchase?.productId == transaction.productIdentifier
+        let onScreen = isOnScreen(transaction)
         switch transaction.state {
         case .purchasing:
-            break
+            if onScreen { activePurchase?.paymentNumber = transaction.paymentNumber }
         case .deferred:
             log("payment waiting for a parent's approval")
             if onScreen { finishPurchase(.pending) }
@@ -250,6 +250,13 @@ extension SubscriptionCoordinator {
     static func sameIntroductoryTerms(_ one: StoreProduct?, _ other: StoreProduct) -> Bool {
         one?.freeTrialPeriod == other.freeTrialPeriod && one?.paidIntroductoryOffer == other.paidIntroductoryOffer
             && one?.winBackOffer == other.winBackOffer
+    }
+
+    /// Whether the purchase on screen waits for this update: its product, and its own payment once the
+    /// store numbered it (two payments of one product can be open: one deferred, one on the sheet).
+    private func isOnScreen(_ transaction: StoreTransaction) -> Bool {
+        guard let purchase = activePurchase, purchase.productId == transaction.productIdentifier else { return false }
+        return purchase.paymentNumber.map { $0 == transaction.paymentNumber } ?? true
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

@@ -56,6 +56,9 @@ public final class SubscriptionCoordinator {
 
     struct ActivePurchase {
         let productId: String
+        /// The store's number for this purchase's payment, from its first update: another payment of the
+        /// same product (an earlier one a parent approves now) is not this purchase.
+        var paymentNumber: Int?
         var startedAt = SimInstant(milliseconds: 0)
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void

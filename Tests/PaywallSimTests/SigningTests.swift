@@ -1,10 +1,10 @@
 import Foundation
 import Signing
 import SimKernel
-import Simulation
 import Testing
 
 @testable import BackendSim
+@testable import Simulation
 
 /// ES256 envelopes as Apple signs them, envelopes an earlier build signed with Ed25519, and the
 /// password work factor a world is given.
