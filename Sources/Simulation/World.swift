@@ -285,7 +285,7 @@ public final class World {
     }
 
     /// The store's identifier of a phone: the same name and Apple ID are the same phone across runs.
-    private static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
+    static func deviceId(_ name: String, _ appleId: String) -> String { "\(name)-\(appleId)" }
 
     /// Injects faults: each rule goes to the store or to the network before the backend, by its target.
     /// Every rule is checked before any is applied, so a bad one changes nothing.

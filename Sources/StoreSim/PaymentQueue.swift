@@ -67,7 +67,7 @@ public final class PaymentQueue {
         consentSubscription = subscription.originalTransactionId
         let shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId, productTitle: product.localizedTitle,
-            localizedPrice: product.localizedPrice,
+            localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
             terms:
                 "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period."
         )
