@@ -1,6 +1,8 @@
 import AppFlow
+import Foundation
 import SimKernel
 import Simulation
+import StoreSim
 import Subscriptions
 import WhiteLabel
 
@@ -134,6 +136,24 @@ public enum WorldStep: Sendable, Equatable {
     case removeReceipt
     /// `clear faults TARGET`: the App Store's planned faults for TARGET are lifted ("the next purchase goes through").
     case clearFaults(String)
+    /// `store upgrade|downgrade|crossgrade PRODUCT`: the reader changes plan in "Manage my subscription";
+    /// the step fails unless Apple classes the change as written.
+    case changePlan(PlanChange, String)
+    /// `store price-increase PRODUCT PRICE`: App Store Connect raises the price; subscribers are asked.
+    case priceIncrease(product: String, price: Decimal)
+    /// `store refund|revoke|expire|approve|decline|resolve-interrupted ID`: the Transaction Manager's
+    /// control on one transaction (or held payment, `ask-to-buy-N`, `interrupted-N`).
+    case transaction(TransactionControl, String)
+}
+
+/// The Transaction Manager's per-row controls.
+public enum TransactionControl: String, Sendable, CaseIterable {
+    case refund
+    case revoke
+    case expire
+    case approve
+    case decline
+    case resolveInterrupted = "resolve-interrupted"
 }
 
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.

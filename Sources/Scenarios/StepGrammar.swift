@@ -107,9 +107,10 @@ enum StepGrammar {
         case ("advance", _):
             return .advance(try advance(try single(arguments, "advance DURATION (30s, 5m, 2h, 3d, 1mo)")))
         case ("store", _):
+            if arguments.count > 1 { return try storeControl(arguments) }
             let names = StoreEvent.allCases.map(\.rawValue).joined(separator: "|")
             guard arguments.count == 1, let event = StoreEvent(rawValue: arguments[0]) else {
-                throw StepError("write store \(names)")
+                throw StepError("write store \(names), or store CONTROL ID, store upgrade PRODUCT…")
             }
             return .store(event)
         case ("parent", ["approve"]): return .parentApprove
@@ -134,6 +135,26 @@ enum StepGrammar {
             return .clearFaults(arguments[1])
         default: throw StepError("\(word) takes no arguments here")
         }
+    }
+
+    /// The store's steps that name what they act on: a plan change, a price, a transaction.
+    private static func storeControl(_ arguments: [String]) throws(StepError) -> WorldStep {
+        let word = arguments[0]
+        if let change = PlanChange(rawValue: word) {
+            guard arguments.count == 2 else { throw StepError("write store \(word) PRODUCT") }
+            return .changePlan(change, arguments[1])
+        }
+        if word == StoreEvent.priceIncrease.rawValue {
+            guard arguments.count == 3, let price = Catalog.decimal(arguments[2]), price > 0 else {
+                throw StepError("write store price-increase PRODUCT PRICE, the price as 12.99")
+            }
+            return .priceIncrease(product: arguments[1], price: price)
+        }
+        guard let control = TransactionControl(rawValue: word), arguments.count == 2 else {
+            let names = TransactionControl.allCases.map(\.rawValue).joined(separator: "|")
+            throw StepError("write store \(names) ID, or store upgrade|downgrade|crossgrade PRODUCT")
+        }
+        return .transaction(control, arguments[1])
     }
 
     /// `30s`, `2d` as `SimDuration` reads them, and `1mo` for calendar months.

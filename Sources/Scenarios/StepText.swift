@@ -47,6 +47,9 @@ public enum StepText {
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .removeReceipt: "remove receipt"
         case .clearFaults(let target): "clear faults \(target)"
+        case .changePlan(let change, let product): "store \(change.rawValue) \(product)"
+        case .priceIncrease(let product, let price): "store price-increase \(product) \(price)"
+        case .transaction(let control, let id): "store \(control.rawValue) \(id)"
         }
     }
 

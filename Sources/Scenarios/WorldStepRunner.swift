@@ -57,6 +57,14 @@ enum WorldStepRunner {
                 throw StepFailure(expected: "an App Store fault target (\(targets))", actual: target)
             }
             world.clearStoreFaults(store)
+        case .changePlan(let change, let product):
+            try WorldStepControls.changePlan(change, to: product, on: world)
+        case .priceIncrease(let product, let price):
+            guard world.raisePrice(of: product, to: price) else {
+                throw StepFailure(expected: "a higher price for \(product)", actual: "the store refused it")
+            }
+        case .transaction(let control, let id):
+            try WorldStepControls.transaction(control, id, on: world)
         }
     }
 
