@@ -146,16 +146,6 @@ public enum WorldStep: Sendable, Equatable {
     case transaction(TransactionControl, String)
 }
 
-/// The Transaction Manager's per-row controls.
-public enum TransactionControl: String, Sendable, CaseIterable {
-    case refund
-    case revoke
-    case expire
-    case approve
-    case decline
-    case resolveInterrupted = "resolve-interrupted"
-}
-
 /// A length of time to move the clock: fixed, or calendar months as renewals count them.
 public enum Advance: Sendable, Equatable {
     case fixed(SimDuration)

@@ -19,15 +19,7 @@ enum WorldStepControls {
     }
 
     static func transaction(_ control: TransactionControl, _ id: String, on world: World) throws(StepFailure) {
-        let done: Bool
-        switch control {
-        case .refund: done = world.refund(transactionId: id)
-        case .revoke: done = world.revoke(transactionId: id)
-        case .expire: done = world.expire(transactionId: id)
-        case .approve: done = world.answerAskToBuy(id, approve: true)
-        case .decline: done = world.answerAskToBuy(id, approve: false)
-        case .resolveInterrupted: done = world.resolveInterruptedPurchase(id)
-        }
+        let done = world.perform(control, on: id)
         guard done else {
             // The ids that would have worked, since held payments are numbered by the store.
             let held = world.pendingPayments.map(\.identifier)

@@ -1,4 +1,5 @@
 import SimKernel
+import Simulation
 
 /// Something done to the world from outside the phone, as a value: the control pane returns it,
 /// the loop applies it (`apply(to:)`), tests apply it to a headless world.
@@ -26,4 +27,6 @@ public enum ControlAction: Equatable, Sendable {
     case setStorefront(String)
     case setLocale(String)
     case setFinishBeforeServerCheck(Bool)
+    /// The transaction inspector's control on one transaction or held payment.
+    case transaction(TransactionControl, String)
 }

@@ -34,6 +34,7 @@ extension ControlAction {
         case .setLocale(let locale): world.locale = locale
         case .setFinishBeforeServerCheck(let before):
             world.finishPolicy = before ? .beforeServerCheck : .afterServerCheck
+        case .transaction(let control, let id): world.perform(control, on: id)
         }
     }
 

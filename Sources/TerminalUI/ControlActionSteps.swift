@@ -34,6 +34,7 @@ extension ControlAction {
         case .raisePrices: [.world(.store(.priceIncrease))]
         case .setFinishBeforeServerCheck(let before):
             [.setup(.finish(before ? .beforeServerCheck : .afterServerCheck))]
+        case .transaction(let control, let id): [.world(.transaction(control, id))]
         }
     }
 
