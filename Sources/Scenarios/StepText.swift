@@ -27,6 +27,7 @@ public enum StepText {
         case .declineTransfer: "decline transfer"
         case .manageSubscription: "manage subscription"
         case .setAutoRenew(false): "cancel auto-renew"
+        case .changePlan(let productId): "switch plan \(productId)"
         case .openLogin, .openSignup, .setAutoRenew(true): nil
         }
     }

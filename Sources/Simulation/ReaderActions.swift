@@ -51,6 +51,9 @@ extension World {
         case .setAutoRenew(let enabled):
             if screen.id != .manageSubscription { try manageSubscription() }
             try press(enabled ? "Renew automatically" : "Cancel subscription")
+        case .changePlan(let productId):
+            if screen.id != .manageSubscription { try manageSubscription() }
+            try press(appState.switchPlanLabel(productId))
         case .openLogin, .openSignup:
             let label = action == .openLogin ? "Log in" : "Create an account"
             if !screen.rows.contains(where: { $0.isSelectable && $0.text == label }) { try openProfileScreen() }

@@ -1,3 +1,4 @@
+import AppFlow
 import Foundation
 import Scenarios
 import Simulation
@@ -42,6 +43,13 @@ import WhiteLabel
         #expect(steps.count == 10)
         #expect(steps[3] == .priceIncrease(product: "com.dailynews.premium.monthly", price: Decimal(string: "12.99")!))
         #expect(steps.map(StepText.world) == text.split(separator: "\n").map(String.init))
+    }
+
+    @Test func switchPlanIsTheReadersStepOnApplesSheet() throws {
+        let kinds = try ScenarioParser.parse("switch plan com.fittrack.coach.yearly", file: "t.scenario").steps
+            .map(\.kind)
+        #expect(kinds == [.reader(.changePlan("com.fittrack.coach.yearly"))])
+        #expect(StepText.reader(.changePlan("com.fittrack.coach.yearly")) == "switch plan com.fittrack.coach.yearly")
     }
 
     @Test(arguments: [
