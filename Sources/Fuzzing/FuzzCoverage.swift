@@ -62,6 +62,9 @@ public struct FuzzCoverage: Sendable {
         case .expect: "expect"
         case .world(.advance): "advance"
         case .world(.newDevice): "new device"
+        case .world(.changePlan(let change, _)): "store \(change.rawValue)"
+        case .world(.priceIncrease): "store price-increase PRODUCT PRICE"
+        case .world(.transaction(let control, _)): "store \(control.rawValue) ID"
         case .world(let world): StepText.world(world)
         case .reader(let action):
             switch action {
@@ -71,6 +74,7 @@ public struct FuzzCoverage: Sendable {
             case .answerGate: "answer gate"
             case .logIn: "login"
             case .signUp: "signup"
+            case .changePlan: "switch plan"
             default: StepText.reader(action) ?? "\(action)"
             }
         }

@@ -33,6 +33,11 @@ extension AppStore {
         return true
     }
 
+    /// What `productIdentifier` sells for in the store's storefront now, a raised price included.
+    public func currentPrice(_ productIdentifier: String) -> Decimal? {
+        product(productIdentifier)?.price
+    }
+
     /// "$9.99 → $12.99 per month": what Apple's consent sheet says, nil without an increase here.
     public func priceChangeText(_ productIdentifier: String) -> String? {
         guard let increase = priceIncreases["\(productIdentifier)|\(storefront.countryCode)"],
