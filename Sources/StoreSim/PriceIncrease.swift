@@ -25,8 +25,10 @@ extension AppStore {
         let key = "\(productIdentifier)|\(storefront.countryCode)"
         // A second increase before the first renews starts from the price subscribers pay today.
         let old = priceIncreases[key]?.oldPrice ?? current.price
-        priceIncreases[key] = PriceIncrease(
+        let increase = PriceIncrease(
             productIdentifier: productIdentifier, storefront: storefront.countryCode, oldPrice: old, newPrice: newPrice)
+        try ledger.save(increase)
+        priceIncreases[key] = increase
         productsAnswers = [:]
         log("price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")")
         try requestPriceIncreaseConsent(productIdentifier: productIdentifier)
@@ -46,6 +48,13 @@ extension AppStore {
         else { return nil }
         let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
         return "\(formatter.string(increase.oldPrice)) → \(formatter.string(increase.newPrice)) per \(period)"
+    }
+
+    /// The prices raised before this run (a reopened state folder).
+    func resumePriceIncreases() {
+        for increase in logged("read the raised prices", { try ledger.priceIncreases() }) ?? [] {
+            priceIncreases["\(increase.productIdentifier)|\(increase.storefront)"] = increase
+        }
     }
 
     /// The products as sold now: a raised price replaces the catalog's.

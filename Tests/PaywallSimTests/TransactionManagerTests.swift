@@ -96,3 +96,28 @@ import WhiteLabel
         #expect(result.failure?.actual.hasPrefix("nothing of the reader's by that id") == true)
     }
 }
+
+/// A raised price is the store's, kept in `appstore.sqlite`: a reopened folder renews at the price agreed to.
+@Suite struct PriceIncreaseOnDiskTests {
+    @Test func aReopenedFolderRenewsAtTheNewPriceTheReaderAgreedTo() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = WorldOptions(latency: .fast, stateDirectory: directory)
+        let first = try World(config: try TestSupport.demoConfig(), options: options)
+        first.launch()
+        first.scheduler.runUntilIdle()
+        try first.subscribe()
+        #expect(first.raisePrice(of: "com.dailynews.premium.monthly", to: Decimal(string: "5.99")!))
+        first.returnToForeground()
+        first.scheduler.runUntilIdle()
+        #expect(first.screen.rows.contains { $0.text == "$4.99 → $5.99 per month" })
+        try first.perform(.confirmPayment)
+        first.scheduler.runUntilIdle()
+
+        let second = try World(config: try TestSupport.demoConfig(), options: options)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        #expect(second.travelToNextRenewal())
+        #expect(second.timeline.entries.contains { $0.text.hasPrefix("renewed ") && $0.text.hasSuffix(" for $5.99") })
+    }
+}
