@@ -39,6 +39,7 @@ struct TransactionInspectorTests {
         #expect(open.contains("anonymous"))
         #expect(open.contains("anonymous anon-000    iphone"))
         #expect(open.contains("R refund · V revoke · E expire"))
+        #expect(open.hasSuffix("↑↓ move · R V E A D I control · t/Esc close · ? keys · q quit"))
         // Lower-case letters move no money: only the capital does the control.
         press(.character("r"), &state, world)
         #expect(world.store.transactions(appleId: world.appleId).first?.revocationDate == nil)
