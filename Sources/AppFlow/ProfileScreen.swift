@@ -80,7 +80,8 @@ extension ScreenBuilder {
             rows.append(Row(.button, first.autoRenew ? "Cancel subscription" : "Renew automatically"))
             choices.append(.setAutoRenew(!first.autoRenew))
             for offer in otherPlans(than: first.productId, state) {
-                rows.append(Row(.button, switchPlanLabel(offer.productId, state)))
+                // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
+                rows.append(Row(.choice, switchPlanLabel(offer.productId, state)))
                 choices.append(.changePlan(productId: offer.productId))
             }
         }
