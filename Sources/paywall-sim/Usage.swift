@@ -206,9 +206,11 @@ enum Usage {
         Actions: launch, open feed|paywall|profile, open content ID, back, select offer ID, double-tap offer ID, subscribe,
                  answer gate TEXT, confirm payment, cancel payment, restore, login EMAIL PASSWORD,
                  signup EMAIL PASSWORD, logout, accept transfer, decline transfer, parent approve,
-                 parent decline, manage subscription, cancel auto-renew, advance DURATION (3s, 2d, 1mo),
-                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted, background, foreground,
-                 restart app, new device NAME, kill
+                 parent decline, manage subscription, cancel auto-renew, switch plan PRODUCT,
+                 advance DURATION (3s, 2d, 1mo), background, foreground, restart app, new device NAME, kill,
+                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase,
+                 store upgrade|downgrade|crossgrade PRODUCT, store price-increase PRODUCT PRICE,
+                 store refund|revoke|expire|approve|decline|resolve-interrupted ID (run's t lists the ids)
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
