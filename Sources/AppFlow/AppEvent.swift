@@ -45,4 +45,6 @@ public enum AppEffect: Equatable, Sendable {
     case becomeActive
     /// "Manage my subscription": auto-renew on or off, in the store's sheet.
     case setAutoRenew(Bool)
+    /// "Manage my subscription": another plan of the group, changed by the store with Apple's timing.
+    case changePlan(productId: String)
 }

@@ -20,5 +20,7 @@ public enum Choice: Equatable, Sendable {
     case logOut
     case manageSubscription
     case setAutoRenew(Bool)
+    /// "Switch to …" on the store's sheet: another product of the subscription's group.
+    case changePlan(productId: String)
     case done
 }

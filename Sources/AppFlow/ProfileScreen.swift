@@ -49,6 +49,20 @@ extension ScreenBuilder {
         return Built(screen: screen)
     }
 
+    /// The products of `productId`'s group the store sells besides it, as the paywall's offers know them.
+    static func otherPlans(than productId: String, _ state: AppState) -> [Offer] {
+        let offers = state.offers ?? []
+        guard let group = offers.first(where: { $0.productId == productId })?.product.subscriptionGroupIdentifier
+        else { return [] }
+        return offers.filter { $0.productId != productId && $0.product.subscriptionGroupIdentifier == group }
+    }
+
+    /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses.
+    static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
+        let price = state.offers?.first { $0.productId == productId }?.product.localizedPrice
+        return "Switch to \(title(of: productId, state))" + (price.map { " (\($0))" } ?? "")
+    }
+
     /// The store's subscription management ("Manage my subscription"): the plan, the next renewal,
     /// and auto-renew off or on — Apple's sheet, shown because the subscription was bought on this platform.
     static func manageSubscription(_ state: AppState) -> Built {
@@ -63,6 +77,13 @@ extension ScreenBuilder {
         if let first = active.first {
             let label = first.autoRenew ? "Cancel subscription" : "Renew automatically"
             rows.append(Row(.button, label, choice: .setAutoRenew(!first.autoRenew)))
+            for offer in otherPlans(than: first.productId, state) {
+                // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
+                rows.append(
+                    Row(
+                        .choice, switchPlanLabel(offer.productId, state),
+                        choice: .changePlan(productId: offer.productId)))
+            }
         }
         rows.append(Row(.button, "Done", choice: .done))
         let screen = ScreenModel(
@@ -70,4 +91,9 @@ extension ScreenBuilder {
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
         return Built(screen: screen)
     }
+}
+
+extension AppState {
+    /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
+    public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
 }

@@ -27,6 +27,8 @@ public enum ReaderAction: Equatable, Sendable {
     case manageSubscription
     /// In the store's "Manage my subscription": auto-renew off (cancel) or back on.
     case setAutoRenew(Bool)
+    /// In the store's "Manage my subscription": switch to another plan of the group (a product id).
+    case changePlan(String)
 
     /// What `input` will do in `state`, read before it is reduced: nil for moving, typing, moving to
     /// the next field, dismissing an alert, or a key that does nothing here.
@@ -69,6 +71,7 @@ public enum ReaderAction: Equatable, Sendable {
         case .logOut: .logOut
         case .manageSubscription: .manageSubscription
         case .setAutoRenew(let enabled): .setAutoRenew(enabled)
+        case .changePlan(let productId): .changePlan(productId)
         case .done: .back
         }
     }

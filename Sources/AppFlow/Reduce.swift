@@ -169,6 +169,11 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             state.subscriptions[index] = state.subscriptions[index].with(autoRenew: enabled)
         }
         return [.setAutoRenew(enabled)]
+    case .changePlan(let productId):
+        // The store applies Apple's timing; access changes when the app hears of it (an upgrade reaches
+        // the observer, a later change the next renewal), so the sheet closes on the profile.
+        pop(&state)
+        return [.changePlan(productId: productId)]
     }
     return []
 }

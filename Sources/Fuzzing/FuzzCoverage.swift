@@ -65,6 +65,9 @@ public struct FuzzCoverage: Sendable {
         case .world(.inject): "inject"
         case .world(.storefront): "storefront"
         case .world(.latency): "latency"
+        case .world(.changePlan(let change, _)): "store \(change.rawValue)"
+        case .world(.raisePrice): "store price-increase PRODUCT PRICE"
+        case .world(.transaction(let control, _)): "store \(control.rawValue) ID"
         case .world(let action): action.text
         case .reader(let action):
             switch action {
@@ -74,6 +77,7 @@ public struct FuzzCoverage: Sendable {
             case .answerGate: "answer gate"
             case .logIn: "login"
             case .signUp: "signup"
+            case .changePlan: "switch plan"
             default: StepText.reader(action)
             }
         }

@@ -1,4 +1,5 @@
 import AppFlow
+import Foundation
 import Scenarios
 import SimKernel
 import Simulation
@@ -107,7 +108,13 @@ struct StepGenerator {
             let offer = pick(offers).id
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
-            return pick([.setAutoRenew(false), .back, .openFeed])
+            // Another plan of the running subscription's group, as the sheet lists it (issue 15).
+            let offers = state.offers ?? []
+            let running = state.subscriptions.first(where: \.active)?.productId
+            let group = offers.first { $0.productId == running }?.product.subscriptionGroupIdentifier
+            let plans = offers.filter { $0.productId != running && $0.product.subscriptionGroupIdentifier == group }
+            let switches = group == nil ? [] : plans.map { ReaderAction.changePlan($0.productId) }
+            return pick([.setAutoRenew(false), .back, .openFeed] + switches + switches)
         case .profile:
             var here: [ReaderAction] = [.restore]
             if state.isSignedIn { here.append(.logOut) }
@@ -145,7 +152,7 @@ struct StepGenerator {
     // MARK: - Everyone else
 
     private mutating func outside(_ world: World) -> StepKind {
-        switch random.next() % 18 {
+        switch random.next() % 19 {
         case 0, 1: return .world(.advance(pick([.fixed(.hours(1)), .fixed(.days(1)), .fixed(.days(3))])))
         case 2: return .world(.advance(.months(1)))
         case 3: return .world(pick(Self.apple))
@@ -168,6 +175,7 @@ struct StepGenerator {
         case 16: return family(world)
         // Only an app whose catalog has offer codes: the others' sessions draw as before.
         case 17 where !world.offerCodes.isEmpty: return .world(.redeemCode(pick(world.offerCodes)))
+        case 18: return transactionManager(world)
         default: return .reader(readerAction(world))
         }
     }
@@ -194,6 +202,38 @@ struct StepGenerator {
             }
         }
         return .world(pick([.parentApprove, .parentApprove, .parentDecline]))
+    }
+
+    /// Xcode's Transaction Manager (issue 15): a plan change in the group of a running subscription,
+    /// a price increase with a new price, or a control on one chosen transaction or held payment. The
+    /// plan change is mostly written as Apple classes it, sometimes as another kind (refused, kept as `try`).
+    private mutating func transactionManager(_ world: World) -> StepKind {
+        let subscriptions = world.entitledSubscriptions
+        let group = subscriptions.map(\.groupId)
+        let others = world.productSpecs.filter {
+            $0.subscriptionGroup.map(group.contains) == true && !subscriptions.map(\.productId).contains($0.productId)
+        }
+        switch random.next() % 3 {
+        case 0 where !others.isEmpty:
+            let target = pick(others).productId
+            let change = chance(0.85) ? world.planChange(to: target) ?? .upgrade : pick(PlanChange.allCases)
+            return .world(.changePlan(change, target))
+        case 1 where !subscriptions.isEmpty:
+            let product = pick(subscriptions).autoRenewProductId
+            let price = (world.currentPrice(product) ?? 1) + pick([1, 3] as [Decimal])
+            return .world(.raisePrice(product: product, price: price))
+        default:
+            let transactions = world.transactionIds
+            let held = world.pendingPayments
+            if !held.isEmpty, chance(0.4) {
+                let payment = pick(held)
+                let control: TransactionControl =
+                    payment.kind == .interrupted ? .resolveInterrupted : pick([.approve, .approve, .decline])
+                return .world(.transaction(control, payment.identifier))
+            }
+            guard !transactions.isEmpty else { return .world(.foreground) }
+            return .world(.transaction(pick([.refund, .refund, .revoke, .expire]), pick(transactions)))
+        }
     }
 
     /// The next purchase is held: by Ask to Buy or as an interrupted purchase.

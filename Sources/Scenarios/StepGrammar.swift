@@ -97,6 +97,9 @@ enum StepGrammar {
         case ("accept", ["transfer"]): return .acceptTransfer
         case ("decline", ["transfer"]): return .declineTransfer
         case ("manage", ["subscription"]): return .manageSubscription
+        case ("switch", _):
+            guard arguments.count == 2, arguments[0] == "plan" else { throw StepError("write switch plan PRODUCT") }
+            return .changePlan(arguments[1])
         case ("open", _), ("back", _), ("subscribe", _), ("confirm", _), ("cancel", _), ("restore", _),
             ("logout", _), ("accept", _), ("decline", _), ("manage", _), ("resume", _):
             throw StepError("\(word) is not written this way; see the step list in `paywall-sim play --help`")

@@ -28,6 +28,7 @@ public enum StepText {
         case .setAutoRenew(true): "resume auto-renew"
         case .openLogin: "open login"
         case .openSignup: "open signup"
+        case .changePlan(let productId): "switch plan \(productId)"
         }
     }
 

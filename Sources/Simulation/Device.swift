@@ -234,6 +234,8 @@ final class Device {
             coordinator.appBecameActive { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
         case .setAutoRenew(let enabled):
             queue.setAutoRenew(enabled)
+        case .changePlan(let productId):
+            queue.changePlan(to: productId)
         case .loadFullContent(let id, let levels):
             coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in
                 switch result {

@@ -51,6 +51,9 @@ extension World {
         case .setAutoRenew(let enabled):
             if screen.id != .manageSubscription { try manageSubscription() }
             try choose(action, enabled ? "Renew automatically" : "Cancel subscription")
+        case .changePlan(let productId):
+            if screen.id != .manageSubscription { try manageSubscription() }
+            try choose(action, appState.switchPlanLabel(productId))
         case .openLogin, .openSignup:
             if appState.row(doing: action) == nil { try openProfileScreen() }
             try choose(action, action == .openLogin ? "Log in" : "Create an account")

@@ -45,6 +45,12 @@ extension WorldAction {
                 throw WorldActionRefusal(expected: "an interrupted purchase to resolve", actual: "none waits")
             }
         case .priceIncrease: world.raisePrices()
+        case .raisePrice(let product, let price):
+            guard world.raisePrice(of: product, to: price) else {
+                throw WorldActionRefusal(expected: "a higher price for \(product)", actual: "the store refused it")
+            }
+        case .changePlan(let change, let product): try Self.changePlan(change, to: product, on: world)
+        case .transaction(let control, let id): try Self.transaction(control, id, on: world)
         case .nextPurchase(let outcome): world.nextPurchase = outcome
         case .clearFaults(let target):
             guard let store = StoreFaultTarget(rawValue: target) else {
@@ -105,6 +111,34 @@ extension WorldAction {
                 throw refused(world, expected: "faults the store and backend know", actual: error.description)
             }
         case .finish(let policy): world.finishPolicy = policy
+        }
+    }
+
+    private static func changePlan(_ change: PlanChange, to product: String, on world: World)
+        throws(WorldActionRefusal)
+    {
+        let expected = "a running plan to \(change.rawValue) to \(product)"
+        guard let actual = world.planChange(to: product) else {
+            throw WorldActionRefusal(expected: expected, actual: "no other running plan in its group")
+        }
+        guard actual == change else {
+            throw WorldActionRefusal(
+                expected: expected, actual: "Apple classes it as \(actual == .upgrade ? "an" : "a") \(actual.rawValue)")
+        }
+        guard world.changePlan(to: product) != nil else {
+            throw WorldActionRefusal(expected: expected, actual: "the store refused it")
+        }
+    }
+
+    private static func transaction(_ control: TransactionControl, _ id: String, on world: World)
+        throws(WorldActionRefusal)
+    {
+        guard world.perform(control, on: id) else {
+            // The ids that would have worked, since held payments are numbered by the store.
+            let held = world.pendingPayments.map(\.identifier)
+            let waiting = held.isEmpty ? "" : " (waiting: \(held.joined(separator: ", ")))"
+            throw WorldActionRefusal(
+                expected: "\(id) to \(control.rawValue)", actual: "nothing of the reader's by that id\(waiting)")
         }
     }
 

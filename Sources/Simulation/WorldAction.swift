@@ -1,4 +1,6 @@
+import Foundation
 import SimKernel
+import StoreSim
 import Subscriptions
 
 /// Everything done to the world from outside the phone, as one value: a control of the terminal's pane,
@@ -24,6 +26,12 @@ public enum WorldAction: Equatable, Sendable {
     case resolveInterrupted
     /// Apple raises the price of the running subscription: consent is asked when the app becomes active.
     case priceIncrease
+    /// App Store Connect raises one product's price to `price`; its subscribers are asked to consent.
+    case raisePrice(product: String, price: Decimal)
+    /// The reader changes plan in "Manage my subscription"; refused unless Apple classes the change as said.
+    case changePlan(PlanChange, String)
+    /// The Transaction Manager's control on one transaction, or on a held payment (`ask-to-buy-N`).
+    case transaction(TransactionControl, String)
     /// What the App Store does with the next purchase; replaces the outcome planned before.
     case nextPurchase(NextPurchase)
     /// The App Store's planned faults for a target are lifted ("the next purchase goes through").

@@ -17,6 +17,9 @@ extension WorldAction {
         case .billingIssue(false): "store recover"
         case .resolveInterrupted: "store resolve-interrupted"
         case .priceIncrease: "store price-increase"
+        case .raisePrice(let product, let price): "store price-increase \(product) \(price)"
+        case .changePlan(let change, let product): "store \(change.rawValue) \(product)"
+        case .transaction(let control, let id): "store \(control.rawValue) \(id)"
         case .nextPurchase(let outcome): "next purchase \(outcome.rawValue)"
         case .clearFaults(let target): "clear faults \(target)"
         case .askToBuy(let on): "ask-to-buy \(on ? "on" : "off")"
@@ -58,6 +61,7 @@ extension WorldAction {
         case ("advance", _):
             return .advance(try advance(try single(arguments, "advance DURATION (30s, 5m, 2h, 3d, 1mo)")))
         case ("store", _):
+            if arguments.count > 1 { return try storeControl(arguments) }
             guard arguments.count == 1, let found = storeWords.first(where: { $0.word == arguments[0] }) else {
                 throw WorldActionTextError("write store \(storeWords.map(\.word).joined(separator: "|"))")
             }
@@ -127,6 +131,26 @@ extension WorldAction {
             throw WorldActionTextError("\(word) takes no arguments here")
         default: return nil
         }
+    }
+
+    /// The store's words that name what they act on: a plan change, a new price, one transaction.
+    private static func storeControl(_ arguments: [String]) throws(WorldActionTextError) -> WorldAction {
+        let word = arguments[0]
+        if let change = PlanChange(rawValue: word) {
+            guard arguments.count == 2 else { throw WorldActionTextError("write store \(word) PRODUCT") }
+            return .changePlan(change, arguments[1])
+        }
+        if word == "price-increase" {
+            guard arguments.count == 3, let price = Catalog.decimal(arguments[2]), price > 0 else {
+                throw WorldActionTextError("write store price-increase PRODUCT PRICE, the price as 12.99")
+            }
+            return .raisePrice(product: arguments[1], price: price)
+        }
+        guard let control = TransactionControl(rawValue: word), arguments.count == 2 else {
+            let names = TransactionControl.allCases.map(\.rawValue).joined(separator: "|")
+            throw WorldActionTextError("write store \(names) ID, or store upgrade|downgrade|crossgrade PRODUCT")
+        }
+        return .transaction(control, arguments[1])
     }
 
     /// `30s`, `2d` as `SimDuration` reads them, and `1mo` for calendar months.

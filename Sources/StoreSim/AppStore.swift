@@ -21,6 +21,8 @@ public final class AppStore {
     public var locale: String
     /// Products requests answered, by `identifiers|storefront|locale` (`products(for:)`).
     var productsAnswers: [String: ProductsResponse] = [:]
+    /// Prices raised in App Store Connect, by `product|storefront` (also in `appstore.sqlite`).
+    var priceIncreases: [String: PriceIncrease] = [:]
     /// The backend's offer-signing keys, by key identifier.
     var offerKeys: [String: VerifyingKey] = [:]
     public var latency: LatencyProfile
@@ -93,6 +95,7 @@ public final class AppStore {
         self.signingKey = key
         self.verifyingKey = key.publicKey
         self.keys = keys
+        resumePriceIncreases()
         resumeLifecycle()
     }
 

@@ -9,3 +9,11 @@ extension AppStore {
         billingIssueAppleIds.contains(appleId)
     }
 }
+
+extension AppStore {
+    /// Every subscription the store keeps for `appleId`, by original transaction id; empty (and a line
+    /// on the timeline) when its ledger cannot be read.
+    public func subscriptions(appleId: String) -> [SubscriptionRecord] {
+        logged("read the subscriptions of \(appleId)") { try ledger.subscriptions(appleId: appleId) } ?? []
+    }
+}

@@ -102,7 +102,7 @@ public struct Catalog: Sendable {
             localizedPrice: formatter.string(price))
     }
 
-    static func decimal(_ text: String) -> Decimal? {
+    public static func decimal(_ text: String) -> Decimal? {
         Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

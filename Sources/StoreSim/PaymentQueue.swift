@@ -67,7 +67,7 @@ public final class PaymentQueue {
         consentSubscription = subscription.originalTransactionId
         let shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId, productTitle: product.localizedTitle,
-            localizedPrice: product.localizedPrice,
+            localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
             terms:
                 "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period."
         )
@@ -94,6 +94,20 @@ public final class PaymentQueue {
             _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {
                 try store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
             }
+        }
+    }
+
+    /// "Manage my subscription": the running subscription in `productIdentifier`'s group changes to it,
+    /// with Apple's timing (`AppStore.changePlan`).
+    public func changePlan(to productIdentifier: String) {
+        let group = store.catalog.spec(for: productIdentifier)?.subscriptionGroup
+        let subscriptions = store.subscriptions(appleId: appleId)
+        guard let running = subscriptions.first(where: { $0.groupId == group && $0.state.isEntitled }) else {
+            return store.log("plan change to \(productIdentifier): no running subscription in its group")
+        }
+        _ = store.logged("change \(running.originalTransactionId) to \(productIdentifier)") {
+            try store.changePlan(
+                originalTransactionId: running.originalTransactionId, to: productIdentifier, deviceId: deviceId)
         }
     }
 

@@ -40,7 +40,7 @@ public struct ProductDiscount: Equatable, Sendable {
 
 /// The answer to a products request: what is sellable here, and which identifiers were not.
 public struct ProductsResponse: Equatable, Sendable {
-    public let products: [Product]
+    public internal(set) var products: [Product]
     public let invalidProductIdentifiers: [String]
     /// Set when the request failed (`request(_:didFailWithError:)`); then nothing is sellable.
     public var error: StoreError? = nil

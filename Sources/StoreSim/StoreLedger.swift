@@ -104,6 +104,17 @@ final class StoreLedger {
         """
         ALTER TABLE subscriptions ADD COLUMN offer_id TEXT
         """,
+        // Prices raised in App Store Connect (issue 15), so a reopened store renews at the price consented to.
+        // IF NOT EXISTS: harmless if a merge puts another migration before it.
+        """
+        CREATE TABLE IF NOT EXISTS price_increases (
+            product_id TEXT NOT NULL,
+            storefront TEXT NOT NULL,
+            old_price TEXT NOT NULL,
+            new_price TEXT NOT NULL,
+            PRIMARY KEY (product_id, storefront)
+        )
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -282,6 +293,25 @@ final class StoreLedger {
     func nextTransactionNumber() throws(DatabaseError) -> Int64 {
         let rows = try database.query("SELECT COALESCE(MAX(rowid), 0) FROM transactions")
         return (rows.first?.first?.int ?? 0) + 1
+    }
+
+    func save(_ increase: PriceIncrease) throws(DatabaseError) {
+        try database.run(
+            "INSERT OR REPLACE INTO price_increases (product_id, storefront, old_price, new_price) VALUES (?, ?, ?, ?)",
+            [
+                .text(increase.productIdentifier), .text(increase.storefront), .text("\(increase.oldPrice)"),
+                .text("\(increase.newPrice)"),
+            ])
+    }
+
+    func priceIncreases() throws(DatabaseError) -> [PriceIncrease] {
+        try database.query("SELECT product_id, storefront, old_price, new_price FROM price_increases").compactMap {
+            row in
+            guard let old = row[2].string.flatMap(Catalog.decimal), let new = row[3].string.flatMap(Catalog.decimal)
+            else { return nil }
+            return PriceIncrease(
+                productIdentifier: row[0].string ?? "", storefront: row[1].string ?? "", oldPrice: old, newPrice: new)
+        }
     }
 
     /// Spends a promotional-offer nonce; false when it was spent before (a replay).

@@ -92,9 +92,9 @@ extension AppStore {
     /// length) takes effect now in a new period; a downgrade (or a crossgrade of another length) at the
     /// next renewal. Buying the current product again turns auto-renew back on; buying it back after a
     /// pending downgrade cancels the downgrade.
-    private func change(_ current: SubscriptionRecord, to product: Product, appAccountToken: String?)
-        throws(DatabaseError) -> TransactionRecord
-    {
+    func change(
+        _ current: SubscriptionRecord, to product: Product, appAccountToken: String?, deviceId: String? = nil
+    ) throws(DatabaseError) -> TransactionRecord {
         var subscription = current
         guard let latest = try ledger.transaction(current.latestTransactionId) else {
             // Records that lost their transaction cannot be changed; charge as a plain purchase rather than fail.
@@ -114,24 +114,25 @@ extension AppStore {
             return latest
         }
         let currentProduct = self.product(current.productId)
-        let newLevel = catalog.spec(for: product.productIdentifier)?.groupLevel
-        let oldLevel = catalog.spec(for: current.productId)?.groupLevel
-        let isUpgrade: Bool
-        if let newLevel, let oldLevel, newLevel != oldLevel {
-            isUpgrade = newLevel < oldLevel
-        } else {
-            isUpgrade = product.subscriptionPeriod == currentProduct?.subscriptionPeriod
-        }
+        let kind = planChange(from: current.productId, to: product.productIdentifier) ?? .crossgrade
+        let isUpgrade = PlanChange.isImmediate(
+            kind, samePeriod: product.subscriptionPeriod == currentProduct?.subscriptionPeriod)
         guard isUpgrade else {
             subscription.autoRenewProductId = product.productIdentifier
             try ledger.save(subscription)
-            log("\(current.productId) changes to \(product.productIdentifier) at the next renewal")
+            log("\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal")
             notify(.didChangeRenewalPref, .downgrade, latest, subscription)
             return latest
         }
         try ledger.markUpgraded(latest.transactionIdentifier)
+        // Apple refunds the unused part of the old period at the price it was bought for (the catalog's,
+        // before any increase), and charges the new product's full period from now.
+        let paidFor = catalog.spec(for: current.productId).flatMap {
+            Catalog.product($0, storefront: storefront, locale: locale)
+        }
+        let refund = proratedRefund(latest, product: paidFor)
         let record = try recordTransaction(
-            product: product, appleId: current.appleId, deviceId: current.deviceId,
+            product: product, appleId: current.appleId, deviceId: deviceId ?? current.deviceId,
             original: current.originalTransactionId, appAccountToken: appAccountToken)
         subscription.productId = product.productIdentifier
         subscription.autoRenewProductId = product.productIdentifier
@@ -141,9 +142,13 @@ extension AppStore {
         subscription.latestTransactionId = record.transactionIdentifier
         subscription.introPeriodsLeft = 0
         try ledger.save(subscription)
+        let refundText = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode).string(refund)
         log(
-            "upgraded \(current.productId) to \(product.productIdentifier): transaction \(record.transactionIdentifier)"
-        )
+            "\(kind == .upgrade ? "upgraded" : "crossgraded") \(current.productId) to \(product.productIdentifier): "
+                + "transaction \(record.transactionIdentifier) for \(product.localizedPrice), prorated refund "
+                + "\(refundText) of transaction \(latest.transactionIdentifier)")
+        // Apple's subtypes follow the timing: UPGRADE for any change now (a crossgrade of the same length
+        // too), DOWNGRADE for any change at the next renewal.
         notify(.didChangeRenewalPref, .upgrade, record, subscription)
         scheduleNext(subscription)
         return record
@@ -260,6 +265,7 @@ extension AppStore {
             "renewed \(subscription.originalTransactionId)"
                 + "\(Self.charged(offerKey.flatMap { key in intro.map { AppliedOffer(discount: $0, offerType: offerType, key: key) } })): "
                 + "transaction \(record.transactionIdentifier) until \(subscription.expiresDate)"
+                + (intro == nil ? " for \(product.localizedPrice)" : "")
         )
         notify(.didRenew, subtype, record, subscription)
         scheduleNext(subscription)
@@ -288,7 +294,8 @@ extension AppStore {
     func products(for identifiers: [String]) -> ProductsResponse {
         let key = "\(identifiers.joined(separator: ","))|\(storefront.countryCode)|\(locale)"
         if let cached = productsAnswers[key] { return cached }
-        let answer = catalog.products(for: identifiers, storefront: storefront, locale: locale)
+        let answer = applyingPriceIncreases(
+            catalog.products(for: identifiers, storefront: storefront, locale: locale))
         productsAnswers[key] = answer
         return answer
     }

@@ -16,7 +16,7 @@ public struct CompareContent: Equatable, Sendable {
     }
 
     public init(worlds: [World], labels: [String]) {
-        self.init(worlds: worlds.map(FrontContent.init(world:)), labels: labels)
+        self.init(worlds: worlds.map { FrontContent(world: $0) }, labels: labels)
     }
 
     /// The first entry whose source or text differs, times aside (a slower network is not a different

@@ -11,6 +11,9 @@ public struct FrontContent: Equatable, Sendable {
     /// Turns the phone's spinner; derived from virtual time so a replay draws the same frames.
     public var spinnerPhase: Int
     public var controls: ControlReadings
+    /// The transaction inspector's rows; read only while it is open (nil otherwise), since each reads
+    /// the store's and the ledger's records.
+    public var transactions: [TransactionRow]?
 
     public init(
         appName: String, screen: ScreenModel, timeline: [TimelineEntry], now: SimInstant, spinnerPhase: Int = 0,
@@ -27,11 +30,12 @@ public struct FrontContent: Equatable, Sendable {
     /// The spinner moves one step this often, in virtual milliseconds.
     public static let spinnerStepMilliseconds: Int64 = 120
 
-    public init(world: World) {
+    public init(world: World, inspecting: Bool = false) {
         let now = world.scheduler.now
         self.init(
             appName: world.config.app.name, screen: world.screen, timeline: world.timeline.entries, now: now,
             spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000),
             controls: ControlReadings(world: world))
+        if inspecting { transactions = world.transactionRows }
     }
 }

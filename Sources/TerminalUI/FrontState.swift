@@ -30,6 +30,8 @@ public struct FrontState: Equatable, Sendable {
     public var walk: WalkState?
     /// `play --live`: the replay; the phone and the controls take no keys, the script acts.
     public var live: LiveReplayState?
+    /// `t`: the transaction inspector, open over the panes.
+    public var inspector: InspectorState?
 
     var hasChecklist: Bool { walk != nil || live != nil }
 
@@ -41,7 +43,7 @@ public struct FrontState: Equatable, Sendable {
     /// (a reader pressing keys at what they cannot see must not buy anything).
     public mutating func apply(
         _ action: KeyAction, timelinePage: Int = 10, timelineLimit: Int = .max, controls: [Control] = [],
-        terminalFits: Bool = true
+        transactions: [TransactionRow] = [], terminalFits: Bool = true
     ) -> FrontCommand? {
         guard terminalFits || action == .quit else { return nil }
         if showsHelp {
@@ -74,6 +76,8 @@ public struct FrontState: Equatable, Sendable {
         case .togglePause: return live == nil ? nil : .togglePause
         case .help: showsHelp = true
         case .toggleRecording: return .toggleRecording
+        case .toggleInspector: inspector = inspector == nil && live == nil ? InspectorState() : nil
+        case .inspector(let key): return inspector?.apply(key, rows: transactions).map(FrontCommand.control)
         case .quit: return .quit
         case .resize: break
         }

@@ -31,8 +31,13 @@ public enum FrontView {
             }
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
-                hints: KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state)),
+                hints: state.inspector != nil
+                    ? KeyBar.inspectorKeys
+                    : KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state)),
                 recording: state.isRecording)
+            if let inspector = state.inspector, let rows = content.transactions {
+                InspectorPane.draw(into: &frame, rows: rows, selection: inspector.selection, theme: theme)
+            }
             if state.showsHelp {
                 HelpOverlay.draw(into: &frame, screenKeys: content.screen.keys, theme: theme)
             }

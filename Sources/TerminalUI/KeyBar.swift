@@ -13,6 +13,11 @@ enum KeyBar {
     static let walkKeys = [
         KeyHint("n", "next step"), KeyHint("s", "save report"), KeyHint("l", "list"), KeyHint("Esc", "phone"),
     ]
+    /// With the transaction inspector open: it takes every key but help and quit.
+    static let inspectorKeys = [
+        KeyHint("↑↓", "move"), KeyHint("R V E A D I", "control"), KeyHint("t/Esc", "close"), KeyHint("?", "keys"),
+        KeyHint("q", "quit"),
+    ]
     static let liveKeys = [KeyHint("Space", "pause"), KeyHint("↑↓", "scroll timeline")]
 
     /// What the front runs besides the phone: nothing, a guided walk (with its list on screen or not),

@@ -38,6 +38,10 @@ public enum KeyAction: Equatable, Sendable {
     case focusChecklist
     /// Space or `p` in a live replay: pause or resume.
     case togglePause
+    /// `t`: open or close the transaction inspector.
+    case toggleInspector
+    /// A key in the open transaction inspector.
+    case inspector(InspectorKey)
     /// `r`: start or stop recording a scenario.
     case toggleRecording
     case quit
@@ -53,7 +57,11 @@ public enum KeyMap {
 
     /// The action for `key`, or nil when the key does nothing here.
     /// With a text field focused on the phone, printable characters (also q, k, j, ?) are typed into it.
-    public static func action(for key: KeyPress, focus: Focus, textFieldFocused: Bool = false) -> KeyAction? {
+    /// With the transaction inspector open (`inspecting`), it takes the keys (`InspectorKey`).
+    public static func action(
+        for key: KeyPress, focus: Focus, textFieldFocused: Bool = false, inspecting: Bool = false
+    ) -> KeyAction? {
+        if inspecting { return InspectorKey.action(for: key) }
         switch key {
         case .function(let code): return functionAction(code, focus: focus)
         case .character(let character):
@@ -103,6 +111,7 @@ public enum KeyMap {
         case "q": return .quit
         case "?": return .help
         case "r": return .toggleRecording
+        case "t": return .toggleInspector
         case "c": return focus == .controls ? .focusPhone : .focusControls
         case "w": return focus == .checklist ? .focusPhone : .focusChecklist
         case " ", "p": return .togglePause
@@ -146,6 +155,7 @@ public enum KeyMap {
         KeyHint("r", "start / stop recording a scenario (written to recording-N.scenario)"),
         KeyHint("w", "run --walk: the checklist; there ↑↓ Enter choose, n next step, s report, l list"),
         KeyHint("Space p", "play --live: pause / resume"),
+        KeyHint("t", "transactions: refund R, revoke V, expire E, approve A, decline D, resolve I on a row"),
         KeyHint("?", "show or hide this help"),
         KeyHint("q", "quit and restore the terminal"),
     ]

@@ -85,7 +85,7 @@ struct InteractiveLoop {
             state.isRecording = recordings?.showsMark ?? false
             if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
 
-            let content = FrontContent(world: world)
+            let content = FrontContent(world: world, inspecting: state.inspector != nil)
             let size = session.size
             let frame = FrontView.render(content, state: state, theme: theme, size: size)
             if repaintAll || frame != painted {
@@ -100,7 +100,8 @@ struct InteractiveLoop {
             if live != nil { wait = min(RealTimeDriver.maxWaitMilliseconds, scriptWait ?? .max) }
             guard let key = session.readKey(timeoutMilliseconds: wait),
                 let action = KeyMap.action(
-                    for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText && size.fitsMinimum)
+                    for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText && size.fitsMinimum,
+                    inspecting: state.inspector != nil)
             else { continue }
 
             if action == .resize { repaintAll = true }
@@ -112,7 +113,7 @@ struct InteractiveLoop {
             let controls = action == .activateControl ? ControlBoard.controls(content.controls) : []
             switch state.apply(
                 action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls,
-                terminalFits: size.fitsMinimum)
+                transactions: content.transactions ?? [], terminalFits: size.fitsMinimum)
             {
             case .send(let input):
                 if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }

@@ -75,7 +75,8 @@ import WhiteLabel
         let steps = failure.scenario.split(separator: "\n").filter { line in
             !setupWords.contains { line.hasPrefix($0) }
         }
-        #expect(steps.count <= 10, "\(failure.scenario)")
+        // 11 since issue 15: the default run now meets the defect through an upgrade's transaction first.
+        #expect(steps.count <= 12, "\(failure.scenario)")
         #expect(failure.originalSteps > steps.count)
 
         let replayed = try play(failure.scenario)
@@ -98,7 +99,9 @@ import WhiteLabel
             CoordinatorDefect.restoreTwice, [.toldIsTrue, .payingKeepsAccess, .movesOnlyAsAsked],
             "without waiting restore"
         ),
-        (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess], "advance"),
+        // Since issue 15's draws, the run may first meet what the lost identity leads to: the reader, shown the
+        // paywall again, buys the yearly plan as a crossgrade at the next renewal and is told it went through.
+        (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess, .toldIsTrue], "advance"),
         (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
     ])
@@ -106,7 +109,9 @@ import WhiteLabel
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
         #expect(invariants.contains(failure.violation.invariant), "\(failure.violation)")
         // A double tap is written as one step, or as the same step again without waiting for the first.
-        let clues = clue == "double-tap offer" ? [clue, "without waiting select offer"] : [clue]
+        // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).
+        var clues = clue == "double-tap offer" ? [clue, "without waiting select offer"] : [clue]
+        if clue == "parent approve" { clues.append("store approve") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)

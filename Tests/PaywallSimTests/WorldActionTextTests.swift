@@ -21,7 +21,15 @@ import Testing
         case .revoke: (["store revoke"], .billingIssue(true))
         case .billingIssue: (["store billing-issue", "store recover"], .resolveInterrupted)
         case .resolveInterrupted: (["store resolve-interrupted"], .priceIncrease)
-        case .priceIncrease: (["store price-increase"], .nextPurchase(.ok))
+        case .priceIncrease: (["store price-increase"], .raisePrice(product: "p", price: 1))
+        case .raisePrice: (["store price-increase premium.monthly 12.99"], .changePlan(.upgrade, "p"))
+        case .changePlan:
+            (
+                ["store upgrade premium.yearly", "store downgrade basic.monthly", "store crossgrade premium.yearly"],
+                .transaction(.refund, "1")
+            )
+        case .transaction:
+            (TransactionControl.allCases.map { "store \($0.rawValue) 2000000000000001" }, .nextPurchase(.ok))
         case .nextPurchase: (NextPurchase.allCases.map { "next purchase \($0.rawValue)" }, .clearFaults("payment"))
         case .clearFaults: (["clear faults payment", "clear faults products-request"], .askToBuy(true))
         case .askToBuy: (["ask-to-buy on", "ask-to-buy off"], .parentApprove)

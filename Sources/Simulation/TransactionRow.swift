@@ -1,0 +1,87 @@
+import BackendSim
+import SimKernel
+import StoreSim
+
+/// One row of the transaction inspector: a transaction of the reader's Apple ID, or a payment the store
+/// holds, as the App Store and the backend's ledger know it at one instant.
+public struct TransactionRow: Equatable, Sendable {
+    /// The transaction id, or the held payment's handle (`ask-to-buy-2`).
+    public let id: String
+    public let product: String
+    /// "active", "past period", "refunded/revoked", "asks a parent"…
+    public let state: String
+    public let expires: SimInstant?
+    /// nil where it means nothing: a past period, a one-time purchase, a held payment.
+    public let autoRenew: Bool?
+    /// Who owns it in the backend's ledger: an account's email, an anonymous identity, or nobody yet.
+    public let owner: String
+    /// The phone it was bought on.
+    public let device: String
+    public let controls: [TransactionControl]
+}
+
+extension World {
+    /// The reader's held payments, then every transaction newest first: what the inspector lists.
+    public var transactionRows: [TransactionRow] {
+        let held = pendingPayments.map { payment in
+            TransactionRow(
+                id: payment.identifier, product: payment.product.productIdentifier,
+                state: payment.kind == .askToBuy ? "asks a parent" : "interrupted", expires: nil,
+                autoRenew: nil, owner: "—", device: deviceName(ofStoreDevice: payment.deviceId) ?? payment.deviceId,
+                controls: payment.kind == .askToBuy ? [.approve, .decline] : [.resolveInterrupted])
+        }
+        let subscriptions = Dictionary(
+            store.subscriptions(appleId: appleId).map { ($0.originalTransactionId, $0) },
+            uniquingKeysWith: { a, _ in a })
+        let charged = store.transactions(appleId: appleId).reversed().map { record in
+            row(record, subscription: subscriptions[record.originalTransactionIdentifier])
+        }
+        return held + charged
+    }
+
+    private func row(_ record: TransactionRecord, subscription: SubscriptionRecord?) -> TransactionRow {
+        let isCurrent = subscription?.latestTransactionId == record.transactionIdentifier
+        let state: String
+        if record.revocationDate != nil {
+            // The store keeps one revocation date for a refund and a Family Sharing revoke alike.
+            state = "refunded/revoked"
+        } else if record.isUpgraded {
+            state = "upgraded"
+        } else if let subscription, isCurrent {
+            state = Self.describe(subscription.state)
+        } else {
+            state = subscription == nil ? "purchased" : "past period"
+        }
+        var controls: [TransactionControl] = []
+        if record.revocationDate == nil { controls = [.refund, .revoke] }
+        if isCurrent, subscription?.state.isEntitled == true, record.revocationDate == nil { controls.append(.expire) }
+        return TransactionRow(
+            id: record.transactionIdentifier, product: record.productIdentifier, state: state,
+            expires: isCurrent ? subscription?.expiresDate : record.expiresDate,
+            autoRenew: isCurrent ? subscription?.autoRenew : nil,
+            owner: owner(of: record.originalTransactionIdentifier),
+            device: deviceName(ofStoreDevice: record.deviceId) ?? record.deviceId, controls: controls)
+    }
+
+    private static func describe(_ state: SubscriptionState) -> String {
+        switch state {
+        case .active: "active"
+        case .expired: "expired"
+        case .billingRetry: "billing retry"
+        case .gracePeriod: "grace period"
+        case .revoked: "revoked"
+        }
+    }
+
+    /// The owner the backend's ledger names; a ledger that cannot be read says so in the row and on the timeline.
+    private func owner(of original: String) -> String {
+        do {
+            guard let ownerId = try backend.ledger.purchase(original)?.ownerId else { return "nobody yet" }
+            if let email = try backend.ledger.email(of: ownerId) { return email }
+            return "anonymous \(ownerId.prefix(8))"
+        } catch {
+            report("error: cannot read the ledger's owner of \(original): \(error)", from: .control)
+            return "unreadable"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import SimKernel
+import StoreSim
+
+/// The Transaction Manager's per-row controls: each acts on the transaction (or held payment) chosen
+/// by its identifier, not on "the latest". False, with a line on the timeline, when it names nothing
+/// of the reader's that the control applies to.
+extension World {
+    /// The reader's transaction `identifier`, if the store holds it.
+    func readerTransaction(_ identifier: String) -> TransactionRecord? {
+        store.transactions(appleId: appleId).first { $0.transactionIdentifier == identifier }
+    }
+
+    @discardableResult
+    public func refund(transactionId: String) -> Bool {
+        timeline.log(.control, "refund \(transactionId)")
+        guard readerTransaction(transactionId) != nil else { return refused("refunded", transactionId) }
+        return attempt("refund \(transactionId)") { try store.refund(transactionId: transactionId) } ?? false
+    }
+
+    @discardableResult
+    public func revoke(transactionId: String) -> Bool {
+        timeline.log(.control, "revoke family sharing of \(transactionId)")
+        guard readerTransaction(transactionId) != nil else { return refused("revoked", transactionId) }
+        return attempt("revoke \(transactionId)") { try store.revokeFamilySharing(transactionId: transactionId) }
+            ?? false
+    }
+
+    /// The subscription of `transactionId` stops renewing and the clock moves past its end, so it
+    /// expires as Apple expires it (EXPIRED/VOLUNTARY), the reader's other subscriptions untouched.
+    @discardableResult
+    public func expire(transactionId: String) -> Bool {
+        timeline.log(.control, "expire the subscription of \(transactionId)")
+        guard let record = readerTransaction(transactionId),
+            let subscription = store.subscription(originalTransactionId: record.originalTransactionIdentifier),
+            subscription.state.isEntitled
+        else { return refused("expired", transactionId) }
+        let original = subscription.originalTransactionId
+        _ = attempt("turn auto-renew off for \(original)") {
+            try store.setAutoRenew(false, originalTransactionId: original)
+        }
+        scheduler.run(until: subscription.expiresDate + .seconds(1))
+        return true
+    }
+
+    /// A parent answers one Ask to Buy request (`ask-to-buy-3`).
+    @discardableResult
+    public func answerAskToBuy(_ requestId: String, approve: Bool) -> Bool {
+        timeline.log(.control, "parent \(approve ? "approves" : "declines") \(requestId)")
+        guard pendingPayments.contains(where: { $0.identifier == requestId && $0.kind == .askToBuy }) else {
+            return refused(approve ? "approved" : "declined", requestId)
+        }
+        return approve ? store.approveAskToBuy(requestId) : store.declineAskToBuy(requestId)
+    }
+
+    /// The reader resolves one interrupted purchase (`interrupted-4`) outside the app.
+    @discardableResult
+    public func resolveInterruptedPurchase(_ requestId: String) -> Bool {
+        timeline.log(.control, "interrupted purchase \(requestId) resolved outside the app")
+        guard pendingPayments.contains(where: { $0.identifier == requestId && $0.kind == .interrupted }) else {
+            return refused("resolved", requestId)
+        }
+        return store.resolveInterruptedPurchase(requestId)
+    }
+
+    private func refused(_ done: String, _ identifier: String) -> Bool {
+        timeline.log(.control, "\(identifier) is nothing of \(appleId)'s that can be \(done)")
+        return false
+    }
+}

@@ -1,0 +1,79 @@
+import Database
+import Foundation
+import SimKernel
+
+/// A price App Store Connect raised in one storefront: new subscribers pay `newPrice` at once,
+/// subscribers pay it from the first renewal after they consent.
+public struct PriceIncrease: Equatable, Sendable {
+    public let productIdentifier: String
+    public let storefront: String
+    public let oldPrice: Decimal
+    public let newPrice: Decimal
+}
+
+extension AppStore {
+    /// Raises the price of `productIdentifier` in the store's storefront to `newPrice` and asks every
+    /// subscriber for consent (PRICE_INCREASE/PENDING). False when the product is not sold here or the
+    /// price does not go up (Apple asks for consent only for an increase).
+    @discardableResult
+    public func raisePrice(productIdentifier: String, to newPrice: Decimal) throws(DatabaseError) -> Bool {
+        guard let current = product(productIdentifier), current.subscriptionPeriod != nil, newPrice > current.price
+        else {
+            log("price increase of \(productIdentifier) to \(newPrice) refused: not a subscription sold here at less")
+            return false
+        }
+        let key = "\(productIdentifier)|\(storefront.countryCode)"
+        // A second increase before the first renews starts from the price subscribers pay today.
+        let old = priceIncreases[key]?.oldPrice ?? current.price
+        let increase = PriceIncrease(
+            productIdentifier: productIdentifier, storefront: storefront.countryCode, oldPrice: old, newPrice: newPrice)
+        try ledger.save(increase)
+        priceIncreases[key] = increase
+        productsAnswers = [:]
+        log("price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")")
+        try requestPriceIncreaseConsent(productIdentifier: productIdentifier)
+        return true
+    }
+
+    /// What `productIdentifier` sells for in the store's storefront now, a raised price included.
+    public func currentPrice(_ productIdentifier: String) -> Decimal? {
+        product(productIdentifier)?.price
+    }
+
+    /// "$9.99 → $12.99 per month": what Apple's consent sheet says, nil without an increase here.
+    public func priceChangeText(_ productIdentifier: String) -> String? {
+        guard let increase = priceIncreases["\(productIdentifier)|\(storefront.countryCode)"],
+            let text = catalog.spec(for: productIdentifier)?.subscriptionPeriod,
+            let period = CalendarPeriod(iso8601: text)
+        else { return nil }
+        let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
+        return "\(formatter.string(increase.oldPrice)) → \(formatter.string(increase.newPrice)) per \(period)"
+    }
+
+    /// The prices raised before this run (a reopened state folder).
+    func resumePriceIncreases() {
+        for increase in logged("read the raised prices", { try ledger.priceIncreases() }) ?? [] {
+            priceIncreases["\(increase.productIdentifier)|\(increase.storefront)"] = increase
+        }
+    }
+
+    /// The products as sold now: a raised price replaces the catalog's.
+    func applyingPriceIncreases(_ answer: ProductsResponse) -> ProductsResponse {
+        guard !priceIncreases.isEmpty else { return answer }
+        var raised = answer
+        raised.products = answer.products.map { product in
+            guard let increase = priceIncreases["\(product.productIdentifier)|\(storefront.countryCode)"] else {
+                return product
+            }
+            let formatter = PriceFormatter(locale: product.priceLocale, currencyCode: product.currencyCode)
+            return Product(
+                productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
+                localizedDescription: product.localizedDescription, price: increase.newPrice,
+                priceLocale: product.priceLocale, currencyCode: product.currencyCode,
+                localizedPrice: formatter.string(increase.newPrice), subscriptionPeriod: product.subscriptionPeriod,
+                subscriptionGroupIdentifier: product.subscriptionGroupIdentifier,
+                introductoryOffer: product.introductoryOffer)
+        }
+        return raised
+    }
+}
