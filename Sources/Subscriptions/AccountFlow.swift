@@ -73,7 +73,19 @@ extension SubscriptionCoordinator {
             transferInFlight = false
             completion(outcome)
         }
+        let account = storage.accountSession?.identityId
         backend.transfer(anonymousToken: anonymous.token) { [self] result in
+            guard storage.accountSession?.identityId == account else {
+                // The reader logged out (or in as someone else) before the answer: "All set" would speak of
+                // an account this phone no longer holds. The move stands on the server; the phone forgets the
+                // identity it moved from and shows what it holds now.
+                transferInFlight = false
+                if case .success(let answer) = result, answer.refusal == nil {
+                    storage.anonymousIdentity = nil
+                    publishStoredAccess()
+                }
+                return log("transfer answered after the account left this phone: nothing to tell here")
+            }
             switch result {
             case .success(let answer) where answer.refusal == nil:
                 storage.anonymousIdentity = nil
