@@ -28,11 +28,11 @@ extension ScreenBuilder {
     /// Apple's payment sheet, over whatever the app shows.
     static func paymentSheet(_ sheet: PaymentSheetInfo) -> Built {
         let rows = [
-            Row(.heading, sheet.isPriceConsent ? "Price increase: \(sheet.productTitle)" : sheet.productTitle),
+            Row(.heading, sheet.productTitle),
             Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
             Row(.spacer),
-            Row(.button, sheet.isPriceConsent ? "Agree" : sheet.confirmLabel ?? "Subscribe", choice: .confirmPayment),
-            Row(.button, sheet.isPriceConsent ? "Not now" : sheet.cancelLabel ?? "Cancel", choice: .cancelPayment),
+            Row(.button, sheet.confirmLabel ?? (sheet.isPriceConsent ? "Agree" : "Subscribe"), choice: .confirmPayment),
+            Row(.button, sheet.cancelLabel ?? (sheet.isPriceConsent ? "Not now" : "Cancel"), choice: .cancelPayment),
         ]
         let screen = ScreenModel(
             id: .appStoreSheet, title: "App Store", rows: rows,

@@ -98,10 +98,8 @@ final class Device {
                         var info = PaymentSheetInfo(
                             appleId: $0.appleId, productTitle: $0.productTitle, price: $0.localizedPrice,
                             terms: $0.terms, isPriceConsent: $0.kind == .priceConsent)
-                        if $0.kind == .payment {
-                            info.confirmLabel = $0.confirmLabel
-                            info.cancelLabel = $0.cancelLabel
-                        }
+                        info.confirmLabel = $0.confirmLabel
+                        info.cancelLabel = $0.cancelLabel
                         return info
                     }))
         }

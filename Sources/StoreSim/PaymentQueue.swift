@@ -65,12 +65,12 @@ public final class PaymentQueue {
             let product = store.product(subscription.autoRenewProductId)
         else { return }
         consentSubscription = subscription.originalTransactionId
+        let words = StoreWords(locale: product.priceLocale).consent
         let shown = PaymentSheet(
-            kind: .priceConsent, appleId: appleId, productTitle: product.localizedTitle,
+            kind: .priceConsent, appleId: appleId,
+            productTitle: words.heading.replacingOccurrences(of: "{title}", with: product.localizedTitle),
             localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
-            terms:
-                "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period."
-        )
+            terms: words.terms, confirmLabel: words.agree, cancelLabel: words.notNow)
         sheet = shown
         store.log("price increase sheet shown: \(product.localizedTitle)")
         onSheetChange?(shown)

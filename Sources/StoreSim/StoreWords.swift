@@ -75,6 +75,18 @@ public struct StoreWords: Sendable {
     /// The sheet's two buttons: "Subscribe" and "Cancel", "S'abonner" and "Annuler".
     public var subscribe: String { table.subscribe }
     public var cancel: String { table.cancel }
+
+    /// The price-increase sheet's words; English where the language has none of its own.
+    public var consent: ConsentWords { table.consent }
+}
+
+/// What Apple's price-increase sheet says, in one language.
+public struct ConsentWords: Sendable {
+    /// With `{title}` for the product's title.
+    public let heading: String
+    public let terms: String
+    public let agree: String
+    public let notNow: String
 }
 
 extension StoreWords {
@@ -101,6 +113,12 @@ extension StoreWords {
         var oneTime: String
         var subscribe: String
         var cancel: String
+        /// Apple's price-increase sheet: its heading, what it says, and its two buttons.
+        var consent = ConsentWords(
+            heading: "Price increase: {title}",
+            terms:
+                "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period.",
+            agree: "Agree", notNow: "Not now")
         /// Japanese writes the number and the unit with no space.
         var joined = false
     }
@@ -138,7 +156,12 @@ extension StoreWords {
             freeThen: "Gratuit pendant {length}, puis ", upFrontThen: "{price} pour {length}, puis ",
             during: "pendant {length}", then: ", puis ", regular: "{price} {per}",
             renews: "Renouvellement automatique jusqu’à résiliation dans Réglages.",
-            oneTime: "Achat unique de {price}.", subscribe: "S’abonner", cancel: "Annuler"),
+            oneTime: "Achat unique de {price}.", subscribe: "S’abonner", cancel: "Annuler",
+            consent: ConsentWords(
+                heading: "Hausse de prix : {title}",
+                terms:
+                    "Le prix de votre abonnement augmente. Acceptez pour le garder ; sinon, il prend fin à la fin de la période.",
+                agree: "Accepter", notNow: "Plus tard")),
         "de": Table(
             units: [
                 .day: Names(bare: "Tag", one: "Tag", many: "Tage"),
@@ -151,7 +174,12 @@ extension StoreWords {
             upFrontThen: "{price} für {length}, dann ", during: "für {length}", then: ", dann ",
             regular: "{price} {per}",
             renews: "Verlängert sich automatisch, bis es in den Einstellungen gekündigt wird.",
-            oneTime: "Einmalkauf für {price}.", subscribe: "Abonnieren", cancel: "Abbrechen"),
+            oneTime: "Einmalkauf für {price}.", subscribe: "Abonnieren", cancel: "Abbrechen",
+            consent: ConsentWords(
+                heading: "Preiserhöhung: {title}",
+                terms:
+                    "Der Preis deines Abos steigt. Stimme zu, um es zu behalten; sonst endet es am Ende des Zeitraums.",
+                agree: "Zustimmen", notNow: "Nicht jetzt")),
         "es": Table(
             units: [
                 .day: Names(bare: "día", one: "día", many: "días"),
@@ -163,7 +191,12 @@ extension StoreWords {
             every: "cada {length}", free: same("gratis"), freeThen: "Gratis durante {length}, luego ",
             upFrontThen: "{price} por {length}, luego ", during: "durante {length}", then: ", luego ",
             regular: "{price} {per}", renews: "Se renueva automáticamente hasta que se cancele en Ajustes.",
-            oneTime: "Compra única de {price}.", subscribe: "Suscribirse", cancel: "Cancelar"),
+            oneTime: "Compra única de {price}.", subscribe: "Suscribirse", cancel: "Cancelar",
+            consent: ConsentWords(
+                heading: "Aumento de precio: {title}",
+                terms:
+                    "El precio de tu suscripción va a subir. Acepta para conservarla; si no, terminará al final del periodo.",
+                agree: "Aceptar", notNow: "Ahora no")),
         "it": Table(
             units: [
                 .day: Names(bare: "giorno", one: "giorno", many: "giorni"),
@@ -175,7 +208,12 @@ extension StoreWords {
             every: "ogni {length}", free: same("gratis"), freeThen: "Gratis per {length}, poi ",
             upFrontThen: "{price} per {length}, poi ", during: "per {length}", then: ", poi ",
             regular: "{price} {per}", renews: "Si rinnova automaticamente fino alla disdetta in Impostazioni.",
-            oneTime: "Acquisto singolo di {price}.", subscribe: "Abbonati", cancel: "Annulla"),
+            oneTime: "Acquisto singolo di {price}.", subscribe: "Abbonati", cancel: "Annulla",
+            consent: ConsentWords(
+                heading: "Aumento di prezzo: {title}",
+                terms:
+                    "Il prezzo del tuo abbonamento aumenta. Accetta per mantenerlo; altrimenti termina alla fine del periodo.",
+                agree: "Accetta", notNow: "Non ora")),
         "ja": Table(
             units: [
                 .day: Names(bare: "日", one: "日", many: "日"),
@@ -187,7 +225,11 @@ extension StoreWords {
             every: "{length}ごと", free: same("無料"), freeThen: "{length}無料、その後",
             upFrontThen: "{length}で{price}、その後", during: "（{length}）", then: "、その後",
             regular: "{per}{price}", stop: "。", renews: "設定でキャンセルするまで自動的に更新されます。",
-            oneTime: "{price}の1回限りの購入。", subscribe: "登録", cancel: "キャンセル", joined: true),
+            oneTime: "{price}の1回限りの購入。", subscribe: "登録", cancel: "キャンセル",
+            consent: ConsentWords(
+                heading: "価格の値上げ：{title}",
+                terms: "サブスクリプションの価格が上がります。継続するには同意してください。同意しない場合は期間の終了時に終了します。",
+                agree: "同意する", notNow: "今はしない"), joined: true),
         "pt": Table(
             units: [
                 .day: Names(bare: "dia", one: "dia", many: "dias"),
@@ -199,6 +241,11 @@ extension StoreWords {
             every: "a cada {length}", free: same("grátis"), freeThen: "Grátis por {length}, depois ",
             upFrontThen: "{price} por {length}, depois ", during: "por {length}", then: ", depois ",
             regular: "{price} {per}", renews: "Renova automaticamente até ser cancelada em Ajustes.",
-            oneTime: "Compra única de {price}.", subscribe: "Assinar", cancel: "Cancelar"),
+            oneTime: "Compra única de {price}.", subscribe: "Assinar", cancel: "Cancelar",
+            consent: ConsentWords(
+                heading: "Aumento de preço: {title}",
+                terms:
+                    "O preço da sua assinatura vai aumentar. Concorde para mantê-la; caso contrário, ela termina no fim do período.",
+                agree: "Concordar", notNow: "Agora não")),
     ]
 }

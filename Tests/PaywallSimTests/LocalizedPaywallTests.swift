@@ -36,6 +36,30 @@ import WhiteLabel
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
+    /// Apple's price-increase sheet speaks the phone's language too: heading, terms and both buttons.
+    @Test func aFrenchReaderAgreesToAPriceIncreaseOnAFrenchSheet() throws {
+        let result = try run(
+            """
+            app podcast-club
+            storefront FRA
+            locale fr_FR
+            launch
+            open paywall
+            select offer listener-monthly
+            confirm payment
+            store price-increase com.podcastclub.listener.monthly 5.99
+            foreground
+            expect screen app-store-sheet
+            expect text "Hausse de prix : Listener+ mensuel"
+            expect text "Le prix de votre abonnement augmente."
+            expect text "Accepter"
+            expect text "Plus tard"
+            confirm payment
+            expect timeline "PRICE_INCREASE/ACCEPTED"
+            """)
+        #expect(result.passed, "\(result.failure?.report ?? "")")
+    }
+
     @Test func aJapaneseReaderReadsJapanesePeriodsWithNoSpaces() throws {
         let result = try run(
             """
