@@ -51,6 +51,8 @@ final class TerminalSession {
         keypad(pws_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
+        // The cursor is hidden: leave it where drawing ended, not moved back to the window's cursor each refresh.
+        leaveok(pws_stdscr(), true)
         let palette = Palette(theme: theme, depth: startColors())
         initPairs(palette)
         return TerminalSession(screen: screen, palette: palette, isUnicode: isUnicode)

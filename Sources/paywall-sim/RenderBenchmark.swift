@@ -51,7 +51,8 @@ enum RenderBenchmark {
         func p99(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 99 / 100)] }
         print(
             "render: CPU per key press at p99: step and render \(Floors.millis(p99(whole))), Enter (select, confirm) "
-                + "\(Floors.millis(p99(selects))), render alone \(Floors.millis(p99(renderOnly)))")
+                + "\(Floors.millis(p99(selects))), render alone \(Floors.millis(p99(renderOnly))) "
+                + "(median \(Floors.millis(renderOnly.sorted()[renderOnly.count / 2])))")
         BenchTable.shared.add(
             "key press step+render p99 at 130x40 (`bench render`)",
             "\(Floors.millis(p99(whole))) (Enter \(Floors.millis(p99(selects))))",
