@@ -34,7 +34,8 @@ enum ChecklistPane {
     static func draw(into frame: inout Frame, rect: Rect, content: Content, theme: Theme, focused: Bool) {
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: content.title)
+            rect, glyphs: BorderGlyphs(theme.border), role: .border, title: content.title,
+            titleRole: focused ? .accent : .border)
         let inner = rect.inner
         guard inner.height > 0, inner.width > 3 else { return }
         var y = inner.y

@@ -16,7 +16,8 @@ enum ControlPane {
     ) {
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border, title: title ?? self.title)
+            rect, glyphs: BorderGlyphs(theme.border), role: .border, title: title ?? self.title,
+            titleRole: focused ? .accent : .border)
         let inner = rect.inner
         guard inner.height > 0, inner.width > groupColumn else { return }
         let offset = scrollOffset(selection: selection, count: controls.count, height: inner.height)

@@ -90,7 +90,11 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// Draws a border around `rect` with an optional title in the top edge.
-    public mutating func drawBox(_ rect: Rect, glyphs: BorderGlyphs, role: Theme.Role, title: String? = nil) {
+    /// A box in `role`; its title in `titleRole` when given. A pane shows focus by its title alone: a whole
+    /// border recoloured on every Tab cost the terminal two kilobytes a key.
+    public mutating func drawBox(
+        _ rect: Rect, glyphs: BorderGlyphs, role: Theme.Role, title: String? = nil, titleRole: Theme.Role? = nil
+    ) {
         guard rect.width >= 2 && rect.height >= 2 else { return }
         let horizontal = String(repeating: glyphs.horizontal, count: rect.width - 2)
         write(glyphs.topLeft + horizontal + glyphs.topRight, x: rect.x, y: rect.y, role: role)
@@ -101,7 +105,7 @@ public struct Frame: Equatable, Sendable {
         }
         if let title, rect.width > 6 {
             let text = " " + ColumnWidth.truncate(title, to: rect.width - 6) + " "
-            write(text, x: rect.x + 2, y: rect.y, role: role, style: .bold, limit: rect.maxX - 2)
+            write(text, x: rect.x + 2, y: rect.y, role: titleRole ?? role, style: .bold, limit: rect.maxX - 2)
         }
     }
 

@@ -11,9 +11,9 @@ enum PhonePane {
         into frame: inout Frame, rect: Rect, content: FrontContent, theme: Theme, focused: Bool
     ) {
         let glyphs = BorderGlyphs(theme.border)
-        let borderRole: Theme.Role = focused ? .accent : .border
         frame.fill(rect)
-        frame.drawBox(rect, glyphs: glyphs, role: borderRole, title: content.appName)
+        frame.drawBox(
+            rect, glyphs: glyphs, role: .border, title: content.appName, titleRole: focused ? .accent : .border)
         let inner = rect.inner
         guard inner.height >= 2, inner.width >= 12 else { return }
 

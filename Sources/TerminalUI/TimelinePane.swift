@@ -23,8 +23,8 @@ enum TimelinePane {
     ) {
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: BorderGlyphs(theme.border), role: focused ? .accent : .border,
-            title: title ?? self.title(filter))
+            rect, glyphs: BorderGlyphs(theme.border), role: .border, title: title ?? self.title(filter),
+            titleRole: focused ? .accent : .border)
         let inner = rect.inner
         guard inner.height > 0, inner.width > 0 else { return }
         let (visible, hiddenAbove, hiddenBelow) = window(

@@ -45,7 +45,8 @@ struct TerminalControlPaneTests {
         state.focus = .controls
         let focused = try render(state: state)
         #expect(focused[x: 53, y: row].style.contains(.reverse))
-        #expect(focused[x: 44, y: 23].role == .accent)
+        #expect(focused[x: 47, y: 23].role == .accent)
+        #expect(focused[x: 44, y: 23].role == .border)
     }
 
     @Test func at80x24TheControlsCoverTheTimelineOnlyWhileFocused() throws {

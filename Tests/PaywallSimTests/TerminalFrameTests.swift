@@ -56,15 +56,20 @@ struct TerminalFrameTests {
         #expect(try render(state: state).lines[39].hasPrefix(" ↑↓ move · Enter use · Esc phone · Tab focus"))
     }
 
-    @Test func theFocusedPaneHasTheAccentBorder() throws {
+    /// Focus shows in the pane's title; borders keep their colour, so a Tab repaints two titles, not two boxes.
+    @Test func theFocusedPaneHasTheAccentTitleAndEveryBorderKeepsItsColour() throws {
         let phoneFocused = try render()
-        #expect(phoneFocused[x: 0, y: 0].role == .accent)
-        #expect(phoneFocused[x: 44, y: 0].role == .border)
+        #expect(phoneFocused[x: 3, y: 0].role == .accent)
+        #expect(phoneFocused[x: 47, y: 0].role == .border)
         var state = FrontState()
         state.focus = .timeline
         let timelineFocused = try render(state: state)
-        #expect(timelineFocused[x: 0, y: 0].role == .border)
-        #expect(timelineFocused[x: 44, y: 0].role == .accent)
+        #expect(timelineFocused[x: 3, y: 0].role == .border)
+        #expect(timelineFocused[x: 47, y: 0].role == .accent)
+        for frame in [phoneFocused, timelineFocused] {
+            #expect(
+                [(0, 0), (0, 5), (44, 0), (44, 5), (43, 39 - 1)].allSatisfy { frame[x: $0.0, y: $0.1].role == .border })
+        }
     }
 
     @Test func helpListsEveryKey() throws {
