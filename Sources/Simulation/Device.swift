@@ -261,9 +261,9 @@ final class Device {
             return "next field on \(screen.visibleID.rawValue)"
         case .select: return "select \"\(row)\" on \(screen.visibleID.rawValue)"
         case .back: return "back on \(screen.visibleID.rawValue)"
-        case .up: return "up"
-        case .down: return "down"
-        case .character, .deleteBackward: return nil
+        // A highlight moving is no message and changes nothing: the choice it leads to is the line. On the
+        // timeline it scrolled the pane, and the phone beside it, on every arrow key.
+        case .up, .down, .character, .deleteBackward: return nil
         }
     }
 }
