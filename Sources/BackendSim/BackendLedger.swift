@@ -380,6 +380,17 @@ public final class BackendLedger {
             ).first?.first?.int ?? 0)
     }
 
+    /// The purchases first linked to a customer at or after `instant` (a receipt or a notification claimed
+    /// them), from the audit trail: a claim is not a move, so `moves()` does not list it.
+    public func purchasesLinked(since instant: SimInstant) throws(DatabaseError) -> Set<String> {
+        let prefix = AuditChain.purchaseSubject("")
+        return Set(
+            try database.query(
+                "SELECT subject FROM audit WHERE action = 'purchase.linked' AND at_ms >= ?",
+                [.integer(instant.milliseconds)]
+            ).compactMap { row in row[0].string.map { String($0.dropFirst(prefix.count)) } })
+    }
+
     public func moves() throws(DatabaseError) -> [OwnershipMove] {
         try database.query(
             "SELECT original_transaction_id, from_id, to_id, via, at_ms FROM ownership_moves ORDER BY seq"

@@ -101,6 +101,17 @@ public final class InvariantMonitor {
         }
     }
 
+    /// Whether the alert up now answers another act the reader started (a log-in, a restore) told during
+    /// the step, with no purchase told anything but "cancelled": then it is that act's, not the cancel's.
+    private func alertIsAnotherActs(after before: WorldReading) -> Bool {
+        let told = world.readerOutcomes.dropFirst(before.outcomes).map(\.told)
+        let purchaseError = told.contains {
+            if case .purchase(let outcome) = $0 { outcome != .cancelled } else { false }
+        }
+        let otherAct = told.contains { if case .purchase = $0 { false } else { true } }
+        return otherAct && !purchaseError
+    }
+
     private func transitionViolations(_ after: WorldReading) -> [InvariantViolation] {
         var found: [InvariantViolation] = []
         let transactions = world.chargedTransactions
@@ -120,7 +131,7 @@ public final class InvariantMonitor {
         // own that may answer with an alert (a second tap on an offer is refused with one, rightly).
         let readerActed = if case .reader = step { true } else { false }
         let cancellation = step == .reader(.cancelPayment) || (cancelled && !readerActed)
-        if cancellation, !before.alert, let alert = world.screen.alert {
+        if cancellation, !before.alert, let alert = world.screen.alert, !alertIsAnotherActs(after: before) {
             found.append(
                 InvariantViolation(
                     .onePaymentAtATime, "a cancelled payment showed an alert: \"\(alert.title)\": \(alert.message)"))
@@ -159,6 +170,8 @@ struct WorldReading {
     let transactions: Set<String>
     /// Apple's sheet is up on the phone.
     let sheet: Bool
+    /// How many outcomes the app had told the reader.
+    let outcomes: Int
 
     init(_ world: World) {
         identity = world.appState.access.identity
@@ -166,6 +179,7 @@ struct WorldReading {
         alert = world.screen.alert != nil
         sheet = world.device.queue.sheet != nil
         transactions = Set(world.chargedTransactions.map(\.transactionIdentifier))
+        outcomes = world.readerOutcomes.count
     }
 
     /// Who the phone says the reader is, in words.
