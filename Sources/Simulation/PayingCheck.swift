@@ -26,10 +26,11 @@ enum PayingCheck {
             else { continue }
             if moves == nil { moves = (try? ledger.moves()) ?? [] }
             let movedAt = moves?.last { $0.originalTransactionId == paid.originalTransactionId }?.at ?? .worldStart
-            // A fault in the step that moved it, the app quit since, or an error the reader was told since
-            // (the answer never came back): the reader knows to try again.
+            // A fault in the step that moved it, the app quit since or in that very step (the quit app asked
+            // for it; its answer was lost with the app), or an error the reader was told since (the answer never
+            // came back): the reader knows to try again, and a restore on that phone gets its identity back.
             if context.faultSince(context.stepBegan(containing: movedAt))
-                || (interruptedAt.map { $0 >= movedAt } ?? false)
+                || (interruptedAt.map { $0 >= context.stepBegan(containing: movedAt) } ?? false)
                 || toldFailure(since: movedAt, world)
             {
                 continue
