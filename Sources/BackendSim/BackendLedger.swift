@@ -380,13 +380,13 @@ public final class BackendLedger {
             ).first?.first?.int ?? 0)
     }
 
-    /// The purchases first linked to a customer at or after `instant` (a receipt or a notification claimed
-    /// them), from the audit trail: a claim is not a move, so `moves()` does not list it.
-    public func purchasesLinked(since instant: SimInstant) throws(DatabaseError) -> Set<String> {
+    /// The purchases whose row changed at or after `instant`: claimed by a customer, moved, or given Apple's
+    /// new state (a resubscription, a refund), from the audit trail.
+    public func purchasesChanged(since instant: SimInstant) throws(DatabaseError) -> Set<String> {
         let prefix = AuditChain.purchaseSubject("")
         return Set(
             try database.query(
-                "SELECT subject FROM audit WHERE action = 'purchase.linked' AND at_ms >= ?",
+                "SELECT subject FROM audit WHERE subject LIKE 'purchase:%' AND at_ms >= ?",
                 [.integer(instant.milliseconds)]
             ).compactMap { row in row[0].string.map { String($0.dropFirst(prefix.count)) } })
     }

@@ -93,15 +93,16 @@ enum PayingCheck {
         let paid = world.paidSubscriptions.filter { owned.contains($0.originalTransactionId) }
         let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
-        // A move to this owner, or a first claim by it, that landed during this step, the app quit before it,
-        // was asked for by the quit app (a restore or a receipt in flight at a restart): the new launch read
-        // the levels before it, and nothing tells a phone of a change it did not ask for until it asks again
-        // (the profile, the foreground).
+        // A move to this owner, or any change to a purchase it owns (a first claim, Apple's new state), that
+        // landed during this step, the app quit before it, was asked for by the quit app or came unasked (a
+        // restore or a receipt in flight at a restart, a notification): the new launch may have read the levels
+        // before it, and nothing tells a phone of a change it did not ask for until it asks again (the
+        // profile, the foreground).
         if let interruptedAt, context.began >= interruptedAt,
             ((try? world.backend.ledger.moves()) ?? []).contains(where: {
                 $0.to == ownerId && $0.at >= context.began && owned.contains($0.originalTransactionId)
             })
-                || !((try? world.backend.ledger.purchasesLinked(since: context.began)) ?? []).isDisjoint(with: owned)
+                || !((try? world.backend.ledger.purchasesChanged(since: context.began)) ?? []).isDisjoint(with: owned)
         {
             return []
         }
