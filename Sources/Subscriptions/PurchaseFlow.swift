@@ -178,11 +178,21 @@ extension SubscriptionCoordinator {
             }
             log("sending the receipt to the server")
             let askedAs = anonymousId
+            let account = storage.accountSession?.identityId
             backend.validateReceipt(receipt) { [self] result in
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     save(answer, askedAs: askedAs)
+                    if let account, storage.accountSession?.identityId != account {
+                        // The reader logged out while the server checked: the purchase is the account's, and
+                        // "purchased" would promise access this phone no longer has.
+                        log("the server gave the purchase to an account no longer signed in on this phone")
+                        return completion(
+                            .failed(
+                                message: "Your purchase went to the account you were logged in with. "
+                                    + "Log in again to use it."))
+                    }
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)
                     {
