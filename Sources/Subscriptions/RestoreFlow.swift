@@ -38,10 +38,20 @@ extension SubscriptionCoordinator {
             return done(.failed(message: "The App Store could not be reached. Please try again."))
         }
         let askedAs = defect == .restoreTwice ? nil : anonymousId
+        let account = storage.accountSession?.identityId
         backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
             switch result {
             case .success(let answer):
                 save(answer.access, askedAs: askedAs)
+                if let account, storage.accountSession?.identityId != account {
+                    // The reader logged out while the server restored: what came back is the account's, and
+                    // "Your subscription is back." would promise access this phone no longer has.
+                    log("the server restored to an account no longer signed in on this phone")
+                    return done(
+                        .failed(
+                            message: "Your purchases went to the account you were logged in with. "
+                                + "Log in again to use them."))
+                }
                 if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
                 if let refusal = answer.refusal {
                     done(outcome(forRefusal: refusal))
