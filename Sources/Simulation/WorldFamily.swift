@@ -18,13 +18,7 @@ extension World {
         else { throw WorldSetupError(description: "the App Store could not add \(member) to the family") }
         let name = Self.phoneName(of: member)
         if storages[name] == nil {
-            do {
-                let storage = try Self.storage(named: name, state: options.stateDirectory)
-                storages[name] = storage
-                watch(storage)
-            } catch {
-                throw WorldSetupError(description: "\(error)")
-            }
+            try addStorage(named: name)
             phoneAppleIds[name] = member
             timeline.log(.control, "family member \(member) on new device \(name)")
         } else {

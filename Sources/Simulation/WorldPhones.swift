@@ -17,6 +17,13 @@ extension World {
         if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
             throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
         }
+        try addStorage(named: name)
+        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
+        switchDevice(to: name)
+    }
+
+    /// A new phone's storage, in memory or under the state folder, watched as every phone's is.
+    func addStorage(named name: String) throws(WorldSetupError) {
         do {
             let storage = try Self.storage(named: name, state: options.stateDirectory)
             storages[name] = storage
@@ -24,8 +31,6 @@ extension World {
         } catch {
             throw WorldSetupError(description: "\(error)")
         }
-        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
-        switchDevice(to: name)
     }
 
     /// A phone put away for good (not the one on screen): the world forgets it and, kept on disk, its
