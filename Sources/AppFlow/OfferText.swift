@@ -16,16 +16,54 @@ public enum OfferText {
         }
         let period = words?.period ?? product.subscriptionPeriod?.description ?? "purchase"
         let trial = words?.trial ?? product.freeTrialPeriod?.lengthDescription ?? ""
-        return
+        let parts = Parts(
+            template: template, intro: intro, title: product.localizedTitle,
+            description: product.localizedDescription, price: product.localizedPrice,
+            perPeriod: words?.perPeriod ?? "per \(period)", period: period,
+            freeTrial: words?.freeTrial ?? (trial.isEmpty ? "" : "\(trial) free"), trial: trial)
+        return OfferLines.shared.line(for: parts)
+    }
+
+    /// Everything a line is made of. Equal byte for byte (not as Swift compares strings, which takes
+    /// canonically equivalent text as equal): equal parts make the same line.
+    struct Parts: Hashable {
+        let template, intro, title, description, price, perPeriod, period, freeTrial, trial: String
+
+        private var fields: [String] {
+            [template, intro, title, description, price, perPeriod, period, freeTrial, trial]
+        }
+
+        static func == (left: Parts, right: Parts) -> Bool {
+            zip(left.fields, right.fields).allSatisfy { left, right in
+                left.utf8.withContiguousStorageIfAvailable { a in
+                    right.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+                }.flatMap { $0 } ?? left.utf8.elementsEqual(right.utf8)
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for field in fields {
+                hasher.combine(field.utf8.count)
+                if field.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) })
+                    == nil
+                {
+                    for byte in field.utf8 { hasher.combine(byte) }
+                }
+            }
+        }
+
+        /// The placeholders filled in turn (a word may itself hold a later placeholder, as before).
+        var line: String {
             template
-            .replacingOccurrences(of: "{intro}", with: intro)
-            .replacingOccurrences(of: "{title}", with: product.localizedTitle)
-            .replacingOccurrences(of: "{description}", with: product.localizedDescription)
-            .replacingOccurrences(of: "{price}", with: product.localizedPrice)
-            .replacingOccurrences(of: "{perPeriod}", with: words?.perPeriod ?? "per \(period)")
-            .replacingOccurrences(of: "{period}", with: period)
-            .replacingOccurrences(of: "{freeTrial}", with: words?.freeTrial ?? (trial.isEmpty ? "" : "\(trial) free"))
-            .replacingOccurrences(of: "{trial}", with: trial)
+                .replacingOccurrences(of: "{intro}", with: intro)
+                .replacingOccurrences(of: "{title}", with: title)
+                .replacingOccurrences(of: "{description}", with: description)
+                .replacingOccurrences(of: "{price}", with: price)
+                .replacingOccurrences(of: "{perPeriod}", with: perPeriod)
+                .replacingOccurrences(of: "{period}", with: period)
+                .replacingOccurrences(of: "{freeTrial}", with: freeTrial)
+                .replacingOccurrences(of: "{trial}", with: trial)
+        }
     }
 
     /// A paid introductory offer in the words of Apple's sheet (`PaymentQueue.terms`), up to "then ":

@@ -47,3 +47,21 @@ extension AppState {
     /// What the phone shows in this state.
     public var screen: ScreenModel { ScreenBuilder.build(self).screen }
 }
+
+/// Offer lines already made, by their parts: the paywall is built several times a step, and Foundation's
+/// `replacingOccurrences` filling its lines was a seventh of a fuzz step. A handful per catalog and language.
+final class OfferLines: @unchecked Sendable {
+    static let shared = OfferLines()
+    private let lock = NSLock()
+    private var lines: [OfferText.Parts: String] = [:]
+
+    func line(for parts: OfferText.Parts) -> String {
+        if let known = lock.withLock({ lines[parts] }) { return known }
+        let line = parts.line
+        lock.withLock {
+            if lines.count >= 4_096 { lines.removeAll() }  // bounded, whatever a long run shows
+            lines[parts] = line
+        }
+        return line
+    }
+}

@@ -45,4 +45,20 @@ import WhiteLabel
         #expect(OfferText.line(for: plain, paywall: paywall) == "Title of p.a: $1.00 per month")
         #expect(OfferText.line(for: trial, paywall: paywall) == "Title of p.b: 1 week free, then $1.00 per month")
     }
+
+    /// Lines are kept once made (the paywall is built many times a step): a new price, or a title that
+    /// Swift calls equal but whose bytes differ, must give its own line.
+    @Test func aLineMadeBeforeNeverAnswersForOtherWords() {
+        let paywall = PaywallText(title: "", body: "", offer: "{title}: {price} per {period}", offerWithTrial: nil)
+        func line(title: String, price: String) -> String {
+            let product = StoreProduct(
+                productIdentifier: "p.k", localizedTitle: title, localizedDescription: "", localizedPrice: price,
+                subscriptionPeriod: CalendarPeriod(unit: .month, value: 1), freeTrialPeriod: nil)
+            return OfferText.line(for: Offer(id: "k", product: product), paywall: paywall)
+        }
+        #expect(line(title: "Caf\u{E9}", price: "$1.00") == "Caf\u{E9}: $1.00 per month")
+        #expect(line(title: "Caf\u{E9}", price: "$2.00") == "Caf\u{E9}: $2.00 per month")
+        let decomposed = line(title: "Cafe\u{301}", price: "$1.00")
+        #expect(Array(decomposed.utf8) == Array("Cafe\u{301}: $1.00 per month".utf8))
+    }
 }
