@@ -25,6 +25,18 @@ public enum LedgerCheck {
     public static func violations(in ledger: BackendLedger, continuing scan: inout AuditScan) throws(DatabaseError)
         -> [String]
     {
+        // Nothing written since the last check: its answer stands (it reads nothing but the tables and `scan`,
+        // which an unchanged ledger leaves as it was). Most steps write nothing to the ledger.
+        let stamp = try ledger.database.changeStamp()
+        if let last = scan.lastCheck, last.ledger === ledger, last.stamp == stamp { return last.found }
+        let found = try uncachedViolations(in: ledger, continuing: &scan)
+        scan.lastCheck = (ledger, stamp, found)
+        return found
+    }
+
+    private static func uncachedViolations(in ledger: BackendLedger, continuing scan: inout AuditScan)
+        throws(DatabaseError) -> [String]
+    {
         var found: [String] = []
         let database = ledger.database
         for row in try database.query("PRAGMA foreign_key_check") {

@@ -91,7 +91,7 @@ enum LedgerTruth {
 }
 
 /// The audit chain as read so far, in order: a check carries on from the last row it read.
-public struct AuditScan: Sendable {
+public struct AuditScan {
     var lastSeq: Int64 = 0
     var previous: [UInt8] = []
     var chained = false
@@ -102,6 +102,8 @@ public struct AuditScan: Sendable {
     var refunded: [String: Bool] = [:]
     /// A ledger that began before the chain (version 2) has rows no audit row describes.
     var legacy = false
+    /// The last check's answer, and the ledger's change stamp it was read at (`LedgerCheck`).
+    var lastCheck: (ledger: BackendLedger, stamp: ChangeStamp, found: [String])?
 
     public init() {}
 

@@ -159,6 +159,16 @@ public final class Database {
             == SQLITE_OK
     }
 
+    /// A reading that differs after any commit to the database: this connection's (the pager's data
+    /// version, schema changes too) or another's (`PRAGMA data_version`, which also makes the pager look).
+    /// Equal readings: nothing was written in between, so a check of the contents may keep its answer.
+    public func changeStamp() throws(DatabaseError) -> ChangeStamp {
+        let others = try query("PRAGMA data_version").first?.first?.int ?? 0
+        var pager: UInt32 = 0
+        try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager))
+        return ChangeStamp(others: others, pager: pager)
+    }
+
     /// `PRAGMA integrity_check`: "ok" or SQLite's list of problems.
     public func integrityCheck() throws(DatabaseError) -> String {
         try query("PRAGMA integrity_check").compactMap { $0.first?.string }.joined(separator: "\n")
@@ -204,6 +214,12 @@ public final class Database {
     private func error(_ code: Int32) -> DatabaseError {
         DatabaseError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database")
     }
+}
+
+/// What `Database.changeStamp()` read.
+public struct ChangeStamp: Equatable, Sendable {
+    let others: Int64
+    let pager: UInt32
 }
 
 /// Each schema's empty in-memory database as bytes, by its migrations, for every later world to copy.

@@ -1,0 +1,60 @@
+import Database
+import Foundation
+import Testing
+
+@testable import BackendSim
+@testable import Simulation
+
+/// The ledger's check after each step keeps its answer while the ledger's change stamp stays the same:
+/// every write, through the server's connection or another, must give a new answer.
+@Suite struct LedgerCheckStampTests {
+    private func subscribedWorld(in directory: String? = nil) throws -> World {
+        let world = try World(
+            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try world.subscribe()
+        return world
+    }
+
+    private func ownershipViolations(_ monitor: InvariantMonitor) -> [InvariantViolation] {
+        monitor.willRun(.other)
+        return monitor.didRun().filter { $0.invariant == .ownershipMoves }
+    }
+
+    @Test func aRowEditedBehindTheServersBackAfterACleanCheckIsFoundAtTheNextStep() throws {
+        let world = try subscribedWorld()
+        let monitor = InvariantMonitor(world: world)
+        #expect(ownershipViolations(monitor) == [])
+        #expect(ownershipViolations(monitor) == [])  // the kept answer
+        try world.backend.ledger.database.execute("UPDATE purchases SET expires_ms = expires_ms + 86400000")
+        let found = ownershipViolations(monitor)
+        #expect(found.count == 1)
+        #expect(found.first?.detail.contains("is not as its last audit row left it") == true)
+    }
+
+    @Test func anEditThroughAnotherConnectionIsFoundToo() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let world = try subscribedWorld(in: directory)
+        var scan = AuditScan()
+        #expect(try LedgerCheck.violations(in: world.backend.ledger, continuing: &scan) == [])
+        try Database(path: directory + "/backend.sqlite").execute("UPDATE purchases SET revoked = 1")
+        let found = try LedgerCheck.violations(in: world.backend.ledger, continuing: &scan)
+        #expect(found.contains { $0.contains("is revoked, but its purchases.refund.changed events say otherwise") })
+    }
+
+    @Test func theStampMovesWithEveryCommitAndOnlyThen() throws {
+        let database = try Database(path: nil)
+        try database.execute("CREATE TABLE t (x INTEGER)")
+        let empty = try database.changeStamp()
+        #expect(try database.changeStamp() == empty)
+        _ = try database.query("SELECT x FROM t")
+        #expect(try database.changeStamp() == empty)
+        try database.run("INSERT INTO t VALUES (1)")
+        let one = try database.changeStamp()
+        #expect(one != empty)
+        try database.transaction { try database.run("UPDATE t SET x = 2") }
+        #expect(try database.changeStamp() != one)
+    }
+}
