@@ -8,12 +8,13 @@ extension AppStore {
         log(line)
     }
 
-    /// `work`'s value, or nil once its error is logged.
-    func logged<T>(_ what: String, _ work: () throws -> T) -> T? {
+    /// `work`'s value, or nil once its error is logged. `what` is worded only then: the checks after every
+    /// fuzz step read the store many times, and each read built its sentence for nobody.
+    func logged<T>(_ what: @autoclosure () -> String, _ work: () throws -> T) -> T? {
         do {
             return try work()
         } catch {
-            failed(what, error)
+            failed(what(), error)
             return nil
         }
     }
