@@ -65,8 +65,10 @@ public final class InvariantMonitor {
         readEvents()
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
         let context = StepContext(
-            world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts)
-        return world.stateViolations(offersExact: offersExact) + transitionViolations(WorldReading(world))
+            world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,
+            paid: world.paidSubscriptions)
+        return world.stateViolations(offersExact: offersExact, paid: context.paid)
+            + transitionViolations(WorldReading(world))
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
     }

@@ -20,7 +20,7 @@ enum PayingCheck {
         let held = world.heldAnonymousIdentities
         var found: [InvariantViolation] = []
         var moves: [OwnershipMove]?
-        for paid in world.paidSubscriptions {
+        for paid in context.paid {
             guard let owner = (try? ledger.purchase(paid.originalTransactionId))?.flatMap(\.ownerId),
                 !held.contains(owner), (try? ledger.identity(owner))??.kind == .anonymous
             else { continue }
@@ -90,7 +90,7 @@ enum PayingCheck {
         }
         guard let ownerId else { return [] }
         let owned = Set(((try? world.backend.ledger.purchases(ownedBy: ownerId)) ?? []).map(\.originalTransactionId))
-        let paid = world.paidSubscriptions.filter { owned.contains($0.originalTransactionId) }
+        let paid = context.paid.filter { owned.contains($0.originalTransactionId) }
         let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
         // A move to this owner, or any change to a purchase it owns (a first claim, Apple's new state), that

@@ -1,4 +1,5 @@
 import SimKernel
+import StoreSim
 
 /// What the issue-12 checks read about the step that just ran, beside the world.
 struct StepContext {
@@ -12,6 +13,8 @@ struct StepContext {
     let lastFault: SimInstant?
     /// When each step so far began, in order.
     let stepStarts: [SimInstant]
+    /// `world.paidSubscriptions` after the step, read once for every check of it (each read queries the store).
+    let paid: [SubscriptionRecord]
 
     /// When the step during which `instant` fell began: a fault then may have shaped what happened at `instant`.
     func stepBegan(containing instant: SimInstant) -> SimInstant {

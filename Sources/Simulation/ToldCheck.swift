@@ -43,7 +43,7 @@ struct ToldCheck {
         case .restore(.nothingToRestore):
             // What was bought before the restore began must have been found; a charge after it is later news.
             let charged = world.store.transactions(appleId: world.appleId)
-            let paid = world.paidSubscriptions.filter { subscription in
+            let paid = context.paid.filter { subscription in
                 charged.contains {
                     $0.transactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < outcome.began
                 }

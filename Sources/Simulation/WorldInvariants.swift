@@ -21,8 +21,9 @@ extension World {
     }
 
     /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.
-    func stateViolations(offersExact: Bool) -> [InvariantViolation] {
-        let everywhere = groupViolations() + ledgerViolations()
+    /// `paid`: `paidSubscriptions` now.
+    func stateViolations(offersExact: Bool, paid: [SubscriptionRecord]) -> [InvariantViolation] {
+        let everywhere = groupViolations(paid) + ledgerViolations()
         guard isAppRunning else { return everywhere }
         return heardViolations() + contentViolations() + paymentViolations() + adsViolations()
             + offerViolations(exact: offersExact) + everywhere
@@ -77,8 +78,8 @@ extension World {
     }
 
     /// 3: never two paid subscriptions at once in one group for the Apple ID.
-    private func groupViolations() -> [InvariantViolation] {
-        Dictionary(grouping: paidSubscriptions, by: \.groupId).filter { $0.value.count > 1 }.sorted {
+    private func groupViolations(_ paid: [SubscriptionRecord]) -> [InvariantViolation] {
+        Dictionary(grouping: paid, by: \.groupId).filter { $0.value.count > 1 }.sorted {
             $0.key < $1.key
         }.map { group, subscriptions in
             InvariantViolation(
