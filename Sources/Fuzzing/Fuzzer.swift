@@ -62,6 +62,8 @@ public struct FuzzFailure: Sendable {
 public struct Fuzzer {
     public let options: FuzzOptions
     public let resources: ResourceLocator?
+    /// The apps' configs, read at the first session that needs each and kept for this fuzzer's runs.
+    private let configs = LoadedConfigs()
 
     public init(options: FuzzOptions, resources: ResourceLocator?) {
         self.options = options
@@ -99,6 +101,7 @@ public struct Fuzzer {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
         var run = SessionRun(resources: resources, stateDirectory: directory)
         run.watched = options.invariants
+        run.configs = configs
         return run
     }
 

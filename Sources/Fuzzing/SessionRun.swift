@@ -29,6 +29,8 @@ struct SessionRun {
     let resources: ResourceLocator?
     /// Where each session's world keeps its state; nil keeps it in memory.
     let stateDirectory: String?
+    /// The fuzz run's configs, read once for all its sessions.
+    var configs: LoadedConfigs?
     /// The guarantees that end a session when broken (`fuzz --invariants`); the others are only watched.
     var watched = Set(Invariant.allCases)
 
@@ -79,6 +81,7 @@ struct SessionRun {
     private func start() -> ScenarioRun {
         let run = ScenarioRun(scenario: Scenario(file: "fuzz"), resources: resources, monitored: true)
         run.stateDirectory = stateDirectory
+        run.configs = configs
         // A fuzz session's folder is thrown away: its passwords need no work factor, on disk either.
         run.passwordIterations = WorldOptions.minimalPasswordIterations
         return run

@@ -23,6 +23,8 @@ public final class ScenarioRun {
         get { setup.options.stateDirectory }
         set { setup.options.stateDirectory = newValue }
     }
+    /// Configs this run shares with others of the same batch (the fuzzer's sessions); nil reads its own.
+    public var configs: LoadedConfigs?
     /// PBKDF2 iterations for new passwords (`WorldOptions.passwordIterations`).
     public var passwordIterations: Int? {
         get { setup.options.passwordIterations }
@@ -137,7 +139,7 @@ public final class ScenarioRun {
             world = built
         } else {
             do {
-                world = try setup.build(scenarioFile: scenario.file, resources: resources)
+                world = try setup.build(scenarioFile: scenario.file, resources: resources, configs: configs)
             } catch {
                 throw StepFailure(expected: Self.setupExpectation, actual: error.description)
             }

@@ -60,8 +60,17 @@ struct ScenarioSetup {
     }
 
     /// The world, not launched: accounts exist on the backend, the store sells in the storefront and locale.
-    func build(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> World {
-        var config = try loadConfig(scenarioFile: scenarioFile, resources: resources)
+    /// `configs`: the run's configs already read, if it keeps them.
+    func build(scenarioFile: String, resources: ResourceLocator?, configs: LoadedConfigs? = nil) throws(StepError)
+        -> World
+    {
+        let load = { () throws(StepError) in try loadConfig(scenarioFile: scenarioFile, resources: resources) }
+        var config: DemoConfig
+        if let configs {
+            config = try configs.config("\(app)\n\(storekit ?? "")\n\(appNamed)\n\(scenarioFile)", load: load)
+        } else {
+            config = try load()
+        }
         if let restorePolicy { config.backend.restorePolicy = restorePolicy }
         let world: World
         do {
