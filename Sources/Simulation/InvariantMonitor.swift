@@ -178,7 +178,7 @@ struct WorldReading {
     init(_ world: World) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
-        alert = world.screen.alert != nil
+        alert = world.appState.alert != nil  // the screen's alert is the state's: no screen built to read it
         sheet = world.device.queue.sheet != nil
         transactions = Set(world.chargedTransactions.map(\.transactionIdentifier))
         outcomes = world.readerOutcomes.count
