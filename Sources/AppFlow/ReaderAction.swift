@@ -31,12 +31,12 @@ public enum ReaderAction: Equatable, Sendable {
     case changePlan(String)
 
     /// What `input` will do in `state`, read before it is reduced: nil for moving, typing, moving to
-    /// the next field, dismissing an alert, or a key that does nothing here.
-    public static func of(_ input: ReaderInput, in state: AppState) -> ReaderAction? {
+    /// the next field, dismissing an alert, or a key that does nothing here. `choices`: `state.screen`'s, if built.
+    public static func of(_ input: ReaderInput, in state: AppState, choices known: [Choice]? = nil) -> ReaderAction? {
         guard state.alert == nil else { return nil }
         switch input {
         case .select:
-            let choices = ScreenBuilder.build(state).choices
+            let choices = known ?? ScreenBuilder.build(state).choices
             guard choices.indices.contains(state.selection) else { return nil }
             return of(choices[state.selection], in: state)
         case .back:

@@ -1,14 +1,15 @@
 import Subscriptions
 
 /// The app's update function: the new state, and the effects to run. Pure: no store, no backend, no clock.
-public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
+/// `choices`: the choices of `state.screen`, when the caller keeps that screen built (a phone does); nil builds it.
+public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]? = nil) -> [AppEffect] {
     var effects: [AppEffect] = []
     switch event {
     case .launched:
         // The stored access shows at once; the backend is asked too, for what changed while the app was closed.
         effects += [.loadCatalog, .reloadAccess]
     case .reader(let input):
-        effects += handle(input, &state)
+        effects += handle(input, &state, choices)
     case .catalogLoaded(let offers):
         state.offers = offers
     case .accessChanged(let access):
@@ -47,12 +48,12 @@ public func reduce(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
     return effects + settleContent(&state)
 }
 
-private func handle(_ input: ReaderInput, _ state: inout AppState) -> [AppEffect] {
+private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Choice]?) -> [AppEffect] {
     if state.alert != nil {
         if input == .select || input == .back { state.alert = nil }
         return []
     }
-    let choices = ScreenBuilder.build(state).choices
+    let choices = known ?? ScreenBuilder.build(state).choices
     let current = choices.indices.contains(state.selection) ? choices[state.selection] : nil
     switch input {
     case .up:

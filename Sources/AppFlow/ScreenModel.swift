@@ -49,7 +49,7 @@ public struct ScreenModel: Equatable, Sendable {
     public var visibleID: ScreenID { alert == nil ? id : .alert }
 
     /// The choices of the selectable rows, top to bottom: the highlight's index is one of these.
-    var choices: [Choice] { rows.compactMap(\.choice) }
+    public var choices: [Choice] { rows.compactMap(\.choice) }
 
     /// The index in `rows` of the text field `field`.
     public func row(editing field: TextField) -> Int? { rows.firstIndex { $0.choice == .edit(field) } }

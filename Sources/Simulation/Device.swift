@@ -141,13 +141,17 @@ final class Device {
         if case .reader(let input) = event, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
-        if case .reader(let input) = event, let onAction, let action = ReaderAction.of(input, in: state) {
+        if case .reader(let input) = event, let onAction,
+            let action = ReaderAction.of(input, in: state, choices: screen.choices)
+        {
             onAction(action)
         }
         record(event)
         // The phone's language is a setting the app reads, as `Locale.current`.
         if state.locale != queue.locale { state.locale = queue.locale }
-        for effect in reduce(&state, event) { run(effect) }
+        // The kept screen's choices (built again if the state changed): reduce need not build the screen again.
+        let choices: [Choice]? = if case .reader = event { screen.choices } else { nil }
+        for effect in reduce(&state, event, choices: choices) { run(effect) }
     }
 
     /// Hands an outcome event to `onOutcome`, with when its act began.
