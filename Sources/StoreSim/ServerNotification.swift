@@ -112,7 +112,8 @@ public struct NotificationPayload: Codable, Equatable, Sendable {
 /// Signs and opens notifications and the JWS values inside them, with the App Store's key.
 public enum NotificationCodec {
     public static func seal<T: Encodable>(_ value: T, with key: SigningKey) -> String {
-        SignedEnvelope.seal(Array((try? ReceiptCodec.canonicalJSON.encode(value)) ?? Data()), with: key)
+        if let value = value as? CanonicalJSONWritable { return SignedEnvelope.seal(value.canonicalJSON, with: key) }
+        return SignedEnvelope.seal(Array((try? ReceiptCodec.canonicalJSON.encode(value)) ?? Data()), with: key)
     }
 
     public static func open<T: Decodable>(_ type: T.Type, from jws: String, with key: VerifyingKey) -> T? {
