@@ -16,6 +16,16 @@ public enum Base64URL {
         return String(decoding: encoded, as: UTF8.self)
     }
 
+    /// Whether `byte` may appear in a JWS: the base64url alphabet and the dots between its parts.
+    public static func isJWSByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         decode(Array(text.utf8))
     }
