@@ -42,7 +42,7 @@ extension Backend {
             }
             // Decoded once: a payload of a type this server knows has every field the envelope has; only
             // one it does not know is read again for the envelope alone.
-            let payload = try? JSONDecoder().decode(NotificationPayload.self, from: Data(bytes))
+            let payload = NotificationCodec.decode(NotificationPayload.self, from: bytes)
             guard let envelope = payload.map(NotificationEnvelope.init) ?? Self.envelope(bytes) else {
                 throw APIError.badRequest("body_malformed")
             }
