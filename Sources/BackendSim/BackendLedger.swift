@@ -235,11 +235,12 @@ public final class BackendLedger {
                 // What it was just told is Apple's word (a verified receipt, a signed notification).
                 .integer(time.milliseconds),
             ])
+        // The row as it stands now is what was just inserted: no read back.
         try audit(
             at: time, actor: actor, action: purchase.ownerId == nil ? "purchase.recorded" : "purchase.linked",
             detail:
                 "\(purchase.originalTransactionId) \(purchase.productId)\(purchase.ownerId.map { " to \($0)" } ?? "")",
-            purchase: purchase.originalTransactionId)
+            subject: AuditChain.purchaseSubject(purchase.originalTransactionId), state: purchase.auditState)
         if purchase.revoked {
             try refundChanged(purchase.originalTransactionId, revoked: true, why: "known revoked", at: time)
         }
@@ -256,8 +257,12 @@ public final class BackendLedger {
     }
 
     /// Writes the state Apple signed (expiry, revocation, billing, renewal) over what the ledger had.
-    func applyAppleState(_ purchase: PurchaseRecord, at time: SimInstant, why: String) throws(DatabaseError) {
-        let before = try self.purchase(purchase.originalTransactionId)
+    /// `known`: the row as read in this same transaction, when the caller has it (spares reading it twice).
+    func applyAppleState(_ purchase: PurchaseRecord, at time: SimInstant, why: String, known: PurchaseRecord? = nil)
+        throws(DatabaseError)
+    {
+        var before = known
+        if known == nil { before = try self.purchase(purchase.originalTransactionId) }
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
@@ -270,9 +275,20 @@ public final class BackendLedger {
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
                 .text(purchase.originalTransactionId),
             ])
-        try audit(
-            at: time, actor: "app-store", action: "purchase.state", detail: "\(purchase.originalTransactionId) \(why)",
-            purchase: purchase.originalTransactionId)
+        let detail = "\(purchase.originalTransactionId) \(why)"
+        if let known {
+            // The row now: Apple's columns as just written, the owner and device as they were.
+            var after = purchase
+            after.ownerId = known.ownerId
+            after.deviceId = known.deviceId
+            try audit(
+                at: time, actor: "app-store", action: "purchase.state", detail: detail,
+                subject: AuditChain.purchaseSubject(purchase.originalTransactionId), state: after.auditState)
+        } else {
+            try audit(
+                at: time, actor: "app-store", action: "purchase.state", detail: detail,
+                purchase: purchase.originalTransactionId)
+        }
         if let before, before.revoked != purchase.revoked {
             try refundChanged(purchase.originalTransactionId, revoked: purchase.revoked, why: why, at: time)
         }
@@ -409,27 +425,23 @@ public final class BackendLedger {
     func recordNotification(_ payload: NotificationSummary, result: String, at time: SimInstant)
         throws(DatabaseError) -> Bool
     {
-        if try notificationSeen(payload.uuid) { return false }
-        try database.run(
+        // One statement: a UUID already there inserts nothing and returns no row.
+        try !database.query(
             """
             INSERT INTO notifications (uuid, original_transaction_id, type, subtype, signed_ms, received_ms, applied,
-                result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                result) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO NOTHING RETURNING 1
             """,
             [
                 .text(payload.uuid), .text(payload.originalTransactionId), .text(payload.type),
                 .optionalText(payload.subtype), .integer(payload.signedMillis), .integer(time.milliseconds),
                 .bool(result == "applied"), .text(result),
-            ])
-        return true
+            ]
+        ).isEmpty
     }
 
     /// What became of the notification `uuid`; nil when it never arrived.
     public func notificationResult(_ uuid: String) throws(DatabaseError) -> String? {
         try database.query("SELECT result FROM notifications WHERE uuid = ?", [.text(uuid)]).first?.first?.string
-    }
-
-    func notificationSeen(_ uuid: String) throws(DatabaseError) -> Bool {
-        try !database.query("SELECT 1 FROM notifications WHERE uuid = ?", [.text(uuid)]).isEmpty
     }
 
     // MARK: - Audit

@@ -35,19 +35,21 @@ extension Backend {
 
     func receiveNotification(_ request: HTTPRequest) -> HTTPResponse {
         answering {
-            let body = try JSONBody.decode(NotificationRequest.self, from: request)
+            let signedPayload = try Self.signedPayload(of: request)
             let key = store.verifyingKey
-            guard let bytes = SignedEnvelope.open(body.signedPayload, with: key) else {
+            guard let bytes = SignedEnvelope.open(signedPayload, with: key) else {
                 throw APIError.badRequest("signature_invalid")
             }
-            guard let envelope = try? JSONDecoder().decode(NotificationEnvelope.self, from: Data(bytes)) else {
+            // Decoded once: a payload of a type this server knows has every field the envelope has; only
+            // one it does not know is read again for the envelope alone.
+            let payload = NotificationCodec.decode(NotificationPayload.self, from: bytes)
+            guard let envelope = payload.map(NotificationEnvelope.init) ?? Self.envelope(bytes) else {
                 throw APIError.badRequest("body_malformed")
             }
             guard envelope.data.bundleId == bundleId else { throw APIError.badRequest("notification_other_app") }
             guard envelope.data.environment == environment.rawValue else {
                 throw APIError.badRequest("notification_environment")
             }
-            let payload = try? JSONDecoder().decode(NotificationPayload.self, from: Data(bytes))
             guard let payload, payload.notificationType != .test, let signed = payload.data.signedTransactionInfo
             else {
                 // TEST, or news this server does not act on (an unknown type or subtype): kept, not applied.
@@ -68,8 +70,34 @@ extension Backend {
             }
             let result = try ledgerChange { try apply(payload, transaction: transaction, renewal: renewal) }
             timeline.log(.backend, "notification \(envelope.name) \(transaction.originalTransactionId): \(result)")
-            return JSONBody.response(200, NotificationAnswer(result: result))
+            return Self.answer(result)
         }
+    }
+
+    /// `signedPayload` of the body. The App Store's exact form (`{"signedPayload":"JWS"}`, a JWS having no
+    /// character JSON escapes) is read in place; anything else goes through the decoder.
+    private static func signedPayload(of request: HTTPRequest) throws(APIError) -> String {
+        let body = request.body
+        let head = Array(#"{"signedPayload":""#.utf8)
+        if body.count > head.count + 2, body.starts(with: head), body.suffix(2).elementsEqual(#""}"#.utf8) {
+            let value = body[head.count..<(body.count - 2)]
+            if value.allSatisfy({ Base64URL.isJWSByte($0) }) { return String(decoding: value, as: UTF8.self) }
+        }
+        return try JSONBody.decode(NotificationRequest.self, from: request).signedPayload
+    }
+
+    private static func envelope(_ bytes: [UInt8]) -> NotificationEnvelope? {
+        try? JSONDecoder().decode(NotificationEnvelope.self, from: Data(bytes))
+    }
+
+    /// The answers, encoded once: there are five.
+    private static let answers: [String: HTTPResponse] = Dictionary(
+        uniqueKeysWithValues: ["applied", "duplicate", "stale", "test", "ignored"].map {
+            ($0, JSONBody.response(200, NotificationAnswer(result: $0)))
+        })
+
+    private static func answer(_ result: String) -> HTTPResponse {
+        answers[result] ?? JSONBody.response(200, NotificationAnswer(result: result))
     }
 
     /// Records a notification that changes no purchase, answering 200 so Apple does not retry it.
@@ -86,14 +114,13 @@ extension Backend {
             return result
         }
         timeline.log(.backend, "notification \(envelope.name): \(answer)")
-        return JSONBody.response(200, NotificationAnswer(result: answer))
+        return Self.answer(answer)
     }
 
     private func apply(_ payload: NotificationPayload, transaction: TransactionInfo, renewal: RenewalInfo?) throws
         -> String
     {
         let now = clock()
-        if try ledger.notificationSeen(payload.notificationUUID) { return "duplicate" }
         let id = transaction.originalTransactionId
         let known = try ledger.purchase(id)
         var purchase =
@@ -105,7 +132,10 @@ extension Backend {
         let summary = NotificationSummary(
             uuid: payload.notificationUUID, originalTransactionId: id, type: payload.notificationType.rawValue,
             subtype: payload.subtype?.rawValue, signedMillis: payload.signedDate)
-        _ = try ledger.recordNotification(summary, result: isStale ? "stale" : "applied", at: now)
+        // Recorded first, in one statement: a UUID seen before is a duplicate and changes nothing.
+        guard try ledger.recordNotification(summary, result: isStale ? "stale" : "applied", at: now) else {
+            return "duplicate"
+        }
         if isStale { return "stale" }
 
         let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
@@ -124,13 +154,22 @@ extension Backend {
         if known == nil {
             try ledger.insert(purchase, at: now, actor: "app-store")
         } else {
-            try ledger.applyAppleState(purchase, at: now, why: why)
+            try ledger.applyAppleState(purchase, at: now, why: why, known: known)
         }
         // Apple's news of a new purchase moves it to who paid, as the app's report would.
         if let refusal = try follow(NewPurchase(transaction), at: now) {
             timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
         }
         return "applied"
+    }
+}
+
+extension Backend.NotificationEnvelope {
+    init(_ payload: NotificationPayload) {
+        self.init(
+            notificationType: payload.notificationType.rawValue, subtype: payload.subtype?.rawValue,
+            notificationUUID: payload.notificationUUID, signedDate: payload.signedDate,
+            data: AppData(bundleId: payload.data.bundleId, environment: payload.data.environment.rawValue))
     }
 }
 

@@ -102,10 +102,11 @@ public final class Database {
 
     /// Runs `body` in one transaction: all of it is written, or none.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        // Prepared once and kept, as every statement is: `execute` parsed them again for every transaction.
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
             try? execute("ROLLBACK")

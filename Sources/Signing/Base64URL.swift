@@ -3,17 +3,51 @@ import Foundation
 /// Base64url without padding, as JWS and JWT write their parts. Works on bytes: the string
 /// replacements it replaced were a quarter of the time of every signed receipt and notification.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Written straight into the string's storage: going through Foundation's base64 and swapping
+    /// characters after was a fifth of sealing a notification.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var encoded = [UInt8](Data(bytes).base64EncodedData())
-        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
-        for index in encoded.indices {
-            switch encoded[index] {
-            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
+        let count = bytes.count / 3 * 4 + [0, 2, 3][bytes.count % 3]
+        return String(unsafeUninitializedCapacity: count) { output in
+            var out = 0
+            var index = 0
+            func put(_ sextet: UInt32) {
+                output[out] = alphabet[Int(sextet & 0x3F)]
+                out += 1
+            }
+            while index + 3 <= bytes.count {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                put(group >> 18)
+                put(group >> 12)
+                put(group >> 6)
+                put(group)
+                index += 3
+            }
+            switch bytes.count - index {
+            case 1:
+                let group = UInt32(bytes[index]) << 16
+                put(group >> 18)
+                put(group >> 12)
+            case 2:
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                put(group >> 18)
+                put(group >> 12)
+                put(group >> 6)
             default: break
             }
+            return out
         }
-        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// Whether `byte` may appear in a JWS: the base64url alphabet and the dots between its parts.
+    public static func isJWSByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {

@@ -85,10 +85,24 @@ extension AppStore {
     /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
     func nextUUID() -> String {
         let serial = (try? ledger.nextSerial("notification")) ?? 0
-        let serialHex = String(UInt64(serial) & 0xFFFF_FFFF_FFFF, radix: 16)
-        let hex = Array(random.hex(16).prefix(20) + String(repeating: "0", count: 12 - serialHex.count) + serialHex)
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
-        return parts.joined(separator: "-")
+        return Self.uuid(drawn: random.bytes(16), serial: serial)
+    }
+
+    /// The first 20 hex digits of `drawn` (the 16 bytes `hex(16)` drew before), then `serial`'s lowest 48
+    /// bits in 12: written as bytes, one String where there were forty.
+    static func uuid(drawn: [UInt8], serial: Int64) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var uuid = [UInt8]()
+        uuid.reserveCapacity(36)
+        for index in 0..<32 {
+            let nibble =
+                index < 20
+                ? (index % 2 == 0 ? drawn[index / 2] >> 4 : drawn[index / 2] & 0xF)
+                : UInt8(truncatingIfNeeded: UInt64(bitPattern: serial) >> (4 * UInt64(31 - index)) & 0xF)
+            if index == 8 || index == 12 || index == 16 || index == 20 { uuid.append(UInt8(ascii: "-")) }
+            uuid.append(digits[Int(nibble)])
+        }
+        return String(decoding: uuid, as: UTF8.self)
     }
 
     private static func typeName(_ kind: StoreProductSpec.Kind) -> String {

@@ -112,7 +112,8 @@ public struct NotificationPayload: Codable, Equatable, Sendable {
 /// Signs and opens notifications and the JWS values inside them, with the App Store's key.
 public enum NotificationCodec {
     public static func seal<T: Encodable>(_ value: T, with key: SigningKey) -> String {
-        SignedEnvelope.seal(Array((try? ReceiptCodec.canonicalJSON.encode(value)) ?? Data()), with: key)
+        if let value = value as? CanonicalJSONWritable { return SignedEnvelope.seal(value.canonicalJSON, with: key) }
+        return SignedEnvelope.seal(Array((try? ReceiptCodec.canonicalJSON.encode(value)) ?? Data()), with: key)
     }
 
     public static func open<T: Decodable>(_ type: T.Type, from jws: String, with key: VerifyingKey) -> T? {
@@ -123,6 +124,16 @@ public enum NotificationCodec {
     /// A JWS value carried inside a notification whose signature was checked (its bytes are covered).
     public static func openEnclosed<T: Decodable>(_ type: T.Type, from jws: String) -> T? {
         guard let bytes = SignedEnvelope.payload(ofEnclosed: jws) else { return nil }
+        return decode(type, from: bytes)
+    }
+
+    /// `bytes` decoded as `JSONDecoder` decodes them (nil where it throws); the store's own payloads
+    /// are read by `QuickJSON` first.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
+        if let quick = type as? QuickDecodable.Type, let members = QuickJSON.object(bytes) {
+            var fields = QuickFields(members)
+            if let value = quick.init(quick: &fields) as? T, !fields.failed { return value }
+        }
         return try? JSONDecoder().decode(type, from: Data(bytes))
     }
 }

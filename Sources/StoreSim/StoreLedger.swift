@@ -10,6 +10,8 @@ final class StoreLedger {
     /// transactions (nothing rolls back) and one process owns a folder, so a read after a write is current.
     private var byAppleId: [String: [TransactionRecord]] = [:]
     private var byOriginal: [String: [TransactionRecord]] = [:]
+    /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
+    private var highestRowid: Int64?
 
     /// Every write to the `transactions` table calls this, in this file and in its extensions.
     func transactionsChanged() {
@@ -189,6 +191,8 @@ final class StoreLedger {
                 record.appAccountToken.map { .text($0) } ?? .null,
                 record.inAppOwnershipType.map { .text($0) } ?? .null,
             ])
+        // SQLite gave the row the largest rowid plus one.
+        highestRowid = highestRowid.map { $0 + 1 }
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
@@ -289,10 +293,12 @@ final class StoreLedger {
     }
 
     /// The number the next transaction takes: one past the highest so far. Rows are never deleted, so the
-    /// largest rowid is the count, found in O(log n) where COUNT(*) would scan the table on every charge.
+    /// largest rowid is the count: read once per open, then counted by `insert` (one process owns a folder).
     func nextTransactionNumber() throws(DatabaseError) -> Int64 {
+        if let highestRowid { return highestRowid + 1 }
         let rows = try database.query("SELECT COALESCE(MAX(rowid), 0) FROM transactions")
-        return (rows.first?.first?.int ?? 0) + 1
+        highestRowid = rows.first?.first?.int ?? 0
+        return (highestRowid ?? 0) + 1
     }
 
     func save(_ increase: PriceIncrease) throws(DatabaseError) {

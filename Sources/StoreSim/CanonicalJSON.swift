@@ -1,0 +1,168 @@
+/// Writes JSON byte for byte as `JSONEncoder` with `.sortedKeys` does (`ReceiptCodec.canonicalJSON`):
+/// no spaces, keys in the order given (the caller lists them sorted), nil fields left out, `/` escaped.
+/// Foundation's encoder was a tenth of a renewal's time for the three payloads a DID_RENEW signs.
+struct CanonicalJSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the next member needs a comma before it.
+    private var afterMember = false
+
+    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+
+    /// An object; `members` writes its fields, keys in sorted order.
+    mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        afterMember = false
+        members(&self)
+        bytes.append(UInt8(ascii: "}"))
+        afterMember = true
+    }
+
+    /// A member whose value is an object.
+    mutating func object(_ key: StaticString, _ members: (inout CanonicalJSONWriter) -> Void) {
+        write(key)
+        object(members)
+    }
+
+    mutating func string(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        write(key)
+        writeString(value)
+        afterMember = true
+    }
+
+    mutating func integer(_ key: StaticString, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        write(key)
+        bytes.append(contentsOf: String(value).utf8)
+        afterMember = true
+    }
+
+    mutating func bool(_ key: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        write(key)
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        afterMember = true
+    }
+
+    /// The key (plain ASCII, never escaped) and its colon.
+    private mutating func write(_ key: StaticString) {
+        if afterMember { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: "\":".utf8)
+        afterMember = false
+    }
+
+    /// Runs that need no escape (all of a JWS) are copied whole.
+    private mutating func writeString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { text in
+            var run = 0
+            for index in text.indices {
+                let byte = text[index]
+                guard
+                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+                else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
+                run = index + 1
+                escape(byte)
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0..<0x20:
+            let hex = "0123456789abcdef".utf8
+            bytes.append(contentsOf: "u00".utf8)
+            bytes.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte >> 4))])
+            bytes.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte & 0xF))])
+        default: bytes.append(byte)
+        }
+    }
+}
+
+/// A payload the store signs, written by hand in `JSONEncoder`'s sorted-keys form (`CanonicalJSONTests`
+/// proves the bytes are the same).
+protocol CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter)
+}
+
+extension CanonicalJSONWritable {
+    var canonicalJSON: [UInt8] {
+        var writer = CanonicalJSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
+extension TransactionInfo: CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter) {
+        writer.object { json in
+            json.string("appAccountToken", appAccountToken)
+            json.string("bundleId", bundleId)
+            json.string("deviceId", deviceId)
+            json.string("environment", environment.rawValue)
+            json.integer("expiresDate", expiresDate)
+            json.string("inAppOwnershipType", inAppOwnershipType)
+            json.bool("isUpgraded", isUpgraded)
+            json.integer("offerType", offerType)
+            json.integer("originalPurchaseDate", originalPurchaseDate)
+            json.string("originalTransactionId", originalTransactionId)
+            json.string("productId", productId)
+            json.integer("purchaseDate", purchaseDate)
+            json.integer("revocationDate", revocationDate)
+            json.integer("revocationReason", revocationReason)
+            json.integer("signedDate", signedDate)
+            json.string("subscriptionGroupIdentifier", subscriptionGroupIdentifier)
+            json.string("transactionId", transactionId)
+            json.string("transactionReason", transactionReason)
+            json.string("type", type)
+        }
+    }
+}
+
+extension RenewalInfo: CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter) {
+        writer.object { json in
+            json.string("autoRenewProductId", autoRenewProductId)
+            json.integer("autoRenewStatus", autoRenewStatus)
+            json.integer("expirationIntent", expirationIntent)
+            json.integer("gracePeriodExpiresDate", gracePeriodExpiresDate)
+            json.bool("isInBillingRetryPeriod", isInBillingRetryPeriod)
+            json.string("originalTransactionId", originalTransactionId)
+            json.integer("priceIncreaseStatus", priceIncreaseStatus)
+            json.string("productId", productId)
+            json.integer("renewalDate", renewalDate)
+            json.integer("signedDate", signedDate)
+        }
+    }
+}
+
+extension NotificationPayload: CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter) {
+        writer.object { json in
+            json.object("data") { data in
+                data.string("bundleId", self.data.bundleId)
+                data.string("environment", self.data.environment.rawValue)
+                data.string("signedRenewalInfo", self.data.signedRenewalInfo)
+                data.string("signedTransactionInfo", self.data.signedTransactionInfo)
+                data.integer("status", self.data.status)
+            }
+            json.string("notificationType", notificationType.rawValue)
+            json.string("notificationUUID", notificationUUID)
+            json.integer("signedDate", signedDate)
+            json.string("subtype", subtype?.rawValue)
+            json.string("version", version)
+        }
+    }
+}

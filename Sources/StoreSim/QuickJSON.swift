@@ -1,0 +1,238 @@
+/// Reads the plain JSON objects the store signs (ASCII strings without escapes, integers, booleans, null,
+/// nested objects) without Foundation's decoder, which was a tenth of a renewal. Anything else (an escape,
+/// a fraction, a duplicate key, text beyond ASCII) answers nil, and the caller decodes with `JSONDecoder`,
+/// so what is accepted and refused is `JSONDecoder`'s (`QuickJSONTests` compares the two).
+enum QuickJSON: Equatable {
+    case string(String)
+    case integer(Int64)
+    case bool(Bool)
+    case null
+    case object([String: QuickJSON])
+
+    /// The object `bytes` holds, or nil when it is not in the plain form above.
+    static func object(_ bytes: [UInt8]) -> [String: QuickJSON]? {
+        var reader = Reader(bytes: bytes)
+        guard case .object(let members)? = reader.value(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.index == bytes.count ? members : nil
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) -> QuickJSON? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return depth < 4 ? object(depth: depth) : nil
+            case UInt8(ascii: "\""): return string().map(QuickJSON.string)
+            case UInt8(ascii: "t"): return literal("true", .bool(true))
+            case UInt8(ascii: "f"): return literal("false", .bool(false))
+            case UInt8(ascii: "n"): return literal("null", .null)
+            default: return integer()
+            }
+        }
+
+        private mutating func object(depth: Int) -> QuickJSON? {
+            index += 1
+            var members: [String: QuickJSON] = [:]
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipSpace()
+                guard let key = string() else { return nil }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                guard let member = value(depth: depth + 1), members.updateValue(member, forKey: key) == nil else {
+                    return nil
+                }
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                index += 1
+                switch bytes[index - 1] {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "}"): return .object(members)
+                default: return nil
+                }
+            }
+        }
+
+        /// A string of printable ASCII with no escape.
+        private mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                guard bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\") else { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+
+        private mutating func literal(_ word: StaticString, _ value: QuickJSON) -> QuickJSON? {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count,
+                word.withUTF8Buffer({ bytes[index..<(index + count)].elementsEqual($0) })
+            else { return nil }
+            index += count
+            return value
+        }
+
+        /// An integer in Int64, written as JSON writes one (no leading zero, no fraction, no exponent).
+        private mutating func integer() -> QuickJSON? {
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let start = index
+            var value: Int64 = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                let digit = Int64(bytes[index] - UInt8(ascii: "0"))
+                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAgain) =
+                    negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+                guard !overflow, !overflowAgain else { return nil }
+                value = sum
+                index += 1
+            }
+            let digits = index - start
+            guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") {
+                return nil
+            }
+            return .integer(value)
+        }
+    }
+}
+
+/// Takes an object's fields by type: a required field missing, null or of another type, or an optional
+/// one of another type, marks the whole read failed (the caller then lets `JSONDecoder` answer).
+struct QuickFields {
+    let members: [String: QuickJSON]
+    private(set) var failed = false
+
+    init(_ members: [String: QuickJSON]) { self.members = members }
+
+    mutating func string(_ key: String) -> String { optionalString(key) ?? fail("") }
+
+    mutating func optionalString(_ key: String) -> String? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: return fail(nil)
+        }
+    }
+
+    mutating func integer(_ key: String) -> Int64 { optionalInteger(key) ?? fail(0) }
+
+    mutating func optionalInteger(_ key: String) -> Int64? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .integer(let value)?: return value
+        default: return fail(nil)
+        }
+    }
+
+    mutating func bool(_ key: String) -> Bool { optionalBool(key) ?? fail(false) }
+
+    mutating func optionalBool(_ key: String) -> Bool? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: return fail(nil)
+        }
+    }
+
+    mutating func object(_ key: String) -> QuickFields {
+        guard case .object(let members)? = self.members[key] else { return fail(QuickFields([:])) }
+        return QuickFields(members)
+    }
+
+    /// A required raw value of an enum (`StoreEnvironment`, `NotificationType`…); nil only when failed.
+    mutating func raw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
+        guard let text = optionalString(key) else { return fail(nil) }
+        return T(rawValue: text) ?? fail(nil)
+    }
+
+    mutating func optionalRaw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
+        guard let text = optionalString(key) else { return nil }
+        return T(rawValue: text) ?? fail(nil)
+    }
+
+    private mutating func fail<T>(_ placeholder: T) -> T {
+        failed = true
+        return placeholder
+    }
+}
+
+/// A payload `NotificationCodec` reads with `QuickJSON` first.
+protocol QuickDecodable: Decodable {
+    /// nil when the fields are not all there in plain form: the caller decodes with `JSONDecoder`.
+    init?(quick fields: inout QuickFields)
+}
+
+extension TransactionInfo: QuickDecodable {
+    init?(quick json: inout QuickFields) {
+        guard let environment = json.raw("environment", as: StoreEnvironment.self) else { return nil }
+        self.init(
+            transactionId: json.string("transactionId"), originalTransactionId: json.string("originalTransactionId"),
+            productId: json.string("productId"), bundleId: json.string("bundleId"), environment: environment,
+            purchaseDate: json.integer("purchaseDate"), originalPurchaseDate: json.integer("originalPurchaseDate"),
+            expiresDate: json.optionalInteger("expiresDate"), revocationDate: json.optionalInteger("revocationDate"),
+            revocationReason: json.optionalInteger("revocationReason").map { Int($0) },
+            inAppOwnershipType: json.string("inAppOwnershipType"),
+            appAccountToken: json.optionalString("appAccountToken"),
+            deviceId: json.string("deviceId"), signedDate: json.integer("signedDate"),
+            subscriptionGroupIdentifier: json.optionalString("subscriptionGroupIdentifier"),
+            transactionReason: json.optionalString("transactionReason"),
+            offerType: json.optionalInteger("offerType").map { Int($0) }, isUpgraded: json.optionalBool("isUpgraded"),
+            type: json.optionalString("type"))
+    }
+}
+
+extension RenewalInfo: QuickDecodable {
+    init?(quick json: inout QuickFields) {
+        self.init(
+            originalTransactionId: json.string("originalTransactionId"), productId: json.string("productId"),
+            autoRenewProductId: json.string("autoRenewProductId"),
+            autoRenewStatus: Int(json.integer("autoRenewStatus")),
+            isInBillingRetryPeriod: json.bool("isInBillingRetryPeriod"),
+            gracePeriodExpiresDate: json.optionalInteger("gracePeriodExpiresDate"),
+            expirationIntent: json.optionalInteger("expirationIntent").map { Int($0) },
+            priceIncreaseStatus: json.optionalInteger("priceIncreaseStatus").map { Int($0) },
+            renewalDate: json.optionalInteger("renewalDate"), signedDate: json.integer("signedDate"))
+    }
+}
+
+extension NotificationPayload: QuickDecodable {
+    init?(quick json: inout QuickFields) {
+        var data = json.object("data")
+        guard let type = json.raw("notificationType", as: NotificationType.self),
+            let environment = data.raw("environment", as: StoreEnvironment.self)
+        else { return nil }
+        let contents = NotificationData(
+            bundleId: data.string("bundleId"), environment: environment,
+            signedTransactionInfo: data.optionalString("signedTransactionInfo"),
+            signedRenewalInfo: data.optionalString("signedRenewalInfo"),
+            status: data.optionalInteger("status").map { Int($0) })
+        guard !data.failed else { return nil }
+        self.init(
+            notificationType: type, subtype: json.optionalRaw("subtype", as: NotificationSubtype.self),
+            notificationUUID: json.string("notificationUUID"), version: json.string("version"),
+            signedDate: json.integer("signedDate"), data: contents)
+    }
+}
