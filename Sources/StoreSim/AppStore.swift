@@ -61,6 +61,8 @@ public final class AppStore {
     private let signingKey: SigningKey
     /// Where the store's unguessable values (receipt nonces) come from.
     let keys: Keyring
+    /// Receipts' entries as encoded, and the last receipts issued (`ReceiptMemo`).
+    let receipts = ReceiptMemo()
 
     public init(
         store: StorePart, bundleId: String, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator,
@@ -197,7 +199,9 @@ public final class AppStore {
             bundleId: bundleId, environment: environment,
             deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
             deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
-        return ReceiptCodec.seal(payload, with: signingKey)
+        let receipt = ReceiptCodec.seal(json: try! receipts.json(of: payload), with: signingKey)
+        receipts.remember(receipt, payload)
+        return receipt
     }
 
     /// 16 bytes as a lowercase UUID.
@@ -210,7 +214,7 @@ public final class AppStore {
 
     /// Verifies a receipt and answers with the store's own records of its purchases, never the device's word.
     public func verifyReceipt(_ receipt: String, expecting environment: StoreEnvironment) -> ReceiptVerification {
-        guard let payload = ReceiptCodec.open(receipt, with: verifyingKey) else {
+        guard let payload = receipts.payload(of: receipt) ?? ReceiptCodec.open(receipt, with: verifyingKey) else {
             let looksLikeReceipt = receipt.split(separator: ".").count == 3
             return .invalid(status: looksLikeReceipt ? .notAuthenticated : .malformed)
         }
