@@ -4,7 +4,7 @@
 /// (one presented byte for byte as issued is that payload: the store signed exactly those bytes).
 final class ReceiptMemo {
     private var entries: [String: (purchase: ReceiptPayload.InAppPurchase, json: [UInt8])] = [:]
-    private var issued: [(receipt: String, payload: ReceiptPayload)] = []
+    private var issued: [(receipt: String, payload: ReceiptPayload, originals: [String])] = []
     /// Receipts kept: a receipt is checked soon after it is issued, and each may hold a long history.
     static let issuedKept = 4
 
@@ -20,13 +20,32 @@ final class ReceiptMemo {
             return try ReceiptCodec.canonicalBytes(payload)
         }
         bytes.removeLast(2)
-        bytes.reserveCapacity(bytes.count + payload.inApp.count * 260)
-        for (index, purchase) in payload.inApp.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += try entry(purchase)
-        }
+        try join(payload.inApp)
+        bytes.reserveCapacity(bytes.count + listedJSON.count + 2)
+        bytes += listedJSON
         bytes += "]}".utf8
         return bytes
+    }
+
+    /// The entries of the last list asked for, their JSON joined by commas, and where each one's ends: the
+    /// next receipt of an Apple ID lists the same but for its newest transactions (or one refunded), so
+    /// the list is compared and only what follows the first difference is joined again.
+    private var listed: [ReceiptPayload.InAppPurchase] = []
+    private var listedJSON: [UInt8] = []
+    private var listedEnds: [Int] = []
+
+    private func join(_ inApp: [ReceiptPayload.InAppPurchase]) throws {
+        var same = 0
+        while same < min(listed.count, inApp.count), listed[same] == inApp[same] { same += 1 }
+        listed.removeSubrange(same...)
+        listedEnds.removeSubrange(same...)
+        listedJSON.removeSubrange((listedEnds.last ?? 0)...)
+        for purchase in inApp[same...] {
+            if !listed.isEmpty { listedJSON.append(UInt8(ascii: ",")) }
+            listedJSON += try entry(purchase)
+            listed.append(purchase)
+            listedEnds.append(listedJSON.count)
+        }
     }
 
     private func entry(_ purchase: ReceiptPayload.InAppPurchase) throws -> [UInt8] {
@@ -38,11 +57,18 @@ final class ReceiptMemo {
 
     func remember(_ receipt: String, _ payload: ReceiptPayload) {
         if issued.count == Self.issuedKept { issued.removeFirst() }
-        issued.append((receipt, payload))
+        issued.append((receipt, payload, Self.originals(of: payload)))
     }
 
-    /// The payload of a receipt this store issued, when `receipt` is one of the last it issued unchanged.
-    func payload(of receipt: String) -> ReceiptPayload? {
-        issued.last { $0.receipt == receipt }?.payload
+    /// The payload of a receipt this store issued, and its subscriptions (`originals(of:)`), when
+    /// `receipt` is one of the last it issued, unchanged.
+    func opened(_ receipt: String) -> (payload: ReceiptPayload, originals: [String])? {
+        issued.last { $0.receipt == receipt }.map { ($0.payload, $0.originals) }
+    }
+
+    /// The original transaction ids of a payload's purchases, each once, in the order they first appear.
+    static func originals(of payload: ReceiptPayload) -> [String] {
+        var seen: Set<String> = []
+        return payload.inApp.map(\.originalTransactionId).filter { seen.insert($0).inserted }
     }
 }

@@ -129,6 +129,10 @@ final class StoreLedger {
             PRIMARY KEY (product_id, storefront)
         )
         """,
+        // An Apple ID's entitled subscriptions found without reading all it ever bought (issue 16).
+        """
+        CREATE INDEX IF NOT EXISTS subscriptions_by_status ON subscriptions(apple_id, status)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -232,6 +236,7 @@ final class StoreLedger {
     // MARK: - Subscriptions
 
     func save(_ subscription: SubscriptionRecord) throws(DatabaseError) {
+        subscriptionsRead[subscription.originalTransactionId] = nil
         func optional(_ instant: SimInstant?) -> SQLValue { instant.map { .integer($0.milliseconds) } ?? .null }
         func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
         try database.run(
@@ -252,15 +257,33 @@ final class StoreLedger {
             ])
     }
 
+    /// Each subscription as last read (nil when there is none), dropped when it is saved: a receipt check
+    /// reads the renewal state of every subscription its receipt lists.
+    private var subscriptionsRead: [String: SubscriptionRecord?] = [:]
+
     func subscription(_ originalTransactionId: String) throws(DatabaseError) -> SubscriptionRecord? {
-        try database.query(
+        if let read = subscriptionsRead[originalTransactionId] { return read }
+        let subscription = try database.query(
             "SELECT * FROM subscriptions WHERE original_transaction_id = ?", [.text(originalTransactionId)]
         ).first.flatMap(Self.subscription)
+        subscriptionsRead[originalTransactionId] = .some(subscription)
+        return subscription
     }
 
     func subscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
         try database.query(
             "SELECT * FROM subscriptions WHERE apple_id = ? ORDER BY original_transaction_id", [.text(appleId)]
+        ).compactMap(Self.subscription)
+    }
+
+    /// The Apple ID's subscriptions that are active or in grace, by original transaction id (by index).
+    func entitledSubscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
+        try database.query(
+            "SELECT * FROM subscriptions WHERE apple_id = ? AND status IN (?, ?) ORDER BY original_transaction_id",
+            [
+                .text(appleId), .integer(Int64(SubscriptionState.active.rawValue)),
+                .integer(Int64(SubscriptionState.gracePeriod.rawValue)),
+            ]
         ).compactMap(Self.subscription)
     }
 

@@ -23,7 +23,11 @@ import Testing
 
     @Test func anAssembledPayloadIsByteForByteTheWholeEncoding() throws {
         let memo = ReceiptMemo()
-        for inApp in [[], [purchase("2000000000000001")], (1...4).map { purchase("200000000000000\($0)") }] {
+        let four = (1...4).map { purchase("200000000000000\($0)") }
+        var refunded = four
+        refunded[1] = purchase("2000000000000002", cancelled: 1_701_000_000_000)
+        let lists = [[], [four[0]], four, refunded, Array(four.prefix(2)), [four[3]], four, []]
+        for inApp in lists {
             let whole = Array(try ReceiptCodec.canonicalJSON.encode(payload(inApp)))
             #expect(try memo.json(of: payload(inApp)) == whole)
         }
@@ -68,6 +72,14 @@ import Testing
         #expect(renewed.count == 2)
         #expect(renewed.map(\.transactionReason) == ["PURCHASE", "RENEWAL"])
         #expect(harness.verifiedTransactions() == renewed)
+        let receipt = try #require(harness.receipt.receipt)
+        guard case .valid(_, let latest, let renewals) = harness.store.verifyReceiptLatest(receipt, expecting: .sandbox)
+        else {
+            Issue.record("a genuine receipt was refused")
+            return
+        }
+        #expect(latest == [renewed[1]])
+        #expect(renewals.map(\.originalTransactionId) == [renewed[0].originalTransactionIdentifier])
     }
 
     @Test func aReceiptChangedAfterItWasIssuedIsStillRefused() throws {
@@ -87,5 +99,20 @@ import Testing
             Issue.record("the receipt as issued was refused")
             return
         }
+    }
+}
+
+/// The subscriptions an Apple ID pays for now, read by index rather than from its whole history.
+@Suite struct EntitledSubscriptionsTests {
+    @Test func aRefundedSubscriptionIsNoLongerEntitledAndANewPurchaseIs() throws {
+        let harness = try StoreHarness()
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).isEmpty)
+        harness.buy()
+        let first = try #require(harness.original)
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).map(\.originalTransactionId) == [first])
+        #expect(try harness.store.refund(transactionId: first))
+        harness.scheduler.runUntilIdle()
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).isEmpty)
+        #expect(harness.store.entitledSubscriptions(appleId: "someone-else@icloud.test").isEmpty)
     }
 }
