@@ -199,9 +199,7 @@ public final class AppStore {
             bundleId: bundleId, environment: environment,
             deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
             deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
-        let receipt = ReceiptCodec.seal(json: try! receipts.json(of: payload), with: signingKey)
-        receipts.remember(receipt, payload)
-        return receipt
+        return try! receipts.issue(payload) { ReceiptCodec.seal(json: $0, with: signingKey) }
     }
 
     /// 16 bytes as a lowercase UUID.

@@ -14,13 +14,13 @@ final class ReceiptMemo {
             bundleId: payload.bundleId, environment: payload.environment,
             deviceVerification: payload.deviceVerification, deviceVerificationNonce: payload.deviceVerificationNonce,
             creationDate: payload.creationDate, inApp: [])
+        try join(payload.inApp)
         // Keys are sorted and `inApp` sorts last, so the shell ends with its empty list: `[]}`.
         var bytes = try ReceiptCodec.canonicalBytes(shell)
         guard bytes.suffix(3).elementsEqual("[]}".utf8) else {
             return try ReceiptCodec.canonicalBytes(payload)
         }
         bytes.removeLast(2)
-        try join(payload.inApp)
         bytes.reserveCapacity(bytes.count + listedJSON.count + 2)
         bytes += listedJSON
         bytes += "]}".utf8
@@ -33,6 +33,9 @@ final class ReceiptMemo {
     private var listed: [ReceiptPayload.InAppPurchase] = []
     private var listedJSON: [UInt8] = []
     private var listedEnds: [Int] = []
+    /// The listed entries' original transaction ids, each once in the order they first appear, and where.
+    private var listedOriginals: [String] = []
+    private var originalStarts: [String: Int] = [:]
 
     private func join(_ inApp: [ReceiptPayload.InAppPurchase]) throws {
         var same = 0
@@ -40,7 +43,15 @@ final class ReceiptMemo {
         listed.removeSubrange(same...)
         listedEnds.removeSubrange(same...)
         listedJSON.removeSubrange((listedEnds.last ?? 0)...)
+        while let last = listedOriginals.last, originalStarts[last, default: 0] >= same {
+            originalStarts[last] = nil
+            listedOriginals.removeLast()
+        }
         for purchase in inApp[same...] {
+            if originalStarts[purchase.originalTransactionId] == nil {
+                originalStarts[purchase.originalTransactionId] = listed.count
+                listedOriginals.append(purchase.originalTransactionId)
+            }
             if !listed.isEmpty { listedJSON.append(UInt8(ascii: ",")) }
             listedJSON += try entry(purchase)
             listed.append(purchase)
@@ -55,9 +66,13 @@ final class ReceiptMemo {
         return json
     }
 
-    func remember(_ receipt: String, _ payload: ReceiptPayload) {
+    /// A receipt of `payload`: `seal` signs its canonical JSON; the receipt is remembered with its payload.
+    func issue(_ payload: ReceiptPayload, sealing seal: ([UInt8]) -> String) throws -> String {
+        let receipt = seal(try json(of: payload))
+        // `json(of:)` listed this payload's entries: their originals are known without reading them again.
         if issued.count == Self.issuedKept { issued.removeFirst() }
-        issued.append((receipt, payload, Self.originals(of: payload)))
+        issued.append((receipt, payload, listedOriginals))
+        return receipt
     }
 
     /// The payload of a receipt this store issued, and its subscriptions (`originals(of:)`), when

@@ -9,7 +9,8 @@ import Testing
 @Suite struct ReceiptMemoTests {
     private func purchase(_ id: String, cancelled: Int64? = nil) -> ReceiptPayload.InAppPurchase {
         ReceiptPayload.InAppPurchase(
-            transactionId: id, originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
+            transactionId: id, originalTransactionId: id < "2000000000000003" ? "2000000000000001" : "2000000000000003",
+            productId: "com.dailynews.premium.monthly",
             purchaseDate: 1_700_000_000_000, expiresDate: 1_702_592_000_000, cancellationDate: cancelled,
             isInIntroOfferPeriod: id.hasSuffix("1") ? true : nil, appAccountToken: "a/b \"c\"",
             inAppOwnershipType: id.hasSuffix("3") ? "FAMILY_SHARED" : nil)
@@ -30,6 +31,9 @@ import Testing
         for inApp in lists {
             let whole = Array(try ReceiptCodec.canonicalJSON.encode(payload(inApp)))
             #expect(try memo.json(of: payload(inApp)) == whole)
+            let receipt = try memo.issue(payload(inApp)) { String(decoding: $0, as: UTF8.self) }
+            #expect(receipt == String(decoding: whole, as: UTF8.self))
+            #expect(memo.opened(receipt)?.originals == ReceiptMemo.originals(of: payload(inApp)))
         }
     }
 
