@@ -51,7 +51,7 @@ extension Backend {
     /// again (two audit rows per renewal) each time a receipt was reported again.
     /// With them, each subscription's renewal state by original transaction id.
     func verifiedReceipt(_ receipt: String) throws(APIError) -> VerifiedReceipt {
-        switch store.verifyReceipt(receipt, expecting: environment) {
+        switch store.verifyReceiptLatest(receipt, expecting: environment) {
         case .invalid(let status):
             timeline.log(.backend, "App Store refused the receipt: \(status.rawValue)")
             throw .unprocessable(status == .sandboxReceiptSentToProduction ? "receipt_sandbox" : "receipt_invalid")
@@ -59,7 +59,7 @@ extension Backend {
             guard payload.bundleId == bundleId else { throw .unprocessable("receipt_other_app") }
             let renewals = Dictionary(pendingRenewals.map { ($0.originalTransactionId, $0) }) { _, last in last }
             return VerifiedReceipt(
-                payload: payload, records: Self.latestOfEach(transactions), renewals: renewals)
+                payload: payload, records: transactions, renewals: renewals)
         }
     }
 
@@ -80,26 +80,6 @@ extension Backend {
             if let renewal = renewals[record.originalTransactionIdentifier] { purchase.apply(renewal) }
             return purchase
         }
-    }
-
-    /// The latest transaction of each purchase, in the order the purchases first appear.
-    static func latestOfEach(_ transactions: [TransactionRecord]) -> [TransactionRecord] {
-        var latest: [String: TransactionRecord] = [:]
-        var order: [String] = []
-        for record in transactions {
-            let id = record.originalTransactionIdentifier
-            guard let current = latest[id] else {
-                latest[id] = record
-                order.append(id)
-                continue
-            }
-            if (record.purchaseDate, record.transactionIdentifier) > (
-                current.purchaseDate, current.transactionIdentifier
-            ) {
-                latest[id] = record
-            }
-        }
-        return order.compactMap { latest[$0] }
     }
 
     /// Writes what the store says of a purchase (its product, expiry, revocation, billing retry and

@@ -142,9 +142,7 @@ extension World {
     /// Moves the clock just past the reader's next renewal, if a subscription will renew.
     @discardableResult
     public func travelToNextRenewal() -> Bool {
-        let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
-        let next = ids.compactMap { store.subscription(originalTransactionId: $0) }.filter { $0.state.isEntitled }
-            .map(\.expiresDate).min()
+        let next = store.entitledSubscriptions(appleId: options.appleId).map(\.expiresDate).min()
         guard let next else {
             timeline.log(.control, "time travel: no renewal ahead")
             return false

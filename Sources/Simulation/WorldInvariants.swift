@@ -10,14 +10,13 @@ extension World {
     /// past their end (a reopened world may not have run an expiry yet).
     public var paidSubscriptions: [SubscriptionRecord] {
         let now = scheduler.now
-        return Set(store.transactions(appleId: appleId).map(\.originalTransactionIdentifier)).sorted()
-            .compactMap { store.subscription(originalTransactionId: $0) }.filter {
-                switch $0.state {
-                case .active: $0.expiresDate > now
-                case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
-                case .billingRetry, .expired, .revoked: false
-                }
+        return store.entitledSubscriptions(appleId: appleId).filter {
+            switch $0.state {
+            case .active: $0.expiresDate > now
+            case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
+            case .billingRetry, .expired, .revoked: false
             }
+        }
     }
 
     /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.

@@ -61,6 +61,8 @@ public final class AppStore {
     private let signingKey: SigningKey
     /// Where the store's unguessable values (receipt nonces) come from.
     let keys: Keyring
+    /// Receipts' entries as encoded, and the last receipts issued (`ReceiptMemo`).
+    let receipts = ReceiptMemo()
 
     public init(
         store: StorePart, bundleId: String, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator,
@@ -197,7 +199,7 @@ public final class AppStore {
             bundleId: bundleId, environment: environment,
             deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
             deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
-        return ReceiptCodec.seal(payload, with: signingKey)
+        return try! receipts.issue(payload) { ReceiptCodec.seal(json: $0, with: signingKey) }
     }
 
     /// 16 bytes as a lowercase UUID.
@@ -210,7 +212,24 @@ public final class AppStore {
 
     /// Verifies a receipt and answers with the store's own records of its purchases, never the device's word.
     public func verifyReceipt(_ receipt: String, expecting environment: StoreEnvironment) -> ReceiptVerification {
-        guard let payload = ReceiptCodec.open(receipt, with: verifyingKey) else {
+        verify(receipt, expecting: environment, latestOnly: false)
+    }
+
+    /// `verifyReceipt`, answering only the latest transaction of each subscription (a renewal, a refund,
+    /// a resubscription): what a server applies, without every earlier period of a long history.
+    public func verifyReceiptLatest(_ receipt: String, expecting environment: StoreEnvironment)
+        -> ReceiptVerification
+    {
+        verify(receipt, expecting: environment, latestOnly: true)
+    }
+
+    private func verify(_ receipt: String, expecting environment: StoreEnvironment, latestOnly: Bool)
+        -> ReceiptVerification
+    {
+        guard
+            let (payload, originals) = receipts.opened(receipt)
+                ?? ReceiptCodec.open(receipt, with: verifyingKey).map({ ($0, ReceiptMemo.originals(of: $0)) })
+        else {
             let looksLikeReceipt = receipt.split(separator: ".").count == 3
             return .invalid(status: looksLikeReceipt ? .notAuthenticated : .malformed)
         }
@@ -222,15 +241,19 @@ public final class AppStore {
         // Like `latest_receipt_info`: every transaction of each subscription in the receipt, renewals and
         // refunds made since the device last refreshed included, so the answer is the store's truth; and
         // like `pending_renewal_info`: each subscription's renewal state (billing retry, grace period).
-        var seen: Set<String> = []
         var records: [TransactionRecord] = []
         var renewals: [RenewalInfo] = []
-        for purchase in payload.inApp where seen.insert(purchase.originalTransactionId).inserted {
-            let original = purchase.originalTransactionId
-            records +=
+        for original in originals {
+            let transactions =
                 logged("read the transactions of \(original)") {
                     try ledger.transactions(originalTransactionId: original)
                 } ?? []
+            // The ledger's order is `purchase_ms, transaction_id`: the last is the latest.
+            if latestOnly {
+                if let latest = transactions.last { records.append(latest) }
+            } else {
+                records += transactions
+            }
             if let subscription = logged("read subscription \(original)", { try ledger.subscription(original) }) ?? nil
             {
                 renewals.append(renewalInfo(subscription))

@@ -17,3 +17,13 @@ extension AppStore {
         logged("read the subscriptions of \(appleId)") { try ledger.subscriptions(appleId: appleId) } ?? []
     }
 }
+
+extension AppStore {
+    /// The subscriptions `appleId` bought that are active or in grace (`SubscriptionState.isEntitled`), by
+    /// original transaction id: read by index, so a long history costs nothing; empty (and a line on the
+    /// timeline) when the ledger cannot be read. A family member's share is not among them.
+    public func entitledSubscriptions(appleId: String) -> [SubscriptionRecord] {
+        logged("read the entitled subscriptions of \(appleId)") { try ledger.entitledSubscriptions(appleId: appleId) }
+            ?? []
+    }
+}

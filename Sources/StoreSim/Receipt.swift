@@ -67,10 +67,19 @@ public enum ReceiptCodec {
         SignedEnvelope.seal(Array(try! canonicalJSON.encode(payload)), with: key)
     }
 
+    /// Seals a payload whose canonical JSON is already made (`ReceiptMemo.json(of:)`).
+    static func seal(json: [UInt8], with key: SigningKey) -> String {
+        SignedEnvelope.seal(json, with: key)
+    }
+
     /// The payload when `receipt` was signed by `key`; nil when forged, tampered or not a receipt.
     public static func open(_ receipt: String, with key: VerifyingKey) -> ReceiptPayload? {
         guard let bytes = SignedEnvelope.open(receipt, with: key) else { return nil }
         return try? JSONDecoder().decode(ReceiptPayload.self, from: Data(bytes))
+    }
+
+    static func canonicalBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        Array(try canonicalJSON.encode(value))
     }
 
     public static let canonicalJSON: JSONEncoder = {

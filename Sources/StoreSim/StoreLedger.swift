@@ -5,18 +5,32 @@ import SimKernel
 /// whether the app finished it, the counter that numbers transactions, and each subscription's state.
 final class StoreLedger {
     let database: Database
-    /// Transactions as last read, per Apple ID and per subscription, dropped on every write to the table:
-    /// the invariant checks and the receipts read them several times a step. The store writes outside SQL
-    /// transactions (nothing rolls back) and one process owns a folder, so a read after a write is current.
+    /// Transactions as last read, per Apple ID and per subscription, kept in step with this file's writes
+    /// (a new row is added, a changed one replaced) so a step never reads a long history again; other
+    /// writes drop them. The store writes outside SQL transactions (nothing rolls back) and one process
+    /// owns a folder, so the kept lists are what a read would return.
     private var byAppleId: [String: [TransactionRecord]] = [:]
     private var byOriginal: [String: [TransactionRecord]] = [:]
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
 
-    /// Every write to the `transactions` table calls this, in this file and in its extensions.
+    /// Every other write to the `transactions` table calls this, in this file and in its extensions.
     func transactionsChanged() {
         byAppleId.removeAll(keepingCapacity: true)
         byOriginal.removeAll(keepingCapacity: true)
+    }
+
+    /// A row written: its copy in the kept lists of its Apple ID and subscription replaced by the row as read
+    /// now (by its key), or added where the lists' order puts it. When it cannot be read, the lists are
+    /// dropped and the next read of them meets (and reports) the error.
+    private func kept(written transactionIdentifier: String) {
+        do {
+            guard let record = try transaction(transactionIdentifier) else { return transactionsChanged() }
+            byAppleId[record.appleId]?.keep(record)
+            byOriginal[record.originalTransactionIdentifier]?.keep(record)
+        } catch {
+            transactionsChanged()
+        }
     }
 
     private static let migrations = [
@@ -117,6 +131,10 @@ final class StoreLedger {
             PRIMARY KEY (product_id, storefront)
         )
         """,
+        // An Apple ID's entitled subscriptions found without reading all it ever bought (issue 16).
+        """
+        CREATE INDEX IF NOT EXISTS subscriptions_by_status ON subscriptions(apple_id, status)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -171,7 +189,6 @@ final class StoreLedger {
     }
 
     func insert(_ record: TransactionRecord) throws(DatabaseError) {
-        transactionsChanged()
         try database.run(
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
@@ -193,19 +210,20 @@ final class StoreLedger {
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
+        kept(written: record.transactionIdentifier)
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
-        transactionsChanged()
         try database.run(
             "UPDATE transactions SET revocation_ms = ?, revocation_reason = ? WHERE transaction_id = ?",
             [.integer(date.milliseconds), .integer(Int64(reason)), .text(transactionIdentifier)])
+        kept(written: transactionIdentifier)
     }
 
     func markUpgraded(_ transactionIdentifier: String) throws(DatabaseError) {
-        transactionsChanged()
         try database.run(
             "UPDATE transactions SET is_upgraded = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
+        kept(written: transactionIdentifier)
     }
 
     /// Every transaction of one subscription, renewals included, oldest first.
@@ -222,6 +240,7 @@ final class StoreLedger {
     // MARK: - Subscriptions
 
     func save(_ subscription: SubscriptionRecord) throws(DatabaseError) {
+        subscriptionsRead[subscription.originalTransactionId] = nil
         func optional(_ instant: SimInstant?) -> SQLValue { instant.map { .integer($0.milliseconds) } ?? .null }
         func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
         try database.run(
@@ -242,15 +261,33 @@ final class StoreLedger {
             ])
     }
 
+    /// Each subscription as last read (nil when there is none), dropped when it is saved: a receipt check
+    /// reads the renewal state of every subscription its receipt lists.
+    private var subscriptionsRead: [String: SubscriptionRecord?] = [:]
+
     func subscription(_ originalTransactionId: String) throws(DatabaseError) -> SubscriptionRecord? {
-        try database.query(
+        if let read = subscriptionsRead[originalTransactionId] { return read }
+        let subscription = try database.query(
             "SELECT * FROM subscriptions WHERE original_transaction_id = ?", [.text(originalTransactionId)]
         ).first.flatMap(Self.subscription)
+        subscriptionsRead[originalTransactionId] = .some(subscription)
+        return subscription
     }
 
     func subscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
         try database.query(
             "SELECT * FROM subscriptions WHERE apple_id = ? ORDER BY original_transaction_id", [.text(appleId)]
+        ).compactMap(Self.subscription)
+    }
+
+    /// The Apple ID's subscriptions that are active or in grace, by original transaction id (by index).
+    func entitledSubscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
+        try database.query(
+            "SELECT * FROM subscriptions WHERE apple_id = ? AND status IN (?, ?) ORDER BY original_transaction_id",
+            [
+                .text(appleId), .integer(Int64(SubscriptionState.active.rawValue)),
+                .integer(Int64(SubscriptionState.gracePeriod.rawValue)),
+            ]
         ).compactMap(Self.subscription)
     }
 
@@ -273,9 +310,9 @@ final class StoreLedger {
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
-        transactionsChanged()
         try database.run(
             "UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
+        kept(written: transactionIdentifier)
     }
 
     func transactions(appleId: String) throws(DatabaseError) -> [TransactionRecord] {
@@ -353,5 +390,22 @@ final class StoreLedger {
             isUpgraded: row.count > 12 && row[12].int == 1,
             appAccountToken: row.count > 13 ? row[13].string : nil,
             inAppOwnershipType: row.count > 14 ? row[14].string : nil)
+    }
+}
+
+extension [TransactionRecord] {
+    /// Replaces the record with `record`'s identifier (searched from the newest, where writes land: a
+    /// refund, a finish), or inserts it where `ORDER BY purchase_ms, transaction_id` puts it.
+    fileprivate mutating func keep(_ record: TransactionRecord) {
+        if let index = lastIndex(where: { $0.transactionIdentifier == record.transactionIdentifier }) {
+            self[index] = record
+            return
+        }
+        let key = (record.purchaseDate, record.transactionIdentifier)
+        var index = endIndex
+        while index > startIndex, (self[index - 1].purchaseDate, self[index - 1].transactionIdentifier) > key {
+            index -= 1
+        }
+        insert(record, at: index)
     }
 }

@@ -42,10 +42,12 @@ enum LifecycleBenchmark {
         print(
             "lifecycle: \(count) steps (\(made.joined(separator: ", "))) in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) per second, on disk (refused reader actions: \(workload?.refusedActions ?? 0))"
         )
-        // CPU per step over the 50 steps after each amount of history (the mean: a refund and a purchase
-        // differ, and each window draws its own mix).
-        let windows = [0, 1_000, 5_000, 20_000].filter { $0 + 50 <= stepCPU.count }
-        let perStep = windows.map { start in stepCPU[start..<start + 50].reduce(0, +) / 50 }
+        // CPU per step over the `window` steps after each amount of history (the mean: a refund and a
+        // purchase differ, and each window draws its own mix). `--count` decides which are reached:
+        // 20,200 steps reach them all; a shorter run measures its 200 first (or all it has).
+        let window = min(200, stepCPU.count)
+        let windows = [0, 1_000, 5_000, 20_000].filter { $0 + window <= stepCPU.count }
+        let perStep = windows.map { start in stepCPU[start..<start + window].reduce(0, +) / Double(window) }
         guard let base = perStep.first else { return }
         let figures = zip(windows, perStep).map { "\($0): \(Floors.millis($1))" }.joined(separator: ", ")
         print("lifecycle: CPU per step after N steps of history: \(figures)")

@@ -1,0 +1,122 @@
+import Foundation
+import Signing
+import Testing
+
+@testable import StoreSim
+
+/// A receipt is assembled from entries the store keeps encoded, and a receipt it just issued is not
+/// decoded again: what a reader's app and the backend see must be what encoding the whole payload gives.
+@Suite struct ReceiptMemoTests {
+    private func purchase(_ id: String, cancelled: Int64? = nil) -> ReceiptPayload.InAppPurchase {
+        ReceiptPayload.InAppPurchase(
+            transactionId: id, originalTransactionId: id < "2000000000000003" ? "2000000000000001" : "2000000000000003",
+            productId: "com.dailynews.premium.monthly",
+            purchaseDate: 1_700_000_000_000, expiresDate: 1_702_592_000_000, cancellationDate: cancelled,
+            isInIntroOfferPeriod: id.hasSuffix("1") ? true : nil, appAccountToken: "a/b \"c\"",
+            inAppOwnershipType: id.hasSuffix("3") ? "FAMILY_SHARED" : nil)
+    }
+
+    private func payload(_ inApp: [ReceiptPayload.InAppPurchase]) -> ReceiptPayload {
+        ReceiptPayload(
+            bundleId: "com.paywallsim.dailynews", environment: .sandbox, deviceVerification: "dv/+",
+            deviceVerificationNonce: "nonce", creationDate: 1_700_000_000_000, inApp: inApp)
+    }
+
+    @Test func anAssembledPayloadIsByteForByteTheWholeEncoding() throws {
+        let memo = ReceiptMemo()
+        let four = (1...4).map { purchase("200000000000000\($0)") }
+        var refunded = four
+        refunded[1] = purchase("2000000000000002", cancelled: 1_701_000_000_000)
+        let lists = [[], [four[0]], four, refunded, Array(four.prefix(2)), [four[3]], four, []]
+        for inApp in lists {
+            let whole = Array(try ReceiptCodec.canonicalJSON.encode(payload(inApp)))
+            #expect(try memo.json(of: payload(inApp)) == whole)
+            let receipt = try memo.issue(payload(inApp)) { String(decoding: $0, as: UTF8.self) }
+            #expect(receipt == String(decoding: whole, as: UTF8.self))
+            #expect(memo.opened(receipt)?.originals == ReceiptMemo.originals(of: payload(inApp)))
+        }
+    }
+
+    @Test func aChangedTransactionIsEncodedAgain() throws {
+        let memo = ReceiptMemo()
+        _ = try memo.json(of: payload([purchase("2000000000000002")]))
+        let refunded = payload([purchase("2000000000000002", cancelled: 1_701_000_000_000)])
+        let json = try memo.json(of: refunded)
+        #expect(json == Array(try ReceiptCodec.canonicalJSON.encode(refunded)))
+        #expect(String(decoding: json, as: UTF8.self).contains("\"cancellationDate\":1701000000000"))
+    }
+
+    @Test func aRefundShowsInTheNextReceiptAndInTheStoresAnswer() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        let first = try #require(harness.receipt.receipt)
+        let transaction = try #require(harness.verifiedTransactions().first)
+        #expect(transaction.revocationDate == nil)
+        #expect(harness.store.transactions(appleId: harness.appleId).first?.revocationDate == nil)
+        #expect(try harness.store.refund(transactionId: transaction.transactionIdentifier))
+        var refreshed = false
+        harness.queue.refreshReceipt { refreshed = $0 }
+        harness.scheduler.runUntilIdle()
+        #expect(refreshed)
+        let second = try #require(harness.receipt.receipt)
+        #expect(second != first)
+        let payload = try #require(ReceiptCodec.open(second, with: harness.store.verifyingKey))
+        #expect(payload.inApp.first?.cancellationDate != nil)
+        #expect(harness.verifiedTransactions().first?.revocationDate != nil)
+        #expect(harness.store.transactions(appleId: harness.appleId).first?.revocationDate != nil)
+    }
+
+    @Test func aRenewalIsInTheStoresRecordsReadBeforeIt() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        #expect(harness.store.transactions(appleId: harness.appleId).count == 1)
+        #expect(harness.verifiedTransactions().count == 1)
+        harness.advance(days: 40)
+        let renewed = harness.store.transactions(appleId: harness.appleId)
+        #expect(renewed.count == 2)
+        #expect(renewed.map(\.transactionReason) == ["PURCHASE", "RENEWAL"])
+        #expect(harness.verifiedTransactions() == renewed)
+        let receipt = try #require(harness.receipt.receipt)
+        guard case .valid(_, let latest, let renewals) = harness.store.verifyReceiptLatest(receipt, expecting: .sandbox)
+        else {
+            Issue.record("a genuine receipt was refused")
+            return
+        }
+        #expect(latest == [renewed[1]])
+        #expect(renewals.map(\.originalTransactionId) == [renewed[0].originalTransactionIdentifier])
+    }
+
+    @Test func aReceiptChangedAfterItWasIssuedIsStillRefused() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        let receipt = try #require(harness.receipt.receipt)
+        var parts = receipt.split(separator: ".").map(String.init)
+        var payload = try #require(ReceiptCodec.open(receipt, with: harness.store.verifyingKey))
+        payload = ReceiptPayload(
+            bundleId: payload.bundleId, environment: payload.environment,
+            deviceVerification: payload.deviceVerification, deviceVerificationNonce: payload.deviceVerificationNonce,
+            creationDate: payload.creationDate, inApp: payload.inApp + payload.inApp)
+        parts[1] = Base64URL.encode(Array(try ReceiptCodec.canonicalJSON.encode(payload)))
+        let forged = parts.joined(separator: ".")
+        #expect(harness.store.verifyReceipt(forged, expecting: .sandbox) == .invalid(status: .notAuthenticated))
+        guard case .valid = harness.store.verifyReceipt(receipt, expecting: .sandbox) else {
+            Issue.record("the receipt as issued was refused")
+            return
+        }
+    }
+}
+
+/// The subscriptions an Apple ID pays for now, read by index rather than from its whole history.
+@Suite struct EntitledSubscriptionsTests {
+    @Test func aRefundedSubscriptionIsNoLongerEntitledAndANewPurchaseIs() throws {
+        let harness = try StoreHarness()
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).isEmpty)
+        harness.buy()
+        let first = try #require(harness.original)
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).map(\.originalTransactionId) == [first])
+        #expect(try harness.store.refund(transactionId: first))
+        harness.scheduler.runUntilIdle()
+        #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).isEmpty)
+        #expect(harness.store.entitledSubscriptions(appleId: "someone-else@icloud.test").isEmpty)
+    }
+}
