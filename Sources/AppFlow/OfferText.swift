@@ -11,21 +11,21 @@ public enum OfferText {
         var template = product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
         if winBackTerms != nil { template = paywall.winBack ?? paywall.offer }
         let intro = winBackTerms ?? introTerms(product)
-        if !intro.isEmpty, !template.contains("{intro}"), let price = template.range(of: "{price}") {
+        if !intro.isEmpty, !template.contains("{intro}"), let price = template.firstRange(of: "{price}") {
             template.insert(contentsOf: "{intro}", at: price.lowerBound)
         }
         let period = words?.period ?? product.subscriptionPeriod?.description ?? "purchase"
         let trial = words?.trial ?? product.freeTrialPeriod?.lengthDescription ?? ""
         return
             template
-            .replacingOccurrences(of: "{intro}", with: intro)
-            .replacingOccurrences(of: "{title}", with: product.localizedTitle)
-            .replacingOccurrences(of: "{description}", with: product.localizedDescription)
-            .replacingOccurrences(of: "{price}", with: product.localizedPrice)
-            .replacingOccurrences(of: "{perPeriod}", with: words?.perPeriod ?? "per \(period)")
-            .replacingOccurrences(of: "{period}", with: period)
-            .replacingOccurrences(of: "{freeTrial}", with: words?.freeTrial ?? (trial.isEmpty ? "" : "\(trial) free"))
-            .replacingOccurrences(of: "{trial}", with: trial)
+            .replacing("{intro}", with: intro)
+            .replacing("{title}", with: product.localizedTitle)
+            .replacing("{description}", with: product.localizedDescription)
+            .replacing("{price}", with: product.localizedPrice)
+            .replacing("{perPeriod}", with: words?.perPeriod ?? "per \(period)")
+            .replacing("{period}", with: period)
+            .replacing("{freeTrial}", with: words?.freeTrial ?? (trial.isEmpty ? "" : "\(trial) free"))
+            .replacing("{trial}", with: trial)
     }
 
     /// A paid introductory offer in the words of Apple's sheet (`PaymentQueue.terms`), up to "then ":

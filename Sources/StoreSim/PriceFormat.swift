@@ -51,8 +51,11 @@ struct PriceFormat {
         return out
     }
 
-    /// `text` (a Decimal's plain digits) rounded half to even to `fractionDigits`, as ICU rounds currency.
-    static func rounded(_ text: String, fractionDigits: Int) -> (negative: Bool, whole: String, fraction: String) {
+    /// `text` (a Decimal's plain digits) rounded half to even to `fractionDigits`, as ICU rounds currency, or
+    /// half away from zero (`halfEven` false), as `NSDecimalRound`'s `.plain` does.
+    static func rounded(_ text: String, fractionDigits: Int, halfEven: Bool = true) -> (
+        negative: Bool, whole: String, fraction: String
+    ) {
         let negative = text.hasPrefix("-")
         let unsigned = negative ? String(text.dropFirst()) : text
         let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -62,7 +65,7 @@ struct PriceFormat {
         let dropped = Array(fraction.dropFirst(fractionDigits))
         let first = dropped.first ?? 0
         let rest = dropped.dropFirst().contains { $0 != 0 }
-        let roundsUp = first > 5 || (first == 5 && (rest || (digits.last ?? 0) % 2 == 1))
+        let roundsUp = first > 5 || (first == 5 && (!halfEven || rest || (digits.last ?? 0) % 2 == 1))
         if roundsUp { increment(&digits) }
         let wholeDigits = digits.dropLast(fractionDigits)
         var whole = wholeDigits.map(String.init).joined()
@@ -85,4 +88,12 @@ struct PriceFormat {
     }
 
     static let noBreakSpace = "\u{A0}"
+}
+
+extension Decimal {
+    /// Rounded to `places` decimals, half away from zero: `NSDecimalRound(…, .plain)` without Foundation.
+    func roundedPlain(places: Int) -> Decimal {
+        let (negative, whole, fraction) = PriceFormat.rounded("\(self)", fractionDigits: places, halfEven: false)
+        return Decimal(string: (negative ? "-" : "") + whole + (places > 0 ? "." + fraction : "")) ?? self
+    }
 }

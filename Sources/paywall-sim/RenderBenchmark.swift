@@ -1,5 +1,5 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import SimKernel
 import Simulation
 import TerminalUI
@@ -64,7 +64,7 @@ enum RenderBenchmark {
         func p99(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 99 / 100)] }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         print(
-            "render: \(frames) frames of 130x40 in \(String(format: "%.3f", seconds)) s; "
+            "render: \(frames) frames of 130x40 in \(String(printf: "%.3f", seconds)) s; "
                 + "\(changedCells / max(1, frames - 1)) of \(130 * 40) cells change per frame on average")
         print(
             "render: CPU per key press at p99, key to its frame: every key \(Floors.millis(p99(keyFrames))), "
@@ -85,7 +85,7 @@ enum RenderBenchmark {
             floor: "—", goal: "< 1 KB average, a move < 200 B")
         BenchTable.shared.add(
             "peak RSS of this bench process (`run`: `/usr/bin/time -v`)",
-            String(format: "%.1f MiB", peakResidentMegabytes()),
+            String(printf: "%.1f MiB", peakResidentMegabytes()),
             floor: "—", goal: "`run` < 30 MB")
     }
 }
