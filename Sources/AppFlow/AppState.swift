@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Subscriptions
 import WhiteLabel
 
@@ -126,7 +126,7 @@ public struct ParentalGate: Equatable, Sendable {
 
     public var question: String { Self.questions[attempt % Self.questions.count].0 }
     public var isAnswered: Bool {
-        answer.trimmingCharacters(in: .whitespaces) == Self.questions[attempt % Self.questions.count].1
+        answer.trimmingSpaces() == Self.questions[attempt % Self.questions.count].1
     }
 }
 

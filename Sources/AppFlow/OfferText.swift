@@ -11,7 +11,7 @@ public enum OfferText {
         var template = product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
         if winBackTerms != nil { template = paywall.winBack ?? paywall.offer }
         let intro = winBackTerms ?? introTerms(product)
-        if !intro.isEmpty, !template.contains("{intro}"), let price = template.range(of: "{price}") {
+        if !intro.isEmpty, !template.contains("{intro}"), let price = template.firstRange(of: "{price}") {
             template.insert(contentsOf: "{intro}", at: price.lowerBound)
         }
         let period = words?.period ?? product.subscriptionPeriod?.description ?? "purchase"
@@ -55,14 +55,14 @@ public enum OfferText {
         /// The placeholders filled in turn (a word may itself hold a later placeholder, as before).
         var line: String {
             template
-                .replacingOccurrences(of: "{intro}", with: intro)
-                .replacingOccurrences(of: "{title}", with: title)
-                .replacingOccurrences(of: "{description}", with: description)
-                .replacingOccurrences(of: "{price}", with: price)
-                .replacingOccurrences(of: "{perPeriod}", with: perPeriod)
-                .replacingOccurrences(of: "{period}", with: period)
-                .replacingOccurrences(of: "{freeTrial}", with: freeTrial)
-                .replacingOccurrences(of: "{trial}", with: trial)
+                .replacing("{intro}", with: intro)
+                .replacing("{title}", with: title)
+                .replacing("{description}", with: description)
+                .replacing("{price}", with: price)
+                .replacing("{perPeriod}", with: perPeriod)
+                .replacing("{period}", with: period)
+                .replacing("{freeTrial}", with: freeTrial)
+                .replacing("{trial}", with: trial)
         }
     }
 

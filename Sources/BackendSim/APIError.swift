@@ -1,5 +1,5 @@
 import Database
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// A refusal with its HTTP status and machine-readable code, as docs/BACKEND-API.md lists them.

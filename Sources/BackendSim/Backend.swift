@@ -1,5 +1,5 @@
 import Database
-import Foundation
+import FoundationEssentials
 import Signing
 import SimKernel
 import StoreSim
@@ -149,7 +149,7 @@ public final class Backend {
 
     private static func errorCode(_ response: HTTPResponse) -> String {
         guard !response.isSuccess,
-            let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let object = JSONTree.value(Data(response.body)) as? [String: Any],
             let code = object["error"] as? String
         else { return "" }
         return " \(code)"

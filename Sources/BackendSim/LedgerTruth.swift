@@ -50,7 +50,7 @@ enum LedgerTruth {
             }
         }
         for subject in lastState.keys.sorted() {
-            found.append("\(subject.replacingOccurrences(of: ":", with: " ")) was deleted: the audit still has it")
+            found.append("\(subject.replacing(":", with: " ")) was deleted: the audit still has it")
         }
         for (id, history) in Dictionary(grouping: try ledger.moves(), by: \.originalTransactionId) {
             let rows = history.map { OwnershipMove.auditDetail(id, from: $0.from, to: $0.to, via: $0.via) }

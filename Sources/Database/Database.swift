@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A value in or out of SQLite.
 public enum SQLValue: Hashable, Sendable {
@@ -39,7 +39,7 @@ public final class Database {
         // -wal and -shm to read it: `immutable` reads the file as it is and creates nothing. With a -wal
         // (a run still open, or killed), the plain read-only open uses it, so its last commits count.
         if readOnly, let path, !FileManager.default.fileExists(atPath: path + "-wal") {
-            let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            let escaped = Self.percentEncoded(path)
             name = "file:\(escaped)?immutable=1"
             flags |= SQLITE_OPEN_URI
         }
@@ -226,11 +226,29 @@ public struct ChangeStamp: Equatable, Sendable {
 /// Each schema's empty in-memory database as bytes, by its migrations, for every later world to copy.
 private final class SchemaImages: @unchecked Sendable {
     static let shared = SchemaImages()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var images: [[String]: [UInt8]] = [:]
 
     subscript(migrations: [String]) -> [UInt8]? {
         get { lock.withLock { images[migrations] } }
         set { lock.withLock { images[migrations] = newValue } }
+    }
+}
+
+extension Database {
+    /// `path` for a `file:` URI: every byte but a URL path's own characters percent-encoded (Foundation's
+    /// `.urlPathAllowed`), so a folder named with `?` or `#` still opens.
+    static func percentEncoded(_ path: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in path.utf8 {
+            if allowed.contains(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

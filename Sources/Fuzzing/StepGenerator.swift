@@ -1,5 +1,5 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import Scenarios
 import SimKernel
 import Simulation
@@ -140,7 +140,7 @@ struct StepGenerator {
     /// The gate asks "What is 7 × 8?": a grown-up answers it.
     static func answer(to screen: ScreenModel) -> String {
         for row in screen.rows {
-            guard let question = row.text.range(of: "What is ") else { continue }
+            guard let question = row.text.firstRange(of: "What is ") else { continue }
             let numbers = row.text[question.upperBound...].split(whereSeparator: { !$0.isNumber }).compactMap {
                 Int($0)
             }

@@ -9,7 +9,7 @@ enum ExpectationGrammar {
                     + "charges, pending payment, timeline, invariants or nothing lost")
         }
         let tail = Array(arguments.dropFirst())
-        let afterWhat = rest.dropFirst(what.count).trimmingCharacters(in: .whitespaces)
+        let afterWhat = rest.dropFirst(what.count).trimmingSpaces()
         switch what {
         case "screen":
             let id = try StepGrammar.single(tail, "expect screen ID")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WhiteLabel
 
 /// Finds the scenario files a command line names: files as given, folders searched for `*.scenario`.
@@ -9,15 +9,17 @@ public enum ScenarioFiles {
     public static func collect(_ paths: [String]) throws(ConfigError) -> [String] {
         var files: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw ConfigError(file: path, message: "no such file or folder")
             }
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 files.append(path)
                 continue
             }
-            let found = (FileManager.default.subpaths(atPath: path) ?? []).filter { $0.hasSuffix(fileExtension) }
+            let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).filter {
+                $0.hasSuffix(fileExtension)
+            }
             let base = path.hasSuffix("/") ? String(path.dropLast()) : path
             files += found.sorted().map { "\(base)/\($0)" }
         }

@@ -1,5 +1,5 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import SimKernel
 import Simulation
 import WhiteLabel
@@ -18,11 +18,11 @@ public enum ScenarioParser {
         // Comment lines since the last step or blank line: the caption of the step that follows them.
         var commentsAbove: [String] = []
         // A file saved on Windows ends lines in CRLF; Swift reads "\r\n" as one character, not a "\n".
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+        let lines = text.replacing("\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false)
         for (index, rawLine) in lines.enumerated() {
             let line = index + 1
-            let content = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            let content = stripComment(String(rawLine)).trimmingSpaces()
             let comment = self.comment(String(rawLine))
             if content.isEmpty {
                 if let comment, !comment.isEmpty { commentsAbove.append(comment) } else { commentsAbove = [] }
@@ -44,7 +44,7 @@ public enum ScenarioParser {
             let mayFail = StepPrefix.take("try", from: &stepText)
             let waits = !StepPrefix.take("without waiting", from: &stepText)
             let words = stepText.split(whereSeparator: \.isWhitespace).map(String.init)
-            let rest = stepText.dropFirst(words.first?.count ?? 0).trimmingCharacters(in: .whitespaces)
+            let rest = stepText.dropFirst(words.first?.count ?? 0).trimmingSpaces()
             do throws(StepError) {
                 if words.isEmpty {
                     throw StepError(
@@ -117,7 +117,7 @@ public enum ScenarioParser {
     static func comment(_ line: String) -> String? {
         let code = stripComment(line)
         guard code.count < line.count else { return nil }
-        return String(line.dropFirst(code.count + 1)).trimmingCharacters(in: .whitespaces)
+        return String(line.dropFirst(code.count + 1)).trimmingSpaces()
     }
 
     static func unquoted(_ text: String) -> String {
@@ -145,7 +145,7 @@ enum StepPrefix {
     /// Removes `prefix` and the spaces after it from the start of `text`; whether it was there.
     static func take(_ prefix: String, from text: inout String) -> Bool {
         guard text.hasPrefix(prefix + " ") || text == prefix else { return false }
-        text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        text = String(text.dropFirst(prefix.count)).trimmingSpaces()
         return true
     }
 
@@ -155,10 +155,10 @@ enum StepPrefix {
         let condition: Substring
         if text.hasPrefix("\""), let close = text.dropFirst().firstIndex(of: "\"") {
             condition = text[text.index(after: text.startIndex)..<close]
-            text = String(text[text.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+            text = String(text[text.index(after: close)...]).trimmingSpaces()
         } else {
             condition = text.prefix { !$0.isWhitespace }
-            text = String(text.dropFirst(condition.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropFirst(condition.count)).trimmingSpaces()
         }
         guard condition.contains("="), !text.isEmpty else {
             throw StepError("write when KEY=VALUE STEP, as when finish=after expect levels premium")

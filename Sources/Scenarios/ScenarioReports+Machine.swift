@@ -22,7 +22,7 @@ extension ScenarioReports {
         var lines = ["TAP version 13", "1..\(results.count)"]
         for (index, result) in results.enumerated() {
             // `#` starts a directive in TAP: a name's own is escaped.
-            let name = oneLine(result.name).replacingOccurrences(of: "#", with: "\\#")
+            let name = oneLine(result.name).replacing("#", with: "\\#")
             lines.append("\(result.passed ? "ok" : "not ok") \(index + 1) - \(name)")
             if let failure = result.failure {
                 lines += failure.report.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -81,7 +81,7 @@ extension ScenarioReports {
     }
 
     private static func oneLine(_ text: String) -> String {
-        visible(text.replacingOccurrences(of: "\n", with: " "))
+        visible(text.replacing("\n", with: " "))
     }
 
     /// XML 1.0 has no way to write most control characters, even as references: they are shown as `\u{1B}`.

@@ -41,7 +41,7 @@ public enum ScenarioReports {
         return lines.joined(separator: "\n")
     }
 
-    static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+    static func cell(_ text: String) -> String { text.replacing("|", with: "\\|") }
 }
 
 extension SimDuration {

@@ -20,9 +20,9 @@ public struct Variation: Equatable, Sendable {
         guard let equals = text.firstIndex(of: "=") else {
             throw VariationError("write KEY=V1,V2 (keys: \(keyList)), not \"\(text)\"")
         }
-        let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let key = text[..<equals].trimmingSpaces()
         let values = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingSpaces() }
         guard Self.namedKeys.contains(key) || Self.setupKeys.contains(key) else {
             throw VariationError("unknown key \"\(key)\" (keys: \(keyList))")
         }

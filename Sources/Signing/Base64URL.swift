@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Base64url without padding, as JWS and JWT write their parts. Works on bytes: the string
 /// replacements it replaced were a quarter of the time of every signed receipt and notification.

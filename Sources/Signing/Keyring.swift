@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The secrets of one world: the App Store's signing key, the backend's token secret and its
 /// In-App Purchase (offer) key, and where unguessable values (refresh tokens, nonces) come from.

@@ -1,5 +1,5 @@
 import BackendSim
-import Foundation
+import FoundationEssentials
 import SimKernel
 import Subscriptions
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -106,7 +107,7 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
                 try FileManager.default.removeItem(at: url)
             }
         } catch {
-            report("error: cannot write \(name) on \(directory.lastPathComponent): \(error.localizedDescription)")
+            report("error: cannot write \(name) on \(directory.lastPathComponent): \(error.failureDescription)")
         }
     }
 

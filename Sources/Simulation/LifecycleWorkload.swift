@@ -1,5 +1,5 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import SimKernel
 import StoreSim
 

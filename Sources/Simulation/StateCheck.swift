@@ -1,6 +1,6 @@
 import BackendSim
 import Database
-import Foundation
+import FoundationEssentials
 import StoreSim
 
 /// A reopened state folder is checked before anything writes into it: a database with a damaged page

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Why a state folder cannot be taken: another process holds it, or the lock file cannot be made.
 public struct StateLockError: Error, CustomStringConvertible, Sendable {
@@ -46,7 +52,7 @@ public final class StateLock {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace()
         return Int32(text) == nil ? nil : text
     }
 }

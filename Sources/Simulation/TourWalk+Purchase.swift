@@ -44,7 +44,8 @@ extension TourWalk {
     /// The answer to the gate's multiplication, read from the question on screen.
     private func answer(to screen: ScreenModel) -> String {
         guard let question = screen.rows.first(where: { $0.text.contains(" × ") })?.text,
-            let start = question.range(of: "What is ")?.upperBound, let end = question.range(of: "?")?.lowerBound
+            let start = question.firstRange(of: "What is ")?.upperBound,
+            let end = question.firstRange(of: "?")?.lowerBound
         else { return "" }
         let factors = question[start..<end].split(separator: " × ").compactMap { Int($0) }
         return factors.count == 2 ? String(factors[0] * factors[1]) : ""

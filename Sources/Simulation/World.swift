@@ -1,6 +1,6 @@
 import AppFlow
 import BackendSim
-import Foundation
+import FoundationEssentials
 import Signing
 import SimKernel
 import StoreSim

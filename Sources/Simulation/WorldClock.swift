@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// The virtual clock of a world kept on disk survives the process: a reopened state directory
@@ -14,7 +14,7 @@ extension World {
     /// up to it would charge renewals for centuries before the first frame. Ten years at most is bounded work.
     func resumeClock() throws(WorldSetupError) {
         let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map(SimInstant.init(milliseconds:))
+            .flatMap { Int64($0.trimmingWhitespace()) }.map(SimInstant.init(milliseconds:))
         let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
         let lastChange = attempt("read the ledger's last change") { try backend.ledger.latestChange() } ?? nil
         for (instant, source) in [

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The phones of the world: the app restarted, a new phone on the same Apple ID, an old one put away.
 extension World {

@@ -1,5 +1,5 @@
 import Database
-import Foundation
+import FoundationEssentials
 import Signing
 import SimKernel
 import WhiteLabel

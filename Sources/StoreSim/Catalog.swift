@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 import WhiteLabel
 
@@ -107,39 +107,18 @@ public struct Catalog: Sendable {
     }
 }
 
-/// Formats an amount in a currency for a locale with Foundation's formatter, as StoreKit's `priceLocale` does.
-/// Each amount is formatted once per process: a formatter costs more to make than the whole products request
-/// it answers, and the fuzzer asks for products on every paywall.
+/// Formats an amount in a currency for a locale as StoreKit's `priceLocale` does (ICU's currency format), from
+/// `PriceFormat`'s table: cheap enough to run on every products request, with no formatter to cache.
 struct PriceFormatter {
-    private let locale: String
+    private let format: PriceFormat
     private let currencyCode: String
 
     init(locale: String, currencyCode: String) {
-        self.locale = locale
+        self.format = PriceFormat.forLocale(locale)
         self.currencyCode = currencyCode
     }
 
     func string(_ amount: Decimal) -> String {
-        Self.formatted.string(amount, locale: locale, currencyCode: currencyCode)
-    }
-
-    private static let formatted = FormattedPrices()
-}
-
-/// Prices already formatted, by locale, currency and amount (a handful per catalog), under a lock.
-private final class FormattedPrices: @unchecked Sendable {
-    private let lock = NSLock()
-    private var strings: [String: String] = [:]
-
-    func string(_ amount: Decimal, locale: String, currencyCode: String) -> String {
-        let key = "\(locale) \(currencyCode) \(amount)"
-        if let known = lock.withLock({ strings[key] }) { return known }
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .currency
-        formatter.locale = Locale(identifier: locale)
-        formatter.currencyCode = currencyCode
-        let text = formatter.string(from: amount as NSDecimalNumber) ?? "\(amount) \(currencyCode)"
-        lock.withLock { strings[key] = text }
-        return text
+        format.string(amount, currencyCode: currencyCode)
     }
 }

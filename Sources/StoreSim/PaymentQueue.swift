@@ -68,7 +68,7 @@ public final class PaymentQueue {
         let words = StoreWords(locale: product.priceLocale).consent
         let shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId,
-            productTitle: words.heading.replacingOccurrences(of: "{title}", with: product.localizedTitle),
+            productTitle: words.heading.replacing("{title}", with: product.localizedTitle),
             localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
             terms: words.terms, confirmLabel: words.agree, cancelLabel: words.notNow)
         sheet = shown

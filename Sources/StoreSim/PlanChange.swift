@@ -1,5 +1,5 @@
 import Database
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// A change of product within a subscription group, as Apple classifies it from the group's levels
@@ -67,9 +67,6 @@ extension AppStore {
         else { return 0 }
         let unused = Decimal((expires - scheduler.now).milliseconds)
         let whole = Decimal((expires - record.purchaseDate).milliseconds)
-        var share = product.price * unused / whole
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &share, 2, .plain)
-        return rounded
+        return (product.price * unused / whole).roundedPlain(places: 2)
     }
 }

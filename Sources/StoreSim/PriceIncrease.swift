@@ -1,5 +1,5 @@
 import Database
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// A price App Store Connect raised in one storefront: new subscribers pay `newPrice` at once,

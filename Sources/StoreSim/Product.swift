@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// A product as the App Store returns it to a products request, named as StoreKit names it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Signing
 
 /// App Store Server Notifications V2 types, with Apple's names (App Store Server Library's `NotificationTypeV2`).

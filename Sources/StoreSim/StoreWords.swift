@@ -33,7 +33,7 @@ public struct StoreWords: Sendable {
     /// "per month", "par mois", "pro Monat", "every 3 months" (English: "per 3 months").
     public func perPeriod(_ period: CalendarPeriod) -> String {
         period.value == 1
-            ? table.per[period.unit]! : table.every.replacingOccurrences(of: "{length}", with: length(period))
+            ? table.per[period.unit]! : table.every.replacing("{length}", with: length(period))
     }
 
     /// "1 week free", "1 semaine gratuite", "1 Woche gratis", "1週間無料".
@@ -53,22 +53,22 @@ public struct StoreWords: Sendable {
         case .freeTrial: template = table.freeThen
         case .payUpFront: template = table.upFrontThen
         case .payAsYouGo:
-            let periods = count == 1 ? "" : " " + table.during.replacingOccurrences(of: "{length}", with: length(whole))
+            let periods = count == 1 ? "" : " " + table.during.replacing("{length}", with: length(whole))
             template =
-                table.regular.replacingOccurrences(of: "{per}", with: perPeriod(period)) + periods
+                table.regular.replacing("{per}", with: perPeriod(period)) + periods
                 + table.then
         }
         return
             template
-            .replacingOccurrences(of: "{length}", with: length(whole))
-            .replacingOccurrences(of: "{price}", with: price)
+            .replacing("{length}", with: length(whole))
+            .replacing("{price}", with: price)
     }
 
     /// Apple's sheet: what is charged and how it renews, an offer first when one applies.
     public func sheetTerms(price: String, period: CalendarPeriod?, offer: String) -> String {
-        guard let period else { return table.oneTime.replacingOccurrences(of: "{price}", with: price) }
-        let regular = table.regular.replacingOccurrences(of: "{price}", with: price)
-            .replacingOccurrences(of: "{per}", with: perPeriod(period))
+        guard let period else { return table.oneTime.replacing("{price}", with: price) }
+        let regular = table.regular.replacing("{price}", with: price)
+            .replacing("{per}", with: perPeriod(period))
         return offer + regular + table.stop + " " + table.renews
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// Carries HTTP-shaped requests to the backend: in process for the simulator, over HTTP in a real app.

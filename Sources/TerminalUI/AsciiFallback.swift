@@ -1,4 +1,4 @@
-import Foundation
+@_spi(_Unicode) import Swift
 
 /// A cell's text for a terminal whose locale cannot show UTF-8 (LANG=C): one ASCII character per cell, so
 /// the frame keeps its columns. Borders become the ASCII border style's `+ - |`.
@@ -15,7 +15,28 @@ enum AsciiFallback {
         if text.isEmpty { return " " }
         if text.utf8.count == 1 { return text }
         if let known = table[text] { return known }
-        let folded = text.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
-        return folded.utf8.count == 1 ? folded : "?"
+        return folded(text) ?? "?"
+    }
+
+    /// One ASCII character for a letter with marks (é → e) or a full-width form (Ａ → A), as Foundation's
+    /// `folding(options: [.diacriticInsensitive, .widthInsensitive])` gave it; nil for anything else. The
+    /// canonical decomposition is the standard library's own (`_nfd`, SPI): Foundation has the public one.
+    static func folded(_ text: String) -> String? {
+        var kept: [Unicode.Scalar] = []
+        for scalar in text._nfd {
+            // Half-width voiced sound marks narrow to combining marks, which go with the other marks.
+            if scalar.value == 0xFF9E || scalar.value == 0xFF9F { continue }
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark
+                || properties.isGraphemeExtend
+            {
+                continue
+            }
+            // A full-width ASCII form narrows to its ASCII character.
+            let narrow = (0xFF01...0xFF5E).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0xFEE0) : scalar
+            kept.append(narrow ?? scalar)
+        }
+        guard kept.count == 1, kept[0].isASCII else { return nil }
+        return String(Character(kept[0]))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Simulation
 import WhiteLabel
 
@@ -40,7 +40,7 @@ public enum LiveCast {
     }
 
     static func event(seconds: Double, data: String) -> String {
-        "[\(String(format: "%.6f", seconds)), \"o\", \(json(data))]"
+        "[\(String(printf: "%.6f", seconds)), \"o\", \(json(data))]"
     }
 
     /// The whole screen redrawn from the top left, with bold, dim, reverse and underline as SGR codes.

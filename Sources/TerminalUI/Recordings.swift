@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
+import SimKernel
 import Simulation
 
 /// The terminal's recordings: the whole session is recorded from launch; `r` marks a stretch and, on
@@ -47,7 +48,7 @@ public final class Recordings {
         isRecording = false
         let path = Self.freePath(in: directory)
         write(recorder.text(endingWith: world), to: path, world: world)
-        recorder.note("\((path as NSString).lastPathComponent) stopped here")
+        recorder.note("\(path.split(separator: "/").last.map(String.init) ?? path) stopped here")
     }
 
     /// The app quits: what is in flight lands, then the session (and a recording still on) is written.
@@ -65,8 +66,8 @@ public final class Recordings {
             world.timeline.log(.control, "recording saved to \(path)")
             messages.append("recording saved to \(path)")
         } catch {
-            world.timeline.log(.control, "could not write \(path): \(error.localizedDescription)")
-            messages.append("could not write \(path): \(error.localizedDescription)")
+            world.timeline.log(.control, "could not write \(path): \(error.failureDescription)")
+            messages.append("could not write \(path): \(error.failureDescription)")
         }
     }
 

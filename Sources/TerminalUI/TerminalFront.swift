@@ -48,6 +48,9 @@ public enum TerminalFront {
 }
 
 /// One thread, no concurrency: run the world up to now, draw if the frame changed, wait for a key or the next event.
+/// A key's own frame (what the reducer made of it on the phone) is painted before the world runs what the key
+/// set going: the store, network and backend answer in the very next turn, before another key is read, with a
+/// frame of their own, as they do at any latency above zero; a key press never waits for a whole purchase.
 struct InteractiveLoop {
     /// The world on screen; a guided walk replaces it with each scenario it walks.
     private(set) var world: World
@@ -61,6 +64,11 @@ struct InteractiveLoop {
     var live: LiveReplay?
     private var painted: Frame?
     private var repaintAll = true
+    /// A key was handled since the last frame: paint its effect before the world moves on.
+    private var keyFramePending = false
+    /// The timeline as the last world turn drew it. A key's frame keeps it: the key's lines join the world's
+    /// answers in the next frame, so the timeline scrolls once (each scroll redraws the phone rows beside it).
+    private var turnTimeline: [TimelineEntry] = []
 
     init(world: World, session: TerminalSession, theme: Theme, driver: RealTimeDriver) {
         self.world = world
@@ -73,19 +81,24 @@ struct InteractiveLoop {
     mutating func run() -> Int32 {
         while true {
             if let signal = session.stopSignal { return 128 + signal }
-            let wall = MonotonicClock.nanoseconds()
+            let keyFrame = keyFramePending
+            keyFramePending = false
             var scriptWait: Int?
-            if let live, state.live != nil {
-                // Each step runs until idle on the virtual clock, as `play` runs it; only the pace is wall time.
-                scriptWait = live.tick(atWall: wall, state: &state.live!)
-            } else {
-                world.scheduler.run(until: driver.target(atWall: wall, schedulerNow: world.scheduler.now))
+            if !keyFrame {
+                let wall = MonotonicClock.nanoseconds()
+                if let live, state.live != nil {
+                    // Each step runs until idle on the virtual clock, as `play` runs it; only the pace is wall time.
+                    scriptWait = live.tick(atWall: wall, state: &state.live!)
+                } else {
+                    world.scheduler.run(until: driver.target(atWall: wall, schedulerNow: world.scheduler.now))
+                }
+                recordings?.settle(world)
+                state.isRecording = recordings?.showsMark ?? false
+                if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
             }
-            recordings?.settle(world)
-            state.isRecording = recordings?.showsMark ?? false
-            if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
 
-            let content = FrontContent(world: world, inspecting: state.inspector != nil)
+            var content = FrontContent(world: world, inspecting: state.inspector != nil)
+            if keyFrame { content.timeline = turnTimeline } else { turnTimeline = content.timeline }
             let size = session.size
             let frame = FrontView.render(content, state: state, theme: theme, size: size)
             if repaintAll || frame != painted {
@@ -93,6 +106,8 @@ struct InteractiveLoop {
                 painted = frame
                 repaintAll = false
             }
+            // The world's turn comes next, before another key is read: typed-ahead keys act in the same order.
+            if keyFrame { continue }
 
             var wait = driver.waitMilliseconds(
                 now: world.scheduler.now, nextDue: world.scheduler.nextDue,
@@ -104,6 +119,7 @@ struct InteractiveLoop {
                     inspecting: state.inspector != nil)
             else { continue }
 
+            keyFramePending = true
             if action == .resize { repaintAll = true }
             var metrics = (page: 1, limit: 0)
             if case .scrollTimeline = action {

@@ -1,6 +1,7 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import Scenarios
+import SimKernel
 import Simulation
 import WhiteLabel
 
@@ -110,7 +111,7 @@ public final class WalkSession {
             try text.write(toFile: reportPath, atomically: true, encoding: .utf8)
             state.message = "report saved to \(reportPath)"
         } catch {
-            state.message = "could not write \(reportPath): \(error.localizedDescription)"
+            state.message = "could not write \(reportPath): \(error.failureDescription)"
         }
     }
 

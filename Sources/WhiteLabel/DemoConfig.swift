@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// One white-label app, as its owner configured it: the app part the phone reads,

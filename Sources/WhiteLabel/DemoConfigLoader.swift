@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// Reads a demo config and checks what JSON alone cannot: references between its three parts.

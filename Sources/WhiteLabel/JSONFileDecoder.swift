@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes a JSON file into a model, turning every failure into a `ConfigError` that names
 /// the file and the field path (or the line for a syntax error).
@@ -9,7 +9,7 @@ enum JSONFileDecoder {
         } catch let error as DecodingError {
             throw describe(error, data: data, file: file)
         } catch {
-            throw ConfigError(file: file, message: "cannot be read as JSON (\(error.localizedDescription))")
+            throw ConfigError(file: file, message: "cannot be read as JSON (\(error.failureDescription))")
         }
     }
 
@@ -78,24 +78,20 @@ enum JSONFileDecoder {
             return ConfigError(
                 file: file, location: TextFile.location(of: offset, in: data), message: "is not UTF-8 text")
         }
-        var detail = ""
-        do {
-            _ = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            detail = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
-        }
-        if let range = detail.range(of: "around character "),
-            let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-        {
-            let why =
-                detail.hasPrefix("Too many nested")
-                ? " (nested too deeply)"
-                : detail.hasPrefix("Unescaped control character") ? " (a control character inside a string)" : ""
+        let problem = JSONSyntax.problem(in: Array(data))
+        let placed: (offset: Int, why: String)? =
+            switch problem {
+            case .nestedTooDeeply(let offset): (offset, " (nested too deeply)")
+            case .controlCharacter(let offset): (offset, " (a control character inside a string)")
+            case .invalid(let offset): (offset, "")
+            case .endOfFile, .unplaced, nil: nil
+            }
+        if let (offset, why) = placed {
             return ConfigError(
                 file: file, location: TextFile.location(of: min(offset, data.count), in: data),
                 message: "is not valid JSON\(why)")
         }
-        if detail.hasPrefix("Unexpected end of file") {
+        if problem == .endOfFile {
             return ConfigError(
                 file: file, location: TextFile.location(of: data.count, in: data),
                 message: "is not valid JSON: the file ends before the value is complete")
@@ -146,7 +142,7 @@ enum JSONFileDecoder {
 
     /// Foundation's "Cannot initialize BasicColor from invalid String value purple" in a person's words.
     private static func plainWords(_ description: String) -> String {
-        guard description.hasPrefix("Cannot initialize "), let range = description.range(of: " value ") else {
+        guard description.hasPrefix("Cannot initialize "), let range = description.firstRange(of: " value ") else {
             return description
         }
         let value = description[range.upperBound...]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The paywall's words as a config gives them: every template, each locale's too, named by its field path.
 extension DemoConfigLoader {
@@ -16,7 +16,7 @@ extension DemoConfigLoader {
             }
             for (field, text) in [
                 ("title", words.title), ("body", words.body), ("restore", words.restore), ("logIn", words.logIn),
-            ] where text?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            ] where text?.trimmingSpaces().isEmpty == true {
                 throw ConfigError(file: file, location: "\(location).\(field)", message: "must not be empty")
             }
             templates += [("offer", words.offer), ("offerWithTrial", words.offerWithTrial), ("winBack", words.winBack)]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the bundled `demo-configs/` and `themes/` folders from any working directory:
 /// `$PAYWALL_SIM_HOME` first, then the folders above the executable (a `swift run` build

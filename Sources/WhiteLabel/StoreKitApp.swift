@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An app built around a `.storekit` file with no other input (`--storekit FILE`): every auto-renewable
 /// subscription is an offer, in the file's group order; each group is an access level named after it;
@@ -45,7 +45,7 @@ public enum StoreKitApp {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let slug = appId(path: path)
         return AppPart(
-            id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacingOccurrences(of: "-", with: ""))",
+            id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacing("-", with: ""))",
             theme: "midnight", tagline: "Built from \(fileName)",
             subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
             paywall: PaywallText(

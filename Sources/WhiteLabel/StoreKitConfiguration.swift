@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 
 /// An Xcode StoreKit configuration file (`.storekit`) imported as App Store Connect products and test settings.
@@ -223,7 +223,7 @@ struct StoreKitImporter {
                 throw fail("\(location)[\(index)].locale", "\"\(localization.locale)\" is listed twice")
             }
             var title = localization.displayName
-            if title.trimmingCharacters(in: .whitespaces).isEmpty {
+            if title.trimmingSpaces().isEmpty {
                 title = productId
                 warnings.append(
                     ConfigError(

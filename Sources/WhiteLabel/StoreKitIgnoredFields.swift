@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a `.storekit` file holds that the simulator does not use: one warning per field, so a catalog
 /// never loses offer codes, promotional offers or an offer key in silence.
@@ -7,7 +7,7 @@ import Foundation
 /// over, as are fields that hold nothing (`[]`, `""`, `false`, `0`).
 enum StoreKitIgnoredFields {
     static func warnings(in data: Data, file: String) -> [ConfigError] {
-        guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
+        guard let top = JSONTree.value(data) as? [String: Any] else { return [] }
         var scan = Scan(file: file)
         scan.object(
             top, at: "",
@@ -119,7 +119,7 @@ enum StoreKitIgnoredFields {
             switch value {
             case let text as String: return !text.isEmpty
             case let flag as Bool: return flag
-            case let number as NSNumber: return number.doubleValue != 0
+            case let number as Double: return number != 0
             case let list as [Any]: return list.contains(where: holdsSomething)
             case let object as [String: Any]:
                 return object.contains { !bookkeeping.contains($0.key) && holdsSomething($0.value) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A `.storekit` subscription's promotional offers (`adHocOffers`), win-back offers (`winbackOffers`) and offer
 /// codes (`codeOffers`), imported with the same checks as its introductory offer, each named by its field.
@@ -31,7 +31,7 @@ extension StoreKitImporter {
         for (index, offer) in (subscription.codeOffers ?? []).enumerated() {
             let at = "\(location).codeOffers[\(index)]"
             let terms = try introductoryOffer(offer, at: at)
-            guard let code = offer.referenceName, !code.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let code = offer.referenceName, !code.trimmingSpaces().isEmpty else {
                 throw fail("\(at).referenceName", "is missing: a reader redeems an offer code by it")
             }
             var eligibility: [OfferCodeSpec.Eligibility] = []

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A demo config's `store` part that names an Xcode `.storekit` file instead of listing products:
 /// `{"storekitFile": "podcast.storekit", "storefronts": ["USA", "FRA"], "unavailable": {"FRA": ["id"]}}`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a problem is in a file's bytes, in the terms a person editing it uses: line and column.
 public enum TextFile {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the terminal looks for one demo app: colors per role, border style, logo.
 public struct Theme: Codable, Sendable, Equatable {

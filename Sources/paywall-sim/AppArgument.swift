@@ -1,6 +1,13 @@
-import Foundation
+import FoundationEssentials
+import SimKernel
 import StoreSim
 import WhiteLabel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Resolves `--app NAME|PATH` to a loaded config, finding the bundled apps from any working directory.
 enum AppArgument {
@@ -43,7 +50,7 @@ enum AppArgument {
     static func warn(_ warnings: [ConfigError]) {
         for warning in warnings {
             let location = warning.location.map { "\($0): " } ?? ""
-            FileHandle.standardError.write(Data("\(warning.file): \(location)warning: \(warning.message)\n".utf8))
+            StandardStream.error("\(warning.file): \(location)warning: \(warning.message)\n")
         }
     }
 

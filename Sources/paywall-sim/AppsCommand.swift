@@ -1,3 +1,4 @@
+import SimKernel
 import WhiteLabel
 
 /// `paywall-sim apps`: the bundled demo apps, one line each.
@@ -16,7 +17,7 @@ enum AppsCommand {
             let app = config.app
             let offers = app.subscriptions.count
             print(
-                "\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.name): \(app.tagline ?? "") (\(offers) offer\(offers == 1 ? "" : "s"), account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))"
+                "\(name.padded(toLength: 16)) \(app.name): \(app.tagline ?? "") (\(offers) offer\(offers == 1 ? "" : "s"), account \(app.account.mode.rawValue)\(app.kids ? ", kids" : ""))"
             )
         }
         return ExitCode.ok

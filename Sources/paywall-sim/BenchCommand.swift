@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SimKernel
 
 /// `paywall-sim bench`: the project's benchmarks, timed with the wall clock (the engine never is).
 enum BenchCommand {
@@ -50,7 +51,7 @@ enum BenchCommand {
         if options.has("--help") {
             print(
                 Usage.bench
-                    + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }
+                    + benchmarks.map { "  \($0.name.padded(toLength: 10)) \($0.summary)" }
                     .joined(separator: "\n"))
             return ExitCode.ok
         }

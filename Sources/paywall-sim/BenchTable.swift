@@ -1,4 +1,11 @@
-import Foundation
+import Database
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The figures of issue 16's table, each beside its floor or anchor from the same run: every benchmark
 /// adds its rows, and `paywall-sim bench` with no argument prints them together at the end.
@@ -11,7 +18,7 @@ final class BenchTable: @unchecked Sendable {
     }
 
     static let shared = BenchTable()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var rows: [Row] = []
 
     func add(_ figure: String, _ value: String, floor: String, goal: String) {

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+import SimKernel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Exit codes, as design.md sets them.
 enum ExitCode {
@@ -55,5 +62,5 @@ enum CommandLineInterface {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    StandardStream.error((message + "\n"))
 }

@@ -1,6 +1,13 @@
 import Database
-import Foundation
+import FoundationEssentials
 import Signing
+import SimKernel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The work no implementation can skip, timed in the same process as the figure printed beside it,
 /// so a ratio holds on a machine shared with others. CPU time, not wall time: other load does not count.
@@ -44,7 +51,7 @@ enum Floors {
         } / Double(rounds)
     }
 
-    static func micros(_ seconds: Double) -> String { String(format: "%.0f µs", seconds * 1e6) }
-    static func millis(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1e3) }
-    static func ratio(_ value: Double, _ floor: Double) -> String { String(format: "%.2f×", value / max(floor, 1e-9)) }
+    static func micros(_ seconds: Double) -> String { String(printf: "%.0f µs", seconds * 1e6) }
+    static func millis(_ seconds: Double) -> String { String(printf: "%.2f ms", seconds * 1e3) }
+    static func ratio(_ value: Double, _ floor: Double) -> String { String(printf: "%.2f×", value / max(floor, 1e-9)) }
 }

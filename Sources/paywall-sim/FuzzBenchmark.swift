@@ -1,7 +1,14 @@
-import Foundation
+import FoundationEssentials
 import Fuzzing
 import Signing
+import SimKernel
 import Subscriptions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The fuzzer's speed and memory: steps per second in memory and on disk, the resident memory
 /// over 10,000 sessions (it must not grow), and the time to find and shrink a broken rule.
@@ -35,7 +42,8 @@ enum FuzzBenchmark {
             goal: "≥ 10,000 per core")
 
         // A fresh folder this run makes (inside --state when given): the only one it removes.
-        let directory = try StateFolder.scratch(in: options.state ?? NSTemporaryDirectory(), prefix: "fuzz-bench")
+        let directory = try StateFolder.scratch(
+            in: options.state ?? FileManager.default.temporaryDirectory.path + "/", prefix: "fuzz-bench")
         let onDisk = max(sessions / 10, 1)
         seconds = measure { result = fuzzer(onDisk, state: directory).run() }
         try? FileManager.default.removeItem(atPath: directory)
@@ -50,7 +58,7 @@ enum FuzzBenchmark {
         seconds = measure {
             for start in stride(from: 0, to: memorySessions, by: chunk) {
                 _ = long.run(sessions: start..<start + chunk)
-                resident.append(String(format: "%.1f", residentMegabytes()))
+                resident.append(String(printf: "%.1f", residentMegabytes()))
             }
         }
         print(
@@ -68,7 +76,7 @@ enum FuzzBenchmark {
         }
     }
 
-    private static func format(_ seconds: Double) -> String { String(format: "%.2f", seconds) }
+    private static func format(_ seconds: Double) -> String { String(printf: "%.2f", seconds) }
 
     /// The process's resident set, from /proc (Linux).
     private static func residentMegabytes() -> Double {

@@ -1,8 +1,15 @@
-import Foundation
+import FoundationEssentials
 import Fuzzing
+import SimKernel
 import Simulation
 import Subscriptions
 import WhiteLabel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `paywall-sim fuzz`: random sessions over the demo apps, the invariants checked after every
 /// step; the first failure is shrunk and saved as a scenario.
@@ -35,9 +42,9 @@ enum FuzzCommand {
         }
         let result = fuzzer.run(sessions: only.map { $0..<$0 + 1 }) { session in
             guard showProgress, (session + 1) % 50 == 0 || session + 1 == fuzzOptions.runs else { return }
-            FileHandle.standardError.write(Data("\rfuzzing: \(session + 1)/\(fuzzOptions.runs) sessions".utf8))
+            StandardStream.error("\rfuzzing: \(session + 1)/\(fuzzOptions.runs) sessions")
         }
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showProgress { StandardStream.error("\r\u{1B}[K") }
         if let reason = result.setupFailure { throw UsageError(message: reason) }
         guard result.steps > 0 else { throw UsageError(message: "no session ran a step: nothing was checked") }
         guard let failure = result.failure else {
@@ -97,7 +104,7 @@ enum FuzzCommand {
     private static func invariants(_ list: String) throws(UsageError) -> Set<Invariant> {
         var chosen: Set<Invariant> = []
         for part in list.split(separator: ",") {
-            guard let number = Int(part.trimmingCharacters(in: .whitespaces)),
+            guard let number = Int(part.trimmingSpaces()),
                 let invariant = Invariant(rawValue: number)
             else {
                 throw UsageError(
@@ -120,9 +127,9 @@ enum FuzzCommand {
     /// `--out`: checked before the first session, so a found case is never lost at the end of a long run.
     private static func checkWritable(_ directory: String) throws(UsageError) {
         guard !directory.isEmpty else { throw UsageError(message: "--out needs a folder, not an empty name") }
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw UsageError(message: "--out: \(directory) is a file, not a folder") }
+            guard isFolder else { throw UsageError(message: "--out: \(directory) is a file, not a folder") }
             guard access(directory, W_OK | X_OK) == 0 else {
                 throw UsageError(message: "--out: cannot write in \(directory)")
             }
@@ -132,7 +139,7 @@ enum FuzzCommand {
         var parent = URL(fileURLWithPath: directory).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: parent.path) { parent.deleteLastPathComponent() }
         guard access(parent.path, W_OK | X_OK) == 0,
-            FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), isFolder.boolValue
+            FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), isFolder
         else {
             throw UsageError(message: "--out: cannot create \(directory) (\(parent.path) cannot be written)")
         }
@@ -148,7 +155,7 @@ enum FuzzCommand {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try failure.scenario.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw UsageError(message: "--out: cannot write \(path) (\(error.localizedDescription))")
+            throw UsageError(message: "--out: cannot write \(path) (\(error.failureDescription))")
         }
         return path
     }

@@ -1,6 +1,6 @@
 import BackendSim
 import Database
-import Foundation
+import FoundationEssentials
 import Signing
 import SimKernel
 import StoreSim
@@ -13,7 +13,8 @@ enum LedgerBenchmark {
     static func run(_ options: BenchCommand.BenchOptions) throws {
         let count = options.count ?? 2_000
         let directory =
-            options.state ?? NSTemporaryDirectory() + "paywall-sim-bench-\(ProcessInfo.processInfo.processIdentifier)"
+            options.state ?? FileManager.default.temporaryDirectory.path + "/"
+            + "paywall-sim-bench-\(ProcessInfo.processInfo.processIdentifier)"
         let lock = try StateFolder.own(directory)
         defer {
             withExtendedLifetime(lock) {}
@@ -53,7 +54,7 @@ enum LedgerBenchmark {
                             method: "POST", path: "/v1/receipts", headers: ["X-Device-Id": device], body: Array(body)))
                     if response.status != 200 { failures += 1 }
                     if options.progress && (index + 1) % 50 == 0 {
-                        FileHandle.standardOutput.write(Data("progress \(index + 1)\n".utf8))
+                        StandardStream.output("progress \(index + 1)\n")
                     }
                 }
             }
@@ -72,11 +73,11 @@ enum LedgerBenchmark {
         print(
             "ledger: CPU \(Floors.millis(perPurchase)) per validated purchase; unavoidable \(Floors.micros(floor)) = one ES256 "
                 + "signature \(Floors.micros(sign)) + one verification \(Floors.micros(verify)) + two commits of "
-                + "\(Floors.micros(commit)): \(String(format: "%.0f", floor / perPurchase * 100)) % of the time")
+                + "\(Floors.micros(commit)): \(String(printf: "%.0f", floor / perPurchase * 100)) % of the time")
         BenchTable.shared.add(
             "validated purchase (`bench ledger`)", "\(Floors.millis(perPurchase)) CPU",
             floor: "unavoidable \(Floors.micros(floor)) (1 sign + 1 verify + 2 commits) = "
-                + "\(String(format: "%.0f", floor / perPurchase * 100)) %", goal: "unavoidable ≥ 50 %")
+                + "\(String(printf: "%.0f", floor / perPurchase * 100)) %", goal: "unavoidable ≥ 50 %")
     }
 
     /// The same number of one-row transactions into a table shaped like the ledger's purchases.
@@ -96,7 +97,7 @@ enum LedgerBenchmark {
         }
     }
 
-    private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    private static func format(_ seconds: Double) -> String { String(printf: "%.3f", seconds) }
 }
 
 /// A receipt kept in memory, for benchmarks.

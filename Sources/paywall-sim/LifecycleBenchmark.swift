@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SimKernel
 import Simulation
 
@@ -11,7 +11,8 @@ enum LifecycleBenchmark {
         let count = options.count ?? 300
         let directory =
             options.state
-            ?? NSTemporaryDirectory() + "paywall-sim-lifecycle-\(ProcessInfo.processInfo.processIdentifier)"
+            ?? FileManager.default.temporaryDirectory.path + "/"
+            + "paywall-sim-lifecycle-\(ProcessInfo.processInfo.processIdentifier)"
         let lock = try StateFolder.own(directory)
         defer {
             withExtendedLifetime(lock) {}
@@ -28,19 +29,19 @@ enum LifecycleBenchmark {
                     seed: options.seed, latency: .none, stateDirectory: directory, deviceName: "lifecycle"))
             let running = LifecycleWorkload(world: world, seed: options.seed)
             workload = running
-            if options.progress { running.onEvent = { FileHandle.standardOutput.write(Data("event\n".utf8)) } }
+            if options.progress { running.onEvent = { StandardStream.output("event\n") } }
             for index in 1...count {
                 let began = Floors.cpuSeconds()
                 steps[try running.step(), default: 0] += 1
                 stepCPU.append(Floors.cpuSeconds() - began)
-                if options.progress { FileHandle.standardOutput.write(Data("progress \(index)\n".utf8)) }
+                if options.progress { StandardStream.output("progress \(index)\n") }
             }
         }
         let made = [LifecycleWorkload.Step.purchase, .restore, .renewal, .refund].map {
             "\(steps[$0] ?? 0) \($0.rawValue)s"
         }
         print(
-            "lifecycle: \(count) steps (\(made.joined(separator: ", "))) in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) per second, on disk (refused reader actions: \(workload?.refusedActions ?? 0))"
+            "lifecycle: \(count) steps (\(made.joined(separator: ", "))) in \(String(printf: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) per second, on disk (refused reader actions: \(workload?.refusedActions ?? 0))"
         )
         // CPU per step over the `window` steps after each amount of history (the mean: a refund and a
         // purchase differ, and each window draws its own mix). `--count` decides which are reached:

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
+import SimKernel
 import Simulation
 import TerminalUI
 
@@ -20,8 +21,8 @@ enum LivePlay {
             throw UsageError(
                 message: "--live plays one scenario file, not \(paths.count) (\(paths.joined(separator: ", ")))")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), isDirectory {
             throw UsageError(message: "--live plays one scenario file; \(paths[0]) is a folder")
         }
         let pace = try self.pace(options["--pace"])
@@ -39,7 +40,7 @@ enum LivePlay {
                 try LiveCast.record(replay, world: world, theme: theme).write(
                     toFile: cast, atomically: true, encoding: .utf8)
             } catch {
-                throw UsageError(message: "--cast: cannot write \(cast) (\(error.localizedDescription))")
+                throw UsageError(message: "--cast: cannot write \(cast) (\(error.failureDescription))")
             }
             guard let result = replay.result else { return ExitCode.failures }
             print(ScenarioReports.table([result]))

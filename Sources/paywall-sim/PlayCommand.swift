@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
+import SimKernel
 import Simulation
 import StoreSim
 import WhiteLabel
@@ -75,7 +76,7 @@ enum PlayCommand {
     private static func reportMalformed(
         _ malformed: [ScenarioReports.Malformed], scenarios: [Scenario], _ options: Options
     ) throws -> Int32 {
-        for file in malformed { FileHandle.standardError.write(Data((file.message + "\n").utf8)) }
+        for file in malformed { StandardStream.error((file.message + "\n")) }
         if options.has("--tap") { print(ScenarioReports.tap([], malformed: malformed)) }
         if let path = options["--junit"] {
             warnOnce(about: scenarios)
@@ -88,7 +89,7 @@ enum PlayCommand {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw UsageError(message: "--junit: cannot write \(path) (\(error.localizedDescription))")
+            throw UsageError(message: "--junit: cannot write \(path) (\(error.failureDescription))")
         }
     }
 

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `--jobs N`: the files split into N chunks, each played by a child process of this same binary,
 /// which prints its results as JSON; the parent merges them in the files' order.
@@ -11,23 +17,15 @@ enum PlayJobs {
         let count = min(jobs, files.count)
         // Round-robin, so long scenarios in one folder spread over the children.
         let chunks = (0..<count).map { chunk in files.indices.filter { $0 % count == chunk }.map { files[$0] } }
-        var children: [(Process, Pipe)] = []
-        for chunk in chunks {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executablePath)
-            process.arguments = ["play", resultsFlag] + chunk
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            children.append((process, output))
-        }
+        var children: [Child] = []
+        for chunk in chunks { children.append(try Child.spawn(executablePath, ["play", resultsFlag] + chunk)) }
         var byFile: [String: ScenarioResult] = [:]
-        for (process, output) in children {
+        for child in children {
             // Children run on; reading one to its end while the others wait on a full pipe cannot deadlock.
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw UsageError(message: "--jobs: a child process ended with exit code \(process.terminationStatus)")
+            let data = Data(child.readToEnd())
+            let status = child.wait()
+            guard status == 0 else {
+                throw UsageError(message: "--jobs: a child process ended with exit code \(status)")
             }
             for result in try JSONDecoder().decode([ScenarioResult].self, from: data) { byFile[result.file] = result }
         }

@@ -1,7 +1,13 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import SimKernel
 import Simulation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// CPU time of one full purchase with typical latency: launch, the paywall, Apple's sheet, the charge,
 /// the receipt to the backend, the unlocked article — on the virtual clock, so seconds of latency
@@ -35,8 +41,8 @@ enum PurchaseBenchmark {
         let perPurchase = processCPU / Double(count) * 1_000_000
         print(
             "purchase: \(count) full purchases with typical latency, \(unlocked) unlocked; "
-                + "CPU \(Int(perPurchase)) µs per purchase (wall \(String(format: "%.3f", wall)) s in all); "
-                + "virtual time \(String(format: "%.1f", virtualSeconds / Double(count))) s per purchase")
+                + "CPU \(Int(perPurchase)) µs per purchase (wall \(String(printf: "%.3f", wall)) s in all); "
+                + "virtual time \(String(printf: "%.1f", virtualSeconds / Double(count))) s per purchase")
     }
 
     /// This process's CPU time, user and system.

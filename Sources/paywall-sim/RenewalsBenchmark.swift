@@ -1,5 +1,5 @@
 import BackendSim
-import Foundation
+import FoundationEssentials
 import SimKernel
 import StoreSim
 
@@ -49,10 +49,10 @@ enum RenewalsBenchmark {
         let appleFloor = 3 * sign + verify + commit
         print(
             "renewals: \(subscribers) monthly subscribers for a simulated year: \(renewals) notifications "
-                + "(renewals) in \(String(format: "%.3f", yearSeconds)) s = \(Int(Double(renewals) / yearSeconds)) per second; "
-                + "subscribing them took \(String(format: "%.3f", subscribeSeconds)) s")
+                + "(renewals) in \(String(printf: "%.3f", yearSeconds)) s = \(Int(Double(renewals) / yearSeconds)) per second; "
+                + "subscribing them took \(String(printf: "%.3f", subscribeSeconds)) s")
         print(
-            "renewals: CPU \(Floors.micros(perRenewal)) per renewal (\(String(format: "%.2f", cpu)) s for the year); "
+            "renewals: CPU \(Floors.micros(perRenewal)) per renewal (\(String(printf: "%.2f", cpu)) s for the year); "
                 + "floor \(Floors.micros(floor)) = one ES256 signature \(Floors.micros(sign)) + one verification "
                 + "\(Floors.micros(verify)) + one commit \(Floors.micros(commit)): \(Floors.ratio(perRenewal, floor)) the floor; "
                 + "Apple's format (3 signatures: the notification and its nested transaction and renewal info) "

@@ -1,9 +1,15 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
 import SimKernel
 import Simulation
 import TerminalUI
 import WhiteLabel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `paywall-sim [run]`: the app in the terminal.
 enum RunCommand {
@@ -77,7 +83,7 @@ enum RunCommand {
             throw UsageError(message: "\(error)")
         }
         for message in recordings.messages + world.problems {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            StandardStream.error((message + "\n"))
         }
         return code
     }
@@ -126,21 +132,21 @@ enum RunCommand {
         let environment = ProcessInfo.processInfo.environment
         let base =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
         return "\(base)/paywall-sim/\(app)"
     }
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.
     private static func checkRecordPath(_ path: String) throws(UsageError) {
         guard !path.isEmpty else { throw UsageError(message: "--record needs a file name, not an empty one") }
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard !isFolder.boolValue else { throw UsageError(message: "--record: \(path) is a folder, not a file") }
+            guard !isFolder else { throw UsageError(message: "--record: \(path) is a folder, not a file") }
             guard access(path, W_OK) == 0 else { throw UsageError(message: "--record: cannot write \(path)") }
             return
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw UsageError(message: "--record: no folder \(folder) to write \(path) in")
         }
         guard access(folder, W_OK | X_OK) == 0 else {

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scenarios
+import SimKernel
 
 /// The whole `scenarios/` directory run headless in process, as `paywall-sim play scenarios` runs it:
 /// the wall time beside the virtual time the scenarios cover.
@@ -27,7 +28,7 @@ enum ScenariosBenchmark {
         let virtualDays = Double(virtualMilliseconds) / Double(rounds) / 86_400_000
         print(
             "scenarios: \(scenarios.count) files, \(passed)/\(runs) passed over \(rounds) rounds; "
-                + "\(String(format: "%.3f", seconds / Double(rounds))) s of wall time per round of the directory, "
-                + "covering \(String(format: "%.1f", virtualDays)) days of virtual time")
+                + "\(String(printf: "%.3f", seconds / Double(rounds))) s of wall time per round of the directory, "
+                + "covering \(String(printf: "%.1f", virtualDays)) days of virtual time")
     }
 }

@@ -1,14 +1,20 @@
-import Foundation
+import FoundationEssentials
 import Simulation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `--state DIR` as the commands take it: checked before any work, created, and owned by one process.
 enum StateFolder {
     /// Checks that `path` can be the folder (not empty, not a file) and creates it.
     static func prepare(_ path: String, option: String = "--state") throws(UsageError) {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a folder, not an empty name") }
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw UsageError(message: "\(option): \(path) is a file, not a folder") }
+            guard isFolder else { throw UsageError(message: "\(option): \(path) is a file, not a folder") }
         } else if let reason = makeFolders(path) {
             throw UsageError(message: "\(option): cannot create \(path) (\(reason))")
         }
@@ -48,8 +54,8 @@ enum StateFolder {
                 return "\(String(prefix.dropLast())): \(String(cString: strerror(errno)))"
             }
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder else {
             return "a file is in the way"
         }
         return nil

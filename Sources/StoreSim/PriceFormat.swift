@@ -1,0 +1,99 @@
+import FoundationEssentials
+
+/// A price written as ICU's currency format (`NumberFormatter`, `.currency`) writes it, from a small table: the
+/// decimal and grouping separators, where the symbol goes and each currency's symbol, per locale. ICU and the
+/// rest of Foundation cost the process about 10 MB of memory for this one job. `PriceFormatTests` holds the
+/// table to NumberFormatter's output, byte for byte, for every locale here × every storefront's currency.
+struct PriceFormat {
+    /// Where the symbol goes: before the digits (a symbol ending in a letter then takes a no-break space, as
+    /// ICU's currency spacing does), before them with a no-break space, or after them with one.
+    enum Position { case before, beforeSpaced, after }
+
+    let decimal: String
+    let grouping: String
+    /// Spanish, Italian and European Portuguese leave a four-digit amount ungrouped: 1234,50 but 12.345,00.
+    let minimumGroupingDigits: Int
+    let position: Position
+    let symbols: [String: String]
+
+    /// The locale's format: its own entry, else its language's, else ICU's root locale.
+    static func forLocale(_ identifier: String) -> PriceFormat {
+        let normalized = identifier.replacing("-", with: "_")
+        if let format = table[normalized] { return format }
+        let language = String(normalized.prefix { $0 != "_" })
+        return table[language] ?? root
+    }
+
+    func string(_ amount: Decimal, currencyCode: String) -> String {
+        let fractionDigits = currencyCode == "JPY" ? 0 : 2
+        let (negative, whole, fraction) = Self.rounded("\(amount)", fractionDigits: fractionDigits)
+        var number = group(whole)
+        if fractionDigits > 0 { number += decimal + fraction }
+        let symbol = symbols[currencyCode] ?? currencyCode
+        let sign = negative ? "-" : ""
+        switch position {
+        case .before:
+            let endsInLetter = symbol.unicodeScalars.last?.properties.isAlphabetic ?? false
+            return sign + symbol + (endsInLetter ? Self.noBreakSpace : "") + number
+        case .beforeSpaced: return sign + symbol + Self.noBreakSpace + number
+        case .after: return sign + number + Self.noBreakSpace + symbol
+        }
+    }
+
+    private func group(_ whole: String) -> String {
+        let digits = Array(whole)
+        guard digits.count >= 3 + minimumGroupingDigits else { return whole }
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out += grouping }
+            out.append(digit)
+        }
+        return out
+    }
+
+    /// `text` (a Decimal's plain digits) rounded half to even to `fractionDigits`, as ICU rounds currency, or
+    /// half away from zero (`halfEven` false), as `NSDecimalRound`'s `.plain` does.
+    static func rounded(_ text: String, fractionDigits: Int, halfEven: Bool = true) -> (
+        negative: Bool, whole: String, fraction: String
+    ) {
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? String(text.dropFirst()) : text
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var digits = Array(parts[0].isEmpty ? "0" : String(parts[0])).compactMap(\.wholeNumberValue)
+        let fraction = parts.count > 1 ? Array(parts[1]).compactMap(\.wholeNumberValue) : []
+        digits += (fraction + Array(repeating: 0, count: fractionDigits)).prefix(fractionDigits)
+        let dropped = Array(fraction.dropFirst(fractionDigits))
+        let first = dropped.first ?? 0
+        let rest = dropped.dropFirst().contains { $0 != 0 }
+        let roundsUp = first > 5 || (first == 5 && (!halfEven || rest || (digits.last ?? 0) % 2 == 1))
+        if roundsUp { increment(&digits) }
+        let wholeDigits = digits.dropLast(fractionDigits)
+        var whole = wholeDigits.map(String.init).joined()
+        if whole.isEmpty { whole = "0" }
+        let zero = digits.allSatisfy { $0 == 0 }
+        return (negative && !zero, whole, digits.suffix(fractionDigits).map(String.init).joined())
+    }
+
+    private static func increment(_ digits: inout [Int]) {
+        var index = digits.count - 1
+        while index >= 0 {
+            if digits[index] < 9 {
+                digits[index] += 1
+                return
+            }
+            digits[index] = 0
+            index -= 1
+        }
+        digits.insert(1, at: 0)
+    }
+
+    static let noBreakSpace = "\u{A0}"
+}
+
+extension Decimal {
+    /// Rounded to `places` decimals, half away from zero: `NSDecimalRound(…, .plain)` without Foundation.
+    func roundedPlain(places: Int) -> Decimal {
+        let (negative, whole, fraction) = PriceFormat.rounded("\(self)", fractionDigits: places, halfEven: false)
+        return Decimal(string: (negative ? "-" : "") + whole + (places > 0 ? "." + fraction : "")) ?? self
+    }
+}
