@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import Subscriptions
 import WhiteLabel
 
@@ -50,15 +51,14 @@ extension AppState {
 
 /// Offer lines already made, by their parts: the paywall is built several times a step, and Foundation's
 /// `replacingOccurrences` filling its lines was a seventh of a fuzz step. A handful per catalog and language.
-final class OfferLines: @unchecked Sendable {
+final class OfferLines: Sendable {
     static let shared = OfferLines()
-    private let lock = NSLock()
-    private var lines: [OfferText.Parts: String] = [:]
+    private let lines = Mutex<[OfferText.Parts: String]>([:])
 
     func line(for parts: OfferText.Parts) -> String {
-        if let known = lock.withLock({ lines[parts] }) { return known }
+        if let known = lines.withLock({ $0[parts] }) { return known }
         let line = parts.line
-        lock.withLock {
+        lines.withLock { lines in
             if lines.count >= 4_096 { lines.removeAll() }  // bounded, whatever a long run shows
             lines[parts] = line
         }
