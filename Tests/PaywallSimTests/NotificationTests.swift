@@ -83,6 +83,30 @@ import Testing
         #expect(world.auditCount == audit)
     }
 
+    /// The App Store's exact body is read in place; any other form of the same JSON reads alike.
+    @Test func aBodyInAnotherJSONFormIsReadAlike() throws {
+        let world = try LedgerWorld()
+        _ = try subscribed(world)
+        let expires = SimInstant.worldStart + .days(60)
+        var signed = ""
+        world.store.notificationEndpoint = { signed = $0 }
+        world.store.requestTestNotification()
+        world.scheduler.runUntilIdle()
+        // The same TEST notification twice: read as such in either form, so the second is a duplicate.
+        let forms = [#"{ "signedPayload" : "\#(signed)" }"#, #"{"signedPayload":"\#(signed)"}"#]
+        let results = forms.map { body in
+            let response = world.backend.handle(
+                HTTPRequest(method: "POST", path: "/v1/notifications/apple", body: Array(body.utf8)))
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        #expect(results == [#"{"result":"test"}"#, #"{"result":"duplicate"}"#])
+        #expect(
+            post(world, .didRenew, uuid: "n2", signedAt: world.scheduler.now, expires: expires).result == "applied")
+        let response = world.backend.handle(
+            HTTPRequest(method: "POST", path: "/v1/notifications/apple", body: Array(#"{"signedPayload":"a.b"}"#.utf8)))
+        #expect(response.status == 400)
+    }
+
     @Test func anOlderNotificationArrivingLateNeverOverwritesANewerState() throws {
         let world = try LedgerWorld()
         let client = try subscribed(world)
