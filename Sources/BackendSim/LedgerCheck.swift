@@ -28,9 +28,9 @@ public enum LedgerCheck {
         // Nothing written since the last check: its answer stands (it reads nothing but the tables and `scan`,
         // which an unchanged ledger leaves as it was). Most steps write nothing to the ledger.
         let stamp = try ledger.database.changeStamp()
-        if let last = scan.lastCheck, last.ledger === ledger, last.stamp == stamp { return last.found }
+        if let stamp, let last = scan.lastCheck, last.ledger === ledger, last.stamp == stamp { return last.found }
         let found = try uncachedViolations(in: ledger, continuing: &scan)
-        scan.lastCheck = (ledger, stamp, found)
+        scan.lastCheck = stamp.map { (ledger, $0, found) }
         return found
     }
 

@@ -163,7 +163,9 @@ public final class Database {
     /// A reading that differs after any commit to the database: this connection's (the pager's data
     /// version, schema changes too) or another's (`PRAGMA data_version`, which also makes the pager look).
     /// Equal readings: nothing was written in between, so a check of the contents may keep its answer.
-    public func changeStamp() throws(DatabaseError) -> ChangeStamp {
+    /// Nil inside a transaction: its writes show to this connection before the commit moves the stamp.
+    public func changeStamp() throws(DatabaseError) -> ChangeStamp? {
+        guard sqlite3_get_autocommit(handle) != 0 else { return nil }
         let others = try query("PRAGMA data_version").first?.first?.int ?? 0
         var pager: UInt32 = 0
         try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager))

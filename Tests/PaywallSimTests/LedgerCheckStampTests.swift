@@ -48,13 +48,17 @@ import Testing
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t (x INTEGER)")
         let empty = try database.changeStamp()
+        #expect(empty != nil)
         #expect(try database.changeStamp() == empty)
         _ = try database.query("SELECT x FROM t")
         #expect(try database.changeStamp() == empty)
         try database.run("INSERT INTO t VALUES (1)")
         let one = try database.changeStamp()
         #expect(one != empty)
-        try database.transaction { try database.run("UPDATE t SET x = 2") }
+        try database.transaction {
+            try database.run("UPDATE t SET x = 2")
+            #expect(try database.changeStamp() == nil)  // written, not yet committed: no stamp to trust
+        }
         #expect(try database.changeStamp() != one)
     }
 }
