@@ -59,7 +59,7 @@ extension World {
     /// Apple refunds the reader's latest transaction; false when there is none to refund.
     @discardableResult
     public func refundLatest() -> Bool {
-        guard let latest = store.transactions(appleId: options.appleId).last(where: { $0.revocationDate == nil }) else {
+        guard let latest = store.latestUnrevokedTransaction(appleId: options.appleId) else {
             timeline.log(.control, "refund: no transaction to refund")
             return false
         }
@@ -203,7 +203,7 @@ extension World {
     /// Family Sharing stops sharing the reader's latest transaction (REVOKE); false when there is none.
     @discardableResult
     public func revokeLatest() -> Bool {
-        guard let latest = store.transactions(appleId: options.appleId).last(where: { $0.revocationDate == nil }) else {
+        guard let latest = store.latestUnrevokedTransaction(appleId: options.appleId) else {
             timeline.log(.control, "revoke: no transaction to revoke")
             return false
         }

@@ -27,3 +27,14 @@ extension AppStore {
             ?? []
     }
 }
+
+extension AppStore {
+    /// The newest transaction charged to `appleId` that is not refunded or revoked, read from the newest
+    /// (nothing older is copied); nil when there is none, or (and a line on the timeline) when the
+    /// ledger cannot be read.
+    public func latestUnrevokedTransaction(appleId: String) -> TransactionRecord? {
+        logged("read the transactions of \(appleId)") {
+            try ledger.transactions(appleId: appleId).last { !$0.isFamilyShared && $0.revocationDate == nil }
+        } ?? nil
+    }
+}

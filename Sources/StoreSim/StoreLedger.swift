@@ -23,11 +23,11 @@ final class StoreLedger {
     /// A row written: its copy in the kept lists of its Apple ID and subscription replaced by the row as read
     /// now (by its key), or added where the lists' order puts it. When it cannot be read, the lists are
     /// dropped and the next read of them meets (and reports) the error.
-    private func kept(written transactionIdentifier: String) {
+    private func kept(written transactionIdentifier: String, inserted: Bool = false) {
         do {
             guard let record = try transaction(transactionIdentifier) else { return transactionsChanged() }
-            byAppleId[record.appleId]?.keep(record)
-            byOriginal[record.originalTransactionIdentifier]?.keep(record)
+            byAppleId[record.appleId]?.keep(record, inserted: inserted)
+            byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: inserted)
         } catch {
             transactionsChanged()
         }
@@ -210,7 +210,7 @@ final class StoreLedger {
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
-        kept(written: record.transactionIdentifier)
+        kept(written: record.transactionIdentifier, inserted: true)
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
@@ -395,9 +395,10 @@ final class StoreLedger {
 
 extension [TransactionRecord] {
     /// Replaces the record with `record`'s identifier (searched from the newest, where writes land: a
-    /// refund, a finish), or inserts it where `ORDER BY purchase_ms, transaction_id` puts it.
-    fileprivate mutating func keep(_ record: TransactionRecord) {
-        if let index = lastIndex(where: { $0.transactionIdentifier == record.transactionIdentifier }) {
+    /// refund, a finish), or inserts it where `ORDER BY purchase_ms, transaction_id` puts it. A row just
+    /// `inserted` has a new key: nothing is searched.
+    fileprivate mutating func keep(_ record: TransactionRecord, inserted: Bool) {
+        if !inserted, let index = lastIndex(where: { $0.transactionIdentifier == record.transactionIdentifier }) {
             self[index] = record
             return
         }

@@ -114,9 +114,11 @@ import Testing
         harness.buy()
         let first = try #require(harness.original)
         #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).map(\.originalTransactionId) == [first])
+        #expect(harness.store.latestUnrevokedTransaction(appleId: harness.appleId)?.transactionIdentifier == first)
         #expect(try harness.store.refund(transactionId: first))
         harness.scheduler.runUntilIdle()
         #expect(harness.store.entitledSubscriptions(appleId: harness.appleId).isEmpty)
+        #expect(harness.store.latestUnrevokedTransaction(appleId: harness.appleId) == nil)
         #expect(harness.store.entitledSubscriptions(appleId: "someone-else@icloud.test").isEmpty)
     }
 }
