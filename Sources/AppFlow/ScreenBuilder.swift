@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Synchronization
 import Subscriptions
+import Synchronization
 import WhiteLabel
 
 /// The app's view function: the screen for a state, and what each selectable row does.

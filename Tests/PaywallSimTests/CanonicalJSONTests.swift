@@ -51,17 +51,8 @@ import Testing
     @Test func notificationPayloadIsWrittenAsJSONEncoderWritesIt() throws {
         var generator = SeededGenerator(seed: 18)
         for round in 0..<300 {
-            func text() -> String { Self.awkward[Int(generator.next() % UInt64(Self.awkward.count))] }
-            func maybe<T>(_ value: T) -> T? { generator.next() % 2 == 0 ? value : nil }
-            let types = NotificationType.allCases
-            let subtypes = NotificationSubtype.allCases
-            let payload = NotificationPayload(
-                notificationType: types[round % types.count], subtype: maybe(subtypes[round % subtypes.count]),
-                notificationUUID: text(), version: "2.0", signedDate: Int64(round) * 1_000,
-                data: NotificationData(
-                    bundleId: text(), environment: round % 2 == 0 ? .sandbox : .production,
-                    signedTransactionInfo: maybe("eyJh.eyJi.c2ln" + text()), signedRenewalInfo: maybe(text()),
-                    status: maybe(round % 6)))
+            let payload = SampleNotifications.payload(
+                round: round, texts: Self.awkward, signedTransactionInfo: { "eyJh.eyJi.c2ln" + $0 }, using: &generator)
             #expect(payload.canonicalJSON == (try foundation(payload)))
         }
     }

@@ -87,17 +87,8 @@ import Testing
         var generator = SeededGenerator(seed: 21)
         var quick = 0
         for round in 0..<200 {
-            func text() -> String { Self.texts[Int(generator.next() % UInt64(Self.texts.count))] }
-            func maybe<T>(_ value: T) -> T? { generator.next() % 2 == 0 ? value : nil }
-            let types = NotificationType.allCases
-            let subtypes = NotificationSubtype.allCases
-            let payload = NotificationPayload(
-                notificationType: types[round % types.count], subtype: maybe(subtypes[round % subtypes.count]),
-                notificationUUID: text(), version: "2.0", signedDate: Int64(round) * 1_000,
-                data: NotificationData(
-                    bundleId: text(), environment: round % 2 == 0 ? .sandbox : .production,
-                    signedTransactionInfo: maybe("eyJh.eyJi.c2ln"), signedRenewalInfo: maybe(text()),
-                    status: maybe(round % 6)))
+            let payload = SampleNotifications.payload(
+                round: round, texts: Self.texts, signedTransactionInfo: { _ in "eyJh.eyJi.c2ln" }, using: &generator)
             quick += compare(NotificationPayload.self, payload.canonicalJSON)
         }
         #expect(quick > 100)
