@@ -13,6 +13,8 @@ final class StoreLedger {
     private var byOriginal: [String: [TransactionRecord]] = [:]
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
+    /// Purchasers who may have a family (`familyPurchasers()` in StoreLedger+Family), once read.
+    var knownFamilyPurchasers: Set<String>?
 
     /// Every other write to the `transactions` table calls this, in this file and in its extensions.
     func transactionsChanged() {
