@@ -17,13 +17,28 @@ enum AuditChain {
         var state: String?
 
         var bytes: [UInt8] {
-            [String(atMillis), actor, action, detail, subject ?? "-", state ?? "-"]
-                .map { "\($0.utf8.count):\($0)" }.joined(separator: "|").utf8.map { $0 }
+            var out: [UInt8] = []
+            append(to: &out)
+            return out
+        }
+
+        /// `LENGTH:FIELD` joined by `|`, written straight into `out` (no String per field, no join).
+        func append(to out: inout [UInt8]) {
+            let fields = [String(atMillis), actor, action, detail, subject ?? "-", state ?? "-"]
+            out.reserveCapacity(out.count + fields.reduce(30) { $0 + $1.utf8.count })
+            for (index, field) in fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: "|")) }
+                out.append(contentsOf: String(field.utf8.count).utf8)
+                out.append(UInt8(ascii: ":"))
+                out.append(contentsOf: field.utf8)
+            }
         }
     }
 
     static func hash(previous: [UInt8], _ row: Row) -> [UInt8] {
-        Digest.sha256(previous + row.bytes)
+        var message = previous
+        row.append(to: &message)
+        return Digest.sha256(message)
     }
 
     static func purchaseSubject(_ originalTransactionId: String) -> String { "purchase:\(originalTransactionId)" }

@@ -71,7 +71,8 @@ extension AppStore {
     /// moved on; REVOKE when sharing stopped, the member left, or the purchase was refunded. An expiry or a
     /// billing problem ends the member's access with the period's end, as the purchaser's.
     func shareWithFamily(_ original: String, purchaser: String) throws(DatabaseError) {
-        // Asked on every notification: without a family, two small lookups and nothing read of the history.
+        // Asked on every notification: without a family ever written for the purchaser, nothing is read.
+        guard try ledger.mayHaveFamily(purchaser) else { return }
         let members = try ledger.familyMembers(of: purchaser)
         let running = try ledger.familyShares(of: original).filter { $0.ended == nil }
         guard !members.isEmpty || !running.isEmpty else { return }

@@ -83,8 +83,9 @@ extension AppStore {
     /// A UUID unique on this store's records: its last 12 hex digits are a serial kept in `appstore.sqlite`,
     /// so a reopened folder never names a new notification as an old one; the rest comes from the seeded
     /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
+    /// A serial that cannot be written is logged: the backend would take a repeated UUID for a duplicate.
     func nextUUID() -> String {
-        let serial = (try? ledger.nextSerial("notification")) ?? 0
+        let serial = logged("number a notification") { try ledger.nextSerial("notification") } ?? 0
         return Self.uuid(drawn: random.bytes(16), serial: serial)
     }
 

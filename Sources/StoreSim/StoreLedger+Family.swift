@@ -18,6 +18,30 @@ extension StoreLedger {
         try database.run(
             "INSERT OR REPLACE INTO family_members (member_apple_id, purchaser_apple_id) VALUES (?, ?)",
             [.text(member), .text(purchaser)])
+        knownFamilyPurchasers?.insert(purchaser)
+    }
+
+    /// Whether `purchaser` may have a family member or a member's share: false only when neither was ever
+    /// written for them, so a purchase's notification skips the family's lookups (two statements).
+    func mayHaveFamily(_ purchaser: String) throws(DatabaseError) -> Bool {
+        try familyPurchasers().contains(purchaser)
+    }
+
+    /// Every purchaser with a member, or with a share of one of their purchases (running or ended), read once
+    /// per open and then kept in step by `addFamilyMember` (a share is only started for a member, and an
+    /// original transaction's rows keep their Apple ID). Nothing is taken out: a purchaser whose family left
+    /// is still asked, which costs the lookups and never skips a revocation.
+    private func familyPurchasers() throws(DatabaseError) -> Set<String> {
+        if let knownFamilyPurchasers { return knownFamilyPurchasers }
+        let rows = try database.query(
+            """
+            SELECT purchaser_apple_id FROM family_members
+            UNION SELECT t.apple_id FROM family_shares s
+                JOIN transactions t ON t.original_transaction_id = s.purchaser_original_id
+            """)
+        let read = Set(rows.compactMap { $0.first?.string })
+        knownFamilyPurchasers = read
+        return read
     }
 
     func removeFamilyMember(_ member: String) throws(DatabaseError) {

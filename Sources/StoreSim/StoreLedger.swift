@@ -13,6 +13,8 @@ final class StoreLedger {
     private var byOriginal: [String: [TransactionRecord]] = [:]
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
+    /// Purchasers who may have a family (`familyPurchasers()` in StoreLedger+Family), once read.
+    var knownFamilyPurchasers: Set<String>?
 
     /// Every other write to the `transactions` table calls this, in this file and in its extensions.
     func transactionsChanged() {
@@ -20,14 +22,14 @@ final class StoreLedger {
         byOriginal.removeAll(keepingCapacity: true)
     }
 
-    /// A row written: its copy in the kept lists of its Apple ID and subscription replaced by the row as read
-    /// now (by its key), or added where the lists' order puts it. When it cannot be read, the lists are
-    /// dropped and the next read of them meets (and reports) the error.
-    private func kept(written transactionIdentifier: String, inserted: Bool = false) {
+    /// A row changed: its copy in the kept lists of its Apple ID and subscription replaced by the row as read
+    /// now (by its key). When it cannot be read, the lists are dropped and the next read of them meets (and
+    /// reports) the error. A new row is kept as inserted (`insert`).
+    private func kept(written transactionIdentifier: String) {
         do {
             guard let record = try transaction(transactionIdentifier) else { return transactionsChanged() }
-            byAppleId[record.appleId]?.keep(record, inserted: inserted)
-            byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: inserted)
+            byAppleId[record.appleId]?.keep(record, inserted: false)
+            byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: false)
         } catch {
             transactionsChanged()
         }
@@ -210,7 +212,9 @@ final class StoreLedger {
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
-        kept(written: record.transactionIdentifier, inserted: true)
+        // The row is what was bound, column for column: kept as it is, not read back.
+        byAppleId[record.appleId]?.keep(record, inserted: true)
+        byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: true)
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {

@@ -75,6 +75,24 @@ import WhiteLabel
         #expect(world.familyMembers.isEmpty)
     }
 
+    /// The store skips the family's lookups for a purchaser it never saw with a family: one who gains a
+    /// family after their purchase's notifications must still have the member's share renewed with theirs.
+    @Test func aFamilyAddedAfterThePurchaseIsRenewedWithIt() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        try world.subscribe(to: "premium-yearly")
+        let purchaser = world.appleId
+        world.scheduler.runUntilIdle()
+        try world.addFamilyMember(member)
+        world.scheduler.runUntilIdle()
+        #expect(world.store.familySharedTransactions(appleId: member).count == 1)
+        world.scheduler.advance(by: .days(370))
+        world.scheduler.runUntilIdle()
+        let shares = world.store.familySharedTransactions(appleId: member)
+        #expect(shares.map(\.transactionReason) == ["PURCHASE", "RENEWAL"])
+        #expect(world.store.transactions(appleId: purchaser).count == 2)
+    }
+
     @Test func aProductThatIsNotShareableGivesTheFamilyNothing() throws {
         let (world, _, _) = try sharedWorld(offer: "premium-monthly")
         #expect(world.store.familySharedTransactions(appleId: member).isEmpty)
