@@ -42,9 +42,10 @@ public enum LedgerCheck {
         for row in try database.query("PRAGMA foreign_key_check") {
             found.append("a row of \(row[0].string ?? "?") points to a missing \(row[2].string ?? "?") row")
         }
-        let purchases = Dictionary(
-            uniqueKeysWithValues: try ledger.allPurchases().map { ($0.originalTransactionId, $0) })
-        let moves = Dictionary(grouping: try ledger.moves(), by: \.originalTransactionId)
+        // Read once for this check and the tampering check after it (each read them again).
+        let rows = LedgerTruth.Rows(purchases: try ledger.allPurchases(), moves: try ledger.moves())
+        let purchases = Dictionary(uniqueKeysWithValues: rows.purchases.map { ($0.originalTransactionId, $0) })
+        let moves = Dictionary(grouping: rows.moves, by: \.originalTransactionId)
         for (id, history) in moves.sorted(by: { $0.key < $1.key }) {
             found += movesViolations(id, history, owner: purchases[id]?.ownerId)
             for move in history where move.via == .restore {
@@ -66,7 +67,7 @@ public enum LedgerCheck {
         {
             found.append("account row \(row[0].string ?? "") belongs to a non-account identity")
         }
-        return found + (try LedgerTruth.tampering(in: ledger, continuing: &scan))
+        return found + (try LedgerTruth.tampering(in: ledger, continuing: &scan, read: rows))
     }
 
     /// SQLite's own check of the file, page by page.

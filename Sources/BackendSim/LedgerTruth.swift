@@ -14,8 +14,9 @@ enum LedgerTruth {
     /// The same, reading only the audit rows after those `scan` read (the invariant monitor's check after
     /// every step: the chain is read once, not once a step). A row edited before the scan's place is found
     /// by the whole check, which the fuzzer runs at the end of each session.
-    static func tampering(in ledger: BackendLedger, continuing scan: inout AuditScan) throws(DatabaseError)
-        -> [String]
+    /// `read`: the purchases and moves the caller has just read, so they are not read again.
+    static func tampering(in ledger: BackendLedger, continuing scan: inout AuditScan, read: Rows? = nil)
+        throws(DatabaseError) -> [String]
     {
         guard try ledger.schemaVersion() >= 4 else { return [] }
         for (seq, row, hash) in try ledger.auditRows(after: scan.lastSeq) { scan.read(seq, row, hash) }
@@ -27,7 +28,13 @@ enum LedgerTruth {
             found.append("audit rows after \(scan.lastSeq) were deleted")
         }
         let legacy = scan.legacy
-        for purchase in try ledger.allPurchases() {
+        let tables: Rows
+        if let read {
+            tables = read
+        } else {
+            tables = Rows(purchases: try ledger.allPurchases(), moves: try ledger.moves())
+        }
+        for purchase in tables.purchases {
             let subject = AuditChain.purchaseSubject(purchase.originalTransactionId)
             found += compare(
                 "purchase \(purchase.originalTransactionId)", now: purchase.auditState, audited: lastState[subject],
@@ -52,13 +59,19 @@ enum LedgerTruth {
         for subject in lastState.keys.sorted() {
             found.append("\(subject.replacing(":", with: " ")) was deleted: the audit still has it")
         }
-        for (id, history) in Dictionary(grouping: try ledger.moves(), by: \.originalTransactionId) {
+        for (id, history) in Dictionary(grouping: tables.moves, by: \.originalTransactionId) {
             let rows = history.map { OwnershipMove.auditDetail(id, from: $0.from, to: $0.to, via: $0.via) }
             if rows != moves[AuditChain.purchaseSubject(id)] ?? [] && !legacy {
                 found.append("purchase \(id)'s moves are not the ones the audit recorded")
             }
         }
         return found.sorted()
+    }
+
+    /// The ledger's purchases and ownership moves, as one check read them.
+    struct Rows {
+        let purchases: [PurchaseRecord]
+        let moves: [OwnershipMove]
     }
 
     private static func compare(_ name: String, now: String, audited: String?, legacy: Bool) -> [String] {

@@ -24,6 +24,11 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 public final class Database {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// Set while this in-memory database is its schema's template as restored: on close it is emptied
+    /// and kept with its prepared statements for the next world (`SpareConnections`).
+    private var spareKey: SpareConnections.Key?
+    /// Whether this database took over a spare connection (for tests).
+    private(set) var adoptedSpare = false
     /// Where it lives; nil in memory.
     public let path: String?
 
@@ -59,6 +64,11 @@ public final class Database {
     }
 
     deinit {
+        if let spareKey, let handle, SpareConnections.shared.hasRoom(spareKey), emptied(spareKey),
+            SpareConnections.shared.keep(.init(handle: handle, statements: statements, key: spareKey))
+        {
+            return
+        }
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
@@ -132,11 +142,51 @@ public final class Database {
         }
         // A new in-memory database starts as a copy of the first one migrated: running every migration
         // (ALTER TABLE parses the whole schema again) was a tenth of each fuzz session's set-up.
-        if path == nil && version == 0, let image = SchemaImages.shared[migrations], restore(image) { return }
+        if path == nil && version == 0, let spare = SpareConnections.shared.take(migrations) {
+            adopt(spare)
+            return
+        }
+        if path == nil && version == 0, let image = SchemaImages.shared[migrations], restore(image) {
+            // Not knowing the key only means this connection is closed, not kept.
+            spareKey = try? SpareConnections.key(migrations, of: self)
+            return
+        }
         for (index, sql) in migrations.enumerated() where index >= version {
             try execute("BEGIN IMMEDIATE; \(sql); PRAGMA user_version = \(index + 1); COMMIT")
         }
         if path == nil && version == 0, let image = serialized() { SchemaImages.shared[migrations] = image }
+    }
+
+    /// Empties every table (children first, `sqlite_sequence` too) in one transaction; false when the
+    /// connection is inside a transaction, its schema changed, or a delete failed: it is then not kept.
+    private func emptied(_ key: SpareConnections.Key) -> Bool {
+        guard sqlite3_get_autocommit(handle) != 0 else { return false }
+        do {
+            guard try query("PRAGMA schema_version").first?.first?.int == key.schemaVersion,
+                try query("PRAGMA user_version").first?.first?.int == key.userVersion
+            else { return false }
+            try run("BEGIN IMMEDIATE")
+            do {
+                for table in key.tables { try run("DELETE FROM \(table)") }
+                try run("COMMIT")
+            } catch {
+                _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                return false
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Takes over a spare connection (empty, its statements prepared) in place of this one's own.
+    private func adopt(_ spare: SpareConnections.Spare) {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+        handle = spare.handle
+        statements = spare.statements
+        spareKey = spare.key
+        adoptedSpare = true
     }
 
     /// The whole database as bytes (`sqlite3_serialize`).

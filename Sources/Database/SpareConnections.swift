@@ -1,0 +1,82 @@
+import CSQLite
+
+/// In-memory connections whose owner is gone, emptied, kept with their prepared statements for the next
+/// database of the same schema. Restoring the template (`sqlite3_deserialize`) resets the schema, so SQLite
+/// prepared every statement again for every world; an emptied connection keeps them. What a reader can
+/// observe is the same as the template's: every table empty, `sqlite_sequence` too, so rowids and
+/// AUTOINCREMENT ids start over at 1; only the free pages inside differ, and nothing prints them.
+final class SpareConnections: @unchecked Sendable {
+    static let shared = SpareConnections()
+    /// A few per schema: a world's databases are closed before the next world opens its own.
+    private static let limit = 4
+
+    /// A schema as its template was restored: the tables to empty (children before the tables they
+    /// point to), and the versions a spare must still have (a connection whose schema changed is closed).
+    struct Key: Sendable {
+        let migrations: [String]
+        let tables: [String]
+        let schemaVersion: Int64
+        let userVersion: Int64
+    }
+
+    /// An emptied connection and the statements prepared on it.
+    struct Spare: @unchecked Sendable {
+        let handle: OpaquePointer
+        let statements: [String: OpaquePointer]
+        let key: Key
+    }
+
+    private let lock = Lock()
+    private var spares: [[String]: [Spare]] = [:]
+    private var keys: [[String]: Key] = [:]
+
+    /// A spare of this schema, if one is kept.
+    func take(_ migrations: [String]) -> Spare? {
+        lock.withLock { spares[migrations]?.popLast() }
+    }
+
+    /// Whether a spare of this schema would be kept.
+    func hasRoom(_ key: Key) -> Bool {
+        lock.withLock { (spares[key.migrations]?.count ?? 0) < Self.limit }
+    }
+
+    /// Keeps `spare`; false when there are enough (the caller closes it).
+    func keep(_ spare: Spare) -> Bool {
+        lock.withLock {
+            guard (spares[spare.key.migrations]?.count ?? 0) < Self.limit else { return false }
+            spares[spare.key.migrations, default: []].append(spare)
+            return true
+        }
+    }
+
+    /// The key of `database`, just restored from its schema's template; nil (never kept) when the template
+    /// has a row in it or its foreign keys go round in a circle.
+    static func key(_ migrations: [String], of database: Database) throws(DatabaseError) -> Key? {
+        if let known = shared.lock.withLock({ shared.keys[migrations] }) { return known }
+        let names = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .compactMap { $0.first?.string }
+        var parents: [String: Set<String>] = [:]
+        for name in names {
+            let quoted = "\"\(name.replacing("\"", with: "\"\""))\""
+            guard try database.query("SELECT EXISTS (SELECT 1 FROM \(quoted))").first?.first?.int == 0 else {
+                return nil
+            }
+            let referenced = try database.query("PRAGMA foreign_key_list(\(quoted))").compactMap { $0[2].string }
+            parents[quoted] = Set(referenced.map { "\"\($0.replacing("\"", with: "\"\""))\"" }).subtracting([quoted])
+        }
+        var left = names.map { "\"\($0.replacing("\"", with: "\"\""))\"" }
+        var order: [String] = []
+        while !left.isEmpty {
+            guard let next = left.first(where: { table in !left.contains { parents[$0]?.contains(table) == true } })
+            else { return nil }
+            order.append(next)
+            left.removeAll { $0 == next }
+        }
+        let key = Key(
+            migrations: migrations, tables: order,
+            schemaVersion: try database.query("PRAGMA schema_version").first?.first?.int ?? -1,
+            userVersion: try database.query("PRAGMA user_version").first?.first?.int ?? -1)
+        shared.lock.withLock { shared.keys[migrations] = key }
+        return key
+    }
+}

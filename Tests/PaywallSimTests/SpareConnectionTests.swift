@@ -1,0 +1,54 @@
+import Testing
+
+@testable import Database
+
+/// A closed in-memory database is emptied and kept, its statements prepared, for the next of its schema:
+/// the next must read exactly as a new one does.
+@Suite struct SpareConnectionTests {
+    /// A schema of its own per test: spares are shared by the whole process.
+    private func schema(_ name: String) -> [String] {
+        [
+            "CREATE TABLE owners_\(name) (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL)",
+            "CREATE TABLE pets_\(name) (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL REFERENCES owners_\(name)(id))",
+        ]
+    }
+
+    private func opened(_ migrations: [String]) throws -> Database {
+        let database = try Database(path: nil)
+        try database.migrate(migrations)
+        return database
+    }
+
+    @Test func aReusedDatabaseIsEmptyAndItsIdsStartOver() throws {
+        let migrations = schema("reused")
+        var adopted = false
+        // The first runs the migrations, the second copies the template, the later ones are spares.
+        for _ in 0..<4 {
+            let database = try opened(migrations)
+            adopted = adopted || database.adoptedSpare
+            #expect(try database.query("SELECT count(*) FROM owners_reused") == [[.integer(0)]])
+            try database.run("INSERT INTO owners_reused (name) VALUES (?)", [.text("ann")])
+            try database.run("INSERT INTO pets_reused (owner) VALUES (1)")
+            #expect(try database.query("SELECT id FROM owners_reused") == [[.integer(1)]])
+            #expect(try database.query("SELECT id FROM pets_reused") == [[.integer(1)]])
+            #expect(try database.schemaVersion() == 2)
+        }
+        #expect(adopted)
+    }
+
+    @Test func aDatabaseWhoseSchemaChangedIsNotReused() throws {
+        let migrations = schema("changed")
+        _ = try opened(migrations)
+        try opened(migrations).execute("CREATE TABLE extra_changed (x)")
+        let next = try opened(migrations)
+        #expect(try next.query("SELECT name FROM sqlite_master WHERE name = 'extra_changed'").isEmpty)
+    }
+
+    @Test func aDatabaseClosedInsideATransactionIsNotReusedWithItsRows() throws {
+        let migrations = schema("open")
+        _ = try opened(migrations)
+        try opened(migrations).execute("BEGIN; INSERT INTO owners_open (name) VALUES ('bo')")
+        let next = try opened(migrations)
+        #expect(try next.query("SELECT count(*) FROM owners_open") == [[.integer(0)]])
+    }
+}
