@@ -8,36 +8,48 @@ public enum Base64URL {
     /// Written straight into the string's storage: going through Foundation's base64 and swapping
     /// characters after was a fifth of sealing a notification.
     public static func encode(_ bytes: [UInt8]) -> String {
-        let count = bytes.count / 3 * 4 + [0, 2, 3][bytes.count % 3]
-        return String(unsafeUninitializedCapacity: count) { output in
-            var out = 0
-            var index = 0
-            func put(_ sextet: UInt32) {
-                output[out] = alphabet[Int(sextet & 0x3F)]
-                out += 1
-            }
-            while index + 3 <= bytes.count {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                put(group >> 18)
-                put(group >> 12)
-                put(group >> 6)
-                put(group)
-                index += 3
-            }
-            switch bytes.count - index {
-            case 1:
-                let group = UInt32(bytes[index]) << 16
-                put(group >> 18)
-                put(group >> 12)
-            case 2:
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-                put(group >> 18)
-                put(group >> 12)
-                put(group >> 6)
-            default: break
-            }
-            return out
+        String(unsafeUninitializedCapacity: encodedCount(bytes.count)) { write(bytes, to: $0) }
+    }
+
+    /// Appends the encoding of `bytes` to `output`, with no string in between.
+    public static func encode(_ bytes: [UInt8], appendingTo output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: encodedCount(bytes.count)))
+        output.withUnsafeMutableBufferPointer { buffer in
+            _ = write(bytes, to: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
         }
+    }
+
+    static func encodedCount(_ count: Int) -> Int { count / 3 * 4 + [0, 2, 3][count % 3] }
+
+    static func write(_ bytes: [UInt8], to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var out = 0
+        var index = 0
+        func put(_ sextet: UInt32) {
+            output[out] = alphabet[Int(sextet & 0x3F)]
+            out += 1
+        }
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            put(group >> 18)
+            put(group >> 12)
+            put(group >> 6)
+            put(group)
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1:
+            let group = UInt32(bytes[index]) << 16
+            put(group >> 18)
+            put(group >> 12)
+        case 2:
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            put(group >> 18)
+            put(group >> 12)
+            put(group >> 6)
+        default: break
+        }
+        return out
     }
 
     /// Whether `byte` may appear in a JWS: the base64url alphabet and the dots between its parts.
