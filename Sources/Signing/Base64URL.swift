@@ -4,6 +4,12 @@ import FoundationEssentials
 /// replacements it replaced were a quarter of the time of every signed receipt and notification.
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Every twelve bits as their two characters, in memory order.
+    private static let pairs: [UInt16] = (0..<4096).map { index in
+        let first = UInt16(alphabet[index >> 6])
+        let second = UInt16(alphabet[index & 0x3F])
+        return first.littleEndian == first ? first | second << 8 : first << 8 | second
+    }
 
     /// Written straight into the string's storage: going through Foundation's base64 and swapping
     /// characters after was a fifth of sealing a notification.
@@ -29,13 +35,21 @@ public enum Base64URL {
             output[out] = alphabet[Int(sextet & 0x3F)]
             out += 1
         }
-        while index + 3 <= bytes.count {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            put(group >> 18)
-            put(group >> 12)
-            put(group >> 6)
-            put(group)
-            index += 3
+        let whole = bytes.count / 3 * 3
+        precondition(output.count >= whole / 3 * 4)
+        // Two characters per lookup and no bounds checks: this runs over every byte of a 2.5 MB receipt.
+        bytes.withUnsafeBufferPointer { input in
+            pairs.withUnsafeBufferPointer { pairs in
+                guard let source = input.baseAddress, let target = output.baseAddress else { return }
+                let raw = UnsafeMutableRawPointer(target)
+                while index < whole {
+                    let group = Int(source[index]) << 16 | Int(source[index + 1]) << 8 | Int(source[index + 2])
+                    raw.storeBytes(of: pairs[group >> 12], toByteOffset: out, as: UInt16.self)
+                    raw.storeBytes(of: pairs[group & 0xFFF], toByteOffset: out + 2, as: UInt16.self)
+                    index += 3
+                    out += 4
+                }
+            }
         }
         switch bytes.count - index {
         case 1:
