@@ -31,6 +31,22 @@ extension Backend {
     struct ReceiptRequest: Decodable {
         let receipt: String
         var confirmMoveFromAccount: Bool?
+
+        /// The request a body holds. A plain one (a receipt needing no unescaping, as the app sends) is
+        /// read by finding the receipt's bounds: `JSONDecoder` took a multi-megabyte receipt character by
+        /// character. Anything else is `JSONDecoder`'s to accept or refuse.
+        static func decode(from request: HTTPRequest) throws(APIError) -> ReceiptRequest {
+            if let members = QuickJSON.object(request.body), case .string(let receipt)? = members["receipt"] {
+                switch members["confirmMoveFromAccount"] {
+                case nil where members.count == 1: return ReceiptRequest(receipt: receipt)
+                case .null? where members.count == 2: return ReceiptRequest(receipt: receipt)
+                case .bool(let confirm)? where members.count == 2:
+                    return ReceiptRequest(receipt: receipt, confirmMoveFromAccount: confirm)
+                default: break
+                }
+            }
+            return try JSONBody.decode(ReceiptRequest.self, from: request)
+        }
     }
 
     /// The caller's identity and levels, after asking Apple about lapsed renewals. Called once per
@@ -117,7 +133,7 @@ extension Backend {
     func validateReceipt(_ request: HTTPRequest) -> HTTPResponse {
         answering {
             let caller = try authenticate(request)
-            let body = try JSONBody.decode(ReceiptRequest.self, from: request)
+            let body = try ReceiptRequest.decode(from: request)
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             var answer = try ledgerChange { () throws -> AccessBody in

@@ -11,9 +11,24 @@ public enum SignedEnvelope {
             Array(#"{"alg":"ES256","x5c":[""#.utf8) + Array(Base64URL.encode(key.rawBytes).utf8) + Array(#""]}"#.utf8))
     }
 
+    /// Written and signed in the string's own storage: a receipt's payload is megabytes, and joining
+    /// strings copied it four times.
     public static func seal(_ payload: [UInt8], with key: SigningKey) -> String {
-        let signingInput = key.header + "." + Base64URL.encode(payload)
-        return signingInput + "." + Base64URL.encode(key.sign(Array(signingInput.utf8)))
+        let signingCount = key.header.utf8.count + 1 + Base64URL.encodedCount(payload.count)
+        let capacity = signingCount + 1 + Base64URL.encodedCount(64)
+        return String(unsafeUninitializedCapacity: capacity) { output in
+            var count = output.initialize(from: key.header.utf8).1
+            output[count] = UInt8(ascii: ".")
+            count += 1
+            count += Base64URL.write(payload, to: UnsafeMutableBufferPointer(rebasing: output[count...]))
+            let signature = key.sign(UnsafeBufferPointer(UnsafeMutableBufferPointer(rebasing: output[..<count])))
+            output[count] = UInt8(ascii: ".")
+            count += 1
+            // An ES256 signature is 64 bytes (none when libcrypto fails, which no envelope opens).
+            count += Base64URL.write(
+                Array(signature.prefix(64)), to: UnsafeMutableBufferPointer(rebasing: output[count...]))
+            return count
+        }
     }
 
     /// The payload when the signature holds for `key`; nil for anything forged, tampered or malformed.

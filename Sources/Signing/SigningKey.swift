@@ -35,8 +35,13 @@ public final class SigningKey {
 
     /// The ES256 signature of `message`: r and s, 32 bytes each, as JWS carries it.
     public func sign(_ message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBufferPointer { sign($0) }
+    }
+
+    /// The same, of bytes where they lie: a receipt's signing input is megabytes, signed where it is written.
+    func sign(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var signature = [UInt8](repeating: 0, count: 64)
-        return pws_es256_sign(key, message, message.count, &signature) == 1 ? signature : []
+        return pws_es256_sign(key, message.baseAddress, message.count, &signature) == 1 ? signature : []
     }
 
     /// The Ed25519 signature an earlier build made with this seed: only to make such envelopes in tests.

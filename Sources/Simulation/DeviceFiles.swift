@@ -63,8 +63,23 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         onProblem?(problem)
     }
 
-    func load() -> String? { read("receipt").flatMap { String(data: $0, encoding: .utf8) } }
-    func save(_ receipt: String?) { write("receipt", receipt.map { Data($0.utf8) }) }
+    /// The receipt file's content as this phone last wrote or read it (`.some(nil)`: no file). The phone
+    /// is the file's one writer, and a receipt is megabytes once its history is long: it is written only
+    /// when its bytes change and read only once.
+    private var knownReceipt: String??
+
+    func load() -> String? {
+        if let knownReceipt { return knownReceipt }
+        let receipt = read("receipt").flatMap { String(data: $0, encoding: .utf8) }
+        knownReceipt = .some(receipt)
+        return receipt
+    }
+
+    func save(_ receipt: String?) {
+        guard knownReceipt != .some(receipt) else { return }
+        knownReceipt = nil
+        if write("receipt", receipt.map { Data($0.utf8) }) { knownReceipt = .some(receipt) }
+    }
 
     func cachedContent(_ contentId: String, level: AccessLevel) -> String? {
         read("content/\(level.rawValue)/\(contentId).txt").flatMap { String(data: $0, encoding: .utf8) }
@@ -98,7 +113,9 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         try? Data(contentsOf: directory.appendingPathComponent(name))
     }
 
-    private func write(_ name: String, _ data: Data?) {
+    /// Whether the file now holds `data`; a failure is reported.
+    @discardableResult
+    private func write(_ name: String, _ data: Data?) -> Bool {
         let url = directory.appendingPathComponent(name)
         do {
             if let data {
@@ -106,8 +123,10 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
             } else if FileManager.default.fileExists(atPath: url.path) {
                 try FileManager.default.removeItem(at: url)
             }
+            return true
         } catch {
             report("error: cannot write \(name) on \(directory.lastPathComponent): \(error.failureDescription)")
+            return false
         }
     }
 

@@ -1,8 +1,10 @@
+import SimKernel
+
 /// Reads the plain JSON objects the store signs (ASCII strings without escapes, integers, booleans, null,
 /// nested objects) without Foundation's decoder, which was a tenth of a renewal. Anything else (an escape,
 /// a fraction, a duplicate key, text beyond ASCII) answers nil, and the caller decodes with `JSONDecoder`,
 /// so what is accepted and refused is `JSONDecoder`'s (`QuickJSONTests` compares the two).
-enum QuickJSON: Equatable {
+public enum QuickJSON: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case bool(Bool)
@@ -10,7 +12,7 @@ enum QuickJSON: Equatable {
     case object([String: QuickJSON])
 
     /// The object `bytes` holds, or nil when it is not in the plain form above.
-    static func object(_ bytes: [UInt8]) -> [String: QuickJSON]? {
+    public static func object(_ bytes: [UInt8]) -> [String: QuickJSON]? {
         var reader = Reader(bytes: bytes)
         guard case .object(let members)? = reader.value(depth: 0) else { return nil }
         reader.skipSpace()
@@ -75,12 +77,10 @@ enum QuickJSON: Equatable {
         private mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                guard bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\") else { return nil }
-                end += 1
+            // Eight bytes at a time (`PlainJSONText`): a receipt request's string is megabytes.
+            guard let end = bytes.withUnsafeBufferPointer({ PlainJSONText.plainStringEnd($0, from: start) }) else {
+                return nil
             }
-            guard end < bytes.count else { return nil }
             index = end + 1
             return String(decoding: bytes[start..<end], as: UTF8.self)
         }

@@ -147,7 +147,7 @@ public final class BackendClient {
     /// Sends the receipt after a payment, as the current identity (none before an anonymous one exists).
     public func validateReceipt(_ receipt: String, completion: @escaping (Result<AccessAnswer, BackendFailure>) -> Void)
     {
-        post("/v1/receipts", ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
+        post("/v1/receipts", receipt: ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
             completion(result.flatMap { Self.decode(AccessBody.self, $0).map(\.access) })
         }
     }
@@ -156,7 +156,7 @@ public final class BackendClient {
     public func inspectRestore(
         _ receipt: String, completion: @escaping (Result<[RestorablePurchase], BackendFailure>) -> Void
     ) {
-        post("/v1/restores/inspect", ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
+        post("/v1/restores/inspect", receipt: ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
             completion(result.flatMap { Self.decode(InspectBody.self, $0).map(\.purchases) })
         }
     }
@@ -166,7 +166,8 @@ public final class BackendClient {
         _ receipt: String, confirmMoveFromAccount: Bool,
         completion: @escaping (Result<RestoreAnswer, BackendFailure>) -> Void
     ) {
-        post("/v1/restores", ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirmMoveFromAccount)) { result in
+        post("/v1/restores", receipt: ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirmMoveFromAccount)) {
+            result in
             completion(Self.restoreAnswer(result))
         }
     }
@@ -232,6 +233,14 @@ public final class BackendClient {
     ) {
         let bytes = (try? JSONEncoder().encode(body)).map(Array.init) ?? []
         send("POST", path, body: bytes, authenticated: authenticated, completion: completion)
+    }
+
+    /// A receipt's body, written around the receipt's bytes (`ReceiptBody.json`).
+    private func post(
+        _ path: String, receipt body: ReceiptBody, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
+    ) {
+        let bytes = (try? body.json()) ?? []
+        send("POST", path, body: bytes, completion: completion)
     }
 
     /// Sends once; on a 401 for an expired account token, refreshes and tries again, at most

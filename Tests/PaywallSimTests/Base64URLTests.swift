@@ -13,6 +13,9 @@ import Testing
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             #expect(Base64URL.encode(bytes) == expected)
             #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+            var appended = Array("prefix.".utf8)
+            Base64URL.encode(bytes, appendingTo: &appended)
+            #expect(String(decoding: appended, as: UTF8.self) == "prefix." + expected)
         }
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import BackendSim
+@testable import Subscriptions
+
+/// The app writes a receipt's request body by hand and the backend reads it by finding the receipt's
+/// bounds: both must be what `JSONEncoder` writes (sorted keys) and `JSONDecoder` reads, for any receipt.
+@Suite struct ReceiptBodyTests {
+    private static var receipts: [String] {
+        var generator = SeededGenerator(seed: 16)
+        let alphabet = Array("ABCxyz019-_.".utf8)
+        let jws = (0..<20).map { length in
+            String(decoding: (0..<length * 37).map { _ in alphabet[Int(generator.next() % 12)] }, as: UTF8.self)
+        }
+        return jws + [
+            "", "a\"quote", "back\\slash", "sl/ash", "tab\there", "new\nline", "\u{1}", "\u{7F}", "é", "🙂",
+            "eyJ.abc.de f", "<script>", "\u{2028}",
+        ]
+    }
+
+    @Test(arguments: receipts)
+    func theWrittenBodyIsJSONEncoders(_ receipt: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for confirm in [nil, true, false] as [Bool?] {
+            let body = ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm)
+            #expect(try body.json() == Array(encoder.encode(body)))
+        }
+    }
+
+    @Test(arguments: receipts)
+    func theBackendReadsWhatJSONDecoderReads(_ receipt: String) throws {
+        for confirm in [nil, true, false] as [Bool?] {
+            let bytes = try ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
+            let read = try Backend.ReceiptRequest.decode(from: Self.request(bytes))
+            #expect(read.receipt == receipt)
+            #expect(read.confirmMoveFromAccount == confirm)
+        }
+    }
+
+    /// Bodies that are not plain, or not a receipt request: refused or read exactly as `JSONDecoder` does.
+    @Test(arguments: [
+        #"{"receipt": "abc", "confirmMoveFromAccount": null}"#, #"{"receipt":"abc","extra":1}"#,
+        #"{"receipt":"a\u0062c"}"#, #"{"receipt":5}"#, #"{"receipts":"x"}"#, #"{"receipt":"abc","receipt":"d"}"#,
+        #"{"receipt":"abc","confirmMoveFromAccount":1}"#, #"{"receipt":"abc","confirmMoveFromAccount":"yes"}"#,
+        #" {"confirmMoveFromAccount":true,"receipt":"x.y.z"} "#, "not json", "", #"{"receipt":"é"}"#,
+    ])
+    func anyOtherBodyIsJSONDecoders(_ text: String) {
+        let expected = try? JSONDecoder().decode(Backend.ReceiptRequest.self, from: Data(text.utf8))
+        let read = try? Backend.ReceiptRequest.decode(from: Self.request(Array(text.utf8)))
+        #expect(read?.receipt == expected?.receipt)
+        #expect(read?.confirmMoveFromAccount == expected?.confirmMoveFromAccount)
+    }
+
+    private static func request(_ body: [UInt8]) -> HTTPRequest {
+        HTTPRequest(method: "POST", path: "/v1/receipts", headers: [:], body: body)
+    }
+}
