@@ -155,16 +155,17 @@ final class StoreLedger {
         kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
         appAccountToken: String? = nil
     ) throws(DatabaseError) -> Int64 {
-        try database.run(
+        // The new row's id in the same statement (it asked `last_insert_rowid()` after).
+        try database.query(
             """
             INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
-                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?)
+                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
                 .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
                 .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
-            ])
-        return try database.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+            ]
+        ).first?.first?.int ?? 0
     }
 
     func release(_ id: Int64) throws(DatabaseError) {
@@ -215,6 +216,13 @@ final class StoreLedger {
         // The row is what was bound, column for column: kept as it is, not read back.
         byAppleId[record.appleId]?.keep(record, inserted: true)
         byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: true)
+        // A subscription's first transaction names itself: no other row can name it (identifiers are new), so
+        // its list is this row alone, and the receipt check that follows a purchase reads nothing.
+        if record.originalTransactionIdentifier == record.transactionIdentifier,
+            byOriginal[record.transactionIdentifier] == nil
+        {
+            byOriginal[record.transactionIdentifier] = [record]
+        }
     }
 
     func revoke(_ transactionIdentifier: String, at date: SimInstant, reason: Int) throws(DatabaseError) {
@@ -263,10 +271,12 @@ final class StoreLedger {
                 optional(subscription.priceIncreaseStatus), .integer(Int64(subscription.introPeriodsLeft)),
                 .text(subscription.latestTransactionId), subscription.offerId.map { .text($0) } ?? .null,
             ])
+        // The row is what was bound (a failed write leaves nothing kept): the next renewal reads nothing.
+        subscriptionsRead[subscription.originalTransactionId] = .some(subscription)
     }
 
-    /// Each subscription as last read (nil when there is none), dropped when it is saved: a receipt check
-    /// reads the renewal state of every subscription its receipt lists.
+    /// Each subscription as last read or saved (nil when there is none): a receipt check reads the renewal
+    /// state of every subscription its receipt lists, and each renewal the subscription it renews.
     private var subscriptionsRead: [String: SubscriptionRecord?] = [:]
 
     func subscription(_ originalTransactionId: String) throws(DatabaseError) -> SubscriptionRecord? {
@@ -315,9 +325,15 @@ final class StoreLedger {
     }
 
     func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
-        try database.run(
-            "UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
-        kept(written: transactionIdentifier)
+        // Only `finished` changed: the row's keys come back with the write, and the kept copies are marked
+        // (they were read back whole in a second statement).
+        let keys = try database.query(
+            "UPDATE transactions SET finished = 1 WHERE transaction_id = ? RETURNING apple_id, original_transaction_id",
+            [.text(transactionIdentifier)])
+        for row in keys {
+            if let appleId = row[0].string { byAppleId[appleId]?.markFinished(transactionIdentifier) }
+            if let original = row[1].string { byOriginal[original]?.markFinished(transactionIdentifier) }
+        }
     }
 
     func transactions(appleId: String) throws(DatabaseError) -> [TransactionRecord] {
@@ -372,14 +388,28 @@ final class StoreLedger {
         return true
     }
 
-    /// The next value of the serial `name`: 1, 2, 3… over every run on this file.
+    /// Serials reserved on disk and not yet handed out, by name: the next one and the last reserved.
+    private var reservedSerials: [String: (next: Int64, last: Int64)] = [:]
+    /// How many serials one write reserves: the file holds the last reserved, so a reopened file (or one a
+    /// killed process left) starts after the whole block and never hands one out twice.
+    static let serialBlock: Int64 = 64
+
+    /// The next value of the serial `name`: 1, 2, 3… in one process; never one handed out before on this
+    /// file, reopened or not (a reopened file skips what the last process reserved and did not use).
     func nextSerial(_ name: String) throws(DatabaseError) -> Int64 {
+        if let reserved = reservedSerials[name], reserved.next <= reserved.last {
+            reservedSerials[name]?.next += 1
+            return reserved.next
+        }
         let rows = try database.query(
             """
-            INSERT INTO serials (name, value) VALUES (?, 1)
-            ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value
-            """, [.text(name)])
-        return rows.first?.first?.int ?? 0
+            INSERT INTO serials (name, value) VALUES (?, ?)
+            ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value
+            """, [.text(name), .integer(Self.serialBlock)])
+        guard let last = rows.first?.first?.int else { return 0 }
+        let first = last - Self.serialBlock + 1
+        reservedSerials[name] = (first + 1, last)
+        return first
     }
 
     private static func record(_ row: [SQLValue]) -> TransactionRecord {
@@ -399,6 +429,14 @@ final class StoreLedger {
 }
 
 extension [TransactionRecord] {
+    /// The kept copy of `transactionIdentifier`, if this list holds it, marked finished (searched from the
+    /// newest, where a purchase just delivered is).
+    fileprivate mutating func markFinished(_ transactionIdentifier: String) {
+        if let index = lastIndex(where: { $0.transactionIdentifier == transactionIdentifier }) {
+            self[index].finished = true
+        }
+    }
+
     /// Replaces the record with `record`'s identifier (searched from the newest, where writes land: a
     /// refund, a finish), or inserts it where `ORDER BY purchase_ms, transaction_id` puts it. A row just
     /// `inserted` has a new key: nothing is searched.

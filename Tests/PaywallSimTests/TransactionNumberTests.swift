@@ -1,3 +1,4 @@
+import Database
 import Foundation
 import SimKernel
 import Testing
@@ -33,5 +34,32 @@ import Testing
         #expect(try reopened.nextTransactionNumber() == 3)
         try reopened.insert(record(3))
         #expect(try reopened.nextTransactionNumber() == 4)
+    }
+
+    /// Notification serials come from blocks reserved on disk: 1, 2, 3… in one process, across a block's end
+    /// too, and a reopened file (or one a killed process left) never hands out one it handed out before.
+    @Test func serialsNeverRepeatAcrossBlocksAndReopening() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("appstore.sqlite").path
+        var seen: [Int64] = []
+        do {
+            let ledger = try StoreLedger(path: path)
+            for _ in 0..<(StoreLedger.serialBlock * 2 + 3) { seen.append(try ledger.nextSerial("notification")) }
+            #expect(seen == Array(1...(StoreLedger.serialBlock * 2 + 3)))
+            // Another name counts on its own.
+            #expect(try ledger.nextSerial("other") == 1)
+        }
+        for _ in 0..<3 {
+            let reopened = try StoreLedger(path: path)
+            for _ in 0..<5 { seen.append(try reopened.nextSerial("notification")) }
+        }
+        #expect(Set(seen).count == seen.count, "no serial handed out twice")
+        #expect(seen == seen.sorted(), "serials only grow")
+        // A file the earlier build wrote holds the last serial it used: the next block starts after it.
+        let database = try Database(path: path)
+        try database.run("UPDATE serials SET value = 7 WHERE name = 'other'")
+        #expect(try StoreLedger(path: path).nextSerial("other") == 8)
     }
 }
