@@ -203,10 +203,7 @@ public final class AppStore {
     }
 
     /// 16 bytes as a lowercase UUID.
-    static func uuid(_ bytes: [UInt8]) -> String {
-        let hex = Array(bytes.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
-    }
+    static func uuid(_ bytes: [UInt8]) -> String { UUIDText.lowercase(bytes) }
 
     // MARK: - Server API (what the backend asks, as Apple's verifyReceipt answers)
 
