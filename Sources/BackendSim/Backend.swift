@@ -111,8 +111,12 @@ public final class Backend {
     /// The access levels an identity holds now: the union of the levels of its active purchases.
     /// A ledger that cannot be read is an error, never "no levels".
     public func levels(of identityId: String) throws(DatabaseError) -> [String] {
+        levels(in: try ledger.purchases(ownedBy: identityId))
+    }
+
+    /// The levels of an identity's purchases as just read.
+    func levels(in purchases: [PurchaseRecord]) -> [String] {
         let now = clock()
-        let purchases = try ledger.purchases(ownedBy: identityId)
         return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
     }
 

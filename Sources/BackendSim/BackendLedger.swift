@@ -61,7 +61,14 @@ public final class BackendLedger {
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
         try database.migrate(LedgerSchema.migrations)
+        // SHA-256 of its arguments joined: the audit's insert chains from the last row's hash as the file
+        // holds it, read in the same statement (`audit`).
+        try database.defineFunction(Self.chainFunction, arity: 2) { arguments in
+            Digest.sha256((arguments[0] ?? []) + (arguments[1] ?? []))
+        }
     }
+
+    static let chainFunction = "pws_chain_sha256"
 
     /// Opens an existing ledger to read it, never to write: no migration runs and SQLite refuses any
     /// write. A file that is not a ledger (another database, not SQLite at all) is refused.
@@ -99,11 +106,7 @@ public final class BackendLedger {
 
     /// `deviceId`: the phone the identity was created for, so that phone restoring again gets it back.
     func createAnonymousIdentity(at time: SimInstant, deviceId: String? = nil) throws(DatabaseError) -> IdentityRecord {
-        let identity = IdentityRecord(id: "anon-\(try nextNumber())", kind: .anonymous)
-        try insert(identity, at: time)
-        if let deviceId {
-            try database.run("UPDATE identities SET device_id = ? WHERE id = ?", [.text(deviceId), .text(identity.id)])
-        }
+        let identity = try insertIdentity(.anonymous, prefix: "anon-", at: time, deviceId: deviceId)
         try audit(at: time, actor: identity.id, action: "identity.created", detail: "anonymous, from a receipt")
         return identity
     }
@@ -111,8 +114,7 @@ public final class BackendLedger {
     func createAccount(email: String, password: PasswordHash, at time: SimInstant) throws(DatabaseError)
         -> IdentityRecord
     {
-        let identity = IdentityRecord(id: "acct-\(try nextNumber())", kind: .account)
-        try insert(identity, at: time)
+        let identity = try insertIdentity(.account, prefix: "acct-", at: time, deviceId: nil)
         try database.run(
             "INSERT INTO accounts (identity_id, email, salt, iterations, hash) VALUES (?, ?, ?, ?, ?)",
             [
@@ -156,18 +158,22 @@ public final class BackendLedger {
         }
     }
 
-    private func insert(_ identity: IdentityRecord, at time: SimInstant) throws(DatabaseError) {
-        try database.run(
-            "INSERT INTO identities (id, kind, created_ms) VALUES (?, ?, ?)",
-            [.text(identity.id), .text(identity.kind.rawValue), .integer(time.milliseconds)])
-    }
-
-    /// Identifiers count up, so the same inputs give the same identifiers. Rows are never deleted, so
-    /// the largest rowid is the count, found in O(log n) where COUNT(*) would scan the table.
-    private func nextNumber() throws(DatabaseError) -> String {
-        let count = try database.query("SELECT COALESCE(MAX(rowid), 0) FROM identities").first?.first?.int ?? 0
-        let text = String(count + 1)
-        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    /// A new identity, `prefix` and its number: identifiers count up, so the same inputs give the same
+    /// identifiers. Rows are never deleted, so the largest rowid is the count, found in O(log n) (COUNT(*)
+    /// would scan the table) by the insert itself, with the device (one statement where there were three).
+    private func insertIdentity(
+        _ kind: IdentityRecord.Kind, prefix: String, at time: SimInstant, deviceId: String?
+    ) throws(DatabaseError) -> IdentityRecord {
+        let rows = try database.query(
+            """
+            INSERT INTO identities (id, kind, created_ms, device_id)
+                SELECT ? || printf('%06d', COALESCE(MAX(rowid), 0) + 1), ?, ?, ? FROM identities RETURNING id
+            """,
+            [.text(prefix), .text(kind.rawValue), .integer(time.milliseconds), .optionalText(deviceId)])
+        guard let id = rows.first?.first?.string else {
+            throw DatabaseError(code: 1, message: "an identity was inserted without an id")
+        }
+        return IdentityRecord(id: id, kind: kind)
     }
 
     // MARK: - Refresh tokens
@@ -215,17 +221,34 @@ public final class BackendLedger {
         ).map(Self.purchase)
     }
 
+    /// The same, each with when the server last asked Apple about it (`appleCheckedMillis`), in one read.
+    func purchasesWithAppleCheck(ownedBy ownerId: String) throws(DatabaseError) -> [(
+        purchase: PurchaseRecord, appleChecked: Int64
+    )] {
+        try database.query(
+            """
+            SELECT \(Self.purchaseColumns), apple_checked_ms FROM purchases WHERE owner_id = ?
+                ORDER BY original_transaction_id
+            """,
+            [.text(ownerId)]
+        ).map { (Self.purchase($0), $0[10].int ?? 0) }
+    }
+
     public func allPurchases() throws(DatabaseError) -> [PurchaseRecord] {
         try database.query("SELECT \(Self.purchaseColumns) FROM purchases ORDER BY original_transaction_id")
             .map(Self.purchase)
     }
 
-    func insert(_ purchase: PurchaseRecord, at time: SimInstant, actor: String) throws(DatabaseError) {
+    /// `ownerPurchaseMillis`: the purchase time of the new purchase that decided its owner (0: none).
+    func insert(_ purchase: PurchaseRecord, at time: SimInstant, actor: String, ownerPurchaseMillis: Int64 = 0)
+        throws(DatabaseError)
+    {
         try database.run(
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
-                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms,
+                owner_purchase_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
@@ -233,7 +256,7 @@ public final class BackendLedger {
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
                 // What it was just told is Apple's word (a verified receipt, a signed notification).
-                .integer(time.milliseconds),
+                .integer(time.milliseconds), .integer(ownerPurchaseMillis),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(
@@ -451,14 +474,18 @@ public final class BackendLedger {
         at time: SimInstant, actor: String, action: String, detail: String, subject: String? = nil,
         state: String? = nil
     ) throws(DatabaseError) {
-        let previous = try database.query("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").first?.first?.bytes ?? []
         let row = AuditChain.Row(
             atMillis: time.milliseconds, actor: actor, action: action, detail: detail, subject: subject, state: state)
+        // `AuditChain.hash(previous:_:)`, with the previous row's hash read by the insert itself from the file
+        // as it is (an edited ledger still chains from what it holds): one statement where there were two.
         try database.run(
-            "INSERT INTO audit (at_ms, actor, action, detail, subject, state, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO audit (at_ms, actor, action, detail, subject, state, hash) VALUES (?, ?, ?, ?, ?, ?,
+                \(Self.chainFunction)((SELECT hash FROM audit ORDER BY seq DESC LIMIT 1), ?))
+            """,
             [
                 .integer(time.milliseconds), .text(actor), .text(action), .text(detail), .optionalText(subject),
-                .optionalText(state), .blob(AuditChain.hash(previous: previous, row)),
+                .optionalText(state), .blob(row.bytes),
             ])
     }
 

@@ -16,8 +16,7 @@ extension Backend {
                 let held =
                     try identity.map { identity in
                         try ledgerChange { () throws -> Set<String> in
-                            try refreshLapsedRenewals(of: identity.id)
-                            return Set(try levels(of: identity.id))
+                            Set(levels(in: try refreshLapsedRenewals(of: identity.id)))
                         }
                     } ?? []
                 guard !held.isDisjoint(with: required) else { throw APIError.forbidden("level_required") }

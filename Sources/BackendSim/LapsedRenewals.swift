@@ -9,20 +9,28 @@ import StoreSim
 extension Backend {
     static let reconciliationInterval = SimDuration.days(1)
 
-    func refreshLapsedRenewals(of identityId: String) throws {
+    /// The identity's purchases as they stand after asking (read again only when Apple's answer changed
+    /// one), so the levels that follow need no read of their own.
+    @discardableResult
+    func refreshLapsedRenewals(of identityId: String) throws -> [PurchaseRecord] {
         let now = clock()
-        for purchase in try ledger.purchases(ownedBy: identityId) where !purchase.revoked {
+        let owned = try ledger.purchasesWithAppleCheck(ownedBy: identityId)
+        var changed = false
+        for (purchase, appleChecked) in owned where !purchase.revoked {
             let lapsed = purchase.autoRenew && !purchase.isActive(at: now)
-            let lastHeard = max(
-                purchase.appleSignedMillis, try ledger.appleCheckedMillis(purchase.originalTransactionId))
+            let lastHeard = max(purchase.appleSignedMillis, appleChecked)
             let due =
                 purchase.isActive(at: now) && now.milliseconds - lastHeard >= Self.reconciliationInterval.milliseconds
             guard lapsed || due else { continue }
-            try reconcile(purchase, now: now, why: lapsed ? "lapsed without news" : "no news for a day")
+            changed =
+                try reconcile(purchase, now: now, why: lapsed ? "lapsed without news" : "no news for a day")
+                || changed
         }
+        return changed ? try ledger.purchases(ownedBy: identityId) : owned.map(\.purchase)
     }
 
-    private func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws {
+    /// Whether Apple's answer changed the purchase's row.
+    private func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws -> Bool {
         let id = purchase.originalTransactionId
         // A subscription's status; for a one-time purchase (a non-consumable), its latest transaction.
         let item = store.subscriptionStatuses(originalTransactionId: id)?.data.flatMap(\.lastTransactions)
@@ -31,7 +39,7 @@ extension Backend {
             let signed = item?.signedTransactionInfo ?? store.signedLatestTransaction(originalTransactionId: id),
             let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: store.verifyingKey),
             transaction.bundleId == bundleId
-        else { return }
+        else { return false }
         try ledger.markAppleChecked(id, at: now)
         var updated = purchase
         updated.productId = transaction.productId
@@ -43,10 +51,11 @@ extension Backend {
         {
             updated.apply(renewal)
         }
-        guard updated != purchase else { return }
+        guard updated != purchase else { return false }
         // Apple's word as of now: a notification signed earlier arrives as older news.
         updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
         try ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) \(why)")
         timeline.log(.backend, "asked Apple about \(id), \(why)")
+        return true
     }
 }

@@ -52,12 +52,14 @@ extension Backend {
     /// The caller's identity and levels, after asking Apple about lapsed renewals. Called once per
     /// request, inside the request's `ledgerChange`, so what Apple said lands with the rest or not at all.
     func accessBody(_ identity: IdentityRecord, newToken: Bool) throws -> AccessBody {
-        try refreshLapsedRenewals(of: identity.id)
+        let purchases = try refreshLapsedRenewals(of: identity.id)
+        // Only an account has an email: `createAccount` writes the one row, for a new account identity.
+        let email = identity.kind == .account ? try ledger.email(of: identity.id) : nil
         return AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
-                email: try ledger.email(of: identity.id), appAccountToken: appAccountToken(for: identity.id)),
-            levels: try levels(of: identity.id))
+                email: email, appAccountToken: appAccountToken(for: identity.id)),
+            levels: levels(in: purchases))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -172,8 +174,9 @@ extension Backend {
                     let identity =
                         try payer ?? owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))
                     if payer == nil { owner = identity }
-                    try ledger.insert(receipt.purchase(record, owner: identity.id), at: now, actor: identity.id)
-                    try ledger.setOwnerPurchaseMillis(id, record.purchaseDate.milliseconds)
+                    try ledger.insert(
+                        receipt.purchase(record, owner: identity.id), at: now, actor: identity.id,
+                        ownerPurchaseMillis: record.purchaseDate.milliseconds)
                     if identity.id != owner?.id { elsewhere.append(id) }
                 }
                 guard let owner else {

@@ -17,6 +17,11 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
     public var description: String { "SQLite error \(code): \(message)" }
+
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 /// One SQLite database: WAL, a busy timeout, foreign keys, prepared statements kept per SQL text,
@@ -93,10 +98,9 @@ public final class Database {
     @discardableResult
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(DatabaseError) -> [[SQLValue]] {
         let statement = try prepared(sql)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
+        defer { sqlite3_reset(statement) }
+        // Every parameter is bound again below; only one left unbound would keep the last call's value.
+        if parameters.count < sqlite3_bind_parameter_count(statement) { sqlite3_clear_bindings(statement) }
         for (offset, value) in parameters.enumerated() {
             try check(bind(value, to: statement, at: Int32(offset + 1)))
         }
@@ -227,6 +231,31 @@ public final class Database {
         try query("PRAGMA integrity_check").compactMap { $0.first?.string }.joined(separator: "\n")
     }
 
+    /// Defines the SQL function `name` on this connection: `arity` arguments, each a blob (nil for NULL or
+    /// any other type, as `SQLValue.bytes` reads them), answered with a blob. A write that needs a value derived from a row it reads (the audit's previous
+    /// hash) then reads and writes in one statement.
+    public func defineFunction(_ name: String, arity: Int32, _ body: @escaping ([[UInt8]?]) -> [UInt8])
+        throws(DatabaseError)
+    {
+        let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, arity, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, count, arguments in
+                guard let context, let box = sqlite3_user_data(context) else { return }
+                let body = Unmanaged<FunctionBox>.fromOpaque(box).takeUnretainedValue().body
+                let values: [[UInt8]?] = (0..<Int(count)).map { index in
+                    guard let value = arguments?[index], sqlite3_value_type(value) == SQLITE_BLOB else { return nil }
+                    let length = Int(sqlite3_value_bytes(value))
+                    guard length > 0, let bytes = sqlite3_value_blob(value) else { return [] }
+                    return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+                }
+                let result = body(values)
+                result.withUnsafeBytes { pws_sqlite_result_blob(context, $0.baseAddress, Int32($0.count)) }
+            }, nil, nil,
+            { box in box.map { Unmanaged<FunctionBox>.fromOpaque($0).release() } })
+        try check(code)
+    }
+
     // MARK: - Statements
 
     private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
@@ -241,7 +270,9 @@ public final class Database {
     private func bind(_ value: SQLValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch value {
         case .integer(let number): return sqlite3_bind_int64(statement, index, number)
-        case .text(let text): return pws_sqlite_bind_text(statement, index, text, -1)
+        case .text(var text):
+            // The string's own bytes with their length: passing it as a C string copied it into a new array.
+            return text.withUTF8 { pws_sqlite_bind_utf8(statement, index, $0.baseAddress, Int32($0.count)) }
         case .blob(let bytes):
             return bytes.withUnsafeBytes { pws_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) }
         case .null: return sqlite3_bind_null(statement, index)
@@ -267,6 +298,12 @@ public final class Database {
     private func error(_ code: Int32) -> DatabaseError {
         DatabaseError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database")
     }
+}
+
+/// A Swift function SQLite calls (`defineFunction`), kept alive by the connection until it is replaced.
+private final class FunctionBox {
+    let body: ([[UInt8]?]) -> [UInt8]
+    init(_ body: @escaping ([[UInt8]?]) -> [UInt8]) { self.body = body }
 }
 
 /// What `Database.changeStamp()` read.
