@@ -72,6 +72,38 @@ static inline int pws_es256_sign(EVP_PKEY *key, const uint8_t *message, size_t l
     return ok;
 }
 
+/* `key`'s signing context, set up once: `pws_es256_sign_with` then signs without fetching the algorithm
+   and building a context for every signature (EVP_DigestSignInit: about a sixth of a signature). */
+static inline EVP_PKEY_CTX *pws_es256_signer(EVP_PKEY *key) {
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (context && EVP_PKEY_sign_init(context) == 1 && EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1)
+        return context;
+    EVP_PKEY_CTX_free(context);
+    return NULL;
+}
+
+/* `pws_es256_sign` with a context from `pws_es256_signer` and SHA-256 fetched once: ECDSA of the digest is
+   what EVP_DigestSign computes. */
+static inline int pws_es256_sign_with(EVP_PKEY_CTX *signer, const EVP_MD *sha256, const uint8_t *message,
+                                      size_t length, uint8_t *signature64) {
+    unsigned char digest[32], der[80];
+    unsigned int digestLength = 0;
+    size_t derLength = sizeof der;
+    if (EVP_Digest(message, length, digest, &digestLength, sha256, NULL) != 1 || digestLength != 32
+        || EVP_PKEY_sign(signer, der, &derLength, digest, sizeof digest) != 1)
+        return 0;
+    const unsigned char *cursor = der;
+    ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
+    const BIGNUM *r = NULL, *s = NULL;
+    int ok = 0;
+    if (parsed) {
+        ECDSA_SIG_get0(parsed, &r, &s);
+        ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
+        ECDSA_SIG_free(parsed);
+    }
+    return ok;
+}
+
 /* Whether `signature64` (r||s) is `key`'s ES256 signature of `message`. */
 static inline int pws_es256_verify(EVP_PKEY *key, const uint8_t *message, size_t length, const uint8_t *signature64) {
     int ok = 0;

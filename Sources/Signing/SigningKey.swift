@@ -31,7 +31,24 @@ public final class SigningKey {
         header = SignedEnvelope.header(for: publicKey)
     }
 
-    deinit { EVP_PKEY_free(key) }
+    /// The signing context and SHA-256, made at the first signature (`pws_es256_signer`); nil when libcrypto
+    /// could not, and each signature then sets itself up as before.
+    private lazy var signer: (context: OpaquePointer, sha256: OpaquePointer)? = {
+        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else { return nil }
+        guard let context = pws_es256_signer(key) else {
+            EVP_MD_free(sha256)
+            return nil
+        }
+        return (context, sha256)
+    }()
+
+    deinit {
+        if let signer {
+            EVP_PKEY_CTX_free(signer.context)
+            EVP_MD_free(signer.sha256)
+        }
+        EVP_PKEY_free(key)
+    }
 
     /// The ES256 signature of `message`: r and s, 32 bytes each, as JWS carries it.
     public func sign(_ message: [UInt8]) -> [UInt8] {
@@ -41,7 +58,13 @@ public final class SigningKey {
     /// The same, of bytes where they lie: a receipt's signing input is megabytes, signed where it is written.
     func sign(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var signature = [UInt8](repeating: 0, count: 64)
-        return pws_es256_sign(key, message.baseAddress, message.count, &signature) == 1 ? signature : []
+        let signed =
+            if let signer {
+                pws_es256_sign_with(signer.context, signer.sha256, message.baseAddress, message.count, &signature)
+            } else {
+                pws_es256_sign(key, message.baseAddress, message.count, &signature)
+            }
+        return signed == 1 ? signature : []
     }
 
     /// The Ed25519 signature an earlier build made with this seed: only to make such envelopes in tests.
