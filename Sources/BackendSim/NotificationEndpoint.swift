@@ -81,7 +81,11 @@ extension Backend {
         let head = Array(#"{"signedPayload":""#.utf8)
         if body.count > head.count + 2, body.starts(with: head), body.suffix(2).elementsEqual(#""}"#.utf8) {
             let value = body[head.count..<(body.count - 2)]
-            if value.allSatisfy({ Base64URL.isJWSByte($0) }) { return String(decoding: value, as: UTF8.self) }
+            // Text JSON holds as it is (no quote, backslash, control or non-ASCII byte) reads as the decoder
+            // would read it; checked eight bytes at a time (a call per byte was 2 % of a renewal).
+            if value.withUnsafeBufferPointer({ PlainJSONText.isPlain($0) }) {
+                return String(decoding: value, as: UTF8.self)
+            }
         }
         return try JSONBody.decode(NotificationRequest.self, from: request).signedPayload
     }

@@ -45,7 +45,16 @@ public enum SignedEnvelope {
     /// covers these bytes already, so checking this one again (as the backend did, three times a
     /// notification) proves nothing more. Never for an envelope that arrived on its own.
     public static func payload(ofEnclosed envelope: String) -> [UInt8]? {
-        split(envelope)?.payload
+        // The same checks as `split`, but only the payload is decoded: no signature, no copy of the input.
+        var envelope = envelope
+        return envelope.withUTF8 { bytes -> [UInt8]? in
+            guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+                let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+                !bytes[(second + 1)...].contains(UInt8(ascii: ".")),
+                Base64URL.decode(bytes[(second + 1)...]) != nil
+            else { return nil }
+            return Base64URL.decode(bytes[(first + 1)..<second])
+        }
     }
 
     /// The payload, the signed bytes and the signature. Split on UTF-8 bytes, not Characters: this runs
