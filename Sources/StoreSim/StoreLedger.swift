@@ -257,10 +257,18 @@ final class StoreLedger {
         func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
         try database.run(
             """
-            INSERT OR REPLACE INTO subscriptions (original_transaction_id, apple_id, device_id, group_id, product_id,
+            INSERT INTO subscriptions (original_transaction_id, apple_id, device_id, group_id, product_id,
                 auto_renew_product_id, auto_renew, status, expires_ms, grace_expires_ms, retry_ends_ms,
                 expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id, offer_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(original_transaction_id) DO UPDATE SET apple_id = excluded.apple_id,
+                device_id = excluded.device_id, group_id = excluded.group_id, product_id = excluded.product_id,
+                auto_renew_product_id = excluded.auto_renew_product_id, auto_renew = excluded.auto_renew,
+                status = excluded.status, expires_ms = excluded.expires_ms,
+                grace_expires_ms = excluded.grace_expires_ms, retry_ends_ms = excluded.retry_ends_ms,
+                expiration_intent = excluded.expiration_intent, price_increase_status = excluded.price_increase_status,
+                intro_periods_left = excluded.intro_periods_left, latest_transaction_id = excluded.latest_transaction_id,
+                offer_id = excluded.offer_id
             """,
             [
                 .text(subscription.originalTransactionId), .text(subscription.appleId), .text(subscription.deviceId),
@@ -271,7 +279,8 @@ final class StoreLedger {
                 optional(subscription.priceIncreaseStatus), .integer(Int64(subscription.introPeriodsLeft)),
                 .text(subscription.latestTransactionId), subscription.offerId.map { .text($0) } ?? .null,
             ])
-        // The row is what was bound (a failed write leaves nothing kept): the next renewal reads nothing.
+        // Updated in place (REPLACE deleted the row and inserted it again, index entries and all). The row is
+        // what was bound (a failed write leaves nothing kept): the next renewal reads nothing.
         subscriptionsRead[subscription.originalTransactionId] = .some(subscription)
     }
 
