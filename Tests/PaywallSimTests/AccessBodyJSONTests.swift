@@ -1,0 +1,58 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import BackendSim
+
+/// The access answer written by hand is `JSONEncoder`'s bytes with sorted keys, on 3,000 seeded answers
+/// with every escape JSON has, nil fields and empty lists; text beyond ASCII goes to the encoder.
+@Suite struct AccessBodyJSONTests {
+    private let pieces = [
+        "", "anon-000001", "acct-000042", "a/b", "quote\"d", "back\\slash", "tab\tline\nfeed\r", "\u{01}\u{1F}",
+        "\u{08}\u{0C}", "reader@example.test", "eyJhbGciOiJIUzI1NiJ9.e30.sig-_", "premium", "{}[],:",
+    ]
+
+    private func text(_ random: inout SeededGenerator) -> String {
+        (0..<Int(random.next() % 3)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+    }
+
+    private func list(_ random: inout SeededGenerator) -> [String] {
+        (0..<Int(random.next() % 4)).map { _ in text(&random) }
+    }
+
+    private func maybe(_ random: inout SeededGenerator) -> String? {
+        random.next() % 3 == 0 ? nil : text(&random)
+    }
+
+    @Test func handWrittenBytesAreTheEncoders() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var random = SeededGenerator(seed: 3)
+        for _ in 0..<3_000 {
+            let answer = Backend.AccessBody(
+                identity: Backend.IdentityBody(
+                    id: text(&random), kind: random.next() % 2 == 0 ? "anonymous" : "account",
+                    token: maybe(&random), email: maybe(&random), appAccountToken: maybe(&random)),
+                levels: list(&random), ownedElsewhere: list(&random), restored: list(&random),
+                refused: (0..<Int(random.next() % 3)).map { _ in
+                    Backend.RefusedBody(originalTransactionId: text(&random), error: text(&random))
+                },
+                error: maybe(&random))
+            #expect(answer.isASCII)
+            #expect(answer.json == Array(try encoder.encode(answer)))
+            #expect(Backend.response(200, answer).body == answer.json)
+        }
+    }
+
+    @Test func textBeyondASCIIGoesToTheEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let answer = Backend.AccessBody(
+            identity: Backend.IdentityBody(
+                id: "acct-000001", kind: "account", token: nil, email: "léa@example.test\u{2028}",
+                appAccountToken: nil),
+            levels: ["premium"])
+        #expect(!answer.isASCII)
+        #expect(Backend.response(200, answer).body == Array(try encoder.encode(answer)))
+    }
+}
