@@ -47,7 +47,8 @@ public enum QuickJSON: Equatable, Sendable {
 
         private mutating func object(depth: Int) -> QuickJSON? {
             index += 1
-            var members: [String: QuickJSON] = [:]
+            // Room for a transaction info's members at once: growing from empty rehashed them four times.
+            var members: [String: QuickJSON] = Dictionary(minimumCapacity: 24)
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
