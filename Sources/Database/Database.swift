@@ -114,6 +114,17 @@ public final class Database {
         return rows
     }
 
+    /// Runs one statement that writes and answers how many rows it changed (`sqlite3_changes`): a write
+    /// that may do nothing (`ON CONFLICT … DO NOTHING`) says whether it did without RETURNING, whose rows
+    /// SQLite gathers in a temporary table first.
+    public func runCountingChanges(_ sql: String, _ parameters: [SQLValue] = []) throws(DatabaseError) -> Int {
+        _ = try query(sql, parameters)
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// The rowid the last successful INSERT on this connection gave its row (`sqlite3_last_insert_rowid`).
+    public var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Runs `body` in one transaction: all of it is written, or none.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         // Prepared once and kept, as every statement is: `execute` parsed them again for every transaction.

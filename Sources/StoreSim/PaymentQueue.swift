@@ -318,8 +318,10 @@ public final class PaymentQueue {
     /// Tells the store the app has handled the transaction; until then it is delivered again at each launch.
     public func finish(_ transactionIdentifier: String?) {
         guard let identifier = transactionIdentifier else { return }
-        guard store.logged("finish transaction \(identifier)", { try store.ledger.markFinished(identifier) }) != nil
-        else { return }
+        let finished = store.logged("finish transaction \(identifier)") {
+            try store.ledger.markFinished(identifier, appleId: appleId)
+        }
+        guard finished != nil else { return }
         store.log("transaction finished: \(identifier)")
     }
 

@@ -155,17 +155,17 @@ final class StoreLedger {
         kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
         appAccountToken: String? = nil
     ) throws(DatabaseError) -> Int64 {
-        // The new row's id in the same statement (it asked `last_insert_rowid()` after).
-        try database.query(
+        try database.run(
             """
             INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
-                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
                 .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
-            ]
-        ).first?.first?.int ?? 0
+            ])
+        // The new row's id from the connection (`id` is the rowid): it asked `SELECT last_insert_rowid()`.
+        return database.lastInsertRowid
     }
 
     func release(_ id: Int64) throws(DatabaseError) {
@@ -333,9 +333,20 @@ final class StoreLedger {
             offerId: row.count > 15 ? row[15].string : nil)
     }
 
-    func markFinished(_ transactionIdentifier: String) throws(DatabaseError) {
-        // Only `finished` changed: the row's keys come back with the write, and the kept copies are marked
-        // (they were read back whole in a second statement).
+    /// `appleId`: whose the transaction is likely to be (the finishing phone's Apple ID). When its kept list
+    /// holds the transaction, the copies are marked in place; otherwise the row's keys come back with the
+    /// write (RETURNING, which costs as much as a statement of its own) and those lists are marked.
+    func markFinished(_ transactionIdentifier: String, appleId: String? = nil) throws(DatabaseError) {
+        if let appleId,
+            let kept = byAppleId[appleId]?.last(where: { $0.transactionIdentifier == transactionIdentifier })
+        {
+            try database.run(
+                "UPDATE transactions SET finished = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])
+            byAppleId[appleId]?.markFinished(transactionIdentifier)
+            byOriginal[kept.originalTransactionIdentifier]?.markFinished(transactionIdentifier)
+            return
+        }
+        // Only `finished` changed: the kept copies are marked, not read back.
         let keys = try database.query(
             "UPDATE transactions SET finished = 1 WHERE transaction_id = ? RETURNING apple_id, original_transaction_id",
             [.text(transactionIdentifier)])

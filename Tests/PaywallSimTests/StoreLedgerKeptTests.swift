@@ -36,7 +36,9 @@ import Testing
                 if original == id { originals.append(id) }
                 transactions.append(id)
             case 2 where !transactions.isEmpty:
-                try ledger.markFinished(transactions[Int(random.next() % UInt64(transactions.count))])
+                // Named with an Apple ID (the phone's, sometimes not the transaction's) or without.
+                let hint = random.next() % 3 == 0 ? nil : appleIds[Int(random.next() % 3)]
+                try ledger.markFinished(transactions[Int(random.next() % UInt64(transactions.count))], appleId: hint)
             case 3 where !transactions.isEmpty:
                 let refunded = transactions[Int(random.next() % UInt64(transactions.count))]
                 try ledger.revoke(refunded, at: SimInstant(milliseconds: Int64(step)), reason: 0)
