@@ -57,7 +57,7 @@ extension Backend {
 
     /// The first 16 bytes as a lowercase UUID, as Apple's nonces are written.
     static func uuid(_ bytes: [UInt8]) -> String {
-        let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        let hex = Hex.encode(bytes.prefix(16))
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
     }
