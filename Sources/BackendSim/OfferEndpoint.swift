@@ -55,10 +55,11 @@ extension Backend {
         Self.uuid(Digest.hmacSHA256(key: keys.tokenSecret, message: Array("app account token \(identityId)".utf8)))
     }
 
-    /// The first 16 bytes as a lowercase UUID, as Apple's nonces are written.
+    /// The first 16 bytes (of 16 or more) as a lowercase UUID, as Apple's nonces are written.
     static func uuid(_ bytes: [UInt8]) -> String {
-        let hex = Hex.encode(bytes.prefix(16))
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        let bytes = bytes.prefix(16)
+        let at = bytes.startIndex
+        return [at..<at + 4, at + 4..<at + 6, at + 6..<at + 8, at + 8..<at + 10, at + 10..<at + 16]
+            .map { Hex.encode(bytes[$0]) }.joined(separator: "-")
     }
 }

@@ -1,15 +1,15 @@
 /// Writes JSON byte for byte as `JSONEncoder` with `.sortedKeys` does (`ReceiptCodec.canonicalJSON`):
 /// no spaces, keys in the order given (the caller lists them sorted), nil fields left out, `/` escaped.
 /// Foundation's encoder was a tenth of a renewal's time for the three payloads a DID_RENEW signs.
-struct CanonicalJSONWriter {
-    private(set) var bytes: [UInt8] = []
+public struct CanonicalJSONWriter {
+    public private(set) var bytes: [UInt8] = []
     /// Whether the next member needs a comma before it.
     private var afterMember = false
 
-    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
 
     /// An object; `members` writes its fields, keys in sorted order.
-    mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
+    public mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         afterMember = false
         members(&self)
@@ -18,26 +18,26 @@ struct CanonicalJSONWriter {
     }
 
     /// A member whose value is an object.
-    mutating func object(_ key: StaticString, _ members: (inout CanonicalJSONWriter) -> Void) {
+    public mutating func object(_ key: StaticString, _ members: (inout CanonicalJSONWriter) -> Void) {
         write(key)
         object(members)
     }
 
-    mutating func string(_ key: StaticString, _ value: String?) {
+    public mutating func string(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         write(key)
         writeString(value)
         afterMember = true
     }
 
-    mutating func integer(_ key: StaticString, _ value: (some BinaryInteger)?) {
+    public mutating func integer(_ key: StaticString, _ value: (some BinaryInteger)?) {
         guard let value else { return }
         write(key)
         bytes.append(contentsOf: String(value).utf8)
         afterMember = true
     }
 
-    mutating func bool(_ key: StaticString, _ value: Bool?) {
+    public mutating func bool(_ key: StaticString, _ value: Bool?) {
         guard let value else { return }
         write(key)
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
