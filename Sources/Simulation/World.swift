@@ -72,6 +72,8 @@ public final class World {
     var words = BackendWords()
     /// How far the invariant checks have read the ledger's audit chain.
     var auditScan = AuditScan()
+    /// The Apple ID's entitled subscriptions as last read, with the store's records version then.
+    var entitledKept: (appleId: String, version: UInt32, records: [SubscriptionRecord])?
     /// When the app on screen last gave up on a request after its timeout.
     var lastGiveUp: SimInstant?
 
