@@ -52,11 +52,11 @@ public struct TokenAuthority: Sendable {
     }
 
     private static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-    private let secret: [UInt8]
+    private let secret: HMACKey
     private let audience: String
 
     public init(secret: [UInt8], audience: String) {
-        self.secret = secret
+        self.secret = HMACKey(secret)
         self.audience = audience
     }
 
@@ -64,7 +64,7 @@ public struct TokenAuthority: Sendable {
         let claims = TokenClaims(
             sub: identity.id, kind: identity.kind, aud: audience, exp: (now + lifetime).milliseconds)
         let signingInput = Self.header + "." + Base64URL.encode(claims.json)
-        return signingInput + "." + Base64URL.encode(Digest.hmacSHA256(key: secret, message: Array(signingInput.utf8)))
+        return signingInput + "." + Base64URL.encode(secret.mac(Array(signingInput.utf8)))
     }
 
     /// `acceptingExpired`: an authentic token past its expiry still names its identity; only the
@@ -78,7 +78,7 @@ public struct TokenAuthority: Sendable {
             !bytes[(second + 1)...].contains(dot), let signature = Base64URL.decode(bytes[(second + 1)...]),
             let payload = Base64URL.decode(bytes[(first + 1)..<second])
         else { throw .malformed }
-        let expected = Digest.hmacSHA256(key: secret, message: Array(bytes[..<second]))
+        let expected = bytes.withUnsafeBufferPointer { secret.mac(UnsafeBufferPointer(rebasing: $0[..<second])) }
         guard Digest.constantTimeEqual(signature, expected) else { throw .badSignature }
         guard let claims = TokenClaims(json: payload) else { throw .malformed }
         guard claims.aud == audience else { throw .otherApp }
