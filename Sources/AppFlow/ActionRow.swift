@@ -3,8 +3,12 @@ extension AppState {
     /// action meets a screen's layout, so reordering a screen's rows breaks nothing outside AppFlow.
     /// What is typed first (credentials, the gate's answer) is not compared: the button is the same.
     public func row(doing action: ReaderAction) -> Int? {
-        let rows = ScreenBuilder.build(self).screen.rows
-        return rows.firstIndex { row in
+        row(doing: action, on: ScreenBuilder.build(self).screen)
+    }
+
+    /// The same, on `screen`, this state's screen already built (a phone keeps it until the state changes).
+    public func row(doing action: ReaderAction, on screen: ScreenModel) -> Int? {
+        screen.rows.firstIndex { row in
             guard let choice = row.choice, let done = ReaderAction.of(choice, in: self) else { return false }
             return done.sameButton(as: action)
         }

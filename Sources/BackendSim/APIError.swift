@@ -31,8 +31,15 @@ enum JSONBody {
     static func response(_ status: Int, _ body: some Encodable) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(body)).map(Array.init) ?? []
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: bytes)
+        do {
+            return HTTPResponse(
+                status: status, headers: ["Content-Type": "application/json"], body: Array(try encoder.encode(body)))
+        } catch {
+            // Never an empty 200: an answer that cannot be written is the server failing, as the app sees it.
+            return HTTPResponse(
+                status: 500, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"error":"response_unwritable"}"#.utf8))
+        }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws(APIError) -> T {

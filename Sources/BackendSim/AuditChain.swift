@@ -44,7 +44,7 @@ enum AuditChain {
     static func purchaseSubject(_ originalTransactionId: String) -> String { "purchase:\(originalTransactionId)" }
 
     static func refreshSubject(_ tokenHash: [UInt8]) -> String {
-        "refresh:" + tokenHash.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "refresh:" + Hex.encode(tokenHash)
     }
 
     static func refreshState(identityId: String, expires: Int64, used: Bool) -> String {

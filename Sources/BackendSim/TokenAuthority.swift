@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Signing
 import SimKernel
+import StoreSim
 
 /// What a token says: whose it is, which app it is for, until when.
 public struct TokenClaims: Codable, Equatable, Sendable {
@@ -9,6 +10,35 @@ public struct TokenClaims: Codable, Equatable, Sendable {
     public let aud: String
     /// Expiry, in virtual milliseconds since the epoch.
     public let exp: Int64
+}
+
+extension TokenClaims {
+    /// The claims as `JSONEncoder` with sorted keys writes them, by hand: the encoder was a token's cost.
+    var json: [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: 128)
+        writer.object {
+            $0.string("aud", aud)
+            $0.integer("exp", exp)
+            $0.string("kind", kind.rawValue)
+            $0.string("sub", sub)
+        }
+        return writer.bytes
+    }
+
+    /// The claims `json` holds: read without `JSONDecoder` when plain (every token this server signs),
+    /// by it otherwise, so what is read is `JSONDecoder`'s either way; nil when neither reads them.
+    init?(json: [UInt8]) {
+        if let members = QuickJSON.object(json), case .string(let sub)? = members["sub"],
+            case .string(let kind)? = members["kind"], let kind = IdentityRecord.Kind(rawValue: kind),
+            case .string(let aud)? = members["aud"], case .integer(let exp)? = members["exp"]
+        {
+            self.init(sub: sub, kind: kind, aud: aud, exp: exp)
+        } else if let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(json)) {
+            self = claims
+        } else {
+            return nil
+        }
+    }
 }
 
 /// Issues and checks JWT-shaped tokens signed with HMAC-SHA256 (libcrypto).
@@ -22,34 +52,35 @@ public struct TokenAuthority: Sendable {
     }
 
     private static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-    private let secret: [UInt8]
+    private let secret: HMACKey
     private let audience: String
 
     public init(secret: [UInt8], audience: String) {
-        self.secret = secret
+        self.secret = HMACKey(secret)
         self.audience = audience
     }
 
     public func issue(for identity: IdentityRecord, now: SimInstant, lifetime: SimDuration) -> String {
         let claims = TokenClaims(
             sub: identity.id, kind: identity.kind, aud: audience, exp: (now + lifetime).milliseconds)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let payload = Base64URL.encode(Array((try? encoder.encode(claims)) ?? Data()))
-        let signingInput = Self.header + "." + payload
-        return signingInput + "." + Base64URL.encode(Digest.hmacSHA256(key: secret, message: Array(signingInput.utf8)))
+        let signingInput = Self.header + "." + Base64URL.encode(claims.json)
+        return signingInput + "." + Base64URL.encode(secret.mac(Array(signingInput.utf8)))
     }
 
     /// `acceptingExpired`: an authentic token past its expiry still names its identity; only the
     /// renewal of an anonymous token and a transfer's proof of the phone's identity accept one.
     public func verify(_ token: String, now: SimInstant, acceptingExpired: Bool = false) throws(Refusal) -> TokenClaims
     {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let signature = Base64URL.decode(parts[2]), let payload = Base64URL.decode(parts[1])
+        // Three parts, split on the bytes: splitting the String by Characters was half of a check.
+        let bytes = Array(token.utf8)
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot), let second = bytes[(first + 1)...].firstIndex(of: dot),
+            !bytes[(second + 1)...].contains(dot), let signature = Base64URL.decode(bytes[(second + 1)...]),
+            let payload = Base64URL.decode(bytes[(first + 1)..<second])
         else { throw .malformed }
-        let expected = Digest.hmacSHA256(key: secret, message: Array("\(parts[0]).\(parts[1])".utf8))
+        let expected = bytes.withUnsafeBufferPointer { secret.mac(UnsafeBufferPointer(rebasing: $0[..<second])) }
         guard Digest.constantTimeEqual(signature, expected) else { throw .badSignature }
-        guard let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(payload)) else { throw .malformed }
+        guard let claims = TokenClaims(json: payload) else { throw .malformed }
         guard claims.aud == audience else { throw .otherApp }
         guard acceptingExpired || now.milliseconds < claims.exp else { throw .expired }
         return claims

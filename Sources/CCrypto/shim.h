@@ -125,4 +125,25 @@ static inline int pws_es256_verify(EVP_PKEY *key, const uint8_t *message, size_t
     ECDSA_SIG_free(parsed);
     return ok;
 }
+/* An HMAC-SHA256 context keyed with `key`, from the fetched `mac` ("HMAC"): kept by its owner and
+   duplicated for each message, so the key's pads and the digest are set up once. NULL on failure. */
+static inline EVP_MAC_CTX *pws_hmac_sha256_keyed(EVP_MAC *mac, const uint8_t *key, size_t length) {
+    EVP_MAC_CTX *context = EVP_MAC_CTX_new(mac);
+    char digest[] = "SHA256";
+    OSSL_PARAM params[2] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                            OSSL_PARAM_construct_end()};
+    if (context && EVP_MAC_init(context, key, length, params) == 1) return context;
+    EVP_MAC_CTX_free(context);
+    return NULL;
+}
+
+/* The MAC of `message` under the keyed context `keyed` (left as it was). 1 on success. */
+static inline int pws_hmac_sha256_mac(const EVP_MAC_CTX *keyed, const uint8_t *message, size_t length, uint8_t *mac32) {
+    EVP_MAC_CTX *context = EVP_MAC_CTX_dup(keyed);
+    size_t written = 0;
+    int ok = context && EVP_MAC_update(context, message, length) == 1
+        && EVP_MAC_final(context, mac32, &written, 32) == 1 && written == 32;
+    EVP_MAC_CTX_free(context);
+    return ok;
+}
 #endif

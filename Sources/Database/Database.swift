@@ -237,6 +237,16 @@ public final class Database {
         return ChangeStamp(others: others, pager: pager)
     }
 
+    /// The pager's data version alone (no statement run): it moves with every commit of this
+    /// connection, schema changes too; nil inside a transaction, whose writes it does not show yet.
+    /// Another connection's commits show only once this one reads again, so it is a version for what
+    /// this process alone writes (a state folder is one process's, `StateLock`).
+    public func ownDataVersion() -> UInt32? {
+        guard sqlite3_get_autocommit(handle) != 0 else { return nil }
+        var pager: UInt32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager) == SQLITE_OK ? pager : nil
+    }
+
     /// `PRAGMA integrity_check`: "ok" or SQLite's list of problems.
     public func integrityCheck() throws(DatabaseError) -> String {
         try query("PRAGMA integrity_check").compactMap { $0.first?.string }.joined(separator: "\n")

@@ -120,7 +120,7 @@ struct StepGenerator {
             if state.isSignedIn { here.append(.logOut) }
             if state.access.isSubscriber { here.append(.manageSubscription) }
             return pick(here + anywhere)
-        case .content where state.row(doing: .subscribe) != nil:
+        case .content where state.row(doing: .subscribe, on: world.screen) != nil:
             return chance(0.5) ? .subscribe : pick(anywhere)
         case .login, .signup, .accountRequired:
             return pick([credentials(login: true), credentials(login: false), .back])

@@ -15,14 +15,16 @@ public final class Keyring {
     public let tokenSecret: [UInt8]
     public let offerKeySeed: [UInt8]
     /// Seeds the derivation of unguessable values; nil draws them from the OS (`SecureRandom`).
-    private let derivationKey: [UInt8]?
+    private let derivationKey: HMACKey?
     private var derived: UInt64 = 0
+    /// The token secret as an HMAC key, set up once for the MACs the backend derives from it.
+    public private(set) lazy var tokenSecretKey = HMACKey(tokenSecret)
 
     init(storeKeySeed: [UInt8], tokenSecret: [UInt8], offerKeySeed: [UInt8], derivationKey: [UInt8]?) {
         self.storeKeySeed = storeKeySeed
         self.tokenSecret = tokenSecret
         self.offerKeySeed = offerKeySeed
-        self.derivationKey = derivationKey
+        self.derivationKey = derivationKey.map(HMACKey.init)
     }
 
     /// Keys derived from a seed: the same seed, the same keys and values, for ephemeral worlds.
@@ -37,7 +39,7 @@ public final class Keyring {
     public func unguessableBytes(_ count: Int) -> [UInt8] {
         guard let derivationKey else { return SecureRandom.bytes(count) }
         derived += 1
-        return Array(Digest.hmacSHA256(key: derivationKey, message: Array("\(derived)".utf8)).prefix(count))
+        return Array(derivationKey.mac(Array("\(derived)".utf8)).prefix(count))
     }
 
     // MARK: - A state folder's keys

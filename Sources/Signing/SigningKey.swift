@@ -1,54 +1,64 @@
 import CCrypto
+import Synchronization
 
 /// An ES256 (ECDSA P-256, SHA-256) private key held by libcrypto: what Apple signs App Store Server
 /// Notifications V2, StoreKit 2 transactions and promotional offers with. Made from 32 seed bytes, so a
 /// seeded world always holds the same key (ECDSA's nonce is libcrypto's: signatures differ run to run).
 /// The same seed also names the Ed25519 key earlier builds signed with, so their envelopes still verify.
 public final class SigningKey {
-    private let key: OpaquePointer
-    public let publicKey: VerifyingKey
-    /// The JWS header this key signs under, encoded once.
-    let header: String
+    private let seed: [UInt8]
+    /// Made at first use: deriving a key is a scalar multiplication and libcrypto's key import, and a
+    /// fuzz session that never signs a promotional offer need not pay for the backend's offer key.
+    private var made: Material?
+    private var material: Material {
+        if let made { return made }
+        let material = Material(seed: seed)
+        made = material
+        return material
+    }
 
     public init?(seed: [UInt8]) {
         guard seed.count == 32 else { return nil }
-        // A scalar below the group's order from the seed (a hash; again with a counter in the rare case not).
-        var point = [UInt8](repeating: 0, count: 65)
-        var scalar: [UInt8] = []
-        for counter in 0..<UInt8.max {
-            scalar = Digest.sha256(Array("es256".utf8) + seed + [counter])
-            if pws_p256_public_point(scalar, &point) == 1 { break }
-        }
-        guard let key = pws_p256_key(scalar, point),
-            let legacy = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, 32)
-        else { return nil }
-        defer { EVP_PKEY_free(legacy) }
-        var length = 32
-        var legacyPublic = [UInt8](repeating: 0, count: 32)
-        EVP_PKEY_get_raw_public_key(legacy, &legacyPublic, &length)
-        self.key = key
-        publicKey = VerifyingKey(p256: point, legacyEd25519: legacyPublic)
-        header = SignedEnvelope.header(for: publicKey)
+        self.seed = seed
     }
 
-    /// The signing context and SHA-256, made at the first signature (`pws_es256_signer`); nil when libcrypto
-    /// could not, and each signature then sets itself up as before.
-    private lazy var signer: (context: OpaquePointer, sha256: OpaquePointer)? = {
-        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else { return nil }
-        guard let context = pws_es256_signer(key) else {
-            EVP_MD_free(sha256)
-            return nil
-        }
-        return (context, sha256)
-    }()
+    private var key: OpaquePointer? { material.key }
+    /// The public half; its point is empty (and verifies nothing) only if libcrypto could not make the key.
+    public var publicKey: VerifyingKey { material.publicKey }
+    /// The JWS header this key signs under, encoded once.
+    var header: String { material.header }
 
-    deinit {
-        if let signer {
-            EVP_PKEY_CTX_free(signer.context)
-            EVP_MD_free(signer.sha256)
+    /// The key pair, its public half and its JWS header, made together once.
+    private struct Material {
+        let key: OpaquePointer?
+        let publicKey: VerifyingKey
+        let header: String
+
+        init(seed: [UInt8]) {
+            // A scalar below the group's order from the seed (a hash; again with a counter in the rare case not).
+            var point = [UInt8](repeating: 0, count: 65)
+            var scalar: [UInt8] = []
+            for counter in 0..<UInt8.max {
+                scalar = Digest.sha256(Array("es256".utf8) + seed + [counter])
+                if pws_p256_public_point(scalar, &point) == 1 { break }
+            }
+            key = pws_p256_key(scalar, point)
+            // The verifying half shares the pair: importing the point again cost as much as a verification.
+            publicKey = VerifyingKey(p256: key == nil ? [] : point, legacySeed: seed, sharing: key)
+            header = SignedEnvelope.header(for: publicKey)
         }
-        EVP_PKEY_free(key)
     }
+
+    /// The signing context, made at the first signature (`Signer`).
+    private var madeSigner: Signer?
+    private var signer: Signer {
+        if let madeSigner { return madeSigner }
+        let signer = Signer(key: key)
+        madeSigner = signer
+        return signer
+    }
+
+    deinit { if let key = made?.key { EVP_PKEY_free(key) } }
 
     /// The ES256 signature of `message`: r and s, 32 bytes each, as JWS carries it.
     public func sign(_ message: [UInt8]) -> [UInt8] {
@@ -57,10 +67,11 @@ public final class SigningKey {
 
     /// The same, of bytes where they lie: a receipt's signing input is megabytes, signed where it is written.
     func sign(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard let key else { return [] }
         var signature = [UInt8](repeating: 0, count: 64)
         let signed =
-            if let signer {
-                pws_es256_sign_with(signer.context, signer.sha256, message.baseAddress, message.count, &signature)
+            if let context = signer.context, let sha256 = signer.sha256 {
+                pws_es256_sign_with(context, sha256, message.baseAddress, message.count, &signature)
             } else {
                 pws_es256_sign(key, message.baseAddress, message.count, &signature)
             }
@@ -85,19 +96,48 @@ public final class SigningKey {
     }
 }
 
+/// A key's signing context and SHA-256, set up once (`pws_es256_signer`): EVP_DigestSignInit fetched the
+/// algorithm and built a context for every signature. Either is nil when libcrypto could not make it, and
+/// the key then signs as before.
+private final class Signer {
+    let context: OpaquePointer?
+    let sha256: OpaquePointer?
+
+    init(key: OpaquePointer?) {
+        context = key.flatMap { pws_es256_signer($0) }
+        sha256 = EVP_MD_fetch(nil, "SHA256", nil)
+    }
+
+    deinit {
+        EVP_PKEY_CTX_free(context)
+        EVP_MD_free(sha256)
+    }
+}
+
 /// A public key: the ES256 point that checks `SigningKey`'s signatures, and the Ed25519 key of the same
 /// seed, for envelopes an earlier build left in a state folder.
 public struct VerifyingKey: Hashable, Sendable {
     /// The uncompressed P-256 point (65 bytes).
     public let rawBytes: [UInt8]
-    public let legacyEd25519: [UInt8]
     /// libcrypto's key, made once: building it from the point costs as much as a verification.
     private let held: HeldKey
+    private let legacy: LegacyKey
+
+    /// The Ed25519 public key an earlier build's envelopes name, derived when first asked: few folders hold one.
+    public var legacyEd25519: [UInt8] { legacy.publicKey }
 
     public init(p256: [UInt8], legacyEd25519: [UInt8]) {
         rawBytes = p256
-        self.legacyEd25519 = legacyEd25519
+        legacy = LegacyKey(publicKey: legacyEd25519)
         held = HeldKey(p256.count == 65 ? pws_p256_key(nil, p256) : nil)
+    }
+
+    /// The public half of a key pair libcrypto holds already (its reference is taken, not copied).
+    init(p256: [UInt8], legacySeed: [UInt8], sharing pair: OpaquePointer?) {
+        rawBytes = p256
+        legacy = LegacyKey(seed: legacySeed)
+        if let pair { EVP_PKEY_up_ref(pair) }
+        held = HeldKey(pair)
     }
 
     public static func == (lhs: VerifyingKey, rhs: VerifyingKey) -> Bool {
@@ -105,8 +145,8 @@ public struct VerifyingKey: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) {
+        // The point alone: equal keys have equal points, and the legacy key need not be derived to hash one.
         hasher.combine(rawBytes)
-        hasher.combine(legacyEd25519)
     }
 
     /// Whether `signature` (r||s) is this key's ES256 signature of `message`.
@@ -134,5 +174,35 @@ private final class HeldKey: @unchecked Sendable {
 
     init(_ key: OpaquePointer?) { self.key = key }
 
-    deinit { EVP_PKEY_free(key) }
+    deinit { if let key { EVP_PKEY_free(key) } }
+}
+
+/// The Ed25519 public key of a seed, as earlier builds signed with it: given, or derived once when asked.
+private final class LegacyKey: Sendable {
+    private let derived: Mutex<[UInt8]?>
+    private let seed: [UInt8]
+
+    init(publicKey: [UInt8]) {
+        derived = Mutex(publicKey)
+        seed = []
+    }
+
+    init(seed: [UInt8]) {
+        derived = Mutex(nil)
+        self.seed = seed
+    }
+
+    var publicKey: [UInt8] {
+        derived.withLock { kept in
+            if let kept { return kept }
+            var length = 32
+            var bytes = [UInt8](repeating: 0, count: 32)
+            if let key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, 32) {
+                EVP_PKEY_get_raw_public_key(key, &bytes, &length)
+                EVP_PKEY_free(key)
+            }
+            kept = bytes
+            return bytes
+        }
+    }
 }

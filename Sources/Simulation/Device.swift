@@ -13,17 +13,30 @@ final class Device {
     let coordinator: SubscriptionCoordinator
     let network: SimulatedNetwork
     private(set) var state: AppState {
-        didSet { builtScreen = nil }
+        didSet {
+            builtScreen = nil
+            builtChoices = nil
+        }
     }
     /// The screen built from `state`, kept until the state changes: a scenario step or a key press
     /// reads it many times (to find a row, to move the highlight), and building the paywall is not free.
     private var builtScreen: ScreenModel?
+    /// The screen's choices, kept across an input that only moves the highlight or edits a field's text
+    /// (`ReaderInput.keepsChoices`): typing an address would otherwise build the screen once a character.
+    private var builtChoices: [Choice]?
 
     var screen: ScreenModel {
         if let builtScreen { return builtScreen }
         let screen = state.screen
         builtScreen = screen
         return screen
+    }
+
+    private var choices: [Choice] {
+        if let builtChoices { return builtChoices }
+        let choices = screen.choices
+        builtChoices = choices
+        return choices
     }
     private let timeline: Timeline
     private let backend: BackendClient
@@ -138,20 +151,29 @@ final class Device {
 
     /// One event: logged, reported, reduced; then its effects run, and what they answer at once is queued.
     private func handle(_ event: AppEvent) {
-        if case .reader(let input) = event, let text = Self.describe(input, on: screen) {
+        if case .reader(let input) = event, !input.keepsChoices, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
         if case .reader(let input) = event, let onAction,
-            let action = ReaderAction.of(input, in: state, choices: screen.choices)
+            let action = ReaderAction.of(input, in: state, choices: choices)
         {
             onAction(action)
         }
         record(event)
         // The phone's language is a setting the app reads, as `Locale.current`.
         if state.locale != queue.locale { state.locale = queue.locale }
-        // The kept screen's choices (built again if the state changed): reduce need not build the screen again.
-        let choices: [Choice]? = if case .reader = event { screen.choices } else { nil }
-        for effect in reduce(&state, event, choices: choices) { run(effect) }
+        // The kept choices (built again if the state changed): reduce need not build the screen again.
+        guard case .reader(let input) = event else {
+            for effect in reduce(&state, event) { run(effect) }
+            return
+        }
+        let choices = choices
+        let effects = reduce(&state, event, choices: choices)
+        if input.keepsChoices && effects.isEmpty {
+            assert(state.screen.choices == choices, "\(input) changed the screen's choices")
+            builtChoices = choices
+        }
+        for effect in effects { run(effect) }
     }
 
     /// Hands an outcome event to `onOutcome`, with when its act began.

@@ -55,7 +55,7 @@ extension World {
             if screen.id != .manageSubscription { try manageSubscription() }
             try choose(action, appState.switchPlanLabel(productId))
         case .openLogin, .openSignup:
-            if appState.row(doing: action) == nil { try openProfileScreen() }
+            if appState.row(doing: action, on: screen) == nil { try openProfileScreen() }
             try choose(action, action == .openLogin ? "Log in" : "Create an account")
         }
     }
@@ -88,7 +88,7 @@ extension World {
     /// Highlights the row that does `action` on the screen shown, wherever the screen puts it, and
     /// presses Enter; `label` names it in the error when there is none.
     private func choose(_ action: ReaderAction, _ label: String) throws(ReaderActionError) {
-        guard let row = appState.row(doing: action), let index = selectableRows.firstIndex(of: row) else {
+        guard let row = appState.row(doing: action, on: screen), let index = selectableRows.firstIndex(of: row) else {
             let listed = selectableRows.map { "\"\(screen.rows[$0].text)\"" }.joined(separator: ", ")
             throw ReaderActionError("no \"\(label)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")
         }
@@ -143,7 +143,7 @@ extension World {
 
     private func openPaywall() throws(ReaderActionError) {
         if screen.id == .paywall { return }
-        if screen.id == .content, appState.row(doing: .subscribe) != nil {
+        if screen.id == .content, appState.row(doing: .subscribe, on: screen) != nil {
             try choose(.subscribe, "Subscribe")
             return
         }

@@ -72,6 +72,8 @@ public final class World {
     var words = BackendWords()
     /// How far the invariant checks have read the ledger's audit chain.
     var auditScan = AuditScan()
+    /// The Apple ID's entitled subscriptions as last read, with the store's records version then.
+    var entitledKept: (appleId: String, version: UInt32, records: [SubscriptionRecord])?
     /// When the app on screen last gave up on a request after its timeout.
     var lastGiveUp: SimInstant?
 
@@ -134,10 +136,16 @@ public final class World {
                     deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId,
                     receipt: files),
                 storage: files, network: network, scheduler: scheduler, timeline: timeline)
-            store.registerOfferKey(backend.offerKeyIdentifier, backend.offerVerifyingKey)
+            store.registerOfferKey(backend.offerKeyIdentifier) { [weak backend] in backend?.offerVerifyingKey }
             // App Store Connect points the app's server notifications at the backend.
-            store.notificationEndpoint = { [backend] signedPayload in
-                let body = (try? JSONEncoder().encode(["signedPayload": signedPayload])).map(Array.init) ?? []
+            store.notificationEndpoint = { [backend, timeline] signedPayload in
+                let body: [UInt8]
+                do {
+                    body = try NotificationBody.json(signedPayload)
+                } catch {
+                    timeline.log(.store, "the notification's body could not be written: \(error)")
+                    return
+                }
                 _ = backend.handle(
                     HTTPRequest(
                         method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],

@@ -10,13 +10,22 @@ extension World {
     /// past their end (a reopened world may not have run an expiry yet).
     public var paidSubscriptions: [SubscriptionRecord] {
         let now = scheduler.now
-        return store.entitledSubscriptions(appleId: appleId).filter {
+        return keptEntitledSubscriptions.filter {
             switch $0.state {
             case .active: $0.expiresDate > now
             case .gracePeriod: ($0.gracePeriodExpiresDate ?? $0.expiresDate) > now
             case .billingRetry, .expired, .revoked: false
             }
         }
+    }
+
+    /// Read again only after the store wrote: the monitor asks after every step, and most steps write nothing.
+    private var keptEntitledSubscriptions: [SubscriptionRecord] {
+        let version = store.recordsVersion
+        if let kept = entitledKept, kept.appleId == appleId, kept.version == version { return kept.records }
+        let records = store.entitledSubscriptions(appleId: appleId)
+        entitledKept = version.map { (appleId, $0, records) }
+        return records
     }
 
     /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.

@@ -24,7 +24,7 @@ public final class AppStore {
     /// Prices raised in App Store Connect, by `product|storefront` (also in `appstore.sqlite`).
     var priceIncreases: [String: PriceIncrease] = [:]
     /// The backend's offer-signing keys, by key identifier.
-    var offerKeys: [String: VerifyingKey] = [:]
+    var offerKeys: [String: () -> VerifyingKey?] = [:]
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
     /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).

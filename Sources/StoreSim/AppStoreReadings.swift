@@ -38,3 +38,9 @@ extension AppStore {
         } ?? nil
     }
 }
+
+extension AppStore {
+    /// A version of the store's records: two equal readings, nothing written in between (nil: unknown,
+    /// read again). The invariant monitor keeps what it reads after every step while this holds.
+    public var recordsVersion: UInt32? { ledger.database.ownDataVersion() }
+}

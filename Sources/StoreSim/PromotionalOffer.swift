@@ -39,7 +39,8 @@ extension AppStore {
     static let offerSignatureLifetime: Int64 = 86_400_000
 
     /// App Store Connect learns the backend's In-App Purchase key: its public half verifies offer signatures.
-    public func registerOfferKey(_ identifier: String, _ key: VerifyingKey) {
+    /// Read when an offer is first checked, so a world that sells none never derives the key.
+    public func registerOfferKey(_ identifier: String, _ key: @escaping () -> VerifyingKey?) {
         offerKeys[identifier] = key
     }
 
@@ -55,7 +56,7 @@ extension AppStore {
             return .ineligibleForOffer
         }
         guard !discount.nonce.isEmpty, !discount.signature.isEmpty else { return .missingOfferParams }
-        guard let key = offerKeys[discount.keyIdentifier] else { return .invalidSignature }
+        guard let key = offerKeys[discount.keyIdentifier]?() ?? nil else { return .invalidSignature }
         let message = PromotionalOfferMessage.bytes(
             bundleId: bundleId, keyIdentifier: discount.keyIdentifier, productId: productId,
             offerId: discount.identifier, appAccountToken: appAccountToken, nonce: discount.nonce,

@@ -32,7 +32,7 @@ final class LedgerWorld {
         backend = try Backend(
             config: config, store: store, clock: { scheduler.now }, timeline: timeline, databasePath: databasePath,
             keys: keys)
-        store.registerOfferKey(backend.offerKeyIdentifier, backend.offerVerifyingKey)
+        store.registerOfferKey(backend.offerKeyIdentifier) { [backend] in backend.offerVerifyingKey }
     }
 
     /// The payment queue of `device`, signed in with `appleId`.
