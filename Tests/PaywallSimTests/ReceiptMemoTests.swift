@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import SimKernel
 import Testing
 
 @testable import StoreSim
@@ -35,6 +36,54 @@ import Testing
             #expect(receipt == String(decoding: whole, as: UTF8.self))
             #expect(memo.opened(receipt)?.originals == ReceiptMemo.originals(of: payload(inApp)))
         }
+    }
+
+    /// The store's path: only the entries after those its ledger says are unchanged are made and compared.
+    /// Whatever the edits (appended, refunded in the middle, removed, another Apple ID between), the
+    /// receipt is the whole payload's encoding, and the latest receipt opens to its payload.
+    @Test func aReceiptBuiltFromTheChangedEntriesIsTheWholeEncoding() throws {
+        let memo = ReceiptMemo()
+        var generator = SeededGenerator(seed: 16)
+        var lists: [String: [ReceiptPayload.InAppPurchase]] = ["a": [], "b": []]
+        var unchanged: [String: Int] = [:]
+        for round in 0..<300 {
+            let appleId = generator.next() % 4 == 0 ? "b" : "a"
+            var list = lists[appleId]!
+            var lowest = list.count
+            switch generator.next() % 6 {
+            case 0, 1, 2: list.append(purchase("20000000000\(10_000 + round)"))
+            case 3 where !list.isEmpty:
+                let index = Int(generator.next() % UInt64(list.count))
+                list[index].cancellationDate = 1_701_000_000_000 + Int64(round)
+                lowest = index
+            case 4 where !list.isEmpty:
+                list.removeLast()
+                lowest = list.count
+            default: break
+            }
+            lists[appleId] = list
+            unchanged[appleId] = min(unchanged[appleId] ?? 0, lowest)
+            let whole = payload(list)
+            let receipt = try memo.issue(
+                shell: payload([]), appleId: appleId, purchases: list, unchanged: unchanged[appleId]!,
+                makeEntry: { $0 }, sealing: { String(decoding: $0, as: UTF8.self) })
+            unchanged[appleId] = list.count
+            #expect(receipt == String(decoding: try ReceiptCodec.canonicalJSON.encode(whole), as: UTF8.self))
+            #expect(memo.opened(receipt)?.payload == whole)
+            #expect(memo.opened(receipt)?.originals == ReceiptMemo.originals(of: whole))
+        }
+    }
+
+    /// A receipt is recognised from its bytes only when they are exactly those of one the store issued.
+    @Test func anIssuedReceiptIsRecognisedByItsBytesAlone() throws {
+        let memo = ReceiptMemo()
+        let receipt = try memo.issue(payload([purchase("2000000000000001")])) { String(decoding: $0, as: UTF8.self) }
+        let bytes = Array(receipt.utf8)
+        #expect(bytes.withUnsafeBytes { memo.issued(matching: $0) } == receipt)
+        var changed = bytes
+        changed[changed.count / 2] ^= 1
+        #expect(changed.withUnsafeBytes { memo.issued(matching: $0) } == nil)
+        #expect(bytes.dropLast().withUnsafeBytes { memo.issued(matching: $0) } == nil)
     }
 
     @Test func aChangedTransactionIsEncodedAgain() throws {
@@ -84,6 +133,25 @@ import Testing
         }
         #expect(latest == [renewed[1]])
         #expect(renewals.map(\.originalTransactionId) == [renewed[0].originalTransactionIdentifier])
+    }
+
+    /// An older receipt, whose list a newer one of the same Apple ID changed, still opens to what it lists.
+    @Test func anOlderReceiptStillOpensToItsOwnList() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        let first = try #require(harness.receipt.receipt)
+        harness.advance(days: 40)
+        harness.queue.refreshReceipt { _ in }
+        harness.scheduler.runUntilIdle()
+        let second = try #require(harness.receipt.receipt)
+        for (receipt, listed) in [(first, 1), (second, 2)] {
+            guard case .valid(let payload, _, _) = harness.store.verifyReceipt(receipt, expecting: .sandbox) else {
+                Issue.record("a genuine receipt was refused")
+                return
+            }
+            #expect(payload == ReceiptCodec.open(receipt, with: harness.store.verifyingKey))
+            #expect(payload.inApp.count == listed)
+        }
     }
 
     @Test func aReceiptChangedAfterItWasIssuedIsStillRefused() throws {
