@@ -93,4 +93,26 @@ static inline int pws_es256_verify(EVP_PKEY *key, const uint8_t *message, size_t
     ECDSA_SIG_free(parsed);
     return ok;
 }
+
+/* ECDSA P-256 of a SHA-256 digest computed by the caller (a receipt's hash carried on from a kept
+   EVP_MD_CTX state), written as r||s like pws_es256_sign. */
+static inline int pws_es256_sign_digest(EVP_PKEY *key, const uint8_t *digest32, uint8_t *signature64) {
+    int ok = 0;
+    unsigned char der[80];
+    size_t derLength = sizeof der;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    if (context && EVP_PKEY_sign_init(context) == 1 && EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
+        && EVP_PKEY_sign(context, der, &derLength, digest32, 32) == 1) {
+        const unsigned char *cursor = der;
+        ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
+        const BIGNUM *r = NULL, *s = NULL;
+        if (parsed) {
+            ECDSA_SIG_get0(parsed, &r, &s);
+            ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
+            ECDSA_SIG_free(parsed);
+        }
+    }
+    EVP_PKEY_CTX_free(context);
+    return ok;
+}
 #endif
