@@ -195,8 +195,7 @@ public final class AppStore {
             deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: [])
         return try! receipts.issue(
             shell: shell, appleId: appleId, purchases: records, unchanged: unchanged,
-            makeEntry: ReceiptPayload.InAppPurchase.init(listing:)
-        ) { ReceiptCodec.seal(json: $0, with: signingKey) }
+            makeEntry: ReceiptPayload.InAppPurchase.init(listing:), key: signingKey)
     }
 
     /// 16 bytes as a lowercase UUID.

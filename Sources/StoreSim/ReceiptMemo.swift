@@ -1,3 +1,5 @@
+import Signing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,6 +24,10 @@ final class ReceiptMemo {
         var originals: [String] = []
         var originalStarts: [String: Int] = [:]
         var revision = 0
+        /// Bytes of `json` as the last receipt sealed them, and what sealed it: the list leads the payload,
+        /// so the receipt's encoding and hash are carried on from there.
+        var sealedJSON = 0
+        let sealer = EnvelopeSealer()
     }
 
     private var listings: [String: Listing] = [:]
@@ -31,23 +37,33 @@ final class ReceiptMemo {
     /// was a sixth of a step). A receipt whose list changed since is opened the slow way.
     private var issued: [(receipt: String, shell: ReceiptPayload, appleId: String, revision: Int)] = []
 
-    /// The payload's canonical JSON, byte for byte what `ReceiptCodec.canonicalJSON` makes of it.
+    /// The payload's JSON: `inApp` first, its entries and then the other keys as `ReceiptCodec.canonicalJSON`
+    /// writes them (sorted), so what changes from one receipt to the next (the nonce, the date, the newest
+    /// entries) comes last. Any JSON reader reads the same payload.
     func json(of payload: ReceiptPayload, appleId: String = "") throws -> [UInt8] {
         let listing = try list(appleId, payload.inApp[...], from: 0)
-        return try Self.json(shell: Self.shell(of: payload), listing: listing, payload: payload)
+        return try Self.json(shell: Self.shell(of: payload), listing: listing, payload: payload).bytes
     }
 
+    static let listOpening = Array(#"{"inApp":["#.utf8)
+    static let emptyList = Array(#","inApp":[]}"#.utf8)
+
+    /// The bytes, and whether the list leads them (else they are the whole payload's canonical JSON).
     private static func json(shell: ReceiptPayload, listing: Listing, payload: @autoclosure () -> ReceiptPayload)
-        throws -> [UInt8]
+        throws -> (bytes: [UInt8], listLeads: Bool)
     {
-        // Keys are sorted and `inApp` sorts last, so the shell ends with its empty list: `[]}`.
-        var bytes = try ReceiptCodec.canonicalBytes(shell)
-        guard bytes.suffix(3).elementsEqual("[]}".utf8) else { return try ReceiptCodec.canonicalBytes(payload()) }
-        bytes.removeLast(2)
-        bytes.reserveCapacity(bytes.count + listing.json.count + 2)
+        // Keys are sorted and `inApp` sorts last, so the shell ends with its empty list.
+        let keys = try ReceiptCodec.canonicalBytes(shell)
+        guard keys.first == UInt8(ascii: "{"), keys.count > emptyList.count + 1,
+            keys.suffix(emptyList.count).elementsEqual(emptyList)
+        else { return (try ReceiptCodec.canonicalBytes(payload()), false) }
+        var bytes = listOpening
+        bytes.reserveCapacity(listOpening.count + listing.json.count + 2 + keys.count)
         bytes += listing.json
-        bytes += "]}".utf8
-        return bytes
+        bytes += "],".utf8
+        bytes += keys[1..<(keys.count - emptyList.count)]
+        bytes.append(UInt8(ascii: "}"))
+        return (bytes, true)
     }
 
     private static func shell(of payload: ReceiptPayload) -> ReceiptPayload {
@@ -75,6 +91,7 @@ final class ReceiptMemo {
         listing.entries.removeSubrange(same...)
         listing.ends.removeSubrange(same...)
         listing.json.removeSubrange((listing.ends.last ?? 0)...)
+        listing.sealedJSON = min(listing.sealedJSON, listing.json.count)
         while let last = listing.originals.last, listing.originalStarts[last, default: 0] >= same {
             listing.originalStarts[last] = nil
             listing.originals.removeLast()
@@ -104,8 +121,10 @@ final class ReceiptMemo {
     }
 
     /// A receipt of `payload`: `seal` signs its canonical JSON; the receipt is remembered with its payload.
-    func issue(_ payload: ReceiptPayload, appleId: String = "", sealing seal: ([UInt8]) -> String) throws -> String {
-        try issue(shell: Self.shell(of: payload), appleId: appleId, sealing: seal) {
+    func issue(_ payload: ReceiptPayload, appleId: String = "", sealing seal: @escaping ([UInt8]) -> String) throws
+        -> String
+    {
+        try issue(shell: Self.shell(of: payload), appleId: appleId, sealing: { bytes, _, _ in seal(bytes) }) {
             try list(appleId, payload.inApp[...], from: 0)
         }
     }
@@ -115,7 +134,26 @@ final class ReceiptMemo {
     /// the rest are made into entries (`makeEntry`) and compared.
     func issue<Record>(
         shell: ReceiptPayload, appleId: String, purchases: [Record], unchanged: Int,
-        makeEntry: (Record) -> ReceiptPayload.InAppPurchase, sealing seal: ([UInt8]) -> String
+        makeEntry: (Record) -> ReceiptPayload.InAppPurchase, sealing seal: @escaping ([UInt8]) -> String
+    ) throws -> String {
+        try issue(
+            shell: shell, appleId: appleId, purchases: purchases, unchanged: unchanged, makeEntry: makeEntry,
+            seal: { bytes, _, _ in seal(bytes) })
+    }
+
+    /// The same, sealed with `key` by the Apple ID's `EnvelopeSealer`, which carries on from its last receipt.
+    func issue<Record>(
+        shell: ReceiptPayload, appleId: String, purchases: [Record], unchanged: Int,
+        makeEntry: (Record) -> ReceiptPayload.InAppPurchase, key: SigningKey
+    ) throws -> String {
+        try issue(
+            shell: shell, appleId: appleId, purchases: purchases, unchanged: unchanged, makeEntry: makeEntry,
+            seal: { $2.seal($0, unchanged: $1, with: key) })
+    }
+
+    private func issue<Record>(
+        shell: ReceiptPayload, appleId: String, purchases: [Record], unchanged: Int,
+        makeEntry: (Record) -> ReceiptPayload.InAppPurchase, seal: @escaping Seal
     ) throws -> String {
         try issue(shell: shell, appleId: appleId, sealing: seal) {
             let kept = min(unchanged, purchases.count, listings[appleId]?.entries.count ?? 0)
@@ -123,11 +161,16 @@ final class ReceiptMemo {
         }
     }
 
+    /// Seals a payload's bytes, of which the first so many are those this Apple ID's sealer sealed last.
+    typealias Seal = ([UInt8], Int, EnvelopeSealer) -> String
+
     private func issue(
-        shell: ReceiptPayload, appleId: String, sealing seal: ([UInt8]) -> String, listing: () throws -> Listing
+        shell: ReceiptPayload, appleId: String, sealing seal: Seal, listing: () throws -> Listing
     ) throws -> String {
         let listing = try listing()
-        let receipt = seal(try Self.json(shell: shell, listing: listing, payload: Self.payload(shell, listing)))
+        let (bytes, listLeads) = try Self.json(shell: shell, listing: listing, payload: Self.payload(shell, listing))
+        let receipt = seal(bytes, listLeads ? Self.listOpening.count + listing.sealedJSON : 0, listing.sealer)
+        listing.sealedJSON = listLeads ? listing.json.count : 0
         if issued.count == Self.issuedKept { issued.removeFirst() }
         issued.append((receipt, shell, appleId, listing.revision))
         return receipt
