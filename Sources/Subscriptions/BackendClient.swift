@@ -235,17 +235,11 @@ public final class BackendClient {
         send("POST", path, body: bytes, authenticated: authenticated, completion: completion)
     }
 
-    /// The last receipt this client found holds nothing JSON escapes.
-    private var plainReceipt: String?
-
     /// A receipt's body, written around the receipt's bytes (`ReceiptBody.json`).
     private func post(
         _ path: String, receipt body: ReceiptBody, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
-        // The same string as the last receipt found plain compares equal at once (one storage).
-        let plain = body.receipt == plainReceipt || body.receiptIsPlain
-        if plain { plainReceipt = body.receipt }
-        let bytes = (try? body.json(plain: plain)) ?? []
+        let bytes = (try? body.json()) ?? []
         send("POST", path, body: bytes, completion: completion)
     }
 

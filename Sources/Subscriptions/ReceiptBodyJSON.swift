@@ -6,21 +6,9 @@ extension ReceiptBody {
     /// bytes: the receipt is megabytes once its history is long, and the encoder walked it character by
     /// character (a fifth of a step). A receipt with anything the encoder escapes goes to the encoder. Sorted, for the encoder's own order of two keys changed from run to run.
     func json() throws -> [UInt8] {
-        try json(plain: receiptIsPlain)
-    }
-
-    /// Whether the receipt holds nothing `JSONEncoder` escapes.
-    var receiptIsPlain: Bool {
-        var receipt = receipt
-        return receipt.withUTF8 { PlainJSONText.isPlain($0, refusingSlash: true) }
-    }
-
-    /// The body, when whether the receipt is plain is known (`receiptIsPlain`: a restore sends the same
-    /// receipt twice, and checking megabytes again says nothing new).
-    func json(plain: Bool) throws -> [UInt8] {
         var receipt = receipt
         return try receipt.withUTF8 { text in
-            guard plain else { return Array(try Self.encoder.encode(self)) }
+            guard PlainJSONText.isPlain(text, refusingSlash: true) else { return Array(try Self.encoder.encode(self)) }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(text.count + 48)
             bytes.append(UInt8(ascii: "{"))
