@@ -43,7 +43,10 @@ extension Backend {
         /// The request a body holds. A plain one (a receipt needing no unescaping, as the app sends) is
         /// read by finding the receipt's bounds: `JSONDecoder` took a multi-megabyte receipt character by
         /// character. Anything else is `JSONDecoder`'s to accept or refuse.
-        static func decode(from request: HTTPRequest) throws(APIError) -> ReceiptRequest {
+        static func decode(
+            from request: HTTPRequest, issued: (UnsafeRawBufferPointer) -> String? = { _ in nil }
+        ) throws(APIError) -> ReceiptRequest {
+            if let known = recognised(request.body, issued: issued) { return known }
             if let members = QuickJSON.object(request.body), case .string(let receipt)? = members["receipt"] {
                 switch members["confirmMoveFromAccount"] {
                 case nil where members.count == 1: return ReceiptRequest(receipt: receipt)
@@ -143,7 +146,7 @@ extension Backend {
     func validateReceipt(_ request: HTTPRequest) -> HTTPResponse {
         answering {
             let caller = try authenticate(request)
-            let body = try ReceiptRequest.decode(from: request)
+            let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             var answer = try ledgerChange { () throws -> AccessBody in
@@ -271,5 +274,27 @@ extension Backend.AccessBody {
             [error, identity.appAccountToken, identity.email, identity.id, identity.kind, identity.token]
             + levels + ownedElsewhere + restored + refused.flatMap { [$0.error, $0.originalTransactionId] }
         return text.allSatisfy { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }
+    }
+}
+
+/// The request read from a body exactly as the app writes it around a receipt the store just issued
+/// (`{"receipt":"…"}`, after `"confirmMoveFromAccount":BOOL,` or not): a JWS holds nothing JSON
+/// escapes, so that receipt is the string, and no copy of its megabytes is made.
+extension Backend.ReceiptRequest {
+    static let prefixes: [(bytes: [UInt8], confirm: Bool?)] = [
+        (Array(#"{"receipt":""#.utf8), nil),
+        (Array(#"{"confirmMoveFromAccount":true,"receipt":""#.utf8), true),
+        (Array(#"{"confirmMoveFromAccount":false,"receipt":""#.utf8), false),
+    ]
+
+    static func recognised(_ body: [UInt8], issued: (UnsafeRawBufferPointer) -> String?) -> Self? {
+        guard body.count > 2, body[body.count - 2] == UInt8(ascii: "\""), body[body.count - 1] == UInt8(ascii: "}"),
+            let prefix = prefixes.first(where: { body.starts(with: $0.bytes) }), body.count >= prefix.bytes.count + 2
+        else { return nil }
+        return body.withUnsafeBytes { raw in
+            issued(UnsafeRawBufferPointer(rebasing: raw[prefix.bytes.count..<(body.count - 2)])).map {
+                Self(receipt: $0, confirmMoveFromAccount: prefix.confirm)
+            }
+        }
     }
 }

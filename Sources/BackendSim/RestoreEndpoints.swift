@@ -30,7 +30,7 @@ extension Backend {
     func inspectRestore(_ request: HTTPRequest) -> HTTPResponse {
         answering {
             let caller = try authenticate(request)
-            let body = try ReceiptRequest.decode(from: request)
+            let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let purchases = try receipt.records.map { record -> InspectedPurchase in
@@ -61,7 +61,7 @@ extension Backend {
     func restore(_ request: HTTPRequest) -> HTTPResponse {
         answering {
             let caller = try authenticate(request)
-            let body = try ReceiptRequest.decode(from: request)
+            let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody]) in

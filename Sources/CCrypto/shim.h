@@ -125,6 +125,7 @@ static inline int pws_es256_verify(EVP_PKEY *key, const uint8_t *message, size_t
     ECDSA_SIG_free(parsed);
     return ok;
 }
+
 /* An HMAC-SHA256 context keyed with `key`, from the fetched `mac` ("HMAC"): kept by its owner and
    duplicated for each message, so the key's pads and the digest are set up once. NULL on failure. */
 static inline EVP_MAC_CTX *pws_hmac_sha256_keyed(EVP_MAC *mac, const uint8_t *key, size_t length) {
@@ -144,6 +145,28 @@ static inline int pws_hmac_sha256_mac(const EVP_MAC_CTX *keyed, const uint8_t *m
     int ok = context && EVP_MAC_update(context, message, length) == 1
         && EVP_MAC_final(context, mac32, &written, 32) == 1 && written == 32;
     EVP_MAC_CTX_free(context);
+    return ok;
+}
+
+/* ECDSA P-256 of a SHA-256 digest computed by the caller (a receipt's hash carried on from a kept
+   EVP_MD_CTX state), written as r||s like pws_es256_sign. */
+static inline int pws_es256_sign_digest(EVP_PKEY *key, const uint8_t *digest32, uint8_t *signature64) {
+    int ok = 0;
+    unsigned char der[80];
+    size_t derLength = sizeof der;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    if (context && EVP_PKEY_sign_init(context) == 1 && EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
+        && EVP_PKEY_sign(context, der, &derLength, digest32, 32) == 1) {
+        const unsigned char *cursor = der;
+        ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
+        const BIGNUM *r = NULL, *s = NULL;
+        if (parsed) {
+            ECDSA_SIG_get0(parsed, &r, &s);
+            ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
+            ECDSA_SIG_free(parsed);
+        }
+    }
+    EVP_PKEY_CTX_free(context);
     return ok;
 }
 #endif

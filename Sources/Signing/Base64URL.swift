@@ -29,6 +29,10 @@ public enum Base64URL {
     static func encodedCount(_ count: Int) -> Int { count / 3 * 4 + [0, 2, 3][count % 3] }
 
     static func write(_ bytes: [UInt8], to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        bytes.withUnsafeBufferPointer { write($0, to: output) }
+    }
+
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var out = 0
         var index = 0
         func put(_ sextet: UInt32) {
@@ -38,17 +42,15 @@ public enum Base64URL {
         let whole = bytes.count / 3 * 3
         precondition(output.count >= whole / 3 * 4)
         // Two characters per lookup and no bounds checks: this runs over every byte of a 2.5 MB receipt.
-        bytes.withUnsafeBufferPointer { input in
-            pairs.withUnsafeBufferPointer { pairs in
-                guard let source = input.baseAddress, let target = output.baseAddress else { return }
-                let raw = UnsafeMutableRawPointer(target)
-                while index < whole {
-                    let group = Int(source[index]) << 16 | Int(source[index + 1]) << 8 | Int(source[index + 2])
-                    raw.storeBytes(of: pairs[group >> 12], toByteOffset: out, as: UInt16.self)
-                    raw.storeBytes(of: pairs[group & 0xFFF], toByteOffset: out + 2, as: UInt16.self)
-                    index += 3
-                    out += 4
-                }
+        pairs.withUnsafeBufferPointer { pairs in
+            guard let source = bytes.baseAddress, let target = output.baseAddress else { return }
+            let raw = UnsafeMutableRawPointer(target)
+            while index < whole {
+                let group = Int(source[index]) << 16 | Int(source[index + 1]) << 8 | Int(source[index + 2])
+                raw.storeBytes(of: pairs[group >> 12], toByteOffset: out, as: UInt16.self)
+                raw.storeBytes(of: pairs[group & 0xFFF], toByteOffset: out + 2, as: UInt16.self)
+                index += 3
+                out += 4
             }
         }
         switch bytes.count - index {

@@ -78,6 +78,13 @@ public final class SigningKey {
         return signed == 1 ? signature : []
     }
 
+    /// The ES256 signature of a message whose SHA-256 is `digest` (`EnvelopeSealer` hashes a receipt on
+    /// from a kept state).
+    func sign(digest: [UInt8]) -> [UInt8] {
+        var signature = [UInt8](repeating: 0, count: 64)
+        return digest.count == 32 && pws_es256_sign_digest(key, digest, &signature) == 1 ? signature : []
+    }
+
     /// The Ed25519 signature an earlier build made with this seed: only to make such envelopes in tests.
     public static func legacySignature(seed: [UInt8], _ message: [UInt8]) -> [UInt8] {
         guard let key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, 32),

@@ -185,21 +185,17 @@ public final class AppStore {
 
     /// A freshly signed receipt for `deviceId`, listing every purchase of `appleId` in this app.
     func issueReceipt(deviceId: String, appleId: String) -> String {
-        let records = logged("read the purchases for a receipt") { try ledger.transactions(appleId: appleId) }
-        let purchases = (records ?? []).map {
-            ReceiptPayload.InAppPurchase(
-                transactionId: $0.transactionIdentifier, originalTransactionId: $0.originalTransactionIdentifier,
-                productId: $0.productIdentifier, purchaseDate: $0.purchaseDate.milliseconds,
-                expiresDate: $0.expiresDate?.milliseconds, cancellationDate: $0.revocationDate?.milliseconds,
-                isInIntroOfferPeriod: $0.offerType == 1 ? true : nil, appAccountToken: $0.appAccountToken,
-                inAppOwnershipType: $0.inAppOwnershipType)
-        }
+        let (records, unchanged) =
+            logged("read the purchases for a receipt") { try ledger.transactionsForReceipt(appleId: appleId) }
+            ?? ([], 0)
         let nonce = Self.uuid(keys.unguessableBytes(16))
-        let payload = ReceiptPayload(
+        let shell = ReceiptPayload(
             bundleId: bundleId, environment: environment,
             deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
-            deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: purchases)
-        return try! receipts.issue(payload) { ReceiptCodec.seal(json: $0, with: signingKey) }
+            deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: [])
+        return try! receipts.issue(
+            shell: shell, appleId: appleId, purchases: records, unchanged: unchanged,
+            makeEntry: ReceiptPayload.InAppPurchase.init(listing:), key: signingKey)
     }
 
     /// 16 bytes as a lowercase UUID.
@@ -218,6 +214,12 @@ public final class AppStore {
         -> ReceiptVerification
     {
         verify(receipt, expecting: environment, latestOnly: true)
+    }
+
+    /// The receipt this store issued whose UTF-8 is `bytes`, when it is one of the last few: a server that
+    /// finds one in a request's body takes it as it is, without copying it out into a string of its own.
+    public func issuedReceipt(matching bytes: UnsafeRawBufferPointer) -> String? {
+        receipts.issued(matching: bytes)
     }
 
     private func verify(_ receipt: String, expecting environment: StoreEnvironment, latestOnly: Bool)
@@ -257,6 +259,18 @@ public final class AppStore {
             }
         }
         return .valid(payload, transactions: records, pendingRenewals: renewals)
+    }
+}
+
+extension ReceiptPayload.InAppPurchase {
+    /// A transaction as a receipt lists it.
+    init(listing record: TransactionRecord) {
+        self.init(
+            transactionId: record.transactionIdentifier, originalTransactionId: record.originalTransactionIdentifier,
+            productId: record.productIdentifier, purchaseDate: record.purchaseDate.milliseconds,
+            expiresDate: record.expiresDate?.milliseconds, cancellationDate: record.revocationDate?.milliseconds,
+            isInIntroOfferPeriod: record.offerType == 1 ? true : nil, appAccountToken: record.appAccountToken,
+            inAppOwnershipType: record.inAppOwnershipType)
     }
 }
 

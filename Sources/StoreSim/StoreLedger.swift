@@ -11,6 +11,9 @@ final class StoreLedger {
     /// owns a folder, so the kept lists are what a read would return.
     private var byAppleId: [String: [TransactionRecord]] = [:]
     private var byOriginal: [String: [TransactionRecord]] = [:]
+    /// Per Apple ID, how many leading records of its kept list are as they were when a receipt last listed
+    /// them (`transactionsForReceipt`): the store builds again only the entries after them.
+    private var unchangedSinceReceipt: [String: Int] = [:]
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
     /// Purchasers who may have a family (`familyPurchasers()` in StoreLedger+Family), once read.
@@ -20,6 +23,26 @@ final class StoreLedger {
     func transactionsChanged() {
         byAppleId.removeAll(keepingCapacity: true)
         byOriginal.removeAll(keepingCapacity: true)
+        unchangedSinceReceipt.removeAll()
+    }
+
+    /// A kept list of `appleId` changed at `index` (or is no longer kept: nil).
+    private func appleIdChanged(_ appleId: String, at index: Int?) {
+        guard let index, let unchanged = unchangedSinceReceipt[appleId] else {
+            unchangedSinceReceipt[appleId] = nil
+            return
+        }
+        unchangedSinceReceipt[appleId] = min(unchanged, index)
+    }
+
+    /// The Apple ID's transactions, and how many leading ones are as they were at this call's last answer
+    /// for it (0 the first time, or after the list was dropped).
+    func transactionsForReceipt(appleId: String) throws(DatabaseError) -> (records: [TransactionRecord], unchanged: Int)
+    {
+        let records = try transactions(appleId: appleId)
+        let unchanged = min(unchangedSinceReceipt[appleId] ?? 0, records.count)
+        unchangedSinceReceipt[appleId] = records.count
+        return (records, unchanged)
     }
 
     /// A row changed: its copy in the kept lists of its Apple ID and subscription replaced by the row as read
@@ -28,8 +51,8 @@ final class StoreLedger {
     private func kept(written transactionIdentifier: String) {
         do {
             guard let record = try transaction(transactionIdentifier) else { return transactionsChanged() }
-            byAppleId[record.appleId]?.keep(record, inserted: false)
-            byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: false)
+            appleIdChanged(record.appleId, at: byAppleId[record.appleId]?.keep(record, inserted: false))
+            _ = byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: false)
         } catch {
             transactionsChanged()
         }
@@ -214,8 +237,8 @@ final class StoreLedger {
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
         // The row is what was bound, column for column: kept as it is, not read back.
-        byAppleId[record.appleId]?.keep(record, inserted: true)
-        byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: true)
+        appleIdChanged(record.appleId, at: byAppleId[record.appleId]?.keep(record, inserted: true))
+        _ = byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: true)
         // A subscription's first transaction names itself: no other row can name it (identifiers are new), so
         // its list is this row alone, and the receipt check that follows a purchase reads nothing.
         if record.originalTransactionIdentifier == record.transactionIdentifier,
@@ -459,11 +482,11 @@ extension [TransactionRecord] {
 
     /// Replaces the record with `record`'s identifier (searched from the newest, where writes land: a
     /// refund, a finish), or inserts it where `ORDER BY purchase_ms, transaction_id` puts it. A row just
-    /// `inserted` has a new key: nothing is searched.
-    fileprivate mutating func keep(_ record: TransactionRecord, inserted: Bool) {
+    /// `inserted` has a new key: nothing is searched. Answers where the record now is.
+    fileprivate mutating func keep(_ record: TransactionRecord, inserted: Bool) -> Int {
         if !inserted, let index = lastIndex(where: { $0.transactionIdentifier == record.transactionIdentifier }) {
             self[index] = record
-            return
+            return index
         }
         let key = (record.purchaseDate, record.transactionIdentifier)
         var index = endIndex
@@ -471,5 +494,6 @@ extension [TransactionRecord] {
             index -= 1
         }
         insert(record, at: index)
+        return index
     }
 }

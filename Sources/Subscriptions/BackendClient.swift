@@ -329,18 +329,19 @@ public final class BackendClient {
 
     /// One request and its answer, or `timedOut` when the answer takes longer than `timeout`.
     private func exchange(_ request: HTTPRequest, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
-        var answered = false
-        let cancelTimeout = timer(timeout) { [weak self, timeout] in
-            guard !answered, let self, !self.isCancelled else { return }
-            answered = true
-            self.log("\(request.method) \(request.path): no answer within \(timeout), given up")
+        // The timer names the request and holds its completion only until an answer takes it: a cancelled
+        // timer waits in the scheduler until it is due, and the completion holds the request's body, which
+        // is megabytes for a receipt (every restore's two stayed in memory, and each new one took fresh pages).
+        let pending = PendingAnswer(completion)
+        let cancelTimeout = timer(timeout) { [weak self, timeout, method = request.method, path = request.path] in
+            guard let self, !self.isCancelled, let completion = pending.take() else { return }
+            self.log("\(method) \(path): no answer within \(timeout), given up")
             self.onGiveUp?()
             completion(.failure(.timedOut))
         }
         guard !isCancelled else { return }
         transport.send(request) { [weak self] response in
-            guard !answered, self?.isCancelled == false else { return }
-            answered = true
+            guard self?.isCancelled == false, let completion = pending.take() else { return }
             cancelTimeout()
             self?.onAnswer?(response)
             // Readable while the answer is handled, so an older answer that lands late can be told apart.
@@ -379,5 +380,19 @@ public final class BackendClient {
     private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Result<T, BackendFailure> {
         guard let value = try? JSONDecoder().decode(type, from: Data(bytes)) else { return .failure(.unavailable) }
         return .success(value)
+    }
+}
+
+/// A request's completion until the answer or the timeout takes it, whichever comes first.
+private final class PendingAnswer {
+    private var completion: ((Result<[UInt8], BackendFailure>) -> Void)?
+
+    init(_ completion: @escaping (Result<[UInt8], BackendFailure>) -> Void) {
+        self.completion = completion
+    }
+
+    func take() -> ((Result<[UInt8], BackendFailure>) -> Void)? {
+        defer { completion = nil }
+        return completion
     }
 }

@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    /// A body around a receipt the store issued is read without copying the receipt out: what it reads is
+    /// what reading the body gives, and a body in any other form, or around other bytes, is read as before.
+    @Test(arguments: receipts)
+    func aReceiptTheStoreIssuedIsReadAsTheBodySaysIt(_ receipt: String) throws {
+        let issued = { (bytes: UnsafeRawBufferPointer) in bytes.elementsEqual(receipt.utf8) ? receipt : nil }
+        for confirm in [nil, true, false] as [Bool?] {
+            let bytes = try ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
+            let read = try? Backend.ReceiptRequest.decode(from: Self.request(bytes), issued: issued)
+            let expected = try? Backend.ReceiptRequest.decode(from: Self.request(bytes))
+            #expect(read?.receipt == expected?.receipt)
+            #expect(read?.confirmMoveFromAccount == expected?.confirmMoveFromAccount)
+            for other in [Array(bytes.dropLast()), Array(" ".utf8) + bytes, bytes + Array(" ".utf8)] {
+                let read = try? Backend.ReceiptRequest.decode(from: Self.request(other), issued: issued)
+                let expected = try? JSONDecoder().decode(Backend.ReceiptRequest.self, from: Data(other))
+                #expect(read?.receipt == expected?.receipt)
+                #expect(read?.confirmMoveFromAccount == expected?.confirmMoveFromAccount)
+            }
+        }
+    }
+
     /// Bodies that are not plain, or not a receipt request: refused or read exactly as `JSONDecoder` does.
     @Test(arguments: [
         #"{"receipt": "abc", "confirmMoveFromAccount": null}"#, #"{"receipt":"abc","extra":1}"#,

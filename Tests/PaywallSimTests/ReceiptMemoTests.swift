@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import SimKernel
 import Testing
 
 @testable import StoreSim
@@ -22,6 +23,19 @@ import Testing
             deviceVerificationNonce: "nonce", creationDate: 1_700_000_000_000, inApp: inApp)
     }
 
+    /// The payload as the store writes it: `inApp` first (as `JSONEncoder` writes the list), then the other
+    /// keys as it writes them, sorted; it reads back as the payload.
+    private func listFirst(_ payload: ReceiptPayload) throws -> [UInt8] {
+        let encoder = ReceiptCodec.canonicalJSON
+        let keys = Array(try encoder.encode(self.payload([])).dropFirst().dropLast(#","inApp":[]}"#.utf8.count))
+        let bytes =
+            Array(#"{"inApp":"#.utf8) + Array(try encoder.encode(payload.inApp)) + [UInt8(ascii: ",")] + keys + [
+                UInt8(ascii: "}")
+            ]
+        #expect(try JSONDecoder().decode(ReceiptPayload.self, from: Data(bytes)) == payload)
+        return bytes
+    }
+
     @Test func anAssembledPayloadIsByteForByteTheWholeEncoding() throws {
         let memo = ReceiptMemo()
         let four = (1...4).map { purchase("200000000000000\($0)") }
@@ -29,7 +43,7 @@ import Testing
         refunded[1] = purchase("2000000000000002", cancelled: 1_701_000_000_000)
         let lists = [[], [four[0]], four, refunded, Array(four.prefix(2)), [four[3]], four, []]
         for inApp in lists {
-            let whole = Array(try ReceiptCodec.canonicalJSON.encode(payload(inApp)))
+            let whole = try listFirst(payload(inApp))
             #expect(try memo.json(of: payload(inApp)) == whole)
             let receipt = try memo.issue(payload(inApp)) { String(decoding: $0, as: UTF8.self) }
             #expect(receipt == String(decoding: whole, as: UTF8.self))
@@ -37,12 +51,60 @@ import Testing
         }
     }
 
+    /// The store's path: only the entries after those its ledger says are unchanged are made and compared.
+    /// Whatever the edits (appended, refunded in the middle, removed, another Apple ID between), the
+    /// receipt is the whole payload's encoding, and the latest receipt opens to its payload.
+    @Test func aReceiptBuiltFromTheChangedEntriesIsTheWholeEncoding() throws {
+        let memo = ReceiptMemo()
+        var generator = SeededGenerator(seed: 16)
+        var lists: [String: [ReceiptPayload.InAppPurchase]] = ["a": [], "b": []]
+        var unchanged: [String: Int] = [:]
+        for round in 0..<300 {
+            let appleId = generator.next() % 4 == 0 ? "b" : "a"
+            var list = lists[appleId]!
+            var lowest = list.count
+            switch generator.next() % 6 {
+            case 0, 1, 2: list.append(purchase("20000000000\(10_000 + round)"))
+            case 3 where !list.isEmpty:
+                let index = Int(generator.next() % UInt64(list.count))
+                list[index].cancellationDate = 1_701_000_000_000 + Int64(round)
+                lowest = index
+            case 4 where !list.isEmpty:
+                list.removeLast()
+                lowest = list.count
+            default: break
+            }
+            lists[appleId] = list
+            unchanged[appleId] = min(unchanged[appleId] ?? 0, lowest)
+            let whole = payload(list)
+            let receipt = try memo.issue(
+                shell: payload([]), appleId: appleId, purchases: list, unchanged: unchanged[appleId]!,
+                makeEntry: { $0 }, sealing: { String(decoding: $0, as: UTF8.self) })
+            unchanged[appleId] = list.count
+            #expect(receipt == String(decoding: try listFirst(whole), as: UTF8.self))
+            #expect(memo.opened(receipt)?.payload == whole)
+            #expect(memo.opened(receipt)?.originals == ReceiptMemo.originals(of: whole))
+        }
+    }
+
+    /// A receipt is recognised from its bytes only when they are exactly those of one the store issued.
+    @Test func anIssuedReceiptIsRecognisedByItsBytesAlone() throws {
+        let memo = ReceiptMemo()
+        let receipt = try memo.issue(payload([purchase("2000000000000001")])) { String(decoding: $0, as: UTF8.self) }
+        let bytes = Array(receipt.utf8)
+        #expect(bytes.withUnsafeBytes { memo.issued(matching: $0) } == receipt)
+        var changed = bytes
+        changed[changed.count / 2] ^= 1
+        #expect(changed.withUnsafeBytes { memo.issued(matching: $0) } == nil)
+        #expect(bytes.dropLast().withUnsafeBytes { memo.issued(matching: $0) } == nil)
+    }
+
     @Test func aChangedTransactionIsEncodedAgain() throws {
         let memo = ReceiptMemo()
         _ = try memo.json(of: payload([purchase("2000000000000002")]))
         let refunded = payload([purchase("2000000000000002", cancelled: 1_701_000_000_000)])
         let json = try memo.json(of: refunded)
-        #expect(json == Array(try ReceiptCodec.canonicalJSON.encode(refunded)))
+        #expect(json == (try listFirst(refunded)))
         #expect(String(decoding: json, as: UTF8.self).contains("\"cancellationDate\":1701000000000"))
     }
 
@@ -84,6 +146,25 @@ import Testing
         }
         #expect(latest == [renewed[1]])
         #expect(renewals.map(\.originalTransactionId) == [renewed[0].originalTransactionIdentifier])
+    }
+
+    /// An older receipt, whose list a newer one of the same Apple ID changed, still opens to what it lists.
+    @Test func anOlderReceiptStillOpensToItsOwnList() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        let first = try #require(harness.receipt.receipt)
+        harness.advance(days: 40)
+        harness.queue.refreshReceipt { _ in }
+        harness.scheduler.runUntilIdle()
+        let second = try #require(harness.receipt.receipt)
+        for (receipt, listed) in [(first, 1), (second, 2)] {
+            guard case .valid(let payload, _, _) = harness.store.verifyReceipt(receipt, expecting: .sandbox) else {
+                Issue.record("a genuine receipt was refused")
+                return
+            }
+            #expect(payload == ReceiptCodec.open(receipt, with: harness.store.verifyingKey))
+            #expect(payload.inApp.count == listed)
+        }
     }
 
     @Test func aReceiptChangedAfterItWasIssuedIsStillRefused() throws {
