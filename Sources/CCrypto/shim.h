@@ -51,6 +51,20 @@ static inline EVP_PKEY *pws_p256_key(const uint8_t *priv32, const uint8_t *pub65
     return key;
 }
 
+/* A DER ECDSA signature as JWS carries it: r and s, 32 bytes each. 1 on success. */
+static inline int pws_es256_raw(const unsigned char *der, size_t derLength, uint8_t *signature64) {
+    const unsigned char *cursor = der;
+    ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
+    const BIGNUM *r = NULL, *s = NULL;
+    int ok = 0;
+    if (parsed) {
+        ECDSA_SIG_get0(parsed, &r, &s);
+        ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
+        ECDSA_SIG_free(parsed);
+    }
+    return ok;
+}
+
 /* ECDSA P-256 with SHA-256 of `message`, written as JWS wants it: r and s, 32 bytes each. */
 static inline int pws_es256_sign(EVP_PKEY *key, const uint8_t *message, size_t length, uint8_t *signature64) {
     int ok = 0;
@@ -59,14 +73,7 @@ static inline int pws_es256_sign(EVP_PKEY *key, const uint8_t *message, size_t l
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     if (context && EVP_DigestSignInit(context, NULL, EVP_sha256(), NULL, key) == 1
         && EVP_DigestSign(context, der, &derLength, message, length) == 1) {
-        const unsigned char *cursor = der;
-        ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
-        const BIGNUM *r = NULL, *s = NULL;
-        if (parsed) {
-            ECDSA_SIG_get0(parsed, &r, &s);
-            ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
-            ECDSA_SIG_free(parsed);
-        }
+        ok = pws_es256_raw(der, derLength, signature64);
     }
     EVP_MD_CTX_free(context);
     return ok;
@@ -92,16 +99,7 @@ static inline int pws_es256_sign_with(EVP_PKEY_CTX *signer, const EVP_MD *sha256
     if (EVP_Digest(message, length, digest, &digestLength, sha256, NULL) != 1 || digestLength != 32
         || EVP_PKEY_sign(signer, der, &derLength, digest, sizeof digest) != 1)
         return 0;
-    const unsigned char *cursor = der;
-    ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
-    const BIGNUM *r = NULL, *s = NULL;
-    int ok = 0;
-    if (parsed) {
-        ECDSA_SIG_get0(parsed, &r, &s);
-        ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
-        ECDSA_SIG_free(parsed);
-    }
-    return ok;
+    return pws_es256_raw(der, derLength, signature64);
 }
 
 /* Whether `signature64` (r||s) is `key`'s ES256 signature of `message`. */
@@ -157,14 +155,7 @@ static inline int pws_es256_sign_digest(EVP_PKEY *key, const uint8_t *digest32, 
     EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
     if (context && EVP_PKEY_sign_init(context) == 1 && EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
         && EVP_PKEY_sign(context, der, &derLength, digest32, 32) == 1) {
-        const unsigned char *cursor = der;
-        ECDSA_SIG *parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
-        const BIGNUM *r = NULL, *s = NULL;
-        if (parsed) {
-            ECDSA_SIG_get0(parsed, &r, &s);
-            ok = BN_bn2binpad(r, signature64, 32) == 32 && BN_bn2binpad(s, signature64 + 32, 32) == 32;
-            ECDSA_SIG_free(parsed);
-        }
+        ok = pws_es256_raw(der, derLength, signature64);
     }
     EVP_PKEY_CTX_free(context);
     return ok;

@@ -318,7 +318,7 @@ public final class PaymentQueue {
     /// Tells the store the app has handled the transaction; until then it is delivered again at each launch.
     public func finish(_ transactionIdentifier: String?) {
         guard let identifier = transactionIdentifier else { return }
-        let finished = store.logged("finish transaction \(identifier)") {
+        let finished: Void? = store.logged("finish transaction \(identifier)") {
             try store.ledger.markFinished(identifier, appleId: appleId)
         }
         guard finished != nil else { return }
