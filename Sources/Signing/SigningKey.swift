@@ -27,12 +27,14 @@ public final class SigningKey {
     public var publicKey: VerifyingKey { material.publicKey }
     /// The JWS header this key signs under, encoded once.
     var header: String { material.header }
+    private var signer: Signer { material.signer }
 
-    /// The key pair, its public half and its JWS header, made together once.
+    /// The key pair, its public half, its JWS header and its signing context, made together once.
     private struct Material {
         let key: OpaquePointer?
         let publicKey: VerifyingKey
         let header: String
+        let signer: Signer
 
         init(seed: [UInt8]) {
             // A scalar below the group's order from the seed (a hash; again with a counter in the rare case not).
@@ -46,16 +48,8 @@ public final class SigningKey {
             // The verifying half shares the pair: importing the point again cost as much as a verification.
             publicKey = VerifyingKey(p256: key == nil ? [] : point, legacySeed: seed, sharing: key)
             header = SignedEnvelope.header(for: publicKey)
+            signer = Signer(key: key)
         }
-    }
-
-    /// The signing context, made at the first signature (`Signer`).
-    private var madeSigner: Signer?
-    private var signer: Signer {
-        if let madeSigner { return madeSigner }
-        let signer = Signer(key: key)
-        madeSigner = signer
-        return signer
     }
 
     deinit { if let key = made?.key { EVP_PKEY_free(key) } }

@@ -8,17 +8,7 @@ import Testing
 /// The app writes a receipt's request body by hand and the backend reads it by finding the receipt's
 /// bounds: both must be what `JSONEncoder` writes (sorted keys) and `JSONDecoder` reads, for any receipt.
 @Suite struct ReceiptBodyTests {
-    private static var receipts: [String] {
-        var generator = SeededGenerator(seed: 16)
-        let alphabet = Array("ABCxyz019-_.".utf8)
-        let jws = (0..<20).map { length in
-            String(decoding: (0..<length * 37).map { _ in alphabet[Int(generator.next() % 12)] }, as: UTF8.self)
-        }
-        return jws + [
-            "", "a\"quote", "back\\slash", "sl/ash", "tab\there", "new\nline", "\u{1}", "\u{7F}", "é", "🙂",
-            "eyJ.abc.de f", "<script>", "\u{2028}",
-        ]
-    }
+    private static var receipts: [String] { JSONStringSamples.texts(seed: 16, stride: 37) }
 
     @Test(arguments: receipts)
     func theWrittenBodyIsJSONEncoders(_ receipt: String) throws {
