@@ -29,6 +29,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 public final class Database {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The SQL functions defined on this connection (`defineFunction`), carried with it when it is kept spare.
+    private var functions: Set<String> = []
     /// Set while this in-memory database is its schema's template as restored: on close it is emptied
     /// and kept with its prepared statements for the next world (`SpareConnections`).
     private var spareKey: SpareConnections.Key?
@@ -70,7 +72,8 @@ public final class Database {
 
     deinit {
         if let spareKey, let handle, SpareConnections.shared.hasRoom(spareKey), emptied(spareKey),
-            SpareConnections.shared.keep(.init(handle: handle, statements: statements, key: spareKey))
+            SpareConnections.shared.keep(
+                .init(handle: handle, statements: statements, functions: functions, key: spareKey))
         {
             return
         }
@@ -200,6 +203,7 @@ public final class Database {
         sqlite3_close_v2(handle)
         handle = spare.handle
         statements = spare.statements
+        functions = spare.functions
         spareKey = spare.key
         adoptedSpare = true
     }
@@ -253,11 +257,16 @@ public final class Database {
     }
 
     /// Defines the SQL function `name` on this connection: `arity` arguments, each a blob (nil for NULL or
-    /// any other type, as `SQLValue.bytes` reads them), answered with a blob. A write that needs a value derived from a row it reads (the audit's previous
-    /// hash) then reads and writes in one statement.
+    /// any other type, as `SQLValue.bytes` reads them), answered with a blob. A write that needs a value
+    /// derived from a row it reads (the audit's previous hash) then reads and writes in one statement.
+    /// A name is one pure function for the connection's life: on a connection that already has it (a spare
+    /// taken over) the call keeps the first, since redefining a function makes SQLite prepare every kept
+    /// statement again (a twentieth of a fuzz session's instructions).
     public func defineFunction(_ name: String, arity: Int32, _ body: @escaping ([[UInt8]?]) -> [UInt8])
         throws(DatabaseError)
     {
+        let signature = "\(name)/\(arity)"
+        guard !functions.contains(signature) else { return }
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
         let code = sqlite3_create_function_v2(
             handle, name, arity, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
@@ -275,6 +284,7 @@ public final class Database {
             }, nil, nil,
             { box in box.map { Unmanaged<FunctionBox>.fromOpaque($0).release() } })
         try check(code)
+        functions.insert(signature)
     }
 
     // MARK: - Statements
@@ -286,6 +296,11 @@ public final class Database {
         guard code == SQLITE_OK, let statement else { throw error(code) }
         statements[sql] = statement
         return statement
+    }
+
+    /// How many times SQLite prepared `sql`'s kept statement again (`SQLITE_STMTSTATUS_REPREPARE`), for tests.
+    func timesPreparedAgain(_ sql: String) -> Int32? {
+        statements[sql].map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) }
     }
 
     private func bind(_ value: SQLValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
@@ -321,7 +336,7 @@ public final class Database {
     }
 }
 
-/// A Swift function SQLite calls (`defineFunction`), kept alive by the connection until it is replaced.
+/// A Swift function SQLite calls (`defineFunction`), kept alive by the connection while it is open.
 private final class FunctionBox {
     let body: ([[UInt8]?]) -> [UInt8]
     init(_ body: @escaping ([[UInt8]?]) -> [UInt8]) { self.body = body }

@@ -23,6 +23,7 @@ final class SpareConnections: @unchecked Sendable {
     struct Spare: @unchecked Sendable {
         let handle: OpaquePointer
         let statements: [String: OpaquePointer]
+        let functions: Set<String>
         let key: Key
     }
 

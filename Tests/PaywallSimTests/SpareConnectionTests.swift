@@ -36,6 +36,23 @@ import Testing
         #expect(adopted)
     }
 
+    /// The audit chain's hash is an SQL function: a taken-over spare must still answer it, and its kept
+    /// statements must not all be prepared again, as redefining a function would make SQLite do.
+    @Test func aReusedDatabaseKeepsItsFunctionsAndStatements() throws {
+        let migrations = schema("function")
+        let sql = "INSERT INTO owners_function (name) VALUES (hex(twice(?)))"
+        var adopted = false
+        for _ in 0..<4 {
+            let database = try opened(migrations)
+            adopted = adopted || database.adoptedSpare
+            try database.defineFunction("twice", arity: 1) { ($0[0] ?? []) + ($0[0] ?? []) }
+            try database.run(sql, [.blob([0xAB])])
+            #expect(try database.query("SELECT name FROM owners_function") == [[.text("ABAB")]])
+            #expect(database.timesPreparedAgain(sql) == 0)
+        }
+        #expect(adopted)
+    }
+
     @Test func aDatabaseWhoseSchemaChangedIsNotReused() throws {
         let migrations = schema("changed")
         _ = try opened(migrations)
