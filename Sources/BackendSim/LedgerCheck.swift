@@ -20,8 +20,10 @@ public enum LedgerCheck {
         return try integrityViolations(in: ledger) + violations(in: ledger, continuing: &scan)
     }
 
-    /// The same without SQLite's `integrity_check` (it reads every page), reading only the audit rows after
-    /// those `scan` read: the invariant monitor's check after every step. The whole check runs at the end.
+    /// The same without SQLite's `integrity_check` (it reads every page) and `foreign_key_check` (every
+    /// row's keys: with `foreign_keys` on, SQLite refuses a write that would leave a row pointing nowhere, so
+    /// only a hand from outside makes one), reading only the audit rows after those `scan` read: the
+    /// invariant monitor's check after every step. The whole check runs at the end.
     public static func violations(in ledger: BackendLedger, continuing scan: inout AuditScan) throws(DatabaseError)
         -> [String]
     {
@@ -39,9 +41,6 @@ public enum LedgerCheck {
     {
         var found: [String] = []
         let database = ledger.database
-        for row in try database.query("PRAGMA foreign_key_check") {
-            found.append("a row of \(row[0].string ?? "?") points to a missing \(row[2].string ?? "?") row")
-        }
         // Read once for this check and the tampering check after it (each read them again).
         let rows = LedgerTruth.Rows(purchases: try ledger.allPurchases(), moves: try ledger.moves())
         let purchases = Dictionary(uniqueKeysWithValues: rows.purchases.map { ($0.originalTransactionId, $0) })
@@ -70,10 +69,14 @@ public enum LedgerCheck {
         return found + (try LedgerTruth.tampering(in: ledger, continuing: &scan, read: rows))
     }
 
-    /// SQLite's own check of the file, page by page.
+    /// SQLite's own checks of the file: page by page, and every foreign key.
     public static func integrityViolations(in ledger: BackendLedger) throws(DatabaseError) -> [String] {
         let integrity = try ledger.integrityCheck()
-        return integrity == "ok" ? [] : ["SQLite integrity check: \(integrity)"]
+        var found = integrity == "ok" ? [] : ["SQLite integrity check: \(integrity)"]
+        for row in try ledger.database.query("PRAGMA foreign_key_check") {
+            found.append("a row of \(row[0].string ?? "?") points to a missing \(row[2].string ?? "?") row")
+        }
+        return found
     }
 
     private static func movesViolations(_ id: String, _ history: [OwnershipMove], owner: String?) -> [String] {

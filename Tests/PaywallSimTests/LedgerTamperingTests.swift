@@ -68,6 +68,17 @@ import Testing
         #expect(try files(directory) == before)
     }
 
+    /// SQLite refuses such a write while `foreign_keys` is on; another tool may have it off.
+    @Test func aRowPointingToAMissingIdentityIsFound() throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try edit(
+            directory,
+            "PRAGMA foreign_keys=OFF; DELETE FROM identities WHERE id = (SELECT identity_id FROM refresh_tokens LIMIT 1)"
+        )
+        #expect(try check(directory).contains("a row of refresh_tokens points to a missing identities row"))
+    }
+
     @Test func aFileThatIsNotALedgerIsRefusedAndLeftAsItWas() throws {
         let directory = try usedFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
