@@ -24,10 +24,25 @@ struct BackendWords {
     /// Keeps the levels of an answer that names an identity (receipts, restores, sessions, `me`…),
     /// unless the phone already heard a newer one about it.
     mutating func record(_ response: HTTPResponse, on phone: String) {
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(response.body)) else { return }
+        guard let (identityId, levels) = Self.identityAndLevels(response.body) else { return }
         let saidAt = response.headers[Backend.serverTimeHeader].flatMap { Int64($0) } ?? 0
-        if let known = heard[phone]?[answer.identity.id], known.saidAt > saidAt { return }
-        heard[phone, default: [:]][answer.identity.id] = Word(levels: Set(answer.levels), saidAt: saidAt)
+        if let known = heard[phone]?[identityId], known.saidAt > saidAt { return }
+        heard[phone, default: [:]][identityId] = Word(levels: Set(levels), saidAt: saidAt)
+    }
+
+    /// What `Answer` reads of `body`: by `QuickJSON` when the answer is plain (every answer is read after
+    /// every request, and Foundation's decoder was most of that), else by `JSONDecoder`; nil for a body
+    /// that names no identity. A plain body without the fields is one `JSONDecoder` refuses too.
+    static func identityAndLevels(_ body: [UInt8]) -> (String, [String])? {
+        if let members = QuickJSON.object(body) {
+            var fields = QuickFields(members)
+            var identity = fields.object("identity")
+            let id = identity.string("id")
+            let levels = fields.strings("levels")
+            return fields.failed || identity.failed ? nil : (id, levels)
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(body)) else { return nil }
+        return (answer.identity.id, answer.levels)
     }
 
     /// The levels the phone last heard for `identityId`; empty when it never heard of it.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Signing
+import SimKernel
 
 /// App Store Server Notifications V2 types, with Apple's names (App Store Server Library's `NotificationTypeV2`).
 public enum NotificationType: String, Codable, Sendable, CaseIterable {

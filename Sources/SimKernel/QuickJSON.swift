@@ -1,15 +1,15 @@
-import SimKernel
-
-/// Reads the plain JSON objects the store signs (ASCII strings without escapes, integers, booleans, null,
-/// nested objects) without Foundation's decoder, which was a tenth of a renewal. Anything else (an escape,
-/// a fraction, a duplicate key, text beyond ASCII) answers nil, and the caller decodes with `JSONDecoder`,
-/// so what is accepted and refused is `JSONDecoder`'s (`QuickJSONTests` compares the two).
+/// Reads plain JSON objects (ASCII strings without escapes, integers, booleans, null, nested objects and
+/// arrays) without Foundation's decoder: the payloads the store signs (it was a tenth of a renewal) and the
+/// backend's answers the simulation reads. Anything else (an escape, a fraction, a duplicate key, text
+/// beyond ASCII) answers nil, and the caller decodes with `JSONDecoder`, so what is accepted and refused is
+/// `JSONDecoder`'s (`QuickJSONTests` compares the two).
 public enum QuickJSON: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case bool(Bool)
     case null
     case object([String: QuickJSON])
+    case array([QuickJSON])
 
     /// The object `bytes` holds, or nil when it is not in the plain form above.
     public static func object(_ bytes: [UInt8]) -> [String: QuickJSON]? {
@@ -37,6 +37,7 @@ public enum QuickJSON: Equatable, Sendable {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"): return depth < 4 ? object(depth: depth) : nil
+            case UInt8(ascii: "["): return depth < 4 ? array(depth: depth) : nil
             case UInt8(ascii: "\""): return string().map(QuickJSON.string)
             case UInt8(ascii: "t"): return literal("true", .bool(true))
             case UInt8(ascii: "f"): return literal("false", .bool(false))
@@ -69,6 +70,28 @@ public enum QuickJSON: Equatable, Sendable {
                 switch bytes[index - 1] {
                 case UInt8(ascii: ","): continue
                 case UInt8(ascii: "}"): return .object(members)
+                default: return nil
+                }
+            }
+        }
+
+        private mutating func array(depth: Int) -> QuickJSON? {
+            index += 1
+            var elements: [QuickJSON] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                guard let element = value(depth: depth + 1) else { return nil }
+                elements.append(element)
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                index += 1
+                switch bytes[index - 1] {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "]"): return .array(elements)
                 default: return nil
                 }
             }
@@ -122,15 +145,15 @@ public enum QuickJSON: Equatable, Sendable {
 
 /// Takes an object's fields by type: a required field missing, null or of another type, or an optional
 /// one of another type, marks the whole read failed (the caller then lets `JSONDecoder` answer).
-struct QuickFields {
-    let members: [String: QuickJSON]
-    private(set) var failed = false
+public struct QuickFields {
+    public let members: [String: QuickJSON]
+    public private(set) var failed = false
 
-    init(_ members: [String: QuickJSON]) { self.members = members }
+    public init(_ members: [String: QuickJSON]) { self.members = members }
 
-    mutating func string(_ key: String) -> String { optionalString(key) ?? fail("") }
+    public mutating func string(_ key: String) -> String { optionalString(key) ?? fail("") }
 
-    mutating func optionalString(_ key: String) -> String? {
+    public mutating func optionalString(_ key: String) -> String? {
         switch members[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
@@ -138,9 +161,9 @@ struct QuickFields {
         }
     }
 
-    mutating func integer(_ key: String) -> Int64 { optionalInteger(key) ?? fail(0) }
+    public mutating func integer(_ key: String) -> Int64 { optionalInteger(key) ?? fail(0) }
 
-    mutating func optionalInteger(_ key: String) -> Int64? {
+    public mutating func optionalInteger(_ key: String) -> Int64? {
         switch members[key] {
         case nil, .null?: return nil
         case .integer(let value)?: return value
@@ -148,9 +171,9 @@ struct QuickFields {
         }
     }
 
-    mutating func bool(_ key: String) -> Bool { optionalBool(key) ?? fail(false) }
+    public mutating func bool(_ key: String) -> Bool { optionalBool(key) ?? fail(false) }
 
-    mutating func optionalBool(_ key: String) -> Bool? {
+    public mutating func optionalBool(_ key: String) -> Bool? {
         switch members[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
@@ -158,18 +181,50 @@ struct QuickFields {
         }
     }
 
-    mutating func object(_ key: String) -> QuickFields {
+    public mutating func object(_ key: String) -> QuickFields {
         guard case .object(let members)? = self.members[key] else { return fail(QuickFields([:])) }
         return QuickFields(members)
     }
 
+    /// A required array of strings.
+    public mutating func strings(_ key: String) -> [String] {
+        guard case .array(let elements)? = members[key] else { return fail([]) }
+        var found: [String] = []
+        found.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let text) = element else { return fail([]) }
+            found.append(text)
+        }
+        return found
+    }
+
+    /// An optional array of strings: nil when missing or null.
+    public mutating func optionalStrings(_ key: String) -> [String]? {
+        switch members[key] {
+        case nil, .null?: return nil
+        default: return strings(key)
+        }
+    }
+
+    /// A required array of objects, each read by its own fields (their failures are theirs to check).
+    public mutating func objects(_ key: String) -> [QuickFields] {
+        guard case .array(let elements)? = members[key] else { return fail([]) }
+        var found: [QuickFields] = []
+        found.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let members) = element else { return fail([]) }
+            found.append(QuickFields(members))
+        }
+        return found
+    }
+
     /// A required raw value of an enum (`StoreEnvironment`, `NotificationType`…); nil only when failed.
-    mutating func raw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
+    public mutating func raw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
         guard let text = optionalString(key) else { return fail(nil) }
         return T(rawValue: text) ?? fail(nil)
     }
 
-    mutating func optionalRaw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
+    public mutating func optionalRaw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
         guard let text = optionalString(key) else { return nil }
         return T(rawValue: text) ?? fail(nil)
     }
@@ -177,63 +232,5 @@ struct QuickFields {
     private mutating func fail<T>(_ placeholder: T) -> T {
         failed = true
         return placeholder
-    }
-}
-
-/// A payload `NotificationCodec` reads with `QuickJSON` first.
-protocol QuickDecodable: Decodable {
-    /// nil when the fields are not all there in plain form: the caller decodes with `JSONDecoder`.
-    init?(quick fields: inout QuickFields)
-}
-
-extension TransactionInfo: QuickDecodable {
-    init?(quick json: inout QuickFields) {
-        guard let environment = json.raw("environment", as: StoreEnvironment.self) else { return nil }
-        self.init(
-            transactionId: json.string("transactionId"), originalTransactionId: json.string("originalTransactionId"),
-            productId: json.string("productId"), bundleId: json.string("bundleId"), environment: environment,
-            purchaseDate: json.integer("purchaseDate"), originalPurchaseDate: json.integer("originalPurchaseDate"),
-            expiresDate: json.optionalInteger("expiresDate"), revocationDate: json.optionalInteger("revocationDate"),
-            revocationReason: json.optionalInteger("revocationReason").map { Int($0) },
-            inAppOwnershipType: json.string("inAppOwnershipType"),
-            appAccountToken: json.optionalString("appAccountToken"),
-            deviceId: json.string("deviceId"), signedDate: json.integer("signedDate"),
-            subscriptionGroupIdentifier: json.optionalString("subscriptionGroupIdentifier"),
-            transactionReason: json.optionalString("transactionReason"),
-            offerType: json.optionalInteger("offerType").map { Int($0) }, isUpgraded: json.optionalBool("isUpgraded"),
-            type: json.optionalString("type"))
-    }
-}
-
-extension RenewalInfo: QuickDecodable {
-    init?(quick json: inout QuickFields) {
-        self.init(
-            originalTransactionId: json.string("originalTransactionId"), productId: json.string("productId"),
-            autoRenewProductId: json.string("autoRenewProductId"),
-            autoRenewStatus: Int(json.integer("autoRenewStatus")),
-            isInBillingRetryPeriod: json.bool("isInBillingRetryPeriod"),
-            gracePeriodExpiresDate: json.optionalInteger("gracePeriodExpiresDate"),
-            expirationIntent: json.optionalInteger("expirationIntent").map { Int($0) },
-            priceIncreaseStatus: json.optionalInteger("priceIncreaseStatus").map { Int($0) },
-            renewalDate: json.optionalInteger("renewalDate"), signedDate: json.integer("signedDate"))
-    }
-}
-
-extension NotificationPayload: QuickDecodable {
-    init?(quick json: inout QuickFields) {
-        var data = json.object("data")
-        guard let type = json.raw("notificationType", as: NotificationType.self),
-            let environment = data.raw("environment", as: StoreEnvironment.self)
-        else { return nil }
-        let contents = NotificationData(
-            bundleId: data.string("bundleId"), environment: environment,
-            signedTransactionInfo: data.optionalString("signedTransactionInfo"),
-            signedRenewalInfo: data.optionalString("signedRenewalInfo"),
-            status: data.optionalInteger("status").map { Int($0) })
-        guard !data.failed else { return nil }
-        self.init(
-            notificationType: type, subtype: json.optionalRaw("subtype", as: NotificationSubtype.self),
-            notificationUUID: json.string("notificationUUID"), version: json.string("version"),
-            signedDate: json.integer("signedDate"), data: contents)
     }
 }
