@@ -151,9 +151,15 @@ public final class Backend {
         }
     }
 
+    /// The refusal's code for the timeline's line; read by `QuickJSON` when the body is plain, as it is
+    /// (`JSONTree` took a step's worth of instructions for each refusal).
     private static func errorCode(_ response: HTTPResponse) -> String {
-        guard !response.isSuccess,
-            let object = JSONTree.value(Data(response.body)) as? [String: Any],
+        guard !response.isSuccess else { return "" }
+        if let members = QuickJSON.object(response.body) {
+            guard case .string(let code)? = members["error"] else { return "" }
+            return " \(code)"
+        }
+        guard let object = JSONTree.value(Data(response.body)) as? [String: Any],
             let code = object["error"] as? String
         else { return "" }
         return " \(code)"
