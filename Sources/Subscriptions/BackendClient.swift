@@ -355,11 +355,12 @@ public final class BackendClient {
         if response.isSuccess { return .success(response.body) }
         // A restore refused in part still answers with the identity and its levels: that is an answer.
         if response.status == 403 || response.status == 409,
-            (try? JSONDecoder().decode(AccessBody.self, from: Data(response.body))) != nil
+            case .success = decode(AccessBody.self, response.body)
         {
             return .success(response.body)
         }
-        let code = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error ?? ""
+        var code = ""
+        if case .success(let body) = decode(ErrorBody.self, response.body) { code = body.error }
         switch response.status {
         case 401: return .failure(.unauthorized(code: code))
         case 400..<500 where !code.isEmpty: return .failure(.refused(status: response.status, code: code))
@@ -377,8 +378,24 @@ public final class BackendClient {
         }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Result<T, BackendFailure> {
+    /// `bytes` as `type`: by `QuickJSON` when it is a `QuickBody` and the answer is plain, else by `JSONDecoder`.
+    static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Result<T, BackendFailure> {
+        if let read = quickly(type, bytes) { return read }
         guard let value = try? JSONDecoder().decode(type, from: Data(bytes)) else { return .failure(.unavailable) }
+        return .success(value)
+    }
+}
+
+extension BackendClient {
+    /// `bytes` as `type` by `QuickJSON`; nil when `type` is not a `QuickBody` or the body is not plain. A
+    /// plain body without the fields (an error's body read as an access answer) is one `JSONDecoder`
+    /// refuses too: it is refused here, not read twice.
+    static func quickly<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Result<T, BackendFailure>? {
+        guard let quick = type as? any QuickBody.Type, let members = QuickJSON.object(bytes) else { return nil }
+        var fields = QuickFields(members)
+        guard let body = quick.init(quick: &fields), !fields.failed, let value = body as? T else {
+            return .failure(.unavailable)
+        }
         return .success(value)
     }
 }

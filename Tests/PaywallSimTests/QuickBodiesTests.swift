@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Subscriptions
+
+/// The app reads the backend's answers by `QuickJSON` when they are plain: what it reads must be what
+/// `JSONDecoder` reads, for the answers the backend writes and for bodies it never would.
+@Suite struct QuickBodiesTests {
+    private static let identity = #""identity":{"id":"acct-1","kind":"account","email":"r@example.test","token":"t"}"#
+
+    private static let bodies = [
+        "{\(identity),\"levels\":[\"premium\"],\"restored\":[\"100\"],\"ownedElsewhere\":[]}",
+        "{\(identity),\"levels\":[],\"restored\":null,\"error\":\"restore_limit\"}",
+        "{\(identity),\"levels\":[\"premium\",\"kids\"],\"refreshToken\":\"r-1\"}",
+        "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[{\"productId\":\"p\",\"expires\":1700000000000,"
+            + "\"active\":true,\"autoRenew\":false,\"billingIssue\":false},{\"productId\":\"q\",\"expires\":null,"
+            + "\"active\":false,\"autoRenew\":true,\"billingIssue\":true}]}",
+        "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[{\"productId\":\"p\",\"active\":1,"
+            + "\"autoRenew\":false,\"billingIssue\":false}]}",
+        "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[{\"productId\":\"p\",\"expires\":1.5,"
+            + "\"active\":true,\"autoRenew\":false,\"billingIssue\":false}]}",
+        "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[\"p\"]}",
+        "{\(identity),\"levels\":\"premium\",\"refreshToken\":\"r\"}",
+        "{\(identity),\"levels\":[\"pre\\\"mium\"],\"refreshToken\":\"r\"}",
+        "{\"identity\":{\"id\":\"a\",\"kind\":\"anonymous\",\"appAccountToken\":\"é\"},\"levels\":[]}",
+        "{\"identity\":{\"id\":\"a\",\"kind\":\"anonymous\",\"email\":null},\"levels\":[],\"restored\":[1]}",
+        "{\"identity\":{\"id\":\"a\"},\"levels\":[]}",
+        "{\"identity\":null,\"levels\":[]}",
+        "{\"levels\":[]}",
+        #"{"error":"account_required"}"#,
+        #"{"error":null}"#,
+        #"{"error":"token_expired","detail":{"at":[1,2,{"x":false}]}}"#,
+        "{\(identity),\"levels\":[],\"levels\":[]}",
+        "",
+        "[]",
+    ]
+
+    /// Whether `body` reads as `JSONDecoder` reads it (compared by every field, as printed; a refusal as
+    /// nil), and whether it was read quickly.
+    private func read<T: Decodable>(_ type: T.Type, _ body: String) -> (same: Bool, quick: Bool) {
+        let bytes = Array(body.utf8)
+        let expected = (try? JSONDecoder().decode(type, from: Data(bytes))).map { String(describing: $0) }
+        let quick = BackendClient.quickly(type, bytes).map { (try? $0.get()).map { String(describing: $0) } }
+        let read = (try? BackendClient.decode(type, bytes).get()).map { String(describing: $0) }
+        return (read == expected && (quick == nil || quick == expected), quick != nil)
+    }
+
+    @Test func eachBodyReadsAsJSONDecoderReadsIt() {
+        for body in Self.bodies {
+            #expect(read(AccessBody.self, body).same, "\(body)")
+            #expect(read(SessionBody.self, body).same, "\(body)")
+            #expect(read(MeBody.self, body).same, "\(body)")
+            #expect(read(ErrorBody.self, body).same, "\(body)")
+        }
+        // The backend's own answers are plain: they take the quick way.
+        #expect(read(AccessBody.self, Self.bodies[0]).quick)
+        #expect(read(AccessBody.self, Self.bodies[1]).quick)
+        #expect(read(SessionBody.self, Self.bodies[2]).quick)
+        #expect(read(MeBody.self, Self.bodies[3]).quick)
+        #expect(read(ErrorBody.self, Self.bodies[14]).quick)
+    }
+}
