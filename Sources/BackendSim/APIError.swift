@@ -1,6 +1,7 @@
 import Database
 import FoundationEssentials
 import SimKernel
+import StoreSim
 
 /// A refusal with its HTTP status and machine-readable code, as docs/BACKEND-API.md lists them.
 enum APIError: Error {
@@ -15,20 +16,60 @@ enum APIError: Error {
 
     var response: HTTPResponse {
         switch self {
-        case .badRequest(let code): JSONBody.response(400, ["error": code])
-        case .unauthorized(let code): JSONBody.response(401, ["error": code])
-        case .forbidden(let code): JSONBody.response(403, ["error": code])
-        case .notFound: JSONBody.response(404, ["error": "not_found"])
-        case .conflict(let code): JSONBody.response(409, ["error": code])
-        case .unprocessable(let code): JSONBody.response(422, ["error": code])
-        case .unavailable: JSONBody.response(500, ["error": "ledger_unavailable"])
+        case .badRequest(let code): JSONBody.response(400, ErrorBody(error: code))
+        case .unauthorized(let code): JSONBody.response(401, ErrorBody(error: code))
+        case .forbidden(let code): JSONBody.response(403, ErrorBody(error: code))
+        case .notFound: JSONBody.response(404, ErrorBody(error: "not_found"))
+        case .conflict(let code): JSONBody.response(409, ErrorBody(error: code))
+        case .unprocessable(let code): JSONBody.response(422, ErrorBody(error: code))
+        case .unavailable: JSONBody.response(500, ErrorBody(error: "ledger_unavailable"))
         }
+    }
+}
+
+/// A refusal's body: `{"error": code}`.
+struct ErrorBody: HandWrittenAnswer {
+    let error: String
+
+    func write(to json: inout CanonicalJSONWriter) {
+        json.object { $0.string("error", error) }
+    }
+
+    var texts: [String?] { [error] }
+}
+
+/// An answer the backend writes by hand, byte for byte as `JSONEncoder` with `.sortedKeys` writes it, when
+/// all its text is ASCII: Foundation's encoder was a twentieth of a validated purchase and of a fuzz step.
+/// Text beyond ASCII goes to the encoder. `AccessBodyJSONTests` compares the two.
+protocol HandWrittenAnswer: Encodable {
+    /// The answer as one object, keys sorted, nil members left out (`CanonicalJSONWriter`).
+    func write(to json: inout CanonicalJSONWriter)
+    /// Every string the answer holds.
+    var texts: [String?] { get }
+}
+
+extension HandWrittenAnswer {
+    var isASCII: Bool { texts.allSatisfy { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true } }
+
+    var json: [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: 512)
+        write(to: &writer)
+        return writer.bytes
     }
 }
 
 /// JSON bodies with sorted keys, so the same answer is the same bytes.
 enum JSONBody {
+    static func response(_ status: Int, _ body: some HandWrittenAnswer) -> HTTPResponse {
+        guard body.isASCII else { return response(status, encoding: body) }
+        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body.json)
+    }
+
     static func response(_ status: Int, _ body: some Encodable) -> HTTPResponse {
+        response(status, encoding: body)
+    }
+
+    private static func response(_ status: Int, encoding body: some Encodable) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -61,7 +102,7 @@ extension Backend {
             return error.response
         } catch {
             timeline.log(.backend, "ledger failed: \(error)")
-            return JSONBody.response(500, ["error": "ledger_unavailable"])
+            return JSONBody.response(500, ErrorBody(error: "ledger_unavailable"))
         }
     }
 }

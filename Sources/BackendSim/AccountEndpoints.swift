@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Signing
 import SimKernel
+import StoreSim
 
 /// `POST /v1/accounts` (sign up), `POST /v1/sessions` (log in), `POST /v1/sessions/refresh`.
 /// Passwords are hashed with PBKDF2 (libcrypto); a log-in answers a short access token and a
@@ -87,4 +88,16 @@ extension Backend {
         let parts = text.split(separator: "@")
         return parts.count == 2 && parts[1].contains(".") && !text.contains(" ")
     }
+}
+
+extension Backend.SessionBody: HandWrittenAnswer {
+    func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            identity.write(to: &json)
+            json.array("levels", levels) { $0.element($1) }
+            json.string("refreshToken", refreshToken)
+        }
+    }
+
+    var texts: [String?] { identity.texts + levels + [refreshToken] }
 }

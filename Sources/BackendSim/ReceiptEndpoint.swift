@@ -28,12 +28,9 @@ extension Backend {
         let error: String
     }
 
-    /// An access answer: written by hand as `JSONEncoder` with sorted keys writes it when all its text is
-    /// ASCII (JSONEncoder was a twentieth of a validated purchase), by the encoder otherwise.
-    /// `AccessBodyJSONTests` compares the two.
+    /// An access answer (`HandWrittenAnswer`: by hand when all its text is ASCII).
     static func response(_ status: Int, _ answer: AccessBody) -> HTTPResponse {
-        guard answer.isASCII else { return JSONBody.response(status, answer) }
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: answer.json)
+        JSONBody.response(status, answer)
     }
 
     struct ReceiptRequest: Decodable {
@@ -243,19 +240,26 @@ extension Backend {
     }
 }
 
-extension Backend.AccessBody {
-    /// `JSONEncoder`'s bytes with `.sortedKeys`, for an answer whose text is all ASCII (`isASCII`).
-    var json: [UInt8] {
-        var writer = CanonicalJSONWriter(capacity: 512)
-        writer.object { json in
+extension Backend.IdentityBody {
+    /// The identity's members, keys sorted.
+    func write(to json: inout CanonicalJSONWriter) {
+        json.object("identity") { body in
+            body.string("appAccountToken", appAccountToken)
+            body.string("email", email)
+            body.string("id", id)
+            body.string("kind", kind)
+            body.string("token", token)
+        }
+    }
+
+    var texts: [String?] { [appAccountToken, email, id, kind, token] }
+}
+
+extension Backend.AccessBody: HandWrittenAnswer {
+    func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
             json.string("error", error)
-            json.object("identity") { body in
-                body.string("appAccountToken", identity.appAccountToken)
-                body.string("email", identity.email)
-                body.string("id", identity.id)
-                body.string("kind", identity.kind)
-                body.string("token", identity.token)
-            }
+            identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
             json.array("ownedElsewhere", ownedElsewhere) { $0.element($1) }
             json.array("refused", refused) { json, refusal in
@@ -266,15 +270,32 @@ extension Backend.AccessBody {
             }
             json.array("restored", restored) { $0.element($1) }
         }
-        return writer.bytes
     }
 
-    var isASCII: Bool {
-        let text: [String?] =
-            [error, identity.appAccountToken, identity.email, identity.id, identity.kind, identity.token]
-            + levels + ownedElsewhere + restored + refused.flatMap { [$0.error, $0.originalTransactionId] }
-        return text.allSatisfy { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }
+    var texts: [String?] {
+        [error] + identity.texts + levels + ownedElsewhere + restored
+            + refused.flatMap { [$0.error, $0.originalTransactionId] }
     }
+}
+
+extension Backend.MeBody: HandWrittenAnswer {
+    func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            identity.write(to: &json)
+            json.array("levels", levels) { $0.element($1) }
+            json.array("subscriptions", subscriptions) { json, subscription in
+                json.object { body in
+                    body.bool("active", subscription.active)
+                    body.bool("autoRenew", subscription.autoRenew)
+                    body.bool("billingIssue", subscription.billingIssue)
+                    body.integer("expires", subscription.expires)
+                    body.string("productId", subscription.productId)
+                }
+            }
+        }
+    }
+
+    var texts: [String?] { identity.texts + levels + subscriptions.map(\.productId) }
 }
 
 /// The request read from a body exactly as the app writes it around a receipt the store just issued

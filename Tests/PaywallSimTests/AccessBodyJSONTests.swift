@@ -4,7 +4,7 @@ import Testing
 
 @testable import BackendSim
 
-/// The access answer written by hand is `JSONEncoder`'s bytes with sorted keys, on 3,000 seeded answers
+/// The answers written by hand are `JSONEncoder`'s bytes with sorted keys, on thousands of seeded answers
 /// with every escape JSON has, nil fields and empty lists; text beyond ASCII goes to the encoder.
 @Suite struct AccessBodyJSONTests {
     private let pieces = [
@@ -42,6 +42,40 @@ import Testing
             #expect(answer.json == Array(try encoder.encode(answer)))
             #expect(Backend.response(200, answer).body == answer.json)
         }
+    }
+
+    private func identity(_ random: inout SeededGenerator) -> Backend.IdentityBody {
+        Backend.IdentityBody(
+            id: text(&random), kind: random.next() % 2 == 0 ? "anonymous" : "account", token: maybe(&random),
+            email: maybe(&random), appAccountToken: maybe(&random))
+    }
+
+    /// The profile's, the session's and a refusal's answers are written by hand too.
+    @Test func theOtherHandWrittenAnswersAreTheEncoders() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var random = SeededGenerator(seed: 4)
+        for _ in 0..<1_000 {
+            let me = Backend.MeBody(
+                identity: identity(&random), levels: list(&random),
+                subscriptions: (0..<Int(random.next() % 3)).map { _ in
+                    Backend.SubscriptionBody(
+                        productId: text(&random),
+                        expires: random.next() % 3 == 0 ? nil : Int64(bitPattern: random.next()),
+                        active: random.next() % 2 == 0, autoRenew: random.next() % 2 == 0,
+                        billingIssue: random.next() % 2 == 0)
+                })
+            #expect(me.isASCII)
+            #expect(JSONBody.response(200, me).body == Array(try encoder.encode(me)))
+            let session = Backend.SessionBody(
+                identity: identity(&random), levels: list(&random), refreshToken: text(&random))
+            #expect(JSONBody.response(200, session).body == Array(try encoder.encode(session)))
+            let refusal = ErrorBody(error: text(&random))
+            #expect(JSONBody.response(409, refusal).body == Array(try encoder.encode(refusal)))
+        }
+        let beyond = ErrorBody(error: "déjà\u{2028}")
+        #expect(!beyond.isASCII)
+        #expect(JSONBody.response(409, beyond).body == Array(try encoder.encode(beyond)))
     }
 
     @Test func textBeyondASCIIGoesToTheEncoder() throws {
