@@ -57,6 +57,8 @@ public struct PurchaseRecord: Equatable, Sendable {
 /// Each logical change is one SQLite transaction (`change`).
 public final class BackendLedger {
     let database: Database
+    /// `moves()` as last read, with the file's change stamp then.
+    private var movesKept: (stamp: ChangeStamp, moves: [OwnershipMove])?
 
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
@@ -432,7 +434,10 @@ public final class BackendLedger {
     }
 
     public func moves() throws(DatabaseError) -> [OwnershipMove] {
-        try database.query(
+        // The invariant monitor reads every move after every step; most steps move nothing.
+        let stamp = try database.changeStamp()
+        if let stamp, let kept = movesKept, kept.stamp == stamp { return kept.moves }
+        let moves = try database.query(
             "SELECT original_transaction_id, from_id, to_id, via, at_ms FROM ownership_moves ORDER BY seq"
         ).map { row in
             OwnershipMove(
@@ -440,6 +445,8 @@ public final class BackendLedger {
                 via: OwnershipMove.Via(rawValue: row[3].string ?? "") ?? .restore,
                 at: SimInstant(milliseconds: row[4].int ?? 0))
         }
+        movesKept = stamp.map { ($0, moves) }
+        return moves
     }
 
     // MARK: - Notifications
