@@ -49,10 +49,12 @@ extension StoreLedger {
     }
 
     func familyMembers(of purchaser: String) throws(DatabaseError) -> [String] {
-        try database.query(
-            "SELECT member_apple_id FROM family_members WHERE purchaser_apple_id = ? ORDER BY member_apple_id",
-            [.text(purchaser)]
-        ).compactMap { $0[0].string }
+        try familyMembersKept.answer(purchaser, in: database) { () throws(DatabaseError) in
+            try database.query(
+                "SELECT member_apple_id FROM family_members WHERE purchaser_apple_id = ? ORDER BY member_apple_id",
+                [.text(purchaser)]
+            ).compactMap { $0[0].string }
+        }
     }
 
     /// The purchaser whose family `member` is in, if any.
@@ -70,8 +72,10 @@ extension StoreLedger {
     }
 
     func isFamilySharing(_ purchaser: String) throws(DatabaseError) -> Bool {
-        try database.query("SELECT 1 FROM family_sharing_off WHERE purchaser_apple_id = ?", [.text(purchaser)])
-            .isEmpty
+        try familySharingKept.answer(purchaser, in: database) { () throws(DatabaseError) in
+            try database.query("SELECT 1 FROM family_sharing_off WHERE purchaser_apple_id = ?", [.text(purchaser)])
+                .isEmpty
+        }
     }
 
     func insert(_ share: FamilyShare) throws(DatabaseError) {

@@ -14,6 +14,11 @@ final class StoreLedger {
     /// Per Apple ID, how many leading records of its kept list are as they were when a receipt last listed
     /// them (`transactionsForReceipt`): the store builds again only the entries after them.
     private var unchangedSinceReceipt: [String: Int] = [:]
+    /// A paywall's products each ask for their Apple ID's subscriptions (intro and win-back eligibility).
+    private var subscriptionsKept = KeptAnswer<String, [SubscriptionRecord]>()
+    /// The invariant monitor asks for the family and its sharing after every step.
+    var familyMembersKept = KeptAnswer<String, [String]>()
+    var familySharingKept = KeptAnswer<String, Bool>()
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
     /// Purchasers who may have a family (`familyPurchasers()` in StoreLedger+Family), once read.
@@ -321,9 +326,11 @@ final class StoreLedger {
     }
 
     func subscriptions(appleId: String) throws(DatabaseError) -> [SubscriptionRecord] {
-        try database.query(
-            "SELECT * FROM subscriptions WHERE apple_id = ? ORDER BY original_transaction_id", [.text(appleId)]
-        ).compactMap(Self.subscription)
+        try subscriptionsKept.answer(appleId, in: database) { () throws(DatabaseError) in
+            try database.query(
+                "SELECT * FROM subscriptions WHERE apple_id = ? ORDER BY original_transaction_id", [.text(appleId)]
+            ).compactMap(Self.subscription)
+        }
     }
 
     /// The Apple ID's subscriptions that are active or in grace, by original transaction id (by index).
