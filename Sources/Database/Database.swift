@@ -67,6 +67,9 @@ public final class Database {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
         }
+        // In memory, SQLite copies each page a transaction changes into its journal first: the fuzzer's rows
+        // are small, and 1 KiB pages copied a quarter of the bytes (a fuzz run 3 % faster; 512 was slower).
+        if path == nil { try execute("PRAGMA page_size=1024") }
         try execute("PRAGMA foreign_keys=ON")
     }
 
