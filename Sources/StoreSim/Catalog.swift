@@ -103,8 +103,11 @@ public struct Catalog: Sendable {
     }
 
     public static func decimal(_ text: String) -> Decimal? {
-        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        Decimal(string: text, locale: posix)
     }
+
+    /// Made once: looking the locale up again was most of the invariant monitor's "is it sold here".
+    private static let posix = Locale(identifier: "en_US_POSIX")
 }
 
 /// Formats an amount in a currency for a locale as StoreKit's `priceLocale` does (ICU's currency format), from
