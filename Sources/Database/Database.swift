@@ -139,6 +139,20 @@ public final class Database {
         }
     }
 
+    /// Whether a transaction is open on this connection (`BEGIN` run, no `COMMIT` or `ROLLBACK` yet, and
+    /// SQLite did not roll it back itself after a failed statement).
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Opens a transaction that takes the write lock now (`BEGIN IMMEDIATE`), for writes whose failures the
+    /// caller handles one by one and then commits together (`commit`), unlike `transaction`'s all-or-none.
+    public func begin() throws(DatabaseError) { try run("BEGIN IMMEDIATE") }
+
+    /// Commits the transaction `begin` opened.
+    public func commit() throws(DatabaseError) { try run("COMMIT") }
+
+    /// Rolls back the open transaction.
+    public func rollback() throws(DatabaseError) { try run("ROLLBACK") }
+
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws(DatabaseError) -> Int {
         Int(try query("PRAGMA user_version").first?.first?.int ?? 0)
