@@ -1,4 +1,5 @@
 import CSQLite
+import CWALWrites
 import FoundationEssentials
 
 /// A value in or out of SQLite.
@@ -53,7 +54,10 @@ public final class Database {
             name = "file:\(escaped)?immutable=1"
             flags |= SQLITE_OPEN_URI
         }
-        let code = sqlite3_open_v2(name, &handle, flags, nil)
+        // A file this connection writes goes through the VFS that gathers each WAL transaction's frames
+        // into one write (`CWALWrites`); what reaches the disk, and when, is the default VFS's.
+        let vfs = path != nil && !readOnly ? pws_wal_writes_vfs() : nil
+        let code = sqlite3_open_v2(name, &handle, flags, vfs)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
