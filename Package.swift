@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(name: "SimKernel"),
         .target(name: "WhiteLabel", dependencies: ["SimKernel"]),
-        .target(name: "Database", dependencies: ["CSQLite"]),
+        // A VFS over SQLite's own that writes a WAL transaction's frames with one pwrite: C, for SQLite calls it.
+        .target(name: "CWALWrites", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "Database", dependencies: ["CSQLite", "CWALWrites"]),
         .target(name: "Signing", dependencies: ["CCrypto"]),
         .target(name: "StoreSim", dependencies: ["SimKernel", "WhiteLabel", "Database", "Signing"]),
         .target(name: "BackendSim", dependencies: ["SimKernel", "WhiteLabel", "StoreSim", "Database", "Signing"]),
@@ -56,7 +58,7 @@ let package = Package(
             name: "PaywallSimTests",
             dependencies: [
                 "SimKernel", "WhiteLabel", "Database", "Signing", "StoreSim", "BackendSim", "Subscriptions", "AppFlow",
-                "Simulation", "TerminalUI", "Scenarios", "Fuzzing", "CNcurses",
+                "Simulation", "TerminalUI", "Scenarios", "Fuzzing", "CNcurses", "CWALWrites",
             ]),
     ]
 )

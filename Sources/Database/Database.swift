@@ -1,4 +1,5 @@
 import CSQLite
+import CWALWrites
 import FoundationEssentials
 
 /// A value in or out of SQLite.
@@ -55,7 +56,10 @@ public final class Database {
             name = "file:\(escaped)?immutable=1"
             flags |= SQLITE_OPEN_URI
         }
-        let code = sqlite3_open_v2(name, &handle, flags, nil)
+        // A file this connection writes goes through the VFS that gathers each WAL transaction's frames
+        // into one write (`CWALWrites`); what reaches the disk, and when, is the default VFS's.
+        let vfs = path != nil && !readOnly ? pws_wal_writes_vfs() : nil
+        let code = sqlite3_open_v2(name, &handle, flags, vfs)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
@@ -144,6 +148,20 @@ public final class Database {
             throw error
         }
     }
+
+    /// Whether a transaction is open on this connection (`BEGIN` run, no `COMMIT` or `ROLLBACK` yet, and
+    /// SQLite did not roll it back itself after a failed statement).
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Opens a transaction that takes the write lock now (`BEGIN IMMEDIATE`), for writes whose failures the
+    /// caller handles one by one and then commits together (`commit`), unlike `transaction`'s all-or-none.
+    public func begin() throws(DatabaseError) { try run("BEGIN IMMEDIATE") }
+
+    /// Commits the transaction `begin` opened.
+    public func commit() throws(DatabaseError) { try run("COMMIT") }
+
+    /// Rolls back the open transaction.
+    public func rollback() throws(DatabaseError) { try run("ROLLBACK") }
 
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws(DatabaseError) -> Int {

@@ -184,3 +184,33 @@ extension NotificationPayload: CanonicalJSONWritable {
         }
     }
 }
+
+extension ReceiptPayload.InAppPurchase: CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter) {
+        writer.object { json in
+            json.string("appAccountToken", appAccountToken)
+            json.integer("cancellationDate", cancellationDate)
+            json.integer("expiresDate", expiresDate)
+            json.string("inAppOwnershipType", inAppOwnershipType)
+            json.bool("isInIntroOfferPeriod", isInIntroOfferPeriod)
+            json.string("originalTransactionId", originalTransactionId)
+            json.string("productId", productId)
+            json.integer("purchaseDate", purchaseDate)
+            json.string("transactionId", transactionId)
+        }
+    }
+}
+
+/// A receipt's payload; `ReceiptMemo` writes its shell (an empty `inApp`) this way and each entry apart.
+extension ReceiptPayload: CanonicalJSONWritable {
+    func write(to writer: inout CanonicalJSONWriter) {
+        writer.object { json in
+            json.string("bundleId", bundleId)
+            json.integer("creationDate", creationDate)
+            json.string("deviceVerification", deviceVerification)
+            json.string("deviceVerificationNonce", deviceVerificationNonce)
+            json.string("environment", environment.rawValue)
+            json.array("inApp", inApp) { json, purchase in purchase.write(to: &json) }
+        }
+    }
+}

@@ -252,30 +252,43 @@ public final class PaymentQueue {
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
         store.scheduler.schedule(after: wait) { [self] in
-            store.releaseHeld(held)
-            switch fault {
-            case .error(let code):
-                deliver(failed(number, product.productIdentifier, code), after: .zero)
-            case .timeout:
-                deliver(failed(number, product.productIdentifier, .cloudServiceNetworkConnectionFailed), after: .zero)
-            case .cancelled:
-                deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
-            case .deferred:
+            // The held payment is released in the commit that charges it (or holds it again for a parent).
+            store.inOneCommit("write down the payment of \(product.productIdentifier)") {
+                settleConfirmed(
+                    number, product, held: held, fault: fault, appAccountToken: appAccountToken, offer: offer)
+            }
+        }
+    }
+
+    /// What becomes of a payment confirmed on Apple's sheet once the store answers: failed, held for a parent
+    /// or an action outside the app, or charged.
+    private func settleConfirmed(
+        _ number: Int, _ product: Product, held: Int64?, fault: StoreFault?, appAccountToken: String?,
+        offer: AppliedOffer?
+    ) {
+        store.releaseHeld(held)
+        switch fault {
+        case .error(let code):
+            deliver(failed(number, product.productIdentifier, code), after: .zero)
+        case .timeout:
+            deliver(failed(number, product.productIdentifier, .cloudServiceNetworkConnectionFailed), after: .zero)
+        case .cancelled:
+            deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
+        case .deferred:
+            postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
+        case .interrupted:
+            postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
+        default:
+            if offer != nil && (store.needsAskToBuy(appleId) || store.interruptedPurchasesEnabled) {
+                // A held payment keeps no offer: rather than charge the full price later, it fails now.
+                store.log("promotional offer: not kept while a payment waits; the payment fails")
+                deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero)
+            } else if store.needsAskToBuy(appleId) {
                 postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
-            case .interrupted:
+            } else if store.interruptedPurchasesEnabled {
                 postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
-            default:
-                if offer != nil && (store.needsAskToBuy(appleId) || store.interruptedPurchasesEnabled) {
-                    // A held payment keeps no offer: rather than charge the full price later, it fails now.
-                    store.log("promotional offer: not kept while a payment waits; the payment fails")
-                    deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero)
-                } else if store.needsAskToBuy(appleId) {
-                    postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
-                } else if store.interruptedPurchasesEnabled {
-                    postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
-                } else {
-                    complete(number, product, appAccountToken: appAccountToken, offer: offer)
-                }
+            } else {
+                complete(number, product, appAccountToken: appAccountToken, offer: offer)
             }
         }
     }

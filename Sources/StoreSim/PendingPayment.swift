@@ -106,13 +106,16 @@ extension AppStore {
             }
             guard let kind = PendingPayment.Kind(rawValue: payment.kind) else {
                 log("a payment confirmed before the last run stopped goes through: \(payment.productId)")
-                do {
-                    _ = try purchase(
-                        product, appleId: payment.appleId, deviceId: payment.deviceId,
-                        appAccountToken: payment.appAccountToken)
-                    releaseHeld(payment.id)
-                } catch {
-                    log("the confirmed payment could not be charged yet: \(error)")
+                // Charged and released in one commit: a kill in between would charge it again at the next open.
+                inOneCommit("write down the charge of the confirmed payment \(payment.id)") {
+                    do {
+                        _ = try purchase(
+                            product, appleId: payment.appleId, deviceId: payment.deviceId,
+                            appAccountToken: payment.appAccountToken)
+                        releaseHeld(payment.id)
+                    } catch {
+                        log("the confirmed payment could not be charged yet: \(error)")
+                    }
                 }
                 continue
             }
@@ -131,9 +134,13 @@ extension AppStore {
     /// False when nothing waits.
     @discardableResult
     public func approveAskToBuy(_ identifier: String? = nil) -> Bool {
-        guard let payment = take(.askToBuy, identifier) else { return false }
-        log("ask to buy approved: \(payment.product.productIdentifier) for \(payment.appleId)")
-        settle(payment)
+        guard waits(.askToBuy, identifier) else { return false }
+        // Released in the commit that charges it.
+        inOneCommit("write down the approved payment") {
+            guard let payment = take(.askToBuy, identifier) else { return }
+            log("ask to buy approved: \(payment.product.productIdentifier) for \(payment.appleId)")
+            settle(payment)
+        }
         return true
     }
 
@@ -154,10 +161,18 @@ extension AppStore {
     /// The reader did what the store asked outside the app: the purchase completes as a new transaction.
     @discardableResult
     public func resolveInterruptedPurchase(_ identifier: String? = nil) -> Bool {
-        guard let payment = take(.interrupted, identifier) else { return false }
-        log("interrupted purchase resolved: \(payment.product.productIdentifier) for \(payment.appleId)")
-        settle(payment)
+        guard waits(.interrupted, identifier) else { return false }
+        // Released in the commit that charges it.
+        inOneCommit("write down the resolved purchase") {
+            guard let payment = take(.interrupted, identifier) else { return }
+            log("interrupted purchase resolved: \(payment.product.productIdentifier) for \(payment.appleId)")
+            settle(payment)
+        }
         return true
+    }
+
+    private func waits(_ kind: PendingPayment.Kind, _ identifier: String?) -> Bool {
+        pendingPayments.contains { $0.kind == kind && (identifier == nil || $0.identifier == identifier) }
     }
 
     private func take(_ kind: PendingPayment.Kind, _ identifier: String?) -> PendingPayment? {

@@ -8,6 +8,12 @@ extension AppStore {
         log(line)
     }
 
+    /// Runs `body`, the writes of one scheduler event, as one commit (`StoreLedger.inOneCommit`); writes the
+    /// commit lost are an error said on the timeline.
+    func inOneCommit(_ what: @autoclosure () -> String, _ body: () -> Void) {
+        if let error = ledger.inOneCommit(body) { failed(what(), error) }
+    }
+
     /// `work`'s value, or nil once its error is logged. `what` is worded only then: the checks after every
     /// fuzz step read the store many times, and each read built its sentence for nobody.
     func logged<T>(_ what: @autoclosure () -> String, _ work: () throws -> T) -> T? {

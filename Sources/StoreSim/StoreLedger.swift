@@ -31,6 +31,53 @@ final class StoreLedger {
         unchangedSinceReceipt.removeAll()
     }
 
+    /// Runs `body`, the writes of one scheduler event, as one commit: a charge releases its held payment and
+    /// writes its transaction and subscription together (one write lock, one commit's frames), and a kill
+    /// leaves the held payment or the charge, never both or neither. `body` handles each statement's failure
+    /// as it does outside a transaction: what succeeded is committed. Inside an open transaction `body` joins
+    /// it; when none can be opened it runs as it would without one. Answers the error that lost the writes
+    /// (the commit failed, or SQLite rolled the transaction back after a failed statement), the kept copies
+    /// then dropped, for they may hold rows the file does not.
+    func inOneCommit(_ body: () -> Void) -> DatabaseError? {
+        guard !database.inTransaction else {
+            body()
+            return nil
+        }
+        do {
+            try database.begin()
+        } catch {
+            // Not opened (the file is busy): each write commits on its own and reports its own failure.
+            body()
+            return nil
+        }
+        body()
+        do {
+            try database.commit()
+            return nil
+        } catch {
+            var failure = error
+            if database.inTransaction {
+                do {
+                    try database.rollback()
+                } catch {
+                    failure = DatabaseError(
+                        code: failure.code, message: "\(failure.message); rolling back failed too: \(error.message)")
+                }
+            }
+            forgetKept()
+            return failure
+        }
+    }
+
+    /// Drops everything kept from the file's rows, to be read again: after writes the file may not hold.
+    private func forgetKept() {
+        transactionsChanged()
+        subscriptionsRead.removeAll()
+        highestRowid = nil
+        knownFamilyPurchasers = nil
+        appleIdsCharged = nil
+    }
+
     /// A kept list of `appleId` changed at `index` (or is no longer kept: nil).
     private func appleIdChanged(_ appleId: String, at index: Int?) {
         guard let index, let unchanged = unchangedSinceReceipt[appleId] else {
@@ -241,6 +288,7 @@ final class StoreLedger {
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
+        appleIdsCharged?.insert(record.appleId)
         // The row is what was bound, column for column: kept as it is, not read back.
         appleIdChanged(record.appleId, at: byAppleId[record.appleId]?.keep(record, inserted: true))
         _ = byOriginal[record.originalTransactionIdentifier]?.keep(record, inserted: true)
@@ -388,11 +436,27 @@ final class StoreLedger {
 
     func transactions(appleId: String) throws(DatabaseError) -> [TransactionRecord] {
         if let cached = byAppleId[appleId] { return cached }
+        // An Apple ID the file never charged (a new phone's, at launch) has nothing to read.
+        guard try chargedAppleIds().contains(appleId) else {
+            byAppleId[appleId] = []
+            return []
+        }
         let records = try database.query(
             "SELECT * FROM transactions WHERE apple_id = ? ORDER BY purchase_ms, transaction_id", [.text(appleId)]
         ).map(Self.record)
         byAppleId[appleId] = records
         return records
+    }
+
+    /// Every Apple ID with a transaction, read once per open (the covering index) and then kept in step by
+    /// `insert`, the one write that adds transactions (rows are never deleted, and keep their Apple ID).
+    private var appleIdsCharged: Set<String>?
+
+    private func chargedAppleIds() throws(DatabaseError) -> Set<String> {
+        if let appleIdsCharged { return appleIdsCharged }
+        let read = Set(try database.query("SELECT DISTINCT apple_id FROM transactions").compactMap { $0.first?.string })
+        appleIdsCharged = read
+        return read
     }
 
     func transaction(_ transactionIdentifier: String) throws(DatabaseError) -> TransactionRecord? {

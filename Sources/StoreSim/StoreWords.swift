@@ -33,7 +33,7 @@ public struct StoreWords: Sendable {
     /// "per month", "par mois", "pro Monat", "every 3 months" (English: "per 3 months").
     public func perPeriod(_ period: CalendarPeriod) -> String {
         period.value == 1
-            ? table.per[period.unit]! : table.every.replacing("{length}", with: length(period))
+            ? table.per[period.unit]! : table.every.filling("{length}", with: length(period))
     }
 
     /// "1 week free", "1 semaine gratuite", "1 Woche gratis", "1週間無料".
@@ -53,22 +53,22 @@ public struct StoreWords: Sendable {
         case .freeTrial: template = table.freeThen
         case .payUpFront: template = table.upFrontThen
         case .payAsYouGo:
-            let periods = count == 1 ? "" : " " + table.during.replacing("{length}", with: length(whole))
+            let periods = count == 1 ? "" : " " + table.during.filling("{length}", with: length(whole))
             template =
-                table.regular.replacing("{per}", with: perPeriod(period)) + periods
+                table.regular.filling("{per}", with: perPeriod(period)) + periods
                 + table.then
         }
         return
             template
-            .replacing("{length}", with: length(whole))
-            .replacing("{price}", with: price)
+            .filling("{length}", with: length(whole))
+            .filling("{price}", with: price)
     }
 
     /// Apple's sheet: what is charged and how it renews, an offer first when one applies.
     public func sheetTerms(price: String, period: CalendarPeriod?, offer: String) -> String {
-        guard let period else { return table.oneTime.replacing("{price}", with: price) }
-        let regular = table.regular.replacing("{price}", with: price)
-            .replacing("{per}", with: perPeriod(period))
+        guard let period else { return table.oneTime.filling("{price}", with: price) }
+        let regular = table.regular.filling("{price}", with: price)
+            .filling("{per}", with: perPeriod(period))
         return offer + regular + table.stop + " " + table.renews
     }
 
@@ -248,4 +248,36 @@ extension StoreWords {
                     "O preço da sua assinatura vai aumentar. Concorde para mantê-la; caso contrário, ela termina no fim do período.",
                 agree: "Concordar", notNow: "Agora não")),
     ]
+}
+
+extension String {
+    /// Every `placeholder` ("{price}") replaced with `value`, left to right, as `replacing(_:with:)` does,
+    /// matched on UTF-8 bytes: Swift's generic `replacing` was a twentieth of a validated purchase (the
+    /// sheet's terms). The one difference: `replacing` compares characters, so it leaves a placeholder
+    /// followed by a combining mark, which no template here has (`StoreWordsFillingTests`).
+    func filling(_ placeholder: StaticString, with value: String) -> String {
+        placeholder.withUTF8Buffer { key in
+            var text = self
+            return text.withUTF8 { bytes in
+                guard let first = key.first, bytes.count >= key.count else { return self }
+                var out: [UInt8] = []
+                out.reserveCapacity(bytes.count + value.utf8.count)
+                var index = 0
+                var found = false
+                while index < bytes.count {
+                    if bytes[index] == first, index + key.count <= bytes.count,
+                        UnsafeBufferPointer(rebasing: bytes[index..<(index + key.count)]).elementsEqual(key)
+                    {
+                        out.append(contentsOf: value.utf8)
+                        index += key.count
+                        found = true
+                    } else {
+                        out.append(bytes[index])
+                        index += 1
+                    }
+                }
+                return found ? String(decoding: out, as: UTF8.self) : self
+            }
+        }
+    }
 }

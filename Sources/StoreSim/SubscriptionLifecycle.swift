@@ -177,7 +177,10 @@ extension AppStore {
         guard let due else { return }
         lifecycleEvents[original] = scheduler.schedule(after: due - scheduler.now, background: true) { [self] in
             lifecycleEvents[original] = nil
-            _ = logged("renew or end subscription \(original)") { try lifecycleEventDue(original) }
+            // A renewal's transaction, its subscription and its family's shares are written in one commit.
+            inOneCommit("write down the period end of \(original)") {
+                _ = logged("renew or end subscription \(original)") { try lifecycleEventDue(original) }
+            }
         }
     }
 

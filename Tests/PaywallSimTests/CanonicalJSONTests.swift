@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    @Test func aReceiptAndItsEntriesAreWrittenAsJSONEncoderWritesThem() throws {
+        var generator = SeededGenerator(seed: 19)
+        for round in 0..<300 {
+            func text() -> String { Self.awkward[Int(generator.next() % UInt64(Self.awkward.count))] }
+            func maybe<T>(_ value: T) -> T? { generator.next() % 2 == 0 ? value : nil }
+            let entries = (0..<Int(generator.next() % 4)).map { index in
+                ReceiptPayload.InAppPurchase(
+                    transactionId: text(), originalTransactionId: "\(round)-\(index)", productId: text(),
+                    purchaseDate: Int64(round) * 86_400_000, expiresDate: maybe(Int64.max),
+                    cancellationDate: maybe(Int64.min), isInIntroOfferPeriod: maybe(round % 3 == 0),
+                    appAccountToken: maybe(text()), inAppOwnershipType: maybe(text()))
+            }
+            for entry in entries { #expect(entry.canonicalJSON == (try foundation(entry))) }
+            let payload = ReceiptPayload(
+                bundleId: text(), environment: round % 2 == 0 ? .sandbox : .production, deviceVerification: text(),
+                deviceVerificationNonce: text(), creationDate: -Int64(round), inApp: entries)
+            #expect(payload.canonicalJSON == (try foundation(payload)))
+        }
+    }
+
     @Test func notificationPayloadIsWrittenAsJSONEncoderWritesIt() throws {
         var generator = SeededGenerator(seed: 18)
         for round in 0..<300 {
