@@ -36,8 +36,8 @@ enum LedgerBenchmark {
         let product = config.store.products[0].productId
         var failures = 0
         var seconds = 0.0
-        let cpu = try Floors.cpu {
-            seconds = try measure {
+        let cpu = Floors.cpu {
+            seconds = measure {
                 for index in 0..<count {
                     let slot = MemoryReceipt()
                     let device = "bench-phone-\(index)"
