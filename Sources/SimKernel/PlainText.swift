@@ -41,13 +41,18 @@ extension String {
         self = withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 256)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
-            guard needed >= buffer.count else { return String(cString: buffer) }
+            guard needed >= buffer.count else { return Self.text(buffer, count: needed) }
             buffer = [CChar](repeating: 0, count: needed + 1)
             return withVaList(arguments) { again in
                 _ = vsnprintf(&buffer, buffer.count, format, again)
-                return String(cString: buffer)
+                return Self.text(buffer, count: needed)
             }
         }
+    }
+
+    /// The first `count` bytes printf wrote (none when it failed, a negative count), as UTF-8.
+    private static func text(_ buffer: [CChar], count: Int) -> String {
+        String(decoding: buffer.prefix(Swift.max(count, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     nonisolated(unsafe) private static let cLocale = newlocale(1 << LC_NUMERIC, "C", nil)

@@ -38,6 +38,10 @@ import Testing
                 #expect(String(printf: format, value) == String(format: format, value))
             }
         }
+        // Longer than printf's first buffer of 256 bytes: written again into one of the size it asked for.
+        for width in [255, 256, 300] {
+            #expect(String(printf: "%\(width).2f", 2.5) == String(format: "%\(width).2f", 2.5))
+        }
     }
 
     @Test func aFileErrorIsDescribedAsFoundationDescribedIt() throws {
