@@ -254,9 +254,10 @@ public final class Database {
     /// version, schema changes too) or another's (`PRAGMA data_version`, which also makes the pager look).
     /// Equal readings: nothing was written in between, so a check of the contents may keep its answer.
     /// Nil inside a transaction: its writes show to this connection before the commit moves the stamp.
+    /// In memory no other connection can write (`:memory:` is this connection's own): the pragma is skipped.
     public func changeStamp() throws(DatabaseError) -> ChangeStamp? {
         guard sqlite3_get_autocommit(handle) != 0 else { return nil }
-        let others = try query("PRAGMA data_version").first?.first?.int ?? 0
+        let others = path == nil ? 0 : try query("PRAGMA data_version").first?.first?.int ?? 0
         var pager: UInt32 = 0
         try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager))
         return ChangeStamp(others: others, pager: pager)
