@@ -27,7 +27,7 @@ struct ChargeCheck {
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
-        for record in world.chargedTransactions
+        for record in context.charged
         where !seen.contains(record.transactionIdentifier) {
             seen.insert(record.transactionIdentifier)
             guard record.transactionReason == "PURCHASE", let device = world.deviceName(ofStoreDevice: record.deviceId)
@@ -67,7 +67,7 @@ struct ChargeCheck {
             return nil
         }
         // Refunded or revoked since: the charge is undone.
-        if world.chargedTransactions.contains(where: {
+        if context.charged.contains(where: {
             $0.transactionIdentifier == record.transactionIdentifier && $0.revocationDate != nil
         }) {
             return nil

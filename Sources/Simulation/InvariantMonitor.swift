@@ -66,9 +66,9 @@ public final class InvariantMonitor {
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
         let context = StepContext(
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,
-            paid: world.paidSubscriptions)
+            paid: world.paidSubscriptions, charged: world.chargedTransactions)
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
-            + transitionViolations(WorldReading(world))
+            + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
     }
@@ -114,9 +114,10 @@ public final class InvariantMonitor {
         return otherAct && !purchaseError
     }
 
-    private func transitionViolations(_ after: WorldReading) -> [InvariantViolation] {
+    private func transitionViolations(_ after: WorldReading, charged transactions: [TransactionRecord])
+        -> [InvariantViolation]
+    {
         var found: [InvariantViolation] = []
-        let transactions = world.chargedTransactions
         for charge in after.transactions.subtracting(before.transactions).sorted() {
             guard let record = transactions.first(where: { $0.transactionIdentifier == charge }),
                 record.transactionReason == "PURCHASE",
@@ -175,12 +176,13 @@ struct WorldReading {
     /// How many outcomes the app had told the reader.
     let outcomes: Int
 
-    init(_ world: World) {
+    /// `charged`: `world.chargedTransactions`, when the caller has just read it.
+    init(_ world: World, charged: [TransactionRecord]? = nil) {
         identity = world.appState.access.identity
         levels = Set(world.appState.access.levels.map(\.rawValue))
         alert = world.appState.alert != nil  // the screen's alert is the state's: no screen built to read it
         sheet = world.device.queue.sheet != nil
-        transactions = Set(world.chargedTransactions.map(\.transactionIdentifier))
+        transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
         outcomes = world.readerOutcomes.count
     }
 

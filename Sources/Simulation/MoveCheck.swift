@@ -36,7 +36,7 @@ struct MoveCheck {
         var firstOwned: [String: SimInstant] = [:]
         let world = context.world
         let familyShared = world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
-        for record in world.chargedTransactions + familyShared
+        for record in context.charged + familyShared
         where firstOwned[record.originalTransactionIdentifier] == nil {
             firstOwned[record.originalTransactionIdentifier] = record.purchaseDate
         }

@@ -15,6 +15,8 @@ struct StepContext {
     let stepStarts: [SimInstant]
     /// `world.paidSubscriptions` after the step, read once for every check of it (each read queries the store).
     let paid: [SubscriptionRecord]
+    /// `world.chargedTransactions` after the step, likewise (four checks read it).
+    let charged: [TransactionRecord]
 
     /// When the step during which `instant` fell began: a fault then may have shaped what happened at `instant`.
     func stepBegan(containing instant: SimInstant) -> SimInstant {
