@@ -1,8 +1,9 @@
 import SimKernel
 
 /// The backend's answers the app reads after nearly every request, read by `QuickJSON` when they are plain
-/// (as the backend writes them): Foundation's decoder was most of reading them. Nil sends the caller to
-/// `JSONDecoder`, so what is accepted and refused stays its (`QuickBodiesTests` compares the two).
+/// (as the backend writes them): Foundation's decoder was most of reading them. A body that is not plain goes
+/// to `JSONDecoder`; a plain one without the fields (nil here) is one it refuses too, so what is accepted and
+/// refused stays its (`BackendClient.quickly`; `QuickBodiesTests` compares the two).
 protocol QuickBody: Decodable {
     init?(quick json: inout QuickFields)
 }
