@@ -53,19 +53,30 @@ extension AppStore {
 
     private func revoke(_ transactionId: String, reason: Int, as type: NotificationType) throws(DatabaseError) -> Bool {
         guard var record = try ledger.transaction(transactionId), record.revocationDate == nil else { return false }
-        try ledger.revoke(transactionId, at: scheduler.now, reason: reason)
-        record.revocationDate = scheduler.now
-        record.revocationReason = reason
-        var subscription = try ledger.subscription(record.originalTransactionIdentifier)
-        if var revoked = subscription, revoked.latestTransactionId == transactionId {
-            revoked.state = .revoked
-            revoked.autoRenew = false
-            try ledger.save(revoked)
-            scheduleNext(revoked)
-            subscription = revoked
+        // The revocation and its subscription's end in one commit: a kill between the two left a revoked
+        // latest transaction under a subscription still active, which a restore then read as ended while
+        // the store counted it paid (`CrashSafetyTests`).
+        var failure: DatabaseError?
+        let lost = ledger.inOneCommit {
+            do throws(DatabaseError) {
+                try ledger.revoke(transactionId, at: scheduler.now, reason: reason)
+                record.revocationDate = scheduler.now
+                record.revocationReason = reason
+                var subscription = try ledger.subscription(record.originalTransactionIdentifier)
+                if var revoked = subscription, revoked.latestTransactionId == transactionId {
+                    revoked.state = .revoked
+                    revoked.autoRenew = false
+                    try ledger.save(revoked)
+                    scheduleNext(revoked)
+                    subscription = revoked
+                }
+                log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)")
+                notify(type, nil, record, subscription, ownership: type == .revoke ? FamilySharing.familyShared : nil)
+            } catch {
+                failure = error
+            }
         }
-        log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)")
-        notify(type, nil, record, subscription, ownership: type == .revoke ? FamilySharing.familyShared : nil)
+        if let failure = lost ?? failure { throw failure }
         return true
     }
 
