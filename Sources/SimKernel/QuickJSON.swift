@@ -64,14 +64,8 @@ public enum QuickJSON: Equatable, Sendable {
                 guard let member = value(depth: depth + 1), members.updateValue(member, forKey: key) == nil else {
                     return nil
                 }
-                skipSpace()
-                guard index < bytes.count else { return nil }
-                index += 1
-                switch bytes[index - 1] {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "}"): return .object(members)
-                default: return nil
-                }
+                guard let more = next(closing: UInt8(ascii: "}")) else { return nil }
+                if !more { return .object(members) }
             }
         }
 
@@ -86,14 +80,21 @@ public enum QuickJSON: Equatable, Sendable {
             while true {
                 guard let element = value(depth: depth + 1) else { return nil }
                 elements.append(element)
-                skipSpace()
-                guard index < bytes.count else { return nil }
-                index += 1
-                switch bytes[index - 1] {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "]"): return .array(elements)
-                default: return nil
-                }
+                guard let more = next(closing: UInt8(ascii: "]")) else { return nil }
+                if !more { return .array(elements) }
+            }
+        }
+
+        /// After a member or an element: true for a comma (another follows), false for `closing` (read
+        /// past), nil for anything else.
+        private mutating func next(closing: UInt8) -> Bool? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            index += 1
+            switch bytes[index - 1] {
+            case UInt8(ascii: ","): return true
+            case closing: return false
+            default: return nil
             }
         }
 

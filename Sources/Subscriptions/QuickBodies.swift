@@ -17,33 +17,36 @@ extension IdentityJSON {
     }
 }
 
+extension QuickFields {
+    /// The identity and levels an answer leads with; nil when the identity is not all there (the levels'
+    /// own failure is `failed`'s, as every other field's).
+    mutating func identityAndLevels() -> (IdentityJSON, [AccessLevel])? {
+        var identityFields = object("identity")
+        let identity = IdentityJSON(quick: &identityFields)
+        let levels = strings("levels").map(AccessLevel.init)
+        return identityFields.failed ? nil : (identity, levels)
+    }
+}
+
 extension AccessBody: QuickBody {
     init?(quick json: inout QuickFields) {
-        var identityFields = json.object("identity")
-        let identity = IdentityJSON(quick: &identityFields)
+        guard let (identity, levels) = json.identityAndLevels() else { return nil }
         self.init(
-            identity: identity, levels: json.strings("levels").map(AccessLevel.init),
-            restored: json.optionalStrings("restored"), error: json.optionalString("error"),
-            ownedElsewhere: json.optionalStrings("ownedElsewhere"))
-        if identityFields.failed { return nil }
+            identity: identity, levels: levels, restored: json.optionalStrings("restored"),
+            error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"))
     }
 }
 
 extension SessionBody: QuickBody {
     init?(quick json: inout QuickFields) {
-        var identityFields = json.object("identity")
-        let identity = IdentityJSON(quick: &identityFields)
-        self.init(
-            identity: identity, levels: json.strings("levels").map(AccessLevel.init),
-            refreshToken: json.string("refreshToken"))
-        if identityFields.failed { return nil }
+        guard let (identity, levels) = json.identityAndLevels() else { return nil }
+        self.init(identity: identity, levels: levels, refreshToken: json.string("refreshToken"))
     }
 }
 
 extension MeBody: QuickBody {
     init?(quick json: inout QuickFields) {
-        var identityFields = json.object("identity")
-        let identity = IdentityJSON(quick: &identityFields)
+        guard let (identity, levels) = json.identityAndLevels() else { return nil }
         var subscriptions: [SubscriptionSummary] = []
         for var fields in json.objects("subscriptions") {
             subscriptions.append(
@@ -53,9 +56,7 @@ extension MeBody: QuickBody {
                     billingIssue: fields.bool("billingIssue")))
             if fields.failed { return nil }
         }
-        self.init(
-            identity: identity, levels: json.strings("levels").map(AccessLevel.init), subscriptions: subscriptions)
-        if identityFields.failed { return nil }
+        self.init(identity: identity, levels: levels, subscriptions: subscriptions)
     }
 }
 
