@@ -24,15 +24,24 @@ import Testing
         random.next() % 3 == 0 ? nil : text(&random)
     }
 
-    @Test func handWrittenBytesAreTheEncoders() throws {
+    /// What the hand-written bytes must be.
+    private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private func identity(_ random: inout SeededGenerator) -> Backend.IdentityBody {
+        Backend.IdentityBody(
+            id: text(&random), kind: random.next() % 2 == 0 ? "anonymous" : "account", token: maybe(&random),
+            email: maybe(&random), appAccountToken: maybe(&random))
+    }
+
+    @Test func handWrittenBytesAreTheEncoders() throws {
         var random = SeededGenerator(seed: 3)
         for _ in 0..<3_000 {
             let answer = Backend.AccessBody(
-                identity: Backend.IdentityBody(
-                    id: text(&random), kind: random.next() % 2 == 0 ? "anonymous" : "account",
-                    token: maybe(&random), email: maybe(&random), appAccountToken: maybe(&random)),
+                identity: identity(&random),
                 levels: list(&random), ownedElsewhere: list(&random), restored: list(&random),
                 refused: (0..<Int(random.next() % 3)).map { _ in
                     Backend.RefusedBody(originalTransactionId: text(&random), error: text(&random))
@@ -44,16 +53,8 @@ import Testing
         }
     }
 
-    private func identity(_ random: inout SeededGenerator) -> Backend.IdentityBody {
-        Backend.IdentityBody(
-            id: text(&random), kind: random.next() % 2 == 0 ? "anonymous" : "account", token: maybe(&random),
-            email: maybe(&random), appAccountToken: maybe(&random))
-    }
-
     /// The profile's, the session's and a refusal's answers are written by hand too.
     @Test func theOtherHandWrittenAnswersAreTheEncoders() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var random = SeededGenerator(seed: 4)
         for _ in 0..<1_000 {
             let me = Backend.MeBody(
@@ -79,8 +80,6 @@ import Testing
     }
 
     @Test func textBeyondASCIIGoesToTheEncoder() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let answer = Backend.AccessBody(
             identity: Backend.IdentityBody(
                 id: "acct-000001", kind: "account", token: nil, email: "léa@example.test\u{2028}",
