@@ -47,6 +47,12 @@ public struct Catalog: Sendable {
     }
 
     static func product(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
+        MadeProducts.shared.product(spec, storefront: storefront, locale: locale) {
+            make(spec, storefront: storefront, locale: locale)
+        }
+    }
+
+    private static func make(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
         guard let price = sellable(spec, in: storefront) else { return nil }
         let localization =
             spec.localizations[locale]
@@ -103,7 +109,7 @@ public struct Catalog: Sendable {
     }
 
     public static func decimal(_ text: String) -> Decimal? {
-        Decimal(string: text, locale: posix)
+        MadeProducts.shared.price(text) { Decimal(string: $0, locale: posix) }
     }
 
     /// Made once: looking the locale up again was most of the invariant monitor's "is it sold here".
