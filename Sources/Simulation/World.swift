@@ -138,18 +138,11 @@ public final class World {
                 storage: files, network: network, scheduler: scheduler, timeline: timeline)
             store.registerOfferKey(backend.offerKeyIdentifier) { [weak backend] in backend?.offerVerifyingKey }
             // App Store Connect points the app's server notifications at the backend.
-            store.notificationEndpoint = { [backend, timeline] signedPayload in
-                let body: [UInt8]
-                do {
-                    body = try NotificationBody.json(signedPayload)
-                } catch {
-                    timeline.log(.store, "the notification's body could not be written: \(error)")
-                    return
-                }
+            store.notificationEndpoint = { [backend] signedPayload in
                 _ = backend.handle(
                     HTTPRequest(
                         method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],
-                        body: body))
+                        body: CanonicalJSONWriter.object(["signedPayload": signedPayload])))
             }
         } catch let error as StoreSetupError {
             // A catalog the store cannot sell from is a mistake in the config: name the file.

@@ -20,16 +20,10 @@ extension World {
 
     /// Signs an account up on the backend, as if the reader had made it on another phone earlier.
     public func createAccount(email: String, password: String) throws(WorldSetupError) {
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(["email": email, "password": password])
-        } catch {
-            throw WorldSetupError(description: "cannot encode account \(email): \(error)")
-        }
         let response = backend.handle(
             HTTPRequest(
                 method: "POST", path: "/v1/accounts", headers: ["Content-Type": "application/json"],
-                body: Array(body)))
+                body: CanonicalJSONWriter.object(["email": email, "password": password])))
         guard response.status == 201 else {
             throw WorldSetupError(
                 description:

@@ -220,27 +220,26 @@ public final class BackendClient {
     public func signOffer(
         productId: String, offerId: String, completion: @escaping (Result<SignedOffer, BackendFailure>) -> Void
     ) {
-        post("/v1/offers/sign", ["productId": productId, "offerId": offerId]) { result in
+        post("/v1/offers/sign", ["offerId": offerId, "productId": productId]) { result in
             completion(result.flatMap { Self.decode(OfferSignatureBody.self, $0).map { $0.signed(offerId) } })
         }
     }
 
     // MARK: - Requests
 
+    /// A body of string fields, listed with their keys sorted (as `JSONEncoder` with sorted keys writes it).
     private func post(
-        _ path: String, _ body: some Encodable, authenticated: Bool = true,
+        _ path: String, _ fields: KeyValuePairs<StaticString, String>, authenticated: Bool = true,
         completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
-        let bytes = (try? JSONEncoder().encode(body)).map(Array.init) ?? []
-        send("POST", path, body: bytes, authenticated: authenticated, completion: completion)
+        send("POST", path, body: CanonicalJSONWriter.object(fields), authenticated: authenticated, completion: completion)
     }
 
     /// A receipt's body, written around the receipt's bytes (`ReceiptBody.json`).
     private func post(
         _ path: String, receipt body: ReceiptBody, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
-        let bytes = (try? body.json()) ?? []
-        send("POST", path, body: bytes, completion: completion)
+        send("POST", path, body: body.json(), completion: completion)
     }
 
     /// Sends once; on a 401 for an expired account token, refreshes and tries again, at most
@@ -299,10 +298,10 @@ public final class BackendClient {
     }
 
     private func refreshOnce(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
-        let bytes = (try? JSONEncoder().encode(["refreshToken": refreshToken])).map(Array.init) ?? []
         let request = HTTPRequest(
             method: "POST", path: "/v1/sessions/refresh",
-            headers: ["Content-Type": "application/json", "X-Device-Id": deviceId], body: bytes)
+            headers: ["Content-Type": "application/json", "X-Device-Id": deviceId],
+            body: CanonicalJSONWriter.object(["refreshToken": refreshToken]))
         exchange(request) { [self] result in
             if case .failure(.unauthorized) = result { onSessionEnded() }
             guard case .success(let body) = result, let session = try? Self.decode(SessionBody.self, body).get(),

@@ -16,14 +16,14 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         for confirm in [nil, true, false] as [Bool?] {
             let body = ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm)
-            #expect(try body.json() == Array(encoder.encode(body)))
+            #expect(body.json() == Array(encoder.encode(body)))
         }
     }
 
     @Test(arguments: receipts)
     func theBackendReadsWhatJSONDecoderReads(_ receipt: String) throws {
         for confirm in [nil, true, false] as [Bool?] {
-            let bytes = try ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
+            let bytes = ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
             let read = try Backend.ReceiptRequest.decode(from: Self.request(bytes))
             #expect(read.receipt == receipt)
             #expect(read.confirmMoveFromAccount == confirm)
@@ -36,7 +36,7 @@ import Testing
     func aReceiptTheStoreIssuedIsReadAsTheBodySaysIt(_ receipt: String) throws {
         let issued = { (bytes: UnsafeRawBufferPointer) in bytes.elementsEqual(receipt.utf8) ? receipt : nil }
         for confirm in [nil, true, false] as [Bool?] {
-            let bytes = try ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
+            let bytes = ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm).json()
             let read = try? Backend.ReceiptRequest.decode(from: Self.request(bytes), issued: issued)
             let expected = try? Backend.ReceiptRequest.decode(from: Self.request(bytes))
             #expect(read?.receipt == expected?.receipt)
