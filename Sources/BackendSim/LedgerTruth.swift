@@ -21,7 +21,7 @@ enum LedgerTruth {
         guard try ledger.schemaVersion() >= 4 else { return [] }
         for (seq, row, hash) in try ledger.auditRows(after: scan.lastSeq) { scan.read(seq, row, hash) }
         var found = scan.chainBreaks
-        var lastState = scan.lastState
+        let lastState = scan.lastState
         let moves = scan.moves
         let refunded = scan.refunded
         if scan.lastSeq > 0, try ledger.auditSequence() > scan.lastSeq {
@@ -34,30 +34,39 @@ enum LedgerTruth {
         } else {
             tables = Rows(purchases: try ledger.allPurchases(), moves: try ledger.moves())
         }
+        // How many audited subjects have their row: each row's subject is its table's primary key, so fewer
+        // than the audit's means some were deleted (found by name only then: this runs after every step).
+        var audited = 0
         for purchase in tables.purchases {
             let subject = AuditChain.purchaseSubject(purchase.originalTransactionId)
+            let last = lastState[subject]
+            if last != nil { audited += 1 }
             found += compare(
-                "purchase \(purchase.originalTransactionId)", now: purchase.auditState, audited: lastState[subject],
-                legacy: legacy)
-            lastState[subject] = nil
+                "purchase \(purchase.originalTransactionId)", now: purchase.auditState, audited: last, legacy: legacy)
             if !legacy && purchase.revoked != (refunded[subject] ?? false) {
                 found.append(
                     "purchase \(purchase.originalTransactionId) is \(purchase.revoked ? "" : "not ")revoked, "
                         + "but its purchases.refund.changed events say otherwise")
             }
         }
-        for token in try ledger.refreshTokenStates() {
-            let audited = lastState.removeValue(forKey: token.subject)
-            if audited?.hasSuffix("used=1") == true && token.state.hasSuffix("used=0") {
+        let tokens = try ledger.refreshTokenStates()
+        for token in tokens {
+            let last = lastState[token.subject]
+            if last != nil { audited += 1 }
+            if last?.hasSuffix("used=1") == true && token.state.hasSuffix("used=0") {
                 found.append("refresh token \(token.subject.dropFirst(8).prefix(12))… was revived after its use")
             } else {
                 found += compare(
-                    "refresh token \(token.subject.dropFirst(8).prefix(12))…", now: token.state, audited: audited,
+                    "refresh token \(token.subject.dropFirst(8).prefix(12))…", now: token.state, audited: last,
                     legacy: legacy)
             }
         }
-        for subject in lastState.keys.sorted() {
-            found.append("\(subject.replacing(":", with: " ")) was deleted: the audit still has it")
+        if audited < lastState.count {
+            let present = Set(
+                tables.purchases.map { AuditChain.purchaseSubject($0.originalTransactionId) } + tokens.map(\.subject))
+            for subject in lastState.keys.sorted() where !present.contains(subject) {
+                found.append("\(subject.replacing(":", with: " ")) was deleted: the audit still has it")
+            }
         }
         for (id, history) in Dictionary(grouping: tables.moves, by: \.originalTransactionId) {
             let rows = history.map { OwnershipMove.auditDetail(id, from: $0.from, to: $0.to, via: $0.via) }
@@ -74,9 +83,12 @@ enum LedgerTruth {
         let moves: [OwnershipMove]
     }
 
-    private static func compare(_ name: String, now: String, audited: String?, legacy: Bool) -> [String] {
-        guard let audited else { return legacy ? [] : ["\(name) has no audit row: written outside the server"] }
-        return audited == now ? [] : ["\(name) is not as its last audit row left it: \(now) (audited: \(audited))"]
+    /// `name` is made only for a finding: this runs for every row after every step.
+    private static func compare(_ name: @autoclosure () -> String, now: String, audited: String?, legacy: Bool)
+        -> [String]
+    {
+        guard let audited else { return legacy ? [] : ["\(name()) has no audit row: written outside the server"] }
+        return audited == now ? [] : ["\(name()) is not as its last audit row left it: \(now) (audited: \(audited))"]
     }
 
     /// Where the ledger gives more than Apple's records say: a revocation it lost, an expiry later than

@@ -44,6 +44,15 @@ import Testing
         #expect(found.contains { $0.contains("is revoked, but its purchases.refund.changed events say otherwise") })
     }
 
+    @Test func aRowDeletedBehindTheServersBackIsFoundAtTheNextStep() throws {
+        let world = try subscribedWorld()
+        let monitor = InvariantMonitor(world: world)
+        #expect(ownershipViolations(monitor) == [])
+        try world.backend.ledger.database.execute("PRAGMA foreign_keys=OFF; DELETE FROM ownership_moves; DELETE FROM purchases")
+        let found = ownershipViolations(monitor)
+        #expect(found.contains { $0.detail.hasSuffix("was deleted: the audit still has it") }, "\(found)")
+    }
+
     @Test func theStampMovesWithEveryCommitAndOnlyThen() throws {
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t (x INTEGER)")

@@ -165,4 +165,17 @@ import Testing
         let found = try check(directory)
         #expect(found.contains { $0.contains("was revived after its use") }, "\(found)")
     }
+
+    /// A purchase or a refresh token the audit describes, deleted behind the server's back, is named.
+    @Test(arguments: [
+        ("DELETE FROM refresh_tokens", "refresh "), ("DELETE FROM ownership_moves; DELETE FROM purchases", "purchase "),
+    ])
+    func aRowTheAuditHasDeletedIsFound(_ sql: String, _ subject: String) throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try check(directory) == [])
+        try edit(directory, "PRAGMA foreign_keys=OFF; " + sql)
+        let found = try check(directory)
+        #expect(found.contains { $0.hasPrefix(subject) && $0.hasSuffix("was deleted: the audit still has it") }, "\(found)")
+    }
 }

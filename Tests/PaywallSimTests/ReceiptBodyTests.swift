@@ -16,7 +16,7 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         for confirm in [nil, true, false] as [Bool?] {
             let body = ReceiptBody(receipt: receipt, confirmMoveFromAccount: confirm)
-            #expect(body.json() == Array(encoder.encode(body)))
+            #expect(try body.json() == Array(encoder.encode(body)))
         }
     }
 
