@@ -68,7 +68,8 @@ extension World {
 
     /// Moves the highlight to the selectable row whose text contains `text`.
     public func highlightChoice(_ text: String) throws(ReaderActionError) {
-        let labels = selectableRows.map { screen.rows[$0].text }
+        let rows = screen.rows
+        let labels = selectableRows.map { rows[$0].text }
         guard let target = labels.firstIndex(where: { $0.contains(text) }) else {
             let listed = labels.map { "\"\($0)\"" }.joined(separator: ", ")
             throw ReaderActionError("no \"\(text)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")
@@ -83,7 +84,11 @@ extension World {
         for _ in 0..<abs(index - current) { send(index > current ? .down : .up) }
     }
 
-    private var selectableRows: [Int] { screen.rows.indices.filter { screen.rows[$0].isSelectable } }
+    /// The screen is read once: each `screen` is a copy of the kept model, and one a row was most of a move.
+    private var selectableRows: [Int] {
+        let rows = screen.rows
+        return rows.indices.filter { rows[$0].isSelectable }
+    }
 
     /// Highlights the row that does `action` on the screen shown, wherever the screen puts it, and
     /// presses Enter; `label` names it in the error when there is none.
