@@ -129,12 +129,7 @@ extension World {
 
     /// 7: the feed shows ads exactly when the owner shows them to this reader.
     private func adsViolations() -> [InvariantViolation] {
-        var feed = appState
-        feed.stack = [.feed]
-        feed.selections = [0]
-        feed.paymentSheet = nil
-        feed.alert = nil
-        let shown = feed.screen.rows.contains { $0.kind == .ad }
+        let shown = feedRows.contains { $0.kind == .ad }
         let ads = config.app.ads
         let expected = ads.enabled && !(ads.hideForSubscribers && !appState.access.levels.isEmpty)
         guard shown != expected else { return [] }
@@ -144,6 +139,25 @@ extension World {
                 "the feed \(shown ? "shows" : "hides") ads for a reader with levels \(WorldReading.list(Set(appState.access.levels.map(\.rawValue))))"
             )
         ]
+    }
+
+    /// The feed's rows in this state. On the feed with no sheet over it, they are the rows of the screen the
+    /// phone keeps (an alert, the highlight and what lies beneath in the stack change no row).
+    private var feedRows: [Row] {
+        if appState.route == .feed && appState.paymentSheet == nil {
+            assert(screen.rows == builtFeedRows, "the kept feed is not the feed built from the state")
+            return screen.rows
+        }
+        return builtFeedRows
+    }
+
+    private var builtFeedRows: [Row] {
+        var feed = appState
+        feed.stack = [.feed]
+        feed.selections = [0]
+        feed.paymentSheet = nil
+        feed.alert = nil
+        return feed.screen.rows
     }
 
     /// 8: the paywall's offers are configured ones, in the owner's order, that the store returned.
