@@ -76,7 +76,8 @@ public struct AppState: Equatable, Sendable {
     public var isSignedIn: Bool { if case .account = access.identity { true } else { false } }
 
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
-        lhs.app == rhs.app && lhs.stack == rhs.stack && lhs.selections == rhs.selections && lhs.offers == rhs.offers
+        lhs.app == rhs.app && lhs.locale == rhs.locale && lhs.stack == rhs.stack && lhs.selections == rhs.selections
+            && lhs.offers == rhs.offers
             && lhs.access == rhs.access && lhs.purchase?.offerId == rhs.purchase?.offerId
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
             && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form

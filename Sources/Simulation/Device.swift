@@ -154,7 +154,9 @@ final class Device {
         if case .reader(let input) = event, !input.keepsChoices, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
-        if case .reader(let input) = event, let onAction,
+        // A move or a keystroke names no action (`ReaderAction.of` is nil for them): the state, copied to be
+        // handed over, is not (it was a copy per character typed).
+        if case .reader(let input) = event, !input.keepsChoices, let onAction,
             let action = ReaderAction.of(input, in: state, choices: choices)
         {
             onAction(action)

@@ -232,10 +232,11 @@ public final class BackendClient {
         _ path: String, _ fields: KeyValuePairs<StaticString, String>, authenticated: Bool = true,
         completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
-        send("POST", path, body: CanonicalJSONWriter.object(fields), authenticated: authenticated, completion: completion)
+        let body = CanonicalJSONWriter.object(fields)
+        send("POST", path, body: body, authenticated: authenticated, completion: completion)
     }
 
-    /// A receipt's body, written around the receipt's bytes (`ReceiptBody.json`).
+    /// A receipt's body (`ReceiptBody.json`: a plain receipt is copied whole).
     private func post(
         _ path: String, receipt body: ReceiptBody, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {

@@ -34,6 +34,16 @@ import WhiteLabel
         return state
     }
 
+    /// The phone's language chooses the paywall's words: a state in another language is another state, so a
+    /// test that compares states sees a change of language.
+    @Test func statesInTwoLanguagesDiffer() throws {
+        let english = try onPaywall()
+        var french = english
+        french.locale = "fr_FR"
+        #expect(french != english)
+        #expect(french.screen != english.screen)
+    }
+
     @Test func choosingAnOfferAsksForThePurchaseAndShowsWhatItWaitsFor() throws {
         var state = try onPaywall()
         #expect(reduce(&state, .reader(.select)) == [.purchase(offerId: "premium-monthly", parentalGatePassed: false)])

@@ -48,7 +48,8 @@ import Testing
         let world = try subscribedWorld()
         let monitor = InvariantMonitor(world: world)
         #expect(ownershipViolations(monitor) == [])
-        try world.backend.ledger.database.execute("PRAGMA foreign_keys=OFF; DELETE FROM ownership_moves; DELETE FROM purchases")
+        try world.backend.ledger.database.execute(
+            "PRAGMA foreign_keys=OFF; DELETE FROM ownership_moves; DELETE FROM purchases")
         let found = ownershipViolations(monitor)
         #expect(found.contains { $0.detail.hasSuffix("was deleted: the audit still has it") }, "\(found)")
     }

@@ -176,6 +176,7 @@ import Testing
         #expect(try check(directory) == [])
         try edit(directory, "PRAGMA foreign_keys=OFF; " + sql)
         let found = try check(directory)
-        #expect(found.contains { $0.hasPrefix(subject) && $0.hasSuffix("was deleted: the audit still has it") }, "\(found)")
+        #expect(
+            found.contains { $0.hasPrefix(subject) && $0.hasSuffix("was deleted: the audit still has it") }, "\(found)")
     }
 }
