@@ -59,6 +59,8 @@ public final class BackendLedger {
     let database: Database
     /// `moves()` as last read, with the file's change stamp then.
     private var movesKept: (stamp: ChangeStamp, moves: [OwnershipMove])?
+    /// Every purchase as last read in full, by its original transaction id, and the stamp then.
+    private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int])?
 
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
@@ -211,7 +213,11 @@ public final class BackendLedger {
     // MARK: - Purchases
 
     public func purchase(_ originalTransactionId: String) throws(DatabaseError) -> PurchaseRecord? {
-        try database.query(
+        // The invariant monitor looks up each subscription's purchase after every step, after reading them all.
+        if let kept = purchasesKept, let stamp = try database.changeStamp(), kept.stamp == stamp {
+            return kept.byId[originalTransactionId].map { kept.all[$0] }
+        }
+        return try database.query(
             "SELECT \(Self.purchaseColumns) FROM purchases WHERE original_transaction_id = ?",
             [.text(originalTransactionId)]
         ).first.map(Self.purchase)
@@ -237,9 +243,18 @@ public final class BackendLedger {
         ).map { (Self.purchase($0), $0[10].int ?? 0) }
     }
 
+    /// Kept while the file's change stamp stands, for `purchase(_:)` to answer from (a lookup never reads
+    /// them all: a long history has many).
     public func allPurchases() throws(DatabaseError) -> [PurchaseRecord] {
-        try database.query("SELECT \(Self.purchaseColumns) FROM purchases ORDER BY original_transaction_id")
-            .map(Self.purchase)
+        let stamp = try database.changeStamp()
+        if let stamp, let kept = purchasesKept, kept.stamp == stamp { return kept.all }
+        let all = try database.query(
+            "SELECT \(Self.purchaseColumns) FROM purchases ORDER BY original_transaction_id"
+        ).map(Self.purchase)
+        purchasesKept = stamp.map { stamp in
+            (stamp, all, Dictionary(all.enumerated().map { ($1.originalTransactionId, $0) }) { first, _ in first })
+        }
+        return all
     }
 
     /// `ownerPurchaseMillis`: the purchase time of the new purchase that decided its owner (0: none).

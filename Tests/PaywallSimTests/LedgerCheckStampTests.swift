@@ -54,6 +54,22 @@ import Testing
         #expect(found.contains { $0.detail.hasSuffix("was deleted: the audit still has it") }, "\(found)")
     }
 
+    /// A purchase looked up after all were read is the row as the file holds it now, whoever wrote it.
+    @Test func aPurchaseLookedUpAfterAnEditIsTheEditedRow() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let world = try subscribedWorld(in: directory)
+        let ledger = world.backend.ledger
+        let id = try #require(try ledger.allPurchases().first?.originalTransactionId)
+        #expect(try ledger.purchase(id)?.revoked == false)
+        try Database(path: directory + "/backend.sqlite").execute("UPDATE purchases SET revoked = 1")
+        #expect(try ledger.purchase(id)?.revoked == true)
+        try ledger.database.execute("UPDATE purchases SET revoked = 0")
+        #expect(try ledger.purchase(id)?.revoked == false)
+        #expect(try ledger.allPurchases().first?.revoked == false)
+        #expect(try ledger.purchase("no-such-purchase") == nil)
+    }
+
     @Test func theStampMovesWithEveryCommitAndOnlyThen() throws {
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t (x INTEGER)")
