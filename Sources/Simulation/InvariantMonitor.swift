@@ -178,9 +178,10 @@ struct WorldReading {
 
     /// `charged`: `world.chargedTransactions`, when the caller has just read it.
     init(_ world: World, charged: [TransactionRecord]? = nil) {
-        identity = world.appState.access.identity
-        levels = Set(world.appState.access.levels.map(\.rawValue))
-        alert = world.appState.alert != nil  // the screen's alert is the state's: no screen built to read it
+        let state = world.appState  // read once: each reading is a copy of the whole state
+        identity = state.access.identity
+        levels = Set(state.access.levels.map(\.rawValue))
+        alert = state.alert != nil  // the screen's alert is the state's: no screen built to read it
         sheet = world.device.queue.sheet != nil
         transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
         outcomes = world.readerOutcomes.count
