@@ -79,20 +79,73 @@ public enum Base64URL {
     }
 
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        decode(Array(text.utf8))
+        var text = String(text)
+        return text.withUTF8 { decode($0) }
     }
 
-    /// Decodes base64url given as its ASCII bytes.
+    /// Decodes base64url given as its ASCII bytes (`+` and `/` read too, and `=` padding at the end that
+    /// makes a whole group of four, as Foundation's base64 reads them); nil for any other byte. By table:
+    /// copying, swapping the characters and Foundation's decoder were 1.5 % of a fuzz run (every token
+    /// checked, every JWS opened).
     public static func decode(_ bytes: some Collection<UInt8>) -> [UInt8]? {
-        var base64 = Array(bytes)
-        for index in base64.indices {
-            switch base64[index] {
-            case UInt8(ascii: "-"): base64[index] = UInt8(ascii: "+")
-            case UInt8(ascii: "_"): base64[index] = UInt8(ascii: "/")
-            default: break
+        if let decoded = bytes.withContiguousStorageIfAvailable({ decode($0) }) { return decoded }
+        return Array(bytes).withUnsafeBufferPointer { decode($0) }
+    }
+
+    static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var end = text.count
+        while end > 0 && text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        // Padded to a whole group of four, the last group holds two, three or four characters.
+        guard end % 4 != 1, text.count <= (end + 3) / 4 * 4 else { return nil }
+        guard let source = text.baseAddress, end > 0 else { return end == 0 ? [] : nil }
+        let count = end / 4 * 3 + [0, 0, 1, 2][end % 4]
+        var valid = true
+        let output = values.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                guard let target = buffer.baseAddress, let table = table.baseAddress else { return }
+                // Four characters at a time, no bounds checks: a JWS part is read whole this way.
+                func sextets(_ at: Int, _ n: Int) -> UInt32 {
+                    var group: UInt32 = 0
+                    var invalid: UInt8 = 0
+                    for offset in 0..<n {
+                        let value = table[Int(source[at + offset])]
+                        invalid |= value
+                        group = group << 6 | UInt32(value & 0x3F)
+                    }
+                    if invalid & 0x80 != 0 { valid = false }
+                    return group
+                }
+                var index = 0
+                var out = 0
+                while index + 4 <= end {
+                    let group = sextets(index, 4)
+                    target[out] = UInt8(truncatingIfNeeded: group >> 16)
+                    target[out + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    target[out + 2] = UInt8(truncatingIfNeeded: group)
+                    index += 4
+                    out += 3
+                }
+                // The bits below the last whole byte are not checked, as Foundation does not.
+                switch end - index {
+                case 2: target[out] = UInt8(truncatingIfNeeded: sextets(index, 2) >> 4)
+                case 3:
+                    let group = sextets(index, 3)
+                    target[out] = UInt8(truncatingIfNeeded: group >> 10)
+                    target[out + 1] = UInt8(truncatingIfNeeded: group >> 2)
+                default: break
+                }
+                initialized = count
             }
         }
-        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
-        return Data(base64Encoded: Data(base64)).map(Array.init)
+        return valid ? output : nil
     }
+
+    /// Each byte's six bits, 0xFF for a byte outside both alphabets.
+    private static let values: [UInt8] = {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(index) }
+        values[Int(UInt8(ascii: "+"))] = 62
+        values[Int(UInt8(ascii: "/"))] = 63
+        return values
+    }()
 }
