@@ -374,11 +374,11 @@ public struct ChangeStamp: Equatable, Sendable {
 private final class SchemaImages: @unchecked Sendable {
     static let shared = SchemaImages()
     private let lock = Lock()
-    private var images: [[String]: [UInt8]] = [:]
+    private var images: [MigrationsKey: [UInt8]] = [:]
 
     subscript(migrations: [String]) -> [UInt8]? {
-        get { lock.withLock { images[migrations] } }
-        set { lock.withLock { images[migrations] = newValue } }
+        get { lock.withLock { images[MigrationsKey(migrations)] } }
+        set { lock.withLock { images[MigrationsKey(migrations)] = newValue } }
     }
 }
 
