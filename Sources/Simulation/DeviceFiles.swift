@@ -18,27 +18,42 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
 
     var anonymousIdentity: AnonymousIdentity? {
         get { decode(AnonymousIdentity.self, "identity.json") }
-        set { write("identity.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
+        set { if let data = encoded(newValue) { write("identity.json", data) } }
     }
 
     var accountSession: AccountSession? {
         get { decode(AccountSession.self, "account.json") }
-        set { write("account.json", newValue.flatMap { try? Self.encoder.encode($0) }) }
+        set { if let data = encoded(newValue) { write("account.json", data) } }
+    }
+
+    /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
+    private func encoded(_ value: (some Encodable)?) -> Data?? {
+        guard let value else { return .some(nil) }
+        do {
+            return .some(try Self.encoder.encode(value))
+        } catch {
+            report("error: cannot encode \(type(of: value)) on \(directory.lastPathComponent): \(error)")
+            return nil
+        }
     }
 
     /// The file's value; nil when there is none. One that does not decode is kept aside under another
     /// name (for a person to recover the identity from) and reported, so the app's fresh start is said.
     private func decode<T: Decodable>(_ type: T.Type, _ name: String) -> T? {
-        guard let data = read(name) else { return nil }
+        guard let data = read(name, keepingAside: true) else { return nil }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            let aside = keepAside(name)
-            report(
-                "error: \(name) on \(directory.lastPathComponent) cannot be read; kept as \(aside ?? "it was"), "
-                    + "the app starts without it (Restore gives back what this Apple ID bought)")
+            startsWithout(name)
             return nil
         }
+    }
+
+    private func startsWithout(_ name: String) {
+        let aside = keepAside(name)
+        report(
+            "error: \(name) on \(directory.lastPathComponent) cannot be read; kept as \(aside ?? "it was"), "
+                + "the app starts without it (Restore gives back what this Apple ID bought)")
     }
 
     /// Renames a file out of the way: `identity.json.unreadable-1`, the first free number.
@@ -114,14 +129,33 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
 
     var cachedLevels: Set<AccessLevel> {
-        let names =
-            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("content").path))
-            ?? []
-        return Set(names.map(AccessLevel.init))
+        let folder = directory.appendingPathComponent("content").path
+        do {
+            return Set(try FileManager.default.contentsOfDirectory(atPath: folder).map(AccessLevel.init))
+        } catch  where !FileManager.default.fileExists(atPath: folder) {
+            return []
+        } catch {
+            report("error: cannot list the full content kept in \(folder): \(error.failureDescription)")
+            return []
+        }
     }
 
-    private func read(_ name: String) -> Data? {
-        try? Data(contentsOf: directory.appendingPathComponent(name))
+    /// The file's bytes; nil when there is none, or when it is there but cannot be read, which is reported
+    /// (and, `keepingAside`, the file moved out of the way first, so that no write replaces it).
+    private func read(_ name: String, keepingAside: Bool = false) -> Data? {
+        let url = directory.appendingPathComponent(name)
+        do {
+            return try Data(contentsOf: url)
+        } catch  where !FileManager.default.fileExists(atPath: url.path) {
+            return nil
+        } catch {
+            if keepingAside {
+                startsWithout(name)
+            } else {
+                report("error: \(name) on \(directory.lastPathComponent) cannot be read: \(error.failureDescription)")
+            }
+            return nil
+        }
     }
 
     /// Whether the file now holds `data`; a failure is reported.

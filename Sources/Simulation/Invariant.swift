@@ -50,3 +50,15 @@ public struct InvariantViolation: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "invariant \(invariant.rawValue) (\(invariant)): \(detail)" }
 }
+
+extension InvariantViolation {
+    /// `check`'s violations; a check that cannot read what it checks (the ledger) has not seen its guarantee
+    /// hold, so its error is a violation: "every invariant held" must never stand on an unread ledger.
+    static func checking(_ invariant: Invariant, _ check: () throws -> [InvariantViolation]) -> [InvariantViolation] {
+        do {
+            return try check()
+        } catch {
+            return [InvariantViolation(invariant, "cannot be checked, the ledger cannot be read: \(error)")]
+        }
+    }
+}

@@ -145,7 +145,14 @@ public final class InvariantMonitor {
             found += world.sheetViolations()
         }
         if step == .restartApp, case .anonymous(let id) = before.identity {
-            let granted = Set((try? world.backend.levels(of: id)) ?? [])
+            let granted: Set<String>
+            do {
+                granted = Set(try world.backend.levels(of: id))
+            } catch {
+                return found + [
+                    InvariantViolation(.survivesRestartAndAds, "the levels of anonymous \(id) cannot be read: \(error)")
+                ]
+            }
             let kept = before.levels.intersection(granted)
             if after.identity != before.identity {
                 found.append(

@@ -14,11 +14,11 @@ struct MoveCheck {
     /// The kinds of move the running step asks for.
     private var asked: [Kind] = []
     private var previous: (step: MonitoredStep, waited: Bool)?
-    /// Moves in the ledger before the monitor started are not the session's.
-    private let movesBefore: Int
+    /// Moves in the ledger before the monitor started are not the session's; nil when they could not be read.
+    private let movesBefore: Int?
 
     init(world: World) {
-        movesBefore = (try? world.backend.ledger.moves().count) ?? 0
+        movesBefore = try? world.backend.ledger.moves().count
     }
 
     mutating func willRun(_ step: MonitoredStep, waits: Bool) {
@@ -31,7 +31,20 @@ struct MoveCheck {
         let now = context.world.scheduler.now
         acts += asked.map { ($0, now) }
         asked = []
-        guard let moves = try? context.world.backend.ledger.moves(), moves.count > movesBefore else { return [] }
+        return InvariantViolation.checking(.movesOnlyAsAsked) {
+            guard let movesBefore else { throw MovesUnread() }
+            return try violations(context, since: movesBefore)
+        }
+    }
+
+    /// The moves before the session could not be counted: every later count would be wrong.
+    private struct MovesUnread: Error, CustomStringConvertible {
+        var description: String { "the moves before the session were not read" }
+    }
+
+    private func violations(_ context: StepContext, since movesBefore: Int) throws -> [InvariantViolation] {
+        let moves = try context.world.backend.ledger.moves()
+        guard moves.count > movesBefore else { return [] }
         // A purchase is the reader's from its first charge; a move before it was bought was asked of another.
         var firstOwned: [String: SimInstant] = [:]
         let world = context.world

@@ -10,8 +10,18 @@ extension World {
         store.clearFaults()
         network.faults = FaultPlan()
         if newPhone {
+            // The first free name: a state folder may keep the phones of an earlier check.
             var number = 1
-            while (try? newDevice(named: "restore-check-\(number)")) == nil && number < 100 { number += 1 }
+            while true {
+                do {
+                    try newDevice(named: "restore-check-\(number)")
+                    break
+                } catch  where number < 100 {
+                    number += 1
+                } catch {
+                    return [InvariantViolation(.nothingPaidLost, "no new phone to restore on: \(error)")]
+                }
+            }
         }
         scheduler.runUntilIdle()
         do {
@@ -28,12 +38,19 @@ extension World {
         }
         let shown = Set(appState.access.levels.map(\.rawValue))
         let phoneIdentity: String? = if case .anonymous(let id) = appState.access.identity { id } else { nil }
+        return InvariantViolation.checking(.nothingPaidLost) {
+            try restoredViolations(shown: shown, phoneIdentity: phoneIdentity)
+        }
+    }
+
+    /// Every paid subscription's owner holds its levels after the restore, and the phone shows those it owns.
+    private func restoredViolations(shown: Set<String>, phoneIdentity: String?) throws -> [InvariantViolation] {
         var found: [InvariantViolation] = []
         for subscription in paidSubscriptions {
             let levels = Set(config.backend.productLevels[subscription.productId] ?? [])
             guard !levels.isEmpty else { continue }
             let id = subscription.originalTransactionId
-            guard let purchase = try? backend.ledger.purchase(id), let owner = purchase.ownerId else {
+            guard let owner = try backend.ledger.purchase(id)?.ownerId else {
                 found.append(
                     InvariantViolation(
                         .nothingPaidLost,
@@ -41,7 +58,7 @@ extension World {
                     ))
                 continue
             }
-            let granted = Set((try? backend.levels(of: owner)) ?? [])
+            let granted = Set(try backend.levels(of: owner))
             if !levels.isSubset(of: granted) {
                 found.append(
                     InvariantViolation(

@@ -9,22 +9,24 @@ import StoreSim
 /// What a fault (or, for ownership, a kill) since the act explains is excused.
 enum PayingCheck {
     static func violations(_ context: StepContext, interruptedAt: SimInstant?) -> [InvariantViolation] {
-        orphans(context, interruptedAt: interruptedAt) + unreadContent(context)
-            + levelsAfterLaunch(context, interruptedAt: interruptedAt)
+        InvariantViolation.checking(.payingKeepsAccess) {
+            try orphans(context, interruptedAt: interruptedAt) + unreadContent(context)
+                + levelsAfterLaunch(context, interruptedAt: interruptedAt)
+        }
     }
 
     /// (a) Nothing paid belongs to an anonymous identity no phone keeps: that reader lost it for good.
-    private static func orphans(_ context: StepContext, interruptedAt: SimInstant?) -> [InvariantViolation] {
+    private static func orphans(_ context: StepContext, interruptedAt: SimInstant?) throws -> [InvariantViolation] {
         let world = context.world
         let ledger = world.backend.ledger
         let held = world.heldAnonymousIdentities
         var found: [InvariantViolation] = []
         var moves: [OwnershipMove]?
         for paid in context.paid {
-            guard let owner = (try? ledger.purchase(paid.originalTransactionId))?.flatMap(\.ownerId),
-                !held.contains(owner), (try? ledger.identity(owner))??.kind == .anonymous
+            guard let owner = try ledger.purchase(paid.originalTransactionId)?.ownerId, !held.contains(owner),
+                try ledger.identity(owner)?.kind == .anonymous
             else { continue }
-            if moves == nil { moves = (try? ledger.moves()) ?? [] }
+            if moves == nil { moves = try ledger.moves() }
             let movedAt = moves?.last { $0.originalTransactionId == paid.originalTransactionId }?.at ?? .worldStart
             // A fault in the step that moved it, the app quit since or in that very step (the quit app asked
             // for it; its answer was lost with the app), or an error the reader was told since (the answer never
@@ -76,7 +78,9 @@ enum PayingCheck {
     }
 
     /// (c) After the app starts or comes back, it shows the levels of every paid subscription its identity owns.
-    private static func levelsAfterLaunch(_ context: StepContext, interruptedAt: SimInstant?) -> [InvariantViolation] {
+    private static func levelsAfterLaunch(_ context: StepContext, interruptedAt: SimInstant?) throws
+        -> [InvariantViolation]
+    {
         let world = context.world
         guard context.step == .restartApp || context.step == .foreground, context.settled, world.isAppRunning,
             !context.faultSince(context.began)
@@ -86,10 +90,10 @@ enum PayingCheck {
         switch identity {
         case .none: ownerId = nil
         case .anonymous(let id): ownerId = id
-        case .account(let email): ownerId = try? world.backend.ledger.identityId(email: email)
+        case .account(let email): ownerId = try world.backend.ledger.identityId(email: email)
         }
         guard let ownerId else { return [] }
-        let owned = Set(((try? world.backend.ledger.purchases(ownedBy: ownerId)) ?? []).map(\.originalTransactionId))
+        let owned = Set(try world.backend.ledger.purchases(ownedBy: ownerId).map(\.originalTransactionId))
         let paid = context.paid.filter { owned.contains($0.originalTransactionId) }
         let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
@@ -99,10 +103,10 @@ enum PayingCheck {
         // before it, and nothing tells a phone of a change it did not ask for until it asks again (the
         // profile, the foreground).
         if let interruptedAt, context.began >= interruptedAt,
-            ((try? world.backend.ledger.moves()) ?? []).contains(where: {
+            try world.backend.ledger.moves().contains(where: {
                 $0.to == ownerId && $0.at >= context.began && owned.contains($0.originalTransactionId)
             })
-                || !((try? world.backend.ledger.purchasesChanged(since: context.began)) ?? []).isDisjoint(with: owned)
+                || !(try world.backend.ledger.purchasesChanged(since: context.began)).isDisjoint(with: owned)
         {
             return []
         }

@@ -46,7 +46,12 @@ extension World {
         switch access.identity {
         case .none: identityId = nil
         case .anonymous(let id): identityId = id
-        case .account(let email): identityId = try? backend.ledger.identityId(email: email)
+        case .account(let email):
+            do {
+                identityId = try backend.ledger.identityId(email: email)
+            } catch {
+                return [InvariantViolation(.backendsWord, "the identity of \(email) cannot be read: \(error)")]
+            }
         }
         var heard = identityId.map { words.levels(on: deviceName, identityId: $0) } ?? []
         // Signed in, the phone's own anonymous subscription counts until it moves: the backend's word for it too.

@@ -155,7 +155,7 @@ public final class AppStore {
     }
 
     /// Signs a transaction or renewal info, as the JWS fields of notifications and the server API carry them.
-    func sign<T: Encodable>(_ value: T) -> String {
+    func sign(_ value: some CanonicalJSONWritable) -> String {
         NotificationCodec.seal(value, with: signingKey)
     }
 
@@ -183,19 +183,21 @@ public final class AppStore {
         return record
     }
 
-    /// A freshly signed receipt for `deviceId`, listing every purchase of `appleId` in this app.
-    func issueReceipt(deviceId: String, appleId: String) -> String {
-        let (records, unchanged) =
-            logged("read the purchases for a receipt") { try ledger.transactionsForReceipt(appleId: appleId) }
-            ?? ([], 0)
-        let nonce = Self.uuid(keys.unguessableBytes(16))
-        let shell = ReceiptPayload(
-            bundleId: bundleId, environment: environment,
-            deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
-            deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: [])
-        return try! receipts.issue(
-            shell: shell, appleId: appleId, purchases: records, unchanged: unchanged,
-            makeEntry: ReceiptPayload.InAppPurchase.init(listing:), key: signingKey)
+    /// A freshly signed receipt for `deviceId`, listing every purchase of `appleId` in this app; nil, with
+    /// the error on the timeline, when the store cannot read its records: a receipt that left purchases out
+    /// would tell the app "nothing to restore", so the phone keeps the receipt it had.
+    func issueReceipt(deviceId: String, appleId: String) -> String? {
+        logged("issue a receipt for \(appleId)") {
+            let (records, unchanged) = try ledger.transactionsForReceipt(appleId: appleId)
+            let nonce = Self.uuid(keys.unguessableBytes(16))
+            let shell = ReceiptPayload(
+                bundleId: bundleId, environment: environment,
+                deviceVerification: ReceiptPayload.deviceVerification(nonce: nonce, deviceId: deviceId),
+                deviceVerificationNonce: nonce, creationDate: scheduler.now.milliseconds, inApp: [])
+            return try receipts.issue(
+                shell: shell, appleId: appleId, purchases: records, unchanged: unchanged,
+                makeEntry: ReceiptPayload.InAppPurchase.init(listing:), key: signingKey)
+        }
     }
 
     /// 16 bytes as a lowercase UUID.

@@ -2,12 +2,12 @@ import SimKernel
 
 /// A payload the store signs, written by hand in `JSONEncoder`'s sorted-keys form (`CanonicalJSONTests`
 /// proves the bytes are the same).
-protocol CanonicalJSONWritable {
+public protocol CanonicalJSONWritable {
     func write(to writer: inout CanonicalJSONWriter)
 }
 
 extension CanonicalJSONWritable {
-    var canonicalJSON: [UInt8] {
+    public var canonicalJSON: [UInt8] {
         var writer = CanonicalJSONWriter()
         write(to: &writer)
         return writer.bytes
@@ -15,7 +15,7 @@ extension CanonicalJSONWritable {
 }
 
 extension TransactionInfo: CanonicalJSONWritable {
-    func write(to writer: inout CanonicalJSONWriter) {
+    public func write(to writer: inout CanonicalJSONWriter) {
         writer.object { json in
             json.string("appAccountToken", appAccountToken)
             json.string("bundleId", bundleId)
@@ -41,7 +41,7 @@ extension TransactionInfo: CanonicalJSONWritable {
 }
 
 extension RenewalInfo: CanonicalJSONWritable {
-    func write(to writer: inout CanonicalJSONWriter) {
+    public func write(to writer: inout CanonicalJSONWriter) {
         writer.object { json in
             json.string("autoRenewProductId", autoRenewProductId)
             json.integer("autoRenewStatus", autoRenewStatus)
@@ -58,7 +58,7 @@ extension RenewalInfo: CanonicalJSONWritable {
 }
 
 extension NotificationPayload: CanonicalJSONWritable {
-    func write(to writer: inout CanonicalJSONWriter) {
+    public func write(to writer: inout CanonicalJSONWriter) {
         writer.object { json in
             json.object("data") { data in
                 data.string("bundleId", self.data.bundleId)
@@ -77,7 +77,7 @@ extension NotificationPayload: CanonicalJSONWritable {
 }
 
 extension ReceiptPayload.InAppPurchase: CanonicalJSONWritable {
-    func write(to writer: inout CanonicalJSONWriter) {
+    public func write(to writer: inout CanonicalJSONWriter) {
         writer.object { json in
             json.string("appAccountToken", appAccountToken)
             json.integer("cancellationDate", cancellationDate)
@@ -94,7 +94,7 @@ extension ReceiptPayload.InAppPurchase: CanonicalJSONWritable {
 
 /// A receipt's payload; `ReceiptMemo` writes its shell (an empty `inApp`) this way and each entry apart.
 extension ReceiptPayload: CanonicalJSONWritable {
-    func write(to writer: inout CanonicalJSONWriter) {
+    public func write(to writer: inout CanonicalJSONWriter) {
         writer.object { json in
             json.string("bundleId", bundleId)
             json.integer("creationDate", creationDate)

@@ -34,7 +34,7 @@ extension PaymentQueue {
             }
             paymentCount += 1
             let record = try store.purchase(product, appleId: appleId, deviceId: deviceId, offer: applied)
-            receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+            if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
             deliver(purchased(paymentCount, record), after: .zero)
             return nil
         } catch {

@@ -299,7 +299,8 @@ public final class PaymentQueue {
         do {
             let record = try store.purchase(
                 product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken, offer: offer)
-            receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+            // Charged even when no receipt can be issued now: the app's check fails and a refresh brings it.
+            if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
             deliver(purchased(number, record), after: .zero)
         } catch {
             store.log("payment failed: \(error)")
@@ -359,7 +360,11 @@ public final class PaymentQueue {
                 receipt.save(nil)
                 completion(true)
             default:
-                receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+                guard let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) else {
+                    store.log("receipt refresh failed")
+                    return completion(false)
+                }
+                receipt.save(issued)
                 store.log("receipt refreshed")
                 completion(true)
             }

@@ -64,7 +64,7 @@ public struct ReceiptPayload: Codable, Equatable, Sendable {
 /// Seals and opens receipts.
 public enum ReceiptCodec {
     static func seal(_ payload: ReceiptPayload, with key: SigningKey) -> String {
-        SignedEnvelope.seal(Array(try! canonicalJSON.encode(payload)), with: key)
+        SignedEnvelope.seal(payload.canonicalJSON, with: key)
     }
 
     /// Seals a payload whose canonical JSON is already made (`ReceiptMemo.json(of:)`).

@@ -22,17 +22,23 @@ extension PaymentQueue {
             }
             var latest: [String: TransactionRecord] = [:]
             var order: [String] = []
-            let records = store.logged("read the transactions to restore") {
-                try store.ledger.transactions(appleId: appleId)
+            // Records or a receipt the store cannot read fail the restore: "nothing to restore" would be false.
+            guard
+                let records = store.logged(
+                    "read the transactions to restore", { try store.ledger.transactions(appleId: appleId) }),
+                let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId)
+            else {
+                store.log("restore failed: \(StoreError.unknown.rawValue)")
+                return completion(.unknown)
             }
-            for record in records ?? []
+            for record in records
             where store.catalog.spec(for: record.productIdentifier)?.type != .consumable {
                 if latest[record.originalTransactionIdentifier] == nil {
                     order.append(record.originalTransactionIdentifier)
                 }
                 latest[record.originalTransactionIdentifier] = record
             }
-            receipt.save(store.issueReceipt(deviceId: deviceId, appleId: appleId))
+            receipt.save(issued)
             for original in order {
                 guard let record = latest[original] else { continue }
                 paymentCount += 1

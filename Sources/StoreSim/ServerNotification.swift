@@ -112,9 +112,9 @@ public struct NotificationPayload: Codable, Equatable, Sendable {
 
 /// Signs and opens notifications and the JWS values inside them, with the App Store's key.
 public enum NotificationCodec {
-    public static func seal<T: Encodable>(_ value: T, with key: SigningKey) -> String {
-        if let value = value as? CanonicalJSONWritable { return SignedEnvelope.seal(value.canonicalJSON, with: key) }
-        return SignedEnvelope.seal(Array((try? ReceiptCodec.canonicalJSON.encode(value)) ?? Data()), with: key)
+    /// Only what the store writes by hand is signed: an encoder that could fail would sign nothing.
+    public static func seal(_ value: some CanonicalJSONWritable, with key: SigningKey) -> String {
+        SignedEnvelope.seal(value.canonicalJSON, with: key)
     }
 
     public static func open<T: Decodable>(_ type: T.Type, from jws: String, with key: VerifyingKey) -> T? {

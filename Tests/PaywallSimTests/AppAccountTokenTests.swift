@@ -56,7 +56,7 @@ import Testing
     /// Ana subscribed on the family iPad and let it lapse; Ben resubscribes there, signed in as himself.
     private func lapsedForAna(_ world: LedgerWorld) throws -> (ana: Customer, ben: Customer, id: String) {
         let ana = try signUp(world, "ana@example.com")
-        let ben = try signUp(world, "ben@example.com")
+        _ = try signUp(world, "ben@example.com")
         let receipt = world.buy(on: device, appleId: appleId, appAccountToken: ana.appAccountToken)
         #expect(send(world, "/v1/receipts", ["receipt": receipt], token: ana.token).status == 200)
         let id = try #require(world.store.transactions(appleId: appleId).first?.originalTransactionIdentifier)

@@ -1,6 +1,7 @@
 import AppFlow
 import Testing
 
+@testable import BackendSim
 @testable import Simulation
 @testable import StoreSim
 
@@ -38,5 +39,16 @@ import Testing
         try world.subscribe()
         #expect(world.charges == 2)
         #expect(monitor.didRun() == [])
+    }
+
+    /// A check that cannot read the ledger reports it: "every invariant held" never stands on an unread ledger.
+    @Test func aLedgerTheChecksCannotReadIsAViolationNeverAPass() throws {
+        let world = try subscribedWorld()
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(.other)
+        try world.backend.ledger.database.execute(
+            "ALTER TABLE purchases RENAME TO purchases_gone; ALTER TABLE ownership_moves RENAME TO moves_gone")
+        let unread = monitor.didRun().filter { $0.detail.hasPrefix("cannot be checked, the ledger cannot be read") }
+        #expect(Set(unread.map(\.invariant)) == [.payingKeepsAccess, .movesOnlyAsAsked])
     }
 }

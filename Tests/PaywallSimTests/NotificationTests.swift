@@ -183,16 +183,26 @@ import Testing
     /// A type this server does not act on (Apple adds types) is kept as ignored, and answered 200, not
     /// refused as a bad signature: Apple would retry a 400 for days.
     @Test func anUnknownTypeIsRecordedAsIgnoredAnd200() throws {
-        struct Unknown: Encodable {
-            struct AppData: Encodable {
+        struct Unknown: CanonicalJSONWritable {
+            struct AppData {
                 let bundleId: String
                 let environment: String
             }
-            let notificationType = "CONSUMPTION_REQUEST"
-            let notificationUUID = "unknown-1"
-            let version = "2.0"
             let signedDate: Int64
             let data: AppData
+
+            func write(to writer: inout CanonicalJSONWriter) {
+                writer.object { json in
+                    json.object("data") { data in
+                        data.string("bundleId", self.data.bundleId)
+                        data.string("environment", self.data.environment)
+                    }
+                    json.string("notificationType", "CONSUMPTION_REQUEST")
+                    json.string("notificationUUID", "unknown-1")
+                    json.integer("signedDate", signedDate)
+                    json.string("version", "2.0")
+                }
+            }
         }
         let world = try LedgerWorld()
         let signed = world.store.sign(

@@ -1,0 +1,37 @@
+import Testing
+
+@testable import StoreSim
+
+/// A store that cannot read its own records says so and fails the request: a receipt issued without
+/// them would tell the app "nothing to restore" while the Apple ID pays.
+@Suite struct StoreRecordsUnreadableTests {
+    private func boughtThenUnreadable() throws -> (StoreHarness, receipt: String?) {
+        let harness = try StoreHarness()
+        harness.buy()
+        let receipt = harness.queue.appReceipt
+        #expect(receipt != nil)
+        try harness.store.ledger.database.execute("ALTER TABLE transactions RENAME TO transactions_gone")
+        harness.store.ledger.transactionsChanged()  // the kept rows dropped, as after a commit that failed
+        return (harness, receipt)
+    }
+
+    @Test func aRestoreFailsAndThePhoneKeepsItsReceipt() throws {
+        let (harness, receipt) = try boughtThenUnreadable()
+        var finished: [StoreError?] = []
+        harness.queue.restoreCompletedTransactions { finished.append($0) }
+        harness.scheduler.runUntilIdle()
+        #expect(finished == [.unknown])
+        #expect(harness.queue.appReceipt == receipt, "the receipt that lists the purchase is kept")
+        #expect(harness.store.errors.contains { $0.hasPrefix("error: cannot read the transactions to restore") })
+    }
+
+    @Test func aReceiptRefreshFailsAndThePhoneKeepsItsReceipt() throws {
+        let (harness, receipt) = try boughtThenUnreadable()
+        var refreshed: [Bool] = []
+        harness.queue.refreshReceipt { refreshed.append($0) }
+        harness.scheduler.runUntilIdle()
+        #expect(refreshed == [false])
+        #expect(harness.queue.appReceipt == receipt)
+        #expect(harness.store.errors.contains { $0.hasPrefix("error: cannot issue a receipt for a@icloud.test") })
+    }
+}
