@@ -54,13 +54,44 @@ public final class Keyring {
     /// already) keeps the keys it was signed with, so its receipts and tokens stay valid.
     public static func folder(_ directory: String, legacy: Bool) throws(FileError) -> Keyring {
         let path = directory + "/keys"
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let lines = text.split(separator: "\n").map { Base64URL.decode($0) }
-            guard lines.count == 3, let store = lines[0], let token = lines[1], let offer = lines[2],
-                store.count == 32, offer.count == 32, !token.isEmpty
-            else { throw FileError(description: "\(path): not three base64url keys") }
-            return Keyring(storeKeySeed: store, tokenSecret: token, offerKeySeed: offer, derivationKey: nil)
+        // Only a folder with no keys file gets new keys: one that cannot be read is never replaced, or every
+        // receipt and sign-in the folder holds would stop verifying.
+        guard let text = try kept(path) else { return try made(at: path, legacy: legacy) }
+        let lines = text.split(separator: "\n").map { Base64URL.decode($0) }
+        guard lines.count == 3, let store = lines[0], let token = lines[1], let offer = lines[2],
+            store.count == 32, offer.count == 32, !token.isEmpty
+        else { throw FileError(description: "\(path): not three base64url keys") }
+        return Keyring(storeKeySeed: store, tokenSecret: token, offerKeySeed: offer, derivationKey: nil)
+    }
+
+    /// The keys file's text; nil only when there is no such file.
+    private static func kept(_ path: String) throws(FileError) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw FileError(
+                description: "\(path): cannot be read (\(String(cString: strerror(errno)))); it is left as it is")
         }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count == 0 { break }
+            guard count > 0 else {
+                throw FileError(
+                    description: "\(path): cannot be read (\(String(cString: strerror(errno)))); it is left as it is")
+            }
+            bytes += chunk[..<count]
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileError(description: "\(path): not three base64url keys (not UTF-8 text); it is left as it is")
+        }
+        return text
+    }
+
+    /// New keys for a folder that has none, written owner-only.
+    private static func made(at path: String, legacy: Bool) throws(FileError) -> Keyring {
         let keys =
             legacy
             ? Keyring(

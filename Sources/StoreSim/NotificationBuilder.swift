@@ -83,10 +83,13 @@ extension AppStore {
     /// A UUID unique on this store's records: its last 12 hex digits are a serial kept in `appstore.sqlite`,
     /// so a reopened folder never names a new notification as an old one; the rest comes from the seeded
     /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
-    /// A serial that cannot be written is logged: the backend would take a repeated UUID for a duplicate.
+    /// A serial that cannot be written is logged, and the UUID is then all unguessable bytes (the OS's for a
+    /// state folder): the backend would take a repeated UUID for a duplicate and drop the news.
     func nextUUID() -> String {
-        let serial = logged("number a notification") { try ledger.nextSerial("notification") } ?? 0
-        return Self.uuid(drawn: random.bytes(16), serial: serial)
+        let serial = logged("number a notification") { try ledger.nextSerial("notification") }
+        let drawn = random.bytes(16)
+        guard let serial else { return Self.uuid(keys.unguessableBytes(16)) }
+        return Self.uuid(drawn: drawn, serial: serial)
     }
 
     /// The first 20 hex digits of `drawn` (the 16 bytes `hex(16)` drew before), then `serial`'s lowest 48

@@ -156,6 +156,22 @@ import Testing
         #expect(try world(directory).store.verifyingKey == legacy)
     }
 
+    /// A keys file that is there but cannot be read stops the world with its path, and is left as it was:
+    /// new keys would leave every receipt and sign-in of the folder unverifiable.
+    @Test func aKeysFileThatCannotBeReadIsAnErrorNeverReplaced() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try world(directory)
+        let garbled = Data([0xFF, 0xFE, 0x00, 0x41])  // not UTF-8
+        try garbled.write(to: URL(fileURLWithPath: directory + "/keys"))
+        #expect {
+            _ = try world(directory)
+        } throws: { error in
+            "\(error)".contains("\(directory)/keys: not three base64url keys (not UTF-8 text)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/keys")) == garbled)
+    }
+
     @Test func aFreshDirectoryStartsOnTheWorldsFirstMorning() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,3 +1,6 @@
+import Foundation
+import Signing
+import SimKernel
 import Testing
 
 @testable import StoreSim
@@ -33,5 +36,25 @@ import Testing
         #expect(refreshed == [false])
         #expect(harness.queue.appReceipt == receipt)
         #expect(harness.store.errors.contains { $0.hasPrefix("error: cannot issue a receipt for a@icloud.test") })
+    }
+
+    /// Without its serial a notification is still named as no other: the backend drops a repeated UUID as a
+    /// duplicate, and two runs on one folder draw the same seeded bytes.
+    @Test func aNotificationNumberedWithoutItsSerialIsNamedAsNoOtherAcrossRuns() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig()
+        var uuids: [String] = []
+        for _ in 0..<2 {
+            let scheduler = Scheduler()
+            let store = try AppStore(
+                store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
+                timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
+                databasePath: directory + "/appstore.sqlite", keys: try Keyring.folder(directory, legacy: false))
+            try store.ledger.database.execute("DROP TABLE IF EXISTS serials")
+            uuids.append(store.nextUUID())
+            #expect(store.errors.contains { $0.hasPrefix("error: cannot number a notification") })
+        }
+        #expect(uuids[0] != uuids[1])
     }
 }
