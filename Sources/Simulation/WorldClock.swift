@@ -13,8 +13,7 @@ extension World {
     /// than ten years past the store's and the ledger's last records (a garbled or hand-edited file): catching
     /// up to it would charge renewals for centuries before the first frame. Ten years at most is bounded work.
     func resumeClock() throws(WorldSetupError) {
-        let saved = clockFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-            .flatMap { Int64($0.trimmingWhitespace()) }.map(SimInstant.init(milliseconds:))
+        let saved = try savedClock()
         let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
         let lastChange = attempt("read the ledger's last change") { try backend.ledger.latestChange() } ?? nil
         for (instant, source) in [
@@ -37,6 +36,24 @@ extension World {
         scheduler.run(until: last)
         timeline.log(.control, "state reopened: the clock carries on from where the last run stopped")
         scheduler.runUntilIdle()
+    }
+
+    /// The instant the clock file holds; nil when there is none. One that is there but cannot be read, or
+    /// holds no number, is refused naming it: taken as none, the world would lose the time travelled since
+    /// the last record.
+    private func savedClock() throws(WorldSetupError) -> SimInstant? {
+        guard let clockFile, FileManager.default.fileExists(atPath: clockFile) else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: clockFile, encoding: .utf8)
+        } catch {
+            throw WorldSetupError(description: "\(clockFile): cannot be read (\(error.failureDescription))")
+        }
+        guard let milliseconds = Int64(text.trimmingWhitespace()) else {
+            throw WorldSetupError(
+                description: "\(clockFile): not a number of milliseconds; remove it to carry on from the last records")
+        }
+        return SimInstant(milliseconds: milliseconds)
     }
 
     /// Writes the clock to the state directory (atomically), so the next run carries on from here.
