@@ -4,16 +4,20 @@ import Testing
 
 /// A file that cannot be read is an error said on the timeline, never "there is none".
 @Suite struct UnreadableFilesTests {
+    /// The phone of a world kept in `directory` bought a subscription; the options reopen the folder.
+    private func subscribed(in directory: String) throws -> WorldOptions {
+        let options = WorldOptions(latency: .none, stateDirectory: directory)
+        let world = try World(config: try TestSupport.demoConfig(), options: options)
+        world.launchAndSettle()
+        world.buyFromFeed()
+        #expect(world.problems.isEmpty)
+        return options
+    }
+
     @Test func aCorruptIdentityIsKeptAsideAndSaidNotSilentlyReplaced() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let options = WorldOptions(latency: .none, stateDirectory: directory)
-        do {
-            let world = try World(config: try TestSupport.demoConfig(), options: options)
-            world.launchAndSettle()
-            world.buyFromFeed()
-            #expect(world.problems.isEmpty)
-        }
+        let options = try subscribed(in: directory)
         let identity = "\(directory)/devices/iphone/identity.json"
         let garbled = "{\"id\": \"anon-1\", trunc"
         try garbled.write(toFile: identity, atomically: true, encoding: .utf8)
@@ -33,12 +37,7 @@ import Testing
     @Test func anIdentityThatCannotBeOpenedIsKeptAsideNotOverwritten() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let options = WorldOptions(latency: .none, stateDirectory: directory)
-        do {
-            let world = try World(config: try TestSupport.demoConfig(), options: options)
-            world.launchAndSettle()
-            world.buyFromFeed()
-        }
+        let options = try subscribed(in: directory)
         let identity = "\(directory)/devices/iphone/identity.json"
         let saved = try String(contentsOfFile: identity, encoding: .utf8)
         // A folder where the file was: reading it fails with an error that is not "no such file".
