@@ -50,9 +50,10 @@ enum CheckCommand {
         }
         let violations = try LedgerCheck.violations(in: ledger, against: store)
         if violations.isEmpty {
+            let (purchases, moves) = (try ledger.allPurchases().count, try ledger.moves().count)
             print(
-                "\(path): the ledger holds (\(try ledger.allPurchases().count) purchases, \(try ledger.moves().count) moves)"
-            )
+                "\(path): the ledger holds (\(purchases) purchase\(purchases == 1 ? "" : "s"), "
+                    + "\(moves) move\(moves == 1 ? "" : "s"))")
             return ExitCode.ok
         }
         print("\(path): \(violations.count) violation\(violations.count == 1 ? "" : "s")")

@@ -1,5 +1,6 @@
 import Database
 import Foundation
+import Simulation
 import Testing
 
 /// The real binary, as a person calls it: exit codes and messages.
@@ -107,6 +108,20 @@ import Testing
         let text = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
         #expect(text.code == 2)
         #expect(text.stderr.contains("not a ledger"))
+    }
+
+    @Test func checkLedgerCountsWhatAHealthyFolderHolds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let world = try World(
+                config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none, stateDirectory: directory))
+            world.launchAndSettle()
+            world.buyFromFeed()
+        }
+        let result = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(result.code == 0)
+        #expect(result.stdout.contains("backend.sqlite: the ledger holds (1 purchase, 0 moves)"), "\(result.stdout)")
     }
 
     @Test func checkWithoutWhatToCheckIsABadUsage() throws {
