@@ -126,6 +126,9 @@ public struct ParentalGate: Equatable, Sendable {
     }
 
     public var question: String { Self.questions[attempt % Self.questions.count].0 }
+    /// The answer to `question`, nil for one the gate never asks: what a check holds a reader's answer to,
+    /// rather than to the app's own judgement of it.
+    public static func answer(to question: String) -> String? { questions.first { $0.0 == question }?.1 }
     public var isAnswered: Bool {
         answer.trimmingSpaces() == Self.questions[attempt % Self.questions.count].1
     }

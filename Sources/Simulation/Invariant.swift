@@ -14,6 +14,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case movesOnlyAsAsked
     case sheetMatchesPaywall
     case familySharedFollowsSharing
+    case parentalGateFirst
 
     public var description: String {
         switch self {
@@ -34,6 +35,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on price, period and free trial"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: none after Apple's REVOKE"
+        case .parentalGateFirst:
+            "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
         }
     }
 }

@@ -37,6 +37,7 @@ public final class InvariantMonitor {
     private var told: ToldCheck
     private var charges: ChargeCheck
     private var moves: MoveCheck
+    private var gate = GateCheck()
 
     public init(world: World) {
         self.world = world
@@ -45,7 +46,7 @@ public final class InvariantMonitor {
         told = ToldCheck(world: world)
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
-        readEvents()
+        readEvents(judging: false)
     }
 
     /// Call before a step runs; `waits` false when the next step comes without waiting for this one's answers.
@@ -57,6 +58,7 @@ public final class InvariantMonitor {
         readEvents()
         cancelled = false
         moves.willRun(step, waits: waits)
+        gate.willRun(step, world: world)
         if step == .restartApp || step == .kill { interruptedAt = stepBegan }
     }
 
@@ -70,11 +72,12 @@ public final class InvariantMonitor {
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
-            + charges.check(context) + moves.check(context) + FamilyCheck.violations(context)
+            + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
     }
 
-    /// What the store did since the last reading: a fault (a failed products request), a cancelled payment.
-    private func readEvents() {
+    /// What the store did since the last reading: a fault (a failed products request), a cancelled payment,
+    /// a payment taken (judged by the gate check, except what came before the monitor started).
+    private func readEvents(judging: Bool = true) {
         let events = world.timeline.events
         for recorded in events[eventsRead...] {
             switch recorded.event {
@@ -82,6 +85,8 @@ public final class InvariantMonitor {
                 lastStoreFault = recorded.time
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
+            case .paymentAdded(let productId, let deviceId):
+                if judging { gate.paymentAdded(productId, deviceId: deviceId, world: world) }
             case .faultFired(.backend, _): break
             }
         }

@@ -188,7 +188,9 @@ public final class PaymentQueue {
         paymentCount += 1
         let number = paymentCount
         paymentsInFlight.insert(number)
-        store.log("payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")")
+        store.log(
+            "payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")",
+            event: .paymentAdded(productId: productIdentifier, deviceId: deviceId))
         guard canMakePayments else {
             deliver(failed(number, productIdentifier, .paymentNotAllowed), after: .zero)
             return

@@ -17,4 +17,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Says nothing when a purchase nobody on screen waited for (Ask to Buy approved later) fails its
     /// server check: charged, locked, silent (defect 7).
     case silentApproval = "silent-approval"
+    /// Hands a payment to Apple without the parental gate a kids app or an under-age reader needs.
+    case skipParentalGate = "skip-parental-gate"
 }

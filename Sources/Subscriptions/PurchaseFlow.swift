@@ -19,7 +19,7 @@ extension SubscriptionCoordinator {
             return completion(.refused(.paymentsNotAllowed))
         }
         guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
-        guard !requiresParentalGate || parentalGatePassed else {
+        guard !requiresParentalGate || parentalGatePassed || defect == .skipParentalGate else {
             log("purchase waits for the parental gate")
             return completion(.refused(.parentalGateRequired))
         }

@@ -149,6 +149,8 @@ enum Usage {
          13 Apple's sheet agrees with the paywall on price, period and free trial
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
+         15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
+            answer to the parental gate on that phone
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
@@ -169,7 +171,7 @@ enum Usage {
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
                                unlock-on-purchased, second-payment, keep-cache, and issue 12's
                        defects planted again: restore-twice, anonymous-token-expires,
-                       restored-without-access, silent-approval
+                       restored-without-access, silent-approval; skip-parental-gate
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

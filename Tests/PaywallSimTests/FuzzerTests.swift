@@ -104,6 +104,7 @@ import WhiteLabel
         (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess, .toldIsTrue], "advance"),
         (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
+        (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)

@@ -1,4 +1,5 @@
 import AppFlow
+import Subscriptions
 import Testing
 
 @testable import BackendSim
@@ -50,5 +51,41 @@ import Testing
             "ALTER TABLE purchases RENAME TO purchases_gone; ALTER TABLE ownership_moves RENAME TO moves_gone")
         let unread = monitor.didRun().filter { $0.detail.hasPrefix("cannot be checked, the ledger cannot be read") }
         #expect(Set(unread.map(\.invariant)) == [.payingKeepsAccess, .movesOnlyAsAsked])
+    }
+
+    /// 15: an under-age reader's payment reaches Apple only after a right answer to the gate, judged against
+    /// the question shown; a wrong answer lets nothing through, and a coordinator that skips the gate is caught.
+    @Test(arguments: [
+        (CoordinatorDefect?.none, String?.some("56"), true), (nil, "55", false), (.skipParentalGate, nil, true),
+    ])
+    func aPaymentOfAnUnderAgeReaderFollowsARightAnswerToTheGate(
+        defect: CoordinatorDefect?, answer: String?, paid: Bool
+    ) throws {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
+        world.defect = defect
+        world.readerAge = 15
+        world.launch()
+        world.scheduler.runUntilIdle()
+        let monitor = InvariantMonitor(world: world)
+        var found: [InvariantViolation] = []
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")]
+            + (answer.map { [.answerGate($0)] } ?? [])
+        {
+            monitor.willRun(.reader(action))
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            found += monitor.didRun()
+        }
+        #expect(world.device.queue.sheet != nil || !paid)
+        #expect((world.screen.id == .appStoreSheet) == paid, "\(world.screen.id)")
+        let gate = found.filter { $0.invariant == .parentalGateFirst }
+        #expect(
+            gate.map(\.detail)
+                == (defect == nil
+                    ? []
+                    : [
+                        "a payment for com.dailynews.premium.monthly reached the App Store from iphone-reader@icloud.test "
+                            + "(a reader aged 15) with no right answer to the parental gate before it"
+                    ]))
     }
 }

@@ -1,0 +1,41 @@
+import AppFlow
+import SimKernel
+
+/// Invariant 15, the parental gate first (seed 000: "in apps for children, or when the reader is under age,
+/// a simple parental gate comes first"): where the gate is required, every payment that reaches Apple's
+/// queue from a phone follows a right answer to the gate on that phone, one answer a payment. An answer is
+/// judged against the question the phone showed, not by the app.
+struct GateCheck {
+    /// Right answers given on each phone and the payments taken from it, by the store's device identifier.
+    private var answers: [String: Int] = [:]
+    private var payments: [String: Int] = [:]
+    private var found: [InvariantViolation] = []
+
+    mutating func willRun(_ step: MonitoredStep, world: World) {
+        guard case .reader(.answerGate(let answer)) = step, world.isAppRunning,
+            world.appState.route == .parentalGate, let gate = world.appState.gate,
+            ParentalGate.answer(to: gate.question) == answer.trimmingSpaces()
+        else { return }
+        answers[World.deviceId(world.deviceName, world.appleId), default: 0] += 1
+    }
+
+    /// The store took a payment for `productId` from `deviceId`.
+    mutating func paymentAdded(_ productId: String, deviceId: String, world: World) {
+        let age = world.readerAge.flatMap { $0 < Device.adultAge ? $0 : nil }
+        guard world.config.app.kids || age != nil else { return }
+        payments[deviceId, default: 0] += 1
+        guard payments[deviceId, default: 0] > answers[deviceId, default: 0] else { return }
+        let who = age.map { "a reader aged \($0)" } ?? "a kids app"
+        found.append(
+            InvariantViolation(
+                .parentalGateFirst,
+                "a payment for \(productId) reached the App Store from \(deviceId) (\(who)) with no right answer "
+                    + "to the parental gate before it"))
+    }
+
+    /// What was found since the last call.
+    mutating func check() -> [InvariantViolation] {
+        defer { found = [] }
+        return found
+    }
+}
