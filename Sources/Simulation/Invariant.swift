@@ -15,6 +15,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case sheetMatchesPaywall
     case familySharedFollowsSharing
     case parentalGateFirst
+    case refundTakesAccessBack
 
     public var description: String {
         switch self {
@@ -37,6 +38,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "family-shared access only while the purchaser shares: none after Apple's REVOKE"
         case .parentalGateFirst:
             "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
+        case .refundTakesAccessBack:
+            "a refund or a revocation takes access back: nothing granted from what Apple revoked"
         }
     }
 }

@@ -73,6 +73,7 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
+            + RefundCheck.violations(context)
     }
 
     /// What the store did since the last reading: a fault (a failed products request), a cancelled payment,

@@ -58,6 +58,8 @@ public final class AppStore {
     var lifecycleEvents: [String: Scheduler.EventID] = [:]
     /// A reordered notification, delivered after the next one.
     var heldBackNotification: String?
+    /// The signing time of the last notification (`notificationSignedDate`).
+    var lastNotificationSigned: Int64 = 0
     private let signingKey: SigningKey
     /// Where the store's unguessable values (receipt nonces) come from.
     let keys: Keyring

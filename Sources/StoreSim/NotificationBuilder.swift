@@ -14,7 +14,7 @@ extension AppStore {
         let read = notificationEndpoint != nil
         let payload = NotificationPayload(
             notificationType: type, subtype: subtype, notificationUUID: nextUUID(), version: "2.0",
-            signedDate: scheduler.now.milliseconds,
+            signedDate: notificationSignedDate(),
             data: NotificationData(
                 bundleId: bundleId, environment: environment,
                 signedTransactionInfo: read ? sign(transactionInfo(record, ownership: ownership)) : nil,
@@ -29,13 +29,21 @@ extension AppStore {
         }
     }
 
+    /// Apple's signing time for a notification: now, and after every one signed before, so two notifications
+    /// of one virtual instant still say which is newer; the backend applies the newest, and a tie let an
+    /// older snapshot (auto-renew off, built before a revocation in the same millisecond) undo the revocation.
+    func notificationSignedDate() -> Int64 {
+        lastNotificationSigned = max(scheduler.now.milliseconds, lastNotificationSigned + 1)
+        return lastNotificationSigned
+    }
+
     /// Apple's "Request a Test Notification": a TEST about no transaction, to prove the address works.
     public func requestTestNotification() {
         log("test notification requested")
         post(
             NotificationPayload(
                 notificationType: .test, subtype: nil, notificationUUID: nextUUID(), version: "2.0",
-                signedDate: scheduler.now.milliseconds,
+                signedDate: notificationSignedDate(),
                 data: NotificationData(
                     bundleId: bundleId, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil,
                     status: nil)))

@@ -151,6 +151,8 @@ enum Usage {
             is live only in the family, and the backend grants nothing after Apple's REVOKE
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
             answer to the parental gate on that phone
+         16 a refund or a revocation takes access back: the backend grants nothing from a subscription
+            whose latest transaction Apple revoked (unless a fault since kept the news from it)
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's

@@ -88,4 +88,22 @@ import Testing
                             + "(a reader aged 15) with no right answer to the parental gate before it"
                     ]))
     }
+
+    /// 16: once Apple's refund has reached the backend, it grants nothing from the purchase; a ledger that
+    /// still grants it is caught.
+    @Test func aRefundTheBackendStillGrantsBreaksInvariantSixteen() throws {
+        let world = try subscribedWorld()
+        let monitor = InvariantMonitor(world: world)
+        #expect(world.refundLatest())
+        world.scheduler.runUntilIdle()
+        let refunds = { () -> [InvariantViolation] in
+            monitor.willRun(.other)
+            return monitor.didRun().filter { $0.invariant == .refundTakesAccessBack }
+        }
+        #expect(refunds() == [])
+        try world.backend.ledger.database.execute("UPDATE purchases SET revoked = 0")
+        let found = refunds()
+        #expect(found.count == 1)
+        #expect(found.first?.detail.hasSuffix("but the backend still grants it") == true)
+    }
 }
