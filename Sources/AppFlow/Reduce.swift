@@ -119,6 +119,8 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             gate.attempt += 1
             gate.answer = ""
             state.gate = gate
+            // Back in the emptied field, for the next question: the gate's first choice.
+            state.selection = 0
             state.alert = Alert(title: "Not quite", message: "That answer is not right. Ask a grown-up to try again.")
             return []
         }

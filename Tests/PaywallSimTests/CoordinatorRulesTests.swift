@@ -254,6 +254,11 @@ import WhiteLabel
         // The next question is another one: guessing through them one by one does not work.
         #expect(world.screen.rows.contains { $0.text.contains("What is 9 × 6?") })
         #expect(!world.timeline.text.contains("payment added"))
+        // The highlight is back in the emptied field: the grown-up types the next answer at once.
+        #expect(world.screen.isEditingText)
+        world.type("54")
+        world.choose("Continue")
+        #expect(world.screen.id == .appStoreSheet)
     }
 
     @Test func theRightAnswerHandsOverToApple() throws {
