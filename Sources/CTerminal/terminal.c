@@ -1,8 +1,16 @@
+// posix_openpt, grantpt, unlockpt and ptsname_r are X/Open and GNU interfaces.
+#define _GNU_SOURCE
+
 #include "CTerminal.h"
 
 #include <ncursesw/curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -78,3 +86,19 @@ int pws_terminal_gone(void) {
     if (poll(&input, 1, 0) <= 0) return 0;
     return (input.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
+
+int pws_open_pseudo_terminal(unsigned short rows, unsigned short columns, int *master, char *name, unsigned long length) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0) return errno;
+    struct winsize size = {.ws_row = rows, .ws_col = columns};
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0 || ptsname_r(fd, name, length) != 0 ||
+        ioctl(fd, TIOCSWINSZ, &size) != 0) {
+        int error = errno;
+        close(fd);
+        return error;
+    }
+    *master = fd;
+    return 0;
+}
+
+short pws_spawn_new_session_flag(void) { return POSIX_SPAWN_SETSID; }

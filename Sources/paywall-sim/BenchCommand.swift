@@ -31,6 +31,10 @@ enum BenchCommand {
             name: "render", summary: "time per key press to step the world and render the terminal frame",
             run: RenderBenchmark.run),
         Benchmark(
+            name: "terminal",
+            summary: "bytes to the terminal per key press and peak memory of `run`, in a pseudo-terminal",
+            run: TerminalBenchmark.run),
+        Benchmark(
             name: "scenarios", summary: "wall time of the whole scenarios/ directory beside the virtual time it covers",
             run: ScenariosBenchmark.run),
         Benchmark(

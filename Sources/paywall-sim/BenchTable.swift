@@ -1,12 +1,6 @@
 import Database
 import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The figures of issue 16's table, each beside its floor or anchor from the same run: every benchmark
 /// adds its rows, and `paywall-sim bench` with no argument prints them together at the end.
 final class BenchTable: @unchecked Sendable {
@@ -32,11 +26,4 @@ final class BenchTable: @unchecked Sendable {
         return (["| figure | this run | floor / anchor (same run) | goal |", "| --- | --- | --- | --- |"] + lines)
             .joined(separator: "\n")
     }
-}
-
-/// This process's peak resident memory so far, in MiB (`getrusage`: kilobytes on Linux).
-func peakResidentMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
 }

@@ -79,13 +79,5 @@ enum RenderBenchmark {
             floor: "render alone p99 \(Floors.millis(p99(renderOnly))); the purchase's own turn p99 "
                 + Floors.millis(p99(consequences)),
             goal: "< 1 ms every key")
-        BenchTable.shared.add(
-            "cells changed per frame (bytes: `bench/terminal-bytes.sh`)",
-            "\(changedCells / max(1, frames - 1)) of \(130 * 40)",
-            floor: "—", goal: "< 1 KB average, a move < 200 B")
-        BenchTable.shared.add(
-            "peak RSS of this bench process (`run`: `/usr/bin/time -v`)",
-            String(printf: "%.1f MiB", peakResidentMegabytes()),
-            floor: "—", goal: "`run` < 30 MB")
     }
 }

@@ -21,4 +21,11 @@ void pws_restore_crash_handlers(void);
 
 // 1 when the terminal has gone (hung up, closed, read error): the loop quits as on SIGHUP.
 int pws_terminal_gone(void);
+
+// A new pseudo-terminal of rows x columns for a child to run in (`bench terminal`): its master end in
+// *master and the path of its other end in name. 0, or the errno of the step that failed. In C because
+// setting the size is ioctl, which Swift cannot call.
+int pws_open_pseudo_terminal(unsigned short rows, unsigned short columns, int *master, char *name, unsigned long length);
+// posix_spawn's flag for a new session (POSIX_SPAWN_SETSID, a GNU name Swift's Glibc does not see).
+short pws_spawn_new_session_flag(void);
 #endif
