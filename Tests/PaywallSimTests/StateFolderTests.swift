@@ -135,9 +135,13 @@ import WhiteLabel
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/\(file)"
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        // Page 2 onwards: the tables' pages, not the header SQLite would refuse at once.
-        try handle.seek(toOffset: 4096)
-        handle.write(Data(repeating: 0xA5, count: 4096 * 2))
+        // Pages 2 and 3: the tables' pages, not the header SQLite would refuse at once. The page size is
+        // the header's big-endian 16-bit number at offset 16.
+        try handle.seek(toOffset: 16)
+        let size = try #require(try handle.read(upToCount: 2)).reduce(0) { $0 << 8 | Int($1) }
+        try #require(size >= 512)
+        try handle.seek(toOffset: UInt64(size))
+        handle.write(Data(repeating: 0xA5, count: size * 2))
         try handle.close()
         let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
         #expect(result.code == 2)
