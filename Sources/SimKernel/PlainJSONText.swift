@@ -38,7 +38,8 @@ public enum PlainJSONText {
             for offset in 0..<block {
                 let byte = base[index + offset]
                 // Below 0x20 and from 0x80 up both wrap to 0x60 and above once 0x20 is taken away.
-                odd |= (byte &- 0x20 >= 0x60 ? 1 : 0) | (byte == 0x22 ? 1 : 0) | (byte == 0x5C ? 1 : 0)
+                odd |=
+                    (byte &- 0x20 >= 0x60 ? 1 : 0) | (byte == 0x22 ? 1 : 0) | (byte == 0x5C ? 1 : 0)
                     | (byte == slashByte ? 1 : 0)
             }
             if odd != 0 { break }
