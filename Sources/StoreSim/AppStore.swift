@@ -247,15 +247,16 @@ public final class AppStore {
         var records: [TransactionRecord] = []
         var renewals: [RenewalInfo] = []
         for original in originals {
-            let transactions =
-                logged("read the transactions of \(original)") {
-                    try ledger.transactions(originalTransactionId: original)
-                } ?? []
-            // The ledger's order is `purchase_ms, transaction_id`: the last is the latest.
             if latestOnly {
-                if let latest = transactions.last { records.append(latest) }
+                let latest = logged("read the latest transaction of \(original)") {
+                    try ledger.latestTransaction(originalTransactionId: original)
+                }
+                if let latest = latest ?? nil { records.append(latest) }
             } else {
-                records += transactions
+                records +=
+                    logged("read the transactions of \(original)") {
+                        try ledger.transactions(originalTransactionId: original)
+                    } ?? []
             }
             if let subscription = logged("read subscription \(original)", { try ledger.subscription(original) }) ?? nil
             {

@@ -60,9 +60,10 @@ extension AppStore {
     /// `ownership` overrides the record's own (`inAppOwnershipType`, PURCHASED when it has none).
     func transactionInfo(_ record: TransactionRecord, ownership: String? = nil) -> TransactionInfo {
         let spec = catalog.spec(for: record.productIdentifier)
-        let first = logged("read the first transaction of \(record.originalTransactionIdentifier)") {
-            try ledger.transactions(originalTransactionId: record.originalTransactionIdentifier)
-        }?.first
+        let first =
+            logged("read the first transaction of \(record.originalTransactionIdentifier)") {
+                try ledger.firstTransaction(originalTransactionId: record.originalTransactionIdentifier)
+            } ?? nil
         return TransactionInfo(
             transactionId: record.transactionIdentifier, originalTransactionId: record.originalTransactionIdentifier,
             productId: record.productIdentifier, bundleId: bundleId, environment: environment,

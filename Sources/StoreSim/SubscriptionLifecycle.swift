@@ -79,11 +79,11 @@ extension AppStore {
         for subscription in inGroup {
             let original = subscription.originalTransactionId
             guard
-                let transactions = logged(
-                    "check introductory offer eligibility", { try ledger.transactions(originalTransactionId: original) }
-                )
+                let hadOffer = logged(
+                    "check introductory offer eligibility",
+                    { try ledger.hadIntroductoryOffer(originalTransactionId: original) })
             else { return false }
-            if transactions.contains(where: { $0.offerType == 1 }) { return false }
+            if hadOffer { return false }
         }
         return true
     }

@@ -6,7 +6,8 @@ import Testing
 
 /// What `StoreLedger` keeps instead of reading again (a subscription as saved, a new subscription's list of
 /// transactions, a finished transaction marked in place) is what a fresh read of the file answers, after
-/// every write of a long seeded mix of purchases, renewals, finishes, refunds and saves.
+/// every write of a long seeded mix of purchases, renewals, finishes, refunds and saves; and the one-row
+/// reads a reopened file answers with (latest, first, an introductory offer) agree with those lists.
 @Suite struct StoreLedgerKeptTests {
     @Test func keptRecordsEqualFreshReadsAfterEveryWrite() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString)")
@@ -31,7 +32,7 @@ import Testing
                 let record = TransactionRecord(
                     transactionIdentifier: id, originalTransactionIdentifier: original, productIdentifier: "monthly",
                     appleId: appleId, deviceId: "phone", purchaseDate: SimInstant(milliseconds: Int64(step / 3)),
-                    expiresDate: nil, finished: false)
+                    expiresDate: nil, finished: false, offerType: random.next() % 4 == 0 ? 1 : nil)
                 try ledger.insert(record)
                 if original == id { originals.append(id) }
                 transactions.append(id)
@@ -58,12 +59,20 @@ import Testing
             default:
                 break
             }
-            // Asked now through the kept lists, then of a connection that reads the file afresh.
+            // Asked now through the kept lists, then of a connection that reads the file afresh: its latest,
+            // first and introductory-offer answers first, from the file itself, before it keeps the list.
             let fresh = try StoreLedger(path: path)
             for appleId in appleIds {
                 #expect(try ledger.transactions(appleId: appleId) == fresh.transactions(appleId: appleId))
             }
             for original in originals {
+                let kept = try ledger.transactions(originalTransactionId: original)
+                #expect(try fresh.latestTransaction(originalTransactionId: original) == kept.last)
+                #expect(try fresh.firstTransaction(originalTransactionId: original) == kept.first)
+                #expect(
+                    try fresh.hadIntroductoryOffer(originalTransactionId: original)
+                        == kept.contains { $0.offerType == 1 })
+                #expect(try ledger.latestTransaction(originalTransactionId: original) == kept.last)
                 #expect(
                     try ledger.transactions(originalTransactionId: original)
                         == fresh.transactions(originalTransactionId: original))
