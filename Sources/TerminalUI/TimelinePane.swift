@@ -73,14 +73,23 @@ enum TimelinePane {
     static func lines(for entries: [TimelineEntry], at index: Int, width: Int, marked: Int? = nil) -> [StyledLine] {
         let entry = entries[index]
         var result: [StyledLine] = []
-        let date = entry.time.dateDescription
-        if index == 0 || entries[index - 1].time.dateDescription != date {
-            result.append(StyledLine([StyledSpan("── \(date) ──", .muted)]))
+        if index == 0 || day(of: entries[index - 1].time) != day(of: entry.time) {
+            result.append(StyledLine([StyledSpan("── \(entry.time.dateDescription) ──", .muted)]))
         }
         if index == marked {
             result.append(
                 StyledLine([StyledSpan(ColumnWidth.truncate(differenceMark, to: width), .error, emphasized: true)]))
         }
+        return result + WrappedEntries.shared.lines(entry, width: width) { body(of: entry, width: width) }
+    }
+
+    /// The day an instant falls on, as `dateDescription` names it: two entries share a date line when equal.
+    private static func day(of instant: SimInstant) -> Int64 {
+        Int64((Double(instant.milliseconds) / 86_400_000).rounded(.down))
+    }
+
+    /// An entry's own lines: its time and source, then its text wrapped after them, at most `maxLinesPerEntry`.
+    static func body(of entry: TimelineEntry, width: Int) -> [StyledLine] {
         let role = Theme.Role(rawValue: entry.source.rawValue) ?? .text
         let time = StyledSpan(timeOfDay(entry.time) + " ", .muted)
         let source = StyledSpan(entry.source.rawValue.padding(toColumns: 7) + " ", role, emphasized: true)
@@ -109,7 +118,7 @@ enum TimelinePane {
             last.spans[cut].text = ColumnWidth.truncate(last.spans[cut].text + "…", to: available)
             body[maxLinesPerEntry - 1] = last
         }
-        return result + body
+        return body
     }
 }
 

@@ -120,6 +120,37 @@ struct TerminalFrameTests {
         #expect(lines[first + 4].contains("app     done"))
     }
 
+    /// Entries are laid out once per width and kept: a resize must wrap them anew, and going back must show
+    /// the first width's lines again, never another width's.
+    @Test func aResizedTimelineWrapsEachEntryForItsOwnWidth() throws {
+        let long = (1...30).map { "word\($0)" }.joined(separator: " ")
+        let entries = TerminalFixture.timeline([(0, .backend, long)])
+        let theme = try TerminalFixture.theme()
+        func rows(_ columns: Int) -> [String] {
+            FrontView.render(
+                TerminalFixture.content(timeline: entries), state: FrontState(), theme: theme,
+                size: TerminalSize(columns: columns, rows: 30)
+            ).lines.filter { $0.contains("word") }
+        }
+        let wide = rows(150)
+        let narrow = rows(80)
+        #expect(wide.count == 3)
+        #expect(narrow.count == 4)
+        #expect(rows(150) == wide)
+        #expect(rows(80) == narrow)
+    }
+
+    /// A date line goes above the first entry of each new day, however far time travel jumps.
+    @Test func eachNewDayOfTheTimelineGetsItsDateLine() throws {
+        let day: Int64 = 86_400
+        let entries = TerminalFixture.timeline([
+            (0, .app, "launch"), (60, .app, "same day"), (day, .control, "+1 day"), (40 * day, .control, "+1 month"),
+        ])
+        let lines = try render(TerminalFixture.content(timeline: entries)).lines
+        let dates = lines.compactMap { line in line.range(of: "── 2026-").map { line[$0.lowerBound...].prefix(16) } }
+        #expect(dates == ["── 2026-03-02 ──", "── 2026-03-03 ──", "── 2026-04-11 ──"])
+    }
+
     @Test func wideCharactersTakeTwoCellsAndBoxDrawingOne() {
         var frame = Frame(size: TerminalSize(columns: 6, rows: 1))
         let end = frame.write("日本─", x: 0, y: 0, role: .text)
