@@ -16,6 +16,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case familySharedFollowsSharing
     case parentalGateFirst
     case refundTakesAccessBack
+    case restoreBeforePurchase
 
     public var description: String {
         switch self {
@@ -40,6 +41,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
         case .refundTakesAccessBack:
             "a refund or a revocation takes access back: nothing granted from what Apple revoked"
+        case .restoreBeforePurchase:
+            "restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the Apple ID "
+                + "already pays for with a purchase the account holds or may take"
         }
     }
 }

@@ -38,6 +38,7 @@ public final class InvariantMonitor {
     private var charges: ChargeCheck
     private var moves: MoveCheck
     private var gate = GateCheck()
+    private var restoreFirst = RestoreFirstCheck()
 
     public init(world: World) {
         self.world = world
@@ -59,6 +60,7 @@ public final class InvariantMonitor {
         cancelled = false
         moves.willRun(step, waits: waits)
         gate.willRun(step, world: world)
+        restoreFirst.willRun(world: world, began: stepBegan)
         if step == .restartApp || step == .kill { interruptedAt = stepBegan }
     }
 
@@ -73,7 +75,7 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
-            + RefundCheck.violations(context)
+            + RefundCheck.violations(context) + restoreFirst.check()
     }
 
     /// What the store did since the last reading: a fault (a failed products request), a cancelled payment,
@@ -87,7 +89,11 @@ public final class InvariantMonitor {
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
             case .paymentAdded(let productId, let deviceId):
-                if judging { gate.paymentAdded(productId, deviceId: deviceId, world: world) }
+                if judging {
+                    gate.paymentAdded(productId, deviceId: deviceId, world: world)
+                    let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
+                    restoreFirst.paymentAdded(productId, deviceId: deviceId, world: world, lastFault: lastFault)
+                }
             case .faultFired(.backend, _): break
             }
         }

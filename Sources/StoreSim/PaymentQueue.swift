@@ -347,6 +347,9 @@ public final class PaymentQueue {
         return receipt.load()
     }
 
+    /// The receipt the device holds, read without drawing a planned fault: what a check compares the app with.
+    public var heldReceipt: String? { receipt.load() }
+
     /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); a fault plan can fail it or time it out.
     public func refreshReceipt(completion: @escaping (Bool) -> Void) {
         store.log("receipt refresh request")

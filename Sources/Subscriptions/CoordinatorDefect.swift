@@ -19,4 +19,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case silentApproval = "silent-approval"
     /// Hands a payment to Apple without the parental gate a kids app or an under-age reader needs.
     case skipParentalGate = "skip-parental-gate"
+    /// Hands a signed-in reader's payment to Apple without first asking the server whether this Apple ID
+    /// already pays for a subscription the account can take.
+    case skipRestoreBeforePurchase = "skip-restore-before-purchase"
 }

@@ -25,7 +25,7 @@ extension SubscriptionCoordinator {
         }
         activePurchase = ActivePurchase(
             productId: offer.productId, startedAt: clock(), progress: progress, completion: completion)
-        guard storage.accountSession != nil else { return pay(offer) }
+        guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
         receipts.receipt { [self] receipt in
@@ -60,6 +60,12 @@ extension SubscriptionCoordinator {
             case .success(let answer) where !answer.restored.isEmpty:
                 save(answer.access)
                 reloadPhoneIdentity()
+                finishPurchase(.restoredInsteadOfCharging)
+            case .success(let answer) where answer.refusal == nil:
+                // Nothing moved and nothing refused: every purchase of the receipt is the account's already (a
+                // restore running meanwhile moved it). Paying now would ask Apple for what the account holds.
+                log("the account already holds what this Apple ID pays for: nothing to buy")
+                save(answer.access)
                 finishPurchase(.restoredInsteadOfCharging)
             case .success(let answer):
                 log("the move was refused (\(answer.refusal ?? "nothing moved")): handing over to the App Store")

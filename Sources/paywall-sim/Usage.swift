@@ -153,6 +153,9 @@ enum Usage {
             answer to the parental gate on that phone
          16 a refund or a revocation takes access back: the backend grants nothing from a subscription
             whose latest transaction Apple revoked (unless a fault since kept the news from it)
+         17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
+            Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
+            rules let it take (unless a fault since the purchase began stopped the app's check)
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
@@ -173,7 +176,8 @@ enum Usage {
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
                                unlock-on-purchased, second-payment, keep-cache, and issue 12's
                        defects planted again: restore-twice, anonymous-token-expires,
-                       restored-without-access, silent-approval; skip-parental-gate
+                       restored-without-access, silent-approval; skip-parental-gate,
+                       skip-restore-before-purchase
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

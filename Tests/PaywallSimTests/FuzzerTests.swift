@@ -105,6 +105,7 @@ import WhiteLabel
         (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
+        (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)

@@ -1,0 +1,100 @@
+import AppFlow
+import BackendSim
+import SimKernel
+import StoreSim
+
+/// Invariant 17, restore before purchase (seed 000: "if the reader is signed in and this Apple ID already
+/// holds a subscription the account can take: move it to the account … and stop"; seed 001: "one of the
+/// most important trust guarantees"): a payment for a subscription never reaches Apple's sheet from a
+/// signed-in phone while its Apple ID already pays for that subscription group with a purchase the account
+/// holds, nobody holds, or the ownership rules let the account take. A fault of the store or the backend
+/// since the purchase began excuses it: the app hands over to the App Store when its check cannot be made.
+struct RestoreFirstCheck {
+    /// When the purchase on the phone on screen began: the start of the step before which it had none.
+    private var purchaseBegan: SimInstant?
+    private var found: [InvariantViolation] = []
+
+    mutating func willRun(world: World, began: SimInstant) {
+        if !world.isAppRunning || world.appState.purchase == nil { purchaseBegan = began }
+    }
+
+    /// The store took a payment for `productId` from `deviceId`; `lastFault`: when a fault last fired.
+    mutating func paymentAdded(_ productId: String, deviceId: String, world: World, lastFault: SimInstant?) {
+        let state = world.appState
+        guard world.isAppRunning, deviceId == World.deviceId(world.deviceName, world.appleId),
+            case .account(let email) = state.access.identity,
+            let offerId = state.purchase?.offerId,
+            state.offers?.first(where: { $0.id == offerId })?.productId == productId,
+            let began = purchaseBegan, lastFault.map({ $0 < began }) ?? true
+        else { return }
+        found += InvariantViolation.checking(.restoreBeforePurchase) {
+            guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
+            return try takeable(productId, by: account, at: began, in: world).map { held in
+                InvariantViolation(
+                    .restoreBeforePurchase,
+                    "\(email) was sent to Apple's sheet for \(productId) while \(world.appleId) already paid for "
+                        + "\(held.productIdentifier) of its group (original transaction "
+                        + "\(held.originalTransactionIdentifier)), which the account could take")
+            }
+        }
+    }
+
+    /// What was found since the last call.
+    mutating func check() -> [InvariantViolation] {
+        defer { found = [] }
+        return found
+    }
+
+    /// The Apple ID's purchases in `productId`'s group paying at `instant` that `account` holds or may take.
+    private func takeable(_ productId: String, by account: String, at instant: SimInstant, in world: World)
+        throws -> [TransactionRecord]
+    {
+        let catalog = world.store.catalog
+        guard let group = catalog.spec(for: productId)?.subscriptionGroup else { return [] }
+        // What the app can ask the server about: its receipt's purchases, or with none on the phone, all the
+        // Apple ID's (seed 000: a signed-in reader's purchase asks Apple for a fresh receipt when it is
+        // missing). A purchase made on another phone since the receipt was issued is not in a stale one.
+        var known: Set<String>?
+        if let receipt = world.device.queue.heldReceipt {
+            guard case .valid(_, let listed, _) = world.store.verifyReceipt(receipt, expecting: world.store.environment)
+            else { return [] }
+            known = Set(listed.map(\.originalTransactionIdentifier))
+        }
+        let paying = world.store.transactions(appleId: world.appleId).filter { record in
+            (known?.contains(record.originalTransactionIdentifier) ?? true)
+                && catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group && !record.isUpgraded
+                && record.purchaseDate < instant && (record.expiresDate.map { $0 > instant } ?? false)
+                && (record.revocationDate.map { $0 > instant } ?? true)
+        }
+        var seen: Set<String> = []
+        var held: [TransactionRecord] = []
+        for record in paying where seen.insert(record.originalTransactionIdentifier).inserted {
+            if try mayTake(record.originalTransactionIdentifier, account: account, at: instant, in: world) {
+                held.append(record)
+            }
+        }
+        return held
+    }
+
+    /// Whether the ownership rules give `account` the purchase (already its own, nobody's, or movable).
+    private func mayTake(_ original: String, account: String, at instant: SimInstant, in world: World) throws -> Bool {
+        let ledger = world.backend.ledger
+        guard let owner = try ledger.purchase(original)?.ownerId else { return true }
+        if owner == account { return true }
+        let ownerRecord = try ledger.identity(owner)
+        // Another account's purchase is asked about, never moved unasked: not this invariant's.
+        guard ownerRecord?.kind == .anonymous else { return false }
+        let moves = try ledger.moves().filter {
+            $0.originalTransactionId == original
+                && $0.at.milliseconds > instant.milliseconds
+                    - OwnershipRules.window.milliseconds
+        }
+        let decision = OwnershipRules.decide(
+            OwnershipRules.Situation(
+                ownerId: owner, ownerKind: .anonymous,
+                ownerHasActivePurchase: try ledger.purchases(ownedBy: owner).contains { $0.isActive(at: instant) },
+                callerId: account, callerKind: .account, receiptIsFromThisDevice: true, movesInWindow: moves.count,
+                policy: world.config.backend.restorePolicy ?? .transfer, confirmedMoveFromAccount: false))
+        return decision == .move
+    }
+}
