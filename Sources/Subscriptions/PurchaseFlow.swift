@@ -24,7 +24,8 @@ extension SubscriptionCoordinator {
             return completion(.refused(.parentalGateRequired))
         }
         activePurchase = ActivePurchase(
-            productId: offer.productId, startedAt: clock(), progress: progress, completion: completion)
+            productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed, progress: progress,
+            completion: completion)
         guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
@@ -45,16 +46,18 @@ extension SubscriptionCoordinator {
     /// group is moved to the account, or, when another account holds it, surfaced and asked about.
     private func reconcileBeforePaying(_ offer: Offer, receipt: String, purchases: [RestorablePurchase]) {
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
-        if active.contains(where: { $0.owner == "you" }) {
-            log("this Apple ID already pays for the account's subscription: nothing to buy")
-            return reloadAccess { [self] _ in finishPurchase(.restoredInsteadOfCharging) }
-        }
-        if let other = active.first(where: { $0.owner == "account" }) {
+        let alreadyYours = active.contains { $0.owner == "you" }
+        if !alreadyYours, let other = active.first(where: { $0.owner == "account" }) {
             log("this Apple ID pays for another account's subscription: asking before moving it")
             return finishPurchase(.ownedByAnotherAccount(canMove: other.restorable))
         }
-        guard active.contains(where: { $0.restorable }) else { return pay(offer) }
-        log("this Apple ID already holds a subscription: moving it to the account instead of charging")
+        guard alreadyYours || active.contains(where: { $0.restorable }) else { return pay(offer) }
+        log(
+            alreadyYours
+                ? "this Apple ID already pays for the account's subscription: nothing to buy"
+                : "this Apple ID already holds a subscription: moving it to the account instead of charging")
+        // A restore even of what the account holds: the server writes Apple's state over a ledger that missed
+        // news (a notification late or lost), so the access it answers is Apple's.
         backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
             switch restored {
             case .success(let answer) where !answer.restored.isEmpty:
@@ -63,9 +66,13 @@ extension SubscriptionCoordinator {
                 finishPurchase(.restoredInsteadOfCharging)
             case .success(let answer) where answer.refusal == nil:
                 // Nothing moved and nothing refused: every purchase of the receipt is the account's already (a
-                // restore running meanwhile moved it). Paying now would ask Apple for what the account holds.
-                log("the account already holds what this Apple ID pays for: nothing to buy")
+                // restore running meanwhile may have moved it). Paying would ask Apple for what the account holds.
                 save(answer.access)
+                guard !answer.access.levels.isEmpty else {
+                    log("the server grants nothing from what this Apple ID pays for: handing over to the App Store")
+                    return pay(offer)
+                }
+                if !alreadyYours { log("the account already holds what this Apple ID pays for: nothing to buy") }
                 finishPurchase(.restoredInsteadOfCharging)
             case .success(let answer):
                 log("the move was refused (\(answer.refusal ?? "nothing moved")): handing over to the App Store")
@@ -75,6 +82,15 @@ extension SubscriptionCoordinator {
                 pay(offer)
             }
         }
+    }
+
+    /// The gate is judged again as the payment goes to Apple: the reader's age may have become known while
+    /// the server was asked (seed 001 keeps the gate "close to the operation that can spend money").
+    private func gateStillHolds() -> Bool {
+        guard requiresParentalGate, activePurchase?.gatePassed != true, defect != .skipParentalGate else { return true }
+        log("purchase waits for the parental gate")
+        finishPurchase(.refused(.parentalGateRequired))
+        return false
     }
 
     /// Whether a product the receipt holds replaces `offer` (one group: Apple charges for one at a time).
@@ -97,6 +113,7 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
+        guard gateStillHolds() else { return }
         activePurchase?.progress(.waitingForStore)
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
         log("purchase \(offer.id): handing over to the App Store")
@@ -114,6 +131,7 @@ extension SubscriptionCoordinator {
             guard activePurchase?.productId == productId else { return }
             switch result {
             case .success(let signed):
+                guard gateStillHolds() else { return }
                 log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
                 store.addPayment(productIdentifier: productId, offer: signed)
             case .failure(let failure):
@@ -190,9 +208,10 @@ extension SubscriptionCoordinator {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     save(answer, askedAs: askedAs)
-                    if let account, storage.accountSession?.identityId != account {
+                    if let account, storage.accountSession?.identityId != account, answer.identityId == account {
                         // The reader logged out while the server checked: the purchase is the account's, and
-                        // "purchased" would promise access this phone no longer has.
+                        // "purchased" would promise access this phone no longer has (not when the answer is the
+                        // phone's anonymous identity's: the session ended and the app asked again).
                         log("the server gave the purchase to an account no longer signed in on this phone")
                         return completion(
                             .failed(

@@ -43,9 +43,10 @@ extension SubscriptionCoordinator {
             switch result {
             case .success(let answer):
                 save(answer.access, askedAs: askedAs)
-                if let account, storage.accountSession?.identityId != account {
+                if let account, storage.accountSession?.identityId != account, answer.access.identityId == account {
                     // The reader logged out while the server restored: what came back is the account's, and
-                    // "Your subscription is back." would promise access this phone no longer has.
+                    // "Your subscription is back." would promise access this phone no longer has. An answer
+                    // about the phone's anonymous identity (the session ended and the app asked again) is not.
                     log("the server restored to an account no longer signed in on this phone")
                     return done(
                         .failed(

@@ -60,6 +60,8 @@ public final class SubscriptionCoordinator {
         /// same product (an earlier one a parent approves now) is not this purchase.
         var paymentNumber: Int?
         var startedAt = SimInstant(milliseconds: 0)
+        /// A grown-up answered the parental gate for this purchase.
+        var gatePassed = false
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
