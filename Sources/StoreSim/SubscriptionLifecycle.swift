@@ -30,7 +30,8 @@ extension AppStore {
         }
         let inGroup = try ledger.subscriptions(appleId: appleId).filter { $0.groupId == group }
         if let current = inGroup.first(where: { $0.state != .expired && $0.state != .revoked }) {
-            let record = try change(current, to: product, appAccountToken: appAccountToken)
+            // The phone that paid is the transaction's: its observer hears it, its next launch gets it again.
+            let record = try change(current, to: product, appAccountToken: appAccountToken, deviceId: deviceId)
             if let applied { try applyAtNextRenewal(applied, to: current.originalTransactionId) }
             return record
         }
@@ -98,7 +99,8 @@ extension AppStore {
         var subscription = current
         guard let latest = try ledger.transaction(current.latestTransactionId) else {
             // Records that lost their transaction cannot be changed; charge as a plain purchase rather than fail.
-            return try recordTransaction(product: product, appleId: current.appleId, deviceId: current.deviceId)
+            return try recordTransaction(
+                product: product, appleId: current.appleId, deviceId: deviceId ?? current.deviceId)
         }
         if product.productIdentifier == current.productId {
             if current.autoRenewProductId != current.productId {
