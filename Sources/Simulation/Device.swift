@@ -184,6 +184,7 @@ final class Device {
         let told: ReaderOutcome.Told
         var began = actBegan
         var productId: String?
+        var carriedOn = false
         switch event {
         case .purchaseFinished(.refused(.parentalGateRequired)):
             // Not an end the reader is told: the gate shows, and the purchase starts again once answered.
@@ -200,6 +201,7 @@ final class Device {
             told = .purchase(outcome)
             began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels)
             productId = product
+            carriedOn = true
         case .restoreFinished(let outcome): told = .restore(outcome)
         case .accountFinished(let outcome): told = .account(outcome)
         default: return
@@ -208,6 +210,7 @@ final class Device {
         var outcome = ReaderOutcome(
             told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
             levelsBefore: began?.levels ?? levels, productId: productId)
+        outcome.carriedOn = carriedOn
         outcome.levelsWhenTold = levels
         onOutcome(outcome)
     }

@@ -115,14 +115,15 @@ public final class InvariantMonitor {
         }
     }
 
-    /// Whether the alert up now answers another act the reader started (a log-in, a restore) told during
-    /// the step, with no purchase told anything but "cancelled": then it is that act's, not the cancel's.
+    /// Whether the alert up now answers another act told during the step (a log-in, a restore, a purchase
+    /// nobody on screen waited for), with the purchase on screen told nothing but "cancelled": then it is that
+    /// act's, not the cancel's.
     private func alertIsAnotherActs(after before: WorldReading) -> Bool {
-        let told = world.readerOutcomes.dropFirst(before.outcomes).map(\.told)
-        let purchaseError = told.contains {
-            if case .purchase(let outcome) = $0 { outcome != .cancelled } else { false }
+        let outcomes = world.readerOutcomes.dropFirst(before.outcomes)
+        let purchaseError = outcomes.contains {
+            if case .purchase(let outcome) = $0.told, !$0.carriedOn { outcome != .cancelled } else { false }
         }
-        let otherAct = told.contains { if case .purchase = $0 { false } else { true } }
+        let otherAct = outcomes.contains { if case .purchase = $0.told { $0.carriedOn } else { true } }
         return otherAct && !purchaseError
     }
 

@@ -4,13 +4,15 @@ import SimKernel
 
 /// Invariant 12, moves only as asked: a purchase changes owner (restore, transfer, a purchase's check)
 /// no more often than the reader asked for that kind of move since the purchase was first owned. The
-/// same action again at once (`without waiting`) is one act, as a double tap is one wish.
+/// same action again at once (`without waiting`) is one act, as a double tap is one wish. An act lasts until
+/// its answers have arrived: one asked without waiting may move a purchase charged after it was asked.
 struct MoveCheck {
     enum Kind: String {
         case restore, transfer, purchase
     }
 
-    private var acts: [(kind: Kind, endedAt: SimInstant)] = []
+    /// `endedAt` nil: the act's answers are still on their way.
+    private var acts: [(kind: Kind, endedAt: SimInstant?)] = []
     /// The kinds of move the running step asks for.
     private var asked: [Kind] = []
     private var previous: (step: MonitoredStep, waited: Bool)?
@@ -29,8 +31,11 @@ struct MoveCheck {
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let now = context.world.scheduler.now
-        acts += asked.map { ($0, now) }
+        acts += asked.map { ($0, nil) }
         asked = []
+        if context.settled {
+            for index in acts.indices where acts[index].endedAt == nil { acts[index].endedAt = now }
+        }
         return InvariantViolation.checking(.movesOnlyAsAsked) {
             guard let movesBefore else { throw MovesUnread() }
             return try violations(context, since: movesBefore)
@@ -60,7 +65,7 @@ struct MoveCheck {
             let key = "\(move.originalTransactionId) \(kind.rawValue)"
             counted[key, default: 0] += 1
             let since = firstOwned[move.originalTransactionId] ?? move.at
-            let allowed = acts.count { $0.kind == kind && $0.endedAt >= since }
+            let allowed = acts.count { $0.kind == kind && ($0.endedAt.map { $0 >= since } ?? true) }
             guard counted[key, default: 0] == allowed + 1 else { continue }
             found.append(
                 InvariantViolation(

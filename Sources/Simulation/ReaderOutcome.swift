@@ -22,4 +22,7 @@ public struct ReaderOutcome: Sendable {
     public var levelsWhenTold: Set<String> = []
     /// For a purchase: the product being bought.
     public let productId: String?
+    /// A purchase nobody on screen waited for (an approval, a code redeemed on the App Store): not the end of
+    /// the purchase the paywall shows.
+    public var carriedOn = false
 }
