@@ -348,7 +348,14 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
         if offerTransfer { push(.transferPrompt(.anonymousToAccount), &state) }
     case .transferred:
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
-        if state.route == .accountRequired { pop(&state) }
+        if state.route == .accountRequired {
+            pop(&state)
+            // What the requirement was pushed over (a log-in form opened mid-purchase, the paywall) served the
+            // purchase it ends: the reader is back where they were reading.
+            while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 {
+                pop(&state)
+            }
+        }
         state.alert = Alert(title: "All set", message: "Your subscription is now on your account.")
         return [.reloadAccess]
     case .loggedOut:

@@ -237,8 +237,8 @@ enum Usage {
                  restores and every paid subscription gives its owner access)
         Also:    try STEP (an action that may not be possible on the screen: the run goes on),
                  without waiting STEP (the next step comes before answers on their way arrive),
-                 defect NAME (a rule of the app broken on purpose: unlock-on-purchased, second-payment,
-                 keep-cache)
+                 defect NAME (a rule of the app broken on purpose: any name `fuzz --help` lists under
+                 --defect)
         Compare: vary KEY=V1,V2, expect diverge [at STEP], when KEY=VALUE STEP (see compare --help)
         """
 
