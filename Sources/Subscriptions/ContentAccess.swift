@@ -1,7 +1,9 @@
 /// Full content: from the per-level cache, or fetched with the reader's identity and cached for the level.
 extension SubscriptionCoordinator {
+    /// `retried`: the second ask after a refusal for the account; never a third.
     public func fullContent(
-        _ contentId: String, requiredLevels: [String], completion: @escaping (Result<String, BackendFailure>) -> Void
+        _ contentId: String, requiredLevels: [String], retried: Bool = false,
+        completion: @escaping (Result<String, BackendFailure>) -> Void
     ) {
         let held = requiredLevels.map(AccessLevel.init).filter(access.levels.contains).sorted()
         if let level = held.first, let cached = storage.cachedContent(contentId, level: level) {
@@ -18,10 +20,18 @@ extension SubscriptionCoordinator {
                 storage.cacheContent(contentId, level: level, body: body)
             }
             // The server says the level is gone (expired, refunded): what the phone holds is stale.
-            if case .failure(.refused(403, "level_required")) = result {
-                if asPhone != nil { reloadPhoneIdentity() } else { reloadAccess() }
+            guard case .failure(.refused(403, "level_required")) = result else { return completion(result) }
+            if asPhone != nil {
+                reloadPhoneIdentity()
+                return completion(result)
             }
-            completion(result)
+            reloadAccess { [self] _ in
+                // The account's level is gone, yet the phone still holds it through its own anonymous
+                // subscription (not moved to the account): asked again, the choice above asks as the phone.
+                let still = requiredLevels.map(AccessLevel.init).contains(where: access.levels.contains)
+                guard still, !retried else { return completion(result) }
+                fullContent(contentId, requiredLevels: requiredLevels, retried: true, completion: completion)
+            }
         }
     }
 }
