@@ -75,9 +75,14 @@ extension Backend {
                         try refresh(stored, from: receipt, record, at: now)
                         known = try ledger.purchase(id)
                     } else {
-                        // Apple's record, not yet reported by any app: it enters the ledger unclaimed.
-                        let purchase = receipt.purchase(record, owner: nil)
-                        try ledger.insert(purchase, at: now, actor: "restore")
+                        // Apple's record, not yet reported by any app: it enters the ledger as the customer's its
+                        // appAccountToken names (seed 003, as a receipt check or a notification enters it), else
+                        // unclaimed; its own first transaction reported later moves nothing.
+                        let payer = try payer(record.appAccountToken)
+                        let purchase = receipt.purchase(record, owner: payer?.id)
+                        try ledger.insert(
+                            purchase, at: now, actor: payer?.id ?? "restore",
+                            ownerPurchaseMillis: record.purchaseDate.milliseconds)
                         known = purchase
                     }
                     let decision = try decide(

@@ -64,7 +64,9 @@ public final class ScenarioRun {
         case .world(.restartApp): .restartApp
         case .world(.foreground): .foreground
         case .world(.kill): .kill
-        case .world(.parentApprove), .world(.resolveInterrupted): .paymentReleased
+        case .world(.parentApprove), .world(.resolveInterrupted), .world(.transaction(.approve, _)),
+            .world(.transaction(.resolveInterrupted, _)):
+            .paymentReleased
         default: .other
         }
     }

@@ -41,11 +41,14 @@ struct ToldCheck {
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.nothingToRestore):
-            // What was bought before the restore began must have been found; a charge after it is later news.
+            // What was being paid for when the restore began must have been found; a charge after it (a new
+            // subscription, or a resubscription under a refunded one's original id) is later news.
             let charged = world.store.transactions(appleId: world.appleId)
+            let began = outcome.began
             let paid = context.paid.filter { subscription in
                 charged.contains {
-                    $0.transactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < outcome.began
+                    $0.originalTransactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < began
+                        && ($0.expiresDate.map { $0 > began } ?? true) && ($0.revocationDate.map { $0 > began } ?? true)
                 }
             }
             // A family member's phone restores what the family shares with it too.
