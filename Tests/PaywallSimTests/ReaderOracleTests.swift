@@ -7,20 +7,8 @@ import WhiteLabel
 /// Each test expects its invariant to hold: on the code before the issue's fixes it fails, naming
 /// the violation, and once the defect is fixed it is that defect's regression proof.
 @Suite struct ReaderOracleTests {
-    /// Every violation of `invariant` the monitor saw while the steps ran, as `expect invariants` watches them.
-    /// Steps the world refused are recorded as issues: a session that did not happen proves nothing.
     private func violations(of invariant: Invariant, _ text: String) throws -> [String] {
-        let scenario = try ScenarioParser.parse(text, file: "inline.scenario")
-        let run = ScenarioRun(
-            scenario: scenario, resources: ResourceLocator(root: TestSupport.packageRoot), monitored: true)
-        for step in scenario.steps {
-            do {
-                try run.execute(step)
-            } catch {
-                Issue.record("line \(step.line) (\(step.text)): \(error.actual)")
-            }
-        }
-        return run.violations.filter { $0.violation.invariant == invariant }.map { "\($0.violation), \($0.seen)" }
+        try MonitoredRun.violations(of: invariant, text)
     }
 
     /// Issue 12's invariants on sessions that go right today: nothing to report.

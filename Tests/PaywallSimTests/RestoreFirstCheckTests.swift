@@ -1,26 +1,14 @@
-import Scenarios
 import Simulation
 import Testing
-import WhiteLabel
 
 /// Invariant 17, restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
 /// Apple ID already pays for with a purchase the account holds, nobody holds, or the rules let it take.
 @Suite struct RestoreFirstCheckTests {
-    /// The violations of 17 the monitor saw while `steps` ran; a step the world refused is an issue.
+    /// The violations of 17 the monitor saw while `steps` ran in daily-news, with `defect` planted.
     private func violations(_ steps: [String], defect: String? = nil) throws -> [String] {
         let text = (["app daily-news", "latency fast"] + (defect.map { ["defect \($0)"] } ?? []) + steps)
             .joined(separator: "\n")
-        let scenario = try ScenarioParser.parse(text, file: "inline.scenario")
-        let run = ScenarioRun(
-            scenario: scenario, resources: ResourceLocator(root: TestSupport.packageRoot), monitored: true)
-        for step in scenario.steps {
-            do {
-                try run.execute(step)
-            } catch {
-                Issue.record("line \(step.line) (\(step.text)): \(error.actual)")
-            }
-        }
-        return run.violations.filter { $0.violation.invariant == .restoreBeforePurchase }.map(\.violation.description)
+        return try MonitoredRun.violations(of: .restoreBeforePurchase, text)
     }
 
     /// Bought without an account on the iPhone, then signed up on the iPad: the purchase is anonymous and
