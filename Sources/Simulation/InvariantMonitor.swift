@@ -67,6 +67,9 @@ public final class InvariantMonitor {
     /// Call once the step has run and the world settled: every guarantee broken now.
     public func didRun() -> [InvariantViolation] {
         readEvents()
+        // Whatever the step was (a restart, a kill, a new phone, a family member's phone), an app quit during it
+        // lost the answers it waited for.
+        if let quit = world.lastAppQuit, quit >= stepBegan { interruptedAt = stepBegan }
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
         let context = StepContext(
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,

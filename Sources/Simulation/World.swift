@@ -79,6 +79,9 @@ public final class World {
 
     /// Every purchase, restore and account outcome the app was told, on any phone, in order.
     public private(set) var readerOutcomes: [ReaderOutcome] = []
+    /// When an app on screen was last quit (killed, restarted, or left for another phone): the answers it
+    /// waited for are lost with it, as the checks that excuse an interruption read.
+    public internal(set) var lastAppQuit: SimInstant?
 
     /// How many times an app was started in this world (launch, restart, new phone).
     public private(set) var launches = 0
