@@ -175,9 +175,9 @@ enum Usage {
                                for instance the one a crash stopped at
           --defect NAME        Break a rule of the app on purpose, to watch the fuzzer catch it:
                                unlock-on-purchased, second-payment, keep-cache, and issue 12's
-                       defects planted again: restore-twice, anonymous-token-expires,
-                       restored-without-access, silent-approval; skip-parental-gate,
-                       skip-restore-before-purchase
+                               defects planted again: restore-twice, anonymous-token-expires,
+                               restored-without-access, silent-approval; skip-parental-gate,
+                               skip-restore-before-purchase
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help
