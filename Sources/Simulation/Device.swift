@@ -65,8 +65,10 @@ final class Device {
     var onOutcome: ((ReaderOutcome) -> Void)?
     private let clock: () -> SimInstant
     /// When the running purchase, and the running restore or account step, began, with the levels then.
-    private var purchaseBegan: (at: SimInstant, levels: Set<String>, productId: String?)?
-    private var actBegan: (at: SimInstant, levels: Set<String>)?
+    private typealias Beginning = (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity)
+    private var purchaseBegan:
+        (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?)?
+    private var actBegan: Beginning?
     /// When each piece of content's full text was last asked for, so a fault since then excuses a failure.
     private(set) var contentRequested: [String: SimInstant] = [:]
 
@@ -192,14 +194,14 @@ final class Device {
             return
         case .purchaseFinished(let outcome):
             told = .purchase(outcome)
-            began = purchaseBegan.map { ($0.at, $0.levels) }
+            began = purchaseBegan.map { ($0.at, $0.levels, $0.identity) }
             productId = purchaseBegan?.productId
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
         case .purchaseCarriedOn(let outcome, let product, let transactionId):
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
-            began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels)
+            began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels, identity)
             productId = product
             carriedOn = true
         case .restoreFinished(let outcome): told = .restore(outcome)
@@ -212,19 +214,22 @@ final class Device {
             levelsBefore: began?.levels ?? levels, productId: productId)
         outcome.carriedOn = carriedOn
         outcome.levelsWhenTold = levels
+        outcome.identityWhenTold = identity
+        outcome.identityWhenBegan = began?.identity ?? identity
         onOutcome(outcome)
     }
 
     private var levels: Set<String> { Set(state.access.levels.map(\.rawValue)) }
+    private var identity: AccessSnapshot.Identity { state.access.identity }
 
     /// Notes when an act that ends in an outcome began.
     private func noteBeginning(_ effect: AppEffect) {
         switch effect {
         case .purchase(let offerId, _) where purchaseBegan == nil:
             let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
-            purchaseBegan = (clock(), levels, productId)
+            purchaseBegan = (clock(), levels, identity, productId)
         case .restore, .logIn, .signUp, .transferAnonymousPurchases, .logOut:
-            actBegan = (clock(), levels)
+            actBegan = (clock(), levels, identity)
         case .loadFullContent(let id, _):
             contentRequested[id] = clock()
         default: break

@@ -20,6 +20,10 @@ public struct ReaderOutcome: Sendable {
     public let levelsBefore: Set<String>
     /// The levels the phone held when it was told (the backend's answer is kept before the outcome is).
     public var levelsWhenTold: Set<String> = []
+    /// Who the phone said the reader was when the act began and when told: "another account" is judged
+    /// against both (the reader may have logged in while the answer was on its way).
+    public var identityWhenBegan: AccessSnapshot.Identity = .none
+    public var identityWhenTold: AccessSnapshot.Identity = .none
     /// For a purchase: the product being bought.
     public let productId: String?
     /// A purchase nobody on screen waited for (an approval, a code redeemed on the App Store): not the end of

@@ -37,10 +37,11 @@ struct ToldCheck {
             let bought = outcome.productId.flatMap(context.levels(of:)) ?? []
             guard bought.isEmpty ? levels.isEmpty : !bought.isSubset(of: levels) else { return nil }
             return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: bought, levels: levels)
-        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .account(.transferred):
+        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .restore(.alreadySubscribed),
+            .account(.transferred):
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
-        case .restore(.nothingToRestore):
+        case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
             // What was being paid for when the restore began must have been found; a charge after it (a new
             // subscription, or a resubscription under a refunded one's original id) is later news.
             let charged = world.store.transactions(appleId: world.appleId)
@@ -59,7 +60,7 @@ struct ToldCheck {
             guard !paid.isEmpty || !shared.isEmpty else { return nil }
             return InvariantViolation(
                 .toldIsTrue,
-                "\(world.deviceName) was told there is nothing to restore, but \(world.appleId) "
+                "\(world.deviceName) was told \(Self.describe(outcome.told)), but \(world.appleId) "
                     + (paid.isEmpty ? "is shared " : "pays for ")
                     + (paid.isEmpty
                     ? shared.map { "\($0.productIdentifier) (\($0.originalTransactionIdentifier))" }
@@ -83,8 +84,24 @@ struct ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName) was told \(Self.describe(outcome.told)) but holds \(WorldReading.list(levels)) "
                     + "(before: \(WorldReading.list(outcome.levelsBefore)))")
+        case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount),
+            .purchase(.ownedByAnotherAccount), .purchase(.chargedForAnotherOwner):
+            return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
+        case .restore(.limitReached):
+            return Self.readingLedger { try Self.limitViolation(outcome, world) }
+        case .purchase(.alreadySubscribedOnAppleId):
+            return Self.alreadyPaysViolation(outcome, world)
         default:
             return nil
+        }
+    }
+
+    /// A claim the ledger cannot be read to judge has not been seen true: a violation that says why.
+    private static func readingLedger(_ judge: () throws -> InvariantViolation?) -> InvariantViolation? {
+        do {
+            return try judge()
+        } catch {
+            return InvariantViolation(.toldIsTrue, "cannot be checked, the ledger cannot be read: \(error)")
         }
     }
 

@@ -7,7 +7,7 @@ import WhiteLabel
 /// change is recorded in the ledger and told to the backend as a server notification.
 extension AppStore {
     /// How long billing retry lasts after a failed renewal.
-    static let billingRetryLength = SimDuration.days(60)
+    public static let billingRetryLength = SimDuration.days(60)
 
     /// The grace period Apple gives after a failed renewal: 6 days for weekly plans, 16 for the others.
     static func gracePeriodLength(_ period: CalendarPeriod?) -> SimDuration {

@@ -1,0 +1,92 @@
+import BackendSim
+import SimKernel
+import StoreSim
+import Subscriptions
+
+/// Invariant 9 for what the reader is told about who holds a purchase and how often it moved: each
+/// claim against the backend's ledger and Apple's records of the phone's Apple ID.
+extension ToldCheck {
+    /// "This subscription belongs to another account" (a restore), or "is held elsewhere, move it?" (a purchase
+    /// that stops before paying, or a charge that landed on someone else's purchase): someone other than the
+    /// reader owns one of the Apple ID's purchases, an account for a restore's claim. The reader is who the
+    /// phone showed when the act began or when told (a log-in may land between); a purchase held by the
+    /// phone's own guest identity is the phone's, not someone else's. A purchase that moved since the act
+    /// began may have been held elsewhere then, so it is not judged.
+    static func heldElsewhereViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        let ledger = world.backend.ledger
+        let guest = world.device.storage.anonymousIdentity?.id
+        let accountsOnly = if case .restore = outcome.told { true } else { false }
+        // Who asked: the reader when the act began, or when told (the answer may have come for either).
+        var askers: [Set<String>] = []
+        for identity in [outcome.identityWhenBegan, outcome.identityWhenTold] {
+            var reader: Set<String> = []
+            switch identity {
+            case .account(let email): if let id = try ledger.identityId(email: email) { reader.insert(id) }
+            case .anonymous(let id): reader.insert(id)
+            case .none: break
+            }
+            if !accountsOnly, let guest { reader.insert(guest) }
+            askers.append(reader)
+        }
+        let originals = originals(world)
+        let moves = try ledger.moves()
+        let movedSince = moves.contains { originals.contains($0.originalTransactionId) && $0.at >= outcome.began }
+        if movedSince { return nil }
+        var owners: [String] = []
+        for original in originals.sorted() {
+            guard let owner = try ledger.purchase(original)?.ownerId else { continue }
+            let elsewhere = try !accountsOnly || ledger.identity(owner)?.kind == .account
+            if elsewhere, askers.contains(where: { !$0.contains(owner) }) { return nil }
+            owners.append("\(original) → \(owner)")
+        }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)), but no purchase \(world.appleId) holds or is "
+                + "shared belongs to \(accountsOnly ? "another account" : "someone else") than the reader "
+                + "(\(owners.isEmpty ? "none is owned" : owners.joined(separator: ", ")))")
+    }
+
+    /// "This subscription has moved too often recently": one of the Apple ID's purchases moved the limit's
+    /// number of times in the window before the act (or during it).
+    static func limitViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        let originals = originals(world)
+        let from = outcome.began.milliseconds - OwnershipRules.window.milliseconds
+        var counts: [String: Int] = [:]
+        for move in try world.backend.ledger.moves()
+        where originals.contains(move.originalTransactionId) && move.at.milliseconds > from && move.at <= outcome.at {
+            counts[move.originalTransactionId, default: 0] += 1
+        }
+        guard counts.values.allSatisfy({ $0 < OwnershipRules.moveLimit }) else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)), but no purchase of \(world.appleId) moved "
+                + "\(OwnershipRules.moveLimit) times in the \(OwnershipRules.window) before it")
+    }
+
+    /// What the phone's Apple ID can restore: its own purchases and what its family shares with it.
+    private static func originals(_ world: World) -> Set<String> {
+        let own = world.store.transactions(appleId: world.appleId)
+        let shared = world.store.familySharedTransactions(appleId: world.appleId)
+        return Set((own + shared).map(\.originalTransactionIdentifier))
+    }
+
+    /// "Apple charged nothing: this Apple ID already pays for the subscription": when the act began, Apple held
+    /// a subscription of the product's group for the Apple ID that had not ended: paid for then, or still in
+    /// billing retry (Apple charges nothing new for those, and retries for `billingRetryLength` after the period).
+    static func alreadyPaysViolation(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        let catalog = world.store.catalog
+        guard let productId = outcome.productId, let group = catalog.spec(for: productId)?.subscriptionGroup else {
+            return nil
+        }
+        let began = outcome.began
+        let ongoing = world.store.subscriptions(appleId: world.appleId).contains {
+            $0.groupId == group && $0.state != .revoked
+                && ($0.state != .expired || $0.expiresDate + AppStore.billingRetryLength > began)
+        }
+        guard !ongoing else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(world.appleId) already pays for \(productId)'s subscription, "
+                + "but Apple held no subscription of its group that had not ended")
+    }
+}
