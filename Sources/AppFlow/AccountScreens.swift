@@ -49,6 +49,8 @@ extension ScreenBuilder {
                 "You subscribed on this phone without an account. Move the subscription to your account, so it follows you to every device?"
             case .fromAnotherAccount:
                 "This subscription is linked to another account. Move it to the account you are signed in with?"
+            case .heldElsewhere:
+                "This Apple ID already pays for this subscription, held by another account or by a phone used without one. Move it to the account you are signed in with?"
             }
         let rows = [
             Row(.heading, "Move your subscription?"), Row(.text, question), Row(.spacer),

@@ -140,6 +140,9 @@ public enum TransferPrompt: Equatable, Sendable {
     case anonymousToAccount
     /// A restore found a subscription linked to another account: move it here?
     case fromAnotherAccount
+    /// A purchase found the Apple ID's subscription held by someone else (another account, or a guest on
+    /// another phone): move it here?
+    case heldElsewhere
 }
 
 /// Apple's payment sheet as the app's screen shows it; the system, not the app, owns it.

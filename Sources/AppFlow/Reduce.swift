@@ -30,6 +30,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):
+        // A late answer to an older request (asked as another identity) does not undo what loaded since;
+        // a level really lost is purged by `settleContent` after every event.
+        if case .loaded = state.fullContent[id] { break }
         state.fullContent[id] = .failed(message)
     case .restoreFinished(let outcome):
         effects += finishRestore(outcome, &state)
@@ -155,7 +158,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     case .acceptTransfer(.anonymousToAccount):
         state.operation = "Moving your subscription"
         return [.transferAnonymousPurchases]
-    case .acceptTransfer(.fromAnotherAccount):
+    case .acceptTransfer(.fromAnotherAccount), .acceptTransfer(.heldElsewhere):
         state.operation = "Moving your subscription"
         return [.restore(confirmMoveFromAccount: true)]
     case .declineTransfer, .done:
@@ -223,7 +226,7 @@ private func carryOn(_ outcome: PurchaseOutcome, _ state: inout AppState) {
         break
     default:
         if let alert = purchaseAlert(outcome) { state.alert = alert }
-        if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.fromAnotherAccount), &state) }
+        if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.heldElsewhere), &state) }
     }
 }
 
@@ -254,8 +257,8 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
         if case .paywall = state.route { pop(&state) }
         requireAccountIfNeeded(&state)
     case .ownedByAnotherAccount(canMove: true):
-        // Seed 001: the reconciliation before a purchase surfaces the other account and asks.
-        push(.transferPrompt(.fromAnotherAccount), &state)
+        // Seed 001: the reconciliation before a purchase surfaces the other owner and asks.
+        push(.transferPrompt(.heldElsewhere), &state)
     default:
         break
     }
@@ -282,6 +285,12 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
             title: "Already subscribed",
             message:
                 "This Apple ID already pays for another account's subscription, and it stays with that account. You were not charged."
+        )
+    case .chargedForAnotherOwner:
+        Alert(
+            title: "Subscription held elsewhere",
+            message:
+                "The App Store charged this Apple ID for a subscription that belongs to someone else: another account, or this Apple ID used on another phone. Nothing was unlocked here. Log in to the account that holds it to use it."
         )
     case .subscriptionNotActive:
         Alert(

@@ -64,9 +64,11 @@ extension SubscriptionCoordinator {
                 save(answer.access)
                 reloadPhoneIdentity()
                 finishPurchase(.restoredInsteadOfCharging)
-            case .success(let answer) where answer.refusal == nil:
+            case .success(let answer) where answer.refusal == nil || alreadyYours:
                 // Nothing moved and nothing refused: every purchase of the receipt is the account's already (a
                 // restore running meanwhile may have moved it). Paying would ask Apple for what the account holds.
+                // With the group's purchase the account's own, a refusal is about another purchase of the
+                // receipt (another account's, asked about on its own): it does not make paying right.
                 save(answer.access)
                 guard !answer.access.levels.isEmpty else {
                     log("the server grants nothing from what this Apple ID pays for: handing over to the App Store")
@@ -221,7 +223,14 @@ extension SubscriptionCoordinator {
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)
                     {
-                        // Apple charged nothing new: this Apple ID already pays, for another account.
+                        if storage.accountSession != nil, let guest = storage.anonymousIdentity {
+                            return askPhonesGuest(guest, about: transaction.productIdentifier, completion)
+                        }
+                        if storage.accountSession == nil, freshCharge {
+                            // A resubscription under an original someone else holds: paid, and still theirs.
+                            log("the payment went to a subscription someone else holds: nothing unlocked here")
+                            return completion(.chargedForAnotherOwner)
+                        }
                         log("the Apple ID's subscription belongs to another account: nothing unlocked here")
                         return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
                     }
@@ -230,6 +239,10 @@ extension SubscriptionCoordinator {
                         return completion(.subscriptionNotActive)
                     }
                     completion(.purchased)
+                case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:
+                    if finishPolicy == .afterServerCheck { store.finish(transaction) }
+                    log("the payment went to a subscription someone else holds: nothing unlocked here")
+                    completion(.chargedForAnotherOwner)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
@@ -248,6 +261,26 @@ extension SubscriptionCoordinator {
                         ))
                 }
             }
+        }
+    }
+
+    /// A signed-in reader's charge that landed on a purchase someone else holds may be this phone's own,
+    /// bought before signing in and not moved yet (a resubscription under its original id): then it is
+    /// this phone's guest identity's, shown here as the phone's, and Profile offers to move it. "Another
+    /// account" would be untrue. Otherwise (another customer's, or the guest cannot be asked) it is.
+    private func askPhonesGuest(
+        _ guest: AnonymousIdentity, about productId: String, _ completion: @escaping (PurchaseOutcome) -> Void
+    ) {
+        backend.me(as: .anonymous(token: guest.token)) { [self] result in
+            guard case .success(let (answer, subscriptions)) = result,
+                subscriptions.contains(where: { $0.productId == productId })
+            else {
+                log("the Apple ID's subscription belongs to another account: nothing unlocked here")
+                return completion(.ownedByAnotherAccount(canMove: true))
+            }
+            save(answer, askedAs: guest.id)
+            log("the purchase is this phone's, made without an account: it stays with the phone until moved")
+            completion(answer.levels.isEmpty ? .subscriptionNotActive : .purchased)
         }
     }
 

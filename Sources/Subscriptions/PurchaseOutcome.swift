@@ -24,6 +24,9 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// This Apple ID pays for another account's subscription: the signed-in reader is asked before it
     /// moves (`canMove`), or told it stays with that account.
     case ownedByAnotherAccount(canMove: Bool)
+    /// A guest paid, and Apple put the charge on a subscription someone else holds (a resubscription under
+    /// its original purchase): it stays theirs, nothing unlocks here, and the reader is told they paid.
+    case chargedForAnotherOwner
     /// Not started.
     case refused(PurchaseRefusal)
 }
