@@ -146,7 +146,8 @@ extension Backend {
             let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            var answer = try ledgerChange { () throws -> AccessBody in
+            var refusal = APIError.unprocessable("nothing_to_validate")
+            let applied = try ledgerChange { () throws -> AccessBody? in
                 var owner = caller
                 var elsewhere: [String] = []
                 var refused: [RefusedBody] = []
@@ -188,15 +189,17 @@ extension Backend {
                     if identity.id != owner?.id { elsewhere.append(id) }
                 }
                 guard let owner else {
-                    // Apple charged nothing new: the Apple ID already pays, for an identity this phone does not hold.
-                    if !elsewhere.isEmpty { throw APIError.conflict("purchase_owned_elsewhere") }
-                    throw APIError.unprocessable("nothing_to_validate")
+                    // The Apple ID already pays, for an identity this phone does not hold. What Apple's receipt
+                    // said stays written (a resubscription under that purchase is a real charge): refused after.
+                    if !elsewhere.isEmpty { refusal = APIError.conflict("purchase_owned_elsewhere") }
+                    return nil
                 }
                 var answer = try accessBody(owner, newToken: caller == nil)
                 answer.ownedElsewhere = elsewhere
                 answer.refused = refused
                 return answer
             }
+            guard var answer = applied else { throw refusal }
             // A customer's own new purchase left where it was: refused after the rest was applied.
             answer.error = answer.refused.first?.error
             let status = answer.refused.first.flatMap { OwnershipRefusal(rawValue: $0.error)?.status } ?? 200
