@@ -23,7 +23,12 @@ extension SubscriptionCoordinator {
             guard case .failure(.refused(403, "level_required")) = result else { return completion(result) }
             if asPhone != nil {
                 reloadPhoneIdentity()
-                return completion(result)
+                // The phone's identity gave the level away, most likely to the account (a transfer): asked again,
+                // the choice above asks as the account when it holds the level.
+                let accountNow = Set(storage.accountSession?.levels ?? [])
+                let accountHolds = requiredLevels.map(AccessLevel.init).contains(where: accountNow.contains)
+                guard accountHolds, !retried else { return completion(result) }
+                return fullContent(contentId, requiredLevels: requiredLevels, retried: true, completion: completion)
             }
             reloadAccess { [self] _ in
                 // The account's level is gone, yet the phone still holds it through its own anonymous
