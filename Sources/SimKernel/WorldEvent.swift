@@ -5,8 +5,9 @@ public enum WorldEvent: Hashable, Sendable {
     case faultFired(FaultSide, target: String)
     /// Apple's sheet ended as cancelled (the reader's Cancel, or a `payment cancelled` fault).
     case paymentCancelled(productId: String)
-    /// A payment reached Apple's queue from the phone `deviceId` (the store's device identifier).
-    case paymentAdded(productId: String, deviceId: String)
+    /// A payment reached Apple's queue from the phone `deviceId` (the store's device identifier), with the
+    /// receipt that phone held then (what the app could have asked its server about before paying).
+    case paymentAdded(productId: String, deviceId: String, receipt: String?)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

@@ -91,11 +91,12 @@ public final class InvariantMonitor {
                 lastStoreFault = recorded.time
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
-            case .paymentAdded(let productId, let deviceId):
+            case .paymentAdded(let productId, let deviceId, let receipt):
                 if judging {
                     gate.paymentAdded(productId, deviceId: deviceId, world: world)
                     let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
-                    restoreFirst.paymentAdded(productId, deviceId: deviceId, world: world, lastFault: lastFault)
+                    restoreFirst.paymentAdded(
+                        productId, deviceId: deviceId, receipt: receipt, world: world, lastFault: lastFault)
                 }
             case .faultFired(.backend, _): break
             }

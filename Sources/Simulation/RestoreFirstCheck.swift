@@ -18,8 +18,11 @@ struct RestoreFirstCheck {
         if !world.isAppRunning || world.appState.purchase == nil { purchaseBegan = began }
     }
 
-    /// The store took a payment for `productId` from `deviceId`; `lastFault`: when a fault last fired.
-    mutating func paymentAdded(_ productId: String, deviceId: String, world: World, lastFault: SimInstant?) {
+    /// The store took a payment for `productId` from `deviceId`, which held `receipt` then (judged once the
+    /// step settled, when a restore meanwhile may have refreshed it); `lastFault`: when a fault last fired.
+    mutating func paymentAdded(
+        _ productId: String, deviceId: String, receipt: String?, world: World, lastFault: SimInstant?
+    ) {
         let state = world.appState
         guard world.isAppRunning, deviceId == World.deviceId(world.deviceName, world.appleId),
             case .account(let email) = state.access.identity,
@@ -29,7 +32,7 @@ struct RestoreFirstCheck {
         else { return }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
-            return try takeable(productId, by: account, at: began, in: world).map { held in
+            return try takeable(productId, by: account, at: began, receipt: receipt, in: world).map { held in
                 InvariantViolation(
                     .restoreBeforePurchase,
                     "\(email) was sent to Apple's sheet for \(productId) while \(world.appleId) already paid for "
@@ -46,16 +49,16 @@ struct RestoreFirstCheck {
     }
 
     /// The Apple ID's purchases in `productId`'s group paying at `instant` that `account` holds or may take.
-    private func takeable(_ productId: String, by account: String, at instant: SimInstant, in world: World)
-        throws -> [TransactionRecord]
-    {
+    private func takeable(
+        _ productId: String, by account: String, at instant: SimInstant, receipt: String?, in world: World
+    ) throws -> [TransactionRecord] {
         let catalog = world.store.catalog
         guard let group = catalog.spec(for: productId)?.subscriptionGroup else { return [] }
         // What the app can ask the server about: its receipt's purchases, or with none on the phone, all the
         // Apple ID's (seed 000: a signed-in reader's purchase asks Apple for a fresh receipt when it is
         // missing). A purchase made on another phone since the receipt was issued is not in a stale one.
         var known: Set<String>?
-        if let receipt = world.device.queue.heldReceipt {
+        if let receipt {
             guard case .valid(_, let listed, _) = world.store.verifyReceipt(receipt, expecting: world.store.environment)
             else { return [] }
             known = Set(listed.map(\.originalTransactionIdentifier))

@@ -190,7 +190,7 @@ public final class PaymentQueue {
         paymentsInFlight.insert(number)
         store.log(
             "payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")",
-            event: .paymentAdded(productId: productIdentifier, deviceId: deviceId))
+            event: .paymentAdded(productId: productIdentifier, deviceId: deviceId, receipt: heldReceipt))
         guard canMakePayments else {
             deliver(failed(number, productIdentifier, .paymentNotAllowed), after: .zero)
             return
