@@ -21,11 +21,16 @@ extension SubscriptionCoordinator {
         let hadReceipt = store.appReceipt != nil
         receipts.receipt { [self] receipt in
             restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] outcome in
-                // "Nothing to restore" is a strong claim: the receipt the phone had may predate a purchase
-                // (a parent's approval, another phone of the Apple ID), so Apple is asked for a fresh one first.
-                guard outcome == .nothingToRestore, hadReceipt else { return done(outcome) }
+                // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
+                // (a parent's approval, another phone of the Apple ID, a purchase shared again with the family),
+                // so Apple is asked for a fresh one first.
+                let nothing = outcome == .nothingToRestore || outcome == .nothingValidToRestore
+                guard nothing, hadReceipt else { return done(outcome) }
                 receipts.fresh { [self] receipt in
-                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, completion: done)
+                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount) { again in
+                        // What the first pass moved (and found ended) is the reader's now: still "nothing valid".
+                        done(again == .nothingToRestore ? outcome : again)
+                    }
                 }
             }
         }
