@@ -83,7 +83,13 @@ extension ToldCheck {
             $0.groupId == group && $0.state != .revoked
                 && ($0.state != .expired || $0.expiresDate + AppStore.billingRetryLength > began)
         }
-        guard !ongoing else { return nil }
+        // Or paid for when the act began, refunded or revoked since (a carried-on purchase begins at its charge).
+        let paidThen = world.store.transactions(appleId: world.appleId).contains { record in
+            catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group && record.purchaseDate <= began
+                && (record.expiresDate.map { $0 > began } ?? false)
+                && (record.revocationDate.map { $0 > began } ?? true)
+        }
+        guard !ongoing, !paidThen else { return nil }
         return InvariantViolation(
             .toldIsTrue,
             "\(world.deviceName) was told \(world.appleId) already pays for \(productId)'s subscription, "
