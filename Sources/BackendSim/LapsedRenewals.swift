@@ -4,8 +4,9 @@ import StoreSim
 /// Apple's records, asked before answering with an identity's access: a notification can be late or
 /// lost. The server asks (Get All Subscription Statuses) about each purchase that lapsed with
 /// auto-renew on (a renewal's notification takes a while, and the reader would lose access at every
-/// renewal), and about each active one not heard of for a virtual day (a lost REFUND would otherwise
-/// leave access on until the period ends).
+/// renewal), and about each other one not heard of for a virtual day (a lost REFUND would otherwise
+/// leave access on until the period ends; a late or lost SUBSCRIBED would leave a resubscription of an
+/// ended purchase unseen).
 extension Backend {
     static let reconciliationInterval = SimDuration.days(1)
 
@@ -17,14 +18,15 @@ extension Backend {
         let owned = try ledger.purchasesWithAppleCheck(ownedBy: identityId)
         var changed = false
         for (purchase, appleChecked) in owned where !purchase.revoked {
-            let lapsed = purchase.autoRenew && !purchase.isActive(at: now)
+            let active = purchase.isActive(at: now)
+            let lapsed = purchase.autoRenew && !active
             let lastHeard = max(purchase.appleSignedMillis, appleChecked)
-            let due =
-                purchase.isActive(at: now) && now.milliseconds - lastHeard >= Self.reconciliationInterval.milliseconds
+            // Active or ended: a refund's or a resubscription's news can be late or lost. One row per original
+            // purchase, so this is bounded by what the identity bought, not by how long it has been buying.
+            let due = now.milliseconds - lastHeard >= Self.reconciliationInterval.milliseconds
             guard lapsed || due else { continue }
-            changed =
-                try reconcile(purchase, now: now, why: lapsed ? "lapsed without news" : "no news for a day")
-                || changed
+            let why = lapsed ? "lapsed without news" : active ? "no news for a day" : "ended, no news for a day"
+            changed = try reconcile(purchase, now: now, why: why) || changed
         }
         return changed ? try ledger.purchases(ownedBy: identityId) : owned.map(\.purchase)
     }
