@@ -1,4 +1,5 @@
-/// The guarantees the fuzzer checks after every step (issue 8's list, in its order, then issue 12's).
+/// The guarantees the fuzzer checks after every step (issue 8's list, in its order, then issue 12's, then
+/// the seed promises found unchecked later).
 public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case backendsWord = 1
     case contentFollowsLevels
@@ -17,6 +18,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case parentalGateFirst
     case refundTakesAccessBack
     case restoreBeforePurchase
+    case receiptRefreshOnce
 
     public var description: String {
         switch self {
@@ -44,6 +46,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .restoreBeforePurchase:
             "restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the Apple ID "
                 + "already pays for with a purchase the account holds or may take"
+        case .receiptRefreshOnce:
+            "receipt refresh done once for all who wait: an app never asks Apple for a receipt while its own "
+                + "request for one runs"
         }
     }
 }

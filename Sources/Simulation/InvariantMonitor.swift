@@ -39,6 +39,8 @@ public final class InvariantMonitor {
     private var moves: MoveCheck
     private var gate = GateCheck()
     private var restoreFirst = RestoreFirstCheck()
+    /// Broken guarantees read off the store's events since the last `didRun`.
+    private var found: [InvariantViolation] = []
 
     public init(world: World) {
         self.world = world
@@ -78,7 +80,12 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
-            + RefundCheck.violations(context) + restoreFirst.check()
+            + RefundCheck.violations(context) + restoreFirst.check() + takeFound()
+    }
+
+    private func takeFound() -> [InvariantViolation] {
+        defer { found = [] }
+        return found
     }
 
     /// What the store did since the last reading: a fault (a failed products request), a cancelled payment,
@@ -98,7 +105,14 @@ public final class InvariantMonitor {
                     restoreFirst.paymentAdded(
                         productId, deviceId: deviceId, receipt: receipt, world: world, lastFault: lastFault)
                 }
-            case .faultFired(.backend, _): break
+            case .receiptRefreshStarted(let deviceId, let alreadyRunning) where judging && alreadyRunning > 0:
+                // Seed 001: "queues pending refresh completions behind one active request".
+                found.append(
+                    InvariantViolation(
+                        .receiptRefreshOnce,
+                        "the app on \(deviceId) asked Apple for a receipt while \(alreadyRunning) of its own "
+                            + "requests had not answered"))
+            case .faultFired(.backend, _), .receiptRefreshStarted: break
             }
         }
         eventsRead = events.count

@@ -19,6 +19,8 @@ public final class PaymentQueue {
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
     /// second payment start while one was running.
     public private(set) var paymentsInFlight: Set<Int> = []
+    /// Receipt refresh requests this app process sent that have not answered yet.
+    private var refreshesRunning = 0
 
     init(store: AppStore, deviceId: String, appleId: String, receipt: ReceiptSlot) {
         self.store = store
@@ -352,10 +354,13 @@ public final class PaymentQueue {
 
     /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); a fault plan can fail it or time it out.
     public func refreshReceipt(completion: @escaping (Bool) -> Void) {
-        store.log("receipt refresh request")
+        let event = WorldEvent.receiptRefreshStarted(deviceId: deviceId, alreadyRunning: refreshesRunning)
+        store.log("receipt refresh request", event: event)
+        refreshesRunning += 1
         let fault = store.fault(for: .receiptRefresh)
         let wait = store.delay(.receiptRefresh) + (fault == .timeout ? StoreFault.timeoutDelay : .zero)
         store.scheduler.schedule(after: wait) { [self] in
+            refreshesRunning -= 1
             switch fault {
             case .error, .timeout:
                 store.log("receipt refresh failed")

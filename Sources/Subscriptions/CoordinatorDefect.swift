@@ -22,4 +22,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Hands a signed-in reader's payment to Apple without first asking the server whether this Apple ID
     /// already pays for a subscription the account can take.
     case skipRestoreBeforePurchase = "skip-restore-before-purchase"
+    /// Sends a receipt refresh for every caller that finds the receipt missing, instead of one for all.
+    case refreshPerCaller = "refresh-per-caller"
 }

@@ -4,6 +4,8 @@ final class ReceiptRefresh {
     private let store: StoreAdapter
     private var waiting: [(String?) -> Void] = []
     private let log: (String) -> Void
+    /// False only under the `refresh-per-caller` defect: each caller sends its own request.
+    var joinsWaiters = true
 
     init(store: StoreAdapter, log: @escaping (String) -> Void) {
         self.store = store
@@ -23,6 +25,10 @@ final class ReceiptRefresh {
     }
 
     private func refreshed(because why: String, _ completion: @escaping (String?) -> Void) {
+        guard joinsWaiters else {
+            log("\(why): asking the App Store for a fresh one")
+            return store.refreshReceipt(completion: completion)
+        }
         waiting.append(completion)
         guard waiting.count == 1 else {
             log("\(why): waiting for the refresh already running")

@@ -22,7 +22,10 @@ public final class SubscriptionCoordinator {
     public var requiresParentalGate = false
     /// A rule broken on purpose for the fuzzer to catch; nil in every normal run.
     public var defect: CoordinatorDefect? {
-        didSet { backend.renewsAnonymousTokens = defect != .anonymousTokenExpires }
+        didSet {
+            backend.renewsAnonymousTokens = defect != .anonymousTokenExpires
+            receipts.joinsWaiters = defect != .refreshPerCaller
+        }
     }
     /// The levels the app's content asks for: what `CoordinatorDefect.unlockOnPurchased` unlocks by itself.
     public var contentLevels: Set<AccessLevel> = []

@@ -156,6 +156,8 @@ enum Usage {
          17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
             Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
             rules let it take (unless a fault since the purchase began stopped the app's check)
+         18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
+            its own request for one has not answered
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
@@ -177,7 +179,7 @@ enum Usage {
                                unlock-on-purchased, second-payment, keep-cache, and issue 12's
                                defects planted again: restore-twice, anonymous-token-expires,
                                restored-without-access, silent-approval; skip-parental-gate,
-                               skip-restore-before-purchase
+                               skip-restore-before-purchase, refresh-per-caller
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

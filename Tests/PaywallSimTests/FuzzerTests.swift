@@ -106,6 +106,7 @@ import WhiteLabel
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
         (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
+        (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
