@@ -16,7 +16,7 @@ import Testing
         ])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("invariants 1, 4 held (the others were not watched)"))
-        let bad = try TestSupport.runBinary(["fuzz", "--invariants", "9,18"])
+        let bad = try TestSupport.runBinary(["fuzz", "--invariants", "9,19"])
         #expect(bad.code == 2)
         #expect(bad.stderr.contains("--invariants takes numbers from 1 to 18"))
     }
