@@ -175,7 +175,9 @@ public final class InvariantMonitor {
         if world.isAppRunning, !before.sheet, after.sheet, after.transactions == before.transactions {
             found += world.sheetViolations()
         }
-        if step == .restartApp, case .anonymous(let id) = before.identity {
+        // A restart, or the app started again after a kill: the phone's anonymous identity is on its disk.
+        let relaunched = step == .restartApp || (step == .foreground && !before.running)
+        if relaunched, case .anonymous(let id) = before.identity {
             let granted: Set<String>
             do {
                 granted = Set(try world.backend.levels(of: id))
@@ -189,13 +191,13 @@ public final class InvariantMonitor {
                 found.append(
                     InvariantViolation(
                         .survivesRestartAndAds,
-                        "the anonymous identity \(id) was lost on restart (now \(WorldReading.describe(after.identity)))"
+                        "the anonymous identity \(id) was lost when the app started again (now \(WorldReading.describe(after.identity)))"
                     ))
             } else if !kept.isSubset(of: after.levels) {
                 found.append(
                     InvariantViolation(
                         .survivesRestartAndAds,
-                        "levels \(WorldReading.list(kept)) of anonymous \(id) were lost on restart (now \(WorldReading.list(after.levels)))"
+                        "levels \(WorldReading.list(kept)) of anonymous \(id) were lost when the app started again (now \(WorldReading.list(after.levels)))"
                     ))
             }
         }
@@ -211,6 +213,8 @@ struct WorldReading {
     let transactions: Set<String>
     /// Apple's sheet is up on the phone.
     let sheet: Bool
+    /// The app runs on the phone on screen (false after a kill: its last state is frozen).
+    let running: Bool
     /// How many outcomes the app had told the reader.
     let outcomes: Int
 
@@ -221,6 +225,7 @@ struct WorldReading {
         levels = Set(state.access.levels.map(\.rawValue))
         alert = state.alert != nil  // the screen's alert is the state's: no screen built to read it
         sheet = world.device.queue.sheet != nil
+        running = world.isAppRunning
         transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
         outcomes = world.readerOutcomes.count
     }

@@ -1,0 +1,41 @@
+import AppFlow
+import SimKernel
+import Testing
+
+@testable import Simulation
+
+/// Invariant 7 after a kill: the app started again from the phone's disk keeps the anonymous identity that
+/// paid, as after a restart.
+@Suite struct RelaunchCheckTests {
+    /// A guest who bought Premium Monthly, the app killed, and `beforeLaunch` done to the phone; then the
+    /// app comes back to the foreground. What invariant 7 says of that step.
+    private func relaunch(_ beforeLaunch: (World) -> Void) throws -> [InvariantViolation] {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(.kill)
+        try WorldAction.kill.apply(to: world)
+        world.scheduler.runUntilIdle()
+        #expect(monitor.didRun().isEmpty)
+        beforeLaunch(world)
+        monitor.willRun(.foreground)
+        try WorldAction.foreground.apply(to: world)
+        world.scheduler.runUntilIdle()
+        return monitor.didRun().filter { $0.invariant == .survivesRestartAndAds }
+    }
+
+    @Test func theGuestWhoPaidIsTheSameAfterAKill() throws {
+        #expect(try relaunch { _ in }.isEmpty)
+    }
+
+    @Test func anIdentityLostWhileTheAppWasDeadIsReported() throws {
+        let found = try relaunch { world in world.device.storage.anonymousIdentity = nil }
+        #expect(found.first?.detail.contains("was lost when the app started again") == true, "\(found)")
+    }
+}
