@@ -192,9 +192,19 @@ extension SubscriptionCoordinator {
 
     /// After Apple charged: receipt → backend → identity and levels; only then is the purchase done.
     /// `freshCharge`: Apple charged for this purchase now, so a failure says the payment went through.
+    /// `askedAgain`: the second ask, after a sign-in landed while the first was on its way; never a third.
     private func validatePayment(
-        _ transaction: StoreTransaction, freshCharge: Bool = true, completion: @escaping (PurchaseOutcome) -> Void
+        _ transaction: StoreTransaction, freshCharge: Bool = true, askedAgain: Bool = false,
+        completion: @escaping (PurchaseOutcome) -> Void
     ) {
+        // "Held elsewhere" answered for a guest who has signed in since may be about the account now signed in.
+        let signedInSince = { [self] (account: String?) in
+            !askedAgain && storage.accountSession != nil && storage.accountSession?.identityId != account
+        }
+        let askAgain = { [self] in
+            log("the reader signed in while the server checked: asking again for who is signed in now")
+            validatePayment(transaction, freshCharge: freshCharge, askedAgain: true, completion: completion)
+        }
         receipts.receipt { [self] receipt in
             guard let receipt else {
                 log("server check impossible: no receipt even after a refresh")
@@ -223,6 +233,7 @@ extension SubscriptionCoordinator {
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)
                     {
+                        if signedInSince(account) { return askAgain() }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
                             return askPhonesGuest(guest, about: transaction.productIdentifier, completion)
                         }
@@ -239,6 +250,8 @@ extension SubscriptionCoordinator {
                         return completion(.subscriptionNotActive)
                     }
                     completion(.purchased)
+                case .failure(.refused(_, "purchase_owned_elsewhere")) where signedInSince(account):
+                    askAgain()
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the payment went to a subscription someone else holds: nothing unlocked here")
