@@ -28,7 +28,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .onePaymentAtATime: "at most one payment in flight; a cancellation never shows an error"
         case .nothingPaidLost: "nothing paid is lost: a restore gives its owner the access"
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
-        case .survivesRestartAndAds: "anonymous levels survive a restart; ads follow the owner's rule"
+        case .survivesRestartAndAds: "anonymous levels survive a restart or a kill; ads follow the owner's rule"
         case .paywallOffers: "the paywall shows configured ∩ returned, in the owner's order"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid"
@@ -36,7 +36,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content"
         case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
-        case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on price, period and free trial"
+        case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on the product, price, period and free trial"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: none after Apple's REVOKE"
         case .parentalGateFirst:

@@ -12,7 +12,18 @@ extension World {
     func sheetViolations() -> [InvariantViolation] {
         let state = appState
         guard let sheet = device.queue.sheet, sheet.kind == .payment, let offerId = state.purchase?.offerId,
-            let offer = state.offers?.first(where: { $0.id == offerId }),
+            let offer = state.offers?.first(where: { $0.id == offerId })
+        else { return [] }
+        // The product itself first: a sheet for another product than the offer chosen asks for the wrong payment.
+        guard sheet.productIdentifier == offer.productId else {
+            return [
+                InvariantViolation(
+                    .sheetMatchesPaywall,
+                    "the reader chose \(offer.id) (\(offer.productId)), Apple's sheet asks to pay for "
+                        + "\(sheet.productIdentifier) (\(sheet.productTitle))")
+            ]
+        }
+        guard
             let product = store.catalog.products(
                 for: [offer.productId], storefront: store.storefront, locale: store.locale
             ).products.first,

@@ -68,11 +68,12 @@ public final class PaymentQueue {
         else { return }
         consentSubscription = subscription.originalTransactionId
         let words = StoreWords(locale: product.priceLocale).consent
-        let shown = PaymentSheet(
+        var shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId,
             productTitle: words.heading.replacing("{title}", with: product.localizedTitle),
             localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
             terms: words.terms, confirmLabel: words.agree, cancelLabel: words.notNow)
+        shown.productIdentifier = product.productIdentifier
         sheet = shown
         store.log("price increase sheet shown: \(product.localizedTitle)")
         onSheetChange?(shown)
@@ -224,10 +225,11 @@ public final class PaymentQueue {
             sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased(), offer)
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             let words = StoreWords(locale: product.priceLocale)
-            let shown = PaymentSheet(
+            var shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
                 terms: Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount),
                 confirmLabel: words.subscribe, cancelLabel: words.cancel)
+            shown.productIdentifier = product.productIdentifier
             sheet = shown
             store.log("payment sheet shown: \(product.localizedTitle) \(product.localizedPrice)")
             onSheetChange?(shown)

@@ -9,6 +9,8 @@ public struct PaymentSheet: Equatable, Sendable {
     public var kind: Kind = .payment
     public let appleId: String
     public let productTitle: String
+    /// The product asked for (the reader sees its title): what invariant 13 holds to the offer chosen.
+    public var productIdentifier = ""
     public let localizedPrice: String
     /// "Free for 1 week, then $39.99 per year. Renews automatically until cancelled."
     public let terms: String

@@ -24,4 +24,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case skipRestoreBeforePurchase = "skip-restore-before-purchase"
     /// Sends a receipt refresh for every caller that finds the receipt missing, instead of one for all.
     case refreshPerCaller = "refresh-per-caller"
+    /// Hands Apple the paywall's first offer whichever the reader chose.
+    case payForFirstOffer = "pay-for-first-offer"
 }

@@ -120,8 +120,9 @@ extension SubscriptionCoordinator {
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
         log("purchase \(offer.id): handing over to the App Store")
         // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
-        store.addPayment(
-            productIdentifier: offer.productId, applicationUsername: storage.accountSession?.appAccountToken)
+        let first = catalog.offers.first?.productId
+        let productId = defect == .payForFirstOffer ? first ?? offer.productId : offer.productId
+        store.addPayment(productIdentifier: productId, applicationUsername: storage.accountSession?.appAccountToken)
     }
 
     /// A lapsed reader's win-back offer: the server signs it for this payment, the store checks the signature

@@ -134,11 +134,12 @@ enum Usage {
           4 at most one payment in flight; a cancellation never shows an error
           5 nothing paid is lost: a restore from a new phone gives its owner the access (end of session)
           6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
-          7 anonymous levels survive a restart; ads follow the owner's rule
+          7 anonymous levels survive a restart or a kill; ads follow the owner's rule
           8 the paywall shows configured ∩ returned, in the owner's order
           9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
             "nothing to restore" only when nothing is paid for; "your payment went through" only
-            after a charge; no failure while access arrives
+            after a charge; no failure while access arrives; "another account", "held elsewhere",
+            "moved too often" and "already pays" only when the ledger and Apple say so
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile)
@@ -146,7 +147,7 @@ enum Usage {
             message (an error, a wait) the reader sees
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask)
-         13 Apple's sheet agrees with the paywall on price, period and free trial
+         13 Apple's sheet agrees with the paywall on the product, price, period and free trial
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
@@ -179,7 +180,8 @@ enum Usage {
                                unlock-on-purchased, second-payment, keep-cache, and issue 12's
                                defects planted again: restore-twice, anonymous-token-expires,
                                restored-without-access, silent-approval; skip-parental-gate,
-                               skip-restore-before-purchase, refresh-per-caller
+                               skip-restore-before-purchase, refresh-per-caller,
+                               pay-for-first-offer
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

@@ -107,6 +107,7 @@ import WhiteLabel
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
         (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
         (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
+        (CoordinatorDefect.payForFirstOffer, [.sheetMatchesPaywall], "select offer"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
