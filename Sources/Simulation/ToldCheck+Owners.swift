@@ -63,6 +63,46 @@ extension ToldCheck {
                 + "\(OwnershipRules.moveLimit) times in the \(OwnershipRules.window) before it")
     }
 
+    /// "You were not charged" (a payment Apple refused, a subscription moved instead of paid for, one the Apple
+    /// ID already pays for): when the act handed Apple a payment for the product's group, nothing of that group
+    /// was charged to the Apple ID from this phone while it ran, but for an offer code redeemed meanwhile (an
+    /// act of its own). A purchase nobody on screen waited for is judged by its own charge, not this.
+    static func chargedWhileToldNot(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        guard case .purchase(let told) = outcome.told, !outcome.carriedOn, let productId = outcome.productId else {
+            return nil
+        }
+        let saysNotCharged =
+            switch told {
+            case .failed(let message): message.contains("You were not charged")
+            case .restoredInsteadOfCharging, .alreadySubscribedOnAppleId, .ownedByAnotherAccount(canMove: false): true
+            default: false
+            }
+        guard saysNotCharged else { return nil }
+        let catalog = world.store.catalog
+        let group = catalog.spec(for: productId)?.subscriptionGroup
+        let deviceId = World.deviceId(outcome.device, world.appleId)
+        let inGroup = { (product: String) in
+            product == productId || (group != nil && catalog.spec(for: product)?.subscriptionGroup == group)
+        }
+        let paid = world.timeline.events.contains { recorded in
+            guard case .paymentAdded(let product, let device, _) = recorded.event else { return false }
+            let during = recorded.time >= outcome.began && recorded.time <= outcome.at
+            return device == deviceId && during && inGroup(product)
+        }
+        guard paid else { return nil }
+        let charge = world.store.transactions(appleId: world.appleId).first { record in
+            record.transactionReason == "PURCHASE" && record.deviceId == deviceId && record.offerType != 3
+                && record.purchaseDate >= outcome.began && record.purchaseDate <= outcome.at
+                && inGroup(record.productIdentifier)
+        }
+        guard let charge else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(outcome.device) was told \(describe(outcome.told)) (not charged), but Apple charged \(world.appleId) "
+                + "for \(charge.productIdentifier) (transaction \(charge.transactionIdentifier)) at "
+                + "\(charge.purchaseDate)")
+    }
+
     /// What the phone's Apple ID can restore: its own purchases and what its family shares with it.
     private static func originals(_ world: World) -> Set<String> {
         let own = world.store.transactions(appleId: world.appleId)

@@ -29,6 +29,7 @@ struct ToldCheck {
     }
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
+        if let charged = Self.chargedWhileToldNot(outcome, context.world) { return charged }
         // True when told, or true now: the reader may have logged out since, in the same step.
         let levels = context.phoneLevels.union(outcome.levelsWhenTold)
         let world = context.world

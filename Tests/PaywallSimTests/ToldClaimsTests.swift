@@ -1,0 +1,63 @@
+import AppFlow
+import SimKernel
+import Subscriptions
+import Testing
+
+@testable import Simulation
+
+/// Invariant 9's claims about money and owners, judged on a world where the claim is false and on one where
+/// it is true: the check must be able to fail.
+@Suite struct ToldClaimsTests {
+    private static let monthly = "com.dailynews.premium.monthly"
+
+    /// A guest on the iPhone bought Premium Monthly; `began` is when the purchase began.
+    private func boughtWorld() throws -> (World, began: SimInstant) {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        let began = world.scheduler.now
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        return (world, began)
+    }
+
+    private func outcome(_ told: ReaderOutcome.Told, _ world: World, began: SimInstant) -> ReaderOutcome {
+        ReaderOutcome(
+            told: told, device: world.deviceName, launch: world.currentLaunch, at: world.scheduler.now, began: began,
+            levelsBefore: [], productId: Self.monthly)
+    }
+
+    @Test func notChargedIsFalseAfterTheActsOwnCharge() throws {
+        let (world, began) = try boughtWorld()
+        let failed = outcome(
+            .purchase(.failed(message: "The App Store could not complete the payment. You were not charged.")), world,
+            began: began)
+        let found = ToldCheck.chargedWhileToldNot(failed, world)
+        #expect(found?.detail.contains("but Apple charged reader@icloud.test for \(Self.monthly)") == true)
+        // The same words for an act that began after the charge: true.
+        let later = outcome(failed.told, world, began: world.scheduler.now)
+        #expect(ToldCheck.chargedWhileToldNot(later, world) == nil)
+    }
+
+    @Test func heldElsewhereIsFalseWhenTheReaderHoldsIt() throws {
+        let (world, began) = try boughtWorld()
+        var told = outcome(.purchase(.ownedByAnotherAccount(canMove: true)), world, began: began)
+        told.identityWhenBegan = world.appState.access.identity
+        told.identityWhenTold = world.appState.access.identity
+        let found = try ToldCheck.heldElsewhereViolation(told, world)
+        #expect(
+            found?.detail.contains("belongs to someone else than the reader") == true, "\(String(describing: found))")
+    }
+
+    @Test func alreadyPaysIsTrueWhileTheSubscriptionRuns() throws {
+        let (world, _) = try boughtWorld()
+        let told = outcome(.purchase(.alreadySubscribedOnAppleId), world, began: world.scheduler.now)
+        #expect(ToldCheck.alreadyPaysViolation(told, world) == nil)
+        let before = outcome(.purchase(.alreadySubscribedOnAppleId), world, began: SimInstant(milliseconds: 0))
+        try WorldAction.refund.apply(to: world)
+        world.scheduler.runUntilIdle()
+        #expect(ToldCheck.alreadyPaysViolation(before, world) != nil)
+    }
+}
