@@ -286,13 +286,14 @@ extension SubscriptionCoordinator {
         _ guest: AnonymousIdentity, about productId: String, _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
         backend.me(as: .anonymous(token: guest.token)) { [self] result in
+            // What the server says of the phone's identity is kept whatever it says: it is the phone's word now.
+            if case .success(let (answer, _)) = result { save(answer, askedAs: guest.id) }
             guard case .success(let (answer, subscriptions)) = result,
                 subscriptions.contains(where: { $0.productId == productId })
             else {
                 log("the Apple ID's subscription belongs to another account: nothing unlocked here")
                 return completion(.ownedByAnotherAccount(canMove: true))
             }
-            save(answer, askedAs: guest.id)
             log("the purchase is this phone's, made without an account: it stays with the phone until moved")
             completion(answer.levels.isEmpty ? .subscriptionNotActive : .purchased)
         }
