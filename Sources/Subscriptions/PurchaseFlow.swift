@@ -243,7 +243,7 @@ extension SubscriptionCoordinator {
                             log("the payment went to a subscription someone else holds: nothing unlocked here")
                             return completion(.chargedForAnotherOwner)
                         }
-                        log("the Apple ID's subscription belongs to another account: nothing unlocked here")
+                        log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                         return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
                     }
                     guard !answer.levels.isEmpty else {
@@ -291,7 +291,7 @@ extension SubscriptionCoordinator {
             guard case .success(let (answer, subscriptions)) = result,
                 subscriptions.contains(where: { $0.productId == productId })
             else {
-                log("the Apple ID's subscription belongs to another account: nothing unlocked here")
+                log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                 return completion(.ownedByAnotherAccount(canMove: true))
             }
             log("the purchase is this phone's, made without an account: it stays with the phone until moved")

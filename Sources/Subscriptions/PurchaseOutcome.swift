@@ -21,8 +21,8 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// Apple charged nothing: this Apple ID already pays for the subscription, for an identity this
     /// phone does not hold (a guest on a new phone). "Restore purchase" brings it here.
     case alreadySubscribedOnAppleId
-    /// This Apple ID pays for another account's subscription: the signed-in reader is asked before it
-    /// moves (`canMove`), or told it stays with that account.
+    /// This Apple ID pays for a subscription someone else holds (another account; after a charge, possibly a
+    /// guest on another phone): the signed-in reader is asked before it moves (`canMove`), or told it stays.
     case ownedByAnotherAccount(canMove: Bool)
     /// A guest paid, and Apple put the charge on a subscription someone else holds (a resubscription under
     /// its original purchase): it stays theirs, nothing unlocks here, and the reader is told they paid.
