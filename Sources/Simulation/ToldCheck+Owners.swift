@@ -3,8 +3,9 @@ import SimKernel
 import StoreSim
 import Subscriptions
 
-/// Invariant 9 for what the reader is told about who holds a purchase and how often it moved: each
-/// claim against the backend's ledger and Apple's records of the phone's Apple ID.
+/// Invariant 9 for what the reader is told about owners and money: who holds a purchase, how often it moved,
+/// whether the Apple ID already pays, whether Apple charged. Each claim against the backend's ledger and
+/// Apple's records of the phone's Apple ID.
 extension ToldCheck {
     /// "This subscription belongs to another account" (a restore), or "is held elsewhere, move it?" (a purchase
     /// that stops before paying, or a charge that landed on someone else's purchase): someone other than the
