@@ -1,6 +1,6 @@
 /// Full content: from the per-level cache, or fetched with the reader's identity and cached for the level.
 extension SubscriptionCoordinator {
-    /// `retried`: the second ask after a refusal for the account; never a third.
+    /// `retried`: the second ask after a refusal (for the account, or for the phone's identity); never a third.
     public func fullContent(
         _ contentId: String, requiredLevels: [String], retried: Bool = false,
         completion: @escaping (Result<String, BackendFailure>) -> Void
