@@ -352,7 +352,7 @@ public final class BackendLedger {
     }
 
     /// When the server last asked Apple about a purchase (0: never).
-    func appleCheckedMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+    public func appleCheckedMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
         try millis(.appleChecked, of: originalTransactionId)
     }
 

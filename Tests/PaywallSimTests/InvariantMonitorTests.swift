@@ -1,4 +1,5 @@
 import AppFlow
+import SimKernel
 import Subscriptions
 import Testing
 
@@ -105,5 +106,31 @@ import Testing
         let found = refunds()
         #expect(found.count == 1)
         #expect(found.first?.detail.hasSuffix("but the backend still grants it") == true)
+    }
+
+    /// 16 with the refund's news lost: the fault excuses the backend only until it hears from Apple again
+    /// (here it asks, a day on, when the app loads access); a ledger that then still grants it is caught.
+    @Test func aLostRefundIsExcusedOnlyUntilTheBackendHearsFromApple() throws {
+        let world = try subscribedWorld()
+        let monitor = InvariantMonitor(world: world)
+        let refunds = { () -> [InvariantViolation] in
+            monitor.willRun(.other)
+            return monitor.didRun().filter { $0.invariant == .refundTakesAccessBack }
+        }
+        try world.inject(FaultPlan.parse("notification dropped"))
+        #expect(world.refundLatest())
+        world.scheduler.runUntilIdle()
+        let id = try #require(world.chargedTransactions.last?.originalTransactionIdentifier)
+        #expect(try world.backend.ledger.purchase(id)?.revoked == false)  // the news was lost
+        #expect(refunds() == [])
+        #expect(world.travel(by: .days(2)))
+        world.returnToForeground()
+        world.scheduler.runUntilIdle()
+        #expect(try world.backend.ledger.purchase(id)?.revoked == true)  // asked Apple
+        #expect(refunds() == [])
+        try world.backend.ledger.database.execute("UPDATE purchases SET revoked = 0")
+        let found = refunds()
+        #expect(found.count == 1)
+        #expect(found.first?.detail.hasSuffix("still grants it after hearing from Apple since") == true)
     }
 }
