@@ -68,6 +68,13 @@ public struct AppState: Equatable, Sendable {
         set { selections[selections.count - 1] = newValue }
     }
 
+    /// The highlighted one of a screen's `count` choices: the first when the kept index is past them (the
+    /// screen changed under it: after signing up, the profile has fewer choices than the guest's had); nil
+    /// with none. The screen highlights it and Enter chooses it, so the two never disagree.
+    public func highlighted(among count: Int) -> Int? {
+        count == 0 ? nil : selection < count ? selection : 0
+    }
+
     public func item(_ id: String) -> ContentItem? { app.content.first { $0.id == id } }
 
     /// Ads show unless the owner hides them for subscribers and this reader is one.

@@ -37,8 +37,8 @@ public enum ReaderAction: Equatable, Sendable {
         switch input {
         case .select:
             let choices = known ?? ScreenBuilder.build(state).choices
-            guard choices.indices.contains(state.selection) else { return nil }
-            return of(choices[state.selection], in: state)
+            guard let highlighted = state.highlighted(among: choices.count) else { return nil }
+            return of(choices[highlighted], in: state)
         case .back:
             switch BackRule(state) {
             case .cancelPayment: return .cancelPayment

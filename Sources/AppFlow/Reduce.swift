@@ -57,12 +57,13 @@ private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Cho
         return []
     }
     let choices = known ?? ScreenBuilder.build(state).choices
-    let current = choices.indices.contains(state.selection) ? choices[state.selection] : nil
+    let highlighted = state.highlighted(among: choices.count)
+    let current = highlighted.map { choices[$0] }
     switch input {
     case .up:
-        state.selection = max(0, state.selection - 1)
+        state.selection = max(0, (highlighted ?? 0) - 1)
     case .down:
-        state.selection = min(max(0, choices.count - 1), state.selection + 1)
+        state.selection = min(max(0, choices.count - 1), (highlighted ?? 0) + 1)
     case .select:
         guard let current else { return [] }
         return perform(current, &state)

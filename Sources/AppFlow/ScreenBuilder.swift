@@ -34,7 +34,7 @@ enum ScreenBuilder {
         if state.pendingSubscribe != nil { built.screen.waiting = "Checking your subscription" }
         built.screen.alert = state.alert
         let selectable = built.screen.rows.indices.filter { built.screen.rows[$0].isSelectable }
-        if selectable.indices.contains(state.selection) { built.screen.selection = selectable[state.selection] }
+        built.screen.selection = state.highlighted(among: selectable.count).map { selectable[$0] }
         return built
     }
 

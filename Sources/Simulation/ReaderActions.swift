@@ -98,6 +98,10 @@ extension World {
             throw ReaderActionError("no \"\(label)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")
         }
         moveHighlight(to: index)
+        // A highlight that cannot reach the row would make Enter choose another one, or nothing: a step not done.
+        guard screen.selection == row else {
+            throw ReaderActionError("the highlight does not reach \"\(label)\" on \(screen.visibleID.rawValue)")
+        }
         send(.select)
     }
 

@@ -122,6 +122,30 @@ import WhiteLabel
         for _ in 0..<10 { _ = reduce(&state, .reader(.up)) }
         #expect(state.screen.selection.map { state.screen.rows[$0].text } == "City approves the new harbour bridge")
     }
+
+    /// A screen that loses choices under the highlight (the guest's profile, then the account's after signing
+    /// up) highlights one still there, and Enter chooses the row highlighted: before, nothing was highlighted
+    /// and Enter did nothing.
+    @Test func enterChoosesTheHighlightedRowAfterTheScreenLostChoices() throws {
+        var state = try launchedState()
+        for _ in 0..<10 { _ = reduce(&state, .reader(.down)) }
+        #expect(reduce(&state, .reader(.select)) == [.reloadAccess])
+        #expect(state.route == .profile)
+        for _ in 0..<2 { _ = reduce(&state, .reader(.down)) }
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Create an account")
+        _ = reduce(&state, .reader(.select))
+        #expect(state.route == .signup(.plain))
+        let signedIn = AccessSnapshot(identity: .account(email: "ana@example.test"), levels: [], isKnown: true)
+        _ = reduce(&state, .accessChanged(signedIn))
+        _ = reduce(&state, .accountFinished(.signedIn(offerTransfer: false)))
+        #expect(state.route == .profile)
+        let screen = state.screen
+        #expect(screen.selection.map { screen.rows[$0].text } == "Restore purchase")
+        #expect(ReaderAction.of(.select, in: state) == .restore)
+        #expect(reduce(&state, .reader(.select)) == [.restore(confirmMoveFromAccount: false)])
+        _ = reduce(&state, .reader(.down))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Log out")
+    }
 }
 
 @Suite struct AccessLoadingTests {
