@@ -6,7 +6,7 @@ import StoreSim
 /// auto-renew on (a renewal's notification takes a while, and the reader would lose access at every
 /// renewal), and about each other one not heard of for a virtual day (a lost REFUND would otherwise
 /// leave access on until the period ends; a late or lost SUBSCRIBED would leave a resubscription of an
-/// ended purchase unseen).
+/// ended or refunded purchase unseen).
 extension Backend {
     static let reconciliationInterval = SimDuration.days(1)
 
@@ -17,22 +17,25 @@ extension Backend {
         let now = clock()
         let owned = try ledger.purchasesWithAppleCheck(ownedBy: identityId)
         var changed = false
-        for (purchase, appleChecked) in owned where !purchase.revoked {
+        for (purchase, appleChecked) in owned {
             let active = purchase.isActive(at: now)
-            let lapsed = purchase.autoRenew && !active
+            let lapsed = purchase.autoRenew && !active && !purchase.revoked
             let lastHeard = max(purchase.appleSignedMillis, appleChecked)
             // Active or ended: a refund's or a resubscription's news can be late or lost. One row per original
             // purchase, so this is bounded by what the identity bought, not by how long it has been buying.
             let due = now.milliseconds - lastHeard >= Self.reconciliationInterval.milliseconds
             guard lapsed || due else { continue }
-            let why = lapsed ? "lapsed without news" : active ? "no news for a day" : "ended, no news for a day"
+            let why =
+                lapsed
+                ? "lapsed without news"
+                : "\(active ? "no news" : purchase.revoked ? "refunded, no news" : "ended, no news") for a day"
             changed = try reconcile(purchase, now: now, why: why) || changed
         }
         return changed ? try ledger.purchases(ownedBy: identityId) : owned.map(\.purchase)
     }
 
     /// Whether Apple's answer changed the purchase's row.
-    private func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws -> Bool {
+    func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws -> Bool {
         let id = purchase.originalTransactionId
         // A subscription's status; for a one-time purchase (a non-consumable), its latest transaction.
         let item = store.subscriptionStatuses(originalTransactionId: id)?.data.flatMap(\.lastTransactions)

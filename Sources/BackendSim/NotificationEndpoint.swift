@@ -160,6 +160,11 @@ extension Backend {
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why, known: known)
         }
+        if payload.notificationType == .refund, purchase.revoked {
+            // The refunded period may be one that just ended, its renewal's news not heard yet (or signed
+            // before the refund, so stale): Apple's status says whether a period runs now.
+            try reconcile(purchase, now: now, why: "refunded, is a period running now?")
+        }
         // Apple's news of a new purchase moves it to who paid, as the app's report would.
         if let refusal = try follow(NewPurchase(transaction), at: now) {
             timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")

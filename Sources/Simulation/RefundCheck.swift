@@ -23,13 +23,14 @@ enum RefundCheck {
                 else { continue }
                 // Strictly after: news signed at the revocation's own instant may predate it.
                 let heard = max(purchase.appleSignedMillis, try ledger.appleCheckedMillis(id))
-                guard !context.faultSince(revoked) || heard > revoked.milliseconds else { continue }
+                let excused = context.faultSince(revoked)
+                guard !excused || heard > revoked.milliseconds else { continue }
                 found.append(
                     InvariantViolation(
                         .refundTakesAccessBack,
                         "Apple revoked \(record.productIdentifier) (\(id), transaction \(record.transactionIdentifier)) "
                             + "at \(revoked), but the backend still grants it"
-                            + (heard > revoked.milliseconds ? " after hearing from Apple since" : "")))
+                            + (excused ? " after hearing from Apple since" : "")))
             }
             return found
         }

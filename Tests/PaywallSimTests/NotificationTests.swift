@@ -112,6 +112,8 @@ import Testing
         let client = try subscribed(world)
         world.scheduler.advance(by: .days(1))
         let refundTime = world.scheduler.now
+        // Apple's own state agrees with the refund posted below: the server asks it on a refund.
+        #expect(try world.store.refund(transactionId: "2000000000000001"))
         #expect(
             post(
                 world, .refund, uuid: "refund", signedAt: refundTime, expires: .worldStart + .days(31),
@@ -130,6 +132,8 @@ import Testing
         let client = try subscribed(world)
         #expect(levels(world, client) == [AccessLevel("premium")])
         let now = world.scheduler.now
+        // Apple's own state agrees with the refund posted below: the server asks it on a refund.
+        #expect(try world.store.refund(transactionId: "2000000000000001"))
         _ = post(world, .refund, uuid: "r", signedAt: now, expires: .worldStart + .days(31), revoked: now)
         #expect(levels(world, client) == [])
     }
