@@ -260,9 +260,11 @@ public final class BackendLedger {
     }
 
     /// `ownerPurchaseMillis`: the purchase time of the new purchase that decided its owner (0: none).
-    func insert(_ purchase: PurchaseRecord, at time: SimInstant, actor: String, ownerPurchaseMillis: Int64 = 0)
-        throws(DatabaseError)
-    {
+    /// `askedApple`: the row is what the server read from Apple now (a verified receipt), not news it was sent.
+    func insert(
+        _ purchase: PurchaseRecord, at time: SimInstant, actor: String, ownerPurchaseMillis: Int64 = 0,
+        askedApple: Bool = true
+    ) throws(DatabaseError) {
         try database.run(
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
@@ -275,8 +277,9 @@ public final class BackendLedger {
                 .text(purchase.deviceId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
-                // What it was just told is Apple's word (a verified receipt, a signed notification).
-                .integer(time.milliseconds), .integer(ownerPurchaseMillis),
+                // A notification is Apple's word as of its signing (`apple_signed_ms`), perhaps held back on its
+                // way: only a read of Apple's records counts as asking.
+                .integer(askedApple ? time.milliseconds : 0), .integer(ownerPurchaseMillis),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(

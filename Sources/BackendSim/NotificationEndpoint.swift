@@ -156,7 +156,7 @@ extension Backend {
         if payload.notificationType == .didRenew { purchase.billingIssue = false }
         purchase.appleSignedMillis = payload.signedDate
         if known == nil {
-            try ledger.insert(purchase, at: now, actor: "app-store")
+            try ledger.insert(purchase, at: now, actor: "app-store", askedApple: false)
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why, known: known)
         }

@@ -154,7 +154,7 @@ enum Usage {
             answer to the parental gate on that phone
          16 a refund or a revocation takes access back: the backend grants nothing from a subscription
             whose latest transaction Apple revoked (unless a fault since kept the news from it and
-            the backend has not heard from Apple about it since)
+            the backend has not asked Apple about it since)
          17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
             Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
             rules let it take (unless a fault since the purchase began stopped the app's check)

@@ -108,8 +108,8 @@ import Testing
         #expect(found.first?.detail.hasSuffix("but the backend still grants it") == true)
     }
 
-    /// 16 with the refund's news lost: the fault excuses the backend only until it hears from Apple again
-    /// (here it asks, a day on, when the app loads access); a ledger that then still grants it is caught.
+    /// 16 with the refund's news lost: the fault excuses the backend only until it asks Apple about the purchase
+    /// (a day on, when the app loads access); a ledger that then still grants it is caught.
     @Test func aLostRefundIsExcusedOnlyUntilTheBackendHearsFromApple() throws {
         let world = try subscribedWorld()
         let monitor = InvariantMonitor(world: world)
@@ -131,6 +131,6 @@ import Testing
         try world.backend.ledger.database.execute("UPDATE purchases SET revoked = 0")
         let found = refunds()
         #expect(found.count == 1)
-        #expect(found.first?.detail.hasSuffix("still grants it after hearing from Apple since") == true)
+        #expect(found.first?.detail.hasSuffix("still grants it after asking Apple since") == true)
     }
 }
