@@ -14,7 +14,7 @@ public struct PendingPayment: Equatable, Sendable {
     public let kind: Kind
     public let appleId: String
     public let deviceId: String
-    public let product: Product
+    public internal(set) var product: Product
     /// The payment's number on the device's queue.
     public let paymentNumber: Int
     public let requestDate: SimInstant
@@ -189,6 +189,10 @@ extension AppStore {
     /// Charges a held payment on the device's live queue; with the app not running, the charge is
     /// recorded unfinished and reaches the observer at the next launch.
     private func settle(_ payment: PendingPayment) {
+        // Charged as the storefront sells it now: the Apple ID may have moved country since the request, and
+        // a renewal or an upgrade's prorated refund reads today's price.
+        var payment = payment
+        if let sold = product(payment.product.productIdentifier) { payment.product = sold }
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1
             queue.complete(
