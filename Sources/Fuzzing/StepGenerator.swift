@@ -160,7 +160,8 @@ struct StepGenerator {
         case 5: return released(world)
         // Sometimes a child holds the phone: every purchase then passes the parental gate, in any app.
         case 6: return chance(0.25) ? .world(.readerAge(pick([10, 15, 17, 18, nil]))) : .world(.foreground)
-        case 7: return .world(.background)
+        // Sometimes Screen Time turns payments off (or on again): the app must say so before any gate or sheet.
+        case 7: return chance(0.15) ? .world(.payments(allowed: !world.canMakePayments)) : .world(.background)
         case 8: return .world(.restartApp)
         case 9: return .world(.kill)
         case 10: return .world(.newDevice("phone-\(random.next() % 1000)"))

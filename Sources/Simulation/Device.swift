@@ -215,6 +215,7 @@ final class Device {
         outcome.carriedOn = carriedOn
         outcome.levelsWhenTold = levels
         outcome.identityWhenTold = identity
+        outcome.couldPayWhenTold = queue.canMakePayments
         outcome.identityWhenBegan = began?.identity ?? identity
         onOutcome(outcome)
     }

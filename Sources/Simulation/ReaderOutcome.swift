@@ -24,6 +24,8 @@ public struct ReaderOutcome: Sendable {
     /// against both (the reader may have logged in while the answer was on its way).
     public var identityWhenBegan: AccessSnapshot.Identity = .none
     public var identityWhenTold: AccessSnapshot.Identity = .none
+    /// Whether the phone could make payments (Screen Time's setting) when it was told.
+    public var couldPayWhenTold = true
     /// For a purchase: the product being bought.
     public let productId: String?
     /// A purchase nobody on screen waited for (an approval, a code redeemed on the App Store): not the end of

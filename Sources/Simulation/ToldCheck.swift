@@ -92,9 +92,18 @@ struct ToldCheck {
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
         case .purchase(.alreadySubscribedOnAppleId):
             return Self.alreadyPaysViolation(outcome, world)
+        case .purchase(.refused(.paymentsNotAllowed)):
+            return Self.paymentsOffViolation(outcome, world)
         default:
             return nil
         }
+    }
+
+    /// "This device is not allowed to make payments" is true only if Screen Time had them off when it was said.
+    static func paymentsOffViolation(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        guard outcome.couldPayWhenTold else { return nil }
+        return InvariantViolation(
+            .toldIsTrue, "\(outcome.device) was told it cannot make payments, but payments were allowed on it")
     }
 
     /// A claim the ledger cannot be read to judge has not been seen true: a violation that says why.

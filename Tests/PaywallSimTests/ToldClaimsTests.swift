@@ -60,4 +60,28 @@ import Testing
         world.scheduler.runUntilIdle()
         #expect(ToldCheck.alreadyPaysViolation(before, world) != nil)
     }
+
+    /// "Purchases are off" is judged against the phone's setting when told: true with payments restricted
+    /// (the monitor finds nothing), false with them allowed.
+    @Test func paymentsOffIsTrueOnlyWhileTheyAreOff() throws {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        world.canMakePayments = false
+        let monitor = InvariantMonitor(world: world)
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")] {
+            monitor.willRun(.reader(action))
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            #expect(monitor.didRun() == [])
+        }
+        #expect(world.screen.alert?.title == "Purchases are off")
+        let told = try #require(world.readerOutcomes.last)
+        #expect(told.told == .purchase(.refused(.paymentsNotAllowed)) && !told.couldPayWhenTold)
+        var untrue = told
+        untrue.couldPayWhenTold = true
+        #expect(
+            ToldCheck.paymentsOffViolation(untrue, world)?.detail
+                == "iphone was told it cannot make payments, but payments were allowed on it")
+    }
 }
