@@ -106,8 +106,18 @@ public final class AppStore {
     /// The payment queue of one device signed in with `appleId`; `receipt` is where the device keeps its receipt.
     public func paymentQueue(deviceId: String, appleId: String, receipt: ReceiptSlot) -> PaymentQueue {
         let queue = PaymentQueue(store: self, deviceId: deviceId, appleId: appleId, receipt: receipt)
+        queue.paymentCount = queues[deviceId]?.queue?.paymentCount ?? 0
+        numberPastHeldPayments(queue)
         queues[deviceId] = WeakQueue(queue: queue)
         return queue
+    }
+
+    /// A payment's number is how the app's observer tells payments apart: a new launch's queue numbers on
+    /// past every payment still held for its phone (asked in an earlier launch or run), or a parent's answer
+    /// to an old request would reach the purchase on screen as its own.
+    func numberPastHeldPayments(_ queue: PaymentQueue) {
+        let held = pendingPayments.filter { $0.deviceId == queue.deviceId }.map(\.paymentNumber).max() ?? 0
+        queue.paymentCount = max(queue.paymentCount, held)
     }
 
     /// How many times the App Store charged `appleId`.

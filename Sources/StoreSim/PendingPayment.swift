@@ -127,6 +127,7 @@ extension AppStore {
             pending.heldId = payment.id
             pendingPayments.append(pending)
         }
+        for case let queue? in queues.values.map(\.queue) { numberPastHeldPayments(queue) }
     }
 
     /// The parent approves: the store charges and the device's observer sees `purchased`, whatever

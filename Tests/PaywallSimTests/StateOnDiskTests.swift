@@ -1,3 +1,4 @@
+import AppFlow
 import Foundation
 import Signing
 import SimKernel
@@ -68,6 +69,36 @@ import Testing
         #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
         #expect(
             second.timeline.entries.contains { $0.text.hasPrefix("a payment confirmed before the last run stopped") })
+    }
+
+    /// An Ask to Buy request held from the last run keeps its payment number; the new run's payments number on
+    /// past it, so the parent's "no" to the old request is not the answer to the payment on the sheet now.
+    @Test func aParentsAnswerToARequestFromTheLastRunIsNotThePaymentOnTheSheet() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try world(directory)
+        first?.launch()
+        first?.scheduler.runUntilIdle()
+        first?.askToBuy = true
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try first?.perform(action)
+            first?.scheduler.runUntilIdle()
+        }
+        #expect(first?.pendingPayments.count == 1)
+        first = nil
+
+        let second = try world(directory)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")] {
+            try second.perform(action)
+            second.scheduler.runUntilIdle()
+        }
+        #expect(second.screen.id == .appStoreSheet)
+        #expect(second.declineAskToBuy())
+        second.scheduler.runUntilIdle()
+        #expect(second.screen.id == .appStoreSheet)
+        #expect(second.screen.alert == nil)
     }
 
     @Test func aNewPhoneInALaterRunIsNeverOneAnEarlierRunLeftOnDisk() throws {
