@@ -139,7 +139,8 @@ enum Usage {
           9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
             "nothing to restore" only when nothing is paid for; "your payment went through" only
             after a charge; no failure while access arrives; "another account", "held elsewhere",
-            "moved too often" and "already pays" only when the ledger and Apple say so
+            "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
+            charged" only with no charge; "Purchases are off" only while the phone cannot pay
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile)
