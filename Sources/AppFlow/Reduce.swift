@@ -48,7 +48,22 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.offers = nil
         effects += [.forgetCatalog, .loadCatalog]
     }
+    closeSubscriptionPage(&state)
     return effects + settleContent(&state)
+}
+
+/// The subscription page is for readers who have not subscribed (seed 000): once the reader holds levels and
+/// no purchase runs, the paywall and the parental gate in front of it leave the stack, wherever the reader
+/// went from them (a log-in form opened on the paywall, a payment that went through while it was up).
+private func closeSubscriptionPage(_ state: inout AppState) {
+    guard state.access.isSubscriber, state.purchase == nil,
+        state.stack.dropFirst().contains(where: isPurchaseScreen)
+    else { return }
+    for index in state.stack.indices.reversed() where index > 0 && isPurchaseScreen(state.stack[index]) {
+        state.stack.remove(at: index)
+        state.selections.remove(at: index)
+    }
+    state.gate = nil
 }
 
 private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Choice]?) -> [AppEffect] {

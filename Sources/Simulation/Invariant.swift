@@ -19,6 +19,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case refundTakesAccessBack
     case restoreBeforePurchase
     case receiptRefreshOnce
+    case subscriberPage
 
     public var description: String {
         switch self {
@@ -49,6 +50,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .receiptRefreshOnce:
             "receipt refresh done once for all who wait: an app never asks Apple for a receipt while its own "
                 + "request for one runs"
+        case .subscriberPage:
+            "the subscription page is for readers who have not subscribed: never left open to a reader holding levels"
         }
     }
 }

@@ -80,7 +80,8 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
-            + RefundCheck.violations(context) + restoreFirst.check() + takeFound()
+            + RefundCheck.violations(context) + restoreFirst.check() + SubscriberPageCheck.violations(context)
+            + takeFound()
     }
 
     private func takeFound() -> [InvariantViolation] {

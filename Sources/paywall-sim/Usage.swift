@@ -161,6 +161,8 @@ enum Usage {
             rules let it take (unless a fault since the purchase began stopped the app's check)
          18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
             its own request for one has not answered
+         19 the subscription page is for readers who have not subscribed: once the world settled,
+            neither the paywall nor its parental gate is left open to a reader holding levels
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's

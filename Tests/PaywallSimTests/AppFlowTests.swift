@@ -97,7 +97,8 @@ import WhiteLabel
         var state = try onPaywall()
         let subscriber = AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)
         _ = reduce(&state, .accessChanged(subscriber))
-        _ = reduce(&state, .reader(.back))
+        // The subscription page is for readers who have not subscribed: it closes on the article.
+        #expect(state.route == .content(id: "night-trains"))
         _ = reduce(&state, .fullContentLoaded(id: "night-trains", body: "Full"))
         _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .anonymous(id: "x"), levels: [], isKnown: true)))
         #expect(state.fullContent["night-trains"] == nil)

@@ -1,0 +1,25 @@
+import AppFlow
+
+/// Invariant 19, the subscription page is for readers who have not subscribed (seed 000: "A subscriber who
+/// taps Subscribe lands on their profile instead"; after a purchase "the page simply closes"): once the world
+/// settled, the app does not show the paywall, or the parental gate in front of Apple's sheet, to a reader it
+/// shows levels for, unless a purchase started there is still under way.
+enum SubscriberPageCheck {
+    static func violations(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        guard context.settled, world.isAppRunning else { return [] }
+        let state = world.appState
+        guard state.access.isSubscriber, state.purchase == nil else { return [] }
+        let page: String
+        switch state.route {
+        case .paywall: page = "the paywall"
+        case .parentalGate: page = "the parental gate before Apple's sheet"
+        default: return []
+        }
+        return [
+            InvariantViolation(
+                .subscriberPage,
+                "\(world.deviceName) shows \(page) to a reader holding \(WorldReading.list(context.phoneLevels))")
+        ]
+    }
+}
