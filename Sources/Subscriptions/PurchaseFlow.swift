@@ -23,17 +23,22 @@ extension SubscriptionCoordinator {
             log("purchase waits for the parental gate")
             return completion(.refused(.parentalGateRequired))
         }
+        purchasesStarted += 1
+        let serial = purchasesStarted
         activePurchase = ActivePurchase(
-            productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed, progress: progress,
-            completion: completion)
+            serial: serial, productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed,
+            progress: progress, completion: completion)
         guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
         receipts.receipt { [self] receipt in
+            guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
             backend.inspectRestore(receipt) { [self] result in
+                guard stillRuns(serial) else { return }
                 switch result {
-                case .success(let purchases): reconcileBeforePaying(offer, receipt: receipt, purchases: purchases)
+                case .success(let purchases):
+                    reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
                 case .failure(let failure):
                     log("the check before paying failed (\(failure)): handing over to the App Store")
                     pay(offer)
@@ -44,7 +49,9 @@ extension SubscriptionCoordinator {
 
     /// Restore before purchase, as seed 001 says it: what the Apple ID already pays for in the offer's
     /// group is moved to the account, or, when another account holds it, surfaced and asked about.
-    private func reconcileBeforePaying(_ offer: Offer, receipt: String, purchases: [RestorablePurchase]) {
+    private func reconcileBeforePaying(
+        _ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int
+    ) {
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }
         if !alreadyYours, let other = active.first(where: { $0.owner == "account" }) {
@@ -59,6 +66,7 @@ extension SubscriptionCoordinator {
         // A restore even of what the account holds: the server writes Apple's state over a ledger that missed
         // news (a notification late or lost), so the access it answers is Apple's.
         backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
+            guard stillRuns(serial) else { return }
             switch restored {
             case .success(let answer) where !answer.restored.isEmpty:
                 save(answer.access)
@@ -84,6 +92,16 @@ extension SubscriptionCoordinator {
                 pay(offer)
             }
         }
+    }
+
+    /// Whether purchase `serial` still runs: an answer for one that ended (the reader was told how, and may
+    /// have started another) hands nothing to the App Store.
+    private func stillRuns(_ serial: Int) -> Bool {
+        guard activePurchase?.serial == serial else {
+            log("an answer for a purchase that has ended: nothing is handed to the App Store")
+            return false
+        }
+        return true
     }
 
     /// The gate is judged again as the payment goes to Apple: the reader's age may have become known while
@@ -119,6 +137,7 @@ extension SubscriptionCoordinator {
         activePurchase?.progress(.waitingForStore)
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
         log("purchase \(offer.id): handing over to the App Store")
+        activePurchase?.handedOver = true
         // A signed-in reader's payment names them (StoreKit 1's `applicationUsername`): the purchase follows who paid.
         let first = catalog.offers.first?.productId
         let productId = defect == .payForFirstOffer ? first ?? offer.productId : offer.productId
@@ -130,12 +149,14 @@ extension SubscriptionCoordinator {
     private func payWithOffer(_ offer: Offer, _ winBack: StoreOffer) {
         log("purchase \(offer.id): asking the server to sign offer \(winBack.id)")
         let productId = offer.productId
+        let serial = activePurchase?.serial
         backend.signOffer(productId: productId, offerId: winBack.id) { [self] result in
-            guard activePurchase?.productId == productId else { return }
+            guard let serial, stillRuns(serial) else { return }
             switch result {
             case .success(let signed):
                 guard gateStillHolds() else { return }
                 log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
+                activePurchase?.handedOver = true
                 store.addPayment(productIdentifier: productId, offer: signed)
             case .failure(let failure):
                 log("the server did not sign offer \(winBack.id) (\(failure)): nothing is charged")
@@ -338,7 +359,8 @@ extension SubscriptionCoordinator {
     /// Whether the purchase on screen waits for this update: its product, and its own payment once the
     /// store numbered it (two payments of one product can be open: one deferred, one on the sheet).
     private func isOnScreen(_ transaction: StoreTransaction) -> Bool {
-        guard let purchase = activePurchase, purchase.productId == transaction.productIdentifier else { return false }
+        guard let purchase = activePurchase, purchase.handedOver, purchase.productId == transaction.productIdentifier
+        else { return false }
         return purchase.paymentNumber.map { $0 == transaction.paymentNumber } ?? true
     }
 

@@ -38,6 +38,8 @@ public final class SubscriptionCoordinator {
     let receipts: ReceiptRefresh
     var accessListeners: [(AccessSnapshot) -> Void] = []
     var activePurchase: ActivePurchase?
+    /// The serial of the last purchase started (`ActivePurchase.serial`).
+    var purchasesStarted = 0
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
     public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
@@ -58,10 +60,15 @@ public final class SubscriptionCoordinator {
     public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }
 
     struct ActivePurchase {
+        /// Which purchase of this app process it is: an answer to an earlier one (its check before paying, its
+        /// offer's signature) arriving after it ended is not this one's.
+        var serial = 0
         let productId: String
         /// The store's number for this purchase's payment, from its first update: another payment of the
         /// same product (an earlier one a parent approves now) is not this purchase.
         var paymentNumber: Int?
+        /// The payment went to the store: before, no store update can be this purchase's.
+        var handedOver = false
         var startedAt = SimInstant(milliseconds: 0)
         /// A grown-up answered the parental gate for this purchase.
         var gatePassed = false
