@@ -67,15 +67,7 @@ struct ToldCheck {
                     ? shared.map { "\($0.productIdentifier) (\($0.originalTransactionIdentifier))" }
                     : paid.map { "\($0.productId) (\($0.originalTransactionId))" }).joined(separator: ", "))
         case .purchase(.serverCheckFailed):
-            let charged = world.store.transactions(appleId: world.appleId).contains { record in
-                record.transactionReason == "PURCHASE" && record.purchaseDate >= outcome.began
-                    && (outcome.productId.map { record.productIdentifier == $0 } ?? true)
-            }
-            guard !charged else { return nil }
-            return InvariantViolation(
-                .toldIsTrue,
-                "\(world.deviceName) was told the payment for \(outcome.productId ?? "the offer") went through, "
-                    + "but the App Store charged nothing for it")
+            return Self.wentThroughViolation(outcome, world)
         case .purchase(.failed), .restore(.failed):
             // Access gained while the act failed, with nothing else in the step that could have given it.
             guard alone, !levels.subtracting(outcome.levelsBefore).isEmpty,
@@ -97,6 +89,21 @@ struct ToldCheck {
         default:
             return nil
         }
+    }
+
+    /// "Your payment went through" is true only if Apple charged the Apple ID for the product while the act ran.
+    /// A renewal counts: StoreKit 1 answers a payment for a plan already paid for with the latest transaction,
+    /// so one renewed while the act ran is what the app sees, and money did move for the product then.
+    static func wentThroughViolation(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        let charged = world.store.transactions(appleId: world.appleId).contains { record in
+            !record.isFamilyShared && record.purchaseDate >= outcome.began
+                && (outcome.productId.map { record.productIdentifier == $0 } ?? true)
+        }
+        guard !charged else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told the payment for \(outcome.productId ?? "the offer") went through, "
+                + "but the App Store charged nothing for it")
     }
 
     /// "This device is not allowed to make payments" is true only if Screen Time had them off when it was said.

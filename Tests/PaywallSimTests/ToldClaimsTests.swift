@@ -84,4 +84,19 @@ import Testing
             ToldCheck.paymentsOffViolation(untrue, world)?.detail
                 == "iphone was told it cannot make payments, but payments were allowed on it")
     }
+
+    /// "Your payment went through" needs a charge for the product while the act ran: the purchase's own, or a
+    /// renewal (StoreKit 1 answers a payment for a plan already paid with the latest transaction).
+    @Test func wentThroughNeedsAChargeWhileTheActRan() throws {
+        let (world, began) = try boughtWorld()
+        let told = outcome(.purchase(.serverCheckFailed(message: "Your payment went through…")), world, began: began)
+        #expect(ToldCheck.wentThroughViolation(told, world) == nil)
+        let later = outcome(told.told, world, began: world.scheduler.now)
+        #expect(
+            ToldCheck.wentThroughViolation(later, world)?.detail
+                == "iphone was told the payment for \(Self.monthly) went through, but the App Store charged nothing for it"
+        )
+        #expect(world.travelToNextRenewal())
+        #expect(ToldCheck.wentThroughViolation(later, world) == nil)
+    }
 }
