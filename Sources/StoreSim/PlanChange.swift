@@ -54,6 +54,9 @@ extension AppStore {
         }
         let record = try change(subscription, to: product, appAccountToken: nil, deviceId: deviceId)
         if record.transactionIdentifier != subscription.latestTransactionId, let queue = queues[deviceId]?.queue {
+            // The phone's receipt lists the new transaction before its observer hears of it, as after any
+            // charge: the app sends that receipt, and an older one would show the backend the old plan.
+            if let issued = issueReceipt(deviceId: deviceId, appleId: queue.appleId) { queue.receipt.save(issued) }
             queue.paymentCount += 1
             queue.deliver(queue.purchased(queue.paymentCount, record), after: delay(.productsRequest))
         }
