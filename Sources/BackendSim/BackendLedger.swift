@@ -233,7 +233,7 @@ public final class BackendLedger {
     }
 
     /// The same, each with when the server last asked Apple about it (`appleCheckedMillis`), in one read.
-    func purchasesWithAppleCheck(ownedBy ownerId: String) throws(DatabaseError) -> [(
+    public func purchasesWithAppleCheck(ownedBy ownerId: String) throws(DatabaseError) -> [(
         purchase: PurchaseRecord, appleChecked: Int64
     )] {
         try database.query(

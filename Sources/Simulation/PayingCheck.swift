@@ -93,8 +93,21 @@ enum PayingCheck {
         case .account(let email): ownerId = try world.backend.ledger.identityId(email: email)
         }
         guard let ownerId else { return [] }
-        let owned = Set(try world.backend.ledger.purchases(ownedBy: ownerId).map(\.originalTransactionId))
-        let paid = context.paid.filter { owned.contains($0.originalTransactionId) }
+        let rows = try world.backend.ledger.purchasesWithAppleCheck(ownedBy: ownerId)
+        let owned = Set(rows.map(\.purchase.originalTransactionId))
+        // Apple's last change to a purchase (an upgrade, a renewal) that a fault since may have kept from the
+        // backend, which has not heard from Apple about it after: the phone shows what the backend knows until
+        // it asks Apple (its daily reconciliation, a receipt, a restore).
+        let heard = Dictionary(
+            rows.map { ($0.purchase.originalTransactionId, max($0.purchase.appleSignedMillis, $0.appleChecked)) },
+            uniquingKeysWith: max)
+        let paid = context.paid.filter { subscription in
+            guard owned.contains(subscription.originalTransactionId) else { return false }
+            let id = subscription.originalTransactionId
+            let changed = context.charged.filter { $0.originalTransactionIdentifier == id }.map(\.purchaseDate).max()
+            guard let changed, context.faultSince(changed) else { return true }
+            return (heard[id] ?? 0) >= changed.milliseconds
+        }
         let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
         // A move to this owner, or any change to a purchase it owns (a first claim, Apple's new state), that
