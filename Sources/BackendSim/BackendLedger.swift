@@ -265,6 +265,10 @@ public final class BackendLedger {
         _ purchase: PurchaseRecord, at time: SimInstant, actor: String, ownerPurchaseMillis: Int64 = 0,
         askedApple: Bool = true
     ) throws(DatabaseError) {
+        // Read from Apple now, the row is Apple's word as of now: a notification signed earlier and arriving
+        // later (held back on its way) is older news, and must not write an older plan over it.
+        var purchase = purchase
+        if askedApple { purchase.appleSignedMillis = max(purchase.appleSignedMillis, time.milliseconds) }
         try database.run(
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
