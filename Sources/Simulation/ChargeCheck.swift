@@ -56,7 +56,8 @@ struct ChargeCheck {
     private func silence(_ charge: Charge, _ context: StepContext) -> InvariantViolation? {
         let world = context.world
         let record = charge.record
-        let levels = context.levels(of: record.productIdentifier) ?? []
+        let plan = context.planNow(of: record.productIdentifier, original: record.originalTransactionIdentifier)
+        let levels = context.levels(of: plan) ?? []
         if !levels.isEmpty, levels.isSubset(of: context.phoneLevels) { return nil }
         // The charge ended in access when the reader was told, and the reader's own act (a log-out) took it off since.
         if !levels.isEmpty,

@@ -28,6 +28,17 @@ struct StepContext {
         lastFault.map { $0 >= instant } ?? false
     }
 
+    /// The plan a purchase of `productId` is on now: Apple may have moved its subscription since (a downgrade
+    /// taken at the renewal, with the old transaction delivered again at a launch). `original`: its original
+    /// transaction id when known; else the paid subscription of the product's group.
+    func planNow(of productId: String, original: String? = nil) -> String {
+        let group = world.config.store.products.first { $0.productId == productId }?.subscriptionGroup
+        let now = paid.first { subscription in
+            original.map { subscription.originalTransactionId == $0 } ?? (group != nil && subscription.groupId == group)
+        }
+        return now?.productId ?? productId
+    }
+
     /// The levels the owner's config maps a product to; nil for a product it does not map.
     func levels(of productId: String) -> Set<String>? {
         world.config.backend.productLevels[productId].map(Set.init)

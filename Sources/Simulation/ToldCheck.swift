@@ -35,7 +35,8 @@ struct ToldCheck {
         let world = context.world
         switch outcome.told {
         case .purchase(.purchased):
-            let bought = outcome.productId.flatMap(context.levels(of:)) ?? []
+            // The plan the purchase is on now: its levels are what the reader holds.
+            let bought = outcome.productId.flatMap { context.levels(of: context.planNow(of: $0)) } ?? []
             guard bought.isEmpty ? levels.isEmpty : !bought.isSubset(of: levels) else { return nil }
             return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: bought, levels: levels)
         case .purchase(.restoredInsteadOfCharging), .restore(.restored), .restore(.alreadySubscribed),
