@@ -35,6 +35,16 @@ extension SubscriptionCoordinator {
     ) {
         guard attempt == signIns else {
             log("a later sign-in came first: this one's answer is dropped")
+            // About the account still signed in, it may be the newest word (the subscription ended since the
+            // answer that was kept): its fresh tokens are kept and the levels asked again, not dropped with it.
+            if case .success(let (answer, refreshToken)) = result, var session = storage.accountSession,
+                answer.identityId == session.identityId
+            {
+                session.token = answer.token ?? session.token
+                session.refreshToken = refreshToken
+                storage.accountSession = session
+                reloadAccess()
+            }
             return
         }
         switch result {
