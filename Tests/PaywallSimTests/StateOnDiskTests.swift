@@ -13,6 +13,22 @@ import Testing
             config: try TestSupport.demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
     }
 
+    /// A world on `directory`, launched and settled.
+    private func launched(_ directory: String) throws -> World {
+        let world = try world(directory)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        return world
+    }
+
+    /// The reader's `actions`, each followed by the world settling.
+    private func perform(_ actions: [ReaderAction], on world: World?) throws {
+        for action in actions {
+            try world?.perform(action)
+            world?.scheduler.runUntilIdle()
+        }
+    }
+
     @Test func timeTravelledIsWhereTheNextRunStarts() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -51,20 +67,13 @@ import Testing
     @Test func aPaymentConfirmedBeforeTheProcessDiedGoesThroughAtTheNextLaunch() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var first: World? = try world(directory)
-        first?.launch()
-        first?.scheduler.runUntilIdle()
-        try first?.perform(.openPaywall)
-        first?.scheduler.runUntilIdle()
-        try first?.perform(.selectOffer("premium-monthly"))
-        first?.scheduler.runUntilIdle()
+        var first: World? = try launched(directory)
+        try perform([.openPaywall, .selectOffer("premium-monthly")], on: first)
         try first?.perform(.confirmPayment)  // the charge is still on its way when the process dies
         #expect(first?.charges == 0)
         first = nil
 
-        let second = try world(directory)
-        second.launch()
-        second.scheduler.runUntilIdle()
+        let second = try launched(directory)
         #expect(second.charges == 1)
         #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
         #expect(
@@ -76,24 +85,14 @@ import Testing
     @Test func aParentsAnswerToARequestFromTheLastRunIsNotThePaymentOnTheSheet() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var first: World? = try world(directory)
-        first?.launch()
-        first?.scheduler.runUntilIdle()
+        var first: World? = try launched(directory)
         first?.askToBuy = true
-        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
-            try first?.perform(action)
-            first?.scheduler.runUntilIdle()
-        }
+        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: first)
         #expect(first?.pendingPayments.count == 1)
         first = nil
 
-        let second = try world(directory)
-        second.launch()
-        second.scheduler.runUntilIdle()
-        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")] {
-            try second.perform(action)
-            second.scheduler.runUntilIdle()
-        }
+        let second = try launched(directory)
+        try perform([.openPaywall, .selectOffer("premium-monthly")], on: second)
         #expect(second.screen.id == .appStoreSheet)
         #expect(second.declineAskToBuy())
         second.scheduler.runUntilIdle()
