@@ -17,6 +17,7 @@ extension ScreenBuilder {
         switch state.purchase?.stage {
         case .waitingForStore: waiting = "Waiting for the App Store"
         case .checkingWithServer: waiting = "Checking your purchase with the server"
+        case .checkingEarlierPayment: waiting = "Checking your payment with the server"
         case nil: break
         }
         let screen = ScreenModel(

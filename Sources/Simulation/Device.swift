@@ -188,6 +188,10 @@ final class Device {
         var productId: String?
         var carriedOn = false
         switch event {
+        case .purchaseStage(.checkingEarlierPayment(let paidAt)):
+            // The purchase became the wait for a payment Apple took moments before: its act began then.
+            if let began = purchaseBegan, paidAt < began.at { purchaseBegan?.at = paidAt }
+            return
         case .purchaseFinished(.refused(.parentalGateRequired)):
             // Not an end the reader is told: the gate shows, and the purchase starts again once answered.
             purchaseBegan = nil

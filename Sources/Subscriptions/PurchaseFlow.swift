@@ -123,6 +123,18 @@ extension SubscriptionCoordinator {
     }
 
     private func pay(_ offer: Offer) {
+        // The same product only: its end is what this purchase's reader asked for. Another plan of the group
+        // goes to Apple as before (the reader's own choice, and the check's end would be about another product).
+        if let index = carriedOnChecks.firstIndex(where: { $0.joinedBy == nil && $0.productId == offer.productId }),
+            let serial = activePurchase?.serial
+        {
+            log(
+                "a payment for this subscription went through moments ago: waiting for its check instead of paying again"
+            )
+            carriedOnChecks[index].joinedBy = serial
+            activePurchase?.progress(.checkingEarlierPayment(paidAt: carriedOnChecks[index].paidAt))
+            return
+        }
         var now = store.currentProduct(offer.productId).map(offerable)
         // A win-back offer the paywall did not show is not applied unasked: the reader pays what was shown.
         if offer.product.winBackOffer == nil { now?.winBackOffer = nil }
@@ -190,7 +202,15 @@ extension SubscriptionCoordinator {
                 // Charged this instant (an approval, a resolved interruption); an older one is Apple's record
                 // delivered again, and a failure then does not say a payment just went through.
                 let fresh = transaction.transactionDate.map { $0 >= clock() } ?? false
+                carriedOnSeen += 1
+                let check = carriedOnSeen
+                let paidAt = transaction.transactionDate ?? clock()
+                carriedOnChecks.append(
+                    CarriedOnCheck(id: check, productId: transaction.productIdentifier, paidAt: paidAt))
                 return validatePayment(transaction, freshCharge: fresh) { [self] outcome in
+                    let joinedBy = carriedOnChecks.first { $0.id == check }?.joinedBy
+                    carriedOnChecks.removeAll { $0.id == check }
+                    if let joinedBy, activePurchase?.serial == joinedBy { return finishPurchase(outcome) }
                     if defect == .silentApproval, outcome != .purchased { return }
                     onPurchaseCarriedOn(outcome, transaction)
                 }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// How a purchase ended, in terms of what the reader sees.
 public enum PurchaseOutcome: Equatable, Sendable {
     /// Paid, validated by the backend, levels published.
@@ -48,4 +50,7 @@ public enum PurchaseRefusal: Equatable, Sendable {
 public enum PurchaseStage: Equatable, Sendable {
     case waitingForStore
     case checkingWithServer
+    /// Apple took a payment of this product moments before (a parent's approval, a resolved interruption) and
+    /// the server is checking it: the purchase waits for that check rather than paying again.
+    case checkingEarlierPayment(paidAt: SimInstant)
 }

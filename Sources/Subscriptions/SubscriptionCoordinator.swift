@@ -40,6 +40,10 @@ public final class SubscriptionCoordinator {
     var activePurchase: ActivePurchase?
     /// The serial of the last purchase started (`ActivePurchase.serial`).
     var purchasesStarted = 0
+    /// Charges nobody on screen waited for, while the server checks them (`CarriedOnCheck`).
+    var carriedOnChecks: [CarriedOnCheck] = []
+    /// Carried-on charges seen, to name each check.
+    var carriedOnSeen = 0
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
     public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
@@ -74,6 +78,18 @@ public final class SubscriptionCoordinator {
         var gatePassed = false
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
+    }
+
+    /// A charge nobody on screen waited for (a parent's approval, a resolved interruption), while the server
+    /// checks it. A purchase of the same product reaching the App Store meanwhile joins this check instead of
+    /// paying again: the reader hears the charge's own end, and Apple is not asked twice for one product.
+    struct CarriedOnCheck {
+        let id: Int
+        let productId: String
+        /// When Apple took the payment.
+        let paidAt: SimInstant
+        /// The purchase on screen waiting for this check's answer (`ActivePurchase.serial`).
+        var joinedBy: Int?
     }
 
     public init(
