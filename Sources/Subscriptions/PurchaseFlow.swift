@@ -31,13 +31,26 @@ extension SubscriptionCoordinator {
         guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
+        checkBeforePaying(offer, serial: serial)
+    }
+
+    /// Asks the server what the phone's receipt holds that the account has or may take. `askedAgain`: the
+    /// second ask, after a fresh receipt arrived while the first was on its way; never a third.
+    private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
         receipts.receipt { [self] receipt in
             guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
+            let refreshes = receipts.refreshes
             backend.inspectRestore(receipt) { [self] result in
                 guard stillRuns(serial) else { return }
                 switch result {
                 case .success(let purchases):
+                    // A restore running meanwhile may have brought a receipt with a purchase this one lacks
+                    // (a parent's approval, another phone's): "nothing to take" is then not known.
+                    guard askedAgain || receipts.refreshes == refreshes else {
+                        log("a fresh receipt arrived while the server checked: asking again with it")
+                        return checkBeforePaying(offer, serial: serial, askedAgain: true)
+                    }
                     reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
                 case .failure(let failure):
                     log("the check before paying failed (\(failure)): handing over to the App Store")

@@ -6,6 +6,8 @@ final class ReceiptRefresh {
     private let log: (String) -> Void
     /// False only under the `refresh-per-caller` defect: each caller sends its own request.
     var joinsWaiters = true
+    /// Receipts Apple sent since launch: a check made with an older receipt may predate a purchase.
+    private(set) var refreshes = 0
 
     init(store: StoreAdapter, log: @escaping (String) -> Void) {
         self.store = store
@@ -27,7 +29,10 @@ final class ReceiptRefresh {
     private func refreshed(because why: String, _ completion: @escaping (String?) -> Void) {
         guard joinsWaiters else {
             log("\(why): asking the App Store for a fresh one")
-            return store.refreshReceipt(completion: completion)
+            return store.refreshReceipt { [self] receipt in
+                if receipt != nil { refreshes += 1 }
+                completion(receipt)
+            }
         }
         waiting.append(completion)
         guard waiting.count == 1 else {
@@ -36,6 +41,7 @@ final class ReceiptRefresh {
         }
         log("\(why): asking the App Store for a fresh one")
         store.refreshReceipt { [self] receipt in
+            if receipt != nil { refreshes += 1 }
             let callers = waiting
             waiting = []
             for caller in callers { caller(receipt) }
