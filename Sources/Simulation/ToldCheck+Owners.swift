@@ -124,11 +124,12 @@ extension ToldCheck {
             $0.groupId == group && $0.state != .revoked
                 && ($0.state != .expired || $0.expiresDate + AppStore.billingRetryLength > began)
         }
-        // Or paid for when the act began, refunded or revoked since (a carried-on purchase begins at its charge).
+        // Or paid for when the act began, refunded or revoked since (a carried-on purchase begins at its charge,
+        // and was paid at that instant even when a refund followed within the same millisecond).
         let paidThen = world.store.transactions(appleId: world.appleId).contains { record in
             catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group && record.purchaseDate <= began
                 && (record.expiresDate.map { $0 > began } ?? false)
-                && (record.revocationDate.map { $0 > began } ?? true)
+                && (record.revocationDate.map { $0 > began || (outcome.carriedOn && $0 == began) } ?? true)
         }
         guard !ongoing, !paidThen else { return nil }
         return InvariantViolation(
