@@ -48,11 +48,15 @@ struct ToldCheck {
             // subscription, or a resubscription under a refunded one's original id) is later news.
             let charged = world.store.transactions(appleId: world.appleId)
             let began = outcome.began
+            // The subscription's transaction paying then is the latest bought before it: an upgrade replaced the
+            // one before it (whose period, refunded pro rata, still runs on paper), a refund of it ended both.
             let paid = context.paid.filter { subscription in
-                charged.contains {
+                let latest = charged.filter {
                     $0.originalTransactionIdentifier == subscription.originalTransactionId && $0.purchaseDate < began
-                        && ($0.expiresDate.map { $0 > began } ?? true) && ($0.revocationDate.map { $0 > began } ?? true)
-                }
+                }.max { ($0.purchaseDate, $0.transactionIdentifier) < ($1.purchaseDate, $1.transactionIdentifier) }
+                guard let latest else { return false }
+                return (latest.expiresDate.map { $0 > began } ?? true)
+                    && (latest.revocationDate.map { $0 > began } ?? true)
             }
             // A family member's phone restores what the family shares with it too.
             let now = world.scheduler.now
