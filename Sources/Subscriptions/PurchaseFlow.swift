@@ -144,7 +144,7 @@ extension SubscriptionCoordinator {
             log(
                 "a payment for this subscription went through moments ago: waiting for its check instead of paying again"
             )
-            carriedOnChecks[index].joinedBy = serial
+            carriedOnChecks[index].joinedBy = (serial, offer)
             activePurchase?.progress(.checkingEarlierPayment(paidAt: carriedOnChecks[index].paidAt))
             return
         }
@@ -215,15 +215,26 @@ extension SubscriptionCoordinator {
                 // Charged this instant (an approval, a resolved interruption); an older one is Apple's record
                 // delivered again, and a failure then does not say a payment just went through.
                 let fresh = transaction.transactionDate.map { $0 >= clock() } ?? false
+                // A payment (not Apple's records restored): a purchase of its product may wait for its check.
                 carriedOnSeen += 1
                 let check = carriedOnSeen
-                let paidAt = transaction.transactionDate ?? clock()
-                carriedOnChecks.append(
-                    CarriedOnCheck(id: check, productId: transaction.productIdentifier, paidAt: paidAt))
+                if transaction.state == .purchased {
+                    let paidAt = transaction.transactionDate ?? clock()
+                    carriedOnChecks.append(
+                        CarriedOnCheck(id: check, productId: transaction.productIdentifier, paidAt: paidAt))
+                }
                 return validatePayment(transaction, freshCharge: fresh) { [self] outcome in
-                    let joinedBy = carriedOnChecks.first { $0.id == check }?.joinedBy
+                    let joined = carriedOnChecks.first { $0.id == check }?.joinedBy
                     carriedOnChecks.removeAll { $0.id == check }
-                    if let joinedBy, activePurchase?.serial == joinedBy { return finishPurchase(outcome) }
+                    if let joined, activePurchase?.serial == joined.serial {
+                        // A fresh charge's end is the purchase's; an old charge delivered again that gives no access
+                        // (its subscription ended, or the check failed) is not what the reader asked for: they pay.
+                        guard outcome == .purchased || fresh else {
+                            log("the earlier payment's check gave no access: paying as the reader asked")
+                            return pay(joined.offer)
+                        }
+                        return finishPurchase(outcome)
+                    }
                     if defect == .silentApproval, outcome != .purchased { return }
                     onPurchaseCarriedOn(outcome, transaction)
                 }

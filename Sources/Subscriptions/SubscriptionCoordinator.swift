@@ -88,8 +88,9 @@ public final class SubscriptionCoordinator {
         let productId: String
         /// When Apple took the payment.
         let paidAt: SimInstant
-        /// The purchase on screen waiting for this check's answer (`ActivePurchase.serial`).
-        var joinedBy: Int?
+        /// The purchase on screen waiting for this check's answer (`ActivePurchase.serial`), and its offer: paid
+        /// for after all when an old charge delivered again gives no access.
+        var joinedBy: (serial: Int, offer: Offer)?
     }
 
     public init(

@@ -3,9 +3,9 @@ import SimKernel
 import Simulation
 import Testing
 
-/// A parent approves an old request while the reader, in a kids app, is buying the same plan again: Apple
-/// has just charged it, so the purchase waits for that charge's check instead of paying a second time.
-@Suite struct ApprovalDuringPurchaseTests {
+/// A purchase of a product whose charge the server is checking (a parent's approval, an old charge delivered
+/// again) waits for that check instead of paying a second time, and pays after all when it gives no access.
+@Suite struct PurchaseWhileAChargeIsCheckedTests {
     /// A kids app's world watched by the invariant monitor, step by step as the fuzzer watches it.
     private final class Watched {
         let world: World
@@ -73,5 +73,45 @@ import Testing
         #expect(watched.violations.isEmpty)
         #expect(watched.world.charges == 1)
         #expect(watched.world.screen.alert?.message.hasPrefix("Your payment went through") == true)
+    }
+
+    /// An unfinished charge of a subscription that has since ended, delivered again at launch, is checked while
+    /// the reader buys the same plan: the check gives no access (it times out), so the purchase goes on to
+    /// Apple's sheet rather than telling "could not be confirmed" of a charge the reader did not make.
+    @Test func anOldChargeOfAnEndedSubscriptionDoesNotStopANewPurchase() throws {
+        let world = try newsWorld()
+        let monitor = InvariantMonitor(world: world)
+        var violations: [InvariantViolation] = []
+        world.finishPolicy = .afterServerCheck
+        try world.inject(try FaultPlan.parse("receipts error times 1"))
+        world.launchAndSettle()
+        try world.subscribe()
+        let charged = try #require(world.transactionRows.first?.id)
+        #expect(world.expire(transactionId: charged))
+        world.scheduler.runUntilIdle()
+        try world.inject(try FaultPlan.parse("receipts slow times 1"))
+        monitor.willRun(.restartApp)
+        world.restartApp()
+        violations += monitor.didRun()
+        // The old charge's check is slow; the reader opens the paywall and chooses the plan meanwhile.
+        for _ in 0..<1_000 where world.appState.offers == nil { world.scheduler.advance(by: .millis(10)) }
+        monitor.willRun(.reader(.selectOffer("premium-monthly")), waits: false)
+        try world.perform(.openPaywall)
+        try world.perform(.selectOffer("premium-monthly"))
+        #expect(world.timeline.entries.contains { $0.text.contains("waiting for its check instead of paying again") })
+        world.scheduler.runUntilIdle()
+        violations += monitor.didRun()
+        #expect(
+            world.timeline.entries.contains {
+                $0.text == "the earlier payment's check gave no access: paying as the reader asked"
+            })
+        #expect(world.screen.id == .appStoreSheet)
+        monitor.willRun(.reader(.confirmPayment))
+        try world.perform(.confirmPayment)
+        world.scheduler.runUntilIdle()
+        violations += monitor.didRun()
+        #expect(violations.isEmpty)
+        #expect(world.charges == 2)
+        #expect(world.isUnlocked)
     }
 }
