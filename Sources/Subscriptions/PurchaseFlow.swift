@@ -227,13 +227,13 @@ extension SubscriptionCoordinator {
                     let joined = carriedOnChecks.first { $0.id == check }?.joinedBy
                     carriedOnChecks.removeAll { $0.id == check }
                     if let joined, activePurchase?.serial == joined.serial {
-                        // A fresh charge's end is the purchase's; an old charge delivered again that gives no access
-                        // (its subscription ended, or the check failed) is not what the reader asked for: they pay.
-                        guard outcome == .purchased || fresh else {
-                            log("the earlier payment's check gave no access: paying as the reader asked")
-                            return pay(joined.offer)
-                        }
-                        return finishPurchase(outcome)
+                        // A fresh charge's end is the purchase's. An older charge that gives no access (its
+                        // subscription ended, or the check failed) is told as any charge carried on, and the
+                        // reader's purchase goes on to Apple as asked.
+                        if outcome == .purchased || fresh { return finishPurchase(outcome) }
+                        onPurchaseCarriedOn(outcome, transaction)
+                        log("the earlier payment's check gave no access: paying as the reader asked")
+                        return pay(joined.offer)
                     }
                     if defect == .silentApproval, outcome != .purchased { return }
                     onPurchaseCarriedOn(outcome, transaction)

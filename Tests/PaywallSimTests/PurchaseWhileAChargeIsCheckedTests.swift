@@ -76,8 +76,8 @@ import Testing
     }
 
     /// An unfinished charge of a subscription that has since ended, delivered again at launch, is checked while
-    /// the reader buys the same plan: the check gives no access (it times out), so the purchase goes on to
-    /// Apple's sheet rather than telling "could not be confirmed" of a charge the reader did not make.
+    /// the reader buys the same plan: the check gives no access (it times out), so the old charge is told as any
+    /// charge carried on and the purchase goes on to Apple's sheet.
     @Test func anOldChargeOfAnEndedSubscriptionDoesNotStopANewPurchase() throws {
         let world = try newsWorld()
         let monitor = InvariantMonitor(world: world)
@@ -106,6 +106,9 @@ import Testing
                 $0.text == "the earlier payment's check gave no access: paying as the reader asked"
             })
         #expect(world.screen.id == .appStoreSheet)
+        // The old charge is told as any charge carried on: never silent.
+        #expect(
+            world.screen.alert?.message == "Your purchase could not be confirmed. Use Restore purchase to get it back.")
         monitor.willRun(.reader(.confirmPayment))
         try world.perform(.confirmPayment)
         world.scheduler.runUntilIdle()
