@@ -68,7 +68,12 @@ final class Device {
     private typealias Beginning = (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity)
     private var purchaseBegan:
         (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?)?
-    private var actBegan: Beginning?
+    /// A restore and an account step can run at once (one asked without waiting for the other): each keeps its own.
+    private var restoreBegan: Beginning?
+    private var accountBegan: Beginning?
+    /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
+    /// purchase's act began then if that check's end is what it tells; nil again once it goes to Apple itself.
+    private var joinedChargeAt: SimInstant?
     /// When each piece of content's full text was last asked for, so a fault since then excuses a failure.
     private(set) var contentRequested: [String: SimInstant] = [:]
 
@@ -184,13 +189,15 @@ final class Device {
     private func record(_ event: AppEvent) {
         guard let onOutcome else { return }
         let told: ReaderOutcome.Told
-        var began = actBegan
+        var began: Beginning?
         var productId: String?
         var carriedOn = false
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
-            // The purchase became the wait for a payment Apple took moments before: its act began then.
-            if let began = purchaseBegan, paidAt < began.at { purchaseBegan?.at = paidAt }
+            joinedChargeAt = paidAt
+            return
+        case .purchaseStage(.waitingForStore):
+            joinedChargeAt = nil
             return
         case .purchaseFinished(.refused(.parentalGateRequired)):
             // Not an end the reader is told: the gate shows, and the purchase starts again once answered.
@@ -198,7 +205,9 @@ final class Device {
             return
         case .purchaseFinished(let outcome):
             told = .purchase(outcome)
-            began = purchaseBegan.map { ($0.at, $0.levels, $0.identity) }
+            // Told the end of a payment Apple took before the reader's act: the act began with that payment.
+            began = purchaseBegan.map { (min($0.at, joinedChargeAt ?? $0.at), $0.levels, $0.identity) }
+            if outcome != .refused(.purchaseInProgress) { joinedChargeAt = nil }
             productId = purchaseBegan?.productId
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
@@ -208,8 +217,12 @@ final class Device {
             began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels, identity)
             productId = product
             carriedOn = true
-        case .restoreFinished(let outcome): told = .restore(outcome)
-        case .accountFinished(let outcome): told = .account(outcome)
+        case .restoreFinished(let outcome):
+            told = .restore(outcome)
+            began = restoreBegan
+        case .accountFinished(let outcome):
+            told = .account(outcome)
+            began = accountBegan
         default: return
         }
         let now = clock()
@@ -233,8 +246,11 @@ final class Device {
         case .purchase(let offerId, _) where purchaseBegan == nil:
             let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
             purchaseBegan = (clock(), levels, identity, productId)
-        case .restore, .logIn, .signUp, .transferAnonymousPurchases, .logOut:
-            actBegan = (clock(), levels, identity)
+            joinedChargeAt = nil
+        case .restore:
+            restoreBegan = (clock(), levels, identity)
+        case .logIn, .signUp, .transferAnonymousPurchases, .logOut:
+            accountBegan = (clock(), levels, identity)
         case .loadFullContent(let id, _):
             contentRequested[id] = clock()
         default: break
