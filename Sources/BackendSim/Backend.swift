@@ -120,6 +120,13 @@ public final class Backend {
         return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
     }
 
+    /// Which of the purchases give those levels, by original transaction id.
+    func granting(in purchases: [PurchaseRecord]) -> [String] {
+        let now = clock()
+        return purchases.filter { $0.isActive(at: now) && !(levelsByProduct[$0.productId] ?? []).isEmpty }
+            .map(\.originalTransactionId).sorted()
+    }
+
     /// A new token for an identity: long-lived for anonymous ones, short for accounts.
     func token(for identity: IdentityRecord) -> String {
         let lifetime = identity.kind == .anonymous ? Self.anonymousTokenLifetime : Self.accountTokenLifetime

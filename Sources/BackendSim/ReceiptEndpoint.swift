@@ -15,6 +15,9 @@ extension Backend {
     struct AccessBody: Encodable {
         let identity: IdentityBody
         let levels: [String]
+        /// The identity's purchases (original transaction ids) that give it levels now: the app tells a purchase
+        /// that unlocked something from one that did not while other purchases hold levels.
+        var granting: [String] = []
         /// Purchases in the receipt that stay with another customer.
         var ownedElsewhere: [String] = []
         var restored: [String] = []
@@ -67,7 +70,7 @@ extension Backend {
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
                 email: email, appAccountToken: appAccountToken(for: identity.id)),
-            levels: levels(in: purchases))
+            levels: levels(in: purchases), granting: granting(in: purchases))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -262,6 +265,7 @@ extension Backend.AccessBody: HandWrittenAnswer {
     func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.string("error", error)
+            json.array("granting", granting) { $0.element($1) }
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
             json.array("ownedElsewhere", ownedElsewhere) { $0.element($1) }
@@ -276,7 +280,7 @@ extension Backend.AccessBody: HandWrittenAnswer {
     }
 
     var texts: [String?] {
-        [error] + identity.texts + levels + ownedElsewhere + restored
+        [error] + granting + identity.texts + levels + ownedElsewhere + restored
             + refused.flatMap { [$0.error, $0.originalTransactionId] }
     }
 }

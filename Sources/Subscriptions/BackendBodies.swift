@@ -19,6 +19,8 @@ struct IdentityJSON: Decodable {
 struct AccessBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
+    /// The identity's purchases that give it levels now (nil from a server that does not say).
+    let granting: [String]?
     let restored: [String]?
     let error: String?
     /// Purchases of the receipt that stay with another customer (`POST /v1/receipts`).
@@ -57,7 +59,7 @@ extension AccessBody {
     var access: AccessAnswer {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
-            ownedElsewhere: ownedElsewhere ?? [])
+            ownedElsewhere: ownedElsewhere ?? [], granting: granting)
     }
 }
 

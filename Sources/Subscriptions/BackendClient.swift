@@ -44,6 +44,9 @@ public struct AccessAnswer: Equatable, Sendable {
     public var appAccountToken: String? = nil
     /// The receipt's purchases that stay with another customer: the Apple ID pays for someone else.
     public var ownedElsewhere: [String] = []
+    /// The identity's purchases (original transaction ids) that give it levels now; nil where the answer
+    /// does not say. A purchase outside it unlocked nothing, whatever other purchases hold.
+    public var granting: [String]? = nil
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.

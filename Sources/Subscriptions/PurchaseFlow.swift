@@ -311,7 +311,7 @@ extension SubscriptionCoordinator {
                         log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                         return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
                     }
-                    guard !answer.levels.isEmpty else {
+                    guard !answer.levels.isEmpty, Self.grants(answer, transaction) else {
                         log("the server checked the receipt: the subscription is not active, nothing unlocked")
                         return completion(.subscriptionNotActive)
                     }
@@ -343,6 +343,16 @@ extension SubscriptionCoordinator {
         }
     }
 
+    /// Whether the answer's levels come from this transaction's subscription, where the server says which
+    /// purchases give them: levels held through another (a family member's purchase moved to the account)
+    /// do not make a refunded or revoked one "purchased".
+    static func grants(_ answer: AccessAnswer, _ transaction: StoreTransaction) -> Bool {
+        guard let granting = answer.granting, let original = transaction.originalTransactionIdentifier else {
+            return true
+        }
+        return granting.contains(original)
+    }
+
     /// A signed-in reader's charge that landed on a purchase someone else holds may be this phone's own,
     /// bought before signing in and not moved yet (a resubscription under its original id): then it is
     /// this phone's guest identity's, shown here as the phone's, and Profile offers to move it. "Another
@@ -354,13 +364,14 @@ extension SubscriptionCoordinator {
             // What the server says of the phone's identity is kept whatever it says: it is the phone's word now.
             if case .success(let (answer, _)) = result { save(answer, askedAs: guest.id) }
             guard case .success(let (answer, subscriptions)) = result,
-                subscriptions.contains(where: { $0.productId == productId })
+                case let held = subscriptions.filter({ $0.productId == productId }), !held.isEmpty
             else {
                 log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                 return completion(.ownedByAnotherAccount(canMove: true))
             }
             log("the purchase is this phone's, made without an account: it stays with the phone until moved")
-            completion(answer.levels.isEmpty ? .subscriptionNotActive : .purchased)
+            let active = !answer.levels.isEmpty && held.contains(where: \.active)
+            completion(active ? .purchased : .subscriptionNotActive)
         }
     }
 

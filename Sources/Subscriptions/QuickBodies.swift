@@ -32,7 +32,8 @@ extension AccessBody: QuickBody {
     init?(quick json: inout QuickFields) {
         guard let (identity, levels) = json.identityAndLevels() else { return nil }
         self.init(
-            identity: identity, levels: levels, restored: json.optionalStrings("restored"),
+            identity: identity, levels: levels, granting: json.optionalStrings("granting"),
+            restored: json.optionalStrings("restored"),
             error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"))
     }
 }

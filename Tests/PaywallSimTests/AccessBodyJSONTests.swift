@@ -42,7 +42,8 @@ import Testing
         for _ in 0..<3_000 {
             let answer = Backend.AccessBody(
                 identity: identity(&random),
-                levels: list(&random), ownedElsewhere: list(&random), restored: list(&random),
+                levels: list(&random), granting: list(&random), ownedElsewhere: list(&random),
+                restored: list(&random),
                 refused: (0..<Int(random.next() % 3)).map { _ in
                     Backend.RefusedBody(originalTransactionId: text(&random), error: text(&random))
                 },

@@ -9,7 +9,7 @@ import Testing
     private static let identity = #""identity":{"id":"acct-1","kind":"account","email":"r@example.test","token":"t"}"#
 
     private static let bodies = [
-        "{\(identity),\"levels\":[\"premium\"],\"restored\":[\"100\"],\"ownedElsewhere\":[]}",
+        "{\"granting\":[\"100\"],\(identity),\"levels\":[\"premium\"],\"restored\":[\"100\"],\"ownedElsewhere\":[]}",
         "{\(identity),\"levels\":[],\"restored\":null,\"error\":\"restore_limit\"}",
         "{\(identity),\"levels\":[\"premium\",\"kids\"],\"refreshToken\":\"r-1\"}",
         "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[{\"productId\":\"p\",\"expires\":1700000000000,"
