@@ -137,4 +137,29 @@ extension ToldCheck {
             "\(world.deviceName) was told \(world.appleId) already pays for \(productId)'s subscription, "
                 + "but Apple held no subscription of its group that had not ended")
     }
+
+    /// "The App Store reports this subscription as not active … Nothing was unlocked" is untrue when Apple charged
+    /// the Apple ID for the product's group while the act ran, that subscription is paid for still, and the phone
+    /// held its plan's levels when told: the reader paid and got the access, and was told neither.
+    static func notActiveViolation(_ outcome: ReaderOutcome, _ context: StepContext) -> InvariantViolation? {
+        let world = context.world
+        guard let productId = outcome.productId,
+            let group = world.store.catalog.spec(for: productId)?.subscriptionGroup
+        else { return nil }
+        let chargedInTheAct = Set(
+            world.store.transactions(appleId: world.appleId).filter {
+                !$0.isFamilyShared && $0.purchaseDate >= outcome.began && $0.purchaseDate <= outcome.at
+            }.map(\.transactionIdentifier))
+        let paid = context.paid.first { subscription in
+            guard subscription.groupId == group, chargedInTheAct.contains(subscription.latestTransactionId),
+                let levels = context.levels(of: subscription.productId), !levels.isEmpty
+            else { return false }
+            return levels.isSubset(of: outcome.levelsWhenTold)
+        }
+        guard let paid else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(productId)'s subscription is not active, but Apple charged for it "
+                + "(\(paid.productId), \(paid.originalTransactionId)) and the phone held its levels")
+    }
 }

@@ -89,6 +89,8 @@ struct ToldCheck {
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
         case .purchase(.alreadySubscribedOnAppleId):
             return Self.alreadyPaysViolation(outcome, world)
+        case .purchase(.subscriptionNotActive):
+            return Self.notActiveViolation(outcome, context)
         case .purchase(.refused(.paymentsNotAllowed)):
             return Self.paymentsOffViolation(outcome, world)
         default:

@@ -26,4 +26,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case refreshPerCaller = "refresh-per-caller"
     /// Hands Apple the paywall's first offer whichever the reader chose.
     case payForFirstOffer = "pay-for-first-offer"
+    /// Tells a reader whose payment the server confirmed that the subscription is not active.
+    case notActiveAfterPaying = "not-active-after-paying"
 }

@@ -315,7 +315,7 @@ extension SubscriptionCoordinator {
                         log("the server checked the receipt: the subscription is not active, nothing unlocked")
                         return completion(.subscriptionNotActive)
                     }
-                    completion(.purchased)
+                    completion(defect == .notActiveAfterPaying ? .subscriptionNotActive : .purchased)
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where signedInSince(account):
                     askAgain()
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:

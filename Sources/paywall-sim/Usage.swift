@@ -140,7 +140,8 @@ enum Usage {
             "nothing to restore" only when nothing is paid for; "your payment went through" only
             after a charge; no failure while access arrives; "another account", "held elsewhere",
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
-            charged" only with no charge; "Purchases are off" only while the phone cannot pay
+            charged" only with no charge; "Purchases are off" only while the phone cannot pay;
+            "not active" never of a subscription just paid for whose levels the phone holds
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile)
@@ -185,7 +186,7 @@ enum Usage {
                                defects planted again: restore-twice, anonymous-token-expires,
                                restored-without-access, silent-approval; skip-parental-gate,
                                skip-restore-before-purchase, refresh-per-caller,
-                               pay-for-first-offer
+                               pay-for-first-offer, not-active-after-paying
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

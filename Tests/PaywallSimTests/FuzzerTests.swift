@@ -118,6 +118,7 @@ import WhiteLabel
         (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
         (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
         (CoordinatorDefect.payForFirstOffer, [.sheetMatchesPaywall], "select offer"),
+        (CoordinatorDefect.notActiveAfterPaying, [.toldIsTrue], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
