@@ -193,6 +193,7 @@ extension SubscriptionCoordinator {
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
     func observe(_ transaction: StoreTransaction) {
         let onScreen = isOnScreen(transaction)
+        let heardBefore = transaction.transactionIdentifier.map { !heardOf.insert($0).inserted } ?? false
         switch transaction.state {
         case .purchasing:
             if onScreen { activePurchase?.paymentNumber = transaction.paymentNumber }
@@ -212,9 +213,9 @@ extension SubscriptionCoordinator {
                 // Nobody on screen waits for it (Ask to Buy approved, an interruption resolved, a charge
                 // redelivered at launch): it carries on all the same, and the reader hears how it ended.
                 log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
-                // Charged this instant (an approval, a resolved interruption); an older one is Apple's record
-                // delivered again, and a failure then does not say a payment just went through.
-                let fresh = transaction.transactionDate.map { $0 >= clock() } ?? false
+                // A charge this launch had not heard of, made while it observed (`heardOf`); Apple's record
+                // delivered again is not, and a failure then does not say a payment just went through.
+                let fresh = !heardBefore && (transaction.transactionDate.map { $0 >= observingSince } ?? false)
                 // A payment (not Apple's records restored): a purchase of its product may wait for its check.
                 carriedOnSeen += 1
                 let check = carriedOnSeen

@@ -62,6 +62,11 @@ public final class SubscriptionCoordinator {
 
     /// The app's clock (the phone's), to tell a fresh charge from an old transaction delivered again.
     public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }
+    /// When this launch started observing the store, and the transactions it has heard of since: a charge made
+    /// since and not heard of before is news (an approval, an upgrade made in Settings heard of moments later);
+    /// anything else is Apple's record delivered again (at launch, or as the answer to a payment).
+    var observingSince = SimInstant(milliseconds: 0)
+    var heardOf: Set<String> = []
 
     struct ActivePurchase {
         /// Which purchase of this app process it is: an answer to an earlier one (its check before paying, its
@@ -134,6 +139,7 @@ public final class SubscriptionCoordinator {
     /// Called at app launch: reads the stored identity and starts the transaction observer.
     public func start() {
         publishStoredAccess()
+        observingSince = clock()
         store.startObserving { [weak self] transaction in self?.observe(transaction) }
     }
 
