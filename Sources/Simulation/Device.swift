@@ -192,6 +192,7 @@ final class Device {
         var began: Beginning?
         var productId: String?
         var carriedOn = false
+        var chargeWasNews = false
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
             joinedChargeAt = paidAt
@@ -214,9 +215,13 @@ final class Device {
         case .purchaseCarriedOn(let outcome, let product, let transactionId):
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
-            began = (transactionId.flatMap(queue.purchaseDate(ofTransaction:)) ?? clock(), levels, identity)
+            let charged = transactionId.flatMap(queue.purchaseDate(ofTransaction:))
+            began = (charged ?? clock(), levels, identity)
             productId = product
             carriedOn = true
+            chargeWasNews =
+                charged.map { at in queue.observingSince.map { at >= $0 } ?? false } == true
+                && transactionId.map { queue.deliveries[$0] == 1 } == true
         case .restoreFinished(let outcome):
             told = .restore(outcome)
             began = restoreBegan
@@ -230,6 +235,7 @@ final class Device {
             told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
             levelsBefore: began?.levels ?? levels, productId: productId)
         outcome.carriedOn = carriedOn
+        outcome.chargeWasNews = chargeWasNews
         outcome.levelsWhenTold = levels
         outcome.identityWhenTold = identity
         outcome.couldPayWhenTold = queue.canMakePayments

@@ -31,4 +31,7 @@ public struct ReaderOutcome: Sendable {
     /// A purchase nobody on screen waited for (an approval, a code redeemed on the App Store): not the end of
     /// the purchase the paywall shows.
     public var carriedOn = false
+    /// A purchase carried on whose charge was news to the app: made while this launch observed the store, and
+    /// delivered to it once (not Apple's record delivered again, at launch or as the answer to a payment).
+    public var chargeWasNews = false
 }

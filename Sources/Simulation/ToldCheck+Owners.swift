@@ -69,9 +69,7 @@ extension ToldCheck {
     /// was charged to the Apple ID from this phone while it ran, but for an offer code redeemed meanwhile (an
     /// act of its own). A purchase nobody on screen waited for is judged by its own charge, not this.
     static func chargedWhileToldNot(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
-        guard case .purchase(let told) = outcome.told, !outcome.carriedOn, let productId = outcome.productId else {
-            return nil
-        }
+        guard case .purchase(let told) = outcome.told, let productId = outcome.productId else { return nil }
         let saysNotCharged =
             switch told {
             case .failed(let message): message.contains("You were not charged")
@@ -79,6 +77,7 @@ extension ToldCheck {
             default: false
             }
         guard saysNotCharged else { return nil }
+        if outcome.carriedOn { return carriedOnChargeViolation(outcome, world) }
         let catalog = world.store.catalog
         let group = catalog.spec(for: productId)?.subscriptionGroup
         let deviceId = World.deviceId(outcome.device, world.appleId)
@@ -102,6 +101,23 @@ extension ToldCheck {
             "\(outcome.device) was told \(describe(outcome.told)) (not charged), but Apple charged \(world.appleId) "
                 + "for \(charge.productIdentifier) (transaction \(charge.transactionIdentifier)) at "
                 + "\(charge.purchaseDate)")
+    }
+
+    /// A purchase nobody on screen waited for is Apple's news of a charge: "not charged" is untrue of one Apple made
+    /// while this launch of the app observed, heard of for the first time (an upgrade made in Settings, a parent's
+    /// approval). Apple's record delivered again, at launch or as the answer to a payment, is not news.
+    private static func carriedOnChargeViolation(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        guard outcome.chargeWasNews else { return nil }
+        let charge = world.store.transactions(appleId: world.appleId).first { record in
+            record.purchaseDate == outcome.began && record.productIdentifier == outcome.productId
+                && record.transactionReason == "PURCHASE" && !record.isFamilyShared && record.offerType != 3
+        }
+        guard let charge else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(outcome.device) was told \(describe(outcome.told)) (not charged) of a charge it had just heard of: "
+                + "Apple charged \(world.appleId) for \(charge.productIdentifier) (transaction "
+                + "\(charge.transactionIdentifier)) at \(charge.purchaseDate)")
     }
 
     /// What the phone's Apple ID can restore: its own purchases and what its family shares with it.

@@ -14,6 +14,9 @@ public final class PaymentQueue {
     unowned let store: AppStore
     let receipt: ReceiptSlot
     private var observer: ((PaymentTransaction) -> Void)?
+    /// When this app process's observer started, and how often each transaction reached it: what the app heard.
+    public private(set) var observingSince: SimInstant?
+    public private(set) var deliveries: [String: Int] = [:]
     private var sheetPayment: (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?)?
     var paymentCount = 0
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
@@ -33,6 +36,7 @@ public final class PaymentQueue {
     /// as StoreKit does at launch.
     public func startObserving(_ observer: @escaping (PaymentTransaction) -> Void) {
         self.observer = observer
+        observingSince = store.scheduler.now
         let records = store.logged("read the unfinished transactions to deliver again") {
             try store.ledger.transactions(appleId: appleId)
         }
@@ -395,6 +399,7 @@ public final class PaymentQueue {
             // The app may have been restarted since: the phone's live queue hears it, as the new process's
             // observer does in StoreKit. With no app running it stays unfinished until the next launch.
             let live = store.queues[deviceId]?.queue ?? self
+            if live.observer != nil, let id = transaction.transactionIdentifier { live.deliveries[id, default: 0] += 1 }
             live.observer?(transaction)
         }
     }
