@@ -11,6 +11,11 @@ public enum WorldEvent: Hashable, Sendable {
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)
+    /// The app on the phone `deviceId` launched or came back to the foreground. `consentDue`: a price increase of
+    /// its Apple ID waited for consent and no sheet of Apple's was up, so Apple's consent sheet is due now.
+    case becameActive(deviceId: String, consentDue: Bool)
+    /// Apple's price-increase consent sheet appeared on the phone `deviceId`.
+    case priceConsentShown(deviceId: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

@@ -127,9 +127,15 @@ final class Device {
 
     /// The app starts: the coordinator reads the stored identity and starts the transaction observer.
     func launch() {
-        timeline.log(.app, "launch on \(name)")
+        timeline.log(.app, "launch on \(name)", event: activation)
         coordinator.start()
         dispatch(.launched)
+    }
+
+    /// The app becomes active (a launch, a return to the foreground), as the invariants read it: whether Apple's
+    /// price-increase consent sheet is due (`PaymentQueue.priceConsentDue`), before the app does anything of its own.
+    var activation: WorldEvent {
+        .becameActive(deviceId: queue.deviceId, consentDue: queue.priceConsentDue)
     }
 
     /// The app quits: no more payment updates, and backend answers in flight never arrive.

@@ -20,6 +20,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case restoreBeforePurchase
     case receiptRefreshOnce
     case subscriberPage
+    case priceConsentAsked
 
     public var description: String {
         switch self {
@@ -52,6 +53,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "request for one runs"
         case .subscriberPage:
             "the subscription page is for readers who have not subscribed: never left open to a reader holding levels"
+        case .priceConsentAsked:
+            "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
         }
     }
 }

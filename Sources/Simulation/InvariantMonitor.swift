@@ -41,6 +41,8 @@ public final class InvariantMonitor {
     private var restoreFirst = RestoreFirstCheck()
     /// Broken guarantees read off the store's events since the last `didRun`.
     private var found: [InvariantViolation] = []
+    /// Phones that became active with Apple's price-consent sheet due, and when, until the sheet appears (20).
+    private var consentDue: [String: SimInstant] = [:]
 
     public init(world: World) {
         self.world = world
@@ -81,7 +83,7 @@ public final class InvariantMonitor {
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
             + RefundCheck.violations(context) + restoreFirst.check() + SubscriberPageCheck.violations(context)
-            + takeFound()
+            + takeFound() + consentViolations()
     }
 
     private func takeFound() -> [InvariantViolation] {
@@ -113,10 +115,26 @@ public final class InvariantMonitor {
                         .receiptRefreshOnce,
                         "the app on \(deviceId) asked Apple for a receipt while \(alreadyRunning) of its own "
                             + "requests had not answered"))
-            case .faultFired(.backend, _), .receiptRefreshStarted: break
+            case .becameActive(let deviceId, consentDue: true) where judging:
+                consentDue[deviceId] = recorded.time
+            case .priceConsentShown(let deviceId):
+                consentDue[deviceId] = nil
+            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive: break
             }
         }
         eventsRead = events.count
+    }
+
+    /// 20, seed 001's "price-consent presentation is checked when the app becomes active": the app asks as it
+    /// launches or returns, so by the step's end the sheet has appeared on every phone it was due on.
+    private func consentViolations() -> [InvariantViolation] {
+        defer { consentDue = [:] }
+        return consentDue.sorted { $0.key < $1.key }.map { deviceId, at in
+            InvariantViolation(
+                .priceConsentAsked,
+                "the app on \(deviceId) became active at \(at) with a price increase waiting for consent, "
+                    + "and Apple's consent sheet never appeared")
+        }
     }
 
     /// Another transaction of the same subscription group that was paying for the instant `record` was

@@ -25,6 +25,12 @@ extension World {
         }
         scheduler.runUntilIdle()
         do {
+            // Apple's price-consent sheet greets a launch while an increase waits (invariant 20): the reader agrees
+            // first, which leaves what is paid for now as it is.
+            if appState.paymentSheet?.isPriceConsent == true {
+                try perform(.confirmPayment)
+                scheduler.runUntilIdle()
+            }
             try perform(.openProfile)
             scheduler.runUntilIdle()
             try perform(.restore)

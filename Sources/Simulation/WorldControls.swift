@@ -159,7 +159,7 @@ extension World {
 
     /// The app goes to the background and comes back: it reloads access and shows a pending price consent.
     public func returnToForeground() {
-        timeline.log(.control, "app to background and back")
+        timeline.log(.control, "app to background and back", event: device.activation)
         device.dispatch(.becameActive)
     }
 }

@@ -53,8 +53,17 @@ public final class PaymentQueue {
     /// The subscription whose price-increase sheet is up, if any.
     private var consentSubscription: String?
 
-    /// Whether a subscription of this Apple ID waits for the reader's consent to a higher price.
-    public var priceConsentPending: Bool { pendingConsent != nil }
+    /// Whether Apple would show its price-consent sheet if the app asked now: a subscription of this Apple ID
+    /// waits for consent to a higher price, its product is sold in this storefront, and no sheet is up.
+    public var priceConsentDue: Bool { sheet == nil && consentToShow != nil }
+
+    /// The subscription waiting for consent whose sheet can show, with the product it renews to.
+    private var consentToShow: (subscription: SubscriptionRecord, product: Product)? {
+        guard let subscription = pendingConsent, let product = store.product(subscription.autoRenewProductId) else {
+            return nil
+        }
+        return (subscription, product)
+    }
 
     private var pendingConsent: SubscriptionRecord? {
         (store.logged("read the subscriptions waiting for price consent") {
@@ -67,9 +76,7 @@ public final class PaymentQueue {
     /// Shows Apple's price-increase sheet for the first subscription that waits for consent (the app
     /// asks when it becomes active, as `paymentQueueShouldShowPriceConsent` lets it).
     public func showPriceConsent() {
-        guard let subscription = pendingConsent, sheet == nil,
-            let product = store.product(subscription.autoRenewProductId)
-        else { return }
+        guard sheet == nil, let (subscription, product) = consentToShow else { return }
         consentSubscription = subscription.originalTransactionId
         let words = StoreWords(locale: product.priceLocale).consent
         var shown = PaymentSheet(
@@ -79,7 +86,8 @@ public final class PaymentQueue {
             terms: words.terms, confirmLabel: words.agree, cancelLabel: words.notNow)
         shown.productIdentifier = product.productIdentifier
         sheet = shown
-        store.log("price increase sheet shown: \(product.localizedTitle)")
+        store.log(
+            "price increase sheet shown: \(product.localizedTitle)", event: .priceConsentShown(deviceId: deviceId))
         onSheetChange?(shown)
     }
 

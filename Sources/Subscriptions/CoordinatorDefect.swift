@@ -28,4 +28,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case payForFirstOffer = "pay-for-first-offer"
     /// Tells a reader whose payment the server confirmed that the subscription is not active.
     case notActiveAfterPaying = "not-active-after-paying"
+    /// Never lets Apple show a price increase waiting for consent when the app becomes active.
+    case skipPriceConsent = "skip-price-consent"
 }

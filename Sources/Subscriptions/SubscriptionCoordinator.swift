@@ -136,11 +136,13 @@ public final class SubscriptionCoordinator {
         publishStoredAccess()
     }
 
-    /// Called at app launch: reads the stored identity and starts the transaction observer.
+    /// Called at app launch: reads the stored identity, starts the transaction observer, and lets Apple show a
+    /// price increase waiting for consent (StoreKit shows it at launch, as whenever the app becomes active).
     public func start() {
         publishStoredAccess()
         observingSince = clock()
         store.startObserving { [weak self] transaction in self?.observe(transaction) }
+        if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
     }
 
     /// Listens to every access change, whatever caused it.
@@ -276,7 +278,7 @@ public final class SubscriptionCoordinator {
     /// and a price increase may wait for the reader's consent.
     public func appBecameActive(completion: @escaping ([SubscriptionSummary]) -> Void) {
         log("app became active")
-        store.showPriceConsentIfNeeded()
+        if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
         reloadAccess(completion: completion)
     }
 

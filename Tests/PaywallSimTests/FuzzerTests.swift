@@ -119,6 +119,7 @@ import WhiteLabel
         (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
         (CoordinatorDefect.payForFirstOffer, [.sheetMatchesPaywall], "select offer"),
         (CoordinatorDefect.notActiveAfterPaying, [.toldIsTrue], "confirm payment"),
+        (CoordinatorDefect.skipPriceConsent, [.priceConsentAsked], "price-increase"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
