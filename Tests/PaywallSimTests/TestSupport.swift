@@ -44,13 +44,18 @@ enum TestSupport {
         return path
     }
 
-    /// Runs the real binary and returns its exit code, standard output and standard error.
+    /// Runs the real binary and returns its exit code, standard output and standard error. It runs in a fresh
+    /// temporary folder, removed after: what a command writes beside itself (a fuzz failure's scenario) never lands
+    /// in the checkout.
     static func runBinary(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
         -> (code: Int32, stdout: String, stderr: String)
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binaryPath)
         process.arguments = arguments
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         if let environment { process.environment = environment }
         let output = Pipe()
         let error = Pipe()
