@@ -103,10 +103,12 @@ public final class BackendClient {
     /// The current credentials; the coordinator keeps them, the client reads them per request.
     public var credentials: () -> BackendCredentials = { .none }
     /// Called with a refreshed account session (its token inside `access`, with the account's levels
-    /// now), for the coordinator to store.
-    public var onSessionRefreshed: (_ access: AccessAnswer, _ refreshToken: String) -> Void = { _, _ in }
-    /// Called when the server refuses the refresh token (used, expired): the account's session is over.
-    public var onSessionEnded: () -> Void = {}
+    /// now) and the refresh token it was traded for, for the coordinator to store if that is still its session's.
+    public var onSessionRefreshed: (_ access: AccessAnswer, _ refreshToken: String, _ traded: String) -> Void = {
+        _, _, _ in
+    }
+    /// Called when the server refuses a refresh token (used, expired): that session is over.
+    public var onSessionEnded: (_ refused: String) -> Void = { _ in }
     /// Called with a renewed anonymous identity (its new token inside), for the coordinator to store.
     public var onAnonymousTokenRenewed: (AccessAnswer) -> Void = { _ in }
     /// Whether an expired anonymous token is renewed and the request tried again. Off only to plant
@@ -281,9 +283,14 @@ public final class BackendClient {
                         method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
                         completion: completion)
                 }
+                // Signed in to another account while the refresh was out: the request goes as that account,
+                // not as the session it was refreshed for.
+                let now = credentials()
+                var replaced = false
+                if case .account(let current, _) = now, current != used { replaced = current != refreshed.accessToken }
                 send(
-                    method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: refreshed,
-                    completion: completion)
+                    method, path, body: body, authenticated: authenticated, attempt: attempt + 1,
+                    session: replaced ? now : refreshed, completion: completion)
             }
         }
     }
@@ -307,11 +314,11 @@ public final class BackendClient {
             headers: ["Content-Type": "application/json", "X-Device-Id": deviceId],
             body: CanonicalJSONWriter.object(["refreshToken": refreshToken]))
         exchange(request) { [self] result in
-            if case .failure(.unauthorized) = result { onSessionEnded() }
+            if case .failure(.unauthorized) = result { onSessionEnded(refreshToken) }
             guard case .success(let body) = result, let session = try? Self.decode(SessionBody.self, body).get(),
                 let token = session.access.token
             else { return completion(nil) }
-            onSessionRefreshed(session.access, session.refreshToken)
+            onSessionRefreshed(session.access, session.refreshToken, refreshToken)
             completion(.account(token: token, refreshToken: session.refreshToken))
         }
     }

@@ -114,12 +114,21 @@ public final class SubscriptionCoordinator {
             }
             return storage.anonymousIdentity.map { .anonymous(token: $0.token) } ?? .none
         }
-        backend.onSessionRefreshed = { [weak self] access, refreshToken in
-            self?.storage.accountSession?.refreshToken = refreshToken
-            self?.log("account token refreshed")
-            self?.save(access)
+        // A refresh answered after another sign-in replaced the session it was asked for is that old session's: its
+        // tokens would sign this reader's requests as the other account, and its refusal ends nothing here.
+        backend.onSessionRefreshed = { [weak self] access, refreshToken, traded in
+            guard let self, storage.accountSession?.refreshToken == traded else {
+                self?.log("a refresh of a session replaced since is dropped")
+                return
+            }
+            storage.accountSession?.refreshToken = refreshToken
+            log("account token refreshed")
+            save(access)
         }
-        backend.onSessionEnded = { [weak self] in self?.endSession() }
+        backend.onSessionEnded = { [weak self] refused in
+            guard self?.storage.accountSession?.refreshToken == refused else { return }
+            self?.endSession()
+        }
         backend.onAnonymousTokenRenewed = { [weak self] access in
             self?.log("anonymous token renewed")
             self?.save(access, askedAs: access.identityId)

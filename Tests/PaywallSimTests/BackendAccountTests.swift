@@ -64,7 +64,7 @@ import Testing
         let client = world.client(
             on: "phone-1", credentials: .account(token: access.token ?? "", refreshToken: refresh))
         var refreshed: (String, String)?
-        client.onSessionRefreshed = { refreshed = ($0.token ?? "", $1) }
+        client.onSessionRefreshed = { access, refreshToken, _ in refreshed = (access.token ?? "", refreshToken) }
         let me = try #require(world.await { client.me(completion: $0) })
         #expect(me.value?.0.identityId == access.identityId)
         #expect(refreshed != nil)
