@@ -51,7 +51,7 @@ extension World {
         let given =
             intro?.paymentMode == .freeTrial && store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             ? intro?.subscriptionPeriod : nil
-        if promisesTrial, promised != given {
+        if promisesTrial, promised != given, !trialUsedSinceHandedOver(offer.productId) {
             differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
         }
         guard !differences.isEmpty else { return [] }
@@ -60,6 +60,22 @@ extension World {
                 .sheetMatchesPaywall,
                 "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
         ]
+    }
+
+    /// Whether the Apple ID was charged in the product's group after this phone handed Apple the payment (a
+    /// parent's approval of a request from another phone): Apple's eligibility moved under a paywall that was
+    /// right when the reader chose, and no update reaches this phone before the sheet.
+    private func trialUsedSinceHandedOver(_ productId: String) -> Bool {
+        let deviceId = device.queue.deviceId
+        let handedOver = timeline.events.last { recorded in
+            guard case .paymentAdded(let product, let device, _) = recorded.event else { return false }
+            return product == productId && device == deviceId
+        }
+        guard let handedOver, let group = store.catalog.spec(for: productId)?.subscriptionGroup else { return false }
+        return store.transactions(appleId: appleId).contains { record in
+            record.purchaseDate >= handedOver.time
+                && store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group
+        }
     }
 
     private var app: AppPart { config.app }
