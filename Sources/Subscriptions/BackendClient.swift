@@ -276,9 +276,15 @@ public final class BackendClient {
             refresh(refreshToken) { [self] refreshed in
                 guard let refreshed else {
                     // The session ended and the reader is back on the phone's anonymous identity: the request
-                    // is asked again as that identity, or an article its levels open would fail to load.
+                    // is asked again as that identity, or an article its levels open would fail to load. When
+                    // another sign-in replaced the session while its refresh was out, the refusal ended nothing
+                    // here: the request goes as the account signed in now, as it does after a refresh that worked.
                     let now = credentials()
-                    guard case .anonymous = now, path != "/v1/transfers" else { return completion(result) }
+                    switch now {
+                    case .anonymous where path != "/v1/transfers": break
+                    case .account(let current, _) where current != used: break
+                    default: return completion(result)
+                    }
                     return send(
                         method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
                         completion: completion)

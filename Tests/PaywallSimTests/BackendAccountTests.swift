@@ -87,6 +87,40 @@ import Testing
         #expect(world.await { second.me(completion: $0) }?.failure == .unauthorized(code: "token_expired"))
     }
 
+    @Test func aRequestWhoseRefreshIsRefusedAfterAnotherSignInGoesAsTheAccountSignedInNow() throws {
+        let world = try LedgerWorld()
+        let ana = try #require(
+            world.await {
+                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
+            }?.value)
+        world.scheduler.advance(by: .hours(2))
+        // Ana's refresh token is spent by another phone's refresh, so this phone's refresh of it is refused.
+        let other = world.client(on: "phone-2", credentials: .account(token: ana.0.token ?? "", refreshToken: ana.1))
+        #expect(world.await { other.me(completion: $0) }?.value != nil)
+        let ben = try #require(
+            world.await {
+                world.client(on: "phone-1").signUp(email: "ben@example.com", password: "battery staple", completion: $0)
+            }?.value)
+        // Ben signs in on this phone while ana's refresh is on its way.
+        var credentials = BackendCredentials.account(token: ana.0.token ?? "", refreshToken: ana.1)
+        let transport = WatchingTransport(backend: world.backend) { request in
+            guard request.path == "/v1/sessions/refresh" else { return }
+            credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
+        }
+        let client = BackendClient(
+            transport: transport, deviceId: "phone-1",
+            timer: { [scheduler = world.scheduler] delay, action in
+                let event = scheduler.schedule(after: delay, action)
+                return { scheduler.cancel(event) }
+            })
+        client.credentials = { credentials }
+        var ended: [String] = []
+        client.onSessionEnded = { ended.append($0) }
+        let me = try #require(world.await { client.me(completion: $0) })
+        #expect(ended == [ana.1])
+        #expect(me.value?.0.identityId == ben.0.identityId)
+    }
+
     @Test func aSlowBackendTimesOutOnTheVirtualClock() throws {
         let world = try LedgerWorld()
         let client = BackendClient(
@@ -105,4 +139,18 @@ import Testing
 /// A backend that never answers.
 final class SilentTransport: BackendTransport {
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {}
+}
+
+/// Hands each request to the backend at once, after showing it to `watch`.
+final class WatchingTransport: BackendTransport {
+    let backend: Backend
+    let watch: (HTTPRequest) -> Void
+    init(backend: Backend, watch: @escaping (HTTPRequest) -> Void) {
+        self.backend = backend
+        self.watch = watch
+    }
+    func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
+        watch(request)
+        completion(backend.handle(request))
+    }
 }
