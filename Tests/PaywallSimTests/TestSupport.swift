@@ -56,7 +56,11 @@ enum TestSupport {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        if let environment { process.environment = environment }
+        // The default state folder is under the temporary one too: a test never reads or writes a person's.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["XDG_STATE_HOME"] = folder + "/state"
+        inherited["HOME"] = folder
+        process.environment = environment ?? inherited
         let output = Pipe()
         let error = Pipe()
         let input = Pipe()
