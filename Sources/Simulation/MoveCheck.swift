@@ -61,6 +61,7 @@ struct MoveCheck {
         var counted: [String: Int] = [:]
         var found: [InvariantViolation] = []
         for move in moves[movesBefore...] where move.from != nil {
+            if move.via == .purchase, let unpaid = Self.notThePayer(move, context) { found.append(unpaid) }
             let kind = Self.kind(of: move.via)
             let key = "\(move.originalTransactionId) \(kind.rawValue)"
             counted[key, default: 0] += 1
@@ -74,6 +75,21 @@ struct MoveCheck {
                         + "(now to \(move.to)) but the reader asked for \(allowed)"))
         }
         return found
+    }
+
+    /// Seed 003: a purchase moves by a new purchase only to the customer its appAccountToken names — "the
+    /// subscription follows who paid"; a renewal, or a purchase with no token, moves nothing.
+    private static func notThePayer(_ move: OwnershipMove, _ context: StepContext) -> InvariantViolation? {
+        let world = context.world
+        let familyShared = world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
+        let payers = Set(
+            (context.charged + familyShared).filter {
+                $0.originalTransactionIdentifier == move.originalTransactionId && $0.transactionReason != "RENEWAL"
+            }.compactMap { $0.appAccountToken?.lowercased() })
+        guard !payers.contains(world.backend.appAccountToken(for: move.to)) else { return nil }
+        return InvariantViolation(
+            .movesOnlyAsAsked,
+            "\(move.originalTransactionId) moved by purchase to \(move.to), whom no purchase of it names as who paid")
     }
 
     private static func kind(of via: OwnershipMove.Via) -> Kind {

@@ -54,6 +54,24 @@ import Testing
         #expect(Set(unread.map(\.invariant)) == [.payingKeepsAccess, .movesOnlyAsAsked])
     }
 
+    /// 12, seed 003's "the subscription follows who paid": a move by a purchase to a customer no purchase of the
+    /// subscription names (a backend that gave it to whoever reported it) is caught, even when a purchase was asked.
+    @Test func aPurchaseMovedToSomeoneWhoDidNotPayBreaksInvariantTwelve() throws {
+        let world = try subscribedWorld()
+        let original = try #require(world.chargedTransactions.first?.originalTransactionIdentifier)
+        let ledger = world.backend.ledger
+        let owner = try #require(try ledger.purchase(original)?.ownerId)
+        let other = try ledger.createAnonymousIdentity(at: world.scheduler.now)
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(.reader(.confirmPayment))
+        try ledger.move(original, from: owner, to: other.id, via: .purchase, at: world.scheduler.now)
+        let found = monitor.didRun().filter { $0.invariant == .movesOnlyAsAsked }
+        #expect(
+            found.map(\.detail) == [
+                "\(original) moved by purchase to \(other.id), whom no purchase of it names as who paid"
+            ])
+    }
+
     /// 15: an under-age reader's payment reaches Apple only after a right answer to the gate, judged against
     /// the question shown; a wrong answer lets nothing through, and a coordinator that skips the gate is caught.
     @Test(arguments: [
