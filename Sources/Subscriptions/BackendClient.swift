@@ -102,6 +102,9 @@ public final class BackendClient {
     private let timeout: SimDuration
     /// The current credentials; the coordinator keeps them, the client reads them per request.
     public var credentials: () -> BackendCredentials = { .none }
+    /// The account signed in now (its identity id), nil for none: a request that moves purchases to whoever
+    /// asks it is never sent again as an account signed in after it was asked.
+    public var signedInAccount: () -> String? = { nil }
     /// Called with a refreshed account session (its token inside `access`, with the account's levels
     /// now) and the refresh token it was traded for, for the coordinator to store if that is still its session's.
     public var onSessionRefreshed: (_ access: AccessAnswer, _ refreshToken: String, _ traded: String) -> Void = {
@@ -252,9 +255,16 @@ public final class BackendClient {
     /// `maxAuthenticationRetries` times.
     private func send(
         _ method: String, _ path: String, body: [UInt8], authenticated: Bool = true, attempt: Int = 0,
-        session: BackendCredentials? = nil, completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
+        session: BackendCredentials? = nil, askedBy: String?? = nil,
+        completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
         let session = session ?? credentials()
+        let askedBy = askedBy ?? signedInAccount()
+        // A transfer or a restore moves purchases to the account that asks: asked by one account, it never goes
+        // as another signed in since (it would move them to someone who did not ask). Other requests follow the
+        // reader signed in now, so the article their levels open loads.
+        let followsSignIn = path != "/v1/transfers" && path != "/v1/restores"
+        let askerLeft = { [self] in !followsSignIn && signedInAccount() != askedBy }
         var headers = ["Accept": "application/json", "X-Device-Id": deviceId]
         if !body.isEmpty { headers["Content-Type"] = "application/json" }
         if authenticated, let token = session.accessToken { headers["Authorization"] = "Bearer \(token)" }
@@ -266,13 +276,15 @@ public final class BackendClient {
                 guard let renewed else { return completion(result) }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: renewed,
-                    completion: completion)
+                    askedBy: askedBy, completion: completion)
             }
             if case .anonymous(let token) = session, renewsAnonymousTokens { return renewAnonymous(token, then: retry) }
             guard case .account(let used, let refreshToken) = session else { return completion(result) }
             // Another request refreshed the session while this one was out: its new token is used as it is,
             // for a refresh token works once and a second refresh with it would sign the reader out.
-            if case .account(let current, _) = credentials(), current != used { return retry(credentials()) }
+            if case .account(let current, _) = credentials(), current != used {
+                return askerLeft() ? completion(result) : retry(credentials())
+            }
             refresh(refreshToken) { [self] refreshed in
                 guard let refreshed else {
                     // The session ended and the reader is back on the phone's anonymous identity: the request
@@ -282,21 +294,21 @@ public final class BackendClient {
                     let now = credentials()
                     switch now {
                     case .anonymous where path != "/v1/transfers": break
-                    case .account(let current, _) where current != used: break
+                    case .account(let current, _) where current != used && !askerLeft(): break
                     default: return completion(result)
                     }
                     return send(
                         method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
-                        completion: completion)
+                        askedBy: askedBy, completion: completion)
                 }
                 // Signed in to another account while the refresh was out: the request goes as that account,
-                // not as the session it was refreshed for.
+                // not as the session it was refreshed for (a transfer or a restore goes as the one that asked).
                 let now = credentials()
                 var replaced = false
                 if case .account(let current, _) = now, current != used { replaced = current != refreshed.accessToken }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1,
-                    session: replaced ? now : refreshed, completion: completion)
+                    session: replaced && !askerLeft() ? now : refreshed, askedBy: askedBy, completion: completion)
             }
         }
     }

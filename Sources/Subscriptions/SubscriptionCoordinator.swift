@@ -108,6 +108,7 @@ public final class SubscriptionCoordinator {
         self.configured = configured
         self.log = log
         self.receipts = ReceiptRefresh(store: store, log: log)
+        backend.signedInAccount = { [storage] in storage.accountSession?.identityId }
         backend.credentials = { [storage] in
             if let session = storage.accountSession {
                 return .account(token: session.token, refreshToken: session.refreshToken)

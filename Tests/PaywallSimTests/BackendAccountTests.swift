@@ -121,6 +121,41 @@ import Testing
         #expect(me.value?.0.identityId == ben.0.identityId)
     }
 
+    /// A transfer moves the phone's purchases to the account that asked; another account signed in while its
+    /// refresh was out did not ask, and gets nothing.
+    @Test func aTransferWhoseRefreshAnswersAfterAnotherSignInMovesToTheAccountThatAsked() throws {
+        let world = try LedgerWorld()
+        let receipt = world.buy(on: "phone-1")
+        let guest = try #require(
+            world.await { world.client(on: "phone-1").validateReceipt(receipt, completion: $0) }?.value)
+        let original = try #require(
+            world.store.transactions(appleId: "a@icloud.test").first?.originalTransactionIdentifier)
+        let signUp = { (email: String) in
+            world.await { world.client(on: "phone-1").signUp(email: email, password: "correct horse", completion: $0) }?
+                .value
+        }
+        let ana = try #require(signUp("ana@example.com"))
+        world.scheduler.advance(by: .hours(2))
+        let ben = try #require(signUp("ben@example.com"))
+        var credentials = BackendCredentials.account(token: ana.0.token ?? "", refreshToken: ana.1)
+        var signedIn = ana.0.identityId
+        let transport = WatchingTransport(backend: world.backend) { request in
+            guard request.path == "/v1/sessions/refresh" else { return }
+            credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
+            signedIn = ben.0.identityId
+        }
+        let client = BackendClient(
+            transport: transport, deviceId: "phone-1",
+            timer: { [scheduler = world.scheduler] delay, action in
+                let event = scheduler.schedule(after: delay, action)
+                return { scheduler.cancel(event) }
+            })
+        client.credentials = { credentials }
+        client.signedInAccount = { signedIn }
+        _ = world.await { client.transfer(anonymousToken: guest.token ?? "", completion: $0) }
+        #expect(world.owner(of: original) == ana.0.identityId)
+    }
+
     @Test func aSlowBackendTimesOutOnTheVirtualClock() throws {
         let world = try LedgerWorld()
         let client = BackendClient(
