@@ -37,15 +37,31 @@ extension SubscriptionCoordinator {
     }
 
     private func restore(
-        with receipt: String?, confirmMoveFromAccount: Bool, completion done: @escaping (RestoreOutcome) -> Void
+        with receipt: String?, confirmMoveFromAccount: Bool, askedAgain: Bool = false,
+        completion done: @escaping (RestoreOutcome) -> Void
     ) {
         guard let receipt else {
             return done(.failed(message: "The App Store could not be reached. Please try again."))
         }
         let askedAs = defect == .restoreTwice ? nil : anonymousId
         let account = storage.accountSession?.identityId
+        // A refusal speaks of who asked: "another account's" to a guest is untrue of the account that signed in
+        // while the server answered. Nothing moved, so the server is asked once more, for the reader here now
+        // (without a yes to moving another account's purchase: that was given by, or for, someone else).
+        let askAgainIfSignedInSince = { [self] () -> Bool in
+            guard !askedAgain, storage.accountSession != nil, storage.accountSession?.identityId != account else {
+                return false
+            }
+            log("the reader signed in while the server restored: asking again for who is signed in now")
+            restore(with: receipt, confirmMoveFromAccount: false, askedAgain: true, completion: done)
+            return true
+        }
         backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
             switch result {
+            case .success(let answer) where answer.restored.isEmpty && answer.refusal != nil:
+                save(answer.access, askedAs: askedAs)
+                if askAgainIfSignedInSince() { return }
+                done(outcome(forRefusal: answer.refusal ?? ""))
             case .success(let answer):
                 save(answer.access, askedAs: askedAs)
                 if let account, storage.accountSession?.identityId != account, answer.access.identityId == account {
@@ -65,6 +81,7 @@ extension SubscriptionCoordinator {
                     done(outcome(restored: answer.restored, levels: answer.access.levels))
                 }
             case .failure(.refused(_, let code)):
+                if askAgainIfSignedInSince() { return }
                 done(outcome(forRefusal: code))
             case .failure(let failure):
                 log("restore failed: \(failure)")
