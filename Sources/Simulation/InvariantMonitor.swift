@@ -62,7 +62,7 @@ public final class InvariantMonitor {
         stepStarts.append(stepBegan)
         readEvents()
         cancelled = false
-        moves.willRun(step, waits: waits)
+        moves.willRun(step, waits: waits, world: world)
         gate.willRun(step, world: world)
         restoreFirst.willRun(world: world, began: stepBegan)
         if step == .restartApp || step == .kill { interruptedAt = stepBegan }

@@ -6,15 +6,18 @@ import SimKernel
 /// no more often than the reader asked for that kind of move since the purchase was first owned. The
 /// same action again at once (`without waiting`) is one act, as a double tap is one wish. An act lasts until
 /// its answers have arrived: one asked without waiting may move a purchase charged after it was asked.
+/// A transfer goes to the account that asked for it: a reader who accepts moving the phone's subscription
+/// asks it for the account signed in then, not for one that signs in while the move is on its way.
 struct MoveCheck {
     enum Kind: String {
         case restore, transfer, purchase
     }
 
-    /// `endedAt` nil: the act's answers are still on their way.
-    private var acts: [(kind: Kind, endedAt: SimInstant?)] = []
-    /// The kinds of move the running step asks for.
-    private var asked: [Kind] = []
+    /// `endedAt` nil: the act's answers are still on their way. `asker`: the account a transfer was asked for,
+    /// nil when any (a sign-in that moves the phone's subscription to whoever signs in).
+    private var acts: [(kind: Kind, endedAt: SimInstant?, asker: String?)] = []
+    /// The kinds of move the running step asks for, and for whom.
+    private var asked: [(kind: Kind, asker: String?)] = []
     private var previous: (step: MonitoredStep, waited: Bool)?
     /// Moves in the ledger before the monitor started are not the session's; nil when they could not be read.
     private let movesBefore: Int?
@@ -23,15 +26,28 @@ struct MoveCheck {
         movesBefore = try? world.backend.ledger.moves().count
     }
 
-    mutating func willRun(_ step: MonitoredStep, waits: Bool) {
+    mutating func willRun(_ step: MonitoredStep, waits: Bool, world: World) {
         let again = previous.map { $0.step == step && !$0.waited } ?? false
-        asked = again ? [] : Self.kinds(step)
+        // Only an app that requires an account after subscribing moves the subscription on a sign-in; elsewhere
+        // signing in offers the move, and accepting it is the ask.
+        let signInMoves = world.config.app.account.mode == .requiredAfterSubscribing
+        let signedIn = world.device.storage.accountSession?.identityId
+        asked =
+            again
+            ? []
+            : Self.kinds(step).compactMap { kind in
+                switch (kind, step) {
+                case (.transfer, .reader(.logIn)), (.transfer, .reader(.signUp)): signInMoves ? (kind, nil) : nil
+                case (.transfer, .reader(.acceptTransfer)): (kind, signedIn)
+                default: (kind, nil)
+                }
+            }
         previous = (step, waits)
     }
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let now = context.world.scheduler.now
-        acts += asked.map { ($0, nil) }
+        acts += asked.map { ($0.kind, nil, $0.asker) }
         asked = []
         if context.settled {
             for index in acts.indices where acts[index].endedAt == nil { acts[index].endedAt = now }
@@ -63,10 +79,21 @@ struct MoveCheck {
         for move in moves[movesBefore...] where move.from != nil {
             if move.via == .purchase, let unpaid = Self.notThePayer(move, context) { found.append(unpaid) }
             let kind = Self.kind(of: move.via)
+            let since = firstOwned[move.originalTransactionId] ?? move.at
+            let eligible = acts.filter { $0.kind == kind && ($0.endedAt.map { $0 >= since } ?? true) }
+            if kind == .transfer, !eligible.isEmpty,
+                !eligible.contains(where: { $0.asker == nil || $0.asker == move.to })
+            {
+                let askers = Set(eligible.compactMap(\.asker)).sorted().joined(separator: ", ")
+                found.append(
+                    InvariantViolation(
+                        .movesOnlyAsAsked,
+                        "\(move.originalTransactionId) moved by transfer to \(move.to), but the transfer was asked for \(askers)"
+                    ))
+            }
             let key = "\(move.originalTransactionId) \(kind.rawValue)"
             counted[key, default: 0] += 1
-            let since = firstOwned[move.originalTransactionId] ?? move.at
-            let allowed = acts.count { $0.kind == kind && ($0.endedAt.map { $0 >= since } ?? true) }
+            let allowed = eligible.count
             guard counted[key, default: 0] == allowed + 1 else { continue }
             found.append(
                 InvariantViolation(

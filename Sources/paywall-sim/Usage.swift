@@ -148,8 +148,8 @@ enum Usage {
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
-            the same button twice at once is one ask); a new purchase moves it only to who paid
-            (the customer its appAccountToken names)
+            the same button twice at once is one ask); a transfer only to the account it was asked
+            for, a new purchase only to who paid (the customer its appAccountToken names)
          13 Apple's sheet agrees with the paywall on the product, price, period and free trial
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
