@@ -72,6 +72,27 @@ import Testing
             ])
     }
 
+    /// 12: a transfer goes to the account that accepted it, not to one signed in since (a client that sent it again
+    /// as whoever was signed in when its token refresh came back).
+    @Test func aTransferToAnotherAccountThanTheOneThatAcceptedItBreaksInvariantTwelve() throws {
+        let world = try subscribedWorld()
+        let original = try #require(world.chargedTransactions.first?.originalTransactionIdentifier)
+        let ledger = world.backend.ledger
+        let guest = try #require(try ledger.purchase(original)?.ownerId)
+        let ana = try ledger.createAnonymousIdentity(at: world.scheduler.now)
+        let ben = try ledger.createAnonymousIdentity(at: world.scheduler.now)
+        world.device.storage.accountSession = AccountSession(
+            identityId: ana.id, email: "ana@example.com", token: "token", refreshToken: "refresh", levels: [])
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(.reader(.acceptTransfer))
+        try ledger.move(original, from: guest, to: ben.id, via: .transfer, at: world.scheduler.now)
+        let found = monitor.didRun().filter { $0.invariant == .movesOnlyAsAsked }
+        #expect(
+            found.map(\.detail) == [
+                "\(original) moved by transfer to \(ben.id), but the transfer was asked for \(ana.id)"
+            ])
+    }
+
     /// 15: an under-age reader's payment reaches Apple only after a right answer to the gate, judged against
     /// the question shown; a wrong answer lets nothing through, and a coordinator that skips the gate is caught.
     @Test(arguments: [
