@@ -306,7 +306,7 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
         Alert(
             title: "Subscription held elsewhere",
             message:
-                "The App Store charged this Apple ID for a subscription that belongs to someone else: another account, or this Apple ID used on another phone. Nothing was unlocked here. Log in to the account that holds it to use it."
+                "The App Store charged this Apple ID for a subscription that belongs to someone else: another account, or this Apple ID used on another phone. Nothing was unlocked here. Log in to the account that holds it, or, if it was bought on another phone without an account, use Restore purchase here."
         )
     case .subscriptionNotActive:
         Alert(
