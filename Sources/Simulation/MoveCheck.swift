@@ -6,18 +6,21 @@ import SimKernel
 /// no more often than the reader asked for that kind of move since the purchase was first owned. The
 /// same action again at once (`without waiting`) is one act, as a double tap is one wish. An act lasts until
 /// its answers have arrived: one asked without waiting may move a purchase charged after it was asked.
-/// A transfer goes to the account that asked for it: a reader who accepts moving the phone's subscription
-/// asks it for the account signed in then, not for one that signs in while the move is on its way.
+/// A transfer or a restore goes to the account that asked for it: a reader who accepts moving the phone's
+/// subscription, or taps Restore, signed in, asks it for the account signed in then, not for one that signs in
+/// while the request is on its way (the phone's guest may still get it: the session can end meanwhile).
 struct MoveCheck {
     enum Kind: String {
         case restore, transfer, purchase
     }
 
-    /// `endedAt` nil: the act's answers are still on their way. `asker`: the account a transfer was asked for,
-    /// nil when any (a sign-in that moves the phone's subscription to whoever signs in).
-    private var acts: [(kind: Kind, endedAt: SimInstant?, asker: String?)] = []
+    /// `endedAt` nil: the act's answers are still on their way. `asker`: the account a transfer or a restore was
+    /// asked for, nil when any (asked by a guest, or a sign-in that moves the phone's subscription to whoever
+    /// signs in).
+    private var acts: [(kind: Kind, began: SimInstant, endedAt: SimInstant?, asker: String?)] = []
     /// The kinds of move the running step asks for, and for whom.
     private var asked: [(kind: Kind, asker: String?)] = []
+    private var stepBegan = SimInstant.worldStart
     private var previous: (step: MonitoredStep, waited: Bool)?
     /// Moves in the ledger before the monitor started are not the session's; nil when they could not be read.
     private let movesBefore: Int?
@@ -32,13 +35,14 @@ struct MoveCheck {
         // signing in offers the move, and accepting it is the ask.
         let signInMoves = world.config.app.account.mode == .requiredAfterSubscribing
         let signedIn = world.device.storage.accountSession?.identityId
+        stepBegan = world.scheduler.now
         asked =
             again
             ? []
             : Self.kinds(step).compactMap { kind in
                 switch (kind, step) {
                 case (.transfer, .reader(.logIn)), (.transfer, .reader(.signUp)): signInMoves ? (kind, nil) : nil
-                case (.transfer, .reader(.acceptTransfer)): (kind, signedIn)
+                case (.transfer, _), (.restore, _): (kind, signedIn)
                 default: (kind, nil)
                 }
             }
@@ -47,7 +51,7 @@ struct MoveCheck {
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let now = context.world.scheduler.now
-        acts += asked.map { ($0.kind, nil, $0.asker) }
+        acts += asked.map { ($0.kind, stepBegan, nil, $0.asker) }
         asked = []
         if context.settled {
             for index in acts.indices where acts[index].endedAt == nil { acts[index].endedAt = now }
@@ -81,15 +85,19 @@ struct MoveCheck {
             let kind = Self.kind(of: move.via)
             let since = firstOwned[move.originalTransactionId] ?? move.at
             let eligible = acts.filter { $0.kind == kind && ($0.endedAt.map { $0 >= since } ?? true) }
-            if kind == .transfer, !eligible.isEmpty,
-                !eligible.contains(where: { $0.asker == nil || $0.asker == move.to })
+            // To an account none of the acts running then asked for (a guest may get what an account asked: its
+            // session can end meanwhile).
+            let running = eligible.filter { $0.began <= move.at && ($0.endedAt.map { $0 >= move.at } ?? true) }
+            if kind != .purchase, !running.isEmpty,
+                !running.contains(where: { $0.asker == nil || $0.asker == move.to }),
+                try world.backend.ledger.identity(move.to)?.kind == .account
             {
-                let askers = Set(eligible.compactMap(\.asker)).sorted().joined(separator: ", ")
+                let askers = Set(running.compactMap(\.asker)).sorted().joined(separator: ", ")
                 found.append(
                     InvariantViolation(
                         .movesOnlyAsAsked,
-                        "\(move.originalTransactionId) moved by transfer to \(move.to), but the transfer was asked for \(askers)"
-                    ))
+                        "\(move.originalTransactionId) moved by \(kind.rawValue) to \(move.to), "
+                            + "but the \(kind.rawValue) was asked for \(askers)"))
             }
             let key = "\(move.originalTransactionId) \(kind.rawValue)"
             counted[key, default: 0] += 1
@@ -133,7 +141,7 @@ struct MoveCheck {
         switch step {
         case .reader(.restore): [.restore]
         case .reader(.acceptTransfer): [.restore, .transfer]
-        case .reader(.logIn), .reader(.signUp): [.transfer, .restore]
+        case .reader(.logIn), .reader(.signUp): [.transfer]
         case .reader(.selectOffer), .reader(.doubleTapOffer), .reader(.subscribe): [.restore, .purchase]
         case .reader(.confirmPayment), .paymentReleased, .restartApp, .foreground: [.purchase]
         default: []

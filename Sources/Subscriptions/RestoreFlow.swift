@@ -19,15 +19,18 @@ extension SubscriptionCoordinator {
             completion(outcome)
         }
         let hadReceipt = store.appReceipt != nil
+        // A restore moves purchases to whoever sends it: one an account tapped is that account's, or the phone's
+        // (its session may end meanwhile), never another account's; one a guest tapped, the phone's reader's.
+        let tapper = storage.accountSession?.identityId
         receipts.receipt { [self] receipt in
-            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] outcome in
+            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { [self] outcome in
                 // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
                 // (a parent's approval, another phone of the Apple ID, a purchase shared again with the family),
                 // so Apple is asked for a fresh one first.
                 let nothing = outcome == .nothingToRestore || outcome == .nothingValidToRestore
                 guard nothing, hadReceipt else { return done(outcome) }
                 receipts.fresh { [self] receipt in
-                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount) { again in
+                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
                         // What the first pass moved (and found ended) is the reader's now: still "nothing valid".
                         done(again == .nothingToRestore ? outcome : again)
                     }
@@ -37,23 +40,30 @@ extension SubscriptionCoordinator {
     }
 
     private func restore(
-        with receipt: String?, confirmMoveFromAccount: Bool, askedAgain: Bool = false,
+        with receipt: String?, confirmMoveFromAccount: Bool, tapper: String?, askedAgain: Bool = false,
         completion done: @escaping (RestoreOutcome) -> Void
     ) {
         guard let receipt else {
             return done(.failed(message: "The App Store could not be reached. Please try again."))
         }
-        let askedAs = defect == .restoreTwice ? nil : anonymousId
         let account = storage.accountSession?.identityId
-        // A refusal speaks of who asked: "another account's" to a guest is untrue of the account that signed in
-        // while the server answered. Nothing moved, so the server is asked once more, for the reader here now
-        // (without a yes to moving another account's purchase: that was given by, or for, someone else).
+        if let account, let tapper, account != tapper {
+            log("another account signed in since Restore was tapped: nothing is restored for it")
+            return done(Self.restoreNotAsked)
+        }
+        let askedAs = defect == .restoreTwice ? nil : anonymousId
+        // A refusal speaks of who asked: "another account's" to a guest is untrue of the account that tapped
+        // Restore and signed in again while the server answered. Nothing moved, so the server is asked once more
+        // for it (without a yes to moving another account's purchase). Another account did not tap it.
         let askAgainIfSignedInSince = { [self] () -> Bool in
-            guard !askedAgain, storage.accountSession != nil, storage.accountSession?.identityId != account else {
-                return false
+            guard !askedAgain, let now = storage.accountSession?.identityId, now != account else { return false }
+            guard tapper == nil || now == tapper else {
+                log("another account signed in while the server restored: the restore is not asked again for it")
+                done(Self.restoreNotAsked)
+                return true
             }
-            log("the reader signed in while the server restored: asking again for who is signed in now")
-            restore(with: receipt, confirmMoveFromAccount: false, askedAgain: true, completion: done)
+            log("the reader signed in again while the server restored: asking again for them")
+            restore(with: receipt, confirmMoveFromAccount: false, tapper: tapper, askedAgain: true, completion: done)
             return true
         }
         backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
@@ -89,6 +99,10 @@ extension SubscriptionCoordinator {
             }
         }
     }
+
+    /// What a restore another account tapped ends in, for the account signed in since: it may tap it itself.
+    static let restoreNotAsked = RestoreOutcome.failed(
+        message: "Your purchases could not be restored. Please try again.")
 
     /// "Your subscription is back." only when access came back: a restore of a subscription that ended
     /// or was refunded is "nothing valid to restore" (seed 001), whatever it moved.

@@ -101,6 +101,31 @@ import WhiteLabel
         #expect(try world.backend.ledger.moves().map(\.to) == ["anon-000002"])
     }
 
+    /// A restore moves purchases to whoever sends it: one ana tapped is not sent as ben, who signed in while the
+    /// receipt it needs was on its way (he may tap Restore himself).
+    @Test func aRestoreAnAccountTappedIsNotSentAsAnotherAccountSignedInBeforeItLeaves() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.buyFromFeed()
+        try world.newDevice(named: "ipad")
+        world.scheduler.runUntilIdle()
+        world.openProfile()
+        world.signUp("ben@example.com")
+        let ben = try #require(world.device.storage.accountSession)
+        world.openProfile()
+        world.choose("Log out")
+        world.dismissAlert()
+        world.signUp("ana@example.com")
+        world.openProfile()
+        world.highlight("Restore purchase")
+        world.send(.select)
+        #expect(!world.scheduler.isIdle)  // the receipt refresh is on its way
+        world.device.storage.accountSession = ben  // ana logged out and ben logged in meanwhile
+        world.scheduler.runUntilIdle()
+        #expect(world.dismissAlert() == "Your purchases could not be restored. Please try again.")
+        #expect(try world.backend.ledger.moves().isEmpty)
+    }
+
     @Test func restoreWhileSubscribedSaysSoAndDoesNothing() throws {
         let world = try newsWorld()
         world.launchAndSettle()

@@ -1,4 +1,5 @@
 import AppFlow
+import Signing
 import SimKernel
 import Subscriptions
 import Testing
@@ -79,8 +80,9 @@ import Testing
         let original = try #require(world.chargedTransactions.first?.originalTransactionIdentifier)
         let ledger = world.backend.ledger
         let guest = try #require(try ledger.purchase(original)?.ownerId)
-        let ana = try ledger.createAnonymousIdentity(at: world.scheduler.now)
-        let ben = try ledger.createAnonymousIdentity(at: world.scheduler.now)
+        let password = PasswordHash(salt: [1, 2, 3], iterations: 1, hash: [4, 5, 6])
+        let ana = try ledger.createAccount(email: "ana@example.com", password: password, at: world.scheduler.now)
+        let ben = try ledger.createAccount(email: "ben@example.com", password: password, at: world.scheduler.now)
         world.device.storage.accountSession = AccountSession(
             identityId: ana.id, email: "ana@example.com", token: "token", refreshToken: "refresh", levels: [])
         let monitor = InvariantMonitor(world: world)
