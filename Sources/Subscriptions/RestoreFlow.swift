@@ -73,7 +73,7 @@ extension SubscriptionCoordinator {
                 if askAgainIfSignedInSince() { return }
                 done(outcome(forRefusal: answer.refusal ?? ""))
             case .success(let answer):
-                save(answer.access, askedAs: askedAs)
+                let kept = save(answer.access, askedAs: askedAs)
                 if let account, storage.accountSession?.identityId != account, answer.access.identityId == account {
                     // The reader logged out while the server restored: what came back is the account's, and
                     // "Your subscription is back." would promise access this phone no longer has. An answer
@@ -87,6 +87,11 @@ extension SubscriptionCoordinator {
                 if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
                 if let refusal = answer.refusal {
                     done(outcome(forRefusal: refusal))
+                } else if !kept, access.levels.isEmpty, !answer.access.levels.isEmpty {
+                    // Newer news about the reader came first (a charge that moved the subscription to who paid for
+                    // it): the levels this answer gave are gone, and "back" would promise them.
+                    log("restore: a newer answer came first, and the levels it gave are gone")
+                    done(.failed(message: "Your subscription changed while it was being restored. Please try again."))
                 } else {
                     done(outcome(restored: answer.restored, levels: answer.access.levels))
                 }

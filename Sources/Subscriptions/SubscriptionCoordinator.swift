@@ -223,29 +223,34 @@ public final class SubscriptionCoordinator {
     /// Keeps what the backend said about the current identity, then publishes it. `askedAs` is the
     /// anonymous identity the phone held when it asked: an answer about an anonymous identity, arriving
     /// after the phone took another one, changes nothing.
-    func save(_ answer: AccessAnswer, askedAs: String?) {
+    @discardableResult
+    func save(_ answer: AccessAnswer, askedAs: String?) -> Bool {
         if answer.kind == "anonymous", let held = anonymousId, held != askedAs, held != answer.identityId {
             log("an answer about \(answer.identityId), an identity this phone no longer holds, changes nothing")
-            return publishStoredAccess()
+            publishStoredAccess()
+            return false
         }
-        save(answer)
+        return save(answer)
     }
 
     /// Keeps what the backend said about the current identity, then publishes it. An answer the server
     /// gave before one already kept about the same identity is older news, landing late (a slow `me`
-    /// overtaken by a purchase's answer): it changes nothing.
-    func save(_ answer: AccessAnswer) {
+    /// overtaken by a purchase's answer): it changes nothing. Returns whether the answer was kept.
+    @discardableResult
+    func save(_ answer: AccessAnswer) -> Bool {
         if let said = backend.answeringServerTime {
             if let newest = newestWord[answer.identityId], said < newest {
                 log("an older answer about \(answer.identityId) came after a newer one: it changes nothing")
-                return publishStoredAccess()
+                publishStoredAccess()
+                return false
             }
             newestWord[answer.identityId] = said
         }
         if let session = storage.accountSession, answer.kind == "account", answer.identityId != session.identityId {
             // An answer sent for the account signed in before this one: it says nothing of this reader.
             log("an answer about another account is dropped")
-            return publishStoredAccess()
+            publishStoredAccess()
+            return false
         }
         if var session = storage.accountSession, answer.kind == "account" {
             session.levels = answer.levels
@@ -261,11 +266,13 @@ public final class SubscriptionCoordinator {
             else {
                 // An identity named without its token cannot be spoken as: keeping it would fail every request.
                 log("an answer about \(answer.identityId) came without its token: nothing kept")
-                return publishStoredAccess()
+                publishStoredAccess()
+                return false
             }
             storage.anonymousIdentity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
         }
         publishStoredAccess()
+        return true
     }
 
     /// One broadcast for every change; the cache of any lost level is deleted first.
