@@ -43,6 +43,11 @@ public final class PaymentQueue {
         let unfinished = (records ?? []).filter {
             !$0.finished && $0.deviceId == deviceId
         }
+        // A charge made while the app was not running (a held payment settled, an approval) is on the phone's
+        // receipt by the time StoreKit delivers it, as after any purchase: the app's check reads that receipt.
+        if !unfinished.isEmpty, let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) {
+            receipt.save(issued)
+        }
         for record in unfinished {
             paymentCount += 1
             store.log("redeliver unfinished transaction \(record.transactionIdentifier)")
