@@ -180,10 +180,11 @@ public final class InvariantMonitor {
                         + "(transaction \(paid.transactionIdentifier)) of the same group was paid for until \(paid.expiresDate.map(\.description) ?? "ever")"
                 ))
         }
-        // A cancellation the reader made, or one that reached the app while the reader did nothing of their
-        // own that may answer with an alert (a second tap on an offer is refused with one, rightly).
+        // A payment cancelled by the reader, or one whose cancellation reached the app while the reader did nothing
+        // of their own that may answer with an alert (a second tap on an offer is refused with one, rightly).
+        // Cancel on Apple's price-increase sheet cancels no payment: one on its way may then answer (seed 6080).
         let readerActed = if case .reader = step { true } else { false }
-        let cancellation = step == .reader(.cancelPayment) || (cancelled && !readerActed)
+        let cancellation = cancelled && (step == .reader(.cancelPayment) || !readerActed)
         if cancellation, !before.alert, let alert = world.screen.alert, !alertIsAnotherActs(after: before) {
             found.append(
                 InvariantViolation(

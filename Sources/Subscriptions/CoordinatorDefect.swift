@@ -30,4 +30,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case notActiveAfterPaying = "not-active-after-paying"
     /// Never lets Apple show a price increase waiting for consent when the app becomes active.
     case skipPriceConsent = "skip-price-consent"
+    /// Tells a reader who cancelled on Apple's sheet that the purchase failed.
+    case alertOnCancel = "alert-on-cancel"
 }

@@ -247,7 +247,9 @@ extension SubscriptionCoordinator {
         case .cancelled:
             store.finish(transaction)
             log("payment cancelled by the reader: no error shown")
-            if onScreen { finishPurchase(.cancelled) }
+            if onScreen {
+                finishPurchase(defect == .alertOnCancel ? .failed(message: "The purchase was cancelled.") : .cancelled)
+            }
         case .failed(let reason):
             store.finish(transaction)
             log("payment failed: \(reason)")

@@ -120,6 +120,7 @@ import WhiteLabel
         (CoordinatorDefect.payForFirstOffer, [.sheetMatchesPaywall], "select offer"),
         (CoordinatorDefect.notActiveAfterPaying, [.toldIsTrue], "confirm payment"),
         (CoordinatorDefect.skipPriceConsent, [.priceConsentAsked], "price-increase"),
+        (CoordinatorDefect.alertOnCancel, [.onePaymentAtATime], "cancel payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
