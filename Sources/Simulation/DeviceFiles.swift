@@ -26,6 +26,12 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         set { if let data = encoded(newValue) { write("account.json", data) } }
     }
 
+    /// A count in a file of its own, none when zero: it changes around every receipt sent.
+    var unansweredReceipts: Int {
+        get { read("receipts-unanswered").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0 }
+        set { write("receipts-unanswered", newValue > 0 ? Data(String(newValue).utf8) : nil) }
+    }
+
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
         guard let value else { return .some(nil) }
@@ -194,6 +200,10 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
     var accountSession: AccountSession? {
         get { storage.accountSession }
         set { storage.accountSession = newValue }
+    }
+    var unansweredReceipts: Int {
+        get { storage.unansweredReceipts }
+        set { storage.unansweredReceipts = newValue }
     }
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }

@@ -35,6 +35,9 @@ public struct AccountSession: Codable, Equatable, Sendable {
 public protocol DeviceStorage: AnyObject {
     var anonymousIdentity: AnonymousIdentity? { get set }
     var accountSession: AccountSession? { get set }
+    /// Receipts sent to the server whose answer this app has not heard yet. Kept on disk: a kill or a
+    /// restart loses the answer, and the next launch sends the receipt again (`resendUnansweredReceipt`).
+    var unansweredReceipts: Int { get set }
     /// The full version of content kept for `level`, if any.
     func cachedContent(_ contentId: String, level: AccessLevel) -> String?
     func cacheContent(_ contentId: String, level: AccessLevel, body: String)
@@ -48,6 +51,7 @@ public protocol DeviceStorage: AnyObject {
 public final class InMemoryDeviceStorage: DeviceStorage {
     public var anonymousIdentity: AnonymousIdentity?
     public var accountSession: AccountSession?
+    public var unansweredReceipts = 0
     private var content: [AccessLevel: [String: String]] = [:]
 
     public init() {}

@@ -284,7 +284,9 @@ extension SubscriptionCoordinator {
             log("sending the receipt to the server")
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
+            storage.unansweredReceipts += 1
             backend.validateReceipt(receipt) { [self] result in
+                storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }

@@ -153,6 +153,7 @@ public final class SubscriptionCoordinator {
         observingSince = clock()
         store.startObserving { [weak self] transaction in self?.observe(transaction) }
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
+        resendUnansweredReceipt()
     }
 
     /// Listens to every access change, whatever caused it.

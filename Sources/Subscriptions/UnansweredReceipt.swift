@@ -1,0 +1,27 @@
+extension SubscriptionCoordinator {
+    /// A receipt the last run sent and never heard back about (the app was killed or restarted while the server
+    /// checked it) is sent again at launch. Its transaction is finished already, so StoreKit delivers nothing
+    /// again; and the launch's own `me` may reach the server before that slow first send did, leaving the
+    /// phone without the levels the server then granted (seeds 6072, 6094). Checking a receipt twice is harmless.
+    func resendUnansweredReceipt() {
+        guard storage.unansweredReceipts > 0 else { return }
+        storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
+        receipts.receipt { [self] receipt in
+            guard let receipt else {
+                storage.unansweredReceipts = 0
+                return log("a receipt sent before the app quit was never answered, and none is on the phone now")
+            }
+            log("a receipt sent before the app quit was never answered: sending it again")
+            let askedAs = anonymousId
+            backend.validateReceipt(receipt) { [self] result in
+                storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
+                switch result {
+                case .success(let answer):
+                    save(answer, askedAs: askedAs)
+                case .failure(let failure):
+                    log("the receipt sent again could not be checked (\(failure)): Restore purchase brings it back")
+                }
+            }
+        }
+    }
+}
