@@ -150,7 +150,7 @@ public final class BackendLedger {
     }
 
     /// The device an anonymous identity was created for, if the ledger knows it.
-    func deviceOfAnonymousIdentity(_ id: String) throws(DatabaseError) -> String? {
+    public func deviceOfAnonymousIdentity(_ id: String) throws(DatabaseError) -> String? {
         try database.query("SELECT device_id FROM identities WHERE id = ? AND kind = 'anonymous'", [.text(id)])
             .first?.first?.string
     }
@@ -444,6 +444,18 @@ public final class BackendLedger {
                 "SELECT COUNT(*) FROM ownership_moves WHERE original_transaction_id = ? AND at_ms > ?",
                 [.text(originalTransactionId), .integer(now.milliseconds - window.milliseconds)]
             ).first?.first?.int ?? 0)
+    }
+
+    /// When the purchase last got its owner: a move, a claim by its first customer, or its row made with one.
+    public func ownedSince(_ originalTransactionId: String) throws(DatabaseError) -> SimInstant? {
+        try database.query(
+            """
+            SELECT MAX(at_ms) FROM (
+                SELECT at_ms FROM audit WHERE subject = ? AND action = 'purchase.linked'
+                UNION ALL SELECT at_ms FROM ownership_moves WHERE original_transaction_id = ?)
+            """,
+            [.text(AuditChain.purchaseSubject(originalTransactionId)), .text(originalTransactionId)]
+        ).first?.first?.int.map { SimInstant(milliseconds: $0) }
     }
 
     /// The purchases whose row changed at or after `instant`: claimed by a customer, moved, or given Apple's

@@ -40,6 +40,8 @@ final class Device {
     }
     private let timeline: Timeline
     private let backend: BackendClient
+    /// This process's requests, watched from outside the app: what a quit loses, what the server accepted.
+    let transport: PhoneTransport
     /// Told what each reader input means before the app handles it, for recordings.
     var onAction: ((ReaderAction) -> Void)?
     /// Told each backend answer the app accepted, for the invariant checks.
@@ -87,10 +89,12 @@ final class Device {
         self.storage = storage
         self.timeline = timeline
         self.network = network
+        let transport = PhoneTransport(network)
+        self.transport = transport
         clock = { scheduler.now }
         state = AppState(app: app)
         let backend = BackendClient(
-            transport: network, deviceId: queue.deviceId,
+            transport: transport, deviceId: queue.deviceId,
             timer: { delay, action in
                 let event = scheduler.schedule(after: delay, action)
                 return { scheduler.cancel(event) }
@@ -138,11 +142,14 @@ final class Device {
         .becameActive(deviceId: queue.deviceId, consentDue: queue.priceConsentDue)
     }
 
-    /// The app quits: no more payment updates, and backend answers in flight never arrive.
-    func terminate() {
+    /// The app quits: no more payment updates, and backend answers in flight never arrive. Returns whether a
+    /// receipt this process sent was still on its way.
+    @discardableResult
+    func terminate() -> Bool {
         isRunning = false
         queue.stopObserving()
         backend.cancelAll()
+        return transport.receiptsOnTheirWay > 0
     }
 
     /// Events waiting for `reduce`: an effect's synchronous answer (a refusal, a cache hit, the access

@@ -21,18 +21,20 @@ enum PayingCheck {
         let ledger = world.backend.ledger
         let held = world.heldAnonymousIdentities
         var found: [InvariantViolation] = []
-        var moves: [OwnershipMove]?
         for paid in context.paid {
             guard let owner = try ledger.purchase(paid.originalTransactionId)?.ownerId, !held.contains(owner),
                 try ledger.identity(owner)?.kind == .anonymous
             else { continue }
-            if moves == nil { moves = try ledger.moves() }
-            let movedAt = moves?.last { $0.originalTransactionId == paid.originalTransactionId }?.at ?? .worldStart
+            // A first claim is no move: when it got this owner is the ledger's to say, not the world's start (a
+            // fault at any time before would excuse it).
+            let movedAt = try ledger.ownedSince(paid.originalTransactionId) ?? .worldStart
             // A fault in the step that moved it, the app quit since or in that very step (the quit app asked
-            // for it; its answer was lost with the app), or an error the reader was told since (the answer never
-            // came back): the reader knows to try again, and a restore on that phone gets its identity back.
-            if context.faultSince(context.stepBegan(containing: movedAt))
-                || (interruptedAt.map { $0 >= context.stepBegan(containing: movedAt) } ?? false)
+            // for it; its answer was lost with the app) unless the phone has started again and sent its receipt
+            // again, or an error the reader was told since (the answer never came back): the reader knows to try
+            // again, and a restore on that phone gets its identity back.
+            let interrupted = interruptedAt.map { $0 >= context.stepBegan(containing: movedAt) } ?? false
+            let excused = interrupted ? !(try resentSince(movedAt, madeFor: owner, context)) : false
+            if context.faultSince(context.stepBegan(containing: movedAt)) || excused
                 || toldFailure(since: movedAt, world)
             {
                 continue
@@ -44,6 +46,19 @@ enum PayingCheck {
                         + "which no phone keeps (phones keep \(WorldReading.list(held)))"))
         }
         return found
+    }
+
+    /// Whether the app on screen, started again since its quit lost a receipt's answer (at or after the step that
+    /// gave `owner` the purchase), has settled with no fault since that quit: it sent the receipt again at launch,
+    /// so the identity the server made for this phone is back on it.
+    private static func resentSince(_ movedAt: SimInstant, madeFor owner: String, _ context: StepContext) throws
+        -> Bool
+    {
+        let world = context.world
+        guard context.settled, world.isAppRunning, let lost = world.receiptAnswerLost[world.deviceName],
+            lost == world.lastAppQuit, lost >= context.stepBegan(containing: movedAt), !context.faultSince(lost)
+        else { return false }
+        return try world.backend.ledger.deviceOfAnonymousIdentity(owner) == world.device.queue.deviceId
     }
 
     private static func toldFailure(since instant: SimInstant, _ world: World) -> Bool {
@@ -112,16 +127,20 @@ enum PayingCheck {
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
         // A move to this owner, or any change to a purchase it owns (a first claim, Apple's new state), that
         // landed during this step, the app quit before it, was asked for by the quit app or came unasked (a
-        // restore or a receipt in flight at a restart, a notification): the new launch may have read the levels
-        // before it, and nothing tells a phone of a change it did not ask for until it asks again (the
-        // profile, the foreground).
-        if let interruptedAt, context.began >= interruptedAt,
-            try world.backend.ledger.moves().contains(where: {
-                $0.to == ownerId && $0.at >= context.began && owned.contains($0.originalTransactionId)
+        // restore in flight at a restart, a notification): the new launch may have read the levels before it,
+        // and nothing tells a phone of a change it did not ask for until it asks again (the profile, the
+        // foreground). Except what the server had done when it last accepted a receipt of this phone in this step:
+        // the launch knows that by now, from that answer or, when the quit lost it, from sending it again.
+        if let interruptedAt, context.began >= interruptedAt {
+            let known = world.receiptAccepted[world.deviceName].flatMap { $0 >= context.began ? $0 : nil }
+            let unknownSince = known.map { SimInstant(milliseconds: $0.milliseconds + 1) } ?? context.began
+            if try world.backend.ledger.moves().contains(where: {
+                $0.to == ownerId && $0.at >= unknownSince && owned.contains($0.originalTransactionId)
             })
-                || !(try world.backend.ledger.purchasesChanged(since: context.began)).isDisjoint(with: owned)
-        {
-            return []
+                || !(try world.backend.ledger.purchasesChanged(since: unknownSince)).isDisjoint(with: owned)
+            {
+                return []
+            }
         }
         return [
             InvariantViolation(

@@ -24,6 +24,13 @@ final class SimulatedNetwork: BackendTransport {
     }
 
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
+        send(request, handled: nil, completion: completion)
+    }
+
+    /// `handled`: told as the backend answers, whether or not the answer then reaches the app (a quit loses it).
+    func send(
+        _ request: HTTPRequest, handled: ((HTTPResponse) -> Void)?, completion: @escaping (HTTPResponse) -> Void
+    ) {
         timeline.log(.app, "→ \(request.method) \(request.path)")
         let there = latency.delay(for: .backendRequest, using: &random)
         var back = latency.delay(for: .backendRequest, using: &random)
@@ -46,6 +53,7 @@ final class SimulatedNetwork: BackendTransport {
             case .malformed: response = HTTPResponse(status: 200, body: Array("<html>502 Bad Gateway</html>".utf8))
             default: response = backend.handle(request)
             }
+            handled?(response)
             if fault == .lostResponse { return }
             scheduler.schedule(after: back) { [self] in
                 timeline.log(.app, "← \(response.status) \(request.method) \(request.path)")

@@ -82,6 +82,17 @@ public final class World {
     /// When an app on screen was last quit (killed, restarted, or left for another phone): the answers it
     /// waited for are lost with it, as the checks that excuse an interruption read.
     public internal(set) var lastAppQuit: SimInstant?
+    /// Per phone, when its app last quit with a receipt on its way to the server, whose answer was lost with it;
+    /// none once a quit lost none. The next launch must send that receipt again (`PayingCheck`).
+    var receiptAnswerLost: [String: SimInstant] = [:]
+    /// Per phone, when the server last accepted (200) a receipt its app sent, the answer lost or not.
+    var receiptAccepted: [String: SimInstant] = [:]
+
+    /// Quits the app on screen, noting whether a receipt's answer was lost with it.
+    func quitApp() {
+        lastAppQuit = scheduler.now
+        receiptAnswerLost[device.name] = device.terminate() ? scheduler.now : nil
+    }
 
     /// How many times an app was started in this world (launch, restart, new phone).
     public private(set) var launches = 0
@@ -220,6 +231,7 @@ public final class World {
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
+        device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
     }
 
     /// A state folder's own keys (made from the OS's randomness with the folder; a folder older than its

@@ -3,7 +3,6 @@ extension World {
     /// runs on the phone until `restartApp()` launches it again (a scenario's next action does).
     public func kill() {
         timeline.log(.control, "app killed on \(device.name)")
-        lastAppQuit = scheduler.now
-        device.terminate()
+        quitApp()
     }
 }

@@ -54,8 +54,7 @@ extension World {
     func switchDevice(to name: String) {
         guard let storage = storages[name] else { return }
         let appleId = phoneAppleIds[name] ?? options.appleId
-        lastAppQuit = scheduler.now
-        device.terminate()
+        quitApp()
         device = Device(
             name: name, app: config.app,
             queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),

@@ -32,4 +32,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case skipPriceConsent = "skip-price-consent"
     /// Tells a reader who cancelled on Apple's sheet that the purchase failed.
     case alertOnCancel = "alert-on-cancel"
+    /// Never sends again at launch a receipt whose answer the last run lost by quitting.
+    case forgetUnansweredReceipt = "forget-unanswered-receipt"
 }

@@ -286,7 +286,7 @@ extension SubscriptionCoordinator {
             let account = storage.accountSession?.identityId
             storage.unansweredReceipts += 1
             backend.validateReceipt(receipt) { [self] result in
-                storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
+                receiptAnswered(result)
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }

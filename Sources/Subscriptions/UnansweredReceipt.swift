@@ -1,10 +1,10 @@
 extension SubscriptionCoordinator {
     /// A receipt the last run sent and never heard back about (the app was killed or restarted while the server
-    /// checked it) is sent again at launch. Its transaction is finished already, so StoreKit delivers nothing
+    /// checked it, or gave up waiting) is sent again at launch. Its transaction is finished already, so StoreKit delivers nothing
     /// again; and the launch's own `me` may reach the server before that slow first send did, leaving the
     /// phone without the levels the server then granted (seeds 6072, 6094). Checking a receipt twice is harmless.
     func resendUnansweredReceipt() {
-        guard storage.unansweredReceipts > 0 else { return }
+        guard storage.unansweredReceipts > 0, defect != .forgetUnansweredReceipt else { return }
         storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
         receipts.receipt { [self] receipt in
             guard let receipt else {
@@ -14,7 +14,7 @@ extension SubscriptionCoordinator {
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
             backend.validateReceipt(receipt) { [self] result in
-                storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
+                receiptAnswered(result)
                 switch result {
                 case .success(let answer):
                     save(answer, askedAs: askedAs)
@@ -23,5 +23,12 @@ extension SubscriptionCoordinator {
                 }
             }
         }
+    }
+
+    /// A receipt's answer came: one receipt fewer to send again, unless the app gave up waiting (the server may
+    /// have it and have acted on it, as a lost answer: the next launch sends it again).
+    func receiptAnswered(_ result: Result<AccessAnswer, BackendFailure>) {
+        if case .failure(.timedOut) = result { return }
+        storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
     }
 }

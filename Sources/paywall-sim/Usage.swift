@@ -190,7 +190,7 @@ enum Usage {
                                restored-without-access, silent-approval; skip-parental-gate,
                                skip-restore-before-purchase, refresh-per-caller,
                                pay-for-first-offer, not-active-after-paying, skip-price-consent,
-                               alert-on-cancel
+                               alert-on-cancel, forget-unanswered-receipt
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

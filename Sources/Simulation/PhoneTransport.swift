@@ -1,0 +1,31 @@
+import SimKernel
+import Subscriptions
+
+/// One app process's way to the network, as the invariants watch it from outside the app: the receipts it sent
+/// whose answer has not come back (a quit then loses one, and the next launch must send it again), and each
+/// receipt the server accepted, told as it accepts it, even for a process that has quit since (`PayingCheck`).
+/// A send the network drops (a timeout) stays counted: the app heard a failure, which a fault excuses.
+final class PhoneTransport: BackendTransport {
+    private let network: SimulatedNetwork
+    private(set) var receiptsOnTheirWay = 0
+    /// Set by the world: the server answered a receipt of this process with 200.
+    var onReceiptAccepted: (() -> Void)?
+
+    init(_ network: SimulatedNetwork) {
+        self.network = network
+    }
+
+    func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
+        guard request.method == "POST", request.path == "/v1/receipts" else {
+            return network.send(request, completion: completion)
+        }
+        receiptsOnTheirWay += 1
+        network.send(
+            request,
+            handled: { [self] response in if response.status == 200 { onReceiptAccepted?() } },
+            completion: { [self] response in
+                receiptsOnTheirWay -= 1
+                completion(response)
+            })
+    }
+}
