@@ -144,8 +144,12 @@ extension Backend {
 
         let why = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
         if let known, transaction.revocationDate != nil, Self.isAboutAnEarlierPeriod(transaction, than: known) {
-            // A refund of a period already over: Apple keeps the current one, and so does the ledger.
+            // A refund of a period already over: Apple keeps the current one, and so does the ledger, if the period it
+            // knows is Apple's current one. News lost on its way (a refund, a resubscription) may have left it an
+            // older period than the one revoked (seed 6129): Apple's status says.
             try ledger.refundChanged(id, revoked: false, why: why, transactionId: transaction.transactionId, at: now)
+            _ = try reconcile(
+                try ledger.purchase(id) ?? known, now: now, why: "an earlier period revoked: is the one known running?")
             return "applied"
         }
         purchase.productId = transaction.productId
