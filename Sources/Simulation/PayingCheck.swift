@@ -28,12 +28,16 @@ enum PayingCheck {
             // A first claim is no move: when it got this owner is the ledger's to say, not the world's start (a
             // fault at any time before would excuse it).
             let movedAt = try ledger.ownedSince(paid.originalTransactionId) ?? .worldStart
+            // Given by a receipt (a first claim or a move to who paid), not by a restore or a transfer.
+            let lastMove = try ledger.moves().last { $0.originalTransactionId == paid.originalTransactionId }
+            let byReceipt = lastMove.map { $0.at < movedAt || $0.via == .purchase } ?? true
             // A fault in the step that moved it, the app quit since or in that very step (the quit app asked
-            // for it; its answer was lost with the app) unless the phone has started again and sent its receipt
-            // again, or an error the reader was told since (the answer never came back): the reader knows to try
-            // again, and a restore on that phone gets its identity back.
+            // for it; its answer was lost with the app) unless it came by a receipt and the phone has started
+            // again and sent that receipt again, or an error the reader was told since (the answer never came
+            // back): the reader knows to try again, and a restore on that phone gets its identity back.
             let interrupted = interruptedAt.map { $0 >= context.stepBegan(containing: movedAt) } ?? false
-            let excused = interrupted ? !(try resentSince(movedAt, madeFor: owner, context)) : false
+            let resent = interrupted && byReceipt ? try resentSince(movedAt, madeFor: owner, context) : false
+            let excused = interrupted && !resent
             if context.faultSince(context.stepBegan(containing: movedAt)) || excused
                 || toldFailure(since: movedAt, world)
             {
