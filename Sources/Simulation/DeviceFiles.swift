@@ -26,11 +26,24 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         set { if let data = encoded(newValue) { write("account.json", data) } }
     }
 
-    /// A count in a file of its own, none when zero: it changes around every receipt sent.
+    /// A count in a file of its own, none when zero: it changes around every receipt sent. The phone is the
+    /// file's one writer: read once, and written only when it changes.
     var unansweredReceipts: Int {
-        get { read("receipts-unanswered").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0 }
-        set { write("receipts-unanswered", newValue > 0 ? Data(String(newValue).utf8) : nil) }
+        get {
+            if let knownUnanswered { return knownUnanswered }
+            let count = read("receipts-unanswered").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+            knownUnanswered = count
+            return count
+        }
+        set {
+            guard newValue != unansweredReceipts else { return }
+            knownUnanswered = nil
+            if write("receipts-unanswered", newValue > 0 ? Data(String(newValue).utf8) : nil) {
+                knownUnanswered = newValue
+            }
+        }
     }
+    private var knownUnanswered: Int?
 
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
