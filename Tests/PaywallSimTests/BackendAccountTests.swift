@@ -107,12 +107,7 @@ import Testing
             guard request.path == "/v1/sessions/refresh" else { return }
             credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
         }
-        let client = BackendClient(
-            transport: transport, deviceId: "phone-1",
-            timer: { [scheduler = world.scheduler] delay, action in
-                let event = scheduler.schedule(after: delay, action)
-                return { scheduler.cancel(event) }
-            })
+        let client = world.client(on: "phone-1", over: transport)
         client.credentials = { credentials }
         var ended: [String] = []
         client.onSessionEnded = { ended.append($0) }
@@ -144,12 +139,7 @@ import Testing
             credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
             signedIn = ben.0.identityId
         }
-        let client = BackendClient(
-            transport: transport, deviceId: "phone-1",
-            timer: { [scheduler = world.scheduler] delay, action in
-                let event = scheduler.schedule(after: delay, action)
-                return { scheduler.cancel(event) }
-            })
+        let client = world.client(on: "phone-1", over: transport)
         client.credentials = { credentials }
         client.signedInAccount = { signedIn }
         _ = world.await { client.transfer(anonymousToken: guest.token ?? "", completion: $0) }

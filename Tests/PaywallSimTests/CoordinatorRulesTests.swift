@@ -86,12 +86,18 @@ import WhiteLabel
 
 /// The coordinator's rules (issue 5) that do not need the store's lifecycle.
 @Suite struct CoordinatorRulesTests {
-    @Test func aNewPhoneRestoresWithoutAnAccountAndTheMoveIsRecorded() throws {
+    /// The reader bought on the iPhone without an account, and picked up a new iPad on the same Apple ID.
+    private func boughtOnAnotherPhone() throws -> World {
         let world = try newsWorld()
         world.launchAndSettle()
         world.buyFromFeed()
         try world.newDevice(named: "ipad")
         world.scheduler.runUntilIdle()
+        return world
+    }
+
+    @Test func aNewPhoneRestoresWithoutAnAccountAndTheMoveIsRecorded() throws {
+        let world = try boughtOnAnotherPhone()
         #expect(!world.isUnlocked)
         world.openProfile()
         world.choose("Restore purchase")
@@ -104,11 +110,7 @@ import WhiteLabel
     /// A restore moves purchases to whoever sends it: one ana tapped is not sent as ben, who signed in while the
     /// receipt it needs was on its way (he may tap Restore himself).
     @Test func aRestoreAnAccountTappedIsNotSentAsAnotherAccountSignedInBeforeItLeaves() throws {
-        let world = try newsWorld()
-        world.launchAndSettle()
-        world.buyFromFeed()
-        try world.newDevice(named: "ipad")
-        world.scheduler.runUntilIdle()
+        let world = try boughtOnAnotherPhone()
         world.openProfile()
         world.signUp("ben@example.com")
         let ben = try #require(world.device.storage.accountSession)
@@ -167,11 +169,7 @@ import WhiteLabel
     }
 
     @Test func aSignedInReaderWhoseAppleIDAlreadyPaysIsNotChargedAgain() throws {
-        let world = try newsWorld()
-        world.launchAndSettle()
-        world.buyFromFeed()
-        try world.newDevice(named: "ipad")
-        world.scheduler.runUntilIdle()
+        let world = try boughtOnAnotherPhone()
         world.openProfile()
         world.signUp("reader@example.com")
         world.backToFeed()

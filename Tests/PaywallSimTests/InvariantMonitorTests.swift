@@ -10,6 +10,16 @@ import Testing
 
 /// The monitor's own checks, with the world broken by hand where the app and the store never break it.
 @Suite struct InvariantMonitorTests {
+    /// What invariant 12 says of the ledger's moves made by `move` while `step` runs.
+    private func movesJudged(in world: World, during step: MonitoredStep, _ move: () throws -> Void) throws
+        -> [String]
+    {
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(step)
+        try move()
+        return monitor.didRun().filter { $0.invariant == .movesOnlyAsAsked }.map(\.detail)
+    }
+
     private func subscribedWorld() throws -> World {
         let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
         world.launch()
@@ -63,12 +73,11 @@ import Testing
         let ledger = world.backend.ledger
         let owner = try #require(try ledger.purchase(original)?.ownerId)
         let other = try ledger.createAnonymousIdentity(at: world.scheduler.now)
-        let monitor = InvariantMonitor(world: world)
-        monitor.willRun(.reader(.confirmPayment))
-        try ledger.move(original, from: owner, to: other.id, via: .purchase, at: world.scheduler.now)
-        let found = monitor.didRun().filter { $0.invariant == .movesOnlyAsAsked }
+        let found = try movesJudged(in: world, during: .reader(.confirmPayment)) {
+            try ledger.move(original, from: owner, to: other.id, via: .purchase, at: world.scheduler.now)
+        }
         #expect(
-            found.map(\.detail) == [
+            found == [
                 "\(original) moved by purchase to \(other.id), whom no purchase of it names as who paid"
             ])
     }
@@ -85,12 +94,11 @@ import Testing
         let ben = try ledger.createAccount(email: "ben@example.com", password: password, at: world.scheduler.now)
         world.device.storage.accountSession = AccountSession(
             identityId: ana.id, email: "ana@example.com", token: "token", refreshToken: "refresh", levels: [])
-        let monitor = InvariantMonitor(world: world)
-        monitor.willRun(.reader(.acceptTransfer))
-        try ledger.move(original, from: guest, to: ben.id, via: .transfer, at: world.scheduler.now)
-        let found = monitor.didRun().filter { $0.invariant == .movesOnlyAsAsked }
+        let found = try movesJudged(in: world, during: .reader(.acceptTransfer)) {
+            try ledger.move(original, from: guest, to: ben.id, via: .transfer, at: world.scheduler.now)
+        }
         #expect(
-            found.map(\.detail) == [
+            found == [
                 "\(original) moved by transfer to \(ben.id), but the transfer was asked for \(ana.id)"
             ])
     }

@@ -67,9 +67,12 @@ final class LedgerWorld {
         return receipts[device]?.receipt ?? ""
     }
 
-    func client(on device: String, credentials: BackendCredentials = .none) -> BackendClient {
+    /// A client on `device`, over `transport` (the backend at once unless given), timed by the world's scheduler.
+    func client(
+        on device: String, credentials: BackendCredentials = .none, over transport: BackendTransport? = nil
+    ) -> BackendClient {
         let client = BackendClient(
-            transport: ImmediateTransport(backend: backend), deviceId: device,
+            transport: transport ?? ImmediateTransport(backend: backend), deviceId: device,
             timer: { [scheduler] delay, action in
                 let event = scheduler.schedule(after: delay, action)
                 return { scheduler.cancel(event) }
