@@ -27,7 +27,8 @@ final class SimulatedNetwork: BackendTransport {
         send(request, handled: nil, completion: completion)
     }
 
-    /// `handled`: told as the backend answers, whether or not the answer then reaches the app (a quit loses it).
+    /// `handled`: told as the backend answers (not a fault standing in for it), whether or not the answer then
+    /// reaches the app (a quit loses it).
     func send(
         _ request: HTTPRequest, handled: ((HTTPResponse) -> Void)?, completion: @escaping (HTTPResponse) -> Void
     ) {
@@ -51,9 +52,10 @@ final class SimulatedNetwork: BackendTransport {
             case .error: response = HTTPResponse(status: 500, body: Array(#"{"error":"internal"}"#.utf8))
             case .unauthorized: response = HTTPResponse(status: 401, body: Array(#"{"error":"token_expired"}"#.utf8))
             case .malformed: response = HTTPResponse(status: 200, body: Array("<html>502 Bad Gateway</html>".utf8))
-            default: response = backend.handle(request)
+            default:
+                response = backend.handle(request)
+                handled?(response)
             }
-            handled?(response)
             if fault == .lostResponse { return }
             scheduler.schedule(after: back) { [self] in
                 timeline.log(.app, "← \(response.status) \(request.method) \(request.path)")

@@ -1,8 +1,9 @@
 extension SubscriptionCoordinator {
     /// A receipt the last run sent and never heard back about (the app was killed or restarted while the server
-    /// checked it, or gave up waiting) is sent again at launch. Its transaction is finished already, so StoreKit delivers nothing
-    /// again; and the launch's own `me` may reach the server before that slow first send did, leaving the
-    /// phone without the levels the server then granted (seeds 6072, 6094). Checking a receipt twice is harmless.
+    /// checked it, or gave up waiting) is sent again at launch. Its transaction is finished already, so StoreKit
+    /// delivers nothing again; and the launch's own `me` may reach the server before that slow first send did,
+    /// leaving the phone without the levels the server then granted (seeds 6072, 6094), or without the identity
+    /// the server made for it (found-by-hand/20). Checking a receipt twice is harmless.
     func resendUnansweredReceipt() {
         guard storage.unansweredReceipts > 0, defect != .forgetUnansweredReceipt else { return }
         storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
