@@ -37,12 +37,22 @@ enum TestSupport {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
-    /// A fresh empty directory under the temporary folder.
+    /// A fresh empty directory under the temporary folder, inside this test process's own root.
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "paywall-sim-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // Short names: tests look for a folder's path on an 80-column screen. A name met twice fails, never shares.
+        try FileManager.default.createDirectory(atPath: processRoot, withIntermediateDirectories: true)
+        let path = processRoot + "/" + UUID().uuidString.prefix(12)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         return path
     }
+
+    /// One folder per test process holds every test's folder and goes when the process exits: a test that fails
+    /// before its own clean-up, or keeps its folder for a later step, leaves nothing in /tmp across runs.
+    private static let processRoot: String = {
+        let path = NSTemporaryDirectory() + "paywall-sim-tests-" + UUID().uuidString.prefix(8)
+        atexit { try? FileManager.default.removeItem(atPath: TestSupport.processRoot) }
+        return path
+    }()
 
     /// Runs the real binary and returns its exit code, standard output and standard error. It runs in a fresh
     /// temporary folder, removed after: what a command writes beside itself (a fuzz failure's scenario) never lands
