@@ -28,7 +28,8 @@ public struct AppState: Equatable, Sendable {
         case failed(String)
     }
 
-    public let app: AppPart
+    /// The owner's app as built; a planted defect alone changes it (`Device.defect`).
+    public var app: AppPart
     /// The phone's language: the owner's paywall words are chosen by it.
     public var locale = "en_US"
     /// The navigation stack; the last route is on screen. Never empty.

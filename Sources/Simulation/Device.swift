@@ -25,6 +25,16 @@ final class Device {
     /// (`ReaderInput.keepsChoices`): typing an address would otherwise build the screen once a character.
     private var builtChoices: [Choice]?
 
+    /// A rule of the app broken on purpose (the fuzzer's proof): the coordinator's, or the owner's account
+    /// requirement read as optional.
+    var defect: CoordinatorDefect? {
+        didSet {
+            coordinator.defect = defect
+            state.app.account.mode = defect == .skipAccountRequired ? .optional : ownersAccountMode
+        }
+    }
+    private let ownersAccountMode: AccountPolicy.Mode
+
     var screen: ScreenModel {
         if let builtScreen { return builtScreen }
         let screen = state.screen
@@ -93,6 +103,7 @@ final class Device {
         self.transport = transport
         clock = { scheduler.now }
         state = AppState(app: app)
+        ownersAccountMode = app.account.mode
         let backend = BackendClient(
             transport: transport, deviceId: queue.deviceId,
             timer: { delay, action in

@@ -21,6 +21,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case receiptRefreshOnce
     case subscriberPage
     case priceConsentAsked
+    case accountRequired
 
     public var description: String {
         switch self {
@@ -55,6 +56,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "the subscription page is for readers who have not subscribed: never left open to a reader holding levels"
         case .priceConsentAsked:
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
+        case .accountRequired:
+            "where the owner requires an account after subscribing, a reader who subscribed without one is asked to "
+                + "log in or sign up"
         }
     }
 }

@@ -83,7 +83,7 @@ public final class InvariantMonitor {
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
             + RefundCheck.violations(context) + restoreFirst.check() + SubscriberPageCheck.violations(context)
-            + takeFound() + consentViolations()
+            + AccountRequiredCheck.violations(context) + takeFound() + consentViolations()
     }
 
     private func takeFound() -> [InvariantViolation] {

@@ -103,7 +103,7 @@ public final class World {
     /// A rule of the app's coordinator broken on purpose, on every launch from now on (the fuzzer's proof).
     public var defect: CoordinatorDefect? {
         didSet {
-            device.coordinator.defect = defect
+            device.defect = defect
             // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
             backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
         }

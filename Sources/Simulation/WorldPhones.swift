@@ -60,7 +60,7 @@ extension World {
             queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),
             storage: storage, network: network, scheduler: scheduler, timeline: timeline)
         device.coordinator.finishPolicy = finishPolicy
-        device.coordinator.defect = defect
+        device.defect = defect
         device.readerAge = readerAge
         attach(device)
         device.launch()

@@ -34,4 +34,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case alertOnCancel = "alert-on-cancel"
     /// Never sends again at launch a receipt whose answer the last run lost by quitting.
     case forgetUnansweredReceipt = "forget-unanswered-receipt"
+    /// Lets a reader who subscribed without an account go on without one where the owner requires an account
+    /// after subscribing (the app reads the owner's setting as optional).
+    case skipAccountRequired = "skip-account-required"
 }

@@ -121,6 +121,7 @@ import WhiteLabel
         (CoordinatorDefect.notActiveAfterPaying, [.toldIsTrue], "confirm payment"),
         (CoordinatorDefect.skipPriceConsent, [.priceConsentAsked], "price-increase"),
         (CoordinatorDefect.alertOnCancel, [.onePaymentAtATime], "cancel payment"),
+        (CoordinatorDefect.skipAccountRequired, [.accountRequired], "app fit-track"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)

@@ -1,0 +1,24 @@
+import AppFlow
+
+/// Invariant 21, the owner's "account required after subscribing" (seed 000: "the reader is invited to log in or
+/// sign up, and the subscription moves to the account"; seed 001: "the anonymous purchase can still finish first.
+/// The app then presents login or registration"): once the world settled, an app whose owner requires an account
+/// shows a reader holding levels under the phone's anonymous identity nothing but that request, or the form
+/// opened from it. A purchase may finish first; the reader is never left reading as a guest.
+enum AccountRequiredCheck {
+    static func violations(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        guard context.settled, world.isAppRunning, world.config.app.account.mode == .requiredAfterSubscribing
+        else { return [] }
+        let state = world.appState
+        guard case .anonymous = state.access.identity, state.access.isSubscriber,
+            !state.stack.contains(.accountRequired)
+        else { return [] }
+        return [
+            InvariantViolation(
+                .accountRequired,
+                "\(world.deviceName) holds \(WorldReading.list(context.phoneLevels)) without an account and shows "
+                    + "\(world.screen.id.rawValue), not the request to log in or sign up")
+        ]
+    }
+}
