@@ -8,6 +8,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// A payment reached Apple's queue from the phone `deviceId` (the store's device identifier), with the
     /// receipt that phone held then (what the app could have asked its server about before paying).
     case paymentAdded(productId: String, deviceId: String, receipt: String?)
+    /// Apple refused a payment from the phone `deviceId` because that phone cannot make payments: the app
+    /// handed it over without checking first.
+    case paymentNotAllowed(deviceId: String)
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)

@@ -22,6 +22,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case subscriberPage
     case priceConsentAsked
     case accountRequired
+    case paymentsAllowedFirst
 
     public var description: String {
         switch self {
@@ -59,6 +60,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .accountRequired:
             "where the owner requires an account after subscribing, a reader who subscribed without one is asked to "
                 + "log in or sign up"
+        case .paymentsAllowedFirst:
+            "the app checks that the phone can make payments before handing Apple a payment"
         }
     }
 }

@@ -115,11 +115,18 @@ public final class InvariantMonitor {
                         .receiptRefreshOnce,
                         "the app on \(deviceId) asked Apple for a receipt while \(alreadyRunning) of its own "
                             + "requests had not answered"))
+            case .paymentNotAllowed(let deviceId) where judging:
+                // Seed 000: "Before handing over to Apple, the service checks that this iPhone is allowed to make
+                // payments".
+                found.append(
+                    InvariantViolation(
+                        .paymentsAllowedFirst,
+                        "the app on \(deviceId) handed Apple a payment while the phone could not make payments"))
             case .becameActive(let deviceId, consentDue: true) where judging:
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
-            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive: break
+            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed: break
             }
         }
         eventsRead = events.count

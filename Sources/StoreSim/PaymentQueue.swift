@@ -212,6 +212,7 @@ public final class PaymentQueue {
             "payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")",
             event: .paymentAdded(productId: productIdentifier, deviceId: deviceId, receipt: heldReceipt))
         guard canMakePayments else {
+            store.log("payment refused: this phone cannot make payments", event: .paymentNotAllowed(deviceId: deviceId))
             deliver(failed(number, productIdentifier, .paymentNotAllowed), after: .zero)
             return
         }

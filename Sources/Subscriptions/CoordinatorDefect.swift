@@ -37,4 +37,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Lets a reader who subscribed without an account go on without one where the owner requires an account
     /// after subscribing (the app reads the owner's setting as optional).
     case skipAccountRequired = "skip-account-required"
+    /// Hands Apple a payment without checking that the phone can make payments.
+    case skipPaymentsCheck = "skip-payments-check"
 }

@@ -14,7 +14,7 @@ extension SubscriptionCoordinator {
         }
         // Seed 001's order: payments allowed, the product, then the parental gate, so a phone that
         // cannot pay never shows a child's gate only to refuse once a grown-up answered it.
-        guard store.canMakePayments else {
+        guard store.canMakePayments || defect == .skipPaymentsCheck else {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))
         }
@@ -119,7 +119,14 @@ extension SubscriptionCoordinator {
 
     /// The gate is judged again as the payment goes to Apple: the reader's age may have become known while
     /// the server was asked (seed 001 keeps the gate "close to the operation that can spend money").
-    private func gateStillHolds() -> Bool {
+    /// Just before a payment goes to Apple: the phone can still make payments (the setting may have changed while
+    /// the server was asked first), and a grown-up answered the gate where one is required.
+    private func mayHandOver() -> Bool {
+        guard store.canMakePayments || defect == .skipPaymentsCheck else {
+            log("purchase refused: this device cannot make payments")
+            finishPurchase(.refused(.paymentsNotAllowed))
+            return false
+        }
         guard requiresParentalGate, activePurchase?.gatePassed != true, defect != .skipParentalGate else { return true }
         log("purchase waits for the parental gate")
         finishPurchase(.refused(.parentalGateRequired))
@@ -158,7 +165,7 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
-        guard gateStillHolds() else { return }
+        guard mayHandOver() else { return }
         activePurchase?.progress(.waitingForStore)
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
         log("purchase \(offer.id): handing over to the App Store")
@@ -179,7 +186,7 @@ extension SubscriptionCoordinator {
             guard let serial, stillRuns(serial) else { return }
             switch result {
             case .success(let signed):
-                guard gateStillHolds() else { return }
+                guard mayHandOver() else { return }
                 log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
                 activePurchase?.handedOver = true
                 store.addPayment(productIdentifier: productId, offer: signed)

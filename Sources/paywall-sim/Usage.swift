@@ -169,6 +169,8 @@ enum Usage {
             return to the foreground shows Apple's consent sheet unless another sheet is up
          21 where the owner requires an account after subscribing, a reader holding levels without
             one is shown nothing but the request to log in or sign up, or the form opened from it
+         22 the app checks that the phone can make payments before handing Apple a payment: Apple
+            never refuses one for a phone that cannot pay
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
@@ -192,7 +194,8 @@ enum Usage {
                                restored-without-access, silent-approval; skip-parental-gate,
                                skip-restore-before-purchase, refresh-per-caller,
                                pay-for-first-offer, not-active-after-paying, skip-price-consent,
-                               alert-on-cancel, forget-unanswered-receipt, skip-account-required
+                               alert-on-cancel, forget-unanswered-receipt, skip-account-required,
+                               skip-payments-check
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help
