@@ -34,7 +34,11 @@ extension Backend {
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let purchases = try receipt.records.map { record -> InspectedPurchase in
-                let known = try ledger.purchase(record.originalTransactionIdentifier)
+                // Apple's record not yet in the ledger is said as a restore would enter it: its appAccountToken's
+                // customer's, so the app is told "you" of what it paid for itself and another's of another's.
+                let known =
+                    try ledger.purchase(record.originalTransactionIdentifier)
+                    ?? payer(record.appAccountToken).map { receipt.purchase(record, owner: $0.id) }
                 let decision = try decide(
                     known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
                 let owner: String
@@ -71,6 +75,8 @@ extension Backend {
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     var known = try ledger.purchase(id)
+                    // Entered by this restore as the caller's own (its appAccountToken names them): restored to them.
+                    var enteredAsCallers = false
                     if let stored = known {
                         try refresh(stored, from: receipt, record, at: now)
                         known = try ledger.purchase(id)
@@ -84,6 +90,7 @@ extension Backend {
                             purchase, at: now, actor: payer?.id ?? "restore",
                             ownerPurchaseMillis: record.purchaseDate.milliseconds)
                         known = purchase
+                        enteredAsCallers = payer != nil && payer?.id == owner?.id
                     }
                     let decision = try decide(
                         known, caller: owner, receipt: receipt.payload, request: request,
@@ -99,7 +106,7 @@ extension Backend {
                     }
                     switch decision {
                     case .alreadyYours:
-                        continue
+                        if enteredAsCallers { restored.append(id) }
                     case .claim, .move:
                         let identity =
                             try owner ?? ledger.createAnonymousIdentity(at: now, deviceId: device(of: request))

@@ -117,10 +117,9 @@ extension SubscriptionCoordinator {
         return true
     }
 
-    /// The gate is judged again as the payment goes to Apple: the reader's age may have become known while
-    /// the server was asked (seed 001 keeps the gate "close to the operation that can spend money").
-    /// Just before a payment goes to Apple: the phone can still make payments (the setting may have changed while
-    /// the server was asked first), and a grown-up answered the gate where one is required.
+    /// Judged again just before a payment goes to Apple, since either may have changed while the server was asked
+    /// first: the phone can still make payments, and a grown-up answered the gate where one is required (the
+    /// reader's age may have become known; seed 001 keeps the gate "close to the operation that can spend money").
     private func mayHandOver() -> Bool {
         guard store.canMakePayments || defect == .skipPaymentsCheck else {
             log("purchase refused: this device cannot make payments")

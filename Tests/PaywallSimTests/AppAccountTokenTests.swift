@@ -140,6 +140,24 @@ import Testing
         #expect(answer.body["error"] as? String == "restore_account_owned")
         #expect(world.owner(of: id) == ana.id)
     }
+
+    /// A purchase Apple holds that the ledger never heard of (its check failed, its notification was lost) is its
+    /// payer's from the first look: the check before paying says "you" of it, and a restore lists it as restored,
+    /// so an app that asks first never pays again for it (seed 6386).
+    @Test func anUnreportedPurchaseIsItsPayersToTheCheckBeforePayingAndToARestore() throws {
+        let world = try LedgerWorld()
+        let ben = try signUp(world, "ben@example.com")
+        let receipt = world.buy(on: device, appleId: appleId, appAccountToken: ben.appAccountToken)
+        let id = try #require(world.store.transactions(appleId: appleId).first?.originalTransactionIdentifier)
+        #expect(world.owner(of: id) == nil)
+        let inspected = send(world, "/v1/restores/inspect", ["receipt": receipt], token: ben.token)
+        let purchases = try #require(inspected.body["purchases"] as? [[String: Any]])
+        #expect(purchases.map { $0["owner"] as? String } == ["you"])
+        let restored = send(world, "/v1/restores", ["receipt": receipt], token: ben.token)
+        #expect(restored.status == 200)
+        #expect(restored.body["restored"] as? [String] == [id])
+        #expect(world.owner(of: id) == ben.id)
+    }
 }
 
 /// The same, through the app: a signed-in reader's payment carries their appAccountToken.
