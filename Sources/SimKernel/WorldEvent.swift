@@ -11,6 +11,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple refused a payment from the phone `deviceId` because that phone cannot make payments: the app
     /// handed it over without checking first.
     case paymentNotAllowed(deviceId: String)
+    /// A purchase's success closed the paywall on the phone `deviceId` onto another screen than the one it was
+    /// opened from (`detail` says which).
+    case paywallClosedElsewhere(deviceId: String, detail: String)
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)

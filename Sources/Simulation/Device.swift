@@ -197,7 +197,19 @@ final class Device {
         if state.locale != queue.locale { state.locale = queue.locale }
         // The kept choices (built again if the state changed): reduce need not build the screen again.
         guard case .reader(let input) = event else {
-            for effect in reduce(&state, event) { run(effect) }
+            let paywallReturn = PaywallReturn(event, state)
+            let effects = reduce(&state, event)
+            if let paywallReturn {
+                if defect == .closePaywallToFeed {
+                    state.stack = [.feed]
+                    state.selections = [state.selections[0]]
+                }
+                if let broken = paywallReturn.broken(after: state) {
+                    timeline.log(
+                        .app, broken, event: .paywallClosedElsewhere(deviceId: queue.deviceId, detail: broken))
+                }
+            }
+            for effect in effects { run(effect) }
             return
         }
         let choices = choices

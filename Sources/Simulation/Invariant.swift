@@ -54,7 +54,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "receipt refresh done once for all who wait: an app never asks Apple for a receipt while its own "
                 + "request for one runs"
         case .subscriberPage:
-            "the subscription page is for readers who have not subscribed: never left open to a reader holding levels"
+            "the subscription page is for readers who have not subscribed: never left open to a reader holding levels, "
+                + "and a purchase closes it onto the screen it was opened from"
         case .priceConsentAsked:
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
         case .accountRequired:

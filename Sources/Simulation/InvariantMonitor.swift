@@ -122,11 +122,15 @@ public final class InvariantMonitor {
                     InvariantViolation(
                         .paymentsAllowedFirst,
                         "the app on \(deviceId) handed Apple a payment while the phone could not make payments"))
+            case .paywallClosedElsewhere(let deviceId, let detail) where judging:
+                found.append(InvariantViolation(.subscriberPage, "on \(deviceId), \(detail)"))
             case .becameActive(let deviceId, consentDue: true) where judging:
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
-            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed: break
+            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
+                .paywallClosedElsewhere:
+                break
             }
         }
         eventsRead = events.count

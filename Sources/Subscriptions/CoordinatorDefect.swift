@@ -39,4 +39,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case skipAccountRequired = "skip-account-required"
     /// Hands Apple a payment without checking that the phone can make payments.
     case skipPaymentsCheck = "skip-payments-check"
+    /// Closes the paywall onto the feed after a purchase, wherever the reader opened it from.
+    case closePaywallToFeed = "close-paywall-to-feed"
 }

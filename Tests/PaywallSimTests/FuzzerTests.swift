@@ -123,6 +123,7 @@ import WhiteLabel
         (CoordinatorDefect.alertOnCancel, [.onePaymentAtATime], "cancel payment"),
         (CoordinatorDefect.skipAccountRequired, [.accountRequired], "app fit-track"),
         (CoordinatorDefect.skipPaymentsCheck, [.paymentsAllowedFirst], "payments restricted"),
+        (CoordinatorDefect.closePaywallToFeed, [.subscriberPage], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
