@@ -34,11 +34,7 @@ extension Backend {
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let purchases = try receipt.records.map { record -> InspectedPurchase in
-                // Apple's record not yet in the ledger is said as a restore would enter it: its appAccountToken's
-                // customer's, so the app is told "you" of what it paid for itself and another's of another's.
-                let known =
-                    try ledger.purchase(record.originalTransactionIdentifier)
-                    ?? payer(record.appAccountToken).map { receipt.purchase(record, owner: $0.id) }
+                let known = try ledger.purchase(record.originalTransactionIdentifier)
                 let decision = try decide(
                     known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
                 let owner: String
