@@ -164,10 +164,12 @@ extension Backend {
         } else {
             try ledger.applyAppleState(purchase, at: now, why: why, known: known)
         }
-        if payload.notificationType == .refund, purchase.revoked {
-            // The refunded period may be one that just ended, its renewal's news not heard yet (or signed
-            // before the refund, so stale): Apple's status says whether a period runs now.
-            try reconcile(purchase, now: now, why: "refunded, is a period running now?")
+        if payload.notificationType == .refund || payload.notificationType == .revoke, purchase.revoked {
+            // The revoked period may be one that just ended, its renewal's news not heard yet (or signed before the
+            // revocation, so stale; seed 2485 for a REVOKE): Apple's status says whether a period runs now.
+            try reconcile(
+                purchase, now: now,
+                why: "\(payload.notificationType == .refund ? "refunded" : "revoked"), is a period running now?")
         }
         // Apple's news of a new purchase moves it to who paid, as the app's report would.
         if let refusal = try follow(NewPurchase(transaction), at: now) {
