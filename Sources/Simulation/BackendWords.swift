@@ -45,6 +45,11 @@ struct BackendWords {
         return (answer.identity.id, answer.levels)
     }
 
+    /// When, by the server's clock, the newest answer the phone heard about `identityId` was given; nil when none.
+    func saidAt(on phone: String, identityId: String) -> Int64? {
+        heard[phone]?[identityId]?.saidAt
+    }
+
     /// The levels the phone last heard for `identityId`; empty when it never heard of it.
     func levels(on phone: String, identityId: String) -> Set<String> {
         heard[phone]?[identityId]?.levels ?? []

@@ -138,13 +138,15 @@ enum PayingCheck {
         if let interruptedAt, context.began >= interruptedAt {
             let known = world.receiptAccepted[world.deviceName].flatMap { $0 >= context.began ? $0 : nil }
             let unknownSince = known.map { SimInstant(milliseconds: $0.milliseconds + 1) } ?? context.began
-            if try world.backend.ledger.moves().contains(where: {
-                $0.to == ownerId && $0.at >= unknownSince && owned.contains($0.originalTransactionId)
-            })
-                || !(try world.backend.ledger.purchasesChanged(since: unknownSince)).isDisjoint(with: owned)
-            {
-                return []
-            }
+            if try changed(owned, toOrOf: ownerId, since: unknownSince, world) { return [] }
+        }
+        // The app asked in this step, and the change came after the server's answer (a notification entered a
+        // purchase for the account, seed 2493): the phone learns it when it next asks.
+        if let heard = world.words.saidAt(on: world.deviceName, identityId: ownerId),
+            heard >= context.began.milliseconds,
+            try changed(owned, toOrOf: ownerId, since: SimInstant(milliseconds: heard + 1), world)
+        {
+            return []
         }
         return [
             InvariantViolation(
@@ -153,5 +155,16 @@ enum PayingCheck {
                     + "paid for, but \(world.deviceName) shows \(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(expected))"
             )
         ]
+    }
+
+    /// Whether, since `instant`, the ledger moved one of `owned` to `ownerId` or changed one of them.
+    private static func changed(_ owned: Set<String>, toOrOf ownerId: String, since instant: SimInstant, _ world: World)
+        throws -> Bool
+    {
+        let ledger = world.backend.ledger
+        return try ledger.moves().contains {
+            $0.to == ownerId && $0.at >= instant && owned.contains($0.originalTransactionId)
+        }
+            || !(try ledger.purchasesChanged(since: instant)).isDisjoint(with: owned)
     }
 }
