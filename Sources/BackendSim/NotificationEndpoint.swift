@@ -167,7 +167,7 @@ extension Backend {
         if payload.notificationType == .refund || payload.notificationType == .revoke, purchase.revoked {
             // The revoked period may be one that just ended, its renewal's news not heard yet (or signed before the
             // revocation, so stale; seed 2485 for a REVOKE): Apple's status says whether a period runs now.
-            try reconcile(
+            _ = try reconcile(
                 purchase, now: now,
                 why: "\(payload.notificationType == .refund ? "refunded" : "revoked"), is a period running now?")
         }
