@@ -53,7 +53,7 @@ extension SubscriptionCoordinator {
                     }
                     reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
                 case .failure(let failure):
-                    log("the check before paying failed (\(failure)): handing over to the App Store")
+                    log("the check before paying failed (\(failure)): going on to pay")
                     pay(offer)
                 }
             }
@@ -92,16 +92,16 @@ extension SubscriptionCoordinator {
                 // receipt (another account's, asked about on its own): it does not make paying right.
                 save(answer.access)
                 guard !answer.access.levels.isEmpty else {
-                    log("the server grants nothing from what this Apple ID pays for: handing over to the App Store")
+                    log("the server grants nothing from what this Apple ID pays for: going on to pay")
                     return pay(offer)
                 }
                 if !alreadyYours { log("the account already holds what this Apple ID pays for: nothing to buy") }
                 finishPurchase(.restoredInsteadOfCharging)
             case .success(let answer):
-                log("the move was refused (\(answer.refusal ?? "nothing moved")): handing over to the App Store")
+                log("the move was refused (\(answer.refusal ?? "nothing moved")): going on to pay")
                 pay(offer)
             case .failure(let failure):
-                log("the move failed (\(failure)): handing over to the App Store")
+                log("the move failed (\(failure)): going on to pay")
                 pay(offer)
             }
         }
