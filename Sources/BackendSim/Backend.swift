@@ -38,6 +38,8 @@ public final class Backend {
     let store: AppStore
     let clock: () -> SimInstant
     let timeline: Timeline
+    /// The answers given so far, for `serverOrderHeader`.
+    private var answersGiven: Int64 = 0
 
     /// Anonymous tokens live long: the phone has no password to get another.
     static let anonymousTokenLifetime = SimDuration.days(365)
@@ -100,13 +102,18 @@ public final class Backend {
         default: response = APIError.notFound.response
         }
         timeline.log(.backend, "\(request.method) \(request.path) → \(response.status)\(Self.errorCode(response))")
-        // When the server said it, so a client can tell an old answer from a newer one.
+        // When the server said it, so a client can tell an old answer from a newer one; and the answer's place
+        // among the server's answers, since two may be given in one millisecond (seed 2567).
+        answersGiven += 1
         response.headers[Self.serverTimeHeader] = String(clock().milliseconds)
+        response.headers[Self.serverOrderHeader] = String(answersGiven)
         return response
     }
 
     /// The server's clock when it answered, in milliseconds, on every answer.
     public static let serverTimeHeader = "X-Server-Time"
+    /// How many answers the server had given, this one included: orders answers given in one millisecond.
+    public static let serverOrderHeader = "X-Server-Order"
 
     /// The access levels an identity holds now: the union of the levels of its active purchases.
     /// A ledger that cannot be read is an error, never "no levels".

@@ -9,7 +9,7 @@ import Subscriptions
 struct BackendWords {
     private struct Word {
         let levels: Set<String>
-        let saidAt: Int64
+        let said: ServerStamp
     }
 
     /// Phone name → identity id → the newest word.
@@ -25,9 +25,9 @@ struct BackendWords {
     /// unless the phone already heard a newer one about it.
     mutating func record(_ response: HTTPResponse, on phone: String) {
         guard let (identityId, levels) = Self.identityAndLevels(response.body) else { return }
-        let saidAt = response.headers[Backend.serverTimeHeader].flatMap { Int64($0) } ?? 0
-        if let known = heard[phone]?[identityId], known.saidAt > saidAt { return }
-        heard[phone, default: [:]][identityId] = Word(levels: Set(levels), saidAt: saidAt)
+        let said = ServerStamp(response) ?? ServerStamp(time: 0, order: 0)
+        if let known = heard[phone]?[identityId], known.said > said { return }
+        heard[phone, default: [:]][identityId] = Word(levels: Set(levels), said: said)
     }
 
     /// What `Answer` reads of `body`: by `QuickJSON` when the answer is plain (every answer is read after
@@ -47,7 +47,7 @@ struct BackendWords {
 
     /// When, by the server's clock, the newest answer the phone heard about `identityId` was given; nil when none.
     func saidAt(on phone: String, identityId: String) -> Int64? {
-        heard[phone]?[identityId]?.saidAt
+        heard[phone]?[identityId]?.said.time
     }
 
     /// The levels the phone last heard for `identityId`; empty when it never heard of it.

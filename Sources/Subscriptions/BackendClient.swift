@@ -128,8 +128,10 @@ public final class BackendClient {
     private var isCancelled = false
     /// The server's clock on every answer (docs/BACKEND-API.md), in milliseconds.
     public static let serverTimeHeader = "X-Server-Time"
-    /// The server time of the answer being handled right now; nil outside an answer's handling.
-    public private(set) var answeringServerTime: Int64?
+    /// The answer's place among the server's answers: two may share a millisecond.
+    public static let serverOrderHeader = "X-Server-Order"
+    /// When the server gave the answer being handled right now; nil outside an answer's handling.
+    public private(set) var answeringStamp: ServerStamp?
     /// How many times one request may refresh the token and try again after a 401.
     public static let maxAuthenticationRetries = 2
 
@@ -373,9 +375,9 @@ public final class BackendClient {
             cancelTimeout()
             self?.onAnswer?(response)
             // Readable while the answer is handled, so an older answer that lands late can be told apart.
-            self?.answeringServerTime = response.headers[Self.serverTimeHeader].flatMap { Int64($0) }
+            self?.answeringStamp = ServerStamp(response)
             completion(Self.result(response))
-            self?.answeringServerTime = nil
+            self?.answeringStamp = nil
         }
     }
 

@@ -52,7 +52,7 @@ public final class SubscriptionCoordinator {
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
     /// The server time of the newest answer kept about each identity.
-    var newestWord: [String: Int64] = [:]
+    var newestWord: [String: ServerStamp] = [:]
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
@@ -239,7 +239,7 @@ public final class SubscriptionCoordinator {
     /// overtaken by a purchase's answer): it changes nothing. Returns whether the answer was kept.
     @discardableResult
     func save(_ answer: AccessAnswer) -> Bool {
-        if let said = backend.answeringServerTime {
+        if let said = backend.answeringStamp {
             if let newest = newestWord[answer.identityId], said < newest {
                 log("an older answer about \(answer.identityId) came after a newer one: it changes nothing")
                 publishStoredAccess()
