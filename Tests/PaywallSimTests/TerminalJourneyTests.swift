@@ -19,7 +19,10 @@ final class TmuxSession {
         let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // After the program, the shell says how it ended and whether the terminal is cooked again.
         try start(
-            "env \(environment) SWIFT_BACKTRACE=enable=no \(command); echo EXIT=$?; " + Self.terminalModes + "; cat",
+            // A carriage return first: a killed program leaves the terminal raw (a newline does not return to the
+            // first column), and the shell's "Killed …" line, as long as the command, would wrap EXIT where it fell.
+            "env \(environment) SWIFT_BACKTRACE=enable=no \(command); printf '\\r\\nEXIT=%s\\n' $?; "
+                + Self.terminalModes + "; cat",
             width: width, height: height, directory: directory)
     }
 
