@@ -75,6 +75,9 @@ final class Device {
     static let adultAge = 18
     /// Told every purchase, restore and account outcome before the app handles it, for the invariants.
     var onOutcome: ((ReaderOutcome) -> Void)?
+    /// The levels of the backend's newest word this phone heard about an identity (`BackendWords`), for
+    /// `TransferOffer`; nil when no world listens.
+    var heardLevels: ((String) -> Set<String>)?
     private let clock: () -> SimInstant
     /// When the running purchase, and the running restore or account step, began, with the levels then.
     private typealias Beginning = (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity)
@@ -198,7 +201,15 @@ final class Device {
         // The kept choices (built again if the state changed): reduce need not build the screen again.
         guard case .reader(let input) = event else {
             let paywallReturn = PaywallReturn(event, state)
+            let transferOffer = heardLevels.flatMap {
+                TransferOffer(event, anonymous: storage.anonymousIdentity, heard: $0)
+            }
             let effects = reduce(&state, event)
+            if let transferOffer {
+                if let broken = transferOffer.broken(after: state, effects: effects) {
+                    timeline.log(.app, broken, event: .transferNotOffered(deviceId: queue.deviceId, detail: broken))
+                }
+            }
             if let paywallReturn {
                 if defect == .closePaywallToFeed {
                     state.stack = [.feed]

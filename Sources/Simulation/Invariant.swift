@@ -23,6 +23,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case priceConsentAsked
     case accountRequired
     case paymentsAllowedFirst
+    case transferOffered
 
     public var description: String {
         switch self {
@@ -63,6 +64,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "log in or sign up"
         case .paymentsAllowedFirst:
             "the app checks that the phone can make payments before handing Apple a payment"
+        case .transferOffered:
+            "a reader who subscribed without an account and signs in is asked whether to move the subscription to "
+                + "the account"
         }
     }
 }

@@ -124,12 +124,14 @@ public final class InvariantMonitor {
                         "the app on \(deviceId) handed Apple a payment while the phone could not make payments"))
             case .paywallClosedElsewhere(let deviceId, let detail) where judging:
                 found.append(InvariantViolation(.subscriberPage, "on \(deviceId), \(detail)"))
+            case .transferNotOffered(let deviceId, let detail) where judging:
+                found.append(InvariantViolation(.transferOffered, "on \(deviceId), \(detail)"))
             case .becameActive(let deviceId, consentDue: true) where judging:
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
-                .paywallClosedElsewhere:
+                .paywallClosedElsewhere, .transferNotOffered:
                 break
             }
         }

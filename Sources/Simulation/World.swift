@@ -230,6 +230,7 @@ public final class World {
         device.onOutcome = { [weak self] in self?.readerOutcomes.append($0) }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
+        device.heardLevels = { [weak self] in self?.words.levels(on: name, identityId: $0) ?? [] }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
     }

@@ -56,7 +56,7 @@ extension SubscriptionCoordinator {
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
             let anonymousLevels = storage.anonymousIdentity?.levels ?? []
-            completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty))
+            completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty && defect != .skipTransferOffer))
         case .failure(.unauthorized):
             completion(.failed(message: "The email or the password is not right."))
         case .failure(.refused(_, "email_taken")):

@@ -41,4 +41,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case skipPaymentsCheck = "skip-payments-check"
     /// Closes the paywall onto the feed after a purchase, wherever the reader opened it from.
     case closePaywallToFeed = "close-paywall-to-feed"
+    /// Never asks a reader who subscribed without an account, as they sign in, whether to move it to the account.
+    case skipTransferOffer = "skip-transfer-offer"
 }

@@ -172,6 +172,8 @@ enum Usage {
             one is shown nothing but the request to log in or sign up, or the form opened from it
          22 the app checks that the phone can make payments before handing Apple a payment: Apple
             never refuses one for a phone that cannot pay
+         23 a reader who subscribed without an account and signs in is asked whether to move the
+            subscription to the account (or it moves, signing in from the owner's request)
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
@@ -196,7 +198,7 @@ enum Usage {
                                skip-restore-before-purchase, refresh-per-caller,
                                pay-for-first-offer, not-active-after-paying, skip-price-consent,
                                alert-on-cancel, forget-unanswered-receipt, skip-account-required,
-                               skip-payments-check, close-paywall-to-feed
+                               skip-payments-check, close-paywall-to-feed, skip-transfer-offer
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

@@ -124,6 +124,7 @@ import WhiteLabel
         (CoordinatorDefect.skipAccountRequired, [.accountRequired], "app fit-track"),
         (CoordinatorDefect.skipPaymentsCheck, [.paymentsAllowedFirst], "payments restricted"),
         (CoordinatorDefect.closePaywallToFeed, [.subscriberPage], "confirm payment"),
+        (CoordinatorDefect.skipTransferOffer, [.transferOffered], "sign in"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
@@ -134,6 +135,7 @@ import WhiteLabel
         // An offer code redeemed on the App Store, or a plan switched in Apple's settings, reaches the observer as
         // a purchase nobody waits for too.
         if clue == "parent approve" { clues += ["store approve", "redeem code", "switch plan"] }
+        if clue == "sign in" { clues = ["login ", "signup "] }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)

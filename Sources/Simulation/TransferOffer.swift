@@ -1,0 +1,29 @@
+import AppFlow
+import Subscriptions
+
+/// Seed 000: "When a reader who subscribed without an account logs in later, the app asks whether to transfer the
+/// subscription to that account." Judged as the app takes a sign-in's success on a phone holding an anonymous
+/// identity the backend last said gives levels: next is the question, or the move itself where the reader signed
+/// in from the owner's request for an account (invariant 23).
+struct TransferOffer {
+    let anonymousId: String
+    let levels: Set<String>
+
+    /// `heard`: the levels of the backend's newest word the phone heard about an identity.
+    init?(_ event: AppEvent, anonymous: AnonymousIdentity?, heard: (String) -> Set<String>) {
+        guard case .accountFinished(.signedIn) = event, let anonymous else { return nil }
+        let levels = heard(anonymous.id)
+        guard !levels.isEmpty else { return nil }
+        anonymousId = anonymous.id
+        self.levels = levels
+    }
+
+    /// What is wrong with how the sign-in left the reader; nil when they are asked, or the move is on its way.
+    func broken(after state: AppState, effects: [AppEffect]) -> String? {
+        if state.route == .transferPrompt(.anonymousToAccount) || effects.contains(.transferAnonymousPurchases) {
+            return nil
+        }
+        return "a reader holding \(WorldReading.list(levels)) without an account (anonymous \(anonymousId)) signed in "
+            + "and was not asked to move the subscription to the account"
+    }
+}
