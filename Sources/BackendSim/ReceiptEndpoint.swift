@@ -220,6 +220,9 @@ extension Backend {
     }
 
     struct SubscriptionBody: Encodable {
+        /// Which purchase: the phone tells one of the Apple ID's subscriptions from another of the same product
+        /// (a family member's share beside their own).
+        let originalTransactionId: String
         let productId: String
         let expires: Int64?
         let active: Bool
@@ -236,7 +239,8 @@ extension Backend {
                 let access = try accessBody(identity, newToken: false)
                 let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
                     SubscriptionBody(
-                        productId: $0.productId, expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
+                        originalTransactionId: $0.originalTransactionId, productId: $0.productId,
+                        expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
                         autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
                 }
                 return MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions)
@@ -296,13 +300,16 @@ extension Backend.MeBody: HandWrittenAnswer {
                     body.bool("autoRenew", subscription.autoRenew)
                     body.bool("billingIssue", subscription.billingIssue)
                     body.integer("expires", subscription.expires)
+                    body.string("originalTransactionId", subscription.originalTransactionId)
                     body.string("productId", subscription.productId)
                 }
             }
         }
     }
 
-    var texts: [String?] { identity.texts + levels + subscriptions.map(\.productId) }
+    var texts: [String?] {
+        identity.texts + levels + subscriptions.flatMap { [$0.originalTransactionId, $0.productId] }
+    }
 }
 
 /// The request read from a body exactly as the app writes it around a receipt the store just issued

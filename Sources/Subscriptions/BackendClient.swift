@@ -70,6 +70,8 @@ public struct RestorablePurchase: Equatable, Sendable, Decodable {
 
 /// A subscription as the profile shows it.
 public struct SubscriptionSummary: Equatable, Sendable, Decodable {
+    /// Nil from a server older than the field.
+    public let originalTransactionId: String?
     public let productId: String
     /// Virtual milliseconds since the epoch.
     public let expires: Int64?
@@ -80,10 +82,15 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// The same subscription with auto-renew changed, as the store's own sheet shows it at once.
     public func with(autoRenew: Bool) -> SubscriptionSummary {
         SubscriptionSummary(
-            productId: productId, expires: expires, active: active, autoRenew: autoRenew, billingIssue: billingIssue)
+            originalTransactionId: originalTransactionId, productId: productId, expires: expires, active: active,
+            autoRenew: autoRenew, billingIssue: billingIssue)
     }
 
-    init(productId: String, expires: Int64?, active: Bool, autoRenew: Bool, billingIssue: Bool) {
+    init(
+        originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
+        billingIssue: Bool
+    ) {
+        self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.expires = expires
         self.active = active

@@ -312,7 +312,7 @@ extension SubscriptionCoordinator {
                     {
                         if signedInSince(account) { return askAgain() }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
-                            return askPhonesGuest(guest, about: transaction.productIdentifier, completion)
+                            return askPhonesGuest(guest, about: original, transaction.productIdentifier, completion)
                         }
                         if storage.accountSession == nil, freshCharge {
                             // A resubscription under an original someone else holds: paid, and still theirs.
@@ -367,15 +367,20 @@ extension SubscriptionCoordinator {
     /// A signed-in reader's charge that landed on a purchase someone else holds may be this phone's own,
     /// bought before signing in and not moved yet (a resubscription under its original id): then it is
     /// this phone's guest identity's, shown here as the phone's, and Profile offers to move it. "Another
-    /// account" would be untrue. Otherwise (another customer's, or the guest cannot be asked) it is.
+    /// account" would be untrue. Otherwise (another customer's, or the guest cannot be asked) it is. The guest's
+    /// purchase is the one of `original`: another of the same product (a family member's share) is not it.
     private func askPhonesGuest(
-        _ guest: AnonymousIdentity, about productId: String, _ completion: @escaping (PurchaseOutcome) -> Void
+        _ guest: AnonymousIdentity, about original: String, _ productId: String,
+        _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
         backend.me(as: .anonymous(token: guest.token)) { [self] result in
             // What the server says of the phone's identity is kept whatever it says: it is the phone's word now.
             if case .success(let (answer, _)) = result { save(answer, askedAs: guest.id) }
             guard case .success(let (answer, subscriptions)) = result,
-                case let held = subscriptions.filter({ $0.productId == productId }), !held.isEmpty
+                case let held = subscriptions.filter({
+                    $0.originalTransactionId.map { $0 == original } ?? ($0.productId == productId)
+                }),
+                !held.isEmpty
             else {
                 log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                 return completion(.ownedByAnotherAccount(canMove: true))

@@ -52,6 +52,7 @@ extension MeBody: QuickBody {
         for var fields in json.objects("subscriptions") {
             subscriptions.append(
                 SubscriptionSummary(
+                    originalTransactionId: fields.optionalString("originalTransactionId"),
                     productId: fields.string("productId"), expires: fields.optionalInteger("expires"),
                     active: fields.bool("active"), autoRenew: fields.bool("autoRenew"),
                     billingIssue: fields.bool("billingIssue")))

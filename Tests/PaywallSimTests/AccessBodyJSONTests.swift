@@ -62,7 +62,7 @@ import Testing
                 identity: identity(&random), levels: list(&random),
                 subscriptions: (0..<Int(random.next() % 3)).map { _ in
                     Backend.SubscriptionBody(
-                        productId: text(&random),
+                        originalTransactionId: text(&random), productId: text(&random),
                         expires: random.next() % 3 == 0 ? nil : Int64(bitPattern: random.next()),
                         active: random.next() % 2 == 0, autoRenew: random.next() % 2 == 0,
                         billingIssue: random.next() % 2 == 0)
