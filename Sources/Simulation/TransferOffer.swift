@@ -9,9 +9,10 @@ struct TransferOffer {
     let anonymousId: String
     let levels: Set<String>
 
-    /// `heard`: the levels of the backend's newest word the phone heard about an identity.
-    init?(_ event: AppEvent, anonymous: AnonymousIdentity?, heard: (String) -> Set<String>) {
-        guard case .accountFinished(.signedIn) = event, let anonymous else { return nil }
+    /// `anonymous`: the phone's stored identity, read only for a sign-in. `heard`: the levels of the backend's newest
+    /// word the phone heard about an identity.
+    init?(_ event: AppEvent, anonymous: @autoclosure () -> AnonymousIdentity?, heard: (String) -> Set<String>) {
+        guard case .accountFinished(.signedIn) = event, let anonymous = anonymous() else { return nil }
         let levels = heard(anonymous.id)
         guard !levels.isEmpty else { return nil }
         anonymousId = anonymous.id
