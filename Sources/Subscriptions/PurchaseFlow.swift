@@ -35,7 +35,7 @@ extension SubscriptionCoordinator {
     }
 
     /// Asks the server what the phone's receipt holds that the account has or may take. `askedAgain`: the
-    /// second ask, after a fresh receipt arrived while the first was on its way; never a third.
+    /// second ask, after a newer receipt arrived while the first was on its way; never a third.
     private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
         receipts.receipt { [self] receipt in
             guard stillRuns(serial) else { return }
@@ -46,9 +46,10 @@ extension SubscriptionCoordinator {
                 switch result {
                 case .success(let purchases):
                     // A restore running meanwhile may have brought a receipt with a purchase this one lacks
-                    // (a parent's approval, another phone's): "nothing to take" is then not known.
-                    guard askedAgain || receipts.refreshes == refreshes else {
-                        log("a fresh receipt arrived while the server checked: asking again with it")
+                    // (another phone's), or Apple delivered one (a parent's approval): "nothing to take" is then
+                    // not known.
+                    guard askedAgain || (receipts.refreshes == refreshes && store.appReceipt == receipt) else {
+                        log("a newer receipt arrived while the server checked: asking again with it")
                         return checkBeforePaying(offer, serial: serial, askedAgain: true)
                     }
                     reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
