@@ -123,9 +123,15 @@ enum PayingCheck {
         let paid = context.paid.filter { subscription in
             guard owned.contains(subscription.originalTransactionId) else { return false }
             let id = subscription.originalTransactionId
-            let changed = context.charged.filter { $0.originalTransactionIdentifier == id }.map(\.purchaseDate).max()
-            guard let changed, context.faultSince(changed) else { return true }
-            return (heard[id] ?? 0) >= changed.milliseconds
+            let latest = context.charged.filter { $0.originalTransactionIdentifier == id }
+                .max { $0.purchaseDate < $1.purchaseDate }
+            guard let latest, context.faultSince(latest.purchaseDate) else { return true }
+            // Heard from Apple after the change: strictly, for news signed in the change's own millisecond may
+            // predate it (a refund's notification, then a parent's approval, seed 9 of the long run), unless the
+            // backend's state already holds the period the change paid for.
+            if (heard[id] ?? 0) > latest.purchaseDate.milliseconds { return true }
+            let row = rows.first { $0.purchase.originalTransactionId == id }?.purchase
+            return row.map { Self.holds($0, latest) } ?? true
         }
         let expected = Set(paid.flatMap { context.levels(of: $0.productId) ?? [] })
         guard !expected.isSubset(of: context.phoneLevels) else { return [] }
@@ -155,6 +161,13 @@ enum PayingCheck {
                     + "paid for, but \(world.deviceName) shows \(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(expected))"
             )
         ]
+    }
+
+    /// Whether the backend's purchase already gives what `charge` paid for: its product, unrevoked, until its end.
+    private static func holds(_ purchase: PurchaseRecord, _ charge: TransactionRecord) -> Bool {
+        guard !purchase.revoked, purchase.productId == charge.productIdentifier else { return false }
+        guard let paidUntil = charge.expiresDate else { return true }
+        return purchase.expires.map { $0 >= paidUntil } ?? true
     }
 
     /// Whether, since `instant`, the ledger moved one of `owned` to `ownerId` or changed one of them.
