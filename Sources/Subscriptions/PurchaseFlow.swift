@@ -41,6 +41,7 @@ extension SubscriptionCoordinator {
             guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
+            let delivered = carriedOnSeen
             backend.inspectRestore(receipt) { [self] result in
                 guard stillRuns(serial) else { return }
                 switch result {
@@ -48,7 +49,7 @@ extension SubscriptionCoordinator {
                     // A restore running meanwhile may have brought a receipt with a purchase this one lacks
                     // (another phone's), or Apple delivered one (a parent's approval): "nothing to take" is then
                     // not known.
-                    guard askedAgain || (receipts.refreshes == refreshes && store.appReceipt == receipt) else {
+                    guard askedAgain || (receipts.refreshes == refreshes && carriedOnSeen == delivered) else {
                         log("a newer receipt arrived while the server checked: asking again with it")
                         return checkBeforePaying(offer, serial: serial, askedAgain: true)
                     }

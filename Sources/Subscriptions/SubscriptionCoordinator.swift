@@ -42,7 +42,8 @@ public final class SubscriptionCoordinator {
     var purchasesStarted = 0
     /// Charges nobody on screen waited for, while the server checks them (`CarriedOnCheck`).
     var carriedOnChecks: [CarriedOnCheck] = []
-    /// Carried-on charges seen, to name each check.
+    /// Carried-on transactions seen (each one Apple delivered that no purchase on screen waited for), to name each
+    /// check, and to tell the check before paying that the receipt it sent may lack one.
     var carriedOnSeen = 0
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
