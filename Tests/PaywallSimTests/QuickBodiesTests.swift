@@ -33,6 +33,12 @@ import Testing
         "{\(identity),\"levels\":[],\"levels\":[]}",
         "",
         "[]",
+        "{\(identity),\"levels\":[\"premium\"],\"subscriptions\":[{\"active\":true,\"autoRenew\":true,"
+            + "\"billingIssue\":false,\"expires\":1700000000000,\"originalTransactionId\":\"100\",\"productId\":\"p\"}]}",
+        "{\(identity),\"levels\":[],\"subscriptions\":[{\"active\":true,\"autoRenew\":true,"
+            + "\"billingIssue\":false,\"originalTransactionId\":100,\"productId\":\"p\"}]}",
+        "{\(identity),\"levels\":[],\"subscriptions\":[{\"active\":true,\"autoRenew\":true,"
+            + "\"billingIssue\":false,\"originalTransactionId\":null,\"productId\":\"p\"}]}",
     ]
 
     /// Whether `body` reads as `JSONDecoder` reads it (compared by every field, as printed; a refusal as
@@ -58,5 +64,9 @@ import Testing
         #expect(read(SessionBody.self, Self.bodies[2]).quick)
         #expect(read(MeBody.self, Self.bodies[3]).quick)
         #expect(read(ErrorBody.self, Self.bodies[14]).quick)
+        // The server's `me` as it writes it now, naming each subscription's original transaction.
+        #expect(read(MeBody.self, Self.bodies[20]).quick)
+        let me = try? BackendClient.decode(MeBody.self, Array(Self.bodies[20].utf8)).get()
+        #expect(me?.subscriptions.map(\.originalTransactionId) == ["100"])
     }
 }
