@@ -14,6 +14,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// A purchase's success closed the paywall on the phone `deviceId` onto another screen than the one it was
     /// opened from (`detail` says which).
     case paywallClosedElsewhere(deviceId: String, detail: String)
+    /// A reader holding levels tapped Subscribe on the phone `deviceId` and was not taken to the profile (`detail`
+    /// says where they are).
+    case subscriberNotOnProfile(deviceId: String, detail: String)
     /// A reader holding levels without an account signed in on the phone `deviceId` and was not asked whether to
     /// move the subscription to the account (`detail` says what they held).
     case transferNotOffered(deviceId: String, detail: String)

@@ -204,10 +204,11 @@ final class Device {
             let transferOffer = heardLevels.flatMap {
                 TransferOffer(event, anonymous: storage.anonymousIdentity, heard: $0)
             }
+            let landing = SubscribeLanding(pendingIn: state)
             let effects = reduce(&state, event)
             if let transferOffer {
-                if let broken = transferOffer.broken(after: state, effects: effects) {
-                    timeline.log(.app, broken, event: .transferNotOffered(deviceId: queue.deviceId, detail: broken))
+                report(transferOffer.broken(after: state, effects: effects)) {
+                    .transferNotOffered(deviceId: $0, detail: $1)
                 }
             }
             if let paywallReturn {
@@ -215,21 +216,36 @@ final class Device {
                     state.stack = [.feed]
                     state.selections = [state.selections[0]]
                 }
-                if let broken = paywallReturn.broken(after: state) {
-                    timeline.log(
-                        .app, broken, event: .paywallClosedElsewhere(deviceId: queue.deviceId, detail: broken))
-                }
+                report(paywallReturn.broken(after: state)) { .paywallClosedElsewhere(deviceId: $0, detail: $1) }
             }
+            if let landing { judge(landing) }
             for effect in effects { run(effect) }
             return
         }
         let choices = choices
+        let landing = SubscribeLanding(input, state, choices: choices)
         let effects = reduce(&state, event, choices: choices)
         if input.keepsChoices && effects.isEmpty {
             assert(state.screen.choices == choices, "\(input) changed the screen's choices")
             builtChoices = choices
         }
+        if let landing { judge(landing) }
         for effect in effects { run(effect) }
+    }
+
+    /// Where a Subscribe tap left the reader (the planted `subscriber-tap-ignored` takes a subscriber's tap back).
+    private func judge(_ landing: SubscribeLanding) {
+        if defect == .subscriberTapIgnored, state.route == .profile, state.access.isSubscriber, state.stack.count > 1 {
+            state.stack.removeLast()
+            state.selections.removeLast()
+        }
+        report(landing.broken(after: state)) { .subscriberNotOnProfile(deviceId: $0, detail: $1) }
+    }
+
+    /// Logs a rule of the app broken as it reduced an event, with the event the invariant monitor reads.
+    private func report(_ broken: String?, _ event: (String, String) -> WorldEvent) {
+        guard let broken else { return }
+        timeline.log(.app, broken, event: event(queue.deviceId, broken))
     }
 
     /// Hands an outcome event to `onOutcome`, with when its act began.

@@ -122,7 +122,8 @@ public final class InvariantMonitor {
                     InvariantViolation(
                         .paymentsAllowedFirst,
                         "the app on \(deviceId) handed Apple a payment while the phone could not make payments"))
-            case .paywallClosedElsewhere(let deviceId, let detail) where judging:
+            case .paywallClosedElsewhere(let deviceId, let detail) where judging,
+                .subscriberNotOnProfile(let deviceId, let detail) where judging:
                 found.append(InvariantViolation(.subscriberPage, "on \(deviceId), \(detail)"))
             case .transferNotOffered(let deviceId, let detail) where judging:
                 found.append(InvariantViolation(.transferOffered, "on \(deviceId), \(detail)"))
@@ -131,7 +132,7 @@ public final class InvariantMonitor {
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
-                .paywallClosedElsewhere, .transferNotOffered:
+                .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered:
                 break
             }
         }
@@ -270,6 +271,12 @@ struct WorldReading {
         case .anonymous(let id): "anonymous \(id)"
         case .account(let email): "account \(email)"
         }
+    }
+
+    /// A screen of the app, in words.
+    static func describe(_ route: AppState.Route) -> String {
+        if case .content(let id) = route { return "content \(id)" }
+        return "\(route)"
     }
 
     static func list(_ levels: Set<String>) -> String {

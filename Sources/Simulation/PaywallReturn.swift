@@ -18,11 +18,7 @@ struct PaywallReturn {
     func broken(after state: AppState) -> String? {
         if state.route == below || state.route == .accountRequired { return nil }
         return
-            "a purchase closed the paywall onto \(Self.name(state.route)), not \(Self.name(below)) it was opened from"
-    }
-
-    private static func name(_ route: AppState.Route) -> String {
-        if case .content(let id) = route { return "content \(id)" }
-        return "\(route)"
+            "a purchase closed the paywall onto \(WorldReading.describe(state.route)), not "
+            + "\(WorldReading.describe(below)) it was opened from"
     }
 }

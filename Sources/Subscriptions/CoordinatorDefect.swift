@@ -43,4 +43,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case closePaywallToFeed = "close-paywall-to-feed"
     /// Never asks a reader who subscribed without an account, as they sign in, whether to move it to the account.
     case skipTransferOffer = "skip-transfer-offer"
+    /// Leaves a subscriber who taps Subscribe where they were, instead of taking them to their profile.
+    case subscriberTapIgnored = "subscriber-tap-ignored"
 }

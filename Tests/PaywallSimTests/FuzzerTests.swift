@@ -125,6 +125,7 @@ import WhiteLabel
         (CoordinatorDefect.skipPaymentsCheck, [.paymentsAllowedFirst], "payments restricted"),
         (CoordinatorDefect.closePaywallToFeed, [.subscriberPage], "confirm payment"),
         (CoordinatorDefect.skipTransferOffer, [.transferOffered], "sign in"),
+        (CoordinatorDefect.subscriberTapIgnored, [.subscriberPage], "open paywall"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
@@ -136,6 +137,7 @@ import WhiteLabel
         // a purchase nobody waits for too.
         if clue == "parent approve" { clues += ["store approve", "redeem code", "switch plan"] }
         if clue == "sign in" { clues = ["login ", "signup "] }
+        if clue == "open paywall" { clues.append("\nsubscribe\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)
