@@ -56,8 +56,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "request for one runs"
         case .subscriberPage:
             "the subscription page is for readers who have not subscribed: never left open to a reader holding levels, "
-                + "a subscriber's Subscribe leads to the profile, and a purchase closes it onto the screen it was opened "
-                + "from"
+                + "a subscriber's Subscribe leads to the profile, and a purchase closes it, once the server's levels "
+                + "reached the phone, onto the screen it was opened from"
         case .priceConsentAsked:
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
         case .accountRequired:

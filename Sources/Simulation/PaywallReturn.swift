@@ -1,8 +1,10 @@
 import AppFlow
 
-/// Seed 000: "After a purchase, the page simply closes and the reader is back on the content, now unlocked."
-/// Judged as the app takes a purchase's success while the paywall waits on top: the screen under it is where the
-/// reader is next, or the request for an account over it where the owner requires one (invariant 19).
+/// Seed 000: "After a purchase, the page simply closes and the reader is back on the content, now unlocked", and
+/// "the app then reloads the account, or saves the new anonymous identity. Only then does anything unlock, and only
+/// then does the subscription page close." Judged as the app takes a purchase's success while the paywall waits on
+/// top: the phone already shows the levels the server gave, and the screen under the paywall is where the reader is
+/// next, or the request for an account over it where the owner requires one (invariant 19).
 struct PaywallReturn {
     let below: AppState.Route
 
@@ -16,6 +18,9 @@ struct PaywallReturn {
 
     /// What is wrong with where the purchase left the reader; nil when it closed onto the screen it came from.
     func broken(after state: AppState) -> String? {
+        if !state.access.isSubscriber {
+            return "a purchase closed the paywall before the phone held any level from the server"
+        }
         if state.route == below || state.route == .accountRequired { return nil }
         return
             "a purchase closed the paywall onto \(WorldReading.describe(state.route)), not "

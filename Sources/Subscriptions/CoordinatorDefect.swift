@@ -45,4 +45,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case skipTransferOffer = "skip-transfer-offer"
     /// Leaves a subscriber who taps Subscribe where they were, instead of taking them to their profile.
     case subscriberTapIgnored = "subscriber-tap-ignored"
+    /// Tells the reader the purchase went through, and closes the paywall, on Apple's word, before the server's.
+    case closeBeforeServerCheck = "close-before-server-check"
 }

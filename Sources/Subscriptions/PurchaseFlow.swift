@@ -249,6 +249,7 @@ extension SubscriptionCoordinator {
                 }
             }
             activePurchase?.progress(.checkingWithServer)
+            if defect == .closeBeforeServerCheck { finishPurchase(.purchased) }
             let startedAt = activePurchase?.startedAt ?? clock()
             let fresh = transaction.transactionDate.map { $0 >= startedAt } ?? true
             validatePayment(transaction, freshCharge: fresh) { [self] outcome in finishPurchase(outcome) }

@@ -165,8 +165,8 @@ enum Usage {
             its own request for one has not answered
          19 the subscription page is for readers who have not subscribed: once the world settled,
             neither the paywall nor its parental gate is left open to a reader holding levels; a
-            subscriber who taps Subscribe lands on the profile; a purchase closes the paywall onto
-            the screen it was opened from
+            subscriber who taps Subscribe lands on the profile; a purchase closes the paywall only
+            once the server's levels reached the phone, onto the screen it was opened from
          20 a price increase waiting for consent is asked when the app becomes active: a launch or a
             return to the foreground shows Apple's consent sheet unless another sheet is up
          21 where the owner requires an account after subscribing, a reader holding levels without
@@ -200,7 +200,7 @@ enum Usage {
                                pay-for-first-offer, not-active-after-paying, skip-price-consent,
                                alert-on-cancel, forget-unanswered-receipt, skip-account-required,
                                skip-payments-check, close-paywall-to-feed, skip-transfer-offer,
-                               subscriber-tap-ignored
+                               subscriber-tap-ignored, close-before-server-check
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

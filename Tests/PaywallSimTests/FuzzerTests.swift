@@ -126,6 +126,7 @@ import WhiteLabel
         (CoordinatorDefect.closePaywallToFeed, [.subscriberPage], "confirm payment"),
         (CoordinatorDefect.skipTransferOffer, [.transferOffered], "sign in"),
         (CoordinatorDefect.subscriberTapIgnored, [.subscriberPage], "open paywall"),
+        (CoordinatorDefect.closeBeforeServerCheck, [.subscriberPage], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
