@@ -3,7 +3,7 @@ import Subscriptions
 
 /// Seed 000: "When a reader who subscribed without an account logs in later, the app asks whether to transfer the
 /// subscription to that account." Judged as the app takes a sign-in's success on a phone holding an anonymous
-/// identity the backend last said gives levels: next is the question, or the move itself where the reader signed
+/// identity with levels the backend last said it gives: next is the question, or the move itself where the reader signed
 /// in from the owner's request for an account (invariant 23).
 struct TransferOffer {
     let anonymousId: String
@@ -13,7 +13,9 @@ struct TransferOffer {
     /// word the phone heard about an identity.
     init?(_ event: AppEvent, anonymous: @autoclosure () -> AnonymousIdentity?, heard: (String) -> Set<String>) {
         guard case .accountFinished(.signedIn) = event, let anonymous = anonymous() else { return nil }
-        let levels = heard(anonymous.id)
+        // What the phone holds for it and the backend's newest word also gave: a level the phone learned it lost from
+        // an answer that names no identity (content refused) is not one it should offer to move.
+        let levels = heard(anonymous.id).intersection(anonymous.levels.map(\.rawValue))
         guard !levels.isEmpty else { return nil }
         anonymousId = anonymous.id
         self.levels = levels
