@@ -18,6 +18,8 @@ public enum AppEvent: Equatable, Sendable {
     case restoreFinished(RestoreOutcome)
     case accountFinished(AccountOutcome)
     case subscriptionsLoaded([SubscriptionSummary])
+    /// Apple's manage sheet showed (or, after a button on it, showed again) the Apple ID's subscriptions.
+    case manageSheetShown([ManagedSubscription])
     /// The app came back to the foreground.
     case becameActive
     /// The App Store's country or the phone's language changed: the products are asked for again.
@@ -43,6 +45,9 @@ public enum AppEffect: Equatable, Sendable {
     case reloadAccess
     /// The app is active again: reload access and show a pending price-consent sheet.
     case becomeActive
+    /// "Manage my subscription": Apple's sheet, which lists what the Apple ID pays for (StoreKit's
+    /// `showManageSubscriptions`); the app hands over and is told nothing of the backend's.
+    case showManageSubscriptions
     /// "Manage my subscription": auto-renew on or off, in the store's sheet.
     case setAutoRenew(Bool)
     /// "Manage my subscription": another plan of the group, changed by the store with Apple's timing.

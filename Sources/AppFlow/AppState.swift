@@ -53,6 +53,8 @@ public struct AppState: Equatable, Sendable {
     public var operation: String?
     /// The subscriptions the backend last listed, for the profile.
     public var subscriptions: [SubscriptionSummary] = []
+    /// Apple's manage sheet as the App Store last showed it; nil until it answers.
+    public var manageSheet: [ManagedSubscription]?
     /// A Subscribe tapped while access was still loading: decided once it is known.
     public var pendingSubscribe: PendingSubscribe?
 
@@ -90,7 +92,26 @@ public struct AppState: Equatable, Sendable {
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
             && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form
             && lhs.operation == rhs.operation && lhs.subscriptions == rhs.subscriptions
+            && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
+    }
+}
+
+/// A subscription on Apple's manage sheet: the Apple ID's own, in the App Store's words, not the backend's.
+public struct ManagedSubscription: Equatable, Sendable {
+    public let productId: String
+    public let title: String
+    /// Virtual milliseconds since the epoch.
+    public let expires: Int64
+    public let willAutoRenew: Bool
+    public let isInGracePeriod: Bool
+
+    public init(productId: String, title: String, expires: Int64, willAutoRenew: Bool, isInGracePeriod: Bool) {
+        self.productId = productId
+        self.title = title
+        self.expires = expires
+        self.willAutoRenew = willAutoRenew
+        self.isInGracePeriod = isInGracePeriod
     }
 }
 

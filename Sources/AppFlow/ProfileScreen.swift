@@ -63,20 +63,33 @@ extension ScreenBuilder {
         return "Switch to \(title(of: productId, state))" + (price.map { " (\($0))" } ?? "")
     }
 
-    /// The store's subscription management ("Manage my subscription"): the plan, the next renewal,
-    /// and auto-renew off or on — Apple's sheet, shown because the subscription was bought on this platform.
+    /// Apple's "Manage subscriptions" sheet, opened by "Manage my subscription": what the phone's Apple ID pays
+    /// for, as the App Store holds it (`AppState.manageSheet`), with auto-renew and the group's other plans.
     static func manageSubscription(_ state: AppState) -> Built {
         var rows = [Row(.heading, "Manage my subscription")]
-        let active = state.subscriptions.filter(\.active)
-        for subscription in active {
-            let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
-            rows.append(Row(.text, "Plan: \(title(of: subscription.productId, state))"))
-            rows.append(Row(.muted, subscription.autoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
+        guard let sheet = state.manageSheet else {
+            rows += [Row(.muted, "Loading…"), Row(.spacer), Row(.button, "Done", choice: .done)]
+            return manageSheet(rows)
         }
-        rows += [Row(.muted, "Bought with your Apple ID: the App Store manages it."), Row(.spacer)]
-        if let first = active.first {
-            let label = first.autoRenew ? "Cancel subscription" : "Renew automatically"
-            rows.append(Row(.button, label, choice: .setAutoRenew(!first.autoRenew)))
+        for subscription in sheet {
+            let date = SimInstant(milliseconds: subscription.expires).dateDescription
+            rows.append(Row(.text, "Plan: \(subscription.title)"))
+            rows.append(
+                Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
+            if subscription.isInGracePeriod {
+                rows.append(Row(.banner, "Apple could not renew it: update the payment method."))
+            }
+        }
+        if sheet.isEmpty {
+            rows.append(Row(.text, "This Apple ID pays for no subscription to \(state.app.name)."))
+            rows.append(Row(.muted, "A subscription bought with another Apple ID is managed from that Apple ID."))
+        } else {
+            rows.append(Row(.muted, "Bought with your Apple ID: the App Store manages it."))
+        }
+        rows.append(Row(.spacer))
+        if let first = sheet.first {
+            let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
+            rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
             for offer in otherPlans(than: first.productId, state) {
                 // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
                 rows.append(
@@ -86,6 +99,10 @@ extension ScreenBuilder {
             }
         }
         rows.append(Row(.button, "Done", choice: .done))
+        return manageSheet(rows)
+    }
+
+    private static func manageSheet(_ rows: [Row]) -> Built {
         let screen = ScreenModel(
             id: .manageSubscription, title: "App Store", rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])

@@ -40,6 +40,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += finishAccount(outcome, &state)
     case .subscriptionsLoaded(let subscriptions):
         state.subscriptions = subscriptions
+    case .manageSheetShown(let subscriptions):
+        state.manageSheet = subscriptions
     case .becameActive:
         effects.append(.becomeActive)
         // A products request that failed earlier is tried again.
@@ -183,13 +185,11 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         return [.logOut]
     case .manageSubscription:
         push(.manageSubscription, &state)
-        return [.reloadAccess]
+        state.manageSheet = nil
+        return [.showManageSubscriptions]
     case .setAutoRenew(let enabled):
-        // Apple's sheet shows its own change at once; the backend learns it from Apple's notification,
-        // so reloading from it now would show the old state. The profile reloads when it opens.
-        if let index = state.subscriptions.firstIndex(where: \.active) {
-            state.subscriptions[index] = state.subscriptions[index].with(autoRenew: enabled)
-        }
+        // Apple's sheet shows its own change (the store answers with the sheet again); the backend learns it
+        // from Apple's notification, and the profile shows it when it next asks the backend.
         return [.setAutoRenew(enabled)]
     case .changePlan(let productId):
         // The store applies Apple's timing; access changes when the app hears of it (an upgrade reaches

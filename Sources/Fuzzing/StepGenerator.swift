@@ -108,13 +108,16 @@ struct StepGenerator {
             let offer = pick(offers).id
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
-            // Another plan of the running subscription's group, as the sheet lists it (issue 15).
+            // Auto-renew of the first subscription Apple's sheet lists, another plan of its group (issue 15).
             let offers = state.offers ?? []
-            let running = state.subscriptions.first(where: \.active)?.productId
-            let group = offers.first { $0.productId == running }?.product.subscriptionGroupIdentifier
-            let plans = offers.filter { $0.productId != running && $0.product.subscriptionGroupIdentifier == group }
+            let running = state.manageSheet?.first
+            let group = offers.first { $0.productId == running?.productId }?.product.subscriptionGroupIdentifier
+            let plans = offers.filter {
+                $0.productId != running?.productId && $0.product.subscriptionGroupIdentifier == group
+            }
             let switches = group == nil ? [] : plans.map { ReaderAction.changePlan($0.productId) }
-            return pick([.setAutoRenew(false), .back, .openFeed] + switches + switches)
+            let renewal = running.map { [ReaderAction.setAutoRenew(!$0.willAutoRenew)] } ?? []
+            return pick(renewal + [.back, .openFeed] + switches + switches)
         case .profile:
             var here: [ReaderAction] = [.restore]
             if state.isSignedIn { here.append(.logOut) }

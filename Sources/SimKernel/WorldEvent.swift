@@ -20,6 +20,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// A reader holding levels without an account signed in on the phone `deviceId` and was not asked whether to
     /// move the subscription to the account (`detail` says what they held).
     case transferNotOffered(deviceId: String, detail: String)
+    /// Apple's manage sheet on the phone `deviceId` listed other subscriptions than the App Store holds for its
+    /// Apple ID (`detail` says which).
+    case manageSheetUntrue(deviceId: String, detail: String)
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)

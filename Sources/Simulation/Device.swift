@@ -219,6 +219,11 @@ final class Device {
                 report(paywallReturn.broken(after: state)) { .paywallClosedElsewhere(deviceId: $0, detail: $1) }
             }
             if let landing { judge(landing) }
+            if case .manageSheetShown = event {
+                report(ManageSheetTruth.broken(shown: state.manageSheet, store: queue.manageSheet())) {
+                    .manageSheetUntrue(deviceId: $0, detail: $1)
+                }
+            }
             for effect in effects { run(effect) }
             return
         }
@@ -231,6 +236,14 @@ final class Device {
         }
         if let landing { judge(landing) }
         for effect in effects { run(effect) }
+    }
+
+    /// The planted `manage-sheet-from-account`'s sheet: the backend's list, `autoRenew` changed as a press showed it.
+    private func accountsSheet(_ subscriptions: [SubscriptionSummary], autoRenew: Bool? = nil) -> [ManagedSubscription]
+    {
+        ManageSheetTruth.fromAccount(subscriptions, autoRenew: autoRenew) { productId in
+            state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+        }
     }
 
     /// Where a Subscribe tap left the reader (the planted `subscriber-tap-ignored` takes a subscriber's tap back).
@@ -356,8 +369,19 @@ final class Device {
             coordinator.reloadAccess { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
         case .becomeActive:
             coordinator.appBecameActive { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
+        case .showManageSubscriptions where defect == .manageSheetFromAccount:
+            coordinator.reloadAccess { [weak self] subscriptions in
+                self?.dispatch(.subscriptionsLoaded(subscriptions))
+                self?.dispatch(.manageSheetShown(self?.accountsSheet(subscriptions) ?? []))
+            }
+        case .showManageSubscriptions:
+            dispatch(.manageSheetShown(ManageSheetTruth.shown(queue.manageSheet())))
         case .setAutoRenew(let enabled):
             queue.setAutoRenew(enabled)
+            let sheet =
+                defect == .manageSheetFromAccount
+                ? accountsSheet(state.subscriptions, autoRenew: enabled) : ManageSheetTruth.shown(queue.manageSheet())
+            dispatch(.manageSheetShown(sheet))
         case .changePlan(let productId):
             queue.changePlan(to: productId)
         case .loadFullContent(let id, let levels):

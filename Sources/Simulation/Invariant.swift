@@ -13,7 +13,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case payingKeepsAccess
     case noSilentCharge
     case movesOnlyAsAsked
-    case sheetMatchesPaywall
+    case sheetsTellTheTruth
     case familySharedFollowsSharing
     case parentalGateFirst
     case refundTakesAccessBack
@@ -41,7 +41,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content"
         case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
-        case .sheetMatchesPaywall: "Apple's sheet agrees with the paywall on the product, price, period and free trial"
+        case .sheetsTellTheTruth:
+            "Apple's sheets tell the truth: the payment sheet agrees with the paywall, the manage sheet with the App Store"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: none after Apple's REVOKE"
         case .parentalGateFirst:

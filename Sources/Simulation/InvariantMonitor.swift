@@ -127,12 +127,14 @@ public final class InvariantMonitor {
                 found.append(InvariantViolation(.subscriberPage, "on \(deviceId), \(detail)"))
             case .transferNotOffered(let deviceId, let detail) where judging:
                 found.append(InvariantViolation(.transferOffered, "on \(deviceId), \(detail)"))
+            case .manageSheetUntrue(let deviceId, let detail) where judging:
+                found.append(InvariantViolation(.sheetsTellTheTruth, "on \(deviceId), \(detail)"))
             case .becameActive(let deviceId, consentDue: true) where judging:
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
-                .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered:
+                .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break
             }
         }

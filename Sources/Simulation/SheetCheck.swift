@@ -18,7 +18,7 @@ extension World {
         guard sheet.productIdentifier == offer.productId else {
             return [
                 InvariantViolation(
-                    .sheetMatchesPaywall,
+                    .sheetsTellTheTruth,
                     "the reader chose \(offer.id) (\(offer.productId)), Apple's sheet asks to pay for "
                         + "\(sheet.productIdentifier) (\(sheet.productTitle))")
             ]
@@ -57,7 +57,7 @@ extension World {
         guard !differences.isEmpty else { return [] }
         return [
             InvariantViolation(
-                .sheetMatchesPaywall,
+                .sheetsTellTheTruth,
                 "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
         ]
     }

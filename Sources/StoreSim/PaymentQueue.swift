@@ -105,32 +105,6 @@ public final class PaymentQueue {
         }
     }
 
-    /// "Manage my subscription": turns auto-renew of this Apple ID's running subscriptions on or off.
-    public func setAutoRenew(_ enabled: Bool) {
-        let subscriptions = store.logged("read the subscriptions to turn auto-renew \(enabled ? "on" : "off")") {
-            try store.ledger.subscriptions(appleId: appleId)
-        }
-        for subscription in subscriptions ?? [] where subscription.state.isEntitled {
-            _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {
-                try store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
-            }
-        }
-    }
-
-    /// "Manage my subscription": the running subscription in `productIdentifier`'s group changes to it,
-    /// with Apple's timing (`AppStore.changePlan`).
-    public func changePlan(to productIdentifier: String) {
-        let group = store.catalog.spec(for: productIdentifier)?.subscriptionGroup
-        let subscriptions = store.subscriptions(appleId: appleId)
-        guard let running = subscriptions.first(where: { $0.groupId == group && $0.state.isEntitled }) else {
-            return store.log("plan change to \(productIdentifier): no running subscription in its group")
-        }
-        _ = store.logged("change \(running.originalTransactionId) to \(productIdentifier)") {
-            try store.changePlan(
-                originalTransactionId: running.originalTransactionId, to: productIdentifier, deviceId: deviceId)
-        }
-    }
-
     /// The app quit: it hears no more payment updates until it starts observing again.
     public func stopObserving() {
         observer = nil

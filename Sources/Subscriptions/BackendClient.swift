@@ -79,13 +79,6 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     public let autoRenew: Bool
     public let billingIssue: Bool
 
-    /// The same subscription with auto-renew changed, as the store's own sheet shows it at once.
-    public func with(autoRenew: Bool) -> SubscriptionSummary {
-        SubscriptionSummary(
-            originalTransactionId: originalTransactionId, productId: productId, expires: expires, active: active,
-            autoRenew: autoRenew, billingIssue: billingIssue)
-    }
-
     init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
         billingIssue: Bool

@@ -47,4 +47,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case subscriberTapIgnored = "subscriber-tap-ignored"
     /// Tells the reader the purchase went through, and closes the paywall, on Apple's word, before the server's.
     case closeBeforeServerCheck = "close-before-server-check"
+    /// Shows the account's subscriptions, as the backend lists them, on Apple's manage sheet instead of what the App
+    /// Store holds for the phone's Apple ID (as the app did before session 20).
+    case manageSheetFromAccount = "manage-sheet-from-account"
 }

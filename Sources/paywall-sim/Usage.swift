@@ -150,7 +150,8 @@ enum Usage {
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)
-         13 Apple's sheet agrees with the paywall on the product, price, period and free trial
+         13 Apple's sheet agrees with the paywall on the product, price, period and free trial;
+            its manage sheet lists what the App Store holds for the phone's Apple ID
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
@@ -200,7 +201,8 @@ enum Usage {
                                pay-for-first-offer, not-active-after-paying, skip-price-consent,
                                alert-on-cancel, forget-unanswered-receipt, skip-account-required,
                                skip-payments-check, close-paywall-to-feed, skip-transfer-offer,
-                               subscriber-tap-ignored, close-before-server-check
+                               subscriber-tap-ignored, close-before-server-check,
+                               manage-sheet-from-account
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

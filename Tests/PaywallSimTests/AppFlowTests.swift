@@ -147,6 +147,47 @@ import WhiteLabel
         _ = reduce(&state, .reader(.down))
         #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Log out")
     }
+
+    /// Moves the highlight to the row that does `action` and presses Enter.
+    private func choose(_ action: ReaderAction, _ state: inout AppState) throws -> [AppEffect] {
+        let row = try #require(state.row(doing: action), "no row does \(action) on \(state.route)")
+        while state.screen.selection != row { _ = reduce(&state, .reader(.down)) }
+        return reduce(&state, .reader(.select))
+    }
+
+    /// "Manage my subscription" hands over to Apple's sheet, which lists what the App Store answers for the phone's
+    /// Apple ID, and shows its own answer again after a press: nothing the backend said is on it.
+    @Test func applesManageSheetListsWhatTheAppStoreAnswers() throws {
+        var state = try launchedState()
+        let subscriber = AccessSnapshot(
+            identity: .account(email: "ann@example.test"), levels: [AccessLevel("premium")], isKnown: true)
+        _ = reduce(&state, .accessChanged(subscriber))
+        _ = try choose(.openProfile, &state)
+        #expect(try choose(.manageSubscription, &state) == [.showManageSubscriptions])
+        #expect(state.route == .manageSubscription)
+        #expect(state.screen.rows.map(\.text).contains("Loading…"))
+        #expect(state.row(doing: .setAutoRenew(false)) == nil)
+
+        // Another Apple ID paid for the account's subscription: this one's sheet has nothing to cancel.
+        #expect(reduce(&state, .manageSheetShown([])) == [])
+        #expect(state.manageSheet == [])
+        #expect(state.screen.rows.map(\.text).contains("This Apple ID pays for no subscription to Daily News."))
+        #expect(state.row(doing: .setAutoRenew(false)) == nil)
+
+        let monthly = ManagedSubscription(
+            productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
+            willAutoRenew: true, isInGracePeriod: false)
+        _ = reduce(&state, .manageSheetShown([monthly]))
+        #expect(
+            state.screen.rows.map(\.text).prefix(3) == [
+                "Manage my subscription", "Plan: Premium Monthly",
+                "Next renewal: 2026-04-02",
+            ])
+        // The press goes to Apple; the sheet changes when Apple answers with it, not before.
+        let before = state
+        #expect(try choose(.setAutoRenew(false), &state) == [.setAutoRenew(false)])
+        #expect(state.manageSheet == before.manageSheet)
+    }
 }
 
 @Suite struct AccessLoadingTests {

@@ -117,7 +117,7 @@ import WhiteLabel
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
         (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
         (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
-        (CoordinatorDefect.payForFirstOffer, [.sheetMatchesPaywall], "select offer"),
+        (CoordinatorDefect.payForFirstOffer, [.sheetsTellTheTruth], "select offer"),
         (CoordinatorDefect.notActiveAfterPaying, [.toldIsTrue], "confirm payment"),
         (CoordinatorDefect.skipPriceConsent, [.priceConsentAsked], "price-increase"),
         (CoordinatorDefect.alertOnCancel, [.onePaymentAtATime], "cancel payment"),
@@ -127,6 +127,7 @@ import WhiteLabel
         (CoordinatorDefect.skipTransferOffer, [.transferOffered], "sign in"),
         (CoordinatorDefect.subscriberTapIgnored, [.subscriberPage], "open paywall"),
         (CoordinatorDefect.closeBeforeServerCheck, [.subscriberPage], "confirm payment"),
+        (CoordinatorDefect.manageSheetFromAccount, [.sheetsTellTheTruth], "manage subscription"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)

@@ -1,0 +1,46 @@
+import AppFlow
+import SimKernel
+import StoreSim
+import Subscriptions
+
+/// Seed 000: "'Manage my subscription' opens Apple's settings if the subscription was bought on an iPhone". The
+/// sheet is Apple's: it lists what the App Store holds for the phone's Apple ID, whichever account the backend gave it
+/// to, so a phone signed in to an account another Apple ID paid for offers nothing there to cancel. Judged by `Device`
+/// as the sheet shows (invariant 13).
+enum ManageSheetTruth {
+    /// The sheet as the app shows it.
+    static func shown(_ sheet: ManageSheet) -> [ManagedSubscription] {
+        sheet.entries.map {
+            ManagedSubscription(
+                productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
+                willAutoRenew: $0.willAutoRenew, isInGracePeriod: $0.isInGracePeriod)
+        }
+    }
+
+    /// The account's subscriptions in the backend's words: what the planted `manage-sheet-from-account` shows.
+    static func fromAccount(
+        _ subscriptions: [SubscriptionSummary], autoRenew: Bool?, titled title: (String) -> String
+    ) -> [ManagedSubscription] {
+        subscriptions.filter(\.active).map {
+            ManagedSubscription(
+                productId: $0.productId, title: title($0.productId), expires: $0.expires ?? 0,
+                willAutoRenew: autoRenew ?? $0.autoRenew, isInGracePeriod: $0.billingIssue)
+        }
+    }
+
+    /// What the phone shows that the App Store does not hold; nil when the sheet is the store's.
+    static func broken(shown: [ManagedSubscription]?, store: ManageSheet) -> String? {
+        guard let shown else { return nil }
+        let truth = Self.shown(store)
+        guard shown != truth else { return nil }
+        return "Apple's manage sheet lists \(describe(shown)) but the App Store holds \(describe(truth)) for "
+            + store.appleId
+    }
+
+    private static func describe(_ list: [ManagedSubscription]) -> String {
+        guard !list.isEmpty else { return "no subscription" }
+        return list.map {
+            "\($0.productId) (\($0.willAutoRenew ? "renews" : "ends") \(SimInstant(milliseconds: $0.expires).dateDescription))"
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,66 @@
+import SimKernel
+
+/// Apple's "Manage subscriptions" sheet (StoreKit's `showManageSubscriptions`): the subscriptions this Apple ID
+/// pays for in the app, as the App Store holds them, whichever account the app gave them to. A phone whose Apple
+/// ID did not buy the reader's subscription has nothing of it here to cancel or change.
+public struct ManageSheet: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let originalTransactionId: String
+        public let productId: String
+        /// The product's title in the store's storefront and language; its identifier where it is not sold there.
+        public let productTitle: String
+        public let expiresDate: SimInstant
+        public let willAutoRenew: Bool
+        /// Apple could not renew it and keeps access through the grace period.
+        public let isInGracePeriod: Bool
+    }
+
+    public let appleId: String
+    /// Active or in grace, by original transaction id: what the sheet's buttons act on.
+    public let entries: [Entry]
+}
+
+extension PaymentQueue {
+    /// The sheet as it reads now.
+    public func manageSheet() -> ManageSheet {
+        let running = store.subscriptions(appleId: appleId).filter(\.state.isEntitled)
+        let products = store.products(for: running.map(\.productId)).products
+        let entries = running.map { subscription in
+            ManageSheet.Entry(
+                originalTransactionId: subscription.originalTransactionId, productId: subscription.productId,
+                productTitle: products.first { $0.productIdentifier == subscription.productId }?.localizedTitle
+                    ?? subscription.productId,
+                expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
+                isInGracePeriod: subscription.state == .gracePeriod)
+        }
+        return ManageSheet(appleId: appleId, entries: entries)
+    }
+
+    /// "Cancel subscription" or "Renew automatically": auto-renew of this Apple ID's running subscriptions.
+    public func setAutoRenew(_ enabled: Bool) {
+        let subscriptions = store.logged("read the subscriptions to turn auto-renew \(enabled ? "on" : "off")") {
+            try store.ledger.subscriptions(appleId: appleId)
+        }
+        let running = (subscriptions ?? []).filter(\.state.isEntitled)
+        if running.isEmpty { store.log("auto-renew \(enabled ? "on" : "off"): \(appleId) has no running subscription") }
+        for subscription in running {
+            _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {
+                try store.setAutoRenew(enabled, originalTransactionId: subscription.originalTransactionId)
+            }
+        }
+    }
+
+    /// "Switch to …": the running subscription in `productIdentifier`'s group changes to it, with Apple's timing
+    /// (`AppStore.changePlan`).
+    public func changePlan(to productIdentifier: String) {
+        let group = store.catalog.spec(for: productIdentifier)?.subscriptionGroup
+        let subscriptions = store.subscriptions(appleId: appleId)
+        guard let running = subscriptions.first(where: { $0.groupId == group && $0.state.isEntitled }) else {
+            return store.log("plan change to \(productIdentifier): no running subscription in its group")
+        }
+        _ = store.logged("change \(running.originalTransactionId) to \(productIdentifier)") {
+            try store.changePlan(
+                originalTransactionId: running.originalTransactionId, to: productIdentifier, deviceId: deviceId)
+        }
+    }
+}
