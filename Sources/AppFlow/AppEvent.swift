@@ -17,7 +17,7 @@ public enum AppEvent: Equatable, Sendable {
     case fullContentFailed(id: String, message: String)
     case restoreFinished(RestoreOutcome)
     case accountFinished(AccountOutcome)
-    case subscriptionsLoaded([SubscriptionSummary])
+    case subscriptionsLoaded(SubscriptionList)
     /// Apple's manage sheet showed (or, after a button on it, showed again) the Apple ID's subscriptions.
     case manageSheetShown([ManagedSubscription])
     /// The app came back to the foreground.

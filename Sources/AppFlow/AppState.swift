@@ -51,8 +51,8 @@ public struct AppState: Equatable, Sendable {
     public var gate: ParentalGate?
     /// A restore or account operation under way, for the spinner.
     public var operation: String?
-    /// The subscriptions the backend last listed, for the profile.
-    public var subscriptions: [SubscriptionSummary] = []
+    /// The subscriptions the backend last listed, and for whom.
+    public var subscriptionList: SubscriptionList?
     /// Apple's manage sheet as the App Store last showed it; nil until it answers.
     public var manageSheet: [ManagedSubscription]?
     /// A Subscribe tapped while access was still loading: decided once it is known.
@@ -83,6 +83,12 @@ public struct AppState: Equatable, Sendable {
     /// Ads show unless the owner hides them for subscribers and this reader is one.
     public var showsAds: Bool { app.ads.enabled && !(app.ads.hideForSubscribers && access.isSubscriber) }
 
+    /// The subscriptions the backend last listed for the reader shown: none for another identity (listed before a
+    /// log-out or a sign-in), so the profile never shows one reader's plan to another.
+    public var subscriptions: [SubscriptionSummary] {
+        subscriptionList?.identity == access.identity ? subscriptionList?.subscriptions ?? [] : []
+    }
+
     public var isSignedIn: Bool { if case .account = access.identity { true } else { false } }
 
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
@@ -91,7 +97,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.access == rhs.access && lhs.purchase?.offerId == rhs.purchase?.offerId
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
             && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form
-            && lhs.operation == rhs.operation && lhs.subscriptions == rhs.subscriptions
+            && lhs.operation == rhs.operation && lhs.subscriptionList == rhs.subscriptionList
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
     }

@@ -38,8 +38,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += finishRestore(outcome, &state)
     case .accountFinished(let outcome):
         effects += finishAccount(outcome, &state)
-    case .subscriptionsLoaded(let subscriptions):
-        state.subscriptions = subscriptions
+    case .subscriptionsLoaded(let list):
+        state.subscriptionList = list
     case .manageSheetShown(let subscriptions):
         state.manageSheet = subscriptions
     case .becameActive:

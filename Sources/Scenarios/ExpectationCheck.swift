@@ -49,6 +49,11 @@ enum ExpectationCheck {
             try match(
                 "\"\(text)\" on the screen", "not on \(screen.visibleID.rawValue) (screen below)",
                 rendered.contains(text))
+        case .noText(let text):
+            let rendered = ScreenRenderer.plainText(screen, width: 1000)
+            try match(
+                "no \"\(text)\" on the screen", "on \(screen.visibleID.rawValue) (screen below)",
+                !rendered.contains(text))
         case .charges(let count):
             try match(
                 "\(count) charge\(count == 1 ? "" : "s")",

@@ -5,7 +5,7 @@ enum ExpectationGrammar {
     static func expectation(_ arguments: [String], rest: String) throws(StepError) -> ScenarioExpectation {
         guard let what = arguments.first else {
             throw StepError(
-                "expect what? screen, offers, levels, identity, content, ads, alert, no alert, text, "
+                "expect what? screen, offers, levels, identity, content, ads, alert, no alert, text, no text, "
                     + "charges, pending payment, timeline, invariants or nothing lost")
         }
         let tail = Array(arguments.dropFirst())
@@ -41,7 +41,10 @@ enum ExpectationGrammar {
             return .ads(shown: tail[0] == "shown")
         case "alert": return .alert(try quoted(afterWhat, "expect alert \"TEXT\""))
         case "no":
-            guard tail == ["alert"] else { throw StepError("write expect no alert") }
+            if tail.first == "text" {
+                return .noText(try quoted(afterWhat.dropFirst(4).trimmingSpaces(), "expect no text \"TEXT\""))
+            }
+            guard tail == ["alert"] else { throw StepError("write expect no alert or expect no text \"TEXT\"") }
             return .noAlert
         case "text": return .text(try quoted(afterWhat, "expect text \"TEXT\""))
         case "charges":

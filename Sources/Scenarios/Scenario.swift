@@ -122,6 +122,8 @@ public enum ScenarioExpectation: Sendable, Equatable {
     case alert(String)
     case noAlert
     case text(String)
+    /// The text is nowhere on the screen (an alert included).
+    case noText(String)
     case charges(Int)
     case pendingPayment
     case timeline(String)

@@ -69,6 +69,7 @@ public enum StepText {
         case .alert(let text): "expect alert \"\(text)\""
         case .noAlert: "expect no alert"
         case .text(let text): "expect text \"\(text)\""
+        case .noText(let text): "expect no text \"\(text)\""
         case .charges(let count): "expect charges \(count)"
         case .pendingPayment: "expect pending payment"
         case .timeline(let text): "expect timeline \"\(text)\""

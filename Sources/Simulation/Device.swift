@@ -366,13 +366,15 @@ final class Device {
         case .logOut:
             dispatch(.accountFinished(coordinator.logOut()))
         case .reloadAccess:
-            coordinator.reloadAccess { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
+            coordinator.reloadAccess { [weak self] in if let list = $0 { self?.dispatch(.subscriptionsLoaded(list)) } }
         case .becomeActive:
-            coordinator.appBecameActive { [weak self] in self?.dispatch(.subscriptionsLoaded($0)) }
+            coordinator.appBecameActive { [weak self] in if let list = $0 { self?.dispatch(.subscriptionsLoaded(list)) }
+            }
         case .showManageSubscriptions where defect == .manageSheetFromAccount:
-            coordinator.reloadAccess { [weak self] subscriptions in
-                self?.dispatch(.subscriptionsLoaded(subscriptions))
-                self?.dispatch(.manageSheetShown(self?.accountsSheet(subscriptions) ?? []))
+            coordinator.reloadAccess { [weak self] list in
+                guard let self, let list else { return }
+                dispatch(.subscriptionsLoaded(list))
+                dispatch(.manageSheetShown(accountsSheet(list.subscriptions)))
             }
         case .showManageSubscriptions:
             dispatch(.manageSheetShown(ManageSheetTruth.shown(queue.manageSheet())))

@@ -69,6 +69,18 @@ public struct RestorablePurchase: Equatable, Sendable, Decodable {
 }
 
 /// A subscription as the profile shows it.
+/// The subscriptions the backend listed for one identity (`GET /v1/me`): a list asked as one reader is never shown
+/// to another (a log-out or a sign-in while it was on its way).
+public struct SubscriptionList: Equatable, Sendable {
+    public let identity: AccessSnapshot.Identity
+    public let subscriptions: [SubscriptionSummary]
+
+    public init(identity: AccessSnapshot.Identity, subscriptions: [SubscriptionSummary]) {
+        self.identity = identity
+        self.subscriptions = subscriptions
+    }
+}
+
 public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// Nil from a server older than the field.
     public let originalTransactionId: String?
@@ -79,7 +91,7 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     public let autoRenew: Bool
     public let billingIssue: Bool
 
-    init(
+    public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
         billingIssue: Bool
     ) {

@@ -295,7 +295,7 @@ public final class SubscriptionCoordinator {
 
     /// The app came to the foreground: access may have changed while it was away (a renewal, a refund),
     /// and a price increase may wait for the reader's consent.
-    public func appBecameActive(completion: @escaping ([SubscriptionSummary]) -> Void) {
+    public func appBecameActive(completion: @escaping (SubscriptionList?) -> Void) {
         log("app became active")
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
         reloadAccess(completion: completion)
@@ -327,8 +327,12 @@ public final class SubscriptionCoordinator {
 
     /// Asks the backend again for the current identity's levels and subscriptions (the profile opened,
     /// the app became active, a renewal or a refund happened).
-    public func reloadAccess(completion: @escaping ([SubscriptionSummary]) -> Void = { _ in }) {
-        guard storage.accountSession != nil || storage.anonymousIdentity != nil else { return completion([]) }
+    /// `completion`: the subscriptions listed for the identity asked as; nil when the backend did not answer.
+    public func reloadAccess(completion: @escaping (SubscriptionList?) -> Void = { _ in }) {
+        let asked = storedAccess().identity
+        guard storage.accountSession != nil || storage.anonymousIdentity != nil else {
+            return completion(SubscriptionList(identity: asked, subscriptions: []))
+        }
         // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
         reloadPhoneIdentity(clearingFirst: false)
         let askedAs = anonymousId
@@ -336,13 +340,13 @@ public final class SubscriptionCoordinator {
             switch result {
             case .success(let (answer, subscriptions)):
                 save(answer, askedAs: askedAs)
-                completion(subscriptions)
+                completion(SubscriptionList(identity: asked, subscriptions: subscriptions))
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()
-                completion([])
+                completion(nil)
             case .failure(let failure):
                 log("access could not be reloaded: \(failure); the phone keeps what the backend said last")
-                completion([])
+                completion(nil)
             }
         }
     }

@@ -257,7 +257,7 @@ enum Usage {
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
-                 expect charges N, expect pending payment, expect timeline "TEXT",
+                 expect no text "TEXT", expect charges N, expect pending payment, expect timeline "TEXT",
                  expect invariants (the fuzzer's, at every step so far), expect nothing lost (a new phone
                  restores and every paid subscription gives its owner access)
         Also:    try STEP (an action that may not be possible on the screen: the run goes on),

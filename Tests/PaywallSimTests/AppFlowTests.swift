@@ -155,6 +155,32 @@ import WhiteLabel
         return reduce(&state, .reader(.select))
     }
 
+    /// A list of subscriptions is the backend's answer about one identity: after a log-out, or a sign-in as another
+    /// reader, the profile shows none of it, and a list asked as someone else is not shown when it lands.
+    @Test func theProfileShowsAPlanOnlyToTheReaderItWasListedFor() throws {
+        var state = try launchedState()
+        let ann = AccessSnapshot(
+            identity: .account(email: "ann@example.test"), levels: [AccessLevel("premium")], isKnown: true)
+        _ = reduce(&state, .accessChanged(ann))
+        _ = try choose(.openProfile, &state)
+        let monthly = SubscriptionSummary(
+            originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
+            expires: 1_775_120_400_000, active: true, autoRenew: true, billingIssue: false)
+        _ = reduce(&state, .subscriptionsLoaded(SubscriptionList(identity: ann.identity, subscriptions: [monthly])))
+        #expect(state.subscriptions == [monthly])
+        #expect(state.screen.rows.contains { $0.text.hasPrefix("com.dailynews.premium.monthly: renews on") })
+
+        _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
+        #expect(state.subscriptions == [])
+        #expect(!state.screen.rows.contains { $0.text.contains("renews on") })
+        // Ann's list landing after she logged out is still hers.
+        _ = reduce(&state, .subscriptionsLoaded(SubscriptionList(identity: ann.identity, subscriptions: [monthly])))
+        #expect(state.subscriptions == [])
+
+        _ = reduce(&state, .accessChanged(ann))
+        #expect(state.subscriptions == [monthly])
+    }
+
     /// "Manage my subscription" hands over to Apple's sheet, which lists what the App Store answers for the phone's
     /// Apple ID, and shows its own answer again after a press: nothing the backend said is on it.
     @Test func applesManageSheetListsWhatTheAppStoreAnswers() throws {

@@ -143,6 +143,7 @@ import WhiteLabel
             expect alert "Purchase failed"
             expect no alert
             expect text "ends on # not a comment"
+            expect no text "renews on"
             expect charges 2
             expect pending payment
             expect timeline "POST /v1/receipts"
@@ -157,7 +158,8 @@ import WhiteLabel
                 .screen(.appStoreSheet), .offers(["premium-yearly", "premium-monthly"]), .levels(["premium", "kids"]),
                 .levels([]), .identity(.anonymous), .identity(.account("a@b.test")), .identity(.none),
                 .content(id: "night-trains", unlocked: true), .ads(shown: false), .alert("Purchase failed"), .noAlert,
-                .text("ends on # not a comment"), .charges(2), .pendingPayment, .timeline("POST /v1/receipts"),
+                .text("ends on # not a comment"), .noText("renews on"), .charges(2), .pendingPayment,
+                .timeline("POST /v1/receipts"),
                 .invariants, .nothingLost,
             ])
     }
