@@ -110,14 +110,15 @@ public struct ManagedSubscription: Equatable, Sendable {
     /// Virtual milliseconds since the epoch.
     public let expires: Int64
     public let willAutoRenew: Bool
-    public let isInGracePeriod: Bool
+    /// Apple could not renew it at `expires` and keeps access until then (virtual milliseconds) while it retries.
+    public let graceExpires: Int64?
 
-    public init(productId: String, title: String, expires: Int64, willAutoRenew: Bool, isInGracePeriod: Bool) {
+    public init(productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil) {
         self.productId = productId
         self.title = title
         self.expires = expires
         self.willAutoRenew = willAutoRenew
-        self.isInGracePeriod = isInGracePeriod
+        self.graceExpires = graceExpires
     }
 }
 

@@ -74,10 +74,13 @@ extension ScreenBuilder {
         for subscription in sheet {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
             rows.append(Row(.text, "Plan: \(subscription.title)"))
-            rows.append(
-                Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
-            if subscription.isInGracePeriod {
-                rows.append(Row(.banner, "Apple could not renew it: update the payment method."))
+            if let grace = subscription.graceExpires {
+                let until = SimInstant(milliseconds: grace).dateDescription
+                rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
+                rows.append(Row(.banner, "Update your payment method to keep this subscription."))
+            } else {
+                rows.append(
+                    Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
             }
         }
         if sheet.isEmpty {

@@ -13,7 +13,7 @@ enum ManageSheetTruth {
         sheet.entries.map {
             ManagedSubscription(
                 productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
-                willAutoRenew: $0.willAutoRenew, isInGracePeriod: $0.isInGracePeriod)
+                willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds)
         }
     }
 
@@ -24,7 +24,7 @@ enum ManageSheetTruth {
         subscriptions.filter(\.active).map {
             ManagedSubscription(
                 productId: $0.productId, title: title($0.productId), expires: $0.expires ?? 0,
-                willAutoRenew: autoRenew ?? $0.autoRenew, isInGracePeriod: $0.billingIssue)
+                willAutoRenew: autoRenew ?? $0.autoRenew, graceExpires: $0.billingIssue ? $0.expires : nil)
         }
     }
 

@@ -11,8 +11,8 @@ public struct ManageSheet: Equatable, Sendable {
         public let productTitle: String
         public let expiresDate: SimInstant
         public let willAutoRenew: Bool
-        /// Apple could not renew it and keeps access through the grace period.
-        public let isInGracePeriod: Bool
+        /// Apple could not renew it and keeps access until then, the grace period's end; nil otherwise.
+        public let gracePeriodExpiresDate: SimInstant?
     }
 
     public let appleId: String
@@ -31,7 +31,8 @@ extension PaymentQueue {
                 productTitle: products.first { $0.productIdentifier == subscription.productId }?.localizedTitle
                     ?? subscription.productId,
                 expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
-                isInGracePeriod: subscription.state == .gracePeriod)
+                gracePeriodExpiresDate: subscription.state == .gracePeriod
+                    ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil)
         }
         return ManageSheet(appleId: appleId, entries: entries)
     }

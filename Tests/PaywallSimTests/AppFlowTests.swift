@@ -202,7 +202,7 @@ import WhiteLabel
 
         let monthly = ManagedSubscription(
             productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
-            willAutoRenew: true, isInGracePeriod: false)
+            willAutoRenew: true)
         _ = reduce(&state, .manageSheetShown([monthly]))
         #expect(
             state.screen.rows.map(\.text).prefix(3) == [
