@@ -192,9 +192,6 @@ public final class SubscriptionCoordinator {
         catalog = .empty
     }
 
-    /// Whether the subscription was bought on this platform, so "Manage my subscription" can open the store's sheet.
-    public var canManageInStore: Bool { access.isSubscriber }
-
     // MARK: - Access
 
     /// The access the phone's storage holds: the account's if signed in, else the anonymous identity's.

@@ -178,6 +178,8 @@ import WhiteLabel
         ("launch\nseed 3", "t.scenario:2: seed builds the world, so it must come before launch"),
         ("launch\nlaunch", "t.scenario:2: launch must come once"),
         ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
+        ("expect no text hello", "t.scenario:1: the text goes in double quotes: write expect no text \"TEXT\""),
+        ("expect no", "t.scenario:1: write expect no alert or expect no text \"TEXT\""),
         ("expect charges many", "t.scenario:1: expect charges takes a whole number"),
         ("select premium", "t.scenario:1: write select offer ID"),
         ("# only a comment", "t.scenario: no steps"),
