@@ -16,6 +16,8 @@ extension Backend {
         let identity: IdentityBody
         let levels: [String]
         let refreshToken: String
+        /// The account's subscriptions, as `GET /v1/me` lists them: the profile shows them at once.
+        let subscriptions: [SubscriptionBody]
     }
 
     struct RefreshRequest: Decodable {
@@ -81,7 +83,9 @@ extension Backend {
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
             expires: now + Self.refreshTokenLifetime, at: now)
         let access = try accessBody(identity, newToken: true)
-        return SessionBody(identity: access.identity, levels: access.levels, refreshToken: refreshToken)
+        return SessionBody(
+            identity: access.identity, levels: access.levels, refreshToken: refreshToken,
+            subscriptions: try subscriptions(ownedBy: identity.id, at: now))
     }
 
     static func looksLikeEmail(_ text: String) -> Bool {
@@ -96,8 +100,9 @@ extension Backend.SessionBody: HandWrittenAnswer {
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
             json.string("refreshToken", refreshToken)
+            Backend.SubscriptionBody.write(subscriptions, to: &json)
         }
     }
 
-    var texts: [String?] { identity.texts + levels + [refreshToken] }
+    var texts: [String?] { identity.texts + levels + [refreshToken] + subscriptions.flatMap(\.texts) }
 }

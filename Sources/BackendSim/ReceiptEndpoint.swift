@@ -237,15 +237,21 @@ extension Backend {
             let now = clock()
             let body = try ledgerChange { () throws -> MeBody in
                 let access = try accessBody(identity, newToken: false)
-                let subscriptions = try ledger.purchases(ownedBy: identity.id).map {
-                    SubscriptionBody(
-                        originalTransactionId: $0.originalTransactionId, productId: $0.productId,
-                        expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
-                        autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
-                }
-                return MeBody(identity: access.identity, levels: access.levels, subscriptions: subscriptions)
+                return MeBody(
+                    identity: access.identity, levels: access.levels,
+                    subscriptions: try subscriptions(ownedBy: identity.id, at: now))
             }
             return JSONBody.response(200, body)
+        }
+    }
+
+    /// The purchases `identityId` owns, as the phone lists them.
+    func subscriptions(ownedBy identityId: String, at now: SimInstant) throws -> [SubscriptionBody] {
+        try ledger.purchases(ownedBy: identityId).map {
+            SubscriptionBody(
+                originalTransactionId: $0.originalTransactionId, productId: $0.productId,
+                expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
+                autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
         }
     }
 }
@@ -294,22 +300,29 @@ extension Backend.MeBody: HandWrittenAnswer {
         json.object { json in
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
-            json.array("subscriptions", subscriptions) { json, subscription in
-                json.object { body in
-                    body.bool("active", subscription.active)
-                    body.bool("autoRenew", subscription.autoRenew)
-                    body.bool("billingIssue", subscription.billingIssue)
-                    body.integer("expires", subscription.expires)
-                    body.string("originalTransactionId", subscription.originalTransactionId)
-                    body.string("productId", subscription.productId)
-                }
+            Backend.SubscriptionBody.write(subscriptions, to: &json)
+        }
+    }
+
+    var texts: [String?] { identity.texts + levels + subscriptions.flatMap(\.texts) }
+}
+
+extension Backend.SubscriptionBody {
+    /// The `subscriptions` member of an answer, keys sorted.
+    static func write(_ subscriptions: [Self], to json: inout CanonicalJSONWriter) {
+        json.array("subscriptions", subscriptions) { json, subscription in
+            json.object { body in
+                body.bool("active", subscription.active)
+                body.bool("autoRenew", subscription.autoRenew)
+                body.bool("billingIssue", subscription.billingIssue)
+                body.integer("expires", subscription.expires)
+                body.string("originalTransactionId", subscription.originalTransactionId)
+                body.string("productId", subscription.productId)
             }
         }
     }
 
-    var texts: [String?] {
-        identity.texts + levels + subscriptions.flatMap { [$0.originalTransactionId, $0.productId] }
-    }
+    var texts: [String?] { [originalTransactionId, productId] }
 }
 
 /// The request read from a body exactly as the app writes it around a receipt the store just issued

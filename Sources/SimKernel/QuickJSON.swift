@@ -219,6 +219,14 @@ public struct QuickFields {
         return found
     }
 
+    /// An optional array of objects: nil when missing or null.
+    public mutating func optionalObjects(_ key: String) -> [QuickFields]? {
+        switch members[key] {
+        case nil, .null?: return nil
+        default: return objects(key)
+        }
+    }
+
     /// A required raw value of an enum (`StoreEnvironment`, `NotificationType`…); nil only when failed.
     public mutating func raw<T: RawRepresentable<String>>(_ key: String, as type: T.Type) -> T? {
         guard let text = optionalString(key) else { return fail(nil) }

@@ -123,6 +123,7 @@ final class Device {
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
+        coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
         coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction in
             self?.dispatch(
                 .purchaseCarriedOn(

@@ -30,31 +30,36 @@ extension SubscriptionCoordinator {
     /// Only the latest sign-in counts: a reader who logged in, then signed up as someone else before the
     /// first answer came, is the second; the first answer, arriving late, is dropped.
     private func signedIn(
-        _ result: Result<(AccessAnswer, String), BackendFailure>, attempt: Int,
+        _ result: Result<SessionAnswer, BackendFailure>, attempt: Int,
         completion: @escaping (AccountOutcome) -> Void
     ) {
         guard attempt == signIns else {
             log("a later sign-in came first: this one's answer is dropped")
             // About the account still signed in, it may be the newest word (the subscription ended since the
             // answer that was kept): its fresh tokens are kept and the levels asked again, not dropped with it.
-            if case .success(let (answer, refreshToken)) = result, var session = storage.accountSession,
-                answer.identityId == session.identityId
+            if case .success(let signIn) = result, var session = storage.accountSession,
+                signIn.access.identityId == session.identityId
             {
-                session.token = answer.token ?? session.token
-                session.refreshToken = refreshToken
+                session.token = signIn.access.token ?? session.token
+                session.refreshToken = signIn.refreshToken
                 storage.accountSession = session
                 reloadAccess()
             }
             return
         }
         switch result {
-        case .success(let (answer, refreshToken)):
+        case .success(let signIn):
+            let answer = signIn.access
             storage.accountSession = AccountSession(
                 identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
-                refreshToken: refreshToken, levels: answer.levels)
+                refreshToken: signIn.refreshToken, levels: answer.levels)
             storage.accountSession?.appAccountToken = answer.appAccountToken
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
+            if let subscriptions = signIn.subscriptions {
+                onSubscriptionsListed?(
+                    SubscriptionList(identity: storedAccess().identity, subscriptions: subscriptions))
+            }
             let anonymousLevels = storage.anonymousIdentity?.levels ?? []
             completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty && defect != .skipTransferOffer))
         case .failure(.unauthorized):

@@ -31,7 +31,12 @@ struct SessionBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
     let refreshToken: String
+    /// nil from a server older than the field.
+    let subscriptions: [SubscriptionSummary]?
 
+    var answer: SessionAnswer {
+        SessionAnswer(access: access, refreshToken: refreshToken, subscriptions: subscriptions)
+    }
 }
 
 struct MeBody: IdentityAnswerBody {

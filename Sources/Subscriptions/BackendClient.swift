@@ -69,6 +69,14 @@ public struct RestorablePurchase: Equatable, Sendable, Decodable {
 }
 
 /// A subscription as the profile shows it.
+/// A sign-in's answer (`POST /v1/accounts`, `POST /v1/sessions`): the account, its single-use refresh token, and the
+/// subscriptions it owns (nil from a server older than the field).
+public struct SessionAnswer: Equatable, Sendable {
+    public let access: AccessAnswer
+    public let refreshToken: String
+    public let subscriptions: [SubscriptionSummary]?
+}
+
 /// The subscriptions the backend listed for one identity (`GET /v1/me`): a list asked as one reader is never shown
 /// to another (a log-out or a sign-in while it was on its way).
 public struct SubscriptionList: Equatable, Sendable {
@@ -201,18 +209,18 @@ public final class BackendClient {
     }
 
     public func signUp(
-        email: String, password: String, completion: @escaping (Result<(AccessAnswer, String), BackendFailure>) -> Void
+        email: String, password: String, completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
         post("/v1/accounts", ["email": email, "password": password], authenticated: false) { result in
-            completion(result.flatMap { Self.decode(SessionBody.self, $0).map { ($0.access, $0.refreshToken) } })
+            completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
         }
     }
 
     public func logIn(
-        email: String, password: String, completion: @escaping (Result<(AccessAnswer, String), BackendFailure>) -> Void
+        email: String, password: String, completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
         post("/v1/sessions", ["email": email, "password": password], authenticated: false) { result in
-            completion(result.flatMap { Self.decode(SessionBody.self, $0).map { ($0.access, $0.refreshToken) } })
+            completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
         }
     }
 

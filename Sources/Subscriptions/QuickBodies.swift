@@ -41,15 +41,31 @@ extension AccessBody: QuickBody {
 extension SessionBody: QuickBody {
     init?(quick json: inout QuickFields) {
         guard let (identity, levels) = json.identityAndLevels() else { return nil }
-        self.init(identity: identity, levels: levels, refreshToken: json.string("refreshToken"))
+        let listed = json.optionalObjects("subscriptions")
+        var subscriptions: [SubscriptionSummary]?
+        if let listed {
+            guard let read = SubscriptionSummary.read(listed) else { return nil }
+            subscriptions = read
+        }
+        self.init(
+            identity: identity, levels: levels, refreshToken: json.string("refreshToken"), subscriptions: subscriptions)
     }
 }
 
 extension MeBody: QuickBody {
     init?(quick json: inout QuickFields) {
-        guard let (identity, levels) = json.identityAndLevels() else { return nil }
+        guard let (identity, levels) = json.identityAndLevels(),
+            let subscriptions = SubscriptionSummary.read(json.objects("subscriptions"))
+        else { return nil }
+        self.init(identity: identity, levels: levels, subscriptions: subscriptions)
+    }
+}
+
+extension SubscriptionSummary {
+    /// A `subscriptions` member's objects; nil when one lacks a field.
+    static func read(_ objects: [QuickFields]) -> [SubscriptionSummary]? {
         var subscriptions: [SubscriptionSummary] = []
-        for var fields in json.objects("subscriptions") {
+        for var fields in objects {
             subscriptions.append(
                 SubscriptionSummary(
                     originalTransactionId: fields.optionalString("originalTransactionId"),
@@ -58,7 +74,7 @@ extension MeBody: QuickBody {
                     billingIssue: fields.bool("billingIssue")))
             if fields.failed { return nil }
         }
-        self.init(identity: identity, levels: levels, subscriptions: subscriptions)
+        return subscriptions
     }
 }
 

@@ -50,6 +50,8 @@ public final class SubscriptionCoordinator {
     public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
+    /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once.
+    public var onSubscriptionsListed: ((SubscriptionList) -> Void)?
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
     /// The server time of the newest answer kept about each identity.

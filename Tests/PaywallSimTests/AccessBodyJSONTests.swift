@@ -70,7 +70,8 @@ import Testing
             #expect(me.isASCII)
             #expect(JSONBody.response(200, me).body == Array(try encoder.encode(me)))
             let session = Backend.SessionBody(
-                identity: identity(&random), levels: list(&random), refreshToken: text(&random))
+                identity: identity(&random), levels: list(&random), refreshToken: text(&random),
+                subscriptions: me.subscriptions)
             #expect(JSONBody.response(200, session).body == Array(try encoder.encode(session)))
             let refusal = ErrorBody(error: text(&random))
             #expect(JSONBody.response(409, refusal).body == Array(try encoder.encode(refusal)))

@@ -10,14 +10,16 @@ import Testing
         let client = world.client(on: "phone-1")
         let signUp = try #require(
             world.await { client.signUp(email: "Ana@Example.com", password: "correct horse", completion: $0) })
-        let (created, refresh) = try #require(signUp.value)
+        let session = try #require(signUp.value)
+        let (created, refresh) = (session.access, session.refreshToken)
+        #expect(session.subscriptions == [])
         #expect(created.kind == "account")
         #expect(created.email == "ana@example.com")
         #expect(created.token != nil)
         #expect(!refresh.isEmpty)
         let logIn = try #require(
             world.await { client.logIn(email: "ana@example.com", password: "correct horse", completion: $0) })
-        #expect(logIn.value?.0.identityId == created.identityId, "\(logIn)")
+        #expect(logIn.value?.access.identityId == created.identityId, "\(logIn)")
     }
 
     @Test(arguments: [
@@ -59,7 +61,8 @@ import Testing
             world.await {
                 world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
             })
-        let (access, refresh) = try #require(signUp.value)
+        let session = try #require(signUp.value)
+        let (access, refresh) = (session.access, session.refreshToken)
         world.scheduler.advance(by: .hours(2))
         let client = world.client(
             on: "phone-1", credentials: .account(token: access.token ?? "", refreshToken: refresh))
@@ -77,7 +80,8 @@ import Testing
             world.await {
                 world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
             })
-        let (access, refresh) = try #require(signUp.value)
+        let session = try #require(signUp.value)
+        let (access, refresh) = (session.access, session.refreshToken)
         world.scheduler.advance(by: .hours(2))
         // Both refreshes use the same (old) refresh token: the second one is refused, and so is the request.
         let first = world.client(on: "phone-1", credentials: .account(token: access.token ?? "", refreshToken: refresh))
@@ -95,25 +99,26 @@ import Testing
             }?.value)
         world.scheduler.advance(by: .hours(2))
         // Ana's refresh token is spent by another phone's refresh, so this phone's refresh of it is refused.
-        let other = world.client(on: "phone-2", credentials: .account(token: ana.0.token ?? "", refreshToken: ana.1))
+        let other = world.client(
+            on: "phone-2", credentials: .account(token: ana.access.token ?? "", refreshToken: ana.refreshToken))
         #expect(world.await { other.me(completion: $0) }?.value != nil)
         let ben = try #require(
             world.await {
                 world.client(on: "phone-1").signUp(email: "ben@example.com", password: "battery staple", completion: $0)
             }?.value)
         // Ben signs in on this phone while ana's refresh is on its way.
-        var credentials = BackendCredentials.account(token: ana.0.token ?? "", refreshToken: ana.1)
+        var credentials = BackendCredentials.account(token: ana.access.token ?? "", refreshToken: ana.refreshToken)
         let transport = WatchingTransport(backend: world.backend) { request in
             guard request.path == "/v1/sessions/refresh" else { return }
-            credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
+            credentials = .account(token: ben.access.token ?? "", refreshToken: ben.refreshToken)
         }
         let client = world.client(on: "phone-1", over: transport)
         client.credentials = { credentials }
         var ended: [String] = []
         client.onSessionEnded = { ended.append($0) }
         let me = try #require(world.await { client.me(completion: $0) })
-        #expect(ended == [ana.1])
-        #expect(me.value?.0.identityId == ben.0.identityId)
+        #expect(ended == [ana.refreshToken])
+        #expect(me.value?.0.identityId == ben.access.identityId)
     }
 
     /// A transfer moves the phone's purchases to the account that asked; another account signed in while its
@@ -132,18 +137,18 @@ import Testing
         let ana = try #require(signUp("ana@example.com"))
         world.scheduler.advance(by: .hours(2))
         let ben = try #require(signUp("ben@example.com"))
-        var credentials = BackendCredentials.account(token: ana.0.token ?? "", refreshToken: ana.1)
-        var signedIn = ana.0.identityId
+        var credentials = BackendCredentials.account(token: ana.access.token ?? "", refreshToken: ana.refreshToken)
+        var signedIn = ana.access.identityId
         let transport = WatchingTransport(backend: world.backend) { request in
             guard request.path == "/v1/sessions/refresh" else { return }
-            credentials = .account(token: ben.0.token ?? "", refreshToken: ben.1)
-            signedIn = ben.0.identityId
+            credentials = .account(token: ben.access.token ?? "", refreshToken: ben.refreshToken)
+            signedIn = ben.access.identityId
         }
         let client = world.client(on: "phone-1", over: transport)
         client.credentials = { credentials }
         client.signedInAccount = { signedIn }
         _ = world.await { client.transfer(anonymousToken: guest.token ?? "", completion: $0) }
-        #expect(world.owner(of: original) == ana.0.identityId)
+        #expect(world.owner(of: original) == ana.access.identityId)
     }
 
     @Test func aSlowBackendTimesOutOnTheVirtualClock() throws {

@@ -39,6 +39,13 @@ import Testing
             + "\"billingIssue\":false,\"originalTransactionId\":100,\"productId\":\"p\"}]}",
         "{\(identity),\"levels\":[],\"subscriptions\":[{\"active\":true,\"autoRenew\":true,"
             + "\"billingIssue\":false,\"originalTransactionId\":null,\"productId\":\"p\"}]}",
+        // A sign-in's answer as the server writes it now, listing the account's subscriptions; then broken ones.
+        "{\(identity),\"levels\":[\"premium\"],\"refreshToken\":\"r-1\",\"subscriptions\":[{\"active\":true,"
+            + "\"autoRenew\":true,\"billingIssue\":false,\"expires\":1700000000000,\"originalTransactionId\":\"100\","
+            + "\"productId\":\"p\"}]}",
+        "{\(identity),\"levels\":[],\"refreshToken\":\"r-1\",\"subscriptions\":null}",
+        "{\(identity),\"levels\":[],\"refreshToken\":\"r-1\",\"subscriptions\":[{\"productId\":\"p\"}]}",
+        "{\(identity),\"levels\":[],\"refreshToken\":\"r-1\",\"subscriptions\":{}}",
     ]
 
     /// Whether `body` reads as `JSONDecoder` reads it (compared by every field, as printed; a refusal as
@@ -68,5 +75,10 @@ import Testing
         #expect(read(MeBody.self, Self.bodies[20]).quick)
         let me = try? BackendClient.decode(MeBody.self, Array(Self.bodies[20].utf8)).get()
         #expect(me?.subscriptions.map(\.originalTransactionId) == ["100"])
+        #expect(read(SessionBody.self, Self.bodies[23]).quick)
+        let session = try? BackendClient.decode(SessionBody.self, Array(Self.bodies[23].utf8)).get()
+        #expect(session?.subscriptions?.map(\.productId) == ["p"])
+        #expect(read(SessionBody.self, Self.bodies[24]).quick)
+        #expect(read(SessionBody.self, Self.bodies[2]).quick)
     }
 }

@@ -48,11 +48,11 @@ import Testing
     @Test func aGuestCannotTakeAnAccountsPurchase() throws {
         let world = try LedgerWorld()
         let receipt = world.buy(on: "phone-1")
-        let (account, _) = try #require(
+        let account = try #require(
             world.await {
                 world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
             }?
-            .value)
+            .value?.access)
         let owner = world.client(on: "phone-1", credentials: .account(token: account.token ?? "", refreshToken: ""))
         #expect(
             world.await { owner.validateReceipt(receipt, completion: $0) }?.value?.levels == [AccessLevel("premium")])
@@ -112,11 +112,11 @@ import Testing
     @Test func aTransferMovesAGuestsPurchasesToTheAccount() throws {
         let world = try LedgerWorld()
         let anonymous = try boughtAnonymously(world)
-        let (account, _) = try #require(
+        let account = try #require(
             world.await {
                 world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
             }?
-            .value)
+            .value?.access)
         let client = world.client(on: "phone-1", credentials: .account(token: account.token ?? "", refreshToken: ""))
         let answer = try #require(
             world.await { client.transfer(anonymousToken: anonymous.token, completion: $0) }?.value)
