@@ -7,7 +7,10 @@ extension ScreenBuilder {
         var rows = [Row(.heading, "Profile")]
         switch state.access.identity {
         case .none: rows.append(Row(.text, "Not signed in."))
-        case .anonymous: rows.append(Row(.text, "Subscribed on this phone, without an account."))
+        case .anonymous where state.access.isSubscriber:
+            rows.append(Row(.text, "Subscribed on this phone, without an account."))
+        // The phone keeps its anonymous identity after the subscription ended, was refunded or moved away.
+        case .anonymous: rows.append(Row(.text, "Not signed in. No subscription is active on this phone."))
         case .account(let email): rows.append(Row(.text, "Signed in as \(email)."))
         }
         let levels = state.access.levels.sorted().map(\.rawValue)

@@ -384,7 +384,9 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
         state.alert = Alert(title: "All set", message: "Your subscription is now on your account.")
         return [.reloadAccess]
     case .loggedOut:
-        state.alert = Alert(title: "Logged out", message: "Your account's subscription is no longer on this phone.")
+        // True of any account: one with no subscription is not told it had one.
+        state.alert = Alert(
+            title: "Logged out", message: "What your account holds stays with it: log in again to use it here.")
     case .notLoggedIn:
         state.alert = Alert(
             title: "Not logged in", message: "You are not logged in, so there is nothing to log out of.")
