@@ -155,14 +155,21 @@ import WhiteLabel
         return reduce(&state, .reader(.select))
     }
 
-    /// A list of subscriptions is the backend's answer about one identity: after a log-out, or a sign-in as another
-    /// reader, the profile shows none of it, and a list asked as someone else is not shown when it lands.
-    @Test func theProfileShowsAPlanOnlyToTheReaderItWasListedFor() throws {
+    /// Ann, signed in with premium, on her profile.
+    private func annOnHerProfile() throws -> AppState {
         var state = try launchedState()
         let ann = AccessSnapshot(
             identity: .account(email: "ann@example.test"), levels: [AccessLevel("premium")], isKnown: true)
         _ = reduce(&state, .accessChanged(ann))
         _ = try choose(.openProfile, &state)
+        return state
+    }
+
+    /// A list of subscriptions is the backend's answer about one identity: after a log-out, or a sign-in as another
+    /// reader, the profile shows none of it, and a list asked as someone else is not shown when it lands.
+    @Test func theProfileShowsAPlanOnlyToTheReaderItWasListedFor() throws {
+        var state = try annOnHerProfile()
+        let ann = state.access
         let monthly = SubscriptionSummary(
             originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
             expires: 1_775_120_400_000, active: true, autoRenew: true, billingIssue: false)
@@ -184,11 +191,7 @@ import WhiteLabel
     /// "Manage my subscription" hands over to Apple's sheet, which lists what the App Store answers for the phone's
     /// Apple ID, and shows its own answer again after a press: nothing the backend said is on it.
     @Test func applesManageSheetListsWhatTheAppStoreAnswers() throws {
-        var state = try launchedState()
-        let subscriber = AccessSnapshot(
-            identity: .account(email: "ann@example.test"), levels: [AccessLevel("premium")], isKnown: true)
-        _ = reduce(&state, .accessChanged(subscriber))
-        _ = try choose(.openProfile, &state)
+        var state = try annOnHerProfile()
         #expect(try choose(.manageSubscription, &state) == [.showManageSubscriptions])
         #expect(state.route == .manageSubscription)
         #expect(state.screen.rows.map(\.text).contains("Loading…"))
