@@ -239,6 +239,16 @@ final class Device {
         for effect in effects { run(effect) }
     }
 
+    /// Apple's manage sheet shows the store as it is now: read again, if it is up, after anything done to the world
+    /// from outside the phone (time travel, a refund, a renewal).
+    func readManageSheetAgain() {
+        guard isRunning, state.route == .manageSubscription, state.manageSheet != nil else { return }
+        let sheet =
+            defect == .manageSheetFromAccount
+            ? accountsSheet(state.subscriptions) : ManageSheetTruth.shown(queue.manageSheet())
+        dispatch(.manageSheetShown(sheet))
+    }
+
     /// The planted `manage-sheet-from-account`'s sheet: the backend's list, `autoRenew` changed as a press showed it.
     private func accountsSheet(_ subscriptions: [SubscriptionSummary], autoRenew: Bool? = nil) -> [ManagedSubscription]
     {

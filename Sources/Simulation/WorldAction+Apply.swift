@@ -18,6 +18,8 @@ extension WorldAction {
     /// Does this to `world` through the world's own controls, each written on the timeline; a refusal
     /// changed nothing and says so, there too.
     public func apply(to world: World) throws(WorldActionRefusal) {
+        // Apple's manage sheet, if it is up, shows what the action did at Apple (a month later, a refund).
+        defer { world.device.readManageSheetAgain() }
         switch self {
         case .advance(.fixed(let duration)):
             guard world.travel(by: duration) else { throw Self.clockStops("the clock to move \(duration)") }
