@@ -110,7 +110,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     /// Virtual milliseconds since the epoch.
     public let expires: Int64
     public let willAutoRenew: Bool
-    /// Apple could not renew it at `expires` and keeps access until then (virtual milliseconds) while it retries.
+    /// Apple could not renew it at `expires`: access lasts to this instant (virtual milliseconds) while Apple retries.
+    /// nil outside a grace period.
     public let graceExpires: Int64?
 
     public init(productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil) {

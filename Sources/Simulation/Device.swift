@@ -243,10 +243,18 @@ final class Device {
     /// from outside the phone (time travel, a refund, a renewal).
     func readManageSheetAgain() {
         guard isRunning, state.route == .manageSubscription, state.manageSheet != nil else { return }
-        let sheet =
-            defect == .manageSheetFromAccount
-            ? accountsSheet(state.subscriptions) : ManageSheetTruth.shown(queue.manageSheet())
-        dispatch(.manageSheetShown(sheet))
+        dispatch(.manageSheetShown(manageSheet()))
+    }
+
+    /// Apple's manage sheet as it reaches the app: the store's, or the planted `manage-sheet-from-account`'s.
+    private func manageSheet(autoRenew: Bool? = nil) -> [ManagedSubscription] {
+        guard defect == .manageSheetFromAccount else { return ManageSheetTruth.shown(queue.manageSheet()) }
+        return accountsSheet(state.subscriptions, autoRenew: autoRenew)
+    }
+
+    /// A list of the backend's subscriptions reached the app (nil: the backend did not answer; the last list stays).
+    private func listed(_ list: SubscriptionList?) {
+        if let list { dispatch(.subscriptionsLoaded(list)) }
     }
 
     /// The planted `manage-sheet-from-account`'s sheet: the backend's list, `autoRenew` changed as a press showed it.
@@ -377,10 +385,9 @@ final class Device {
         case .logOut:
             dispatch(.accountFinished(coordinator.logOut()))
         case .reloadAccess:
-            coordinator.reloadAccess { [weak self] in if let list = $0 { self?.dispatch(.subscriptionsLoaded(list)) } }
+            coordinator.reloadAccess { [weak self] in self?.listed($0) }
         case .becomeActive:
-            coordinator.appBecameActive { [weak self] in if let list = $0 { self?.dispatch(.subscriptionsLoaded(list)) }
-            }
+            coordinator.appBecameActive { [weak self] in self?.listed($0) }
         case .showManageSubscriptions where defect == .manageSheetFromAccount:
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
@@ -391,10 +398,7 @@ final class Device {
             dispatch(.manageSheetShown(ManageSheetTruth.shown(queue.manageSheet())))
         case .setAutoRenew(let enabled):
             queue.setAutoRenew(enabled)
-            let sheet =
-                defect == .manageSheetFromAccount
-                ? accountsSheet(state.subscriptions, autoRenew: enabled) : ManageSheetTruth.shown(queue.manageSheet())
-            dispatch(.manageSheetShown(sheet))
+            dispatch(.manageSheetShown(manageSheet(autoRenew: enabled)))
         case .changePlan(let productId):
             queue.changePlan(to: productId)
         case .loadFullContent(let id, let levels):
