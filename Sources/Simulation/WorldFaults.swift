@@ -3,9 +3,25 @@ import StoreSim
 
 /// Faults planned from outside: the store's own rules, or the network's before the backend.
 extension World {
+    /// Whether every rule of `plan` names a target and a fault the world knows: `run` asks before it opens the
+    /// terminal or the state folder, so a bad rule is the one message a reader sees.
+    public static func check(_ plan: FaultPlan) throws(FaultPlanError) {
+        _ = try split(plan)
+    }
+
     /// Injects faults: each rule goes to the store or to the network before the backend, by its target.
     /// Every rule is checked before any is applied, so a bad one changes nothing.
     public func inject(_ plan: FaultPlan) throws(FaultPlanError) {
+        let (storeRules, backendRules) = try Self.split(plan)
+        if !storeRules.isEmpty { try store.inject(storeRules) }
+        for rule in backendRules {
+            network.faults.add(rule)
+            timeline.log(.control, "inject \(rule)")
+        }
+    }
+
+    /// The plan's rules for the store and for the network before the backend, each checked.
+    private static func split(_ plan: FaultPlan) throws(FaultPlanError) -> (FaultPlan, [FaultRule]) {
         var storeRules = FaultPlan()
         var backendRules: [FaultRule] = []
         for rule in plan.rules {
@@ -20,10 +36,6 @@ extension World {
                 throw FaultPlanError("\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")))")
             }
         }
-        if !storeRules.isEmpty { try store.inject(storeRules) }
-        for rule in backendRules {
-            network.faults.add(rule)
-            timeline.log(.control, "inject \(rule)")
-        }
+        return (storeRules, backendRules)
     }
 }

@@ -36,7 +36,9 @@ enum RunCommand {
         }
         let faults = try options["--inject"].map { text throws(UsageError) -> FaultPlan in
             do {
-                return try FaultPlan.parse(text)
+                let plan = try FaultPlan.parse(text)
+                try World.check(plan)
+                return plan
             } catch {
                 throw UsageError(message: "--inject: \(error)")
             }

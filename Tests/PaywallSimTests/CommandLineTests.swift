@@ -45,11 +45,19 @@ import Testing
         #expect(result.stderr.contains("\(path): app.kids: should be true or false"))
     }
 
-    @Test(arguments: [["--seed", "x"], ["--latency", "instant"], ["--state", "/tmp/x", "--ephemeral"], ["--seed"]])
-    func badRunOptionsExitTwoBeforeTouchingTheTerminal(_ arguments: [String]) throws {
+    /// Each bad option is named, not "needs a terminal": the tests' standard input is not one, so a message
+    /// about the terminal means the option was looked at too late.
+    @Test(arguments: [
+        (["--seed", "x"], "--seed"), (["--latency", "instant"], "--latency"),
+        (["--state", "/tmp/x", "--ephemeral"], "--ephemeral"), (["--seed"], "--seed"),
+        (["--inject", "payment explode"], "payment has no fault \"explode\""),
+        (["--inject", "wifi error"], "unknown target"), (["--inject", "payment"], "--inject"),
+    ])
+    func badRunOptionsExitTwoBeforeTouchingTheTerminal(_ arguments: [String], named: String) throws {
         let result = try TestSupport.runBinary(["run"] + arguments)
         #expect(result.code == 2)
-        #expect(!result.stderr.isEmpty)
+        #expect(result.stderr.contains(named))
+        #expect(!result.stderr.contains("terminal"))
     }
 
     @Test func screensPrintsEveryScreenOfTheFlowHeadedByItsIdentifier() throws {
