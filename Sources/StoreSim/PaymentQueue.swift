@@ -96,12 +96,19 @@ public final class PaymentQueue {
         onSheetChange?(shown)
     }
 
+    /// Agree records the consent. "Not now" is no answer: the increase still waits, Apple shows the sheet again
+    /// the next time the app becomes active, and without consent by the period's end the subscription expires
+    /// (`showPriceConsentIfNeeded` shows it "if the user hasn't yet responded").
     private func answerPriceConsent(_ consent: Bool, originalTransactionId: String) {
         consentSubscription = nil
         sheet = nil
         onSheetChange?(nil)
-        _ = store.logged("record the answer to the price increase of \(originalTransactionId)") {
-            try store.answerPriceIncrease(consent: consent, originalTransactionId: originalTransactionId)
+        guard consent else {
+            store.log("price increase sheet: not now; \(originalTransactionId) still waits for consent")
+            return
+        }
+        _ = store.logged("record the consent to the price increase of \(originalTransactionId)") {
+            try store.answerPriceIncrease(consent: true, originalTransactionId: originalTransactionId)
         }
     }
 
