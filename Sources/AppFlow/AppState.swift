@@ -113,13 +113,19 @@ public struct ManagedSubscription: Equatable, Sendable {
     /// Apple could not renew it at `expires`: access lasts to this instant (virtual milliseconds) while Apple retries.
     /// nil outside a grace period.
     public let graceExpires: Int64?
+    /// A price increase waits for the reader's consent: it renews at `expires` only if they agree.
+    public let waitsForPriceConsent: Bool
 
-    public init(productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil) {
+    public init(
+        productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil,
+        waitsForPriceConsent: Bool = false
+    ) {
         self.productId = productId
         self.title = title
         self.expires = expires
         self.willAutoRenew = willAutoRenew
         self.graceExpires = graceExpires
+        self.waitsForPriceConsent = waitsForPriceConsent
     }
 }
 

@@ -81,6 +81,9 @@ extension ScreenBuilder {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))
+            } else if subscription.willAutoRenew && subscription.waitsForPriceConsent {
+                // Apple renews a raised price only with consent: "Next renewal" would promise what may not come.
+                rows.append(Row(.muted, "Ends on \(date) unless you agree to the new price"))
             } else {
                 rows.append(
                     Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))

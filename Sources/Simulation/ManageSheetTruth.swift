@@ -13,7 +13,8 @@ enum ManageSheetTruth {
         sheet.entries.map {
             ManagedSubscription(
                 productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
-                willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds)
+                willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds,
+                waitsForPriceConsent: $0.waitsForPriceConsent)
         }
     }
 
@@ -40,7 +41,8 @@ enum ManageSheetTruth {
     private static func describe(_ list: [ManagedSubscription]) -> String {
         guard !list.isEmpty else { return "no subscription" }
         return list.map {
-            "\($0.productId) (\($0.willAutoRenew ? "renews" : "ends") \(SimInstant(milliseconds: $0.expires).dateDescription))"
+            let renews = $0.willAutoRenew ? $0.waitsForPriceConsent ? "renews if agreed to" : "renews" : "ends"
+            return "\($0.productId) (\(renews) \(SimInstant(milliseconds: $0.expires).dateDescription))"
         }.joined(separator: ", ")
     }
 }

@@ -13,6 +13,8 @@ public struct ManageSheet: Equatable, Sendable {
         public let willAutoRenew: Bool
         /// Apple could not renew it and keeps access until then, the grace period's end; nil otherwise.
         public let gracePeriodExpiresDate: SimInstant?
+        /// A price increase waits for the subscriber's consent: without it, the period's end is the subscription's.
+        public let waitsForPriceConsent: Bool
     }
 
     public let appleId: String
@@ -32,7 +34,8 @@ extension PaymentQueue {
                     ?? subscription.productId,
                 expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
                 gracePeriodExpiresDate: subscription.state == .gracePeriod
-                    ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil)
+                    ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil,
+                waitsForPriceConsent: subscription.priceIncreaseStatus == 0)
         }
         return ManageSheet(appleId: appleId, entries: entries)
     }
