@@ -51,7 +51,18 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += [.forgetCatalog, .loadCatalog]
     }
     closeSubscriptionPage(&state)
+    releaseAccountRequirement(&state)
     return effects + settleContent(&state)
+}
+
+/// The request for an account keeps a subscription safe: once a reader without an account holds none (refunded,
+/// expired, moved away), it has nothing to keep, and it lets the reader go back to what they were reading rather
+/// than thanking them for a subscription they no longer have with no way out but signing up.
+private func releaseAccountRequirement(_ state: inout AppState) {
+    guard state.route == .accountRequired, state.operation == nil, !state.access.isSubscriber else { return }
+    if case .account = state.access.identity { return }
+    pop(&state)
+    while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 { pop(&state) }
 }
 
 /// The subscription page is for readers who have not subscribed (seed 000): once the reader holds levels and

@@ -4,21 +4,38 @@ import AppFlow
 /// sign up, and the subscription moves to the account"; seed 001: "the anonymous purchase can still finish first.
 /// The app then presents login or registration"): once the world settled, an app whose owner requires an account
 /// shows a reader holding levels under the phone's anonymous identity nothing but that request, or the form
-/// opened from it. A purchase may finish first; the reader is never left reading as a guest.
+/// opened from it. A purchase may finish first; the reader is never left reading as a guest. And the request is
+/// only for such a reader: one without an account who holds nothing is not kept on it.
 enum AccountRequiredCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
         guard context.settled, world.isAppRunning, world.config.app.account.mode == .requiredAfterSubscribing
         else { return [] }
         let state = world.appState
-        guard case .anonymous = state.access.identity, state.access.isSubscriber,
-            !state.stack.contains(.accountRequired)
-        else { return [] }
-        return [
-            InvariantViolation(
-                .accountRequired,
-                "\(world.deviceName) holds \(WorldReading.list(context.phoneLevels)) without an account and shows "
-                    + "\(world.screen.id.rawValue), not the request to log in or sign up")
-        ]
+        let anonymousSubscriber: Bool
+        switch state.access.identity {
+        case .account: return []
+        case .anonymous: anonymousSubscriber = state.access.isSubscriber
+        case .none: anonymousSubscriber = false
+        }
+        let requested = state.stack.contains(.accountRequired)
+        if anonymousSubscriber && !requested {
+            return [
+                InvariantViolation(
+                    .accountRequired,
+                    "\(world.deviceName) holds \(WorldReading.list(context.phoneLevels)) without an account and shows "
+                        + "\(world.screen.id.rawValue), not the request to log in or sign up")
+            ]
+        }
+        // The request is for a subscriber: a reader whose subscription ended is not held on it (seed 001: no account
+        // forced "before the user has committed to subscribing", nor after the subscription is gone).
+        if !anonymousSubscriber && state.route == .accountRequired {
+            return [
+                InvariantViolation(
+                    .accountRequired,
+                    "\(world.deviceName) holds no subscription but is kept on the request to log in or sign up")
+            ]
+        }
+        return []
     }
 }

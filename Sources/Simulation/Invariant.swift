@@ -63,7 +63,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
         case .accountRequired:
             "where the owner requires an account after subscribing, a reader who subscribed without one is asked to "
-                + "log in or sign up"
+                + "log in or sign up, and only such a reader"
         case .paymentsAllowedFirst:
             "the app checks that the phone can make payments before handing Apple a payment"
         case .transferOffered:

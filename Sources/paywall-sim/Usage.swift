@@ -171,7 +171,8 @@ enum Usage {
          20 a price increase waiting for consent is asked when the app becomes active: a launch or a
             return to the foreground shows Apple's consent sheet unless another sheet is up
          21 where the owner requires an account after subscribing, a reader holding levels without
-            one is shown nothing but the request to log in or sign up, or the form opened from it
+            one is shown nothing but the request to log in or sign up, or the form opened from it;
+            a reader without one who holds nothing (refunded, expired) is not kept on it
          22 the app checks that the phone can make payments before handing Apple a payment: Apple
             never refuses one for a phone that cannot pay
          23 a reader who subscribed without an account and signs in is asked whether to move the

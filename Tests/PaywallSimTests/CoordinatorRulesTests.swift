@@ -196,6 +196,21 @@ import WhiteLabel
         #expect(world.screen.id == .content)
     }
 
+    @Test func theRequestForAnAccountLetsGoOfAReaderWhoseSubscriptionWasRefunded() throws {
+        let world = try newsWorld { $0.app.account.mode = .requiredAfterSubscribing }
+        world.launchAndSettle()
+        world.buyFromFeed()
+        #expect(world.screen.id == .accountRequired)
+        try WorldAction.refund.apply(to: world)
+        world.scheduler.runUntilIdle()
+        try WorldAction.foreground.apply(to: world)
+        world.scheduler.runUntilIdle()
+        #expect(world.appState.access.levels.isEmpty)
+        // Back on the article the purchase began from, locked again: nothing left to keep safe with an account.
+        #expect(world.screen.id == .content)
+        #expect(!world.isUnlocked)
+    }
+
     @Test func loggingOutWhileAnonymousSaysThereIsNothingToDo() throws {
         let world = try newsWorld()
         world.launchAndSettle()
