@@ -401,6 +401,11 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
     case .notLoggedIn:
         state.alert = Alert(
             title: "Not logged in", message: "You are not logged in, so there is nothing to log out of.")
+    case .sessionEnded(let email):
+        // Never in silence: a paying reader would otherwise find their articles locked with no reason given.
+        state.alert = Alert(
+            title: "Signed out",
+            message: "Your session as \(email) ended. Log in again: what your account holds stays with it.")
     case .failed(let message):
         state.alert = Alert(title: "Sorry", message: message)
     }

@@ -124,6 +124,7 @@ final class Device {
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
+        coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
         coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction in
             self?.dispatch(
                 .purchaseCarriedOn(

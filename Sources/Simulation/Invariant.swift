@@ -38,7 +38,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid"
         case .payingKeepsAccess:
-            "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content"
+            "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
+                + "nobody out in silence"
         case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:

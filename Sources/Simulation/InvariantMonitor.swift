@@ -211,6 +211,7 @@ public final class InvariantMonitor {
         if world.isAppRunning, !before.sheet, after.sheet, after.transactions == before.transactions {
             found += world.sheetViolations()
         }
+        found += signedOutInSilence(after)
         // A restart, or the app started again after a kill: the phone's anonymous identity is on its disk.
         let relaunched = step == .restartApp || (step == .foreground && !before.running)
         if relaunched, case .anonymous(let id) = before.identity {
@@ -241,8 +242,33 @@ public final class InvariantMonitor {
     }
 }
 
+extension InvariantMonitor {
+    /// 10: a signed-in reader leaves the account only by logging out, or is told the server ended the session: a
+    /// paying reader signed out in silence finds their articles locked with no reason given (session 21).
+    private func signedOutInSilence(_ after: WorldReading) -> [InvariantViolation] {
+        guard case .account(let email) = before.identity, after.running, after.device == before.device else {
+            return []
+        }
+        if case .account = after.identity { return [] }
+        let outcomes = world.readerOutcomes
+        let told = outcomes[min(before.outcomes, outcomes.count)...].contains { outcome in
+            outcome.device == after.device
+                && (outcome.told == .account(.loggedOut) || outcome.told == .account(.sessionEnded(email: email)))
+        }
+        guard !told else { return [] }
+        return [
+            InvariantViolation(
+                .payingKeepsAccess,
+                "\(after.device) was signed out of \(email) (now \(WorldReading.describe(after.identity))) and the "
+                    + "reader was told nothing")
+        ]
+    }
+}
+
 /// What the monitor compares across a step.
 struct WorldReading {
+    /// The phone on screen.
+    let device: String
     let identity: AccessSnapshot.Identity
     let levels: Set<String>
     let alert: Bool
@@ -257,6 +283,7 @@ struct WorldReading {
     /// `charged`: `world.chargedTransactions`, when the caller has just read it.
     init(_ world: World, charged: [TransactionRecord]? = nil) {
         let state = world.appState  // read once: each reading is a copy of the whole state
+        device = world.deviceName
         identity = state.access.identity
         levels = Set(state.access.levels.map(\.rawValue))
         alert = state.alert != nil  // the screen's alert is the state's: no screen built to read it

@@ -93,6 +93,9 @@ extension World {
     /// Highlights the row that does `action` on the screen shown, wherever the screen puts it, and
     /// presses Enter; `label` names it in the error when there is none.
     private func choose(_ action: ReaderAction, _ label: String) throws(ReaderActionError) {
+        // An alert that came on the way (an answer that arrived while a screen loaded) is tapped away first, as
+        // `perform` does with one already up: a reader reads it, taps OK, and goes on.
+        if screen.alert != nil { send(.select) }
         guard let row = appState.row(doing: action, on: screen), let index = selectableRows.firstIndex(of: row) else {
             let listed = selectableRows.map { "\"\(screen.rows[$0].text)\"" }.joined(separator: ", ")
             throw ReaderActionError("no \"\(label)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")

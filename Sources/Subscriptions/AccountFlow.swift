@@ -6,6 +6,8 @@ public enum AccountOutcome: Equatable, Sendable {
     case loggedOut
     /// Logging out while anonymous: nothing to do, said plainly.
     case notLoggedIn
+    /// The server refused the session's refresh token: the reader was signed out without asking.
+    case sessionEnded(email: String)
     case failed(message: String)
 }
 

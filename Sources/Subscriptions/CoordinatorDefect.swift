@@ -50,4 +50,6 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Shows the account's subscriptions, as the backend lists them, on Apple's manage sheet instead of what the App
     /// Store holds for the phone's Apple ID (as the app did before session 20).
     case manageSheetFromAccount = "manage-sheet-from-account"
+    /// Signs the reader out when the server ends the session without telling them (as the app did before session 21).
+    case silentSessionEnd = "silent-session-end"
 }

@@ -52,6 +52,8 @@ public final class SubscriptionCoordinator {
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once.
     public var onSubscriptionsListed: ((SubscriptionList) -> Void)?
+    /// Told when the server ended the account's session and the reader was signed out: they must hear of it.
+    public var onSessionEnded: ((AccountOutcome) -> Void)?
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
     /// The server time of the newest answer kept about each identity.
@@ -143,10 +145,11 @@ public final class SubscriptionCoordinator {
     /// The server refused the account's refresh token: the reader is signed out, back to this
     /// phone's anonymous identity if it has one, rather than left signed in with a dead session.
     func endSession() {
-        guard storage.accountSession != nil else { return }
+        guard let session = storage.accountSession else { return }
         log("the account's session ended: signed out")
         storage.accountSession = nil
         publishStoredAccess()
+        if defect != .silentSessionEnd { onSessionEnded?(.sessionEnded(email: session.email)) }
     }
 
     /// Called at app launch: reads the stored identity, starts the transaction observer, and lets Apple show a

@@ -144,7 +144,8 @@ enum Usage {
             "not active" never of a subscription just paid for whose levels the phone holds
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
-            phone shows the levels its identity owns (unless a fault fired meanwhile)
+            phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
+            reader is signed out only by logging out, or told the session ended
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
@@ -203,7 +204,7 @@ enum Usage {
                                alert-on-cancel, forget-unanswered-receipt, skip-account-required,
                                skip-payments-check, close-paywall-to-feed, skip-transfer-offer,
                                subscriber-tap-ignored, close-before-server-check,
-                               manage-sheet-from-account
+                               manage-sheet-from-account, silent-session-end
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

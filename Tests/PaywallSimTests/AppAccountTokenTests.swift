@@ -182,6 +182,8 @@ import Testing
         world.returnToForeground()
         world.scheduler.runUntilIdle()
         #expect(world.appState.access.identity != .account(email: "ana@example.com"))
+        #expect(world.screen.alert?.title == "Signed out")
+        world.dismissAlert()
         world.openProfile()
         world.signUp("ben@example.com")
         world.buyFromFeed()

@@ -173,6 +173,21 @@ import WhiteLabel
         #expect(failure.actual.contains("invariant \(invariant.rawValue) "), "\(failure.actual)")
     }
 
+    /// A session the server ends takes a year away from the app, rare in the default run: the scenario that shows it
+    /// stands in, the reader signed out in silence by the planted defect caught by invariant 10.
+    @Test func aReaderSignedOutInSilenceBreaksInvariantTen() throws {
+        let path = "\(TestSupport.packageRoot)/scenarios/found-by-hand/26-signed-out-after-a-month-away.scenario"
+        let healthy = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try play(healthy).passed)
+        let broken = healthy.replacingOccurrences(of: "\nlaunch\n", with: "\ndefect silent-session-end\nlaunch\n")
+            .replacingOccurrences(of: "expect alert \"Signed out\"\n", with: "")
+        #expect(broken != healthy)
+        let failure = try #require(try play(broken).failure)
+        #expect(failure.step == "expect invariants")
+        #expect(failure.actual.contains("invariant 10 "), "\(failure.actual)")
+        #expect(failure.actual.contains("signed out of ana@example.com"), "\(failure.actual)")
+    }
+
     @Test func theSameSeedGivesTheSameSessionsAndAnotherSeedOthers() throws {
         let first = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)
         let again = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)
