@@ -46,6 +46,9 @@ public final class Backend {
     /// The same phone restoring the same receipt again gets its identity back, and nothing moves twice.
     /// Off only to plant issue 12's first defect whole, for the fuzzer to prove it catches it.
     public var restoresAreIdempotentPerDevice = true
+    /// A restore applies the new purchase its receipt reports to who paid first, as a receipt check does. Off only to
+    /// plant the defect session 21 fixed (`restore-ignores-who-paid`), for the fuzzer to prove it catches it.
+    public var restoresFollowWhoPaid = true
     /// PBKDF2's work factor for new passwords: a simulation setting (`WorldOptions.passwordIterations`).
     public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.

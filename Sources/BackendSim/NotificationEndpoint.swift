@@ -172,6 +172,7 @@ extension Backend {
                 why: "\(payload.notificationType == .refund ? "refunded" : "revoked"), is a period running now?")
         }
         // Apple's news of a new purchase moves it to who paid, as the app's report would.
+        timeline.record(.purchaseReported(originalTransactionId: id, transactionId: transaction.transactionId))
         if let refusal = try follow(NewPurchase(transaction), at: now) {
             timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
         }

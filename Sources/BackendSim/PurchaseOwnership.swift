@@ -1,3 +1,4 @@
+import Database
 import SimKernel
 import StoreSim
 
@@ -24,6 +25,21 @@ extension Backend {
         }
         try ledger.remember(appAccountToken: token, of: id)
         return try ledger.identity(id)
+    }
+
+    /// Says, for the checks, that a report of the app's receipt names `record`: it is the backend's news now.
+    func reported(_ record: TransactionRecord) {
+        timeline.record(
+            .purchaseReported(
+                originalTransactionId: record.originalTransactionIdentifier, transactionId: record.transactionIdentifier
+            ))
+    }
+
+    /// The identity a token names, read without writing (what the checks of the ledger ask).
+    public func customer(namedBy token: String) throws(DatabaseError) -> String? {
+        let token = token.lowercased()
+        if let id = try ledger.identityId(appAccountToken: token) { return id }
+        return try ledger.identityIds().first { appAccountToken(for: $0) == token }
     }
 
     /// Gives a known purchase to the customer who paid for its newest purchase, within the moves' rules;

@@ -156,6 +156,7 @@ extension Backend {
                 var refused: [RefusedBody] = []
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
+                    reported(record)
                     if let known = try ledger.purchase(id) {
                         try refresh(known, from: receipt, record, at: now)
                         // A new purchase follows who paid (its appAccountToken), within the moves' rules.

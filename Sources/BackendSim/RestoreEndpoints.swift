@@ -70,11 +70,17 @@ extension Backend {
                 var refused: [RefusedBody] = []
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
+                    reported(record)
                     var known = try ledger.purchase(id)
                     // Entered by this restore as the caller's own (its appAccountToken names them): restored to them.
                     var enteredAsCallers = false
                     if let stored = known {
                         try refresh(stored, from: receipt, record, at: now)
+                        // A new purchase this restore reports first follows who paid, as a receipt check's does
+                        // (seed 003: "whoever reports it"); the restore is then decided on its new owner.
+                        if restoresFollowWhoPaid, let refusal = try follow(NewPurchase(record), at: now) {
+                            timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
+                        }
                         known = try ledger.purchase(id)
                     } else {
                         // Apple's record, not yet reported by any app: it enters the ledger as the customer's its

@@ -36,6 +36,11 @@ public final class Timeline {
         entries.append(TimelineEntry(time: time, source: source, text: text))
     }
 
+    /// Records an event that no line of its own says (the line before it, or none, tells the reader enough).
+    public func record(_ event: WorldEvent) {
+        events.append(RecordedEvent(time: clock(), event: event, entry: max(entries.count - 1, 0)))
+    }
+
     /// The whole timeline as text, one entry a line.
     public var text: String { entries.map(\.description).joined(separator: "\n") }
 }

@@ -31,6 +31,9 @@ public enum WorldEvent: Hashable, Sendable {
     case becameActive(deviceId: String, consentDue: Bool)
     /// Apple's price-increase consent sheet appeared on the phone `deviceId`.
     case priceConsentShown(deviceId: String)
+    /// The backend applied a report naming `transactionId` of the purchase `originalTransactionId`: a record of the
+    /// app's receipt (a receipt check, a restore) or Apple's notification. Seed 003's "whoever reports it".
+    case purchaseReported(originalTransactionId: String, transactionId: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

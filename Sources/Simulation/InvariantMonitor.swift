@@ -101,6 +101,7 @@ public final class InvariantMonitor {
                 lastStoreFault = recorded.time
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
+            case .purchaseReported(_, let transactionId): moves.reported(transactionId, at: recorded.time)
             case .paymentAdded(let productId, let deviceId, let receipt):
                 if judging {
                     gate.paymentAdded(productId, deviceId: deviceId, world: world)

@@ -24,6 +24,11 @@ struct MoveCheck {
     private var previous: (step: MonitoredStep, waited: Bool)?
     /// Moves in the ledger before the monitor started are not the session's; nil when they could not be read.
     private let movesBefore: Int?
+    /// Who paid holds what the backend was told of.
+    private var whoPaid = WhoPaidCheck()
+
+    /// The backend applied a report naming `transactionId` (`WorldEvent.purchaseReported`).
+    mutating func reported(_ transactionId: String, at time: SimInstant) { whoPaid.reported(transactionId, at: time) }
 
     init(world: World) {
         movesBefore = try? world.backend.ledger.moves().count
@@ -58,7 +63,7 @@ struct MoveCheck {
         }
         return InvariantViolation.checking(.movesOnlyAsAsked) {
             guard let movesBefore else { throw MovesUnread() }
-            return try violations(context, since: movesBefore)
+            return try violations(context, since: movesBefore) + whoPaid.violations(context)
         }
     }
 

@@ -52,4 +52,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case manageSheetFromAccount = "manage-sheet-from-account"
     /// Signs the reader out when the server ends the session without telling them (as the app did before session 21).
     case silentSessionEnd = "silent-session-end"
+    /// The server's: a restore leaves a new purchase its receipt reports with the owner it had, not with who paid
+    /// (as `POST /v1/restores` did before session 21).
+    case restoreIgnoresWhoPaid = "restore-ignores-who-paid"
 }

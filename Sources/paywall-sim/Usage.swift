@@ -204,7 +204,8 @@ enum Usage {
                                alert-on-cancel, forget-unanswered-receipt, skip-account-required,
                                skip-payments-check, close-paywall-to-feed, skip-transfer-offer,
                                subscriber-tap-ignored, close-before-server-check,
-                               manage-sheet-from-account, silent-session-end
+                               manage-sheet-from-account, silent-session-end,
+                               restore-ignores-who-paid
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

@@ -188,6 +188,27 @@ import WhiteLabel
         #expect(failure.actual.contains("signed out of ana@example.com"), "\(failure.actual)")
     }
 
+    /// A new purchase first reported by another account's restore needs a shared phone, a failed check and a lost
+    /// notification at once: the scenario that shows it stands in, the old restore planted and caught by invariant 12.
+    @Test func aRestoreThatKeepsAnotherCustomersNewPurchaseBreaksInvariantTwelve() throws {
+        let path =
+            "\(TestSupport.packageRoot)/scenarios/found-by-hand/27-resubscription-reported-by-another-accounts-restore.scenario"
+        let healthy = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try play(healthy).passed)
+        var broken = healthy.replacingOccurrences(of: "\nlaunch\n", with: "\ndefect restore-ignores-who-paid\nlaunch\n")
+        for told in ["expect timeline \"follows who paid\"\n", "expect screen transfer-prompt\n", "decline transfer\n"]
+        {
+            broken = broken.replacingOccurrences(of: told, with: "")
+        }
+        let failure = try #require(try play(broken).failure)
+        #expect(failure.step == "expect levels none" || failure.step == "expect invariants", "\(failure.step)")
+        let invariants = broken.replacingOccurrences(of: "restore\nexpect levels none\n", with: "restore\n")
+        let caught = try #require(try play(invariants).failure)
+        #expect(caught.step == "expect invariants")
+        #expect(caught.actual.contains("invariant 12 "), "\(caught.actual)")
+        #expect(caught.actual.contains("was paid by"), "\(caught.actual)")
+    }
+
     @Test func theSameSeedGivesTheSameSessionsAndAnotherSeedOthers() throws {
         let first = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)
         let again = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)

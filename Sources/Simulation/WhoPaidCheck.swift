@@ -1,0 +1,52 @@
+import BackendSim
+import SimKernel
+import StoreSim
+
+/// Invariant 12, the other way round (seed 003: "A new purchase on it — a switch of plan, a resubscription, an offer
+/// bought — whose appAccountToken names another customer moves it to them, whoever reports it, the app or Apple's
+/// notification"): once the world settled, a purchase whose newest new purchase (not a renewal) names a customer by
+/// its token, and which a report has told the backend of (`WorldEvent.purchaseReported`), is that customer's.
+/// Excused: the rules' refusals (never from an account to a guest, at most 3 moves in 30 days), and a restore or a
+/// transfer that moved it since, as asked (invariant 12's other half judges those).
+struct WhoPaidCheck {
+    /// When the backend first applied a report of each transaction.
+    private var reported: [String: SimInstant] = [:]
+
+    mutating func reported(_ transactionId: String, at time: SimInstant) {
+        if reported[transactionId] == nil { reported[transactionId] = time }
+    }
+
+    func violations(_ context: StepContext) throws -> [InvariantViolation] {
+        guard context.settled, !reported.isEmpty else { return [] }
+        var newest: [String: TransactionRecord] = [:]
+        for record in context.charged where record.transactionReason != "RENEWAL" {
+            let id = record.originalTransactionIdentifier
+            if newest[id].map({ $0.purchaseDate <= record.purchaseDate }) ?? true { newest[id] = record }
+        }
+        let backend = context.world.backend
+        var found: [InvariantViolation] = []
+        var moves: [OwnershipMove]?
+        for purchase in try backend.ledger.allPurchases() {
+            guard let ownerId = purchase.ownerId, let record = newest[purchase.originalTransactionId],
+                let heard = reported[record.transactionIdentifier], let token = record.appAccountToken?.lowercased(),
+                backend.appAccountToken(for: ownerId) != token, let payer = try backend.customer(namedBy: token)
+            else { continue }
+            let kinds = (try backend.ledger.identity(ownerId)?.kind, try backend.ledger.identity(payer)?.kind)
+            if kinds == (.account, .anonymous) { continue }
+            let all = try moves ?? backend.ledger.moves()
+            moves = all
+            let ofIt = all.filter { $0.originalTransactionId == purchase.originalTransactionId }
+            if ofIt.contains(where: { $0.via != .purchase && $0.to == ownerId && $0.at >= heard }) { continue }
+            let window = OwnershipRules.window.milliseconds
+            let recent = ofIt.filter { $0.at <= heard && (heard - $0.at).milliseconds < window }
+            if recent.count >= OwnershipRules.moveLimit { continue }
+            found.append(
+                InvariantViolation(
+                    .movesOnlyAsAsked,
+                    "\(purchase.originalTransactionId) is held by \(ownerId), but its newest purchase "
+                        + "(\(record.transactionIdentifier)) was paid by \(payer) and reported to the backend at \(heard)"
+                ))
+        }
+        return found
+    }
+}
