@@ -61,10 +61,11 @@ struct MoveCheck {
         if context.settled {
             for index in acts.indices where acts[index].endedAt == nil { acts[index].endedAt = now }
         }
-        return InvariantViolation.checking(.movesOnlyAsAsked) {
+        let asked = InvariantViolation.checking(.movesOnlyAsAsked) {
             guard let movesBefore else { throw MovesUnread() }
-            return try violations(context, since: movesBefore) + whoPaid.violations(context)
+            return try violations(context, since: movesBefore)
         }
+        return asked + InvariantViolation.checking(.movesOnlyAsAsked) { try whoPaid.violations(context) }
     }
 
     /// The moves before the session could not be counted: every later count would be wrong.
