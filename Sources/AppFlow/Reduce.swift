@@ -13,6 +13,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .catalogLoaded(let offers):
         state.offers = offers
     case .accessChanged(let access):
+        // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown.
+        if state.route == .profile, access.isKnown, state.access.isKnown, access.levels != state.access.levels {
+            effects.append(.reloadAccess)
+        }
         state.access = access
         effects += subscribeOnceKnown(&state)
         requireAccountIfNeeded(&state)
@@ -124,9 +128,16 @@ private func goBack(_ state: inout AppState) -> [AppEffect] {
     case .refused: return []
     case .close:
         if state.route == .parentalGate { state.gate = nil }
-        pop(&state)
-        return []
+        return close(&state)
     }
+}
+
+/// Closes the screen on top. Back on the profile from Apple's manage sheet, the app asks its server again: what the
+/// reader changed there (auto-renew, a plan) reaches the profile, not only the next time it opens.
+private func close(_ state: inout AppState) -> [AppEffect] {
+    let leaving = state.route
+    pop(&state)
+    return leaving == .manageSubscription && state.route == .profile ? [.reloadAccess] : []
 }
 
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
@@ -191,7 +202,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         state.operation = "Moving your subscription"
         return [.restore(confirmMoveFromAccount: true)]
     case .declineTransfer, .done:
-        pop(&state)
+        return close(&state)
     case .logOut:
         return [.logOut]
     case .manageSubscription:

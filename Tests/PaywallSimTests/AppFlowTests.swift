@@ -216,6 +216,33 @@ import WhiteLabel
         let before = state
         #expect(try choose(.setAutoRenew(false), &state) == [.setAutoRenew(false)])
         #expect(state.manageSheet == before.manageSheet)
+
+        // A raised price waiting for consent renews only if agreed to: the sheet says so rather than "Next renewal".
+        let waiting = ManagedSubscription(
+            productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
+            willAutoRenew: true, waitsForPriceConsent: true)
+        _ = reduce(&state, .manageSheetShown([waiting]))
+        #expect(state.screen.rows.map(\.text).contains("Ends on 2026-04-02 unless you agree to the new price"))
+    }
+
+    /// Back from Apple's sheet, or from Done on it, the profile asks its server again: what the reader changed at
+    /// Apple reaches it. New levels under the profile do the same, and the same levels again ask nothing.
+    @Test func theProfileAsksAgainAfterApplesSheetAndWhenTheLevelsChange() throws {
+        var state = try annOnHerProfile()
+        _ = try choose(.manageSubscription, &state)
+        #expect(reduce(&state, .reader(.back)) == [.reloadAccess])
+        #expect(state.route == .profile)
+        _ = try choose(.manageSubscription, &state)
+        _ = reduce(&state, .manageSheetShown([]))
+        let done = try #require(state.screen.rows.firstIndex { $0.text == "Done" })
+        while state.screen.selection != done { _ = reduce(&state, .reader(.down)) }
+        #expect(reduce(&state, .reader(.select)) == [.reloadAccess])
+        #expect(state.route == .profile)
+
+        let more = AccessSnapshot(
+            identity: state.access.identity, levels: [AccessLevel("premium"), AccessLevel("archive")], isKnown: true)
+        #expect(reduce(&state, .accessChanged(more)) == [.reloadAccess])
+        #expect(reduce(&state, .accessChanged(more)) == [])
     }
 }
 
