@@ -75,6 +75,10 @@ public final class InvariantMonitor {
         // lost the answers it waited for.
         if let quit = world.lastAppQuit, quit >= stepBegan { interruptedAt = stepBegan }
         let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
+        let outcomes = world.readerOutcomes
+        for outcome in outcomes[min(before.outcomes, outcomes.count)...] where outcome.device == world.deviceName {
+            restoreFirst.paymentsRefused(outcome, world: world, lastFault: lastFault)
+        }
         let context = StepContext(
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,
             paid: world.paidSubscriptions, charged: world.chargedTransactions)

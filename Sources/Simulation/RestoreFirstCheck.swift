@@ -42,6 +42,26 @@ struct RestoreFirstCheck {
         }
     }
 
+    /// "Purchases are off" told to a signed-in reader whose Apple ID already paid, when the purchase began, for the
+    /// group with a purchase the account may take: nothing needed paying, and seed 001 puts the question "before
+    /// starting another payment" (a fault since the purchase began excuses it, as for a payment).
+    mutating func paymentsRefused(_ outcome: ReaderOutcome, world: World, lastFault: SimInstant?) {
+        guard outcome.told == .purchase(.refused(.paymentsNotAllowed)), !outcome.carriedOn,
+            case .account(let email) = outcome.identityWhenBegan, let productId = outcome.productId,
+            lastFault.map({ $0 < outcome.began }) ?? true
+        else { return }
+        found += InvariantViolation.checking(.restoreBeforePurchase) {
+            guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
+            return try takeable(productId, by: account, at: outcome.began, receipt: nil, in: world).map { held in
+                InvariantViolation(
+                    .restoreBeforePurchase,
+                    "\(email) was told purchases are off for \(productId) while \(world.appleId) already paid for "
+                        + "\(held.productIdentifier) of its group (original transaction "
+                        + "\(held.originalTransactionIdentifier)), which the account could take with no payment")
+            }
+        }
+    }
+
     /// What was found since the last call.
     mutating func check() -> [InvariantViolation] {
         defer { found = [] }

@@ -12,14 +12,19 @@ extension SubscriptionCoordinator {
             log("purchase refused: another payment is in progress")
             return completion(.refused(.purchaseInProgress))
         }
-        // Seed 001's order: payments allowed, the product, then the parental gate, so a phone that
-        // cannot pay never shows a child's gate only to refuse once a grown-up answered it.
-        guard store.canMakePayments || defect == .skipPaymentsCheck else {
+        // Seed 001's order: for a signed-in reader, what the receipt already holds first ("before starting another
+        // payment"); then payments allowed, the product, and the parental gate, so a phone that cannot pay never
+        // shows a child's gate only to refuse once a grown-up answered it. A signed-in reader on a phone that
+        // cannot pay is still asked about: what the Apple ID pays for moves to the account with no payment at all,
+        // and only a payment is refused (`mayHandOver`), with no gate before it.
+        let checksFirst = storage.accountSession != nil && defect != .skipRestoreBeforePurchase
+        let canPay = store.canMakePayments || defect == .skipPaymentsCheck
+        guard canPay || checksFirst else {
             log("purchase refused: this device cannot make payments")
             return completion(.refused(.paymentsNotAllowed))
         }
         guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
-        guard !requiresParentalGate || parentalGatePassed || defect == .skipParentalGate else {
+        guard !requiresParentalGate || parentalGatePassed || defect == .skipParentalGate || !canPay else {
             log("purchase waits for the parental gate")
             return completion(.refused(.parentalGateRequired))
         }
@@ -28,7 +33,7 @@ extension SubscriptionCoordinator {
         activePurchase = ActivePurchase(
             serial: serial, productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed,
             progress: progress, completion: completion)
-        guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else { return pay(offer) }
+        guard checksFirst else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
         checkBeforePaying(offer, serial: serial)

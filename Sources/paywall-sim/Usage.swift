@@ -162,7 +162,8 @@ enum Usage {
             the backend has not asked Apple about it since)
          17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
             Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
-            rules let it take (unless a fault since the purchase began stopped the app's check)
+            rules let it take, nor told purchases are off for it (unless a fault since the purchase
+            began stopped the app's check)
          18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
             its own request for one has not answered
          19 the subscription page is for readers who have not subscribed: once the world settled,

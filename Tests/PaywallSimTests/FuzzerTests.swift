@@ -209,6 +209,25 @@ import WhiteLabel
         #expect(caught.actual.contains("was paid by"), "\(caught.actual)")
     }
 
+    /// A signed-in reader on a phone that cannot pay, whose Apple ID already pays: the app that refuses the payment
+    /// before asking what the receipt holds (restore before purchase skipped) is caught by invariant 17.
+    @Test func purchasesOffForWhatTheAppleIDAlreadyPaysForBreaksInvariantSeventeen() throws {
+        let path = "\(TestSupport.packageRoot)/scenarios/found-by-hand/29-purchases-off-but-already-paid-for.scenario"
+        let healthy = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try play(healthy).passed)
+        let broken = healthy.replacingOccurrences(
+            of: "\nlaunch\n", with: "\ndefect skip-restore-before-purchase\nlaunch\n"
+        )
+        .replacingOccurrences(
+            of: "expect alert \"This Apple ID already had a subscription. It is now on your account; you were not "
+                + "charged.\"\nexpect levels premium\n", with: "")
+        #expect(broken != healthy)
+        let failure = try #require(try play(broken).failure)
+        #expect(failure.step == "expect invariants")
+        #expect(failure.actual.contains("invariant 17 "), "\(failure.actual)")
+        #expect(failure.actual.contains("told purchases are off"), "\(failure.actual)")
+    }
+
     @Test func theSameSeedGivesTheSameSessionsAndAnotherSeedOthers() throws {
         let first = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)
         let again = try #require(fuzzer(runs: 2_000, seed: 7, defect: .unlockOnPurchased).run().failure)
