@@ -316,7 +316,7 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
         Alert(
             title: "Already subscribed",
             message:
-                "This Apple ID already pays for this subscription, so you were not charged again. Use Restore purchase to bring it to this phone."
+                "This Apple ID already pays for this subscription, so you were not charged again. If it was bought on another phone without an account, use Restore purchase to bring it here; if an account holds it, log in to that account."
         )
     case .ownedByAnotherAccount(canMove: false):
         Alert(

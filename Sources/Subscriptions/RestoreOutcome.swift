@@ -39,7 +39,8 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .confirmMoveFromAnotherAccount: "This subscription is linked to another account. Move it to this account?"
         case .notThisDevice: "This purchase can only be restored on the device it was bought on."
         case .limitReached: "This subscription has moved too often recently. Try again later."
-        case .keptWithOwner: "This subscription stays with the account that bought it."
+        case .keptWithOwner:
+            "This subscription stays where it was bought: with its account, or on the phone that bought it."
         case .failed(let message): message
         }
     }
