@@ -46,8 +46,11 @@ struct RestoreFirstCheck {
     /// group with a purchase the account may take: nothing needed paying, and seed 001 puts the question "before
     /// starting another payment" (a fault since the purchase began excuses it, as for a payment).
     mutating func paymentsRefused(_ outcome: ReaderOutcome, world: World, lastFault: SimInstant?) {
+        // Signed in when the purchase began and still when told: a session that ended meanwhile has no account to
+        // move anything to.
         guard outcome.told == .purchase(.refused(.paymentsNotAllowed)), !outcome.carriedOn,
-            case .account(let email) = outcome.identityWhenBegan, let productId = outcome.productId,
+            case .account(let email) = outcome.identityWhenBegan, outcome.identityWhenTold == outcome.identityWhenBegan,
+            let productId = outcome.productId,
             lastFault.map({ $0 < outcome.began }) ?? true
         else { return }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
