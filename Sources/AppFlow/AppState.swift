@@ -44,6 +44,8 @@ public struct AppState: Equatable, Sendable {
     /// Apple's sheet, while the system shows it over the app.
     public var paymentSheet: PaymentSheetInfo?
     public var alert: Alert?
+    /// Alerts told while another was up, shown in turn as each is dismissed: no message is lost to a later one.
+    public var alertsWaiting: [Alert] = []
     public var fullContent: [String: FullContent] = [:]
     /// What the email and password fields hold.
     public var form = AccountForm()
@@ -89,6 +91,17 @@ public struct AppState: Equatable, Sendable {
         subscriptionList?.identity == access.identity ? subscriptionList?.subscriptions ?? [] : []
     }
 
+    /// Shows `told`, or, with an alert up, shows it next (once: the same words twice in a row are one message).
+    public mutating func tell(_ told: Alert) {
+        guard let shown = alert else { return alert = told }
+        if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
+    }
+
+    /// The reader dismissed the alert: the next one told meanwhile, if any.
+    mutating func dismissAlert() {
+        alert = alertsWaiting.isEmpty ? nil : alertsWaiting.removeFirst()
+    }
+
     public var isSignedIn: Bool { if case .account = access.identity { true } else { false } }
 
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
@@ -96,7 +109,8 @@ public struct AppState: Equatable, Sendable {
             && lhs.offers == rhs.offers
             && lhs.access == rhs.access && lhs.purchase?.offerId == rhs.purchase?.offerId
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
-            && lhs.alert == rhs.alert && lhs.fullContent == rhs.fullContent && lhs.form == rhs.form
+            && lhs.alert == rhs.alert && lhs.alertsWaiting == rhs.alertsWaiting && lhs.fullContent == rhs.fullContent
+            && lhs.form == rhs.form
             && lhs.operation == rhs.operation && lhs.subscriptionList == rhs.subscriptionList
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate

@@ -85,7 +85,7 @@ private func closeSubscriptionPage(_ state: inout AppState) {
 
 private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Choice]?) -> [AppEffect] {
     if state.alert != nil {
-        if input == .select || input == .back { state.alert = nil }
+        if input == .select || input == .back { state.dismissAlert() }
         return []
     }
     let choices = known ?? ScreenBuilder.build(state).choices
@@ -164,7 +164,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             state.gate = gate
             // Back in the emptied field, for the next question: the gate's first choice.
             state.selection = 0
-            state.alert = Alert(title: "Not quite", message: "That answer is not right. Ask a grown-up to try again.")
+            state.tell(Alert(title: "Not quite", message: "That answer is not right. Ask a grown-up to try again."))
             return []
         }
         state.gate = nil
@@ -263,7 +263,7 @@ private func carryOn(_ outcome: PurchaseOutcome, _ state: inout AppState) {
     case .cancelled, .pending, .refused:
         break
     default:
-        if let alert = purchaseAlert(outcome) { state.alert = alert }
+        if let alert = purchaseAlert(outcome) { state.tell(alert) }
         if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.heldElsewhere), &state) }
     }
 }
@@ -277,7 +277,7 @@ private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
 
 private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState) {
     if outcome == .refused(.purchaseInProgress) {
-        state.alert = Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish.")
+        state.tell(Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish."))
         return
     }
     let offerId = state.purchase?.offerId
@@ -300,7 +300,7 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     default:
         break
     }
-    if let alert = purchaseAlert(outcome) { state.alert = alert }
+    if let alert = purchaseAlert(outcome) { state.tell(alert) }
 }
 
 /// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must).
@@ -368,10 +368,10 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
     case .restored:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }
-        state.alert = Alert(title: "Restored", message: outcome.message)
+        state.tell(Alert(title: "Restored", message: outcome.message))
     default:
         popTransferPrompts(&state)
-        state.alert = Alert(title: "Restore purchase", message: outcome.message)
+        state.tell(Alert(title: "Restore purchase", message: outcome.message))
     }
     return [.reloadAccess]
 }
@@ -403,22 +403,25 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
                 pop(&state)
             }
         }
-        state.alert = Alert(title: "All set", message: "Your subscription is now on your account.")
+        state.tell(Alert(title: "All set", message: "Your subscription is now on your account."))
         return [.reloadAccess]
     case .loggedOut:
         // True of any account: one with no subscription is not told it had one.
-        state.alert = Alert(
-            title: "Logged out", message: "What your account holds stays with it: log in again to use it here.")
+        state.tell(
+            Alert(
+                title: "Logged out", message: "What your account holds stays with it: log in again to use it here."))
     case .notLoggedIn:
-        state.alert = Alert(
-            title: "Not logged in", message: "You are not logged in, so there is nothing to log out of.")
+        state.tell(
+            Alert(
+                title: "Not logged in", message: "You are not logged in, so there is nothing to log out of."))
     case .sessionEnded(let email):
         // Never in silence: a paying reader would otherwise find their articles locked with no reason given.
-        state.alert = Alert(
-            title: "Signed out",
-            message: "Your session as \(email) ended. Log in again: what your account holds stays with it.")
+        state.tell(
+            Alert(
+                title: "Signed out",
+                message: "Your session as \(email) ended. Log in again: what your account holds stays with it."))
     case .failed(let message):
-        state.alert = Alert(title: "Sorry", message: message)
+        state.tell(Alert(title: "Sorry", message: message))
     }
     return []
 }

@@ -36,9 +36,13 @@ enum ExpectationCheck {
                 "ads \(shown ? "shown" : "hidden")", "ads \(state.showsAds ? "shown" : "hidden")",
                 state.showsAds == shown)
         case .alert(let text):
-            let actual = screen.alert.map { "alert \"\($0.title)\": \($0.message)" } ?? "no alert"
-            let found = screen.alert.map { $0.title.contains(text) || $0.message.contains(text) } ?? false
-            try match("alert \"\(text)\"", actual, found)
+            // The alert up, or one told while it was up: the reader reads each in turn.
+            let told = (screen.alert.map { [$0] } ?? []) + state.alertsWaiting
+            let actual =
+                told.isEmpty
+                ? "no alert" : told.map { "alert \"\($0.title)\": \($0.message)" }.joined(separator: "; then ")
+            try match(
+                "alert \"\(text)\"", actual, told.contains { $0.title.contains(text) || $0.message.contains(text) })
         case .noAlert:
             try match(
                 "no alert", screen.alert.map { "alert \"\($0.title)\": \($0.message)" } ?? "no alert",

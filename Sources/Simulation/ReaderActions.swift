@@ -13,10 +13,11 @@ public struct ReaderActionError: Error, Equatable, Sendable, CustomStringConvert
 extension World {
     /// Does `action` as a reader would, by moving the highlight and pressing Enter. Screens that load
     /// on the way (the profile's subscriptions, the paywall's offers) are waited for; the last press is not.
-    /// An alert on screen is dismissed first, as a reader taps OK before doing anything else.
+    /// Alerts on screen are dismissed first, as a reader taps OK on each (those told meanwhile come in turn) before
+    /// doing anything else.
     public func perform(_ action: ReaderAction) throws(ReaderActionError) {
         if screen.alert != nil {
-            send(.select)
+            dismissAlerts()
             if action == .back { return }
         }
         switch action {
@@ -95,7 +96,7 @@ extension World {
     private func choose(_ action: ReaderAction, _ label: String) throws(ReaderActionError) {
         // An alert that came on the way (an answer that arrived while a screen loaded) is tapped away first, as
         // `perform` does with one already up: a reader reads it, taps OK, and goes on.
-        if screen.alert != nil { send(.select) }
+        dismissAlerts()
         guard let row = appState.row(doing: action, on: screen), let index = selectableRows.firstIndex(of: row) else {
             let listed = selectableRows.map { "\"\(screen.rows[$0].text)\"" }.joined(separator: ", ")
             throw ReaderActionError("no \"\(label)\" to choose on \(screen.visibleID.rawValue) (choices: \(listed))")
@@ -109,6 +110,11 @@ extension World {
     }
 
     private func settle() { scheduler.runUntilIdle() }
+
+    /// OK on every alert up, one after the other.
+    private func dismissAlerts() {
+        while screen.alert != nil { send(.select) }
+    }
 
     private func notHere(_ what: String, _ whereItIs: String) -> ReaderActionError {
         ReaderActionError("no \(what) on \(screen.visibleID.rawValue): it is on \(whereItIs)")
@@ -130,7 +136,7 @@ extension World {
         while appState.stack.count > 1 {
             let before = appState.stack.count
             send(.back)
-            if screen.alert != nil { send(.select) }
+            dismissAlerts()
             guard appState.stack.count < before else {
                 throw ReaderActionError("cannot leave \(screen.visibleID.rawValue) for the feed")
             }

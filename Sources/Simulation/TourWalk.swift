@@ -44,9 +44,9 @@ final class TourWalk {
         for character in text { world.send(.character(character)) }
     }
 
-    /// Dismisses the alert on screen, if any.
+    /// Dismisses the alerts on screen, if any, each in turn.
     func dismissAlert() {
-        if world.screen.alert != nil { world.send(.select) }
+        while world.screen.alert != nil { world.send(.select) }
     }
 
     /// Goes back until the feed is on screen, or until Esc is refused (account required).

@@ -225,6 +225,20 @@ import WhiteLabel
         #expect(state.screen.rows.map(\.text).contains("Ends on 2026-04-02 unless you agree to the new price"))
     }
 
+    /// Two messages at once (a session ended, then the purchase it stopped): each is read, in turn, not the later
+    /// one over the earlier.
+    @Test func anAlertToldWhileAnotherIsUpComesNext() throws {
+        var state = try annOnHerProfile()
+        _ = reduce(&state, .accountFinished(.sessionEnded(email: "ann@example.test")))
+        _ = reduce(&state, .restoreFinished(.nothingToRestore))
+        #expect(state.alert?.title == "Signed out")
+        _ = reduce(&state, .reader(.select))
+        #expect(state.alert?.message == "There is no purchase to restore on this Apple ID.")
+        _ = reduce(&state, .reader(.back))
+        #expect(state.alert == nil)
+        #expect(state.alertsWaiting.isEmpty)
+    }
+
     /// Back from Apple's sheet, or from Done on it, the profile asks its server again: what the reader changed at
     /// Apple reaches it. New levels under the profile do the same, and the same levels again ask nothing.
     @Test func theProfileAsksAgainAfterApplesSheetAndWhenTheLevelsChange() throws {
