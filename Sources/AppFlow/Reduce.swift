@@ -48,6 +48,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.manageSheet = subscriptions
     case .becameActive:
         effects.append(.becomeActive)
+        // Back in the app on an article that failed to load: it is asked for again.
+        if case .content(let id) = state.route, case .failed = state.fullContent[id] { state.fullContent[id] = nil }
         // A products request that failed earlier is tried again.
         if state.offers?.isEmpty ?? true { effects.append(.loadCatalog) }
     case .storeChanged:
@@ -143,6 +145,7 @@ private func close(_ state: inout AppState) -> [AppEffect] {
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     switch choice {
     case .openContent(let id):
+        // An article that failed to load is asked for again each time it is opened: one bad answer is not the last.
         push(.content(id: id), &state)
     case .subscribe(let contentId):
         guard state.access.isKnown else {

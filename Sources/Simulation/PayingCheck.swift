@@ -87,7 +87,11 @@ enum PayingCheck {
         case .failed(let message): shown = "\"\(message)\""
         case .loading, nil: shown = "no full text after every answer arrived"
         }
-        if context.faultSince(world.contentRequested(id) ?? context.began) { return [] }
+        // Opened in this step, it was the reader's ask now: only a fault since excuses it (a failure from before, never
+        // asked again, does not).
+        var asked = world.contentRequested(id) ?? context.began
+        if context.step == .reader(.openContent(id)) { asked = max(asked, context.began) }
+        if context.faultSince(asked) { return [] }
         return [
             InvariantViolation(
                 .payingKeepsAccess,
