@@ -146,6 +146,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     switch choice {
     case .openContent(let id):
         // An article that failed to load is asked for again each time it is opened: one bad answer is not the last.
+        if case .failed = state.fullContent[id] { state.fullContent[id] = nil }
         push(.content(id: id), &state)
     case .subscribe(let contentId):
         guard state.access.isKnown else {
