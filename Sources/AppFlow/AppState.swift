@@ -59,6 +59,8 @@ public struct AppState: Equatable, Sendable {
     public var manageSheet: [ManagedSubscription]?
     /// A Subscribe tapped while access was still loading: decided once it is known.
     public var pendingSubscribe: PendingSubscribe?
+    /// The account already asked (or moved for) about this phone's subscription: asked once, not at every event.
+    public var transferAskedFor: String?
 
     public init(app: AppPart) {
         self.app = app
@@ -114,6 +116,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.operation == rhs.operation && lhs.subscriptionList == rhs.subscriptionList
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
+            && lhs.transferAskedFor == rhs.transferAskedFor
     }
 }
 

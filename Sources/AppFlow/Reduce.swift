@@ -58,7 +58,26 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     }
     closeSubscriptionPage(&state)
     releaseAccountRequirement(&state)
+    effects += offerMoveToAccount(&state)
     return effects + settleContent(&state)
+}
+
+/// Levels the phone's own subscription gained while the reader was signed in (a parent's approval or a purchase
+/// checked as the phone's guest, landing after the sign-in): asked as a sign-in asks (seed 000: "the app asks whether
+/// to transfer the subscription to that account"), or moved where the owner requires an account. Once per account,
+/// when nothing else is under way.
+private func offerMoveToAccount(_ state: inout AppState) -> [AppEffect] {
+    guard case .account(let email) = state.access.identity, !state.access.unmovedLevels.isEmpty,
+        state.transferAskedFor != email, state.operation == nil, state.purchase == nil, state.paymentSheet == nil,
+        !isAccountScreen(state.route)
+    else { return [] }
+    state.transferAskedFor = email
+    if state.app.account.mode == .requiredAfterSubscribing {
+        state.operation = "Moving your subscription"
+        return [.transferAnonymousPurchases]
+    }
+    push(.transferPrompt(.anonymousToAccount), &state)
+    return []
 }
 
 /// The request for an account keeps a subscription safe: once a reader without an account holds none (refunded,
@@ -391,7 +410,12 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
         }
         state.form = AccountForm()
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
-        if purpose == .accountRequired || state.route == .accountRequired {
+        let moves = purpose == .accountRequired || state.route == .accountRequired
+        if case .account(let email) = state.access.identity, offerTransfer || moves {
+            // This sign-in asks, or moves it: `offerMoveToAccount` need not ask again.
+            state.transferAskedFor = email
+        }
+        if moves {
             // Required after subscribing: the subscription moves without asking.
             state.operation = "Moving your subscription"
             return [.transferAnonymousPurchases]

@@ -239,6 +239,21 @@ import WhiteLabel
         #expect(state.alertsWaiting.isEmpty)
     }
 
+    /// The phone's own subscription gaining levels after the sign-in (a parent's approval landing late) is asked about
+    /// as the sign-in would have asked, once.
+    @Test func levelsThePhoneGainsAfterASignInAreOfferedToTheAccountOnce() throws {
+        var state = try annOnHerProfile()
+        var gained = state.access
+        gained.levels.insert(AccessLevel("archive"))
+        gained.unmovedLevels = [AccessLevel("archive")]
+        #expect(reduce(&state, .accessChanged(gained)) == [.reloadAccess])
+        #expect(state.route == .transferPrompt(.anonymousToAccount))
+        _ = try choose(.declineTransfer, &state)
+        #expect(state.route == .profile)
+        #expect(reduce(&state, .accessChanged(gained)) == [])
+        #expect(state.route == .profile)
+    }
+
     /// Back from Apple's sheet, or from Done on it, the profile asks its server again: what the reader changed at
     /// Apple reaches it. New levels under the profile do the same, and the same levels again ask nothing.
     @Test func theProfileAsksAgainAfterApplesSheetAndWhenTheLevelsChange() throws {
