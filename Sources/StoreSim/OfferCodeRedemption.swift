@@ -29,7 +29,7 @@ extension PaymentQueue {
                 return refuse("\(terms.code) is for \(names) subscribers; \(appleId) is \(who.rawValue)")
             }
             if let running {
-                try store.applyAtNextRenewal(applied, to: running.originalTransactionId)
+                try store.applyAtNextRenewal(applied, to: running.originalTransactionId, renewingTo: product)
                 return nil
             }
             paymentCount += 1

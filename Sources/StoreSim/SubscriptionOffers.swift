@@ -23,9 +23,16 @@ extension AppStore {
     }
 
     /// A running subscriber's offer starts at the next renewal, as Apple applies a promotional offer or an offer
-    /// code to an active subscription: its periods are billed at the offer's price from then on.
-    func applyAtNextRenewal(_ applied: AppliedOffer, to originalTransactionId: String) throws(DatabaseError) {
+    /// code to an active subscription: its periods are billed at the offer's price from then on. An offer of another
+    /// product of the group (a yearly plan's code redeemed by a monthly subscriber) renews into that product then.
+    func applyAtNextRenewal(
+        _ applied: AppliedOffer, to originalTransactionId: String, renewingTo product: Product? = nil
+    ) throws(DatabaseError) {
         guard var subscription = try ledger.subscription(originalTransactionId) else { return }
+        if let product, product.productIdentifier != subscription.autoRenewProductId {
+            subscription.autoRenewProductId = product.productIdentifier
+            log("\(originalTransactionId) renews into \(product.productIdentifier) for the offer")
+        }
         subscription.offerId = applied.key
         subscription.introPeriodsLeft =
             applied.discount.paymentMode == .payAsYouGo ? applied.discount.numberOfPeriods : 1
