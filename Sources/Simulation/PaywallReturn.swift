@@ -22,6 +22,9 @@ struct PaywallReturn {
             return "a purchase closed the paywall before the phone held any level from the server"
         }
         if state.route == below || state.route == .accountRequired { return nil }
+        // Signed in as the phone's own purchase landed: the question whether to move it to the account stands over
+        // the screen the paywall was opened from (seed 000: "the app asks whether to transfer the subscription").
+        if state.route == .transferPrompt(.anonymousToAccount), state.stack.dropLast().last == below { return nil }
         return
             "a purchase closed the paywall onto \(WorldReading.describe(state.route)), not "
             + "\(WorldReading.describe(below)) it was opened from"

@@ -55,7 +55,9 @@ struct RestoreFirstCheck {
         else { return }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
-            return try takeable(productId, by: account, at: outcome.began, receipt: nil, in: world).map { held in
+            // What the app could ask about: the receipt the phone holds (a charge made elsewhere since is not on it).
+            let receipt = world.device.queue.heldReceipt
+            return try takeable(productId, by: account, at: outcome.began, receipt: receipt, in: world).map { held in
                 InvariantViolation(
                     .restoreBeforePurchase,
                     "\(email) was told purchases are off for \(productId) while \(world.appleId) already paid for "
