@@ -1,4 +1,5 @@
 import AppFlow
+import Foundation
 import SimKernel
 import StoreSim
 
@@ -83,14 +84,34 @@ extension World {
         store.clearFaults(target)
     }
 
+    /// "Price increase": App Store Connect raises the price of every product the Apple ID was charged for, by about a
+    /// fifth (to the next .99, or the next whole price where prices have no cents), and Apple asks its subscribers: the
+    /// consent sheet reads old → new, and an agreed renewal charges the new price.
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
         for product in products.sorted() {
+            guard let price = store.currentPrice(product) else {
+                _ = attempt("ask consent to a price increase of \(product)") {
+                    try store.requestPriceIncreaseConsent(productIdentifier: product)
+                }
+                continue
+            }
             _ = attempt("raise the price of \(product)") {
-                try store.requestPriceIncreaseConsent(productIdentifier: product)
+                try store.raisePrice(productIdentifier: product, to: Self.raised(price))
             }
         }
+    }
+
+    /// About a fifth more: 4.99 → 5.99, 39.99 → 47.99, 600 → 720.
+    public static func raised(_ price: Decimal) -> Decimal {
+        var whole = Decimal()
+        var exact = price
+        NSDecimalRound(&whole, &exact, 0, .plain)
+        var raised = price * Decimal(string: "1.2")!
+        var up = Decimal()
+        NSDecimalRound(&up, &raised, 0, .up)
+        return whole == price ? up : up - Decimal(string: "0.01")!
     }
 
     /// What the App Store does with the next purchase (its planned `payment` fault); a new choice

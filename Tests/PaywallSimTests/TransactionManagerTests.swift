@@ -121,3 +121,11 @@ import WhiteLabel
         #expect(second.timeline.entries.contains { $0.text.hasPrefix("renewed ") && $0.text.hasSuffix(" for $5.99") })
     }
 }
+
+/// The control pane's "Price increase" raises by about a fifth, to a price a store would show.
+@Suite struct ControlPriceIncreaseTests {
+    @Test(arguments: [("4.99", "5.99"), ("39.99", "47.99"), ("2.49", "2.99"), ("600", "720"), ("1", "2")])
+    func aRaiseIsAboutAFifthToTheNextStorePrice(price: String, raised: String) throws {
+        #expect(World.raised(try #require(Decimal(string: price))) == Decimal(string: raised))
+    }
+}
