@@ -18,8 +18,12 @@ extension ScreenBuilder {
         for subscription in state.subscriptions where subscription.active {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)
-            rows.append(
-                Row(.text, subscription.autoRenew ? "\(title): renews on \(date)" : "\(title): ends on \(date)"))
+            // In billing retry the renewal date has passed: "renews on" would promise a day already gone.
+            let line =
+                subscription.billingIssue
+                ? "\(title): renewal failed on \(date); Apple is retrying"
+                : subscription.autoRenew ? "\(title): renews on \(date)" : "\(title): ends on \(date)"
+            rows.append(Row(.text, line))
             if subscription.billingIssue {
                 rows.append(
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
