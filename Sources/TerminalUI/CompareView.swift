@@ -31,7 +31,10 @@ public enum CompareView {
                     title: "Controls · both worlds")
             }
             let keys = content.worlds.first?.screen.keys ?? []
-            KeyBar.draw(into: &frame, rect: panes.keyBar, hints: KeyBar.hints(screenKeys: keys, focus: state.focus))
+            let typing = content.worlds.first?.screen.isEditingText ?? false
+            KeyBar.draw(
+                into: &frame, rect: panes.keyBar,
+                hints: KeyBar.hints(screenKeys: keys, focus: state.focus, typing: typing))
             if state.showsHelp { HelpOverlay.draw(into: &frame, screenKeys: keys, theme: theme) }
         }
         return frame

@@ -33,7 +33,9 @@ public enum FrontView {
                 into: &frame, rect: panes.keyBar,
                 hints: state.inspector != nil
                     ? KeyBar.inspectorKeys
-                    : KeyBar.hints(screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state)),
+                    : KeyBar.hints(
+                        screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state),
+                        typing: content.screen.isEditingText),
                 recording: state.isRecording)
             if let inspector = state.inspector, let rows = content.transactions {
                 InspectorPane.draw(into: &frame, rows: rows, selection: inspector.selection, theme: theme)

@@ -29,9 +29,13 @@ enum KeyBar {
     }
 
     /// The hints shown for a focus: the phone screen's own keys (minus the ones the bar adds anyway),
-    /// the timeline's or the controls'.
-    static func hints(screenKeys: [KeyHint], focus: Focus, mode: Mode = .explore) -> [KeyHint] {
+    /// the timeline's or the controls'. `typing`: a text field on the phone takes the letters (c, w, ?, q are typed,
+    /// `KeyMap`), so the bar offers only what still works there.
+    static func hints(screenKeys: [KeyHint], focus: Focus, mode: Mode = .explore, typing: Bool = false) -> [KeyHint] {
         let always = Set(alwaysKeys.map(\.key))
+        if typing && focus == .phone {
+            return screenKeys.filter { !always.contains($0.key) } + [alwaysKeys[0]]
+        }
         var local: [KeyHint]
         switch (focus, mode) {
         case (_, .live) where focus != .timeline: local = [liveKeys[0]]

@@ -115,6 +115,8 @@ public enum KeyMap {
         case "c": return focus == .controls ? .focusPhone : .focusControls
         case "w": return focus == .checklist ? .focusPhone : .focusChecklist
         case " ", "p": return .togglePause
+        // From any pane, as `c` is: the README lists it with the keys that always work.
+        case "f": return .cycleTimelineFilter
         default: return movementAction(character, focus: focus)
         }
     }
@@ -128,7 +130,6 @@ public enum KeyMap {
         case ("j", .timeline): return .scrollTimeline(.lineDown)
         case ("g", .timeline): return .scrollTimeline(.oldest)
         case ("G", .timeline): return .scrollTimeline(.latest)
-        case ("f", .timeline): return .cycleTimelineFilter
         case ("k", .controls): return .moveControl(.up)
         case ("j", .controls): return .moveControl(.down)
         case ("g", .controls): return .moveControl(.first)

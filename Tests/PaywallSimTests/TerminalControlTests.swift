@@ -74,7 +74,10 @@ struct TerminalControlPaneTests {
         #expect(KeyMap.action(for: .character("c"), focus: .phone) == .focusControls)
         // A text field on the phone takes the letter: an e-mail address can contain a c.
         #expect(KeyMap.action(for: .character("c"), focus: .phone, textFieldFocused: true) == .reader(.character("c")))
-        #expect(KeyMap.action(for: .character("f"), focus: .phone) == nil)
+        // The timeline filter from any pane, as the README lists it; typed in a text field.
+        #expect(KeyMap.action(for: .character("f"), focus: .phone) == .cycleTimelineFilter)
+        #expect(KeyMap.action(for: .character("f"), focus: .controls) == .cycleTimelineFilter)
+        #expect(KeyMap.action(for: .character("f"), focus: .phone, textFieldFocused: true) == .reader(.character("f")))
     }
 
     @Test func tabCyclesPhoneTimelineControlsAndEnterReturnsTheSelectedControlsAction() {

@@ -125,3 +125,19 @@ struct TerminalFrontStateTests {
         #expect(state.apply(.togglePause) == nil)
     }
 }
+
+/// The key bar offers only keys that do what it says: in a text field the letters are typed.
+struct KeyBarTypingTests {
+    @Test func aTextFieldOnThePhoneOffersNoLetterItWouldType() {
+        let screenKeys = [KeyHint("type", "fill in"), KeyHint("Enter", "next"), KeyHint("Esc", "back")]
+        let typing = KeyBar.hints(screenKeys: screenKeys, focus: .phone, typing: true).map(\.key)
+        #expect(typing == ["type", "Enter", "Esc", "Tab"])
+        for letter: Character in ["q", "c", "?"] {
+            #expect(
+                KeyMap.action(for: .character(letter), focus: .phone, textFieldFocused: true)
+                    == .reader(.character(letter)))
+        }
+        let elsewhere = KeyBar.hints(screenKeys: screenKeys, focus: .phone).map(\.key)
+        #expect(elsewhere.contains("c") && elsewhere.contains("q") && elsewhere.contains("?"))
+    }
+}
