@@ -132,11 +132,16 @@ public struct ManagedSubscription: Equatable, Sendable {
     public let graceExpires: Int64?
     /// A price increase waits for the reader's consent: it renews at `expires` only if they agree.
     public let waitsForPriceConsent: Bool
+    /// The plan it switches to at `expires` (a change already made) and its title; nil when it renews as it is.
+    public let renewsInto: String?
+    public let renewsIntoTitle: String?
 
     public init(
         productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil,
-        waitsForPriceConsent: Bool = false
+        waitsForPriceConsent: Bool = false, renewsInto: String? = nil, renewsIntoTitle: String? = nil
     ) {
+        self.renewsInto = renewsInto
+        self.renewsIntoTitle = renewsIntoTitle
         self.productId = productId
         self.title = title
         self.expires = expires

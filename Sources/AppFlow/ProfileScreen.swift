@@ -85,6 +85,9 @@ extension ScreenBuilder {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))
+            } else if subscription.willAutoRenew, let next = subscription.renewsIntoTitle {
+                // A plan change already made: the sheet says so rather than offering the same switch again.
+                rows.append(Row(.muted, "Switches to \(next) on \(date)"))
             } else if subscription.willAutoRenew && subscription.waitsForPriceConsent {
                 // Apple renews a raised price only with consent: "Next renewal" would promise what may not come.
                 rows.append(Row(.muted, "Ends on \(date) unless you agree to the new price"))
@@ -103,7 +106,7 @@ extension ScreenBuilder {
         if let first = sheet.first {
             let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
             rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
-            for offer in otherPlans(than: first.productId, state) {
+            for offer in otherPlans(than: first.productId, state) where offer.productId != first.renewsInto {
                 // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
                 rows.append(
                     Row(

@@ -14,7 +14,8 @@ enum ManageSheetTruth {
             ManagedSubscription(
                 productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
                 willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds,
-                waitsForPriceConsent: $0.waitsForPriceConsent)
+                waitsForPriceConsent: $0.waitsForPriceConsent, renewsInto: $0.renewsInto,
+                renewsIntoTitle: $0.renewsIntoTitle)
         }
     }
 

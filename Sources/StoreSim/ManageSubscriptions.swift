@@ -15,6 +15,9 @@ public struct ManageSheet: Equatable, Sendable {
         public let gracePeriodExpiresDate: SimInstant?
         /// A price increase waits for the subscriber's consent: without it, the period's end is the subscription's.
         public let waitsForPriceConsent: Bool
+        /// The product it renews into at the period's end, when a plan change is set for then, and its title.
+        public let renewsInto: String?
+        public let renewsIntoTitle: String?
     }
 
     public let appleId: String
@@ -26,16 +29,21 @@ extension PaymentQueue {
     /// The sheet as it reads now.
     public func manageSheet() -> ManageSheet {
         let running = store.subscriptions(appleId: appleId).filter(\.state.isEntitled)
-        let products = store.products(for: running.map(\.productId)).products
+        let products = store.products(for: running.flatMap { [$0.productId, $0.autoRenewProductId] }).products
         let entries = running.map { subscription in
-            ManageSheet.Entry(
+            let switches = subscription.autoRenewProductId != subscription.productId
+            return ManageSheet.Entry(
                 originalTransactionId: subscription.originalTransactionId, productId: subscription.productId,
                 productTitle: products.first { $0.productIdentifier == subscription.productId }?.localizedTitle
                     ?? subscription.productId,
                 expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
                 gracePeriodExpiresDate: subscription.state == .gracePeriod
                     ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil,
-                waitsForPriceConsent: subscription.priceIncreaseStatus == 0)
+                waitsForPriceConsent: subscription.priceIncreaseStatus == 0,
+                renewsInto: switches ? subscription.autoRenewProductId : nil,
+                renewsIntoTitle: switches
+                    ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
+                        ?? subscription.autoRenewProductId : nil)
         }
         return ManageSheet(appleId: appleId, entries: entries)
     }
