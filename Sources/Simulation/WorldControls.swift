@@ -1,5 +1,5 @@
 import AppFlow
-import Foundation
+import FoundationEssentials
 import SimKernel
 import StoreSim
 
@@ -103,15 +103,16 @@ extension World {
         }
     }
 
-    /// About a fifth more: 4.99 → 5.99, 39.99 → 47.99, 600 → 720.
+    /// About a fifth more: 4.99 → 5.99, 39.99 → 47.99, 600 → 720. Worked through the price's text: Foundation's
+    /// `NSDecimalRound` would load Foundation and ICU into every process (10 MiB more for `fuzz`).
     public static func raised(_ price: Decimal) -> Decimal {
-        var whole = Decimal()
-        var exact = price
-        NSDecimalRound(&whole, &exact, 0, .plain)
-        var raised = price * Decimal(string: "1.2")!
-        var up = Decimal()
-        NSDecimalRound(&up, &raised, 0, .up)
-        return whole == price ? up : up - Decimal(string: "0.01")!
+        guard let value = Double(price.description), value > 0 else { return price }
+        let whole = value.rounded() == value
+        let up = Int((value * 1.2 - 1e-9).rounded(.up))
+        if whole { return Decimal(up) }
+        let cents = up * 100 - 1
+        let fraction = cents % 100
+        return Decimal(string: "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction)") ?? price
     }
 
     /// What the App Store does with the next purchase (its planned `payment` fault); a new choice
