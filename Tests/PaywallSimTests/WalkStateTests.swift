@@ -47,6 +47,37 @@ import WhiteLabel
         scenario.steps.firstIndex { $0.line == line }.map { state.current!.outcomes[$0] }
     }
 
+    /// A step done in several keys (open the sign-up form, type, submit) settles the expectation before it as it
+    /// stood when the tester began it: "expect screen account-required" held then, though the form was on screen by
+    /// the submit (a tester's walk report said it failed).
+    @Test func aStepOfSeveralKeysSettlesWhatHeldWhenItBegan() throws {
+        let text = [
+            "app fit-track", "latency fast", "launch", "open content strength-plan", "subscribe",
+            "select offer coach-yearly", "confirm payment", "expect screen account-required",
+            "signup athlete@example.com correct-horse",
+        ].joined(separator: "\n")
+        let walk = try ScenarioParser.parse(text, file: "walk.scenario")
+        let session = WalkSession(
+            scenarios: [walk], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        var state = session.initialState
+        let world = try #require(session.choose(0, state: &state))
+        for action: ReaderAction in [
+            .openContent("strength-plan"), .subscribe, .selectOffer("coach-yearly"), .confirmPayment,
+        ] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            session.settle(world, state: &state)
+        }
+        let expectation = try #require(walk.steps.firstIndex { $0.text == "expect screen account-required" })
+        #expect(state.current?.outcomes[expectation] == .holds)
+        // The tester's first key toward the sign-up: the form opens before the step is done.
+        session.willSend(.select, to: world, state: &state)
+        try world.perform(.signUp(email: "athlete@example.com", password: "correct-horse"))
+        world.scheduler.runUntilIdle()
+        session.settle(world, state: &state)
+        #expect(state.current?.outcomes[expectation] == .passed)
+    }
+
     @Test func aWalkThatExpectsInvariantsWatchesTheTestersOwnKeys() throws {
         // A broken app: it unlocks on Apple's "purchased", and the server check fails.
         let text = [
