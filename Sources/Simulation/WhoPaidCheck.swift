@@ -6,8 +6,9 @@ import StoreSim
 /// bought — whose appAccountToken names another customer moves it to them, whoever reports it, the app or Apple's
 /// notification"): once the world settled, a purchase whose newest new purchase (not a renewal) names a customer by
 /// its token, and which a report has told the backend of (`WorldEvent.purchaseReported`), is that customer's.
-/// Excused: the rules' refusals (never from an account to a guest, at most 3 moves in 30 days), and a restore or a
-/// transfer that moved it since, as asked (invariant 12's other half judges those).
+/// Excused: the rules' refusals (never from an account to a guest, at most 3 moves in 30 days), a new purchase reported
+/// after a later renewal of it was, and a restore or a transfer that moved it since, as asked (invariant 12's other
+/// half judges those).
 struct WhoPaidCheck {
     /// When the backend first applied a report of each transaction.
     private var reported: [String: SimInstant] = [:]
@@ -44,6 +45,13 @@ struct WhoPaidCheck {
             else { continue }
             let kinds = (try backend.ledger.identity(ownerId)?.kind, try backend.ledger.identity(payer)?.kind)
             if kinds == (.account, .anonymous) { continue }
+            // Reported late (seed 003: "a transaction reported … late move[s] nothing"): a later transaction of the
+            // purchase, a renewal, reached the backend first and decided its owner then.
+            let later = context.charged.filter {
+                $0.originalTransactionIdentifier == purchase.originalTransactionId
+                    && $0.purchaseDate > record.purchaseDate
+            }
+            if later.contains(where: { reported[$0.transactionIdentifier].map { $0 < heard } ?? false }) { continue }
             let all = try moves ?? backend.ledger.moves()
             moves = all
             let ofIt = all.filter { $0.originalTransactionId == purchase.originalTransactionId }
