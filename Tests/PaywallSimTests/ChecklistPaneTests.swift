@@ -12,21 +12,14 @@ import WhiteLabel
 
     init() throws {
         let scenario = try ScenarioParser.parse(WalkStateTests.text, file: "walk.scenario")
-        session = WalkSession(
-            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "/tmp/r.md")
+        session = .over([scenario], reportPath: "/tmp/r.md")
     }
 
     /// A walk whose reader steps are done, with `expect charges 2` settled red by `advance 1d`.
     private func walked() throws -> (World, FrontState) {
         var state = FrontState()
-        var walk = session.initialState
-        let world = try #require(session.choose(0, state: &walk))
-        for action: ReaderAction in [
-            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
-        ] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-        }
+        var (world, walk) = try session.started()
+        try session.doByHand(buyingNightTrains, on: world, &walk, eachTurn: false)
         session.settle(world, state: &walk)
         session.runStep(walk.nextStep!, state: &walk)
         session.settle(world, state: &walk)

@@ -32,15 +32,12 @@ import WhiteLabel
 
     init() throws {
         scenario = try ScenarioParser.parse(Self.text, file: "walk.scenario")
-        session = WalkSession(
-            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
+        session = .over([scenario])
     }
 
     /// What the tester does on the phone, then a turn of the loop.
     private func act(_ action: ReaderAction, on world: World, _ state: inout WalkState) throws {
-        try world.perform(action)
-        world.scheduler.runUntilIdle()
-        session.settle(world, state: &state)
+        try session.doByHand([action], on: world, &state)
     }
 
     private func outcome(_ state: WalkState, line: Int) -> StepOutcome? {
@@ -57,17 +54,11 @@ import WhiteLabel
             "signup athlete@example.com correct-horse",
         ].joined(separator: "\n")
         let walk = try ScenarioParser.parse(text, file: "walk.scenario")
-        let session = WalkSession(
-            scenarios: [walk], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
-        for action: ReaderAction in [
-            .openContent("strength-plan"), .subscribe, .selectOffer("coach-yearly"), .confirmPayment,
-        ] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-            session.settle(world, state: &state)
-        }
+        let session = WalkSession.over([walk])
+        var (world, state) = try session.started()
+        try session.doByHand(
+            [.openContent("strength-plan"), .subscribe, .selectOffer("coach-yearly"), .confirmPayment], on: world,
+            &state)
         let expectation = try #require(walk.steps.firstIndex { $0.text == "expect screen account-required" })
         #expect(state.current?.outcomes[expectation] == .holds)
         // The tester's first key toward the sign-up: the form opens before the step is done.
@@ -86,16 +77,10 @@ import WhiteLabel
             "expect invariants",
         ].joined(separator: "\n")
         let broken = try ScenarioParser.parse(text, file: "broken.scenario")
-        let session = WalkSession(
-            scenarios: [broken], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
+        let session = WalkSession.over([broken])
+        var (world, state) = try session.started()
         let expectation = try #require(broken.steps.firstIndex { $0.text == "expect invariants" })
-        for action: ReaderAction in [.openContent("night-trains"), .subscribe, .selectOffer("premium-monthly")] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-            session.settle(world, state: &state)
-        }
+        try session.doByHand(Array(buyingNightTrains.dropLast()), on: world, &state)
         #expect(state.current?.outcomes[expectation] == .pending)
         try world.perform(.confirmPayment)
         world.scheduler.runUntilIdle()
@@ -144,13 +129,8 @@ import WhiteLabel
     }
 
     @Test func aFailingExpectationGoesRedWhenTheWalkMovesOnAndTheReportSaysWhy() throws {
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
-        for action: ReaderAction in [
-            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
-        ] {
-            try act(action, on: world, &state)
-        }
+        var (world, state) = try session.started()
+        try session.doByHand(buyingNightTrains, on: world, &state)
         let advance = try #require(state.nextStep)
         #expect(state.apply(.nextStep) == .runStep(advance))
         session.runStep(advance, state: &state)
@@ -169,13 +149,8 @@ import WhiteLabel
     }
 
     @Test func aWorldStepIsTickedWhenTheControlPaneDoesIt() throws {
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
-        for action: ReaderAction in [
-            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
-        ] {
-            try act(action, on: world, &state)
-        }
+        var (world, state) = try session.started()
+        try session.doByHand(buyingNightTrains, on: world, &state)
         // +1 month is not `advance 1d`; +1 day is.
         _ = session.apply(.advance(.months(1)), to: world, state: &state)
         #expect(outcome(state, line: 14) == .pending)
@@ -186,10 +161,8 @@ import WhiteLabel
     @Test func backgroundAndBackTicksBothStepsAScenarioWritesForIt() throws {
         let scenario = try ScenarioParser.parse(
             "app daily-news\nlatency fast\nlaunch\nbackground\nforeground\nexpect screen feed\n", file: "bg.scenario")
-        let session = WalkSession(
-            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
+        let session = WalkSession.over([scenario])
+        var (world, state) = try session.started()
         #expect(session.apply(.foreground, to: world, state: &state) == nil)
         let outcomes = scenario.steps.indices.filter {
             [.world(.background), .world(.foreground)].contains(scenario.steps[$0].kind)
@@ -223,16 +196,9 @@ import WhiteLabel
             back
             expect no alert
             """, file: "alert.scenario")
-        let session = WalkSession(
-            scenarios: [scenario], resources: ResourceLocator(root: TestSupport.packageRoot), reportPath: "unused.md")
-        var state = session.initialState
-        let world = try #require(session.choose(0, state: &state))
-        for action: ReaderAction in [
-            .openContent("night-trains"), .subscribe, .selectOffer("premium-monthly"), .confirmPayment,
-        ] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-        }
+        let session = WalkSession.over([scenario])
+        var (world, state) = try session.started()
+        try session.doByHand(buyingNightTrains, on: world, &state, eachTurn: false)
         session.settle(world, state: &state)
         #expect(state.current?.outcomes[8] == .holds)
         // OK on the alert: no reader action is reported, but the walk moves on.
