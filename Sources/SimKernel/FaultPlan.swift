@@ -30,9 +30,10 @@ public struct FaultRule: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The rule as it is written: `payment error:paymentInvalid times 2`.
-    public var description: String {
-        "\(target) \(fault)\(argument.map { ":\($0)" } ?? "") \(frequency)"
-    }
+    public var description: String { "\(targetAndFault) \(frequency)" }
+
+    /// What a refusal quotes: the words a person typed, without the frequency they left implicit.
+    public var targetAndFault: String { "\(target) \(fault)\(argument.map { ":\($0)" } ?? "")" }
 }
 
 /// Why a fault plan was refused, in words a person typing `--inject` can act on.

@@ -30,14 +30,16 @@ public enum BackendFault: String, CaseIterable, Sendable {
     /// Checks a rule meant for the backend; the message names what is allowed.
     public static func validate(_ rule: FaultRule) throws(FaultPlanError) {
         guard targets.contains(rule.target) else {
-            throw FaultPlanError("\"\(rule)\": unknown backend target (targets: \(targets.joined(separator: ", ")))")
+            throw FaultPlanError(
+                "\"\(rule.targetAndFault)\": unknown backend target (targets: \(targets.joined(separator: ", ")))")
         }
         guard let fault = BackendFault(rawValue: rule.fault) else {
             throw FaultPlanError(
-                "\"\(rule)\": unknown backend fault (faults: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+                "\"\(rule.targetAndFault)\": unknown backend fault (faults: \(allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         if fault == .slow, let argument = rule.argument, SimDuration(text: argument) == nil {
-            throw FaultPlanError("\"\(rule)\": slow takes a duration of at most 3660d, such as slow:30s")
+            throw FaultPlanError("\"\(rule.targetAndFault)\": slow takes a duration of at most 3660d, such as slow:30s")
         }
     }
 }

@@ -201,7 +201,7 @@ extension WorldAction {
                 } else {
                     let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
                     throw FaultPlanError(
-                        "\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")); see play --list-faults)"
+                        "\"\(rule.targetAndFault)\": unknown target (targets: \(targets.joined(separator: ", ")); see play --list-faults)"
                     )
                 }
             }

@@ -33,7 +33,8 @@ extension World {
                 backendRules.append(rule)
             } else {
                 let targets = StoreFaultTarget.allCases.map(\.rawValue) + BackendFault.targets
-                throw FaultPlanError("\"\(rule)\": unknown target (targets: \(targets.joined(separator: ", ")))")
+                throw FaultPlanError(
+                    "\"\(rule.targetAndFault)\": unknown target (targets: \(targets.joined(separator: ", ")))")
             }
         }
         return (storeRules, backendRules)

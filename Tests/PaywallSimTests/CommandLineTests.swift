@@ -52,6 +52,8 @@ import Testing
         (["--state", "/tmp/x", "--ephemeral"], "--ephemeral"), (["--seed"], "--seed"),
         (["--inject", "payment explode"], "payment has no fault \"explode\""),
         (["--inject", "wifi error"], "unknown target"), (["--inject", "payment"], "--inject"),
+        // Quoted as typed: a frequency the user left out is not put in their mouth.
+        (["--inject", "receipts bogus"], "\"receipts bogus\": unknown backend fault"),
     ])
     func badRunOptionsExitTwoBeforeTouchingTheTerminal(_ arguments: [String], named: String) throws {
         let result = try TestSupport.runBinary(["run"] + arguments)

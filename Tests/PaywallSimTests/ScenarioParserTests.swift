@@ -172,7 +172,7 @@ import WhiteLabel
         ("inject payment explode", "t.scenario:1: payment has no fault \"explode\": use error, timeout"),
         (
             "inject warp-drive error",
-            "t.scenario:1: \"warp-drive error times 1\": unknown target (targets: products-request"
+            "t.scenario:1: \"warp-drive error\": unknown target (targets: products-request"
         ),
         ("latency instant", "t.scenario:1: unknown latency profile \"instant\""),
         ("launch\nseed 3", "t.scenario:2: seed builds the world, so it must come before launch"),
@@ -191,7 +191,7 @@ import WhiteLabel
         ("launch\nadvance 106751991168d", "t.scenario:2: \"106751991168d\" is not a duration of at most ten years"),
         ("launch\nadvance 3661d", "t.scenario:2: \"3661d\" is not a duration of at most ten years"),
         ("launch\nadvance 999999999999mo", "t.scenario:2: \"999999999999mo\" is longer than 120mo"),
-        ("inject backend slow:106751991168d", "t.scenario:1: \"backend slow:106751991168d times 1\": slow takes a"),
+        ("inject backend slow:106751991168d", "t.scenario:1: \"backend slow:106751991168d\": slow takes a"),
         ("inject notification delayed:99999999999d", "t.scenario:1: \"99999999999d\" is not a length of at most"),
     ])
     func malformedLinesNameTheFileLineAndWhatIsWrong(_ text: String, _ message: String) {
