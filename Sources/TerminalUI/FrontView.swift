@@ -58,7 +58,7 @@ public enum FrontView {
     }
 
     private static func keyBarMode(_ state: FrontState) -> KeyBar.Mode {
-        if state.live != nil { return .live }
+        if let live = state.live { return .live(paused: live.isPaused, finished: live.isFinished) }
         return state.walk.map { .walk(showsList: $0.showsList) } ?? .explore
     }
 

@@ -18,14 +18,17 @@ enum KeyBar {
         KeyHint("↑↓", "move"), KeyHint("R V E A D I", "control"), KeyHint("t/Esc", "close"), KeyHint("?", "keys"),
         KeyHint("q", "quit"),
     ]
-    static let liveKeys = [KeyHint("Space", "pause"), KeyHint("↑↓", "scroll timeline")]
+    /// Space's word follows the replay: it resumes a paused one and does nothing once it ended.
+    static func liveKeys(paused: Bool, finished: Bool) -> [KeyHint] {
+        finished ? [] : [KeyHint("Space", paused ? "resume" : "pause")]
+    }
 
     /// What the front runs besides the phone: nothing, a guided walk (with its list on screen or not),
-    /// or a live replay.
+    /// or a live replay (paused or not, ended or not).
     enum Mode: Equatable {
         case explore
         case walk(showsList: Bool)
-        case live
+        case live(paused: Bool, finished: Bool)
     }
 
     /// The hints shown for a focus: the phone screen's own keys (minus the ones the bar adds anyway),
@@ -38,7 +41,8 @@ enum KeyBar {
         }
         var local: [KeyHint]
         switch (focus, mode) {
-        case (_, .live) where focus != .timeline: local = [liveKeys[0]]
+        case (_, .live(let paused, let finished)) where focus != .timeline:
+            local = liveKeys(paused: paused, finished: finished)
         case (.phone, _): local = screenKeys.filter { !always.contains($0.key) } + [KeyHint("c", "controls")]
         case (.timeline, _): local = timelineKeys
         case (.controls, _): local = controlKeys

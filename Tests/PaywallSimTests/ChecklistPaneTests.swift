@@ -96,7 +96,9 @@ import WhiteLabel
         let world = try replay.prepare()
         var state = FrontState()
         state.live = replay.initialState
-        #expect(try render(world, state, columns: 80, rows: 24).lines[1].contains("║Live demo"))
+        let first = try render(world, state, columns: 80, rows: 24).lines
+        #expect(first[1].contains("║Live demo"))
+        #expect(first[23].hasPrefix(" Space pause · Tab focus"))
         var wall: Int64 = 0
         while !state.live!.isFinished {
             _ = replay.tick(atWall: wall, state: &state.live!)
@@ -107,7 +109,8 @@ import WhiteLabel
         #expect(lines[1].contains("║The reader opens the locked"))
         #expect(lines.contains { $0.contains("║✓ open content night-trains") })
         #expect(lines.contains { $0.contains("║PASSED: all 3 steps") })
-        #expect(lines[23].hasPrefix(" Space pause · Tab focus"))
+        // Ended: Space does nothing more, so the bar no longer offers it.
+        #expect(lines[23].hasPrefix(" Tab focus"))
         replay.ended(state.live!)
         #expect(replay.result?.passed == true)
     }

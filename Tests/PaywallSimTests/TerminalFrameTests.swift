@@ -83,6 +83,23 @@ struct TerminalFrameTests {
         #expect(text.contains("On this screen:"))
     }
 
+    /// At 80×24 with a screen of many keys, every general key's whole explanation is on screen (wrapped, not cut)
+    /// and so is the way out.
+    @Test func helpAtEightyByTwentyFourCutsNoExplanation() throws {
+        let keys = (1...8).map { KeyHint("k\($0)", "screen key \($0)") }
+        let screen = ScreenModel(id: .paywall, title: "Premium", rows: [Row(.choice, "Monthly")], keys: keys)
+        var state = FrontState()
+        state.showsHelp = true
+        let frame = FrontView.render(
+            TerminalFixture.content(screen: screen), state: state, theme: try TerminalFixture.theme(),
+            size: TerminalSize(columns: 80, rows: 24))
+        let words = Set(frame.lines.flatMap { $0.split(whereSeparator: { " ║╔╗╚╝═".contains($0) }) }.map(String.init))
+        for hint in KeyMap.help {
+            for word in hint.action.split(separator: " ") { #expect(words.contains(String(word)), "\(word)") }
+        }
+        #expect(frame.text.contains(HelpOverlay.closing))
+    }
+
     @Test func theSelectedRowStaysInViewOnALongScreen() throws {
         let rows = (1...60).map { Row(.choice, "Story \($0)") }
         let screen = ScreenModel(id: .feed, title: "Daily News", rows: rows, selection: 49)

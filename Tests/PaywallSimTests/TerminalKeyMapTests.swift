@@ -140,4 +140,15 @@ struct KeyBarTypingTests {
         let elsewhere = KeyBar.hints(screenKeys: screenKeys, focus: .phone).map(\.key)
         #expect(elsewhere.contains("c") && elsewhere.contains("q") && elsewhere.contains("?"))
     }
+
+    /// `play --live`: Space says what it will do now: pause, resume, or nothing once the replay ended.
+    @Test func aLiveReplaysBarSaysWhatSpaceDoesNow() {
+        func space(paused: Bool, finished: Bool) -> String? {
+            KeyBar.hints(screenKeys: [], focus: .phone, mode: .live(paused: paused, finished: finished))
+                .first { $0.key == "Space" }?.action
+        }
+        #expect(space(paused: false, finished: false) == "pause")
+        #expect(space(paused: true, finished: false) == "resume")
+        #expect(space(paused: false, finished: true) == nil)
+    }
 }
