@@ -10,7 +10,9 @@ public enum OfferText {
         let winBackTerms = product.winBackOffer?.terms
         var template = product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
         if winBackTerms != nil { template = paywall.winBack ?? paywall.offer }
-        let intro = winBackTerms ?? introTerms(product)
+        let placesTrial = template.contains("{trial}") || template.contains("{freeTrial}")
+        let unplacedTrial = product.freeTrialPeriod != nil && !placesTrial ? trialTerms(product) : ""
+        let intro = winBackTerms ?? (unplacedTrial.isEmpty ? introTerms(product) : unplacedTrial)
         if !intro.isEmpty, !template.contains("{intro}"), let price = template.firstRange(of: "{price}") {
             template.insert(contentsOf: "{intro}", at: price.lowerBound)
         }
@@ -64,6 +66,12 @@ public enum OfferText {
                 .replacing("{freeTrial}", with: freeTrial)
                 .replacing("{trial}", with: trial)
         }
+    }
+
+    /// A free trial in the words of Apple's sheet, up to "then ": for an owner's text with no place for it.
+    static func trialTerms(_ product: StoreProduct) -> String {
+        if let terms = product.words?.trialTerms { return terms }
+        return product.freeTrialPeriod.map { "Free for \($0.lengthDescription), then " } ?? ""
     }
 
     /// A paid introductory offer in the words of Apple's sheet (`PaymentQueue.terms`), up to "then ":

@@ -41,18 +41,25 @@ extension World {
                 "period \(Self.text(offer.product.subscriptionPeriod)) on the paywall, \(Self.text(product.subscriptionPeriod)) on the sheet"
             )
         }
-        // The owner's words in the phone's language; `{freeTrial}` promises a trial as `{trial}` does.
-        let paywall = state.paywallText
-        let template =
-            offer.product.freeTrialPeriod != nil ? paywall.offerWithTrial ?? paywall.offer : paywall.offer
-        let promisesTrial = template.contains("{trial}") || template.contains("{freeTrial}")
-        let promised = promisesTrial ? offer.product.freeTrialPeriod : nil
+        // The trial's whole length (one week × 2 is "Free for 2 weeks"), as the store gives it to this Apple ID.
         let intro = product.introductoryOffer
         let given =
             intro?.paymentMode == .freeTrial && store.isEligibleForIntroductoryOffer(product, appleId: appleId)
-            ? intro?.subscriptionPeriod : nil
-        if promisesTrial, promised != given, !trialUsedSinceHandedOver(offer.productId) {
-            differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
+            ? intro?.wholeLength : nil
+        let promised = offer.product.freeTrialPeriod
+        if promised != nil || given != nil, offer.product.winBackOffer == nil,
+            !trialUsedSinceHandedOver(offer.productId)
+        {
+            // The line the reader read, whatever the owner's text: it states the sheet's trial in the store's
+            // words ("2 weeks"), and promises none the sheet will not give.
+            let line = OfferText.line(for: offer, paywall: state.paywallText)
+            let words = StoreWords(locale: product.priceLocale)
+            if promised != given {
+                differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
+            } else if let given, !line.contains(words.length(given)) {
+                differences.append(
+                    "the sheet gives \(Self.text(given)) free; the paywall's line does not say so: \(line)")
+            }
         }
         guard !differences.isEmpty else { return [] }
         return [

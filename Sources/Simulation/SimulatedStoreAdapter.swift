@@ -71,7 +71,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
     /// `winBackOffers` are the eligible ones only), so a reader who is not eligible is never shown it.
     static func product(_ product: Product, eligible: Bool = true, lapsed: Bool = false) -> StoreProduct {
         let intro = eligible ? product.introductoryOffer : nil
-        let trial = intro.flatMap { $0.paymentMode == .freeTrial ? $0.subscriptionPeriod : nil }
+        let trial = intro.flatMap { $0.paymentMode == .freeTrial ? $0.wholeLength : nil }
         var answer = StoreProduct(
             productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
             localizedDescription: product.localizedDescription, localizedPrice: product.localizedPrice,
@@ -94,7 +94,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
         if let period = product.subscriptionPeriod {
             answer.words = ProductWords(
                 period: words.unit(period), perPeriod: words.perPeriod(period), trial: trial.map(words.length),
-                freeTrial: trial.map(words.freeTrial), introTerms: introTerms)
+                freeTrial: trial.map(words.freeTrial), introTerms: introTerms,
+                trialTerms: intro.flatMap { $0.paymentMode == .freeTrial ? terms($0) : nil })
         }
         // The owner's win-back offer, else the first promotional offer: what a lapsed reader is shown.
         if lapsed, let offer = product.discounts.first(where: \.isWinBack) ?? product.discounts.first,

@@ -96,7 +96,15 @@ public struct Catalog: Sendable {
         -> ProductDiscount?
     {
         guard let period = CalendarPeriod(iso8601: offer.period) else { return nil }
-        let price = offer.paymentMode == .freeTrial ? 0 : offer.prices?[storefront.countryCode].flatMap(decimal) ?? 0
+        // A paid offer with no price in this storefront is not sold here (as App Store Connect's territories):
+        // free would give away periods the owner never priced.
+        let price: Decimal
+        if offer.paymentMode == .freeTrial {
+            price = 0
+        } else {
+            guard let priced = offer.prices?[storefront.countryCode].flatMap(decimal) else { return nil }
+            price = priced
+        }
         let mode: ProductDiscount.PaymentMode =
             switch offer.paymentMode {
             case .freeTrial: .freeTrial

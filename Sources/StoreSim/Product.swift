@@ -36,6 +36,11 @@ public struct ProductDiscount: Equatable, Sendable {
     public var identifier: String? = nil
     /// The owner meant it for readers whose subscription lapsed (a `.storekit` file's win-back offer).
     public var isWinBack = false
+
+    /// How long the offer lasts in all: one week × 2 is two weeks, as Apple's sheet says "Free for 2 weeks".
+    public var wholeLength: CalendarPeriod {
+        CalendarPeriod(unit: subscriptionPeriod.unit, value: subscriptionPeriod.value * max(numberOfPeriods, 1))
+    }
 }
 
 /// The answer to a products request: what is sellable here, and which identifiers were not.

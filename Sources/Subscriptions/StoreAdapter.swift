@@ -42,13 +42,20 @@ public struct ProductWords: Equatable, Sendable {
     public var freeTrial: String?
     /// A paid introductory offer's terms up to its "then ", as Apple's sheet says them.
     public var introTerms: String?
+    /// A free trial's terms up to its "then " ("Free for 2 weeks, then "): placed before the price when the
+    /// owner's text has no place for the trial, so the paywall never keeps quiet about what the sheet gives.
+    public var trialTerms: String?
 
-    public init(period: String, perPeriod: String, trial: String?, freeTrial: String?, introTerms: String?) {
+    public init(
+        period: String, perPeriod: String, trial: String?, freeTrial: String?, introTerms: String?,
+        trialTerms: String? = nil
+    ) {
         self.period = period
         self.perPeriod = perPeriod
         self.trial = trial
         self.freeTrial = freeTrial
         self.introTerms = introTerms
+        self.trialTerms = trialTerms
     }
 }
 

@@ -46,6 +46,14 @@ import WhiteLabel
         #expect(OfferText.line(for: trial, paywall: paywall) == "Title of p.b: 1 week free, then $1.00 per month")
     }
 
+    /// An owner's text with no place for a trial still tells it, in the sheet's words, before the price: Apple's
+    /// sheet gives the trial, and the paywall kept quiet about it.
+    @Test func aTrialTheOwnersTextHasNoPlaceForIsToldBeforeThePrice() {
+        let paywall = PaywallText(title: "", body: "", offer: "{title}: {price} per {period}", offerWithTrial: nil)
+        let trial = Offer(id: "b", product: product("p.b", trial: CalendarPeriod(unit: .week, value: 2)))
+        #expect(OfferText.line(for: trial, paywall: paywall) == "Title of p.b: Free for 2 weeks, then $1.00 per month")
+    }
+
     /// Lines are kept once made (the paywall is built many times a step): a new price, or a title that
     /// Swift calls equal but whose bytes differ, must give its own line.
     @Test func aLineMadeBeforeNeverAnswersForOtherWords() {

@@ -4,6 +4,8 @@ import StoreSim
 import Testing
 import WhiteLabel
 
+@testable import Simulation
+
 /// A fake App Store for the bundled app, in memory, on its own scheduler.
 struct StoreFixture {
     let scheduler = Scheduler()
@@ -61,6 +63,42 @@ final class ReceiptBox: ReceiptSlot {
         let offer = try #require(response.products.first?.introductoryOffer)
         #expect(offer.paymentMode == .freeTrial)
         #expect(offer.subscriptionPeriod == CalendarPeriod(unit: .week, value: 1))
+    }
+
+    /// A free trial of one week × 2 is "2 weeks free" on the paywall, as Apple's sheet says "Free for 2 weeks": the
+    /// paywall said "1 week free" of it.
+    @Test func aTrialOfSeveralPeriodsIsItsWholeLengthOnThePaywall() throws {
+        var specs = try TestSupport.demoConfig().store.products
+        let index = try #require(specs.firstIndex { $0.productId == "com.dailynews.premium.yearly" })
+        specs[index].introductoryOffer?.periodCount = 2
+        let product = try #require(
+            Catalog(specs: specs).products(
+                for: ["com.dailynews.premium.yearly"], storefront: Storefront.named("USA")!, locale: "en_US"
+            ).products.first)
+        let offered = SimulatedStoreAdapter.product(product)
+        #expect(offered.freeTrialPeriod == CalendarPeriod(unit: .week, value: 2))
+        #expect(offered.words?.freeTrial == "2 weeks free")
+        #expect(offered.words?.trialTerms == "Free for 2 weeks, then ")
+    }
+
+    /// A paid introductory offer priced for one storefront only is not sold elsewhere: it was sold at £0.00,
+    /// periods the owner never priced given away.
+    @Test func aPaidOfferIsSoldOnlyWhereTheOwnerPricedIt() throws {
+        var specs = try TestSupport.demoConfig().store.products
+        let index = try #require(specs.firstIndex { $0.productId == "com.dailynews.premium.monthly" })
+        specs[index].introductoryOffer = IntroductoryOfferSpec(
+            paymentMode: .payUpFront, period: "P3M", periodCount: 1, prices: ["USA": "5.00"])
+        let catalog = Catalog(specs: specs)
+        func product(_ storefront: String, _ locale: String) throws -> Product {
+            try #require(
+                catalog.products(
+                    for: ["com.dailynews.premium.monthly"], storefront: Storefront.named(storefront)!, locale: locale
+                ).products.first)
+        }
+        #expect(try product("USA", "en_US").introductoryOffer?.localizedPrice == "$5.00")
+        let british = try product("GBR", "en_GB")
+        #expect(british.localizedPrice == "£3.99")
+        #expect(british.introductoryOffer == nil)
     }
 }
 
