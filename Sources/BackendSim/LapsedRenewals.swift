@@ -34,7 +34,7 @@ extension Backend {
         return changed ? try ledger.purchases(ownedBy: identityId) : owned.map(\.purchase)
     }
 
-    /// Whether Apple's answer changed the purchase's row.
+    /// Whether Apple's answer changed the purchase's row, or who holds it.
     func reconcile(_ purchase: PurchaseRecord, now: SimInstant, why: String) throws -> Bool {
         let id = purchase.originalTransactionId
         // A subscription's status; for a one-time purchase (a non-consumable), its latest transaction.
@@ -56,11 +56,21 @@ extension Backend {
         {
             updated.apply(renewal)
         }
-        guard updated != purchase else { return false }
-        // Apple's word as of now: a notification signed earlier arrives as older news.
-        updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
-        try ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) \(why)")
-        timeline.log(.backend, "asked Apple about \(id), \(why)")
-        return true
+        var changed = false
+        if updated != purchase {
+            // Apple's word as of now: a notification signed earlier arrives as older news.
+            updated.appleSignedMillis = max(purchase.appleSignedMillis, now.milliseconds)
+            try ledger.applyAppleState(updated, at: now, why: "asked Apple: \(transaction.productId) \(why)")
+            timeline.log(.backend, "asked Apple about \(id), \(why)")
+            changed = true
+        }
+        // Apple's answer is a report like any other (seed 003, "whoever reports it"): a new purchase it names, its
+        // news lost, follows who paid here as it would from the notification.
+        timeline.record(.purchaseReported(originalTransactionId: id, transactionId: transaction.transactionId))
+        let owner = purchase.ownerId
+        if let refusal = try follow(NewPurchase(transaction), at: now) {
+            timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
+        }
+        return try changed || ledger.purchase(id)?.ownerId != owner
     }
 }
