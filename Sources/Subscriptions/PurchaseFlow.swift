@@ -299,7 +299,9 @@ extension SubscriptionCoordinator {
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
             storage.unansweredReceipts += 1
+            receiptSendsInFlight += 1
             backend.validateReceipt(receipt) { [self] result in
+                receiptSendsInFlight -= 1
                 receiptAnswered(result)
                 switch result {
                 case .success(let answer):

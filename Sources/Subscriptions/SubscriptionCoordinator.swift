@@ -56,6 +56,8 @@ public final class SubscriptionCoordinator {
     public var onSessionEnded: ((AccountOutcome) -> Void)?
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
+    /// Receipts this run sent and the server has not answered: while one is out, nothing is sent again.
+    var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
     var newestWord: [String: ServerStamp] = [:]
     /// The move of this phone's anonymous subscription to the account under way.
@@ -300,6 +302,7 @@ public final class SubscriptionCoordinator {
     public func appBecameActive(completion: @escaping (SubscriptionList?) -> Void) {
         log("app became active")
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
+        resendUnansweredReceipt()
         reloadAccess(completion: completion)
     }
 
