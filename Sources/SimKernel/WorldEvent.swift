@@ -8,6 +8,8 @@ public enum WorldEvent: Hashable, Sendable {
     /// A payment reached Apple's queue from the phone `deviceId` (the store's device identifier), with the
     /// receipt that phone held then (what the app could have asked its server about before paying).
     case paymentAdded(productId: String, deviceId: String, receipt: String?)
+    /// The App Store answered a products request of the phone `deviceId` (not a failed one): the products it returned.
+    case productsReturned(deviceId: String, productIds: [String])
     /// Apple refused a payment from the phone `deviceId` because that phone cannot make payments: the app
     /// handed it over without checking first.
     case paymentNotAllowed(deviceId: String)

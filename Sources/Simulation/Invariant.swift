@@ -34,7 +34,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .nothingPaidLost: "nothing paid is lost: a restore gives its owner the access"
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
         case .survivesRestartAndAds: "anonymous levels survive a restart or a kill; ads follow the owner's rule"
-        case .paywallOffers: "the paywall shows configured ∩ returned, in the owner's order"
+        case .paywallOffers:
+            "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid"
         case .payingKeepsAccess:

@@ -26,6 +26,8 @@ public final class InvariantMonitor {
     private var offersExact = true
     /// How many of the timeline's recorded events were read.
     private var eventsRead = 0
+    /// What the App Store's last answered products request returned to each phone: a payment is for one of them.
+    private var returned: [String: Set<String>] = [:]
     /// Apple's sheet was cancelled during the step, by the reader or by a fault.
     private var cancelled = false
     /// When a store fault last fired (its recorded event is the store's only record of it).
@@ -106,7 +108,18 @@ public final class InvariantMonitor {
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
             case .purchaseReported(_, let transactionId): moves.reported(transactionId, at: recorded.time)
+            case .productsReturned(let deviceId, let productIds):
+                returned[deviceId] = Set(productIds)
             case .paymentAdded(let productId, let deviceId, let receipt):
+                if judging, let sellable = returned[deviceId], !sellable.contains(productId) {
+                    // Seed 001: the wrapper "resolves the configured identifier to a fetched SKProduct" before
+                    // adding the payment; a product the store's last answer left out has its own failure path.
+                    found.append(
+                        InvariantViolation(
+                            .paywallOffers,
+                            "the app on \(deviceId) handed Apple a payment for \(productId), which the App Store's "
+                                + "last products answer to that phone did not return"))
+                }
                 if judging {
                     gate.paymentAdded(productId, deviceId: deviceId, world: world)
                     let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()

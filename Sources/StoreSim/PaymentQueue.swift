@@ -143,14 +143,16 @@ public final class PaymentQueue {
         default:
             break
         }
-        store.scheduler.schedule(after: wait) { [store] in
+        store.scheduler.schedule(after: wait) { [store, deviceId] in
             let invalid = response.invalidProductIdentifiers
             if let error = response.error {
                 store.log("products request failed: \(error.rawValue)")
             } else {
                 store.log(
                     "products response: \(response.products.count) valid"
-                        + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"))
+                        + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"),
+                    event: .productsReturned(
+                        deviceId: deviceId, productIds: response.products.map(\.productIdentifier)))
             }
             completion(response)
         }

@@ -124,10 +124,20 @@ extension SubscriptionCoordinator {
         return true
     }
 
-    /// Judged again just before a payment goes to Apple, since either may have changed while the server was asked
-    /// first: the phone can still make payments, and a grown-up answered the gate where one is required (the
-    /// reader's age may have become known; seed 001 keeps the gate "close to the operation that can spend money").
-    private func mayHandOver() -> Bool {
+    /// Judged again just before a payment goes to Apple, since any may have changed while the server was asked
+    /// first: the store still returns the product, the phone can still make payments, and a grown-up answered the
+    /// gate where one is required (the reader's age may have become known; seed 001 keeps the gate "close to the
+    /// operation that can spend money").
+    private func mayHandOver(_ offer: Offer) -> Bool {
+        // Seed 001: the payment is for "a fetched SKProduct"; the store's last answer may have dropped it since the
+        // reader chose (a storefront change while the server was asked), and it has its own failure path.
+        guard catalog.offer(offer.id)?.productId == offer.productId else {
+            log(
+                "purchase \(offer.id): the App Store's last answer no longer returns \(offer.productId): "
+                    + "nothing handed over")
+            finishPurchase(.refused(.offerUnavailable))
+            return false
+        }
         guard store.canMakePayments || defect == .skipPaymentsCheck else {
             log("purchase refused: this device cannot make payments")
             finishPurchase(.refused(.paymentsNotAllowed))
@@ -171,7 +181,7 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
-        guard mayHandOver() else { return }
+        guard mayHandOver(offer) else { return }
         activePurchase?.progress(.waitingForStore)
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
         log("purchase \(offer.id): handing over to the App Store")
@@ -192,7 +202,7 @@ extension SubscriptionCoordinator {
             guard let serial, stillRuns(serial) else { return }
             switch result {
             case .success(let signed):
-                guard mayHandOver() else { return }
+                guard mayHandOver(offer) else { return }
                 log("purchase \(offer.id): handing over to the App Store with offer \(winBack.id)")
                 activePurchase?.handedOver = true
                 store.addPayment(productIdentifier: productId, offer: signed)
