@@ -15,6 +15,8 @@ public enum ScenarioParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Scenario {
         var scenario = Scenario(file: file)
         var launched = false
+        // The line of each setup word given so far.
+        var setupLines: [String: Int] = [:]
         // Comment lines since the last step or blank line: the caption of the step that follows them.
         var commentsAbove: [String] = []
         // A file saved on Windows ends lines in CRLF; Swift reads "\r\n" as one character, not a "\n".
@@ -74,6 +76,11 @@ public enum ScenarioParser {
                             throw StepError(
                                 "\(words[0]) builds the world, so it must come before launch and every action")
                         }
+                        // One value each (accounts may be many): a second one silently won over the first.
+                        if words[0] != "account", let first = setupLines[words[0]] {
+                            throw StepError("\(words[0]) is given twice: first on line \(first)")
+                        }
+                        setupLines[words[0]] = line
                     } else if case .launch = kind, launched {
                         throw StepError("launch must come once, before every action (restart app launches again)")
                     } else if !kind.configures {
@@ -103,11 +110,13 @@ public enum ScenarioParser {
         return DivergenceExpectation(line: line, step: words.dropFirst(3).joined(separator: " "))
     }
 
-    /// The line up to a `#` that is not inside quotes.
+    /// The line up to a `#` that is not inside quotes (a quoted word's `\"` does not end it).
     static func stripComment(_ line: String) -> String {
         var inQuotes = false
+        var escaped = false
         for index in line.indices {
-            if line[index] == "\"" { inQuotes.toggle() }
+            defer { escaped = inQuotes && !escaped && line[index] == "\\" }
+            if line[index] == "\"" && !escaped { inQuotes.toggle() }
             if line[index] == "#" && !inQuotes { return String(line[..<index]) }
         }
         return line

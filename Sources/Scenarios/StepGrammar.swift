@@ -9,7 +9,12 @@ enum StepGrammar {
     static func step(_ words: [String], rest: String) throws(StepError) -> StepKind {
         let arguments = Array(words.dropFirst())
         switch words[0] {
-        case "app", "storekit", "seed", "device", "apple-id", "account", "defect", "restore-policy":
+        case "account":
+            // Credentials may be quoted: a recording writes a password with a space or a `#` so.
+            let credentials = try QuotedWords.split(rest)
+            guard credentials.count == 2 else { throw StepError("write account EMAIL PASSWORD") }
+            return .setup(.account(email: credentials[0], password: credentials[1]))
+        case "app", "storekit", "seed", "device", "apple-id", "defect", "restore-policy":
             return .setup(try setup(words[0], arguments))
         case "launch":
             try count(arguments, 0, "launch")
@@ -22,6 +27,14 @@ enum StepGrammar {
                 if let action = try WorldAction.parse(words, rest: rest) { return .world(action) }
             } catch {
                 throw StepError(error.description)
+            }
+            if words[0] == "login" || words[0] == "signup" {
+                let credentials = try QuotedWords.split(rest)
+                guard credentials.count == 2 else { throw StepError("write \(words[0]) EMAIL PASSWORD") }
+                return .reader(
+                    words[0] == "login"
+                        ? .logIn(email: credentials[0], password: credentials[1])
+                        : .signUp(email: credentials[0], password: credentials[1]))
             }
             return .reader(try reader(words[0], arguments))
         }
@@ -38,9 +51,6 @@ enum StepGrammar {
             return .seed(seed)
         case "device": return .device(try single(arguments, "device NAME"))
         case "apple-id": return .appleId(try single(arguments, "apple-id EMAIL"))
-        case "account":
-            guard arguments.count == 2 else { throw StepError("write account EMAIL PASSWORD") }
-            return .account(email: arguments[0], password: arguments[1])
         case "defect":
             let name = try single(arguments, "defect NAME")
             guard let defect = CoordinatorDefect(rawValue: name) else {
@@ -88,11 +98,6 @@ enum StepGrammar {
         case ("cancel", ["auto-renew"]): return .setAutoRenew(false)
         case ("resume", ["auto-renew"]): return .setAutoRenew(true)
         case ("restore", []): return .restore
-        case ("login", _), ("signup", _):
-            guard arguments.count == 2 else { throw StepError("write \(word) EMAIL PASSWORD") }
-            return word == "login"
-                ? .logIn(email: arguments[0], password: arguments[1])
-                : .signUp(email: arguments[0], password: arguments[1])
         case ("logout", []): return .logOut
         case ("accept", ["transfer"]): return .acceptTransfer
         case ("decline", ["transfer"]): return .declineTransfer

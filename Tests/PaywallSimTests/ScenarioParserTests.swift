@@ -50,6 +50,22 @@ import WhiteLabel
         #expect(plan.rules.map(\.description) == ["payment error times 2"])
     }
 
+    /// A recording writes what the reader typed; any email or password reads back the same (a password with a space
+    /// made the recording unplayable, one with `#` was cut as a comment).
+    @Test(arguments: [
+        ("ann@ex.com", "correct horse"), ("ann@ex.com", "pa ss#wörd"), ("mom \"quote\"@ex.com", "back\\slash \""),
+        ("a@b.test", "plain"), ("", ""),
+    ])
+    func credentialsReadBackAsTyped(_ email: String, _ password: String) throws {
+        for action in [ReaderAction.logIn(email: email, password: password), .signUp(email: email, password: password)]
+        {
+            let line = StepText.reader(action) + "  # a comment"
+            #expect(try kinds(line) == [.reader(action)], "\(line)")
+        }
+        let setup = StepText.line(.setup(.account(email: email, password: password)))
+        #expect(try kinds(setup) == [.setup(.account(email: email, password: password))], "\(setup)")
+    }
+
     @Test func everyReaderAction() throws {
         let text = """
             open feed
@@ -177,6 +193,8 @@ import WhiteLabel
         ("latency instant", "t.scenario:1: unknown latency profile \"instant\""),
         ("launch\nseed 3", "t.scenario:2: seed builds the world, so it must come before launch"),
         ("launch\nlaunch", "t.scenario:2: launch must come once"),
+        ("app daily-news\napp fit-track\nlaunch", "t.scenario:2: app is given twice: first on line 1"),
+        ("seed 1\n\nseed 2", "t.scenario:3: seed is given twice: first on line 1"),
         ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
         ("expect no text hello", "t.scenario:1: the text goes in double quotes: write expect no text \"TEXT\""),
         ("expect no", "t.scenario:1: write expect no alert or expect no text \"TEXT\""),
