@@ -7,6 +7,9 @@ import Simulation
 /// Every line it writes is a step that replays: an action the world refused is a comment.
 public final class ScenarioRecorder {
     private var lines: [String]
+    /// The world recorded (its clock and what is in flight), and the last action's line and instant.
+    private weak var world: World?
+    private var lastAction: (line: Int, at: SimInstant)?
 
     /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup` and
     /// `settings`, then `launch`.
@@ -21,18 +24,45 @@ public final class ScenarioRecorder {
 
     /// Records every reader action on `world`'s phones from now on.
     public func attach(to world: World) {
-        world.onReaderAction = { [weak self] action in self?.record(action) }
+        self.world = world
+        world.onReaderAction = { [weak self, weak world] action in
+            guard let self else { return }
+            // Told as the phone handles it, before its own requests leave: what is in flight came before it.
+            record(action, inFlight: world.map { !$0.scheduler.isIdle } ?? false, at: world?.scheduler.now)
+        }
     }
 
-    public func record(_ action: ReaderAction) { lines.append(StepText.reader(action)) }
+    /// `inFlight`: answers of earlier steps were still on their way when the reader acted (a person is quicker
+    /// than the network); the replay must act at the same moment, not once everything landed.
+    public func record(_ action: ReaderAction, inFlight: Bool = false, at now: SimInstant? = nil) {
+        step(StepText.reader(action), inFlight: inFlight, at: now)
+    }
 
     /// An action the world did; one it refused changed nothing, so it is a comment, never a failing step.
-    public func record(_ action: WorldAction, refusal: WorldActionRefusal? = nil) {
+    /// `inFlight` and `now` are as the world stood just before it.
+    public func record(
+        _ action: WorldAction, refusal: WorldActionRefusal? = nil, inFlight: Bool = false, at now: SimInstant? = nil
+    ) {
         if let refusal {
             note("\(action.text) did nothing: \(refusal)")
         } else {
-            lines.append(action.text)
+            step(action.text, inFlight: inFlight, at: now)
         }
+    }
+
+    /// A step that replays as it happened: `play` runs each step until nothing is in flight, so an action taken
+    /// while the last one's answers were on their way makes that one `without waiting`, followed by the time that
+    /// passed (`without waiting advance`): the same answers land before it, and the others after.
+    private func step(_ text: String, inFlight: Bool, at now: SimInstant?) {
+        if inFlight, let last = lastAction, let now {
+            if !lines[last.line].hasPrefix("without waiting ") {
+                lines[last.line] = "without waiting " + lines[last.line]
+            }
+            let gap = SimDuration(milliseconds: now.milliseconds - last.at.milliseconds)
+            if gap > .zero { lines.append("without waiting advance \(gap)") }
+        }
+        lines.append(text)
+        lastAction = now.map { (lines.count - 1, $0) }
     }
 
     /// A `#` comment line.

@@ -23,8 +23,11 @@ public final class Recordings {
 
     func attach(to world: World) { recorder.attach(to: world) }
 
-    /// A control pressed: its action is the step; refused, it changed nothing and is only a comment.
-    func control(_ action: WorldAction, refusal: WorldActionRefusal?) { recorder.record(action, refusal: refusal) }
+    /// A control pressed: its action is the step; refused, it changed nothing and is only a comment. `inFlight` and
+    /// `now`: the world just before the press.
+    func control(_ action: WorldAction, refusal: WorldActionRefusal?, inFlight: Bool, at now: SimInstant) {
+        recorder.record(action, refusal: refusal, inFlight: inFlight, at: now)
+    }
 
     /// The key bar's "● REC": a stretch started with `r`, or the whole session for `--record FILE`.
     var showsMark: Bool { isRecording || sessionFile != nil }

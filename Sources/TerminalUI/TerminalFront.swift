@@ -135,13 +135,14 @@ struct InteractiveLoop {
                 if let walk, state.walk != nil { walk.willSend(input, to: world, state: &state.walk!) }
                 world.send(input)
             case .control(let action):
+                let (inFlight, at) = (!world.scheduler.isIdle, world.scheduler.now)
                 let refusal =
                     if let walk, state.walk != nil {
                         walk.apply(action, to: world, state: &state.walk!)
                     } else {
                         action.press(on: world)
                     }
-                recordings?.control(action, refusal: refusal)
+                recordings?.control(action, refusal: refusal, inFlight: inFlight, at: at)
             case .walk(let command): perform(command)
             case .togglePause:
                 if live != nil, state.live != nil {

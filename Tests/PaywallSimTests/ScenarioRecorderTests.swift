@@ -61,6 +61,33 @@ import WhiteLabel
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
+    /// A person is quicker than the network: a refund then a restart pressed while the refund's news was on its way
+    /// replays as it happened (the restart's answer before the news), not with every answer landed between them.
+    @Test func actionsTakenWhileAnswersAreInFlightReplayAtTheSameMoment() throws {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .typical))
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .typical)
+        recorder.attach(to: world)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try act(world, .openPaywall)
+        try act(world, .selectOffer("premium-monthly"))
+        try act(world, .confirmPayment)
+        for action in [WorldAction.refund, .restartApp] {
+            let (inFlight, at) = (!world.scheduler.isIdle, world.scheduler.now)
+            try action.apply(to: world)
+            recorder.record(action, inFlight: inFlight, at: at)
+            world.scheduler.run(until: world.scheduler.now + SimDuration(milliseconds: 500))
+        }
+        world.scheduler.runUntilIdle()
+        #expect(!world.appState.access.levels.isEmpty, "the restart's answer came before the refund's news")
+
+        let text = recorder.text(endingWith: world)
+        #expect(text.contains("without waiting store refund\nwithout waiting advance 500ms\nrestart app\n"), "\(text)")
+        let scenario = try ScenarioParser.parse(text, file: "recorded.scenario")
+        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+        #expect(result.passed, "\(result.failure?.report ?? "")")
+    }
+
     @Test func everyReaderActionIsAStepAndARefusedWorldActionOnlyAComment() throws {
         let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
         for action: ReaderAction in [.openLogin, .back, .openSignup, .setAutoRenew(true), .answerGate("")] {
@@ -84,6 +111,15 @@ import WhiteLabel
 /// A session recorded in a real terminal replays green with `play`.
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
 struct TerminalRecordingTests {
+    /// The steps of a recording in order, as keys pressed: one pressed while an answer was on its way is written to
+    /// replay at that moment (`without waiting`, then the time that passed), which a person's timing decides.
+    static func keys(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("without waiting advance") }
+            .map { $0.hasPrefix("without waiting ") ? $0.dropFirst("without waiting ".count) : $0 }
+            .joined(separator: "\n")
+    }
+
     @Test func aPurchaseMadeWithKeyPressesIsRecordedAndReplaysGreen() throws {
         let directory = try TestSupport.temporaryDirectory()
         let file = "\(directory)/r.scenario"
@@ -92,7 +128,7 @@ struct TerminalRecordingTests {
         try tmux.buy(offerDowns: 0)
         try tmux.quit()
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.contains("subscribe\nselect offer premium-yearly\nconfirm payment\n"))
+        #expect(Self.keys(text).contains("subscribe\nselect offer premium-yearly\nconfirm payment\n"))
         #expect(text.contains("expect charges 1"))
         let result = try TestSupport.runBinary(["play", file])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
@@ -112,7 +148,7 @@ struct TerminalRecordingTests {
         try tmux.quit()
         let file = "\(directory)/recording-1.scenario"
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.contains("select offer premium-monthly\nconfirm payment\n"))
+        #expect(Self.keys(text).contains("select offer premium-monthly\nconfirm payment\n"))
         #expect(text.contains("expect levels premium"))
         let result = try TestSupport.runBinary(["play", file])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")

@@ -38,7 +38,8 @@ import WhiteLabel
             Issue.record("no control \"\(label)\"", sourceLocation: sourceLocation)
             return
         }
-        recordings.control(control.action, refusal: control.action.press(on: world))
+        let (inFlight, at) = (!world.scheduler.isIdle, world.scheduler.now)
+        recordings.control(control.action, refusal: control.action.press(on: world), inFlight: inFlight, at: at)
         world.scheduler.runUntilIdle()
         pressed.insert(label)
     }
