@@ -18,11 +18,18 @@ extension ScreenBuilder {
         for subscription in state.subscriptions where subscription.active {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)
-            // In billing retry the renewal date has passed: "renews on" would promise a day already gone.
-            let line =
-                subscription.billingIssue
-                ? "\(title): renewal failed on \(date); Apple is retrying"
-                : subscription.autoRenew ? "\(title): renews on \(date)" : "\(title): ends on \(date)"
+            // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
+            // price not agreed to ends it then, as Apple's sheet says.
+            let line: String
+            if subscription.billingIssue {
+                line = "\(title): renewal failed on \(date); Apple is retrying"
+            } else if !subscription.autoRenew {
+                line = "\(title): ends on \(date)"
+            } else if subscription.priceConsentPending == true {
+                line = "\(title): ends on \(date) unless you agree to the new price"
+            } else {
+                line = "\(title): renews on \(date)"
+            }
             rows.append(Row(.text, line))
             if subscription.billingIssue {
                 rows.append(

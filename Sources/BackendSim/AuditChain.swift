@@ -62,5 +62,7 @@ extension PurchaseRecord {
             "billing=\(billingIssue ? 1 : 0)", "grace=\(graceExpires.map { String($0.milliseconds) } ?? "-")",
             "autoRenew=\(autoRenew ? 1 : 0)", "appleSigned=\(appleSignedMillis)",
         ].joined(separator: " ")
+            // Written only when set: rows audited before the column existed read the same as they did.
+            + (priceConsentPending ? " priceConsent=pending" : "")
     }
 }

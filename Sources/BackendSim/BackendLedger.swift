@@ -31,6 +31,8 @@ public struct PurchaseRecord: Equatable, Sendable {
     public var billingIssue: Bool = false
     public var graceExpires: SimInstant?
     public var autoRenew: Bool = true
+    /// Apple raised the price and waits for the subscriber's consent: without it, the subscription expires.
+    public var priceConsentPending = false
     /// Apple's signing time of the state applied last: older news never overwrites newer.
     public var appleSignedMillis: Int64 = 0
 
@@ -273,8 +275,8 @@ public final class BackendLedger {
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
                 billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms,
-                owner_purchase_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                owner_purchase_ms, price_consent_pending)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
@@ -284,6 +286,7 @@ public final class BackendLedger {
                 // A notification is Apple's word as of its signing (`apple_signed_ms`), perhaps held back on its
                 // way: only a read of Apple's records counts as asking.
                 .integer(askedApple ? time.milliseconds : 0), .integer(ownerPurchaseMillis),
+                .bool(purchase.priceConsentPending),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(
@@ -316,13 +319,13 @@ public final class BackendLedger {
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
-                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?
+                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?, price_consent_pending = ?
             WHERE original_transaction_id = ?
             """,
             [
                 .text(purchase.productId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
-                .integer(purchase.appleSignedMillis), .integer(time.milliseconds),
+                .integer(purchase.appleSignedMillis), .integer(time.milliseconds), .bool(purchase.priceConsentPending),
                 .text(purchase.originalTransactionId),
             ])
         let detail = "\(purchase.originalTransactionId) \(why)"
@@ -597,7 +600,7 @@ public final class BackendLedger {
 
     private static let purchaseColumns = """
         original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
-        grace_expires_ms, auto_renew, apple_signed_ms
+        grace_expires_ms, auto_renew, apple_signed_ms, price_consent_pending
         """
 
     private static func purchase(_ row: [SQLValue]) -> PurchaseRecord {
@@ -609,6 +612,7 @@ public final class BackendLedger {
         purchase.graceExpires = row[7].int.map { SimInstant(milliseconds: $0) }
         purchase.autoRenew = row[8].int != 0
         purchase.appleSignedMillis = row[9].int ?? 0
+        purchase.priceConsentPending = row[10].int == 1
         return purchase
     }
 }

@@ -109,5 +109,10 @@ enum LedgerSchema {
         );
         ALTER TABLE purchases ADD COLUMN owner_purchase_ms INTEGER NOT NULL DEFAULT 0
         """,
+        // 7: Apple waits for the subscriber's consent to a raised price (renewal info's priceIncreaseStatus 0):
+        // never agreed to, it expires at the period's end, so the profile must not say it renews.
+        """
+        ALTER TABLE purchases ADD COLUMN price_consent_pending INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

@@ -204,5 +204,6 @@ extension PurchaseRecord {
         billingIssue = renewal.isInBillingRetryPeriod
         graceExpires = renewal.gracePeriodExpiresDate.map { SimInstant(milliseconds: $0) }
         autoRenew = renewal.autoRenewStatus == 1
+        priceConsentPending = renewal.priceIncreaseStatus == 0
     }
 }

@@ -125,6 +125,7 @@ extension Backend {
             updated.billingIssue = known.billingIssue
             updated.graceExpires = known.graceExpires
             updated.autoRenew = known.autoRenew
+            updated.priceConsentPending = known.priceConsentPending
         }
         updated.deviceId = known.deviceId
         guard updated != known else { return }
@@ -230,6 +231,8 @@ extension Backend {
         let autoRenew: Bool
         /// Apple could not charge; access continues through the grace period.
         let billingIssue: Bool
+        /// Apple waits for consent to a raised price: true, else absent (nil).
+        var priceConsentPending: Bool? = nil
     }
 
     func me(_ request: HTTPRequest) -> HTTPResponse {
@@ -252,7 +255,8 @@ extension Backend {
             SubscriptionBody(
                 originalTransactionId: $0.originalTransactionId, productId: $0.productId,
                 expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
-                autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now))
+                autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now),
+                priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil)
         }
     }
 }
@@ -318,6 +322,7 @@ extension Backend.SubscriptionBody {
                 body.bool("billingIssue", subscription.billingIssue)
                 body.integer("expires", subscription.expires)
                 body.string("originalTransactionId", subscription.originalTransactionId)
+                if subscription.priceConsentPending == true { body.bool("priceConsentPending", true) }
                 body.string("productId", subscription.productId)
             }
         }

@@ -98,11 +98,15 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     public let active: Bool
     public let autoRenew: Bool
     public let billingIssue: Bool
+    /// Apple raised the price and waits for consent: it renews only if the subscriber agrees. Nil from a server
+    /// older than the field, and when nothing waits.
+    public var priceConsentPending: Bool? = nil
 
     public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
-        billingIssue: Bool
+        billingIssue: Bool, priceConsentPending: Bool? = nil
     ) {
+        self.priceConsentPending = priceConsentPending
         self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.expires = expires

@@ -71,7 +71,8 @@ extension SubscriptionSummary {
                     originalTransactionId: fields.optionalString("originalTransactionId"),
                     productId: fields.string("productId"), expires: fields.optionalInteger("expires"),
                     active: fields.bool("active"), autoRenew: fields.bool("autoRenew"),
-                    billingIssue: fields.bool("billingIssue")))
+                    billingIssue: fields.bool("billingIssue"),
+                    priceConsentPending: fields.optionalBool("priceConsentPending")))
             if fields.failed { return nil }
         }
         return subscriptions
