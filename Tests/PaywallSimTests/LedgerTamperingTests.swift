@@ -112,7 +112,9 @@ import Testing
             try world.subscribe()
             #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
         }
-        #expect(try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion() == LedgerSchema.migrations.count)
+        #expect(
+            try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion()
+                == LedgerSchema.migrations.count)
         #expect(try check(directory) == [])
     }
 
