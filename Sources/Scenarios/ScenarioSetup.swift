@@ -19,6 +19,41 @@ extension Scenario {
     }
 }
 
+extension Scenario {
+    /// Loads the app its setup names (`app`, `storekit`) as the run will: a name or file that cannot be loaded
+    /// is a mistake in the scenario, named at its line as a parse error is, not a test that failed at launch.
+    public func checkApp(resources: ResourceLocator?) throws(ConfigError) {
+        var setup = ScenarioSetup()
+        var appStep: ScenarioStep?
+        var storekitStep: ScenarioStep?
+        // Setup comes before launch; a `when` line belongs to one compared world, which `compare` checks.
+        for step in steps where step.condition == nil {
+            guard case .setup(let setupStep) = step.kind else { continue }
+            setup.add(setupStep)
+            if case .app = setupStep { appStep = step }
+            if case .storekit = setupStep { storekitStep = step }
+        }
+        do {
+            // An owner's config selling from a `.storekit` file: its own mistake is named at its `app` line.
+            if setup.storekit != nil && setup.appNamed {
+                _ = try setup.ownerConfig(scenarioFile: file, resources: resources)
+            }
+        } catch {
+            throw problem(error, at: appStep)
+        }
+        do {
+            _ = try setup.loadConfig(scenarioFile: file, resources: resources)
+        } catch {
+            throw problem(error, at: setup.storekit != nil ? storekitStep : appStep)
+        }
+    }
+
+    private func problem(_ error: StepError, at step: ScenarioStep?) -> ConfigError {
+        guard let step else { return ConfigError(file: file, message: error.description) }
+        return ConfigError(file: "\(file):\(step.line)", message: "\(error.description) (in \"\(step.text)\")")
+    }
+}
+
 /// The setup steps gathered before launch, and how they become a world.
 struct ScenarioSetup {
     var app = "daily-news"
@@ -96,7 +131,7 @@ struct ScenarioSetup {
 
     /// `app NAME|PATH` as `--app` reads it; a relative path is tried from the working directory, then
     /// from the scenario's folder, so a scenario runs from anywhere.
-    private func loadConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
+    func loadConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
         let known = Set(Storefront.known.map(\.countryCode))
         do {
             if let storekit {
@@ -133,7 +168,7 @@ struct ScenarioSetup {
         return path
     }
 
-    private func ownerConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
+    func ownerConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
         let isPath = app.contains("/") || app.hasSuffix(".json")
         var path: String
         if isPath {

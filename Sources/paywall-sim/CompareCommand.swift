@@ -26,7 +26,9 @@ enum CompareCommand {
         let scenarios: [Scenario]
         do {
             scenarios = try ScenarioFiles.collect(paths).map { (file) throws(ConfigError) in
-                try ScenarioParser.parse(file: file)
+                let scenario = try ScenarioParser.parse(file: file)
+                try scenario.checkApp(resources: AppArgument.resources)
+                return scenario
             }
         } catch {
             throw UsageError(message: error.description)

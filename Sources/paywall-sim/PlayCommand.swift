@@ -30,10 +30,13 @@ enum PlayCommand {
         var scenarios: [Scenario] = []
         var malformed: [ScenarioReports.Malformed] = []
         do {
-            // Every file is read before any runs, so a malformed one stops the run at once (exit 2).
+            // Every file is read, and the app it names loaded, before any runs: a malformed one, or one whose
+            // app cannot be loaded, stops the run at once (exit 2).
             for file in try ScenarioFiles.collect(paths) {
-                do {
-                    scenarios.append(try ScenarioParser.parse(file: file))
+                do throws(ConfigError) {
+                    let scenario = try ScenarioParser.parse(file: file)
+                    try scenario.checkApp(resources: AppArgument.resources)
+                    scenarios.append(scenario)
                 } catch {
                     malformed.append(ScenarioReports.Malformed(file: file, message: error.description))
                 }

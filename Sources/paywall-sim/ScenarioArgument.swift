@@ -10,7 +10,9 @@ enum ScenarioArgument {
         let scenarios: [Scenario]
         do {
             scenarios = try ScenarioFiles.collect([path]).map { (file) throws(ConfigError) in
-                try ScenarioParser.parse(file: file)
+                let scenario = try ScenarioParser.parse(file: file)
+                try scenario.checkApp(resources: AppArgument.resources)
+                return scenario
             }
         } catch {
             throw UsageError(message: "\(option): \(error.description)")

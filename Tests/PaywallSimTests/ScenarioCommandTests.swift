@@ -50,6 +50,31 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// An `app` or `storekit` line whose app cannot be loaded is a mistake in the file, as a parse error is: exit 2
+    /// naming the line, TAP bails out, and no scenario of the folder runs.
+    @Test(arguments: [
+        ("app nosuchapp", "no demo app named \"nosuchapp\""),
+        ("app /nonexistent/x.json", "/nonexistent/x.json: no such file"),
+        ("storekit cut.storekit", "cut.storekit: line 2, column 1: is not valid JSON"),
+    ])
+    func aSetupLineWhoseAppCannotBeLoadedIsBadInputAtThatLine(line: String, reason: String) throws {
+        let directory = try folder([
+            "a.scenario": passing, "bad.scenario": "# an app that cannot be loaded\n\(line)\nlaunch\n",
+            "cut.storekit": "{\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 2, "\(result.stdout)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr.hasPrefix("\(directory)/bad.scenario:2: "), "\(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        #expect(result.stderr.contains("(in \"\(line)\")"), "\(result.stderr)")
+        let tap = try TestSupport.runBinary(["play", "\(directory)/bad.scenario", "--tap"])
+        #expect(tap.code == 2)
+        #expect(tap.stdout.contains("Bail out! \(directory)/bad.scenario:2: "), "\(tap.stdout)")
+        #expect(!tap.stdout.contains("not ok"))
+    }
+
     @Test func tapMarkdownAndJUnit() throws {
         let directory = try folder(["a.scenario": passing, "b.scenario": "launch\nexpect charges 3\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -18,10 +18,8 @@ import Testing
             (["run", "--walk", "\(directory)/missing"], "--walk: \(directory)/missing: no such file or folder"),
             (["run", "--walk", empty], "--walk: no .scenario files in \(empty)"),
             (["run", "--walk", bad], "--walk: \(bad):2: unknown step \"fly\""),
-            (
-                ["run", "--walk", noApp],
-                "--walk: \(noApp):2: cannot set up the world: no demo app named \"nosuch-app\""
-            ),
+            // Named at the line that names the app, as a parse error is.
+            (["run", "--walk", noApp], "--walk: \(noApp):1: no demo app named \"nosuch-app\""),
             (["run", "--walk", good, "--state", directory], "--state cannot be used with it"),
             (["run", "--report", "r.md"], "--report goes with --walk"),
             (["play", "--live", directory], "--live plays one scenario file; \(directory) is a folder"),
