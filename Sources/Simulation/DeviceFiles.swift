@@ -11,9 +11,18 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     /// cannot be read is never taken as "none": a lost identity.json loses an anonymous subscriber.
     var onProblem: ((String) -> Void)?
 
-    init(directory: String) throws {
+    init(directory: String) throws(WorldSetupError) {
         self.directory = URL(fileURLWithPath: directory)
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        } catch {
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder else {
+                throw WorldSetupError(description: "\(directory): cannot be made (\(error.failureDescription))")
+            }
+            throw WorldSetupError(
+                description: "\(directory): is a file, the state folder keeps a phone's files in a folder of that name")
+        }
     }
 
     var anonymousIdentity: AnonymousIdentity? {
@@ -143,7 +152,9 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         do {
             try FileManager.default.removeItem(at: folder)
         } catch {
-            report("cannot delete the full content kept for \(level.rawValue) in \(folder.path): \(error)")
+            report(
+                "cannot delete the full content kept for \(level.rawValue) in \(folder.path): \(error.failureDescription)"
+            )
         }
     }
 

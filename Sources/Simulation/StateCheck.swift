@@ -3,17 +3,39 @@ import Database
 import FoundationEssentials
 import StoreSim
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A reopened state folder is checked before anything writes into it: a database with a damaged page
 /// was used silently (the store's figures read from garbage, the backend's writes went on top).
-enum StateCheck {
-    /// SQLite's `quick_check` of each database the folder holds; throws naming the file.
-    static func check(folder: String) throws(WorldSetupError) {
-        for name in ["appstore.sqlite", "backend.sqlite"] {
+public enum StateCheck {
+    static let databases = ["appstore.sqlite", "backend.sqlite"]
+
+    /// What each of the folder's own names must be, said the way a person can act on it.
+    private static let kinds: [(name: String, isFolder: Bool, holds: String)] = [
+        ("appstore.sqlite", false, "the App Store's records"), ("backend.sqlite", false, "the backend's ledger"),
+        ("keys", false, "its secrets"), ("clock", false, "the instant the last run stopped at"),
+        ("devices", true, "its phones"),
+    ]
+
+    /// Everything a reopened folder must be before any of it is opened, the files of the phone `phone` too;
+    /// throws naming the file.
+    static func check(folder: String, phone: String) throws(WorldSetupError) {
+        try checkShape(folder: folder)
+        try checkKind("\(folder)/devices/\(phone)", isFolder: true, holds: "a phone's files")
+        for name in databases {
             let path = "\(folder)/\(name)"
             guard FileManager.default.fileExists(atPath: path) else { continue }
+            // Read only: a check must not turn a stranger's file into WAL, nor write a page of an empty one.
             let result: String
+            let version: Int
             do {
-                result = try Database(path: path).query("PRAGMA quick_check").compactMap { $0.first?.string }
+                let database = try Database(path: path, readOnly: true)
+                version = try database.schemaVersion()
+                result = try database.query("PRAGMA quick_check").compactMap { $0.first?.string }
                     .joined(separator: "; ")
             } catch {
                 throw WorldSetupError(description: "\(path): cannot be opened as a database (\(error.message))")
@@ -22,7 +44,64 @@ enum StateCheck {
                 throw WorldSetupError(
                     description: "\(path): damaged (SQLite: \(result.prefix(200))); restore it or start a new folder")
             }
+            // Schema version 0 has none of the tables: not a file this tool wrote, which migrating would take over.
+            guard version > 0 else {
+                throw WorldSetupError(
+                    description: "\(path): not \(name == "backend.sqlite" ? "a ledger" : "the App Store's records") "
+                        + "(schema version 0); restore it or start a new folder")
+            }
         }
+    }
+
+    /// The folder's own names as this tool left them, before any is opened: each a file or a folder as it
+    /// should be, and the databases as `checkDatabases` wants them.
+    public static func checkShape(folder: String) throws(WorldSetupError) {
+        for (name, isFolder, holds) in kinds { try checkKind("\(folder)/\(name)", isFolder: isFolder, holds: holds) }
+        try checkDatabases(folder: folder)
+    }
+
+    /// The two databases both there or both not (a new folder), and neither emptied: a new empty database
+    /// beside the other's records would lose them without a word.
+    public static func checkDatabases(folder: String) throws(WorldSetupError) {
+        try checkNotEmptied(folder: folder)
+        try checkKeptTogether(folder: folder)
+    }
+
+    /// No database of 0 bytes: SQLite reads one as a new database, and would build a new schema over it.
+    public static func checkNotEmptied(folder: String) throws(WorldSetupError) {
+        for name in databases {
+            let path = "\(folder)/\(name)"
+            var status = stat()
+            if stat(path, &status) == 0 && status.st_size == 0 && status.st_mode & S_IFMT == S_IFREG {
+                throw WorldSetupError(
+                    description:
+                        "\(path): empty (0 bytes), the records it held are gone; restore it or start a new folder")
+            }
+        }
+    }
+
+    /// Both databases or neither: a ledger's purchases are the App Store's transactions, checked against its file.
+    public static func checkKeptTogether(folder: String) throws(WorldSetupError) {
+        let present = databases.filter { FileManager.default.fileExists(atPath: "\(folder)/\($0)") }
+        guard present.count == 1, let missing = databases.first(where: { !present.contains($0) }) else { return }
+        let gone =
+            missing == "backend.sqlite"
+            ? "the ledger of who owns the App Store's purchases is gone"
+            : "the App Store's records of the ledger's purchases are gone"
+        throw WorldSetupError(
+            description: "\(folder)/\(missing): missing beside \(present[0]): \(gone); restore it or start a new folder"
+        )
+    }
+
+    private static func checkKind(_ path: String, isFolder: Bool, holds: String) throws(WorldSetupError) {
+        var foundFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &foundFolder), foundFolder != isFolder else {
+            return
+        }
+        throw WorldSetupError(
+            description:
+                "\(path): is a \(foundFolder ? "folder" : "file"), the state folder keeps \(holds) in a "
+                + "\(isFolder ? "folder" : "file") of that name; move it away or start a new folder")
     }
 
     /// Every purchase the backend recorded must be a transaction the store knows: an emptied or replaced

@@ -126,7 +126,7 @@ public final class World {
         do {
             if let state {
                 try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-                try StateCheck.check(folder: state)
+                try StateCheck.check(folder: state, phone: options.deviceName)
             }
             let keys = try Self.keys(state: state, seed: options.seed)
             store = try AppStore(
@@ -163,7 +163,7 @@ public final class World {
             // A catalog the store cannot sell from is a mistake in the config: name the file.
             throw WorldSetupError(description: "\(config.sourcePath ?? "the demo config"): \(error)")
         } catch {
-            throw WorldSetupError(description: "\(error)")
+            throw WorldSetupError(description: error.failureDescription)
         }
         self.scheduler = scheduler
         self.timeline = timeline

@@ -1,5 +1,6 @@
 import BackendSim
 import FoundationEssentials
+import Simulation
 import StoreSim
 import WhiteLabel
 
@@ -32,6 +33,11 @@ enum CheckCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw UsageError(message: "--state: no ledger at \(path)")
         }
+        do {
+            try StateCheck.checkNotEmptied(folder: directory)
+        } catch {
+            throw UsageError(message: error.description)
+        }
         // Read only: checking a file must never migrate it, nor stamp a ledger's schema into another database.
         let ledger: BackendLedger
         do {
@@ -39,14 +45,16 @@ enum CheckCommand {
         } catch {
             throw UsageError(message: "\(path): \(error)")
         }
+        // Without the App Store's records the ledger cannot be checked against them: refused, as `run` refuses it.
         let storePath = directory + "/appstore.sqlite"
-        var store: StoreRecords?
-        if FileManager.default.fileExists(atPath: storePath) {
-            do {
-                store = try StoreRecords(readingOnly: storePath)
-            } catch {
-                throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
-            }
+        let store: StoreRecords
+        do {
+            try StateCheck.checkKeptTogether(folder: directory)
+            store = try StoreRecords(readingOnly: storePath)
+        } catch let error as WorldSetupError {
+            throw UsageError(message: error.description)
+        } catch {
+            throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
         }
         let violations = try LedgerCheck.violations(in: ledger, against: store)
         if violations.isEmpty {

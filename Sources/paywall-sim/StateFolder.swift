@@ -27,6 +27,12 @@ enum StateFolder {
     /// and ids in one ledger. Keep the returned lock for as long as the folder is used.
     static func own(_ path: String, option: String = "--state") throws(UsageError) -> StateLock {
         try prepare(path, option: option)
+        // A folder refused for what its names are gets not even a lock file.
+        do {
+            try StateCheck.checkShape(folder: path)
+        } catch {
+            throw UsageError(message: error.description)
+        }
         do {
             return try StateLock(folder: path)
         } catch {

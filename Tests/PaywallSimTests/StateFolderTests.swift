@@ -149,16 +149,118 @@ import WhiteLabel
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func anEmptiedStoreFileBesideALedgerWithPurchasesIsRefused() throws {
+    /// Every file of the folder by its path inside it, with its bytes.
+    private func files(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: directory) {
+            var isFolder = false
+            _ = FileManager.default.fileExists(atPath: "\(directory)/\(path)", isDirectory: &isFolder)
+            files[path] = isFolder ? nil : try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(path)"))
+        }
+        return files
+    }
+
+    private func removeDatabase(_ name: String, in directory: String) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: "\(directory)/\(name)\(suffix)")
+        }
+    }
+
+    @Test func aReplacedStoreFileBesideALedgerWithPurchasesIsRefused() throws {
         let directory = try folderWithHistory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: "\(directory)/appstore.sqlite\(suffix)")
-        }
-        #expect(FileManager.default.createFile(atPath: "\(directory)/appstore.sqlite", contents: Data()))
+        let fresh = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        _ = try World(config: TestSupport.demoConfig(), options: WorldOptions(stateDirectory: fresh))
+        removeDatabase("appstore.sqlite", in: directory)
+        try FileManager.default.copyItem(atPath: "\(fresh)/appstore.sqlite", toPath: "\(directory)/appstore.sqlite")
         let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
         #expect(result.code == 2)
         #expect(result.stderr.contains("appstore.sqlite does not hold: the store's file was emptied or replaced"))
+    }
+
+    /// A database of 0 bytes is one emptied, not a new one: SQLite would take it as new, and the run would
+    /// build a fresh schema over it, every purchase it held gone without a word.
+    @Test(arguments: ["appstore.sqlite", "backend.sqlite"])
+    func anEmptiedDatabaseIsRefusedByRunAndCheckAndLeftAsItWas(file: String) throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        removeDatabase(file, in: directory)
+        #expect(FileManager.default.createFile(atPath: "\(directory)/\(file)", contents: Data()))
+        let before = try files(directory)
+        let message = "\(directory)/\(file): empty (0 bytes), the records it held are gone"
+        let run = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(run.code == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        let check = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(check.code == 2)
+        #expect(check.stderr.contains(message), "\(check.stderr)")
+        #expect(try files(directory) == before)
+    }
+
+    /// One database without the other lost half of what the folder knew: `run` refuses before it makes a new
+    /// one, and `check --ledger` cannot compare the ledger with Apple's records, so it refuses too.
+    @Test(arguments: [
+        ("appstore.sqlite", "the App Store's records of the ledger's purchases are gone"),
+        ("backend.sqlite", "the ledger of who owns the App Store's purchases is gone"),
+    ])
+    func aDatabaseMissingBesideTheOtherIsRefusedAndNothingIsMade(file: String, reason: String) throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        removeDatabase(file, in: directory)
+        let before = try files(directory)
+        let run = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(run.code == 2)
+        #expect(run.stderr.contains("\(directory)/\(file): missing beside "), "\(run.stderr)")
+        #expect(run.stderr.contains(reason), "\(run.stderr)")
+        #expect(try files(directory) == before)
+        let check = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(check.code == 2, "\(check.stdout)")
+        #expect(!check.stdout.contains("the ledger holds"))
+        #expect(try files(directory) == before)
+    }
+
+    /// A name of the folder that is a file where a folder belongs, or the other way round, is said in words,
+    /// never as Foundation's error.
+    @Test(arguments: [
+        ("devices", false, "is a file, the state folder keeps its phones in a folder of that name"),
+        ("clock", true, "is a folder, the state folder keeps the instant the last run stopped at in a file"),
+        ("keys", true, "is a folder, the state folder keeps its secrets in a file of that name"),
+    ])
+    func aFileWhereAFolderBelongsIsNamedInWords(name: String, asFolder: Bool, words: String) throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.removeItem(atPath: "\(directory)/\(name)")
+        if asFolder {
+            try FileManager.default.createDirectory(atPath: "\(directory)/\(name)", withIntermediateDirectories: false)
+        } else {
+            #expect(FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data("x".utf8)))
+        }
+        let before = try files(directory)
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(directory)/\(name): \(words)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Error"), "\(result.stderr)")
+        #expect(try files(directory) == before)
+    }
+
+    @Test func aPhoneWhoseFolderIsAFileIsNamedInWords() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: "\(directory)/devices", withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: "\(directory)/devices/iphone", contents: Data("x".utf8)))
+        let config = try TestSupport.demoConfig()
+        do {
+            _ = try World(config: config, options: WorldOptions(stateDirectory: directory))
+            Issue.record("a world was built on a phone folder that is a file")
+        } catch {
+            #expect(
+                error.description
+                    == "\(directory)/devices/iphone: is a file, the state folder keeps a phone's files in a folder of "
+                    + "that name; move it away or start a new folder")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["devices"])
     }
 
     @Test func aSchemaNewerThanThisBuildIsRefused() throws {
