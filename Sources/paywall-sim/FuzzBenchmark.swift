@@ -42,11 +42,11 @@ enum FuzzBenchmark {
             goal: "≥ 10,000 per core")
 
         // A fresh folder this run makes (inside --state when given): the only one it removes.
-        let directory = try StateFolder.scratch(
+        let scratch = try StateFolder.scratch(
             in: options.state ?? FileManager.default.temporaryDirectory.path + "/", prefix: "fuzz-bench")
         let onDisk = max(sessions / 10, 1)
-        seconds = measure { result = fuzzer(onDisk, state: directory).run() }
-        try? FileManager.default.removeItem(atPath: directory)
+        seconds = measure { result = fuzzer(onDisk, state: scratch.path).run() }
+        scratch.remove()
         print(
             "fuzz on disk:   \(result.sessions) sessions, \(result.steps) steps in \(format(seconds)) s: "
                 + "\(Int(Double(result.steps) / seconds)) steps/s")

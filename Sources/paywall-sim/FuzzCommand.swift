@@ -32,8 +32,8 @@ enum FuzzCommand {
         let scratch = try fuzzOptions.stateDirectory.map { folder throws(UsageError) in
             try StateFolder.scratch(in: folder, prefix: "fuzz")
         }
-        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        fuzzOptions.stateDirectory = scratch
+        defer { scratch?.remove() }
+        fuzzOptions.stateDirectory = scratch?.path
         let fuzzer = Fuzzer(options: fuzzOptions, resources: AppArgument.resources)
         // A run takes a minute or two: on a terminal, stderr counts the sessions as they go.
         let showProgress = isatty(STDERR_FILENO) == 1

@@ -9,18 +9,22 @@ import Simulation
 
 /// `--state DIR` as the commands take it: checked before any work, created, and owned by one process.
 enum StateFolder {
-    /// Checks that `path` can be the folder (not empty, not a file) and creates it.
-    static func prepare(_ path: String, option: String = "--state") throws(UsageError) {
+    /// Checks that `path` can be the folder (not empty, not a file) and creates it; the folders it made, outermost
+    /// first.
+    @discardableResult
+    static func prepare(_ path: String, option: String = "--state") throws(UsageError) -> [String] {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a folder, not an empty name") }
         var isFolder = false
+        var made: [String] = []
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             guard isFolder else { throw UsageError(message: "\(option): \(path) is a file, not a folder") }
-        } else if let reason = makeFolders(path) {
+        } else if let reason = makeFolders(path, made: &made) {
             throw UsageError(message: "\(option): cannot create \(path) (\(reason))")
         }
         guard access(path, W_OK | X_OK) == 0 else {
             throw UsageError(message: "\(option): cannot write in \(path) (\(String(cString: strerror(errno))))")
         }
+        return made
     }
 
     /// Prepares the folder and takes its lock: two processes on one folder would mix two worlds' clocks
@@ -40,23 +44,29 @@ enum StateFolder {
         }
     }
 
-    /// A fresh subfolder of `path` that this run made: the only thing it may remove when done.
-    static func scratch(in path: String, prefix: String, option: String = "--state") throws(UsageError) -> String {
-        try prepare(path, option: option)
+    /// A fresh subfolder of `path` that this run made: with the folders made to hold it, the only things it may
+    /// remove when done.
+    static func scratch(in path: String, prefix: String, option: String = "--state") throws(UsageError)
+        -> ScratchFolder
+    {
+        let made = try prepare(path, option: option)
         var template = Array("\(path)/\(prefix)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw UsageError(
-                message: "\(option): cannot create a folder in \(path) (\(String(cString: strerror(errno))))")
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            let reason = String(cString: strerror(errno))
+            ScratchFolder.removeEmpty(made)
+            throw UsageError(message: "\(option): cannot create a folder in \(path) (\(reason))")
         }
-        return String(cString: made)
+        return ScratchFolder(path: String(cString: created), madeAround: made)
     }
 
     /// `mkdir -p`, with the reason of the first folder that could not be made.
-    private static func makeFolders(_ path: String) -> String? {
+    private static func makeFolders(_ path: String, made: inout [String]) -> String? {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component + "/"
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if mkdir(prefix, 0o755) == 0 {
+                made.append(String(prefix.dropLast()))
+            } else if errno != EEXIST {
                 return "\(String(prefix.dropLast())): \(String(cString: strerror(errno)))"
             }
         }
@@ -65,5 +75,23 @@ enum StateFolder {
             return "a file is in the way"
         }
         return nil
+    }
+}
+
+/// A run's own working folder, and the folders `--state` named that the run made to hold it (`fuzz --state
+/// new/dir`): a command leaves behind only what it means to keep.
+struct ScratchFolder {
+    let path: String
+    let madeAround: [String]
+
+    /// Removes the folder, then the folders made around it that are still empty.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+        Self.removeEmpty(madeAround)
+    }
+
+    /// Innermost first; one that holds something now (another process's files) stops it.
+    static func removeEmpty(_ folders: [String]) {
+        for folder in folders.reversed() where rmdir(folder) != 0 { return }
     }
 }

@@ -34,9 +34,10 @@ enum TerminalBenchmark {
     static func run(_ options: BenchCommand.BenchOptions) throws {
         let binary = try ownPath()
         // A fresh folder this run makes (inside --state when given): the only one it removes.
-        let folder = try StateFolder.scratch(
+        let scratch = try StateFolder.scratch(
             in: options.state ?? FileManager.default.temporaryDirectory.path + "/", prefix: "terminal-bench")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { scratch.remove() }
+        let folder = scratch.path
         let environment =
             ProcessInfo.processInfo.environment.filter { !["TERM", "LANG", "LC_ALL"].contains($0.key) }
             .map { "\($0.key)=\($0.value)" } + ["TERM=xterm-256color", "LANG=C.UTF-8"]

@@ -23,6 +23,16 @@ import WhiteLabel
         #expect(try String(contentsOfFile: "\(directory)/real-state/notes.txt", encoding: .utf8) == "keep me")
     }
 
+    @Test func fuzzWithANewStateFolderRemovesTheFoldersItMade() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary([
+            "fuzz", "--runs", "2", "--steps", "5", "--app", "daily-news", "--state", "\(directory)/new/state",
+        ])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
+
     @Test(arguments: [
         (["--state", "/dev/null/state"], "--state: cannot create /dev/null/state"),
         (["--state", "/dev/null"], "--state: /dev/null is a file, not a folder"),
