@@ -85,17 +85,7 @@ extension ScenarioReports {
     }
 
     /// XML 1.0 has no way to write most control characters, even as references: they are shown as `\u{1B}`.
-    static func visible(_ text: String) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F {
-                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
-    }
+    static func visible(_ text: String) -> String { text.withVisibleControls }
 
     static func xml(_ text: String) -> String {
         var escaped = ""

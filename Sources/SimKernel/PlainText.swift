@@ -58,6 +58,28 @@ extension String {
     nonisolated(unsafe) private static let cLocale = newlocale(1 << LC_NUMERIC, "C", nil)
 }
 
+extension StringProtocol {
+    /// Every control character but a line end and a tab written as `\u{1B}`: text from a file (a config's app
+    /// name, a `.storekit` display name, a scenario line) printed to a terminal must not drive it (`ESC ] 0 ;`
+    /// retitles the window), and a person sees that the file holds one.
+    public var withVisibleControls: String {
+        guard unicodeScalars.contains(where: Self.isHidden) else { return String(self) }
+        var shown = ""
+        for scalar in unicodeScalars {
+            if Self.isHidden(scalar) {
+                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
+    }
+}
+
 /// Writes straight to a file descriptor, unbuffered, as FileHandle's `write` did (progress lines and warnings
 /// interleave with `print` in the order they were written).
 public enum StandardStream {

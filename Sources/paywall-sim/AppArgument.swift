@@ -50,7 +50,7 @@ enum AppArgument {
     static func warn(_ warnings: [ConfigError]) {
         for warning in warnings {
             let location = warning.location.map { "\($0): " } ?? ""
-            StandardStream.error("\(warning.file): \(location)warning: \(warning.message)\n")
+            printError("\(warning.file): \(location)warning: \(warning.message)")
         }
     }
 

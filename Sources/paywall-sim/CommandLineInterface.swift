@@ -61,6 +61,15 @@ enum CommandLineInterface {
     }
 }
 
+/// A line of a command's output, each control character but line ends and tabs shown as `\u{1B}`: reports
+/// quote input files (an app's name, a `.storekit` display name, a screen), and a third party's file must not
+/// retitle or drive the reader's terminal. It stands in for the standard library's `print` in this whole
+/// module, so no command can forget it.
+func print(_ text: String) {
+    Swift.print(text.withVisibleControls)
+}
+
+/// A message on stderr, shown as `print` shows its text: errors and warnings quote input files too.
 func printError(_ message: String) {
-    StandardStream.error((message + "\n"))
+    StandardStream.error(message.withVisibleControls + "\n")
 }

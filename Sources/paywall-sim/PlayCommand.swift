@@ -79,7 +79,7 @@ enum PlayCommand {
     private static func reportMalformed(
         _ malformed: [ScenarioReports.Malformed], scenarios: [Scenario], _ options: Options
     ) throws -> Int32 {
-        for file in malformed { StandardStream.error((file.message + "\n")) }
+        for file in malformed { printError(file.message) }
         if options.has("--tap") { print(ScenarioReports.tap([], malformed: malformed)) }
         if let path = options["--junit"] {
             warnOnce(about: scenarios)

@@ -85,7 +85,7 @@ enum RunCommand {
             throw UsageError(message: "\(error)")
         }
         for message in recordings.messages + world.problems {
-            StandardStream.error((message + "\n"))
+            printError(message)
         }
         return code
     }

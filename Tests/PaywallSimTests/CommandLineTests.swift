@@ -134,6 +134,31 @@ import Testing
         #expect(result.stdout.contains("backend.sqlite: the ledger holds (1 purchase, 0 moves)"), "\(result.stdout)")
     }
 
+    /// A third party's file must not drive the reader's terminal: `ESC ] 0 ; … BEL` in a product's display name
+    /// or an app's name would retitle the window. Each control character is printed as `\u{1B}`, visibly.
+    @Test func checkPaywallShowsTheControlCharactersOfItsFilesWithoutSendingThem() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hostile = "Bad\\u001b]0;PWN\\u0007Name"
+        let storekit = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit", encoding: .utf8
+        ).replacing("\"displayName\" : \"Season pass\"", with: "\"displayName\" : \"\(hostile)\"")
+        try storekit.write(toFile: "\(directory)/hostile.storekit", atomically: true, encoding: .utf8)
+        let config = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8
+        ).replacing("\"name\": \"Daily News\"", with: "\"name\": \"\(hostile)\"")
+        try config.write(toFile: "\(directory)/hostile.json", atomically: true, encoding: .utf8)
+        for arguments in [["--storekit", "\(directory)/hostile.storekit"], ["--app", "\(directory)/hostile.json"]] {
+            let result = try TestSupport.runBinary(["check", "--paywall"] + arguments)
+            #expect(result.code == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Bad\\u{1B}]0;PWN\\u{7}Name"), "\(result.stdout)")
+            let sent = (result.stdout + result.stderr).unicodeScalars.filter {
+                $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+            }
+            #expect(sent.isEmpty, "\(arguments)")
+        }
+    }
+
     @Test func checkWithoutWhatToCheckIsABadUsage() throws {
         let result = try TestSupport.runBinary(["check"])
         #expect(result.code == 2)
