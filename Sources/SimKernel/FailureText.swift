@@ -1,24 +1,13 @@
 import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Error {
     /// What Foundation's `localizedDescription` said of this error on Linux, where the package's messages
     /// quote it ("could not write FILE: …"): a file error's reason by its CocoaError code; another error as
     /// Swift describes it.
     public var failureDescription: String {
         guard let cocoa = self as? CocoaError else { return "\(self)" }
-        // A code without words of its own (512, "could not write") says the system's reason: "Not a directory".
-        let underlying = (cocoa.userInfo["NSUnderlyingError"] as? POSIXError).map {
-            String(cString: strerror($0.code.rawValue))
-        }
         let reason =
-            Self.reasons[cocoa.code.rawValue] ?? underlying.map { "(\($0).)" }
-            ?? "(NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
+            Self.reasons[cocoa.code.rawValue].map { $0 } ?? "(NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
         return "The operation could not be completed. \(reason)"
     }
 
