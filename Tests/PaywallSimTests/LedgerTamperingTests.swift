@@ -104,6 +104,11 @@ import Testing
                 INSERT INTO audit (at_ms, actor, action, detail) VALUES (0, 'anon-000001', 'identity.created', 'old')
                 """)
         }
+        // Every build made the store's file with the ledger: one that charged nothing stands beside it.
+        let store = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        _ = try World(config: try TestSupport.demoConfig(), options: WorldOptions(stateDirectory: store))
+        try FileManager.default.copyItem(atPath: store + "/appstore.sqlite", toPath: directory + "/appstore.sqlite")
         do {
             let world = try World(
                 config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
