@@ -9,7 +9,8 @@ public enum WorldEvent: Hashable, Sendable {
     /// receipt that phone held then (what the app could have asked its server about before paying).
     case paymentAdded(productId: String, deviceId: String, receipt: String?)
     /// The App Store answered a products request of the phone `deviceId` (not a failed one): the products it returned.
-    case productsReturned(deviceId: String, productIds: [String])
+    /// `request` counts the phone's requests: an older request's answer arriving after a newer one's is stale news.
+    case productsReturned(deviceId: String, productIds: [String], request: Int)
     /// Apple refused a payment from the phone `deviceId` because that phone cannot make payments: the app
     /// handed it over without checking first.
     case paymentNotAllowed(deviceId: String)

@@ -27,7 +27,7 @@ public final class InvariantMonitor {
     /// How many of the timeline's recorded events were read.
     private var eventsRead = 0
     /// What the App Store's last answered products request returned to each phone: a payment is for one of them.
-    private var returned: [String: Set<String>] = [:]
+    private var returned: [String: (request: Int, products: Set<String>)] = [:]
     /// Apple's sheet was cancelled during the step, by the reader or by a fault.
     private var cancelled = false
     /// When a store fault last fired (its recorded event is the store's only record of it).
@@ -108,10 +108,11 @@ public final class InvariantMonitor {
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
             case .purchaseReported(_, let transactionId): moves.reported(transactionId, at: recorded.time)
-            case .productsReturned(let deviceId, let productIds):
-                returned[deviceId] = Set(productIds)
+            case .productsReturned(let deviceId, let productIds, let request):
+                // The newest request's answer, as the app keeps it: an older one landing later is dropped.
+                if request >= returned[deviceId]?.request ?? 0 { returned[deviceId] = (request, Set(productIds)) }
             case .paymentAdded(let productId, let deviceId, let receipt):
-                if judging, let sellable = returned[deviceId], !sellable.contains(productId) {
+                if judging, let sellable = returned[deviceId]?.products, !sellable.contains(productId) {
                     // Seed 001: the wrapper "resolves the configured identifier to a fetched SKProduct" before
                     // adding the payment; a product the store's last answer left out has its own failure path.
                     found.append(

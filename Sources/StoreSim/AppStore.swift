@@ -52,6 +52,8 @@ public final class AppStore {
     /// Payments waiting for a parent or for an action outside the app, oldest first.
     var pendingPayments: [PendingPayment] = []
     var nextPendingNumber = 0
+    /// Products requests made from every phone: an answer says which request it answers (`WorldEvent.productsReturned`).
+    var productsRequests = 0
     /// The live payment queue of each device: where a later approval or renewal is delivered.
     var queues: [String: WeakQueue] = [:]
     /// The next lifecycle event (period end, grace end, retry end) of each subscription.

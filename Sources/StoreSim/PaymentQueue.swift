@@ -122,6 +122,8 @@ public final class PaymentQueue {
     /// makes it fail, time out or come back with only part of the products.
     public func requestProducts(_ identifiers: [String], completion: @escaping (ProductsResponse) -> Void) {
         store.log("products request: \(identifiers.joined(separator: ", "))")
+        store.productsRequests += 1
+        let request = store.productsRequests
         var response = store.products(for: identifiers)
         var wait = store.delay(.productsRequest)
         switch store.fault(for: .productsRequest) {
@@ -143,7 +145,7 @@ public final class PaymentQueue {
         default:
             break
         }
-        store.scheduler.schedule(after: wait) { [store, deviceId] in
+        store.scheduler.schedule(after: wait) { [store, deviceId, request] in
             let invalid = response.invalidProductIdentifiers
             if let error = response.error {
                 store.log("products request failed: \(error.rawValue)")
@@ -152,7 +154,8 @@ public final class PaymentQueue {
                     "products response: \(response.products.count) valid"
                         + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"),
                     event: .productsReturned(
-                        deviceId: deviceId, productIds: response.products.map(\.productIdentifier)))
+                        deviceId: deviceId, productIds: response.products.map(\.productIdentifier),
+                        request: request))
             }
             completion(response)
         }
