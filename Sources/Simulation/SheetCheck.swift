@@ -48,15 +48,23 @@ extension World {
             ? intro?.wholeLength : nil
         let promised = offer.product.freeTrialPeriod
         if promised != nil || given != nil, offer.product.winBackOffer == nil,
-            !trialUsedSinceHandedOver(offer.productId)
+            !eligibilityChangedSinceHandedOver(offer.productId)
         {
             // The line the reader read, whatever the owner's text: it states the sheet's trial in the store's
             // words ("2 weeks"), and promises none the sheet will not give.
             let line = OfferText.line(for: offer, paywall: state.paywallText)
             let words = StoreWords(locale: product.priceLocale)
-            if promised != given {
+            // A trial the store gives now that the sheet, shown earlier, does not say (the Apple ID's subscription
+            // ended while the sheet was up): the sheet's words are what the reader reads.
+            let sheetSays =
+                intro.map {
+                    sheet.terms.hasPrefix(
+                        words.offerTerms(
+                            mode: .freeTrial, price: "", period: $0.subscriptionPeriod, count: $0.numberOfPeriods))
+                } ?? false
+            if promised != given, promised != nil || sheetSays {
                 differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
-            } else if let given, !line.contains(words.length(given)) {
+            } else if let given, sheetSays, !line.contains(words.length(given)) {
                 differences.append(
                     "the sheet gives \(Self.text(given)) free; the paywall's line does not say so: \(line)")
             }
@@ -69,19 +77,22 @@ extension World {
         ]
     }
 
-    /// Whether the Apple ID was charged in the product's group after this phone handed Apple the payment (a
-    /// parent's approval of a request from another phone): Apple's eligibility moved under a paywall that was
-    /// right when the reader chose, and no update reaches this phone before the sheet.
-    private func trialUsedSinceHandedOver(_ productId: String) -> Bool {
+    /// Whether the Apple ID's standing in the product's group changed after this phone handed Apple the payment:
+    /// charged there (a parent's approval of a request from another phone) or its subscription there ended
+    /// (revoked, refunded, expired). Apple's eligibility moved under a paywall that was right when the reader
+    /// chose, and no update reaches this phone before the sheet.
+    private func eligibilityChangedSinceHandedOver(_ productId: String) -> Bool {
         let deviceId = device.queue.deviceId
         let handedOver = timeline.events.last { recorded in
             guard case .paymentAdded(let product, let device, _) = recorded.event else { return false }
             return product == productId && device == deviceId
         }
         guard let handedOver, let group = store.catalog.spec(for: productId)?.subscriptionGroup else { return false }
+        let since = handedOver.time
         return store.transactions(appleId: appleId).contains { record in
-            record.purchaseDate >= handedOver.time
-                && store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group
+            store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group
+                && (record.purchaseDate >= since || record.revocationDate.map { $0 >= since } ?? false
+                    || record.expiresDate.map { $0 >= since && $0 <= scheduler.now } ?? false)
         }
     }
 
