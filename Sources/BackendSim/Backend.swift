@@ -49,6 +49,8 @@ public final class Backend {
     /// A restore applies the new purchase its receipt reports to who paid first, as a receipt check does. Off only to
     /// plant the defect session 21 fixed (`restore-ignores-who-paid`), for the fuzzer to prove it catches it.
     public var restoresFollowWhoPaid = true
+    /// False only for the planted `status-ignores-who-paid`: Apple's status moves nothing to who paid.
+    public var statusFollowsWhoPaid = true
     /// PBKDF2's work factor for new passwords: a simulation setting (`WorldOptions.passwordIterations`).
     public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.

@@ -68,7 +68,7 @@ extension Backend {
         // news lost, follows who paid here as it would from the notification.
         timeline.record(.purchaseReported(originalTransactionId: id, transactionId: transaction.transactionId))
         let owner = purchase.ownerId
-        if let refusal = try follow(NewPurchase(transaction), at: now) {
+        if statusFollowsWhoPaid, let refusal = try follow(NewPurchase(transaction), at: now) {
             timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
         }
         return try changed || ledger.purchase(id)?.ownerId != owner

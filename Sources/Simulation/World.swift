@@ -107,6 +107,7 @@ public final class World {
             // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
             backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
             backend.restoresFollowWhoPaid = defect != .restoreIgnoresWhoPaid
+            backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
         }
     }
 

@@ -55,4 +55,10 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The server's: a restore leaves a new purchase its receipt reports with the owner it had, not with who paid
     /// (as `POST /v1/restores` did before session 21).
     case restoreIgnoresWhoPaid = "restore-ignores-who-paid"
+    /// The server's: Apple's status, asked at a sign-in or an access answer, leaves a new purchase it reads with the
+    /// owner it had, not with who paid (as the daily reconciliation did before session 22).
+    case statusIgnoresWhoPaid = "status-ignores-who-paid"
+    /// Hands Apple a payment for an offer the store's last products answer no longer returns (as the app did before
+    /// session 22, when the storefront changed during the check before paying).
+    case payUnreturnedProduct = "pay-unreturned-product"
 }

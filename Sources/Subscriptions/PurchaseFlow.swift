@@ -131,7 +131,7 @@ extension SubscriptionCoordinator {
     private func mayHandOver(_ offer: Offer) -> Bool {
         // Seed 001: the payment is for "a fetched SKProduct"; the store's last answer may have dropped it since the
         // reader chose (a storefront change while the server was asked), and it has its own failure path.
-        guard catalog.offer(offer.id)?.productId == offer.productId else {
+        guard catalog.offer(offer.id)?.productId == offer.productId || defect == .payUnreturnedProduct else {
             log(
                 "purchase \(offer.id): the App Store's last answer no longer returns \(offer.productId): "
                     + "nothing handed over")

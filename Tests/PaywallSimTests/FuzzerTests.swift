@@ -195,6 +195,14 @@ import WhiteLabel
                     + "charged.\"\nexpect levels premium\n"
             ], .restoreBeforePurchase, "told purchases are off"
         ),
+        (
+            "34-resubscription-read-from-apples-status-follows-who-paid", .statusIgnoresWhoPaid,
+            ["expect timeline \"follows who paid\"\n"], .movesOnlyAsAsked, "was paid by"
+        ),
+        (
+            "36-payment-only-for-a-product-the-store-returned", .payUnreturnedProduct, [], .paywallOffers,
+            "did not return"
+        ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
         scenario: String, defect: CoordinatorDefect, changedWords: [String], invariant: Invariant, clue: String
