@@ -67,8 +67,10 @@ extension Backend {
         // Apple's answer is a report like any other (seed 003, "whoever reports it"): a new purchase it names, its
         // news lost, follows who paid here as it would from the notification.
         timeline.record(.purchaseReported(originalTransactionId: id, transactionId: transaction.transactionId))
+        // A renewal moves nothing (`follow`): no read of the owner again for the most common answer.
+        guard statusFollowsWhoPaid, transaction.transactionReason != "RENEWAL" else { return changed }
         let owner = purchase.ownerId
-        if statusFollowsWhoPaid, let refusal = try follow(NewPurchase(transaction), at: now) {
+        if let refusal = try follow(NewPurchase(transaction), at: now) {
             timeline.log(.backend, "purchase \(id) stays with its owner: \(refusal.rawValue)")
         }
         return try changed || ledger.purchase(id)?.ownerId != owner

@@ -48,26 +48,10 @@ extension World {
             ? intro?.wholeLength : nil
         let promised = offer.product.freeTrialPeriod
         if promised != nil || given != nil, offer.product.winBackOffer == nil,
+            let trial = trialDifference(promised: promised, given: given, offer: offer, product: product, sheet: sheet),
             !eligibilityChangedSinceHandedOver(offer.productId)
         {
-            // The line the reader read, whatever the owner's text: it states the sheet's trial in the store's
-            // words ("2 weeks"), and promises none the sheet will not give.
-            let line = OfferText.line(for: offer, paywall: state.paywallText)
-            let words = StoreWords(locale: product.priceLocale)
-            // A trial the store gives now that the sheet, shown earlier, does not say (the Apple ID's subscription
-            // ended while the sheet was up): the sheet's words are what the reader reads.
-            let sheetSays =
-                intro.map {
-                    sheet.terms.hasPrefix(
-                        words.offerTerms(
-                            mode: .freeTrial, price: "", period: $0.subscriptionPeriod, count: $0.numberOfPeriods))
-                } ?? false
-            if promised != given, promised != nil || sheetSays {
-                differences.append("free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet")
-            } else if let given, sheetSays, !line.contains(words.length(given)) {
-                differences.append(
-                    "the sheet gives \(Self.text(given)) free; the paywall's line does not say so: \(line)")
-            }
+            differences.append(trial)
         }
         guard !differences.isEmpty else { return [] }
         return [
@@ -75,6 +59,32 @@ extension World {
                 .sheetsTellTheTruth,
                 "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
         ]
+    }
+
+    /// What the paywall and the sheet say differently of the free trial, if anything. The line the reader read, whatever
+    /// the owner's text, states the sheet's trial in the store's words ("2 weeks"), and promises none the sheet will not
+    /// give. A trial the store gives now that the sheet, shown earlier, does not say (the Apple ID's subscription ended
+    /// while the sheet was up) is not judged: the sheet's words are what the reader reads. Built only as needed: this
+    /// runs after every step a sheet is up.
+    private func trialDifference(
+        promised: CalendarPeriod?, given: CalendarPeriod?, offer: Offer, product: Product, sheet: PaymentSheet
+    ) -> String? {
+        let words = StoreWords(locale: product.priceLocale)
+        let sheetSays =
+            given != nil
+            && product.introductoryOffer.map {
+                sheet.terms.hasPrefix(
+                    words.offerTerms(
+                        mode: .freeTrial, price: "", period: $0.subscriptionPeriod, count: $0.numberOfPeriods))
+            } ?? false
+        if promised != given {
+            guard promised != nil || sheetSays else { return nil }
+            return "free trial \(Self.text(promised)) on the paywall, \(Self.text(given)) on the sheet"
+        }
+        guard let given, sheetSays else { return nil }
+        let line = OfferText.line(for: offer, paywall: appState.paywallText)
+        guard !line.contains(words.length(given)) else { return nil }
+        return "the sheet gives \(Self.text(given)) free; the paywall's line does not say so: \(line)"
     }
 
     /// Whether the Apple ID's standing in the product's group changed after this phone handed Apple the payment:
