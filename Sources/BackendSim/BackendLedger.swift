@@ -244,7 +244,7 @@ public final class BackendLedger {
                 ORDER BY original_transaction_id
             """,
             [.text(ownerId)]
-        ).map { (Self.purchase($0), $0[10].int ?? 0) }
+        ).map { (Self.purchase($0), $0[Self.purchaseColumnCount].int ?? 0) }
     }
 
     /// Kept while the file's change stamp stands, for `purchase(_:)` to answer from (a lookup never reads
@@ -597,6 +597,9 @@ public final class BackendLedger {
             "\(SimInstant(milliseconds: row[0].int ?? 0)) \(row[1].string ?? "") \(row[2].string ?? "") \(row[3].string ?? "")"
         }
     }
+
+    /// How many columns `purchaseColumns` names: a column selected after them is at this index.
+    private static let purchaseColumnCount = 11
 
     private static let purchaseColumns = """
         original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
