@@ -185,6 +185,14 @@ final class Device {
         queued.removeAll()
     }
 
+    /// OK (or Esc) on the last alert up is a scenario's `back`, which dismisses the alerts up (`World.perform`): a
+    /// recording that left it out replayed with the alert still over the screen. One with more alerts waiting is
+    /// not a step: that one `back` dismisses them all.
+    private static func dismissal(_ input: ReaderInput, _ state: AppState) -> ReaderAction? {
+        guard state.alert != nil, input == .select || input == .back, state.alertsWaiting.isEmpty else { return nil }
+        return .back
+    }
+
     /// One event: logged, reported, reduced; then its effects run, and what they answer at once is queued.
     private func handle(_ event: AppEvent) {
         if case .reader(let input) = event, !input.keepsChoices, let text = Self.describe(input, on: screen) {
@@ -193,7 +201,7 @@ final class Device {
         // A move or a keystroke names no action (`ReaderAction.of` is nil for them): the state, copied to be
         // handed over, is not (it was a copy per character typed).
         if case .reader(let input) = event, !input.keepsChoices, let onAction,
-            let action = ReaderAction.of(input, in: state, choices: choices)
+            let action = ReaderAction.of(input, in: state, choices: choices) ?? Self.dismissal(input, state)
         {
             onAction(action)
         }

@@ -88,6 +88,27 @@ import WhiteLabel
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
+    /// OK on the last alert up is recorded as `back`: a session that logged out and tapped OK replayed with "Logged
+    /// out" still over the profile, failing its own `expect screen profile`.
+    @Test func dismissingTheLastAlertIsAStep() throws {
+        let world = try world()
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
+        recorder.attach(to: world)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try act(world, .signUp(email: "ann@ex.com", password: "correct horse"))
+        try act(world, .logOut)
+        #expect(world.screen.alert != nil)
+        world.send(.select)
+        world.scheduler.runUntilIdle()
+        let text = recorder.text(endingWith: world)
+        #expect(text.contains("signup ann@ex.com \"correct horse\"\nlogout\nback\n"), "\(text)")
+        #expect(text.contains("expect screen profile"))
+        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(
+            try ScenarioParser.parse(text, file: "recorded.scenario"))
+        #expect(result.passed, "\(result.failure?.report ?? "")")
+    }
+
     @Test func everyReaderActionIsAStepAndARefusedWorldActionOnlyAComment() throws {
         let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
         for action: ReaderAction in [.openLogin, .back, .openSignup, .setAutoRenew(true), .answerGate("")] {
