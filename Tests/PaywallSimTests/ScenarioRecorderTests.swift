@@ -18,6 +18,22 @@ import WhiteLabel
         world.scheduler.runUntilIdle()
     }
 
+    /// A world launched with a recorder attached from its first step.
+    private func recordedWorld(latency: LatencyProfile = .fast) throws -> (World, ScenarioRecorder) {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: latency))
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: latency)
+        recorder.attach(to: world)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        return (world, recorder)
+    }
+
+    /// The recording played back as `play` plays it.
+    private func replay(_ text: String) throws -> ScenarioResult {
+        let scenario = try ScenarioParser.parse(text, file: "recorded.scenario")
+        return ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+    }
+
     @Test func aPurchaseThenADayLaterIsWrittenAsAPersonWouldAndReplaysGreen() throws {
         let world = try world()
         let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
@@ -64,11 +80,7 @@ import WhiteLabel
     /// A person is quicker than the network: a refund then a restart pressed while the refund's news was on its way
     /// replays as it happened (the restart's answer before the news), not with every answer landed between them.
     @Test func actionsTakenWhileAnswersAreInFlightReplayAtTheSameMoment() throws {
-        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .typical))
-        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .typical)
-        recorder.attach(to: world)
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let (world, recorder) = try recordedWorld(latency: .typical)
         try act(world, .openPaywall)
         try act(world, .selectOffer("premium-monthly"))
         try act(world, .confirmPayment)
@@ -83,19 +95,14 @@ import WhiteLabel
 
         let text = recorder.text(endingWith: world)
         #expect(text.contains("without waiting store refund\nwithout waiting advance 500ms\nrestart app\n"), "\(text)")
-        let scenario = try ScenarioParser.parse(text, file: "recorded.scenario")
-        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+        let result = try replay(text)
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
     /// OK on the last alert up is recorded as `back`: a session that logged out and tapped OK replayed with "Logged
     /// out" still over the profile, failing its own `expect screen profile`.
     @Test func dismissingTheLastAlertIsAStep() throws {
-        let world = try world()
-        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast)
-        recorder.attach(to: world)
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let (world, recorder) = try recordedWorld()
         try act(world, .signUp(email: "ann@ex.com", password: "correct horse"))
         try act(world, .logOut)
         #expect(world.screen.alert != nil)
@@ -104,8 +111,7 @@ import WhiteLabel
         let text = recorder.text(endingWith: world)
         #expect(text.contains("signup ann@ex.com \"correct horse\"\nlogout\nback\n"), "\(text)")
         #expect(text.contains("expect screen profile"))
-        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(
-            try ScenarioParser.parse(text, file: "recorded.scenario"))
+        let result = try replay(text)
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
