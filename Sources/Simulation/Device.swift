@@ -343,6 +343,7 @@ final class Device {
         outcome.levelsWhenTold = levels
         outcome.identityWhenTold = identity
         outcome.couldPayWhenTold = queue.canMakePayments
+        outcome.receiptWhenTold = queue.heldReceipt
         outcome.identityWhenBegan = began?.identity ?? identity
         onOutcome(outcome)
     }

@@ -26,6 +26,9 @@ public struct ReaderOutcome: Sendable {
     public var identityWhenTold: AccessSnapshot.Identity = .none
     /// Whether the phone could make payments (Screen Time's setting) when it was told.
     public var couldPayWhenTold = true
+    /// The receipt the phone held when it was told: what the app could have asked its server about (one refreshed
+    /// by a restore after the answer came lists purchases the app could not know of).
+    public var receiptWhenTold: String?
     /// For a purchase: the product being bought.
     public let productId: String?
     /// A purchase nobody on screen waited for (an approval, a code redeemed on the App Store): not the end of

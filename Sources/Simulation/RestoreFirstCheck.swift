@@ -55,8 +55,9 @@ struct RestoreFirstCheck {
         else { return }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
-            // What the app could ask about: the receipt the phone holds (a charge made elsewhere since is not on it).
-            let receipt = world.device.queue.heldReceipt
+            // What the app could ask about: the receipt the phone held when told (a charge made elsewhere since is
+            // not on it, nor one a receipt refreshed after the answer lists: sweep seeds 3461, long 668).
+            let receipt = outcome.receiptWhenTold
             return try takeable(productId, by: account, at: outcome.began, receipt: receipt, in: world).map { held in
                 InvariantViolation(
                     .restoreBeforePurchase,
