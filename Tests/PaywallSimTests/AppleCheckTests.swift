@@ -9,9 +9,7 @@ import Testing
 /// asked Apple again on every request.
 @Suite struct AppleCheckTests {
     @Test func askingApplesStatusIsRememberedForADay() throws {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         try world.subscribe()
         try WorldAction.advance(.fixed(.days(2))).apply(to: world)
         world.scheduler.runUntilIdle()

@@ -21,9 +21,7 @@ import Testing
     }
 
     private func subscribedWorld() throws -> World {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         try world.subscribe()
         #expect(world.charges == 1)
         return world

@@ -7,9 +7,7 @@ import Testing
 /// and to the recorder: after every key and every answer, the kept screen must be the state's own.
 @Suite struct KeptScreenTests {
     @Test func theKeptScreenIsAlwaysTheOneTheStateShows() throws {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         var actions: [ReaderAction] = []
         world.onReaderAction = { actions.append($0) }
         let keys: [ReaderInput] = [.down, .down, .up, .select, .back, .down, .select, .down, .select, .back, .back]

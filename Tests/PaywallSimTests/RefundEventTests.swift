@@ -9,9 +9,7 @@ import Testing
 /// older period leaves the current paid period alone; moves emit `purchases.ownership.transferred`.
 @Suite struct RefundEventTests {
     private func renewedWorld() throws -> World {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         try world.subscribe()
         #expect(world.travelToNextRenewal())
         world.scheduler.runUntilIdle()

@@ -10,9 +10,7 @@ import Testing
     /// A guest who bought Premium Monthly, the app killed, and `beforeLaunch` done to the phone; then the
     /// app comes back to the foreground. What invariant 7 says of that step.
     private func relaunch(_ beforeLaunch: (World) -> Void) throws -> [InvariantViolation] {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
             try world.perform(action)
             world.scheduler.runUntilIdle()

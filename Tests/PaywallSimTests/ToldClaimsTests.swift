@@ -12,9 +12,7 @@ import Testing
 
     /// A guest on the iPhone bought Premium Monthly; `began` is when the purchase began.
     private func boughtWorld() throws -> (World, began: SimInstant) {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         let began = world.scheduler.now
         for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
             try world.perform(action)
@@ -64,9 +62,7 @@ import Testing
     /// "Purchases are off" is judged against the phone's setting when told: true with payments restricted
     /// (the monitor finds nothing), false with them allowed.
     @Test func paymentsOffIsTrueOnlyWhileTheyAreOff() throws {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         world.canMakePayments = false
         let monitor = InvariantMonitor(world: world)
         for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")] {

@@ -7,9 +7,7 @@ import Testing
 /// so rewording a store line cannot switch a check off.
 @Suite struct WorldEventTests {
     private func launchedWorld() throws -> World {
-        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
+        let world = try TestSupport.launchedWorld()
         return world
     }
 
