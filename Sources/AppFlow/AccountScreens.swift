@@ -63,16 +63,30 @@ extension ScreenBuilder {
     }
 
     /// "Account required after subscribing": the payment is done; now an account keeps it.
+    /// Signed in while the move has not happened (it failed, or was refused: three moves in 30 days): the account
+    /// the owner requires is there, so the screen offers the move again, reading on with the subscription on this
+    /// phone (the profile offers the move later), or a log-out to use another; never a log-in over the account.
     static func accountRequired(_ state: AppState) -> Built {
-        let rows = [
-            Row(.heading, "One more step"),
-            Row(.text, "Thank you for subscribing! \(state.app.name) needs an account to keep your subscription safe."),
-            Row(.spacer), Row(.button, "Create an account", choice: .openSignup(.accountRequired)),
-            Row(.button, "Log in", choice: .openLogin(.accountRequired)),
-        ]
-        let screen = ScreenModel(
-            id: .accountRequired, title: state.app.name, rows: rows,
-            keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose")])
+        var rows = [Row(.heading, "One more step")]
+        if case .account(let email) = state.access.identity {
+            rows += [
+                Row(.text, "Your subscription is on this phone, not on \(email) yet. Move it to keep it safe."),
+                Row(.spacer),
+                Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)),
+                Row(.button, "Not now", choice: .declineTransfer), Row(.button, "Log out", choice: .logOut),
+            ]
+        } else {
+            rows += [
+                Row(
+                    .text,
+                    "Thank you for subscribing! \(state.app.name) needs an account to keep your subscription safe."),
+                Row(.spacer), Row(.button, "Create an account", choice: .openSignup(.accountRequired)),
+                Row(.button, "Log in", choice: .openLogin(.accountRequired)),
+            ]
+        }
+        var keys = [KeyHint("↑↓", "move"), KeyHint("Enter", "choose")]
+        if state.isSignedIn { keys.append(KeyHint("Esc", "not now")) }
+        let screen = ScreenModel(id: .accountRequired, title: state.app.name, rows: rows, keys: keys)
         return Built(screen: screen)
     }
 }

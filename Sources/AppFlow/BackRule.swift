@@ -14,7 +14,8 @@ enum BackRule: Equatable {
         }
         switch state.route {
         case .paywall where state.purchase != nil: self = .refused
-        case .accountRequired: self = .refused  // required: the reader logs in or signs up
+        // Required: the reader logs in or signs up. Signed in, a move that failed may wait (the profile offers it).
+        case .accountRequired where !state.isSignedIn: self = .refused
         default: self = state.operation == nil && state.stack.count > 1 ? .close : .refused
         }
     }

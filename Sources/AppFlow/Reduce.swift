@@ -82,10 +82,15 @@ private func offerMoveToAccount(_ state: inout AppState) -> [AppEffect] {
 
 /// The request for an account keeps a subscription safe: once a reader without an account holds none (refunded,
 /// expired, moved away), it has nothing to keep, and it lets the reader go back to what they were reading rather
-/// than thanking them for a subscription they no longer have with no way out but signing up.
+/// than thanking them for a subscription they no longer have with no way out but signing up. Signed in, it keeps
+/// the phone's subscription until it is on the account (a move whose answer was lost may have put it there).
 private func releaseAccountRequirement(_ state: inout AppState) {
-    guard state.route == .accountRequired, state.operation == nil, !state.access.isSubscriber else { return }
-    if case .account = state.access.identity { return }
+    guard state.route == .accountRequired, state.operation == nil else { return }
+    if case .account = state.access.identity {
+        guard state.access.unmovedLevels.isEmpty else { return }
+    } else if state.access.isSubscriber {
+        return
+    }
     pop(&state)
     while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 { pop(&state) }
 }

@@ -125,6 +125,9 @@ struct StepGenerator {
             return pick(here + anywhere)
         case .content where state.row(doing: .subscribe, on: world.screen) != nil:
             return chance(0.5) ? .subscribe : pick(anywhere)
+        case .accountRequired where state.isSignedIn:
+            // A move that failed: the request offers it again, reading on without it, or a log-out.
+            return pick([.acceptTransfer, .declineTransfer, .logOut, .back])
         case .login, .signup, .accountRequired:
             return pick([credentials(login: true), credentials(login: false), .back])
         default:

@@ -5,12 +5,24 @@ import AppFlow
 /// The app then presents login or registration"): once the world settled, an app whose owner requires an account
 /// shows a reader holding levels under the phone's anonymous identity nothing but that request, or the form
 /// opened from it. A purchase may finish first; the reader is never left reading as a guest. And the request is
-/// only for such a reader: one without an account who holds nothing is not kept on it.
+/// only for such a reader: one without an account who holds nothing is not kept on it, and one signed in is offered
+/// no log-in or sign-up, in any app (after a move that failed, session 23's seed 3469 logged in as another account
+/// over the first from the request).
 enum AccountRequiredCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
-        guard context.settled, world.isAppRunning, world.config.app.account.mode == .requiredAfterSubscribing
-        else { return [] }
+        guard context.settled, world.isAppRunning else { return [] }
+        if case .account(let email) = world.appState.access.identity,
+            let offer = world.screen.rows.first(where: { $0.choice.map(Self.opensAccountForm) ?? false })
+        {
+            return [
+                InvariantViolation(
+                    .accountRequired,
+                    "\(world.deviceName) is signed in as \(email) and \(world.screen.id.rawValue) offers \"\(offer.text)\""
+                )
+            ]
+        }
+        guard world.config.app.account.mode == .requiredAfterSubscribing else { return [] }
         let state = world.appState
         let anonymousSubscriber: Bool
         switch state.access.identity {
@@ -37,5 +49,12 @@ enum AccountRequiredCheck {
             ]
         }
         return []
+    }
+
+    private static func opensAccountForm(_ choice: Choice) -> Bool {
+        switch choice {
+        case .openLogin, .openSignup, .submitLogIn, .submitSignUp: true
+        default: false
+        }
     }
 }

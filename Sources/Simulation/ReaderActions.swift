@@ -41,10 +41,12 @@ extension World {
         case .logIn(let email, let password): try logIn(email, password)
         case .signUp(let email, let password): try signUp(email, password)
         case .logOut:
-            try openProfileScreen()
+            if appState.row(doing: .logOut, on: screen) == nil { try openProfileScreen() }
             try choose(.logOut, "Log out")
-        case .acceptTransfer where screen.id == .profile:
+        case .acceptTransfer where screen.id == .profile || screen.id == .accountRequired:
             try choose(.acceptTransfer, "Move my subscription to my account")
+        case .declineTransfer where screen.id == .accountRequired:
+            try choose(.declineTransfer, "Not now")
         case .acceptTransfer, .declineTransfer:
             guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
             try choose(action, action == .acceptTransfer ? "Move it" : "Not now")

@@ -115,7 +115,9 @@ extension SubscriptionCoordinator {
                 )
             case .success(let answer):
                 save(answer.access)
-                reloadPhoneIdentity()
+                // Refused whole (three moves in 30 days), nothing left the phone: its levels stay shown while it is
+                // asked again, and no cached article of a reader who kept access is deleted.
+                reloadPhoneIdentity(clearingFirst: !answer.restored.isEmpty)
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
