@@ -126,6 +126,12 @@ public final class Backend {
         levels(in: try ledger.purchases(ownedBy: identityId))
     }
 
+    /// Whether the server still holds the session of this refresh token (it would trade it for a new one): a phone
+    /// told its session ended while this is true was signed out without the server's word.
+    public func holdsSession(refreshToken: String) throws(DatabaseError) -> Bool {
+        try ledger.refreshTokenUsable(hash: Digest.sha256(Array(refreshToken.utf8)), now: clock())
+    }
+
     /// The levels of an identity's purchases as just read.
     func levels(in purchases: [PurchaseRecord]) -> [String] {
         let now = clock()

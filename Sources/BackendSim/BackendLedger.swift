@@ -199,6 +199,16 @@ public final class BackendLedger {
             state: AuditChain.refreshState(identityId: identityId, expires: expires.milliseconds, used: false))
     }
 
+    /// Whether a refresh token would still be traded for a session: known, unused, unexpired. Reads only.
+    func refreshTokenUsable(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> Bool {
+        guard
+            let row = try database.query(
+                "SELECT expires_ms, used FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)]
+            ).first
+        else { return false }
+        return row[1].int == 0 && (row[0].int ?? 0) > now.milliseconds
+    }
+
     /// Marks a refresh token used and returns whose it was; nil when unknown, used or expired.
     func consumeRefreshToken(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> String? {
         guard

@@ -30,7 +30,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .backendsWord: "nothing unlocks without the backend's word"
         case .contentFollowsLevels: "content is unlocked exactly when the levels meet it; no cache for a level not held"
         case .noDoubleCharge: "no second charge for a subscription group the Apple ID already pays for"
-        case .onePaymentAtATime: "at most one payment in flight; a cancellation never shows an error"
+        case .onePaymentAtATime:
+            "at most one payment in flight, and none waited for once nothing is on its way; a cancellation never "
+                + "shows an error"
         case .nothingPaidLost: "nothing paid is lost: a restore gives its owner the access"
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
         case .survivesRestartAndAds: "anonymous levels survive a restart or a kill; ads follow the owner's rule"
@@ -65,7 +67,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
         case .accountRequired:
             "where the owner requires an account after subscribing, a reader who subscribed without one is asked to "
-                + "log in or sign up, and only such a reader"
+                + "log in or sign up, and only such a reader; a signed-in reader is offered no log-in or sign-up"
         case .paymentsAllowedFirst:
             "the app checks that the phone can make payments before handing Apple a payment"
         case .transferOffered:

@@ -89,7 +89,8 @@ public final class InvariantMonitor {
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
             + RefundCheck.violations(context) + restoreFirst.check() + SubscriberPageCheck.violations(context)
-            + AccountRequiredCheck.violations(context) + takeFound() + consentViolations()
+            + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()
+            + consentViolations()
     }
 
     private func takeFound() -> [InvariantViolation] {
@@ -274,13 +275,36 @@ extension InvariantMonitor {
             outcome.device == after.device
                 && (outcome.told == .account(.loggedOut) || outcome.told == .account(.sessionEnded(email: email)))
         }
-        guard !told else { return [] }
-        return [
-            InvariantViolation(
-                .payingKeepsAccess,
-                "\(after.device) was signed out of \(email) (now \(WorldReading.describe(after.identity))) and the "
-                    + "reader was told nothing")
-        ]
+        guard told else {
+            return [
+                InvariantViolation(
+                    .payingKeepsAccess,
+                    "\(after.device) was signed out of \(email) (now \(WorldReading.describe(after.identity))) and "
+                        + "the reader was told nothing")
+            ]
+        }
+        return endedWithoutTheServer(email, after)
+    }
+
+    /// "Your session ended" is the server's word: a session the server would still renew (its refresh token unused,
+    /// unexpired) was ended by the phone on a network fault (a refresh that timed out signed the reader out until
+    /// session 23), unless an injected 401 answered its refresh.
+    private func endedWithoutTheServer(_ email: String, _ after: WorldReading) -> [InvariantViolation] {
+        let outcomes = world.readerOutcomes
+        let loggedOut = outcomes[min(before.outcomes, outcomes.count)...].contains {
+            $0.device == after.device && $0.told == .account(.loggedOut)
+        }
+        guard !loggedOut, let refreshToken = before.refreshToken else { return [] }
+        // An injected 401 stood in for the server: the phone heard a refusal.
+        if let refused = world.lastRefreshRefusedByFault, refused >= stepBegan { return [] }
+        return InvariantViolation.checking(.payingKeepsAccess) {
+            guard try world.backend.holdsSession(refreshToken: refreshToken) else { return [] }
+            return [
+                InvariantViolation(
+                    .payingKeepsAccess,
+                    "\(after.device) was told its session as \(email) ended, but the server still holds it")
+            ]
+        }
     }
 }
 
@@ -298,6 +322,8 @@ struct WorldReading {
     let running: Bool
     /// How many outcomes the app had told the reader.
     let outcomes: Int
+    /// The refresh token of the phone's account session, when signed in.
+    let refreshToken: String?
 
     /// `charged`: `world.chargedTransactions`, when the caller has just read it.
     init(_ world: World, charged: [TransactionRecord]? = nil) {
@@ -310,6 +336,7 @@ struct WorldReading {
         running = world.isAppRunning
         transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
         outcomes = world.readerOutcomes.count
+        refreshToken = if case .account = identity { world.device.storage.accountSession?.refreshToken } else { nil }
     }
 
     /// Who the phone says the reader is, in words.

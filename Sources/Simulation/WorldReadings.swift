@@ -22,6 +22,8 @@ extension World {
     /// When the network last injected a backend fault, or the app last gave up on a request that took
     /// longer than its timeout (flaky latency fails the app as a fault does); nil when neither happened.
     public var lastBackendFault: SimInstant? { [network.lastFault, lastGiveUp].compactMap { $0 }.max() }
+    /// When an injected 401 last answered a phone's session refresh.
+    var lastRefreshRefusedByFault: SimInstant? { network.lastRefreshRefusedByFault }
 
     /// When the phone on screen last asked for the full text of `contentId`.
     public func contentRequested(_ contentId: String) -> SimInstant? { device.contentRequested[contentId] }

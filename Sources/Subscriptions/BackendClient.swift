@@ -311,8 +311,15 @@ public final class BackendClient {
             if case .account(let current, _) = credentials(), current != used {
                 return askerLeft() ? completion(result) : retry(credentials())
             }
-            refresh(refreshToken) { [self] refreshed in
-                guard let refreshed else {
+            refresh(refreshToken) { [self] outcome in
+                let refreshed: BackendCredentials
+                switch outcome {
+                case .unanswered(let failure):
+                    // No word from the server on the session (a timeout, a 500, an unreadable answer): it stands,
+                    // and the request failed as the refresh did. Its 401 would sign the reader out (session 23).
+                    return completion(.failure(failure))
+                case .refreshed(let credentials): refreshed = credentials
+                case .refused:
                     // The session ended and the reader is back on the phone's anonymous identity: the request
                     // is asked again as that identity, or an article its levels open would fail to load. When
                     // another sign-in replaced the session while its refresh was out, the refusal ended nothing
@@ -339,11 +346,19 @@ public final class BackendClient {
         }
     }
 
-    /// Trades a refresh token for a new session; nil when the server refuses it.
-    /// Requests waiting for the refresh of each refresh token: one refresh for all of them.
-    private var refreshWaiters: [String: [(BackendCredentials?) -> Void]] = [:]
+    /// What trading a refresh token came to: a new session, the server's refusal (the session is over), or no
+    /// word from the server (the session stands).
+    enum RefreshOutcome {
+        case refreshed(BackendCredentials)
+        case refused
+        case unanswered(BackendFailure)
+    }
 
-    private func refresh(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
+    /// Requests waiting for the refresh of each refresh token: one refresh for all of them.
+    private var refreshWaiters: [String: [(RefreshOutcome) -> Void]] = [:]
+
+    /// Trades a refresh token for a new session.
+    private func refresh(_ refreshToken: String, completion: @escaping (RefreshOutcome) -> Void) {
         refreshWaiters[refreshToken, default: []].append(completion)
         guard refreshWaiters[refreshToken]?.count == 1 else { return }
         refreshOnce(refreshToken) { [self] refreshed in
@@ -352,18 +367,27 @@ public final class BackendClient {
         }
     }
 
-    private func refreshOnce(_ refreshToken: String, completion: @escaping (BackendCredentials?) -> Void) {
+    private func refreshOnce(_ refreshToken: String, completion: @escaping (RefreshOutcome) -> Void) {
         let request = HTTPRequest(
             method: "POST", path: "/v1/sessions/refresh",
             headers: ["Content-Type": "application/json", "X-Device-Id": deviceId],
             body: CanonicalJSONWriter.object(["refreshToken": refreshToken]))
         exchange(request) { [self] result in
-            if case .failure(.unauthorized) = result { onSessionEnded(refreshToken) }
-            guard case .success(let body) = result, let session = try? Self.decode(SessionBody.self, body).get(),
-                let token = session.access.token
-            else { return completion(nil) }
+            let body: [UInt8]
+            switch result {
+            case .failure(.unauthorized):
+                onSessionEnded(refreshToken)
+                return completion(.refused)
+            case .failure(let failure): return completion(.unanswered(failure))
+            case .success(let answer): body = answer
+            }
+            guard case .success(let session) = Self.decode(SessionBody.self, body), let token = session.access.token
+            else {
+                log("POST /v1/sessions/refresh: the answer could not be read; the session stands")
+                return completion(.unanswered(.unavailable))
+            }
             onSessionRefreshed(session.access, session.refreshToken, refreshToken)
-            completion(.account(token: token, refreshToken: session.refreshToken))
+            completion(.refreshed(.account(token: token, refreshToken: session.refreshToken)))
         }
     }
 

@@ -61,4 +61,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Hands Apple a payment for an offer the store's last products answer no longer returns (as the app did before
     /// session 22, when the storefront changed during the check before paying).
     case payUnreturnedProduct = "pay-unreturned-product"
+    /// Knows the payment on screen by the product it asked for, not by the number Apple gave it: a plan change Apple
+    /// keeps for the next renewal answers with the running subscription, and the paywall waits for good (as the app
+    /// did before session 23).
+    case paymentKnownByProduct = "payment-known-by-product"
 }

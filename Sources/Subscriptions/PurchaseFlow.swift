@@ -449,10 +449,15 @@ extension SubscriptionCoordinator {
 
     /// Whether the purchase on screen waits for this update: its product, and its own payment once the
     /// store numbered it (two payments of one product can be open: one deferred, one on the sheet).
+    /// The payment on screen is known by its number once Apple said it is purchasing: its answer may be of another
+    /// product of the group (a plan change Apple keeps for the next renewal answers with the running subscription),
+    /// and waiting for one of the product asked would leave the paywall waiting for good (session 23).
     private func isOnScreen(_ transaction: StoreTransaction) -> Bool {
-        guard let purchase = activePurchase, purchase.handedOver, purchase.productId == transaction.productIdentifier
-        else { return false }
-        return purchase.paymentNumber.map { $0 == transaction.paymentNumber } ?? true
+        guard let purchase = activePurchase, purchase.handedOver else { return false }
+        if let number = purchase.paymentNumber, defect != .paymentKnownByProduct {
+            return number == transaction.paymentNumber
+        }
+        return purchase.productId == transaction.productIdentifier
     }
 
     func finishPurchase(_ outcome: PurchaseOutcome) {

@@ -131,7 +131,8 @@ enum Usage {
           1 nothing unlocks without the backend's word
           2 content is unlocked exactly when the levels meet it; no cache for a level not held
           3 no second charge for a subscription group the Apple ID already pays for
-          4 at most one payment in flight; a cancellation never shows an error
+          4 at most one payment in flight; a cancellation never shows an error; once nothing is on its
+            way and Apple shows no sheet, the app waits for no answer (a purchase, a sign-in, a move)
           5 nothing paid is lost: a restore from a new phone gives its owner the access (end of session)
           6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
           7 anonymous levels survive a restart or a kill; ads follow the owner's rule
@@ -145,7 +146,8 @@ enum Usage {
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
-            reader is signed out only by logging out, or told the session ended
+            reader is signed out only by logging out, or told the session ended when the server
+            refused to renew it (its refresh token spent or expired, or an injected 401)
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
@@ -174,7 +176,8 @@ enum Usage {
             return to the foreground shows Apple's consent sheet unless another sheet is up
          21 where the owner requires an account after subscribing, a reader holding levels without
             one is shown nothing but the request to log in or sign up, or the form opened from it;
-            a reader without one who holds nothing (refunded, expired) is not kept on it
+            a reader without one who holds nothing (refunded, expired) is not kept on it; a signed-in
+            reader is offered no log-in or sign-up on any screen
          22 the app checks that the phone can make payments before handing Apple a payment: Apple
             never refuses one for a phone that cannot pay
          23 a reader who subscribed without an account and signs in is asked whether to move the

@@ -174,7 +174,7 @@ import WhiteLabel
     }
 
     /// Rare in the default run (a month away, a shared phone with a failed check and a lost notification, a phone
-    /// that cannot pay whose Apple ID already pays), so the scenario that showed each stands in: it holds; with the
+    /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
     @Test(arguments: [
         (
@@ -202,6 +202,10 @@ import WhiteLabel
         (
             "36-payment-only-for-a-product-the-store-returned", .payUnreturnedProduct, [], .paywallOffers,
             "did not return"
+        ),
+        (
+            "41-a-plan-change-kept-for-the-next-renewal-ends-the-purchase", .paymentKnownByProduct,
+            ["expect no text \"Waiting for the App Store\"\n"], .onePaymentAtATime, "with nothing on its way"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
