@@ -45,8 +45,8 @@ public final class AppStore {
     var faultRandom: SeededGenerator
     var faultPlan = FaultPlan()
     let ledger: StoreLedger
-    /// Apple IDs of children whose purchases need approval (Family Sharing's Ask to Buy).
-    var askToBuyAppleIds: Set<String> = []
+    /// Ask to Buy as a parent set it for an Apple ID (Family Sharing), over `askToBuyEnabled`.
+    var askToBuyAppleIds: [String: Bool] = [:]
     /// Apple IDs whose payment method fails (an expired card).
     var billingIssueAppleIds: Set<String> = []
     /// Payments waiting for a parent or for an action outside the app, oldest first.

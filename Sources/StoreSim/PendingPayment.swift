@@ -25,14 +25,16 @@ public struct PendingPayment: Equatable, Sendable {
 }
 
 extension AppStore {
-    /// Ask to Buy for one Apple ID (a child in a Family Sharing group), as the parent sets it.
+    /// Ask to Buy for one Apple ID (a child in a Family Sharing group), as the parent sets it. It overrides the
+    /// session's setting (`askToBuyEnabled`, a kids app's default) for that Apple ID, both ways: "off" said and
+    /// ignored left a control that logged off and showed on (session 23).
     public func setAskToBuy(_ enabled: Bool, appleId: String) {
-        if enabled { askToBuyAppleIds.insert(appleId) } else { askToBuyAppleIds.remove(appleId) }
+        askToBuyAppleIds[appleId] = enabled
         log("ask to buy \(enabled ? "on" : "off") for \(appleId)")
     }
 
     public func needsAskToBuy(_ appleId: String) -> Bool {
-        askToBuyEnabled || askToBuyAppleIds.contains(appleId)
+        askToBuyAppleIds[appleId] ?? askToBuyEnabled
     }
 
     /// Payments waiting for a parent or for an action outside the app, oldest first.

@@ -324,3 +324,21 @@ extension FrontContent {
         #expect(world.screen.rows.contains { $0.text.hasPrefix("Premium mensuel") })
     }
 }
+
+/// What the control pane says of a control is what the world does: pressing a control with a state shows a new
+/// state, in every bundled app (the kids app's Ask to Buy logged "off" and stayed on, session 23).
+struct ControlStateTests {
+    @Test(arguments: ["daily-news", "fit-track", "kids-stories", "podcast-club"])
+    func everyControlWithAStateShowsItChangedWhenPressed(app: String) throws {
+        let world = try World(config: try TestSupport.demoConfig(app), options: WorldOptions(seed: 5, latency: .fast))
+        world.launchAndSettle()
+        for control in ControlBoard.controls(ControlReadings(world: world)) where control.value != nil {
+            let before = control.value
+            _ = control.action.press(on: world)
+            world.scheduler.runUntilIdle()
+            let after = ControlBoard.controls(ControlReadings(world: world)).first { $0.label == control.label }?.value
+            #expect(after != before, "\(app): \"\(control.label)\" still reads \(before ?? "") once pressed")
+        }
+    }
+
+}
