@@ -176,6 +176,12 @@ extension World {
     }
 
     private func selectOffer(_ id: String) throws(ReaderActionError) {
+        let owners = appState.app.subscriptions.map(\.id)
+        // An offer the owner never configured is on no screen: "it is on the paywall" would send the reader there.
+        guard owners.contains(id) else {
+            throw ReaderActionError(
+                "no offer \(id) in \(appState.app.name) (its offers: \(owners.joined(separator: ", ")))")
+        }
         guard screen.id == .paywall else { throw notHere("offer \(id)", "the paywall") }
         guard let offers = appState.offers else { throw ReaderActionError("the paywall's offers are still loading") }
         guard offers.contains(where: { $0.id == id }) else {

@@ -66,6 +66,18 @@ import WhiteLabel
         #expect(failure.actual == "no offer premium-weekly on the paywall (offers: premium-yearly, premium-monthly)")
     }
 
+    @Test func anOfferTheAppDoesNotHaveIsNamedAsSuchNotSentToThePaywall() throws {
+        let result = try run(
+            """
+            launch
+            select offer nope
+            """)
+        let failure = try #require(result.failure)
+        #expect(failure.line == 2)
+        let offers = "premium-yearly, premium-monthly, premium-weekly"
+        #expect(failure.actual == "no offer nope in Daily News (its offers: \(offers))")
+    }
+
     @Test func aCancelledPaymentLeavesThePaywallUncharged() throws {
         let result = try run(
             """
