@@ -18,6 +18,8 @@ public final class PaymentQueue {
     public private(set) var observingSince: SimInstant?
     public private(set) var deliveries: [String: Int] = [:]
     private var sheetPayment: (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?)?
+    /// A payment's sheet due while another sheet was up: shown once that one is answered.
+    private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
     /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
     /// second payment start while one was running.
@@ -103,6 +105,10 @@ public final class PaymentQueue {
         consentSubscription = nil
         sheet = nil
         onSheetChange?(nil)
+        if let waiting = waitingPaymentSheet {
+            waitingPaymentSheet = nil
+            presentPaymentSheet(waiting)
+        }
         guard consent else {
             store.log("price increase sheet: not now; \(originalTransactionId) still waits for consent")
             return
@@ -234,10 +240,20 @@ public final class PaymentQueue {
                 terms: Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount),
                 confirmLabel: words.subscribe, cancelLabel: words.cancel)
             shown.productIdentifier = product.productIdentifier
-            sheet = shown
-            store.log("payment sheet shown: \(product.localizedTitle) \(product.localizedPrice)")
-            onSheetChange?(shown)
+            // One sheet at a time: a payment's waits for the price-consent sheet up to be answered. Shown over it,
+            // the reader's Subscribe answered the consent and the payment waited for good (session 23, long 673).
+            guard sheet == nil else {
+                waitingPaymentSheet = shown
+                return store.log("payment sheet waits for the sheet on screen: \(product.localizedTitle)")
+            }
+            presentPaymentSheet(shown)
         }
+    }
+
+    private func presentPaymentSheet(_ shown: PaymentSheet) {
+        sheet = shown
+        store.log("payment sheet shown: \(shown.productTitle) \(shown.localizedPrice)")
+        onSheetChange?(shown)
     }
 
     /// The reader's answer on Apple's sheet: Subscribe charges, Cancel fails the payment as cancelled.
