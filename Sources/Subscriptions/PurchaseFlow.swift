@@ -266,10 +266,7 @@ extension SubscriptionCoordinator {
             activePurchase?.progress(.checkingWithServer)
             if defect == .closeBeforeServerCheck { finishPurchase(.purchased) }
             let startedAt = activePurchase?.startedAt ?? clock()
-            // Answered with another product of the group (a plan change Apple keeps for the next renewal), the
-            // payment charged nothing, whatever renewed meanwhile: "your payment went through" would be untrue.
-            let asked = activePurchase.map { $0.productId == transaction.productIdentifier } ?? true
-            let fresh = asked && (transaction.transactionDate.map { $0 >= startedAt } ?? true)
+            let fresh = transaction.transactionDate.map { $0 >= startedAt } ?? true
             validatePayment(transaction, freshCharge: fresh) { [self] outcome in finishPurchase(outcome) }
         case .cancelled:
             store.finish(transaction)
