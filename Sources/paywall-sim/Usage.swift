@@ -210,8 +210,9 @@ enum Usage {
                                subscriber-tap-ignored, close-before-server-check,
                                manage-sheet-from-account, silent-session-end,
                                restore-ignores-who-paid, status-ignores-who-paid,
-                               pay-unreturned-product (the last four are rare in a run: their
-                               scenarios in scenarios/found-by-hand fail with them)
+                               pay-unreturned-product, payment-known-by-product (the last five
+                               are rare in a run: their scenarios in scenarios/found-by-hand fail
+                               with them)
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help
