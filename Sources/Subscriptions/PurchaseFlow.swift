@@ -267,7 +267,10 @@ extension SubscriptionCoordinator {
             if defect == .closeBeforeServerCheck { finishPurchase(.purchased) }
             let startedAt = activePurchase?.startedAt ?? clock()
             let fresh = transaction.transactionDate.map { $0 >= startedAt } ?? true
-            validatePayment(transaction, freshCharge: fresh) { [self] outcome in finishPurchase(outcome) }
+            let paidForAsked = activePurchase.map { $0.productId == transaction.productIdentifier } ?? true
+            validatePayment(transaction, freshCharge: fresh, paidForAsked: paidForAsked) { [self] outcome in
+                finishPurchase(outcome)
+            }
         case .cancelled:
             store.finish(transaction)
             log("payment cancelled by the reader: no error shown")
@@ -285,9 +288,12 @@ extension SubscriptionCoordinator {
 
     /// After Apple charged: receipt → backend → identity and levels; only then is the purchase done.
     /// `freshCharge`: Apple charged for this purchase now, so a failure says the payment went through.
+    /// `paidForAsked`: the charge is of the product the reader asked for; a plan change Apple keeps for the next
+    /// renewal answers with the running subscription, whose renewal during the purchase is no payment for the plan
+    /// asked (seed 3481: "your payment went through" of a payment that charged nothing).
     /// `askedAgain`: the second ask, after a sign-in landed while the first was on its way; never a third.
     private func validatePayment(
-        _ transaction: StoreTransaction, freshCharge: Bool = true, askedAgain: Bool = false,
+        _ transaction: StoreTransaction, freshCharge: Bool = true, paidForAsked: Bool = true, askedAgain: Bool = false,
         completion: @escaping (PurchaseOutcome) -> Void
     ) {
         // "Held elsewhere" answered for a guest who has signed in since may be about the account now signed in.
@@ -296,7 +302,9 @@ extension SubscriptionCoordinator {
         }
         let askAgain = { [self] in
             log("the reader signed in while the server checked: asking again for who is signed in now")
-            validatePayment(transaction, freshCharge: freshCharge, askedAgain: true, completion: completion)
+            validatePayment(
+                transaction, freshCharge: freshCharge, paidForAsked: paidForAsked, askedAgain: true,
+                completion: completion)
         }
         receipts.receipt { [self] receipt in
             guard let receipt else {
@@ -357,8 +365,8 @@ extension SubscriptionCoordinator {
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
                     completion(.alreadySubscribedOnAppleId)
-                case .failure(let failure) where !freshCharge:
-                    log("server check failed: \(failure) (Apple charged nothing new)")
+                case .failure(let failure) where !freshCharge || !paidForAsked:
+                    log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")
                     completion(
                         .notConfirmed(
                             message: "Your purchase could not be confirmed. Use Restore purchase to get it back."))
