@@ -54,9 +54,13 @@ public struct Catalog: Sendable {
 
     private static func make(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
         guard let price = sellable(spec, in: storefront) else { return nil }
+        // A locale the product is not translated for falls back to English, as StoreKit to the development
+        // language, not to the first translation by name (a Spanish phone read German titles, session 23).
         let localization =
             spec.localizations[locale]
             ?? spec.localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value
+            ?? spec.localizations["en_US"]
+            ?? spec.localizations.sorted { $0.key < $1.key }.first { $0.key.hasPrefix("en") }?.value
             ?? spec.localizations.sorted { $0.key < $1.key }.first?.value
         guard let localization else { return nil }
         let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)

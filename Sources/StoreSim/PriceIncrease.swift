@@ -47,7 +47,8 @@ extension AppStore {
             let period = CalendarPeriod(iso8601: text)
         else { return nil }
         let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
-        return "\(formatter.string(increase.oldPrice)) → \(formatter.string(increase.newPrice)) per \(period)"
+        let per = StoreWords(locale: locale).perPeriod(period)
+        return "\(formatter.string(increase.oldPrice)) → \(formatter.string(increase.newPrice)) \(per)"
     }
 
     /// The prices raised before this run (a reopened state folder).
