@@ -63,7 +63,10 @@ public enum StoreKitApp {
     {
         let configuration = try importFile(path, knownStorefronts: knownStorefronts)
         var config = owner
-        config.store = configuration.storePart(locale: nil, sourceFile: path)
+        // The storefronts the file alone sells in: only its `_storefront` left every other one with an empty
+        // paywall ("the same file works everywhere", session 23).
+        config.store = configuration.storePart(
+            locale: nil, storefronts: knownStorefronts.sorted(), sourceFile: path)
         config.warnings = owner.warnings + configuration.warnings
         config.sourcePath = owner.sourcePath
         return config
