@@ -13,8 +13,8 @@ public enum OfferText {
         // Only an offer with a trial asks (most have none: this runs for every line of every paywall built).
         let unplacedTrial = product.freeTrialPeriod != nil && !placesTrial(template) ? trialTerms(product) : ""
         let intro = winBackTerms ?? (unplacedTrial.isEmpty ? introTerms(product) : unplacedTrial)
-        if !intro.isEmpty, !template.contains("{intro}"), let price = template.firstRange(of: "{price}") {
-            template.insert(contentsOf: "{intro}", at: price.lowerBound)
+        if !intro.isEmpty, !template.contains("{intro}"), let price = introPlace(in: template) {
+            template.insert(contentsOf: "{intro}", at: price)
         }
         let period = words?.period ?? product.subscriptionPeriod?.description ?? "purchase"
         let trial = words?.trial ?? product.freeTrialPeriod?.lengthDescription ?? ""
@@ -24,6 +24,16 @@ public enum OfferText {
             perPeriod: words?.perPeriod ?? "per \(period)", period: period,
             freeTrial: words?.freeTrial ?? (trial.isEmpty ? "" : "\(trial) free"), trial: trial)
         return OfferLines.shared.line(for: parts)
+    }
+
+    /// Where terms the owner's text has no place for go: before the price, or before the period that leads it
+    /// ("{perPeriod}{price}", Japanese order): the terms carry their own period, and the renewal its own ("毎月$0.99
+    /// （3か月）、その後毎月$4.99", as Apple's sheet, not "毎月毎月$0.99 …その後$4.99").
+    static func introPlace(in template: String) -> String.Index? {
+        for led in ["{perPeriod}{price}", "{perPeriod} {price}"] {
+            if let range = template.firstRange(of: led) { return range.lowerBound }
+        }
+        return template.firstRange(of: "{price}")?.lowerBound
     }
 
     /// Everything a line is made of. Equal byte for byte (not as Swift compares strings, which takes

@@ -379,6 +379,12 @@ struct IntroductoryOfferPaywallTests {
         #expect(
             OfferText.line(for: Offer(id: "pro", product: paid), paywall: plain)
                 == "Pro: $1.99 per month for 3 months, then $19.99 per month")
+        // A period that leads the price (Japanese order) is the renewal's: the terms, which carry their own, go
+        // before it, so the line reads as Apple's sheet and no period is said twice (session 23's tester).
+        let led = PaywallText(title: "", body: "", offer: "{title}：{perPeriod}{price}", offerWithTrial: nil)
+        #expect(
+            OfferText.line(for: Offer(id: "pro", product: paid), paywall: led)
+                == "Pro：$1.99 per month for 3 months, then per month$19.99")
     }
 }
 
