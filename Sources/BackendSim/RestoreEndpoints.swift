@@ -64,10 +64,11 @@ extension Backend {
             let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
-            let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody]) in
+            let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody], Bool) in
                 var owner = caller
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
+                var ended: [String] = []
                 for record in receipt.records {
                     let id = record.originalTransactionIdentifier
                     reported(record)
@@ -93,6 +94,13 @@ extension Backend {
                             ownerPurchaseMillis: record.purchaseDate.milliseconds)
                         known = purchase
                         enteredAsCallers = payer != nil && payer?.id == owner?.id
+                    }
+                    // Ended by Apple's word (expired, revoked, past its grace): nothing to give, so nothing moves.
+                    // Moving it spent one of its three moves on a restore that restored nothing, and a guest's
+                    // three such taps on new phones left a resubscription paid for on a fourth unrestorable there.
+                    if !enteredAsCallers, !receipt.purchase(record, owner: nil).isActive(at: now) {
+                        ended.append(id)
+                        continue
                     }
                     let decision = try decide(
                         known, caller: owner, receipt: receipt.payload, request: request,
@@ -123,15 +131,17 @@ extension Backend {
                         refused.append(RefusedBody(originalTransactionId: id, error: reason.rawValue))
                     }
                 }
-                guard let owner else { return (nil, refused) }
+                guard let owner else { return (nil, refused, !ended.isEmpty) }
                 var answer = try accessBody(owner, newToken: caller == nil)
                 answer.restored = restored
-                return (answer, refused)
+                // Only ended purchases, and nothing held: "nothing valid to restore", as a guest hears it.
+                if restored.isEmpty, refused.isEmpty, !ended.isEmpty, answer.levels.isEmpty { return (nil, [], true) }
+                return (answer, refused, !ended.isEmpty)
             }
-            let (access, refused) = result
+            let (access, refused, anyEnded) = result
             guard var answer = access else {
                 if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
-                return JSONBody.response(404, ["error": "nothing_to_restore"])
+                return JSONBody.response(404, ["error": anyEnded ? "nothing_valid_to_restore" : "nothing_to_restore"])
             }
             answer.refused = refused
             answer.error = refused.first?.error

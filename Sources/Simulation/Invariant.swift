@@ -39,7 +39,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .paywallOffers:
             "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
         case .toldIsTrue:
-            "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid"
+            "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves nothing"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

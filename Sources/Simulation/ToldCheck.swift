@@ -1,3 +1,4 @@
+import BackendSim
 import StoreSim
 import Subscriptions
 
@@ -44,6 +45,7 @@ struct ToldCheck {
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
+            if let moved = Self.movedByARestoreOfNothing(outcome, world) { return moved }
             // What was being paid for when the restore began must have been found; a charge after it (a new
             // subscription, or a resubscription under a refunded one's original id) is later news.
             let charged = world.store.transactions(appleId: world.appleId)
@@ -130,6 +132,28 @@ struct ToldCheck {
     }
 
     /// `wanted` empty: any level would do, and the phone holds none.
+    /// "Nothing to restore" changes nothing: a restore that moved a purchase (an ended one, to a new guest) spent one
+    /// of its three moves, and a guest's taps on new phones left a resubscription unrestorable (session 23).
+    private static func movedByARestoreOfNothing(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
+        let moves: [OwnershipMove]
+        do {
+            moves = try world.backend.ledger.moves()
+        } catch {
+            return InvariantViolation(.toldIsTrue, "cannot be checked, the ledger cannot be read: \(error)")
+        }
+        let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
+        guard
+            let moved = moves.last(where: {
+                $0.via == .restore && bought.contains($0.originalTransactionId) && $0.at >= outcome.began
+                    && $0.at <= outcome.at
+            })
+        else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)), but the restore moved "
+                + "\(moved.originalTransactionId) to \(moved.to)")
+    }
+
     private func told(_ what: String, wanted: Set<String>, levels: Set<String>) -> InvariantViolation {
         let holds = wanted.isEmpty ? "no level" : "\(WorldReading.list(levels)), not \(WorldReading.list(wanted))"
         return InvariantViolation(.toldIsTrue, "the reader was told \(what) but the phone holds \(holds)")

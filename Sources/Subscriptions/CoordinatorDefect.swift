@@ -12,7 +12,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Never renews an anonymous token: a reader who paid without an account is locked out after a year
     /// (issue 12, defect 2).
     case anonymousTokenExpires = "anonymous-token-expires"
-    /// Says "Your subscription is back." whenever a restore moved something, valid or not (defect 3).
+    /// Says "Your subscription is back." whenever a restore found something, valid or not: moved, or ended (defect 3).
     case restoredWithoutAccess = "restored-without-access"
     /// Says nothing when a purchase nobody on screen waited for (Ask to Buy approved later) fails its
     /// server check: charged, locked, silent (defect 7).

@@ -127,6 +127,8 @@ extension SubscriptionCoordinator {
         if code == "restore_needs_confirmation" && storage.accountSession != nil {
             return .confirmMoveFromAnotherAccount
         }
+        // Planted: what the Apple ID bought has ended, and the reader is told it is back.
+        if code == "nothing_valid_to_restore" && defect == .restoredWithoutAccess { return .restored }
         return RestoreOutcome.refusal(code)
     }
 }

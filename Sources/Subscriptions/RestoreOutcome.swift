@@ -20,6 +20,7 @@ public enum RestoreOutcome: Equatable, Sendable {
     public static func refusal(_ code: String) -> RestoreOutcome {
         switch code {
         case "nothing_to_restore", "nothing_to_validate": .nothingToRestore
+        case "nothing_valid_to_restore": .nothingValidToRestore
         case "restore_account_owned", "restore_needs_confirmation": .linkedToAnotherAccount
         case "restore_not_this_device": .notThisDevice
         case "restore_limit": .limitReached

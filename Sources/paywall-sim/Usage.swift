@@ -138,8 +138,8 @@ enum Usage {
           7 anonymous levels survive a restart or a kill; ads follow the owner's rule
           8 the paywall shows configured ∩ returned, in the owner's order
           9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
-            "nothing to restore" only when nothing is paid for; "your payment went through" only
-            after a charge; no failure while access arrives; "another account", "held elsewhere",
+            "nothing to restore" only when nothing is paid for, and moving nothing; "your payment
+            went through" only after a charge; no failure while access arrives; "another account", "held elsewhere",
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
             charged" only with no charge; "Purchases are off" only while the phone cannot pay;
             "not active" never of a subscription just paid for whose levels the phone holds
