@@ -92,7 +92,7 @@ private func releaseAccountRequirement(_ state: inout AppState) {
         return
     }
     pop(&state)
-    while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 { pop(&state) }
+    popPurchaseAndAccountScreens(&state)
 }
 
 /// The subscription page is for readers who have not subscribed (seed 000): once the reader holds levels and
@@ -163,7 +163,15 @@ private func goBack(_ state: inout AppState) -> [AppEffect] {
 private func close(_ state: inout AppState) -> [AppEffect] {
     let leaving = state.route
     pop(&state)
+    // "Not now" on the request for an account, signed in: what it was pushed over (a log-in form opened
+    // mid-purchase, the paywall) served the purchase it ends, as after the move (long seed 686 found a log-in form
+    // there, offered to a signed-in reader).
+    if leaving == .accountRequired { popPurchaseAndAccountScreens(&state) }
     return leaving == .manageSubscription && state.route == .profile ? [.reloadAccess] : []
+}
+
+private func popPurchaseAndAccountScreens(_ state: inout AppState) {
+    while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 { pop(&state) }
 }
 
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
@@ -432,9 +440,7 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             pop(&state)
             // What the requirement was pushed over (a log-in form opened mid-purchase, the paywall) served the
             // purchase it ends: the reader is back where they were reading.
-            while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 {
-                pop(&state)
-            }
+            popPurchaseAndAccountScreens(&state)
         }
         state.tell(Alert(title: "All set", message: "Your subscription is now on your account."))
         return [.reloadAccess]
