@@ -27,6 +27,9 @@ extension ScreenBuilder {
                 line = "\(title): ends on \(date)"
             } else if subscription.priceConsentPending == true {
                 line = "\(title): ends on \(date) unless you agree to the new price"
+            } else if let next = subscription.renewsAs {
+                // A plan change Apple keeps for the next renewal: it renews as the other plan, as its sheet says.
+                line = "\(title): switches to \(self.title(of: next, state)) on \(date)"
             } else {
                 line = "\(title): renews on \(date)"
             }

@@ -63,6 +63,6 @@ extension PurchaseRecord {
             "autoRenew=\(autoRenew ? 1 : 0)", "appleSigned=\(appleSignedMillis)",
         ].joined(separator: " ")
             // Written only when set: rows audited before the column existed read the same as they did.
-            + (priceConsentPending ? " priceConsent=pending" : "")
+            + (priceConsentPending ? " priceConsent=pending" : "") + (renewsAs.map { " renewsAs=\($0)" } ?? "")
     }
 }

@@ -33,6 +33,8 @@ public struct PurchaseRecord: Equatable, Sendable {
     public var autoRenew: Bool = true
     /// Apple raised the price and waits for the subscriber's consent: without it, the subscription expires.
     public var priceConsentPending = false
+    /// The product Apple renews it as when that is another of the group (a plan change kept for the next renewal).
+    public var renewsAs: String?
     /// Apple's signing time of the state applied last: older news never overwrites newer.
     public var appleSignedMillis: Int64 = 0
 
@@ -285,8 +287,8 @@ public final class BackendLedger {
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
                 billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms,
-                owner_purchase_ms, price_consent_pending)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                owner_purchase_ms, price_consent_pending, renews_as)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
@@ -296,7 +298,7 @@ public final class BackendLedger {
                 // A notification is Apple's word as of its signing (`apple_signed_ms`), perhaps held back on its
                 // way: only a read of Apple's records counts as asking.
                 .integer(askedApple ? time.milliseconds : 0), .integer(ownerPurchaseMillis),
-                .bool(purchase.priceConsentPending),
+                .bool(purchase.priceConsentPending), .optionalText(purchase.renewsAs),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(
@@ -329,14 +331,14 @@ public final class BackendLedger {
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
-                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?, price_consent_pending = ?
+                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?, price_consent_pending = ?, renews_as = ?
             WHERE original_transaction_id = ?
             """,
             [
                 .text(purchase.productId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds), .bool(purchase.priceConsentPending),
-                .text(purchase.originalTransactionId),
+                .optionalText(purchase.renewsAs), .text(purchase.originalTransactionId),
             ])
         let detail = "\(purchase.originalTransactionId) \(why)"
         if let known {
@@ -609,11 +611,11 @@ public final class BackendLedger {
     }
 
     /// How many columns `purchaseColumns` names: a column selected after them is at this index.
-    private static let purchaseColumnCount = 11
+    private static let purchaseColumnCount = 12
 
     private static let purchaseColumns = """
         original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
-        grace_expires_ms, auto_renew, apple_signed_ms, price_consent_pending
+        grace_expires_ms, auto_renew, apple_signed_ms, price_consent_pending, renews_as
         """
 
     private static func purchase(_ row: [SQLValue]) -> PurchaseRecord {
@@ -626,6 +628,7 @@ public final class BackendLedger {
         purchase.autoRenew = row[8].int != 0
         purchase.appleSignedMillis = row[9].int ?? 0
         purchase.priceConsentPending = row[10].int == 1
+        purchase.renewsAs = row[11].string
         return purchase
     }
 }

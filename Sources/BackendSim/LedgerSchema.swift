@@ -114,5 +114,10 @@ enum LedgerSchema {
         """
         ALTER TABLE purchases ADD COLUMN price_consent_pending INTEGER NOT NULL DEFAULT 0
         """,
+        // 8: the product Apple renews a subscription as, when a plan change waits for the next renewal (renewal
+        // info's autoRenewProductId): the profile names the plan that will be charged, as Apple's sheet does.
+        """
+        ALTER TABLE purchases ADD COLUMN renews_as TEXT
+        """,
     ]
 }

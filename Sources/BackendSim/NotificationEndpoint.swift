@@ -205,5 +205,6 @@ extension PurchaseRecord {
         graceExpires = renewal.gracePeriodExpiresDate.map { SimInstant(milliseconds: $0) }
         autoRenew = renewal.autoRenewStatus == 1
         priceConsentPending = renewal.priceIncreaseStatus == 0
+        renewsAs = renewal.autoRenewProductId == renewal.productId ? nil : renewal.autoRenewProductId
     }
 }

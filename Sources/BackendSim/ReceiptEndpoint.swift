@@ -126,6 +126,7 @@ extension Backend {
             updated.graceExpires = known.graceExpires
             updated.autoRenew = known.autoRenew
             updated.priceConsentPending = known.priceConsentPending
+            updated.renewsAs = known.renewsAs
         }
         updated.deviceId = known.deviceId
         guard updated != known else { return }
@@ -233,6 +234,8 @@ extension Backend {
         let billingIssue: Bool
         /// Apple waits for consent to a raised price: true, else absent (nil).
         var priceConsentPending: Bool? = nil
+        /// The plan Apple renews it as, when a change waits for the next renewal; else absent.
+        var renewsAs: String? = nil
     }
 
     func me(_ request: HTTPRequest) -> HTTPResponse {
@@ -256,7 +259,8 @@ extension Backend {
                 originalTransactionId: $0.originalTransactionId, productId: $0.productId,
                 expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
                 autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now),
-                priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil)
+                priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil,
+                renewsAs: $0.autoRenew ? $0.renewsAs : nil)
         }
     }
 }
@@ -324,11 +328,12 @@ extension Backend.SubscriptionBody {
                 body.string("originalTransactionId", subscription.originalTransactionId)
                 if subscription.priceConsentPending == true { body.bool("priceConsentPending", true) }
                 body.string("productId", subscription.productId)
+                if let renewsAs = subscription.renewsAs { body.string("renewsAs", renewsAs) }
             }
         }
     }
 
-    var texts: [String?] { [originalTransactionId, productId] }
+    var texts: [String?] { [originalTransactionId, productId, renewsAs] }
 }
 
 /// The request read from a body exactly as the app writes it around a receipt the store just issued

@@ -101,12 +101,16 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// Apple raised the price and waits for consent: it renews only if the subscriber agrees. Nil from a server
     /// older than the field, and when nothing waits.
     public var priceConsentPending: Bool? = nil
+    /// The product Apple renews it as, when a plan change waits for the next renewal. Nil otherwise, and from a
+    /// server older than the field.
+    public var renewsAs: String? = nil
 
     public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
-        billingIssue: Bool, priceConsentPending: Bool? = nil
+        billingIssue: Bool, priceConsentPending: Bool? = nil, renewsAs: String? = nil
     ) {
         self.priceConsentPending = priceConsentPending
+        self.renewsAs = renewsAs
         self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.expires = expires

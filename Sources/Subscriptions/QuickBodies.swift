@@ -72,7 +72,8 @@ extension SubscriptionSummary {
                     productId: fields.string("productId"), expires: fields.optionalInteger("expires"),
                     active: fields.bool("active"), autoRenew: fields.bool("autoRenew"),
                     billingIssue: fields.bool("billingIssue"),
-                    priceConsentPending: fields.optionalBool("priceConsentPending")))
+                    priceConsentPending: fields.optionalBool("priceConsentPending"),
+                    renewsAs: fields.optionalString("renewsAs")))
             if fields.failed { return nil }
         }
         return subscriptions
