@@ -65,6 +65,8 @@ public final class BackendLedger {
     private var movesKept: (stamp: ChangeStamp, moves: [OwnershipMove])?
     /// Every purchase as last read in full, by its original transaction id, and the stamp then.
     private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int])?
+    /// The purchase columns as this file has them (`purchaseColumns(schema:)`).
+    private var purchaseColumns = BackendLedger.purchaseColumns(schema: LedgerSchema.migrations.count)
 
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
@@ -91,6 +93,7 @@ public final class BackendLedger {
             guard (2...LedgerSchema.migrations.count).contains(version), tables.isSuperset(of: Self.tables) else {
                 throw LedgerOpenError(description: "not a ledger (schema version \(version))")
             }
+            purchaseColumns = Self.purchaseColumns(schema: version)
         } catch let error as LedgerOpenError {
             throw error
         } catch {
@@ -234,14 +237,14 @@ public final class BackendLedger {
             return kept.byId[originalTransactionId].map { kept.all[$0] }
         }
         return try database.query(
-            "SELECT \(Self.purchaseColumns) FROM purchases WHERE original_transaction_id = ?",
+            "SELECT \(purchaseColumns) FROM purchases WHERE original_transaction_id = ?",
             [.text(originalTransactionId)]
         ).first.map(Self.purchase)
     }
 
     public func purchases(ownedBy ownerId: String) throws(DatabaseError) -> [PurchaseRecord] {
         try database.query(
-            "SELECT \(Self.purchaseColumns) FROM purchases WHERE owner_id = ? ORDER BY original_transaction_id",
+            "SELECT \(purchaseColumns) FROM purchases WHERE owner_id = ? ORDER BY original_transaction_id",
             [.text(ownerId)]
         ).map(Self.purchase)
     }
@@ -252,7 +255,7 @@ public final class BackendLedger {
     )] {
         try database.query(
             """
-            SELECT \(Self.purchaseColumns), apple_checked_ms FROM purchases WHERE owner_id = ?
+            SELECT \(purchaseColumns), apple_checked_ms FROM purchases WHERE owner_id = ?
                 ORDER BY original_transaction_id
             """,
             [.text(ownerId)]
@@ -265,7 +268,7 @@ public final class BackendLedger {
         let stamp = try database.changeStamp()
         if let stamp, let kept = purchasesKept, kept.stamp == stamp { return kept.all }
         let all = try database.query(
-            "SELECT \(Self.purchaseColumns) FROM purchases ORDER BY original_transaction_id"
+            "SELECT \(purchaseColumns) FROM purchases ORDER BY original_transaction_id"
         ).map(Self.purchase)
         purchasesKept = stamp.map { stamp in
             (stamp, all, Dictionary(all.enumerated().map { ($1.originalTransactionId, $0) }) { first, _ in first })
@@ -613,10 +616,15 @@ public final class BackendLedger {
     /// How many columns `purchaseColumns` names: a column selected after them is at this index.
     private static let purchaseColumnCount = 12
 
-    private static let purchaseColumns = """
-        original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
-        grace_expires_ms, auto_renew, apple_signed_ms, price_consent_pending, renews_as
+    /// The purchase columns of a file at `version`: one read as it is (`check --ledger` never migrates) may predate
+    /// the newest, which then read as their defaults (a folder of session 22's schema 7 met "no such column").
+    private static func purchaseColumns(schema version: Int) -> String {
         """
+        original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
+        grace_expires_ms, auto_renew, apple_signed_ms, \(version >= 7 ? "price_consent_pending" : "0"),
+        \(version >= 8 ? "renews_as" : "NULL")
+        """
+    }
 
     private static func purchase(_ row: [SQLValue]) -> PurchaseRecord {
         var purchase = PurchaseRecord(

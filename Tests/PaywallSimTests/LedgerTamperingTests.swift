@@ -69,6 +69,22 @@ import Testing
     }
 
     /// SQLite refuses such a write while `foreign_keys` is on; another tool may have it off.
+    /// A folder an older build wrote, before the newest purchase columns: `check --ledger` reads it as it is and it
+    /// holds (session 22's schema 7 met "SQLite error 1: no such column" from a folder of schema 6).
+    @Test(arguments: [6, 7])
+    func aFolderOfAnOlderSchemaIsCheckedAsItIsAndHolds(version: Int) throws {
+        let directory = try usedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // What the later migrations added, taken off again (SQLite drops a column since 3.35).
+        var older = "ALTER TABLE purchases DROP COLUMN renews_as;"
+        if version < 7 { older += " ALTER TABLE purchases DROP COLUMN price_consent_pending;" }
+        try edit(directory, older + " PRAGMA user_version = \(version)")
+        let before = try files(directory)
+        #expect(try check(directory) == [])
+        #expect(try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion() == version)
+        #expect(try files(directory) == before)
+    }
+
     @Test func aRowPointingToAMissingIdentityIsFound() throws {
         let directory = try usedFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
