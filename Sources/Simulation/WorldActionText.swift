@@ -153,17 +153,23 @@ extension WorldAction {
         return .transaction(control, arguments[1])
     }
 
-    /// `30s`, `2d` as `SimDuration` reads them, and `1mo` for calendar months.
+    /// `30s`, `2d` as `SimDuration` reads them, `1mo` for calendar months and `1y` for twelve of them.
     public static func advance(_ text: String) throws(WorldActionTextError) -> Advance {
-        if text.hasSuffix("mo"), let months = Int(text.dropLast(2)), months > 0 {
+        var months: Int?
+        if text.hasSuffix("mo"), let count = Int(text.dropLast(2)), count > 0 { months = count }
+        if text.hasSuffix("y"), let years = Int(text.dropLast()), years > 0 {
+            months = years.multipliedReportingOverflow(by: 12).overflow ? Int.max : years * 12
+        }
+        if let months {
             guard months <= CalendarPeriod.most[.month]! else {
-                throw WorldActionTextError("\"\(text)\" is longer than 120mo")
+                throw WorldActionTextError("\"\(text)\" is longer than 120mo (10y)")
             }
             return .months(months)
         }
         guard let duration = SimDuration(text: text), duration > .zero else {
             throw WorldActionTextError(
-                "\"\(text)\" is not a duration of at most ten years: write 500ms, 30s, 5m, 2h, 3d (up to 3660d) or 1mo")
+                "\"\(text)\" is not a duration of at most ten years: write 500ms, 30s, 5m, 2h, 3d (up to 3660d), 1mo or 1y"
+            )
         }
         return .fixed(duration)
     }

@@ -255,7 +255,7 @@ enum Usage {
                  double-tap offer ID, subscribe, answer gate [TEXT], confirm payment, cancel payment, restore,
                  login EMAIL PASSWORD, signup EMAIL PASSWORD, logout, accept transfer, decline transfer,
                  manage subscription, cancel auto-renew, resume auto-renew, switch plan PRODUCT, parent approve, parent decline,
-                 advance DURATION (3s, 2d, 1mo), background, foreground, restart app, new device NAME, kill,
+                 advance DURATION (3s, 2d, 1mo, 1y), background, foreground, restart app, new device NAME, kill,
                  store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase,
                  store upgrade|downgrade|crossgrade PRODUCT, store price-increase PRODUCT PRICE,
                  store refund|revoke|expire|approve|decline|resolve-interrupted ID (run's t lists the ids),

@@ -87,6 +87,14 @@ import Testing
         #expect(Self.samples(of: action).samples.contains(text))
     }
 
+    /// `1y` is twelve calendar months, as a tester first wrote it (it was refused); it prints as `12mo`.
+    @Test func yearsAreTwelveMonthsEach() throws {
+        #expect(try Self.parse("advance 2y") == .advance(.months(24)))
+        #expect(try Self.parse("advance 1y")?.text == "advance 12mo")
+        #expect(throws: WorldActionTextError.self) { try Self.parse("advance 11y") }
+        #expect(throws: WorldActionTextError.self) { try Self.parse("advance 999999999999999999y") }
+    }
+
     @Test func wordsNoActionStartsAreLeftToTheReader() throws {
         #expect(try Self.parse("open paywall") == nil)
         #expect(throws: WorldActionTextError.self) { try Self.parse("store refnud") }
