@@ -189,7 +189,7 @@ struct StoreKitImporter {
         var prices: [String: String]?
         if mode != .freeTrial {
             guard let displayPrice = offer.displayPrice else {
-                throw fail("\(location).displayPrice", "is missing for a paid introductory offer")
+                throw fail("\(location).displayPrice", "is missing for an offer that is not free")
             }
             prices = [storefront: try price(displayPrice, at: "\(location).displayPrice")]
         }

@@ -156,6 +156,10 @@ struct StoreKitFixtureTests {
             path: "subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode", json: "\"trial\"",
             message: "\"trial\" is not free, payAsYouGo or payUpFront"),
         Malformation(path: "products[0].productID", json: nil, message: "is missing"),
+        // A promotional offer, not an introductory one (the message said "introductory" of every offer).
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].adHocOffers[0].displayPrice", json: nil,
+            message: "is missing for an offer that is not free"),
         Malformation(
             path: "products[0].displayPrice", json: "\"14,99\"",
             message: "\"14,99\" is not a decimal price such as 4.99"),
