@@ -63,25 +63,25 @@ extension Backend {
             let body = try JSONBody.decode(RefreshRequest.self, from: request)
             let now = clock()
             let answer = try ledgerChange { () throws -> SessionBody in
-                guard
-                    let id = try ledger.consumeRefreshToken(
-                        hash: Digest.sha256(Array(body.refreshToken.utf8)), now: now),
+                let traded = Digest.sha256(Array(body.refreshToken.utf8))
+                guard let id = try ledger.consumeRefreshToken(hash: traded, now: now),
                     let identity = try ledger.identity(id)
                 else { throw APIError.unauthorized("refresh_invalid") }
-                return try session(for: identity)
+                return try session(for: identity, issuedFor: traded)
             }
             return JSONBody.response(200, answer)
         }
     }
 
     /// A fresh access token and a single-use refresh token; only the refresh token's hash is kept.
-    private func session(for identity: IdentityRecord) throws -> SessionBody {
+    /// `issuedFor`: the refresh token traded for this session, when it is a refresh.
+    private func session(for identity: IdentityRecord, issuedFor: [UInt8]? = nil) throws -> SessionBody {
         let now = clock()
         // 256 unguessable bits: nothing about the account or the time goes into it.
         let refreshToken = Base64URL.encode(keys.unguessableBytes(32))
         try ledger.saveRefreshToken(
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
-            expires: now + Self.refreshTokenLifetime, at: now)
+            expires: now + Self.refreshTokenLifetime, at: now, issuedFor: issuedFor)
         let access = try accessBody(identity, newToken: true)
         return SessionBody(
             identity: access.identity, levels: access.levels, refreshToken: refreshToken,

@@ -192,41 +192,57 @@ public final class BackendLedger {
 
     // MARK: - Refresh tokens
 
-    func saveRefreshToken(hash: [UInt8], identityId: String, expires: SimInstant, at time: SimInstant)
-        throws(DatabaseError)
-    {
+    /// `issuedFor`: the refresh token this one was traded for (nil for a log-in or a sign-up).
+    func saveRefreshToken(
+        hash: [UInt8], identityId: String, expires: SimInstant, at time: SimInstant, issuedFor: [UInt8]? = nil
+    ) throws(DatabaseError) {
         try database.run(
-            "INSERT INTO refresh_tokens (token_hash, identity_id, expires_ms, used) VALUES (?, ?, ?, 0)",
-            [.blob(hash), .text(identityId), .integer(expires.milliseconds)])
+            "INSERT INTO refresh_tokens (token_hash, identity_id, expires_ms, used, issued_for) VALUES (?, ?, ?, 0, ?)",
+            [.blob(hash), .text(identityId), .integer(expires.milliseconds), issuedFor.map { .blob($0) } ?? .null])
         try audit(
             at: time, actor: identityId, action: "refresh_token.issued", detail: "until \(expires)",
             subject: AuditChain.refreshSubject(hash),
             state: AuditChain.refreshState(identityId: identityId, expires: expires.milliseconds, used: false))
     }
 
-    /// Whether a refresh token would still be traded for a session: known, unused, unexpired. Reads only.
+    /// Whether a refresh token would still be traded for a session (`consumeRefreshToken` would take it). Reads only.
     func refreshTokenUsable(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> Bool {
-        guard
-            let row = try database.query(
-                "SELECT expires_ms, used FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)]
-            ).first
-        else { return false }
-        return row[1].int == 0 && (row[0].int ?? 0) > now.milliseconds
+        try tradable(hash, now: now) != nil
     }
 
-    /// Marks a refresh token used and returns whose it was; nil when unknown, used or expired.
+    /// Marks a refresh token used and returns whose it was; nil when unknown, expired, or used and its answer
+    /// not lost. A used one is traded again while the token issued for it was never used: the phone never had
+    /// that answer (a timeout, a lost response), and a refresh token that works once would otherwise sign the
+    /// reader out at the next refresh (session 23). The unused token it was issued is spent instead.
     func consumeRefreshToken(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> String? {
+        guard let trade = try tradable(hash, now: now) else { return nil }
+        try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(trade.spent)])
+        try audit(
+            at: now, actor: trade.owner, action: "refresh_token.used",
+            detail: trade.spent == hash ? "" : "issued for a token traded again: its answer was lost",
+            subject: AuditChain.refreshSubject(trade.spent),
+            state: AuditChain.refreshState(identityId: trade.owner, expires: trade.expires, used: true))
+        return trade.owner
+    }
+
+    /// What trading `hash` would spend: itself when unused, else the token issued for it when that was never used.
+    private func tradable(_ hash: [UInt8], now: SimInstant) throws(DatabaseError) -> (
+        spent: [UInt8], owner: String, expires: Int64
+    )? {
         guard
             let row = try database.query(
                 "SELECT identity_id, expires_ms, used FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)]
-            ).first, row[2].int == 0, (row[1].int ?? 0) > now.milliseconds
+            ).first, let owner = row[0].string, (row[1].int ?? 0) > now.milliseconds
         else { return nil }
-        try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(hash)])
-        let owner = row[0].string ?? ""
-        try audit(
-            at: now, actor: owner, action: "refresh_token.used", detail: "", subject: AuditChain.refreshSubject(hash),
-            state: AuditChain.refreshState(identityId: owner, expires: row[1].int ?? 0, used: true))
-        return row[0].string
+        if row[2].int == 0 { return (hash, owner, row[1].int ?? 0) }
+        guard
+            let issued = try database.query(
+                """
+                SELECT token_hash, expires_ms, used FROM refresh_tokens WHERE issued_for = ? ORDER BY rowid DESC LIMIT 1
+                """, [.blob(hash)]
+            ).first, issued[2].int == 0, (issued[1].int ?? 0) > now.milliseconds, case .blob(let spent) = issued[0]
+        else { return nil }
+        return (spent, owner, issued[1].int ?? 0)
     }
 
     // MARK: - Purchases

@@ -119,5 +119,10 @@ enum LedgerSchema {
         """
         ALTER TABLE purchases ADD COLUMN renews_as TEXT
         """,
+        // 9: the refresh token each one was issued in exchange for: a phone whose answer to a refresh was lost keeps
+        // the token it sent, which may be traded again while the one issued for it was never used.
+        """
+        ALTER TABLE refresh_tokens ADD COLUMN issued_for BLOB
+        """,
     ]
 }
