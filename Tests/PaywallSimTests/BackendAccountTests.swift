@@ -84,12 +84,7 @@ import Testing
         let (access, refresh) = (session.access, session.refreshToken)
         world.scheduler.advance(by: .hours(2))
         // The first refresh trades the old token; the phone then refreshes with the one it was given.
-        var current = BackendCredentials.account(token: access.token ?? "", refreshToken: refresh)
-        let first = world.client(on: "phone-1", credentials: current)
-        first.credentials = { current }
-        first.onSessionRefreshed = { access, refreshToken, _ in
-            current = .account(token: access.token ?? "", refreshToken: refreshToken)
-        }
+        let first = world.signedInClient(on: "phone-1", session)
         #expect(world.await { first.me(completion: $0) }?.value != nil)
         world.scheduler.advance(by: .hours(2))
         #expect(world.await { first.me(completion: $0) }?.value != nil)
@@ -109,12 +104,7 @@ import Testing
         world.scheduler.advance(by: .hours(2))
         // Ana's refresh token is spent by another phone's refreshes (the token it got used too, so no answer was
         // lost), so this phone's refresh of it is refused.
-        var otherCredentials = BackendCredentials.account(token: ana.access.token ?? "", refreshToken: ana.refreshToken)
-        let other = world.client(on: "phone-2", credentials: otherCredentials)
-        other.credentials = { otherCredentials }
-        other.onSessionRefreshed = { access, refreshToken, _ in
-            otherCredentials = .account(token: access.token ?? "", refreshToken: refreshToken)
-        }
+        let other = world.signedInClient(on: "phone-2", ana)
         #expect(world.await { other.me(completion: $0) }?.value != nil)
         world.scheduler.advance(by: .hours(2))
         #expect(world.await { other.me(completion: $0) }?.value != nil)

@@ -81,6 +81,17 @@ final class LedgerWorld {
         return client
     }
 
+    /// A client that keeps the session each refresh gives it, as the app does: its next refresh trades the new token.
+    func signedInClient(on device: String, _ session: SessionAnswer) -> BackendClient {
+        var current = BackendCredentials.account(token: session.access.token ?? "", refreshToken: session.refreshToken)
+        let client = client(on: device)
+        client.credentials = { current }
+        client.onSessionRefreshed = { access, refreshToken, _ in
+            current = .account(token: access.token ?? "", refreshToken: refreshToken)
+        }
+        return client
+    }
+
     /// Runs a client call to its answer.
     func await<T>(_ call: (@escaping (T) -> Void) -> Void) -> T? {
         var answer: T?
