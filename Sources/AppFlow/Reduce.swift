@@ -459,6 +459,13 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             Alert(
                 title: "Signed out",
                 message: "Your session as \(email) ended. Log in again: what your account holds stays with it."))
+    case .nothingValidToMove:
+        // Nothing is left on the phone to move: the question goes with it.
+        while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        state.tell(
+            Alert(
+                title: "Sorry",
+                message: "Your subscription has ended, so there was nothing valid to move to your account."))
     case .failed(let message):
         state.tell(Alert(title: "Sorry", message: message))
     }

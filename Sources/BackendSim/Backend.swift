@@ -51,6 +51,8 @@ public final class Backend {
     public var restoresFollowWhoPaid = true
     /// False only for the planted `status-ignores-who-paid`: Apple's status moves nothing to who paid.
     public var statusFollowsWhoPaid = true
+    /// False only for the planted `transfer-moves-ended`: a transfer moves a guest's ended purchase too.
+    public var transfersMoveOnlyActive = true
     /// PBKDF2's work factor for new passwords: a simulation setting (`WorldOptions.passwordIterations`).
     public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.

@@ -165,11 +165,19 @@ extension Backend {
             }
             guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
             let now = clock()
-            var answer = try ledgerChange { () throws -> AccessBody in
+            let moved = try ledgerChange { () throws -> AccessBody? in
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
-                for purchase in try ledger.purchases(ownedBy: claims.sub) {
+                var ended = false
+                // As they stand after asking Apple about any that lapsed without news.
+                for purchase in try refreshLapsedRenewals(of: claims.sub) {
                     let id = purchase.originalTransactionId
+                    // Ended (expired, refunded, past its grace): nothing to give, so it stays with the guest. Moving
+                    // it spent one of its three moves while the phone said nothing valid was moved (session 24).
+                    if transfersMoveOnlyActive, !purchase.isActive(at: now) {
+                        ended = true
+                        continue
+                    }
                     if try ledger.moveCount(id, within: OwnershipRules.window, before: now) >= OwnershipRules.moveLimit
                     {
                         refused.append(RefusedBody(originalTransactionId: id, error: OwnershipRefusal.limit.rawValue))
@@ -178,11 +186,14 @@ extension Backend {
                     try ledger.move(id, from: claims.sub, to: caller.id, via: .transfer, at: now)
                     restored.append(id)
                 }
+                if restored.isEmpty, refused.isEmpty, ended { return nil }
                 var answer = try accessBody(caller, newToken: false)
                 answer.restored = restored
                 answer.refused = refused
                 return answer
             }
+            // Only ended purchases: the account gets nothing, and the phone is told so.
+            guard var answer = moved else { return JSONBody.response(404, ["error": "nothing_valid_to_move"]) }
             answer.error = answer.refused.first?.error
             return JSONBody.response(answer.refused.first.map { statusOf($0.error) } ?? 200, answer)
         }

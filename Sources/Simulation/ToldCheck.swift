@@ -40,8 +40,11 @@ struct ToldCheck {
             let bought = outcome.productId.flatMap { context.levels(of: context.planNow(of: $0)) } ?? []
             guard bought.isEmpty ? levels.isEmpty : !bought.isSubset(of: levels) else { return nil }
             return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: bought, levels: levels)
-        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .restore(.alreadySubscribed),
-            .account(.transferred):
+        case .account(.transferred), .account(.nothingValidToMove):
+            if let moved = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return moved }
+            guard outcome.told == .account(.transferred), levels.isEmpty else { return nil }
+            return told(Self.describe(outcome.told), wanted: [], levels: levels)
+        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .restore(.alreadySubscribed):
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
@@ -152,6 +155,20 @@ struct ToldCheck {
             .toldIsTrue,
             "\(world.deviceName) was told \(describe(outcome.told)), but the restore moved "
                 + "\(moved.originalTransactionId) to \(moved.to)")
+    }
+
+    /// "Nothing valid to move" is true only if the transfer moved nothing: moving an ended purchase spent one of its
+    /// three moves on nothing (session 24). ("Now on your account" may follow an earlier move whose answer was late.)
+    private static func transferViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        guard outcome.told == .account(.nothingValidToMove),
+            let move = try world.backend.ledger.moves().last(where: {
+                $0.via == .transfer && $0.at >= outcome.began && $0.at <= outcome.at
+            })
+        else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told there was nothing valid to move, but the transfer moved "
+                + "\(move.originalTransactionId) to \(move.to)")
     }
 
     private func told(_ what: String, wanted: Set<String>, levels: Set<String>) -> InvariantViolation {

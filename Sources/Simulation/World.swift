@@ -108,6 +108,7 @@ public final class World {
             backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
             backend.restoresFollowWhoPaid = defect != .restoreIgnoresWhoPaid
             backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
+            backend.transfersMoveOnlyActive = defect != .transferMovesEnded
         }
     }
 

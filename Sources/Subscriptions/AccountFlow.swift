@@ -8,6 +8,8 @@ public enum AccountOutcome: Equatable, Sendable {
     case notLoggedIn
     /// The server refused the session's refresh token: the reader was signed out without asking.
     case sessionEnded(email: String)
+    /// The phone's subscription had ended: nothing moved, and the phone keeps its guest with what it holds now.
+    case nothingValidToMove
     case failed(message: String)
 }
 
@@ -108,17 +110,21 @@ extension SubscriptionCoordinator {
                 storage.anonymousIdentity = nil
                 save(answer.access)
                 log("anonymous subscription moved to the account")
-                guard answer.access.levels.isEmpty else { return completion(.transferred) }
-                // Moved, but ended (refunded, expired): "All set" would promise access that is not there.
-                completion(
-                    .failed(message: "Your subscription has ended, so there was nothing valid to move to your account.")
-                )
+                // The planted defect is the app before session 24 too: a move that brought no level was told ended.
+                let saidEnded = defect == .transferMovesEnded && answer.access.levels.isEmpty
+                completion(saidEnded ? .nothingValidToMove : .transferred)
             case .success(let answer):
                 save(answer.access)
                 // Refused whole (three moves in 30 days), nothing left the phone: its levels stay shown while it is
                 // asked again, and no cached article of a reader who kept access is deleted.
                 reloadPhoneIdentity(clearingFirst: !answer.restored.isEmpty)
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
+            case .failure(.refused(_, "nothing_valid_to_move")):
+                // Ended (refunded, expired): it stays with the phone's guest, whose levels are asked again, so the
+                // phone stops offering to move what is not there.
+                log("transfer: the subscription on this phone has ended; nothing moved")
+                reloadPhoneIdentity()
+                completion(.nothingValidToMove)
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
             case .failure(let failure):

@@ -65,4 +65,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// keeps for the next renewal answers with the running subscription, and the paywall waits for good (as the app
     /// did before session 23).
     case paymentKnownByProduct = "payment-known-by-product"
+    /// The server's: a transfer to the account moves the guest's ended purchase too, spending one of its moves, while
+    /// the app says nothing valid was moved (as `POST /v1/transfers` did before session 24).
+    case transferMovesEnded = "transfer-moves-ended"
 }

@@ -128,6 +128,7 @@ import WhiteLabel
         (CoordinatorDefect.subscriberTapIgnored, [.subscriberPage], "open paywall"),
         (CoordinatorDefect.closeBeforeServerCheck, [.subscriberPage], "confirm payment"),
         (CoordinatorDefect.manageSheetFromAccount, [.sheetsTellTheTruth], "manage subscription"),
+        (CoordinatorDefect.transferMovesEnded, [.toldIsTrue], "accept transfer"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
