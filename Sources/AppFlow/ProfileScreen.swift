@@ -25,11 +25,14 @@ extension ScreenBuilder {
                 line = "\(title): renewal failed on \(date); Apple is retrying"
             } else if !subscription.autoRenew {
                 line = "\(title): ends on \(date)"
+            } else if let next = subscription.renewsAs {
+                // A plan change Apple keeps for the next renewal: it renews as the other plan, as its sheet says, if
+                // the reader agrees to that plan's price raised since.
+                let consent =
+                    subscription.priceConsentPending == true ? "; ends then unless you agree to the new price" : ""
+                line = "\(title): switches to \(self.title(of: next, state)) on \(date)\(consent)"
             } else if subscription.priceConsentPending == true {
                 line = "\(title): ends on \(date) unless you agree to the new price"
-            } else if let next = subscription.renewsAs {
-                // A plan change Apple keeps for the next renewal: it renews as the other plan, as its sheet says.
-                line = "\(title): switches to \(self.title(of: next, state)) on \(date)"
             } else {
                 line = "\(title): renews on \(date)"
             }
@@ -96,8 +99,10 @@ extension ScreenBuilder {
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))
             } else if subscription.willAutoRenew, let next = subscription.renewsIntoTitle {
-                // A plan change already made: the sheet says so rather than offering the same switch again.
-                rows.append(Row(.muted, "Switches to \(next) on \(date)"))
+                // A plan change already made: the sheet says so rather than offering the same switch again, and that
+                // the new plan's raised price, if raised since, waits for consent.
+                let consent = subscription.waitsForPriceConsent ? "; ends then unless you agree to the new price" : ""
+                rows.append(Row(.muted, "Switches to \(next) on \(date)\(consent)"))
             } else if subscription.willAutoRenew && subscription.waitsForPriceConsent {
                 // Apple renews a raised price only with consent: "Next renewal" would promise what may not come.
                 rows.append(Row(.muted, "Ends on \(date) unless you agree to the new price"))

@@ -37,6 +37,14 @@ public enum WorldEvent: Hashable, Sendable {
     /// The backend applied a report naming `transactionId` of the purchase `originalTransactionId`: a record of the
     /// app's receipt (a receipt check, a restore) or Apple's notification. Seed 003's "whoever reports it".
     case purchaseReported(originalTransactionId: String, transactionId: String)
+    /// The subscriber chose the product the subscription `originalTransactionId` renews as: a purchase, a plan change
+    /// (now or at the next renewal, or back to the plan it is on), an offer code of another plan. They saw its price then.
+    case renewalProductChosen(originalTransactionId: String, productId: String)
+    /// App Store Connect raised the price of `productId` in the store's storefront.
+    case priceRaised(productId: String)
+    /// Apple ended the subscription `originalTransactionId`, which renews as `productId`, for a raised price not agreed
+    /// to (EXPIRED/PRICE_INCREASE).
+    case endedForPrice(originalTransactionId: String, productId: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

@@ -64,7 +64,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "a subscriber's Subscribe leads to the profile, and a purchase closes it, once the server's levels "
                 + "reached the phone, onto the screen it was opened from"
         case .priceConsentAsked:
-            "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground)"
+            "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground), "
+                + "and only a raised price of the plan it renews as, raised since the subscriber chose that plan, ends it"
         case .accountRequired:
             "where the owner requires an account after subscribing, a reader who subscribed without one is asked to "
                 + "log in or sign up, and only such a reader; a signed-in reader is offered no log-in or sign-up"

@@ -45,6 +45,7 @@ public final class InvariantMonitor {
     private var found: [InvariantViolation] = []
     /// Phones that became active with Apple's price-consent sheet due, and when, until the sheet appears (20).
     private var consentDue: [String: SimInstant] = [:]
+    private var priceEnds = PriceEndCheck()
 
     public init(world: World) {
         self.world = world
@@ -153,6 +154,10 @@ public final class InvariantMonitor {
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
+            case .renewalProductChosen, .priceRaised, .endedForPrice:
+                if let ended = priceEnds.read(recorded.event, at: recorded.time, judging: judging) {
+                    found.append(ended)
+                }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break

@@ -109,6 +109,7 @@ public final class World {
             backend.restoresFollowWhoPaid = defect != .restoreIgnoresWhoPaid
             backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
             backend.transfersMoveOnlyActive = defect != .transferMovesEnded
+            store.choosingAPlanEndsItsConsent = defect != .consentFollowsTheSubscription
         }
     }
 

@@ -37,6 +37,9 @@ public final class AppStore {
     public var billingRetryOnRenewal = false
     /// A failed renewal keeps access through a grace period (`billingGracePeriodIsEnabled`).
     public var billingGracePeriodEnabled = false
+    /// A plan chosen (bought, switched to) at the price Apple's sheet showed answers the consent the old plan waited
+    /// for. False only for the planted `consent-follows-the-subscription` (the store before session 24).
+    public var choosingAPlanEndsItsConsent = true
 
     let scheduler: Scheduler
     let timeline: Timeline

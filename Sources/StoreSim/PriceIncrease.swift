@@ -30,7 +30,9 @@ extension AppStore {
         try ledger.save(increase)
         priceIncreases[key] = increase
         productsAnswers = [:]
-        log("price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")")
+        log(
+            "price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")",
+            event: .priceRaised(productId: productIdentifier))
         try requestPriceIncreaseConsent(productIdentifier: productIdentifier)
         return true
     }

@@ -54,7 +54,9 @@ extension AppStore {
         log(
             "charged \(appleId) for \(product.productIdentifier)\(Self.charged(applied)): transaction \(record.transactionIdentifier)"
                 + (applied == nil ? offer.map { ", introductory offer \($0.paymentMode.rawValue)" } ?? "" : "")
-                + ", until \(subscription.expiresDate)")
+                + ", until \(subscription.expiresDate)",
+            event: .renewalProductChosen(
+                originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier))
         notify(.subscribed, previous == nil ? .initialBuy : .resubscribe, record, subscription)
         scheduleNext(subscription)
         return record
@@ -105,8 +107,11 @@ extension AppStore {
         if product.productIdentifier == current.productId {
             if current.autoRenewProductId != current.productId {
                 subscription.autoRenewProductId = current.productId
+                if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
                 try ledger.save(subscription)
-                log("pending change cancelled: \(current.productId) renews as it is")
+                log(
+                    "pending change cancelled: \(current.productId) renews as it is",
+                    event: chosen(current, product))
                 notify(.didChangeRenewalPref, nil, latest, subscription)
             } else if !current.autoRenew {
                 try setAutoRenew(true, originalTransactionId: current.originalTransactionId)
@@ -121,8 +126,12 @@ extension AppStore {
             kind, samePeriod: product.subscriptionPeriod == currentProduct?.subscriptionPeriod)
         guard isUpgrade else {
             subscription.autoRenewProductId = product.productIdentifier
+            // Chosen at the price Apple's sheet showed: a consent the old plan waited for is no longer asked.
+            if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
             try ledger.save(subscription)
-            log("\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal")
+            log(
+                "\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal",
+                event: chosen(current, product))
             notify(.didChangeRenewalPref, .downgrade, latest, subscription)
             return latest
         }
@@ -143,17 +152,26 @@ extension AppStore {
         subscription.expiresDate = record.expiresDate ?? scheduler.now
         subscription.latestTransactionId = record.transactionIdentifier
         subscription.introPeriodsLeft = 0
+        // Bought at today's price: the old plan's raised price, waiting for consent, is not this plan's.
+        if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
         try ledger.save(subscription)
         let refundText = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode).string(refund)
         log(
             "\(kind == .upgrade ? "upgraded" : "crossgraded") \(current.productId) to \(product.productIdentifier): "
                 + "transaction \(record.transactionIdentifier) for \(product.localizedPrice), prorated refund "
-                + "\(refundText) of transaction \(latest.transactionIdentifier)")
+                + "\(refundText) of transaction \(latest.transactionIdentifier)",
+            event: chosen(current, product))
         // Apple's subtypes follow the timing: UPGRADE for any change now (a crossgrade of the same length
         // too), DOWNGRADE for any change at the next renewal.
         notify(.didChangeRenewalPref, .upgrade, record, subscription)
         scheduleNext(subscription)
         return record
+    }
+
+    /// The subscriber chose `product` for `subscription` (`WorldEvent.renewalProductChosen`).
+    func chosen(_ subscription: SubscriptionRecord, _ product: Product) -> WorldEvent {
+        .renewalProductChosen(
+            originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier)
     }
 
     // MARK: - The clock
@@ -284,7 +302,12 @@ extension AppStore {
         subscription.gracePeriodExpiresDate = nil
         subscription.billingRetryEndsDate = nil
         try ledger.save(subscription)
-        log("expired \(subscription.originalTransactionId) (\(subtype.rawValue))")
+        log(
+            "expired \(subscription.originalTransactionId) (\(subtype.rawValue))",
+            event: subtype == .priceIncrease
+                ? .endedForPrice(
+                    originalTransactionId: subscription.originalTransactionId,
+                    productId: subscription.autoRenewProductId) : nil)
         try notifyLatest(.expired, subtype, subscription)
         scheduleNext(subscription)
     }

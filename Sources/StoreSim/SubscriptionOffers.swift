@@ -31,7 +31,10 @@ extension AppStore {
         guard var subscription = try ledger.subscription(originalTransactionId) else { return }
         if let product, product.productIdentifier != subscription.autoRenewProductId {
             subscription.autoRenewProductId = product.productIdentifier
-            log("\(originalTransactionId) renews into \(product.productIdentifier) for the offer")
+            if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
+            log(
+                "\(originalTransactionId) renews into \(product.productIdentifier) for the offer",
+                event: chosen(subscription, product))
         }
         subscription.offerId = applied.key
         subscription.introPeriodsLeft =

@@ -68,4 +68,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The server's: a transfer to the account moves the guest's ended purchase too, spending one of its moves, while
     /// the app says nothing valid was moved (as `POST /v1/transfers` did before session 24).
     case transferMovesEnded = "transfer-moves-ended"
+    /// The store's: a price increase waiting for consent stays with the subscription when the subscriber chooses another
+    /// plan, which then ends for a price it never had (as the App Store did before session 24).
+    case consentFollowsTheSubscription = "consent-follows-the-subscription"
 }

@@ -173,7 +173,9 @@ enum Usage {
             subscriber who taps Subscribe lands on the profile; a purchase closes the paywall only
             once the server's levels reached the phone, onto the screen it was opened from
          20 a price increase waiting for consent is asked when the app becomes active: a launch or a
-            return to the foreground shows Apple's consent sheet unless another sheet is up
+            return to the foreground shows Apple's consent sheet unless another sheet is up; and
+            Apple ends a subscription for a raised price only when the plan it renews as was
+            raised since the subscriber chose that plan
          21 where the owner requires an account after subscribing, a reader holding levels without
             one is shown nothing but the request to log in or sign up, or the form opened from it;
             a reader without one who holds nothing (refunded, expired) is not kept on it; a signed-in
@@ -210,9 +212,9 @@ enum Usage {
                                subscriber-tap-ignored, close-before-server-check,
                                manage-sheet-from-account, silent-session-end,
                                restore-ignores-who-paid, status-ignores-who-paid,
-                               pay-unreturned-product, payment-known-by-product (the last five
+                               pay-unreturned-product, payment-known-by-product (these five
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
-                               with them)
+                               with them), transfer-moves-ended, consent-follows-the-subscription
           --invariants N,N…    Stop only on these invariants (numbers above); the others are still
                                checked but do not end a session. Default: all
           -h, --help           Show this help

@@ -129,6 +129,7 @@ import WhiteLabel
         (CoordinatorDefect.closeBeforeServerCheck, [.subscriberPage], "confirm payment"),
         (CoordinatorDefect.manageSheetFromAccount, [.sheetsTellTheTruth], "manage subscription"),
         (CoordinatorDefect.transferMovesEnded, [.toldIsTrue], "accept transfer"),
+        (CoordinatorDefect.consentFollowsTheSubscription, [.priceConsentAsked], "price-increase"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)
