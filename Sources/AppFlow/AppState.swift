@@ -130,6 +130,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     /// Apple could not renew it at `expires`: access lasts to this instant (virtual milliseconds) while Apple retries.
     /// nil outside a grace period.
     public let graceExpires: Int64?
+    /// Past its grace, Apple retries the payment: no access now, a charge when the payment method works again.
+    public var inBillingRetry = false
     /// A price increase waits for the reader's consent: it renews at `expires` only if they agree.
     public let waitsForPriceConsent: Bool
     /// The plan it switches to at `expires` (a change already made) and its title; nil when it renews as it is.

@@ -15,13 +15,17 @@ extension ScreenBuilder {
         }
         let levels = state.access.levels.sorted().map(\.rawValue)
         rows.append(Row(.muted, "Access: " + (levels.isEmpty ? "free articles only" : levels.joined(separator: ", "))))
-        for subscription in state.subscriptions where subscription.active {
+        // Past its grace, a subscription Apple still retries gives no access but will be charged: it is said, and
+        // "Manage my subscription" stays so the reader can cancel it (session 24).
+        for subscription in state.subscriptions where subscription.active || subscription.billingIssue {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
             // price not agreed to ends it then, as Apple's sheet says.
             let line: String
-            if subscription.billingIssue {
+            if subscription.billingIssue && !subscription.active {
+                line = "\(title): renewal failed on \(date); no access while Apple retries the payment"
+            } else if subscription.billingIssue {
                 line = "\(title): renewal failed on \(date); Apple is retrying"
             } else if !subscription.autoRenew {
                 line = "\(title): ends on \(date)"
@@ -50,7 +54,7 @@ extension ScreenBuilder {
             rows.append(
                 Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)))
         }
-        if state.access.isSubscriber {
+        if state.access.isSubscriber || state.subscriptions.contains(where: \.billingIssue) {
             rows.append(Row(.button, "Manage my subscription", choice: .manageSubscription))
         }
         rows.append(Row(.button, "Restore purchase", choice: .restore))
@@ -94,7 +98,10 @@ extension ScreenBuilder {
         for subscription in sheet {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
             rows.append(Row(.text, "Plan: \(subscription.title)"))
-            if let grace = subscription.graceExpires {
+            if subscription.inBillingRetry {
+                rows.append(Row(.muted, "Renewal failed on \(date): no access while Apple retries the payment"))
+                rows.append(Row(.banner, "Update your payment method to keep this subscription, or cancel it."))
+            } else if let grace = subscription.graceExpires {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))

@@ -258,7 +258,9 @@ extension Backend {
             SubscriptionBody(
                 originalTransactionId: $0.originalTransactionId, productId: $0.productId,
                 expires: $0.expires?.milliseconds, active: $0.isActive(at: now),
-                autoRenew: $0.autoRenew, billingIssue: $0.billingIssue && $0.isActive(at: now),
+                // In grace, or past it while Apple still retries (auto-renew on): the reader can fix or cancel it.
+                autoRenew: $0.autoRenew,
+                billingIssue: $0.billingIssue && !$0.revoked && ($0.isActive(at: now) || $0.autoRenew),
                 priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil,
                 renewsAs: $0.autoRenew ? $0.renewsAs : nil)
         }

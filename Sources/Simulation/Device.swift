@@ -230,9 +230,11 @@ final class Device {
             }
             if let landing { judge(landing) }
             if case .manageSheetShown = event {
-                report(ManageSheetTruth.broken(shown: state.manageSheet, store: queue.manageSheet())) {
-                    .manageSheetUntrue(deviceId: $0, detail: $1)
-                }
+                let sheet = queue.manageSheet()
+                let untrue =
+                    ManageSheetTruth.broken(shown: state.manageSheet, store: sheet)
+                    ?? ManageSheetTruth.leftOut(sheet, holding: queue.subscriptionsHeld)
+                report(untrue) { .manageSheetUntrue(deviceId: $0, detail: $1) }
             }
             for effect in effects { run(effect) }
             return

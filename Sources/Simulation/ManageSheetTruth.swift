@@ -11,12 +11,27 @@ enum ManageSheetTruth {
     /// The sheet as the app shows it.
     static func shown(_ sheet: ManageSheet) -> [ManagedSubscription] {
         sheet.entries.map {
-            ManagedSubscription(
+            var shown = ManagedSubscription(
                 productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
                 willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds,
                 waitsForPriceConsent: $0.waitsForPriceConsent, renewsInto: $0.renewsInto,
                 renewsIntoTitle: $0.renewsIntoTitle)
+            shown.inBillingRetry = $0.inBillingRetry
+            return shown
         }
+    }
+
+    /// What Apple may still charge the Apple ID for (auto-renew on, not ended: billing retry too) that its sheet leaves
+    /// out: a subscriber who cannot cancel it there is charged without a way to say no (session 24). Nil when none.
+    static func leftOut(_ sheet: ManageSheet, holding subscriptions: [SubscriptionRecord]) -> String? {
+        let listed = Set(sheet.entries.map(\.originalTransactionId))
+        let missing = subscriptions.filter {
+            $0.autoRenew && $0.state != .expired && $0.state != .revoked && !listed.contains($0.originalTransactionId)
+        }
+        guard !missing.isEmpty else { return nil }
+        return "Apple's manage sheet leaves out "
+            + missing.map { "\($0.productId) (\($0.originalTransactionId), \($0.state))" }.joined(separator: ", ")
+            + ", which Apple may still charge \(sheet.appleId) for"
     }
 
     /// The account's subscriptions in the backend's words: what the planted `manage-sheet-from-account` shows.

@@ -13,6 +13,8 @@ public struct ManageSheet: Equatable, Sendable {
         public let willAutoRenew: Bool
         /// Apple could not renew it and keeps access until then, the grace period's end; nil otherwise.
         public let gracePeriodExpiresDate: SimInstant?
+        /// Past its grace (or with none), Apple retries the payment: no access, but a charge once billing recovers.
+        public var inBillingRetry = false
         /// A price increase waits for the subscriber's consent: without it, the period's end is the subscription's.
         public let waitsForPriceConsent: Bool
         /// The product it renews into at the period's end, when a plan change is set for then, and its title.
@@ -21,18 +23,28 @@ public struct ManageSheet: Equatable, Sendable {
     }
 
     public let appleId: String
-    /// Active or in grace, by original transaction id: what the sheet's buttons act on.
+    /// Active, in grace or in billing retry, by original transaction id: what the sheet's buttons act on.
     public let entries: [Entry]
 }
 
+extension SubscriptionRecord {
+    /// On Apple's manage sheet, and acted on by its buttons: what the subscriber has or may still be charged for (a
+    /// subscription in billing retry is charged when the payment method works again, so it can be cancelled).
+    public var isRunning: Bool { state.isEntitled || state == .billingRetry }
+}
+
 extension PaymentQueue {
+    /// Every subscription of this queue's Apple ID as the App Store holds it, whatever its state: what the sheet is
+    /// judged against.
+    public var subscriptionsHeld: [SubscriptionRecord] { store.subscriptions(appleId: appleId) }
+
     /// The sheet as it reads now.
     public func manageSheet() -> ManageSheet {
-        let running = store.subscriptions(appleId: appleId).filter(\.state.isEntitled)
+        let running = store.subscriptions(appleId: appleId).filter(\.isRunning)
         let products = store.products(for: running.flatMap { [$0.productId, $0.autoRenewProductId] }).products
         let entries = running.map { subscription in
             let switches = subscription.autoRenewProductId != subscription.productId
-            return ManageSheet.Entry(
+            var entry = ManageSheet.Entry(
                 originalTransactionId: subscription.originalTransactionId, productId: subscription.productId,
                 productTitle: products.first { $0.productIdentifier == subscription.productId }?.localizedTitle
                     ?? subscription.productId,
@@ -44,6 +56,8 @@ extension PaymentQueue {
                 renewsIntoTitle: switches
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
                         ?? subscription.autoRenewProductId : nil)
+            entry.inBillingRetry = subscription.state == .billingRetry
+            return entry
         }
         return ManageSheet(appleId: appleId, entries: entries)
     }
@@ -53,7 +67,7 @@ extension PaymentQueue {
         let subscriptions = store.logged("read the subscriptions to turn auto-renew \(enabled ? "on" : "off")") {
             try store.ledger.subscriptions(appleId: appleId)
         }
-        let running = (subscriptions ?? []).filter(\.state.isEntitled)
+        let running = (subscriptions ?? []).filter(\.isRunning)
         if running.isEmpty { store.log("auto-renew \(enabled ? "on" : "off"): \(appleId) has no running subscription") }
         for subscription in running {
             _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {

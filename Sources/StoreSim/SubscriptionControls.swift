@@ -15,6 +15,8 @@ extension AppStore {
         try ledger.save(subscription)
         log("auto-renew \(enabled ? "on" : "off") for \(originalTransactionId)")
         try notifyLatest(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, subscription)
+        // Cancelled in billing retry: no paid period is left to run out, and Apple stops retrying.
+        if !enabled, subscription.state == .billingRetry { try expire(subscription, subtype: .voluntary, intent: 1) }
     }
 
     /// The Apple ID's payment method fails (or works again). Renewals fail while it fails; fixing it
@@ -29,6 +31,8 @@ extension AppStore {
         log("billing issue resolved for \(appleId)")
         for subscription in try ledger.subscriptions(appleId: appleId)
         where subscription.state == .billingRetry || subscription.state == .gracePeriod {
+            // Cancelled during its grace: the subscriber said no to the next charge.
+            guard subscription.autoRenew else { continue }
             guard let product = product(subscription.autoRenewProductId) else { continue }
             // Recovered in grace, the paid-through date holds; recovered later, a new period starts now.
             let start = subscription.state == .gracePeriod ? subscription.expiresDate : scheduler.now

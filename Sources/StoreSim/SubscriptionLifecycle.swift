@@ -209,6 +209,9 @@ extension AppStore {
         switch subscription.state {
         case .active:
             try periodEnded(subscription)
+        case .gracePeriod where !subscription.autoRenew:
+            // Cancelled during its grace: Apple does not go on retrying a payment the subscriber declined.
+            try expire(subscription, subtype: .voluntary, intent: 1)
         case .gracePeriod:
             subscription.state = .billingRetry
             subscription.gracePeriodExpiresDate = nil

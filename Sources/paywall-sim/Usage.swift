@@ -154,7 +154,8 @@ enum Usage {
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)
          13 Apple's sheet agrees with the paywall on the product, price, period and free trial;
-            its manage sheet lists what the App Store holds for the phone's Apple ID
+            its manage sheet lists what the App Store holds for the phone's Apple ID, every
+            subscription Apple may still charge (billing retry too) among it
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
