@@ -80,6 +80,14 @@ public final class AppStore {
             throw StoreSetupError(
                 description: "store.storefront: unknown storefront \"\(store.storefront)\" (storefronts: \(known))")
         }
+        // A price in a storefront the App Store does not have is a typo that sells nothing anywhere.
+        for (index, product) in store.products.enumerated() {
+            for code in product.prices.keys.sorted() where Storefront.named(code) == nil {
+                let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
+                throw StoreSetupError(
+                    description: "store.products[\(index)].prices.\(code): unknown storefront (storefronts: \(known))")
+            }
+        }
         do {
             ledger = try StoreLedger(path: databasePath)
         } catch {

@@ -29,21 +29,47 @@ public enum DemoConfigLoader {
         }
         let app = config.app
         if app.id.isEmpty { throw fail("app.id", "must not be empty") }
+        if app.name.allSatisfy(\.isWhitespace) { throw fail("app.name", "must not be empty") }
+        if app.bundleId.isEmpty { throw fail("app.bundleId", "must not be empty") }
         // The id names the default state folder: a path in it would put the state elsewhere.
         if !isPlainName(app.id) {
             throw fail(
                 "app.id", "\"\(app.id)\" may use only letters, digits, \".\", \"-\" and \"_\", not start with \".\"")
         }
         if app.subscriptions.isEmpty { throw fail("app.subscriptions", "must list at least one subscription") }
+        try checkProducts(config.store, file: file)
         var seenIds: Set<String> = []
+        var offered: [String: Int] = [:]
         for (index, subscription) in app.subscriptions.enumerated() {
+            if subscription.id.isEmpty { throw fail("app.subscriptions[\(index)].id", "must not be empty") }
             if !seenIds.insert(subscription.id).inserted {
                 throw fail("app.subscriptions[\(index)].id", "\"\(subscription.id)\" is listed twice")
             }
-            if config.backend.productLevels[subscription.productId] == nil {
+            // One product twice on the paywall: two offers that are one purchase.
+            if let first = offered.updateValue(index, forKey: subscription.productId) {
+                throw fail(
+                    "app.subscriptions[\(index)].productId",
+                    "\"\(subscription.productId)\" is already offered by app.subscriptions[\(first)]")
+            }
+            switch config.backend.productLevels[subscription.productId] {
+            case nil:
                 throw fail(
                     "app.subscriptions[\(index)].productId",
                     "\"\(subscription.productId)\" grants no levels: add it to backend.productLevels")
+            case let levels? where levels.isEmpty:
+                throw fail(
+                    "backend.productLevels.\(subscription.productId)", "lists no level: a purchase would unlock nothing"
+                )
+            default:
+                break
+            }
+            // The paywall sells subscriptions: a consumable or a one-time purchase "per month" is neither.
+            if let product = config.store.products.first(where: { $0.productId == subscription.productId }),
+                product.type != .autoRenewable && product.type != .nonRenewing
+            {
+                throw fail(
+                    "app.subscriptions[\(index)].productId",
+                    "\"\(subscription.productId)\" is a \(product.type.rawValue) product, not a subscription")
             }
         }
         try checkPaywall(app.paywall, file: file)
@@ -69,9 +95,44 @@ public enum DemoConfigLoader {
         try checkLocale(config.store, file: file)
     }
 
+    /// Product ids are the App Store's keys: unique and not empty, and so are each product's offer ids.
+    private static func checkProducts(_ store: StorePart, file: String) throws(ConfigError) {
+        var seen: [String: Int] = [:]
+        // A reader redeems an offer code by its text alone: one text for two offers is two answers to one code.
+        var codes: [String: String] = [:]
+        for (index, product) in store.products.enumerated() {
+            let location = "store.products[\(index)]"
+            if product.productId.isEmpty {
+                throw ConfigError(file: file, location: "\(location).productId", message: "must not be empty")
+            }
+            if let first = seen.updateValue(index, forKey: product.productId) {
+                throw ConfigError(
+                    file: file, location: "\(location).productId",
+                    message: "\"\(product.productId)\" is listed twice (first as store.products[\(first)])")
+            }
+            var offers: Set<String> = []
+            for (offerIndex, offer) in (product.promotionalOffers ?? []).enumerated()
+            where !offers.insert(offer.id).inserted {
+                throw ConfigError(
+                    file: file, location: "\(location).promotionalOffers[\(offerIndex)].id",
+                    message: "\"\(offer.id)\" is listed twice for \(product.productId)")
+            }
+            for (codeIndex, code) in (product.offerCodes ?? []).enumerated() {
+                if let other = codes.updateValue(product.productId, forKey: code.code) {
+                    throw ConfigError(
+                        file: file, location: "\(location).offerCodes[\(codeIndex)]",
+                        message: "the code \"\(code.code)\" is also an offer code of \(other)")
+                }
+            }
+        }
+    }
+
     /// A locale no product is translated for (not even in its language) would show another language's
     /// words without saying so: refuse it, naming the locales there are.
     private static func checkLocale(_ store: StorePart, file: String) throws(ConfigError) {
+        if store.locale.isEmpty {
+            throw ConfigError(file: file, location: "store.locale", message: "must not be empty")
+        }
         let locales = Set(store.products.flatMap(\.localizations.keys))
         guard !locales.isEmpty, !locales.contains(store.locale) else { return }
         let language = store.locale.prefix(2)

@@ -152,3 +152,109 @@ import WhiteLabel
         #expect(error.location == "app.id")
     }
 }
+
+/// Input that crashed the tool or sold nonsense in silence (found in session 24): refused, naming the field.
+@Suite struct AmbiguousConfigTests {
+    private func error(editing edit: (inout [String: Any]) -> Void) throws -> ConfigError? {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        edit(&object)
+        let edited = try JSONSerialization.data(withJSONObject: object)
+        do {
+            _ = try DemoConfigLoader.decode(edited, file: "app.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private static func edit(_ object: inout [String: Any], _ part: String, _ change: (inout [String: Any]) -> Void) {
+        var value = object[part] as! [String: Any]
+        change(&value)
+        object[part] = value
+    }
+
+    private static func products(_ object: inout [String: Any], _ change: (inout [[String: Any]]) -> Void) {
+        edit(&object, "store") { store in
+            var products = store["products"] as! [[String: Any]]
+            change(&products)
+            store["products"] = products
+        }
+    }
+
+    private static func subscriptions(_ object: inout [String: Any], _ change: (inout [[String: Any]]) -> Void) {
+        edit(&object, "app") { app in
+            var subscriptions = app["subscriptions"] as! [[String: Any]]
+            change(&subscriptions)
+            app["subscriptions"] = subscriptions
+        }
+    }
+
+    /// Two products with one id crashed every command that built the world ("Duplicate values for key").
+    @Test func aProductListedTwiceIsRefused() throws {
+        let error = try #require(try error { Self.products(&$0) { $0.append($0[0]) } })
+        #expect(error.location?.hasSuffix("].productId") == true, "\(error)")
+        #expect(error.message.contains("listed twice (first as store.products[0])"))
+    }
+
+    @Test func oneProductUnderTwoPaywallOffersIsRefused() throws {
+        let error = try #require(
+            try error {
+                Self.subscriptions(&$0) { subscriptions in
+                    var copy = subscriptions[1]
+                    copy["id"] = "premium-monthly-again"
+                    subscriptions.append(copy)
+                }
+            })
+        #expect(error.location == "app.subscriptions[3].productId")
+        #expect(error.message.contains("already offered by app.subscriptions[1]"))
+    }
+
+    @Test func aConsumableOnThePaywallIsRefused() throws {
+        let error = try #require(try error { Self.products(&$0) { $0[0]["type"] = "consumable" } })
+        #expect(error.message.contains("is a consumable product, not a subscription"), "\(error)")
+    }
+
+    @Test func aProductMappedToNoLevelIsRefused() throws {
+        let error = try #require(
+            try error {
+                Self.edit(&$0, "backend") { backend in
+                    var levels = backend["productLevels"] as! [String: Any]
+                    levels["com.dailynews.premium.monthly"] = [String]()
+                    backend["productLevels"] = levels
+                }
+            })
+        #expect(error.location == "backend.productLevels.com.dailynews.premium.monthly")
+    }
+
+    @Test func emptyNamesAreRefused() throws {
+        #expect(try error { Self.edit(&$0, "app") { $0["name"] = " " } }?.location == "app.name")
+        #expect(try error { Self.edit(&$0, "app") { $0["bundleId"] = "" } }?.location == "app.bundleId")
+        #expect(try error { Self.edit(&$0, "store") { $0["locale"] = "" } }?.location == "store.locale")
+        #expect(try error { Self.subscriptions(&$0) { $0[0]["id"] = "" } }?.location == "app.subscriptions[0].id")
+        #expect(try error { Self.products(&$0) { $0[0]["productId"] = "" } }?.location == "store.products[0].productId")
+    }
+
+    @Test func aPromotionalOfferListedTwiceIsRefused() throws {
+        let error = try #require(
+            try error {
+                Self.products(&$0) { products in
+                    let index = products.firstIndex { ($0["promotionalOffers"] as? [Any])?.isEmpty == false }!
+                    var offers = products[index]["promotionalOffers"] as! [Any]
+                    offers.append(offers[0])
+                    products[index]["promotionalOffers"] = offers
+                }
+            })
+        #expect(error.location?.contains(".promotionalOffers[") == true, "\(error)")
+        #expect(error.message.contains("is listed twice"))
+    }
+
+    /// A storefront code the App Store does not have sells nothing anywhere: refused as the world is built.
+    @Test func aPriceInAnUnknownStorefrontIsRefused() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(
+            of: #""USA": "4.99""#, with: #""USA": "4.99", "QQQ": "4.99""#)
+        let config = try DemoConfigLoader.decode(Data(text.utf8), file: "app.json")
+        #expect(throws: WorldSetupError.self) { try World(config: config, options: WorldOptions()) }
+    }
+}
