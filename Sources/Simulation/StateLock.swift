@@ -43,6 +43,27 @@ public final class StateLock {
         _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }
 
+    private init(holding descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// A reader's hold on the folder (`check --ledger`): a shared lock, so no owner writes while it reads, taken
+    /// without creating or writing anything. Nil when the folder never had an owner (no lock file). Throws naming
+    /// the process that owns the folder now: read while it writes, its ledger and its App Store's records are caught
+    /// between two commits, and the check would report tampering that never happened.
+    public static func reading(folder: String) throws(StateLockError) -> StateLock? {
+        let path = "\(folder)/\(fileName)"
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
+            let holder = Self.holder(descriptor)
+            close(descriptor)
+            throw StateLockError(
+                description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown"): check it once that ends")
+        }
+        return StateLock(holding: descriptor)
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -38,6 +38,14 @@ enum CheckCommand {
         } catch {
             throw UsageError(message: error.description)
         }
+        // Held until the check is done: no owner writes the folder while it is read.
+        let hold: StateLock?
+        do {
+            hold = try StateLock.reading(folder: directory)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        defer { withExtendedLifetime(hold) {} }
         // Read only: checking a file must never migrate it, nor stamp a ledger's schema into another database.
         let ledger: BackendLedger
         do {

@@ -96,6 +96,26 @@ import WhiteLabel
         #expect(result.stdout.contains("lifecycle: 2 steps"))
     }
 
+    /// Read between two of a running owner's commits, the ledger and the App Store's records disagree: the check
+    /// reported tampering that never happened (found in session 24). It names the owner and checks nothing.
+    @Test func aLedgerCheckOfAFolderInUseNamesItsOwnerAndExitsTwo() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try TestSupport.runBinary(["bench", "lifecycle", "--count", "2", "--state", directory])
+        #expect(made.code == 0, "\(made.stderr)")
+        var lock: StateLock? = try StateLock(folder: directory)
+        let busy = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(busy.code == 2)
+        #expect(
+            busy.stderr.contains("is in use by paywall-sim, pid \(getpid()): check it once that ends"), "\(busy.stderr)"
+        )
+        lock = nil
+        #expect(lock == nil)
+        let free = try TestSupport.runBinary(["check", "--ledger", "--state", directory])
+        #expect(free.code == 0, "\(free.stdout)\(free.stderr)")
+        #expect(free.stdout.contains("the ledger holds"))
+    }
+
     @Test func oneProcessCannotTakeAFolderTwice() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
