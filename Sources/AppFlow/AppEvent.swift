@@ -43,6 +43,9 @@ public enum AppEffect: Equatable, Sendable {
     case logOut
     /// Asks the backend again for levels and subscriptions (the profile opened).
     case reloadAccess
+    /// Asks again after a change on Apple's sheet: the backend reads Apple's records first, since a change kept for
+    /// the renewal or a cancel brings the app no transaction and Apple's notification may not have arrived.
+    case reloadAccessAskingApple
     /// The app is active again: reload access and show a pending price-consent sheet.
     case becomeActive
     /// "Manage my subscription": Apple's sheet, which lists what the Apple ID pays for (StoreKit's

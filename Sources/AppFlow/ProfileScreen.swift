@@ -84,7 +84,9 @@ extension ScreenBuilder {
     /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses.
     static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
         let price = state.offers?.first { $0.productId == productId }?.product.localizedPrice
-        return "Switch to \(title(of: productId, state))" + (price.map { " (\($0))" } ?? "")
+        // The plan it is on, while a change waits for the renewal: choosing it undoes the change.
+        let keeps = state.manageSheet?.first.map { $0.productId == productId && $0.renewsInto != nil } ?? false
+        return "\(keeps ? "Keep" : "Switch to") \(title(of: productId, state))" + (price.map { " (\($0))" } ?? "")
     }
 
     /// Apple's "Manage subscriptions" sheet, opened by "Manage my subscription": what the phone's Apple ID pays
@@ -128,7 +130,12 @@ extension ScreenBuilder {
         if let first = sheet.first {
             let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
             rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
-            for offer in otherPlans(than: first.productId, state) where offer.productId != first.renewsInto {
+            // With a change waiting for the renewal, the plan it is on is offered again, to keep it.
+            var plans = otherPlans(than: first.productId, state).filter { $0.productId != first.renewsInto }
+            if first.renewsInto != nil, let current = state.offers?.first(where: { $0.productId == first.productId }) {
+                plans.insert(current, at: 0)
+            }
+            for offer in plans {
                 // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
                 rows.append(
                     Row(

@@ -246,14 +246,15 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         state.manageSheet = nil
         return [.showManageSubscriptions]
     case .setAutoRenew(let enabled):
-        // Apple's sheet shows its own change (the store answers with the sheet again); the backend learns it
-        // from Apple's notification, and the profile shows it when it next asks the backend.
-        return [.setAutoRenew(enabled)]
+        // Apple's sheet shows its own change (the store answers with the sheet again); the backend, asked to read
+        // Apple's records, tells the profile under it without waiting for Apple's notification.
+        return [.setAutoRenew(enabled), .reloadAccessAskingApple]
     case .changePlan(let productId):
         // The store applies Apple's timing; access changes when the app hears of it (an upgrade reaches
-        // the observer, a later change the next renewal), so the sheet closes on the profile.
+        // the observer, a later change the next renewal), so the sheet closes on the profile, which asks the
+        // backend to read Apple's records: a change kept for the renewal brings no transaction, and "renews" stayed.
         pop(&state)
-        return [.changePlan(productId: productId)]
+        return [.changePlan(productId: productId), .reloadAccessAskingApple]
     }
     return []
 }

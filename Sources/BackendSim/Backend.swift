@@ -104,6 +104,7 @@ public final class Backend {
         case ("POST", "/v1/notifications/apple"): response = receiveNotification(request)
         case ("POST", "/v1/offers/sign"): response = signOffer(request)
         case ("GET", "/v1/me"): response = me(request)
+        case ("POST", "/v1/me/sync"): response = me(request, askingApple: true)
         case ("GET", let path) where path.hasPrefix("/v1/content/"):
             response = content(request, id: String(path.dropFirst("/v1/content/".count)))
         default: response = APIError.notFound.response

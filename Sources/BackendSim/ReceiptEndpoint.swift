@@ -238,11 +238,18 @@ extension Backend {
         var renewsAs: String? = nil
     }
 
-    func me(_ request: HTTPRequest) -> HTTPResponse {
+    /// `askingApple`: `POST /v1/me/sync`, after the reader changed something on Apple's sheet: Apple's records of every
+    /// purchase the identity owns are read first, so the answer does not wait for Apple's notification.
+    func me(_ request: HTTPRequest, askingApple: Bool = false) -> HTTPResponse {
         answering {
             guard let identity = try authenticate(request) else { throw APIError.unauthorized("token_missing") }
             let now = clock()
             let body = try ledgerChange { () throws -> MeBody in
+                if askingApple {
+                    for purchase in try ledger.purchases(ownedBy: identity.id) {
+                        _ = try reconcile(purchase, now: now, why: "asked by the app after a change on Apple's sheet")
+                    }
+                }
                 let access = try accessBody(identity, newToken: false)
                 return MeBody(
                     identity: access.identity, levels: access.levels,

@@ -398,6 +398,8 @@ final class Device {
             dispatch(.accountFinished(coordinator.logOut()))
         case .reloadAccess:
             coordinator.reloadAccess { [weak self] in self?.listed($0) }
+        case .reloadAccessAskingApple:
+            coordinator.reloadAccess(askingApple: true) { [weak self] in self?.listed($0) }
         case .becomeActive:
             coordinator.appBecameActive { [weak self] in self?.listed($0) }
         case .showManageSubscriptions where defect == .manageSheetFromAccount:
@@ -413,6 +415,10 @@ final class Device {
             dispatch(.manageSheetShown(manageSheet(autoRenew: enabled)))
         case .changePlan(let productId):
             queue.changePlan(to: productId)
+            let group = queue.subscriptionGroup(of: productId)
+            report(ManageSheetTruth.switchNotKept(to: productId, group: group, holding: queue.subscriptionsHeld)) {
+                .manageSheetUntrue(deviceId: $0, detail: $1)
+            }
         case .loadFullContent(let id, let levels):
             coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in
                 switch result {

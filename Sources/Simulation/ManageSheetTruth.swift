@@ -21,6 +21,22 @@ enum ManageSheetTruth {
         }
     }
 
+    /// "Switch to …" chosen on the sheet: Apple now runs `productId`, or renews into it, with auto-renew on. A switch
+    /// after cancelling did nothing while the sheet took it (session 24). Nil when kept, or when nothing of the group
+    /// ran (nothing to switch).
+    static func switchNotKept(to productId: String, group: String?, holding subscriptions: [SubscriptionRecord])
+        -> String?
+    {
+        guard let running = subscriptions.first(where: { $0.groupId == group && $0.isRunning }) else { return nil }
+        let kept =
+            (running.productId == productId || running.autoRenewProductId == productId) && running.autoRenew
+        guard !kept else { return nil }
+        return "the reader chose \"Switch to \(productId)\" on Apple's manage sheet, but Apple "
+            + (running.autoRenew
+                ? "renews \(running.originalTransactionId) as \(running.autoRenewProductId)"
+                : "ends \(running.originalTransactionId) unrenewed")
+    }
+
     /// What Apple may still charge the Apple ID for (auto-renew on, not ended: billing retry too) that its sheet leaves
     /// out: a subscriber who cannot cancel it there is charged without a way to say no (session 24). Nil when none.
     static func leftOut(_ sheet: ManageSheet, holding subscriptions: [SubscriptionRecord]) -> String? {

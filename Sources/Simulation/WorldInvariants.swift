@@ -31,7 +31,11 @@ extension World {
     /// While the app is dead (`kill`), its last screen is frozen: only the store and the ledger are checked.
     /// `paid`: `paidSubscriptions` now.
     func stateViolations(offersExact: Bool, paid: [SubscriptionRecord]) -> [InvariantViolation] {
-        let everywhere = groupViolations(paid) + ledgerViolations()
+        // 13: the profile can say what Apple's sheet says only if Apple told the server.
+        let untold = paid.compactMap {
+            store.untoldRenewalChange($0).map { InvariantViolation(.sheetsTellTheTruth, $0) }
+        }
+        let everywhere = groupViolations(paid) + ledgerViolations() + untold
         guard isAppRunning else { return everywhere }
         return heardViolations() + contentViolations() + paymentViolations() + adsViolations()
             + offerViolations(exact: offersExact) + everywhere

@@ -65,6 +65,8 @@ public final class AppStore {
     var heldBackNotification: String?
     /// The signing time of the last notification (`notificationSignedDate`).
     var lastNotificationSigned: Int64 = 0
+    /// What the server was last told of each subscription's renewal (`RenewalTold`), this run.
+    var renewalsTold: [String: RenewalTold] = [:]
     private let signingKey: SigningKey
     /// Where the store's unguessable values (receipt nonces) come from.
     let keys: Keyring

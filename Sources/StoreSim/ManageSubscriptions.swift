@@ -38,6 +38,11 @@ extension PaymentQueue {
     /// judged against.
     public var subscriptionsHeld: [SubscriptionRecord] { store.subscriptions(appleId: appleId) }
 
+    /// The subscription group App Store Connect puts `productIdentifier` in; nil for a product not in one.
+    public func subscriptionGroup(of productIdentifier: String) -> String? {
+        store.catalog.spec(for: productIdentifier)?.subscriptionGroup
+    }
+
     /// The sheet as it reads now.
     public func manageSheet() -> ManageSheet {
         let running = store.subscriptions(appleId: appleId).filter(\.isRunning)
@@ -79,7 +84,7 @@ extension PaymentQueue {
     /// "Switch to …": the running subscription in `productIdentifier`'s group changes to it, with Apple's timing
     /// (`AppStore.changePlan`).
     public func changePlan(to productIdentifier: String) {
-        let group = store.catalog.spec(for: productIdentifier)?.subscriptionGroup
+        let group = subscriptionGroup(of: productIdentifier)
         let subscriptions = store.subscriptions(appleId: appleId)
         guard let running = subscriptions.first(where: { $0.groupId == group && $0.state.isEntitled }) else {
             return store.log("plan change to \(productIdentifier): no running subscription in its group")

@@ -2,6 +2,24 @@ import Database
 import SimKernel
 import WhiteLabel
 
+/// A subscription's renewal as a notification's renewal info tells it: what the server can know of what comes next.
+struct RenewalTold: Equatable, CustomStringConvertible {
+    let autoRenew: Bool
+    let autoRenewProductId: String
+    let priceIncreaseStatus: Int?
+
+    init(_ subscription: SubscriptionRecord) {
+        autoRenew = subscription.autoRenew
+        autoRenewProductId = subscription.autoRenewProductId
+        priceIncreaseStatus = subscription.priceIncreaseStatus
+    }
+
+    var description: String {
+        "\(autoRenew ? "renews as" : "ends as") \(autoRenewProductId)"
+            + (priceIncreaseStatus == 0 ? ", a raised price waiting" : "")
+    }
+}
+
 /// Builds the signed V2 notifications, transaction info and renewal info the store sends and answers with.
 extension AppStore {
     /// Posts a notification about `record` (and its subscription), signed now.
@@ -21,12 +39,24 @@ extension AppStore {
                 signedRenewalInfo: read ? subscription.map { sign(renewalInfo($0)) } : nil,
                 status: subscription?.state.rawValue))
         post(payload)
+        if let subscription { renewalsTold[subscription.originalTransactionId] = RenewalTold(subscription) }
         // Whatever changed the purchaser's purchase changes what the family shares of it.
         if !record.isFamilyShared {
             logged("share \(record.originalTransactionIdentifier) with the family") {
                 try shareWithFamily(record.originalTransactionIdentifier, purchaser: record.appleId)
             }
         }
+    }
+
+    /// How `subscription`'s renewal differs from what the server was last told of it, nil when it does not (or when
+    /// nothing of it was told this run). Apple tells every change: an offer code that renews into another plan told
+    /// nothing, and the profile said the old plan renews while Apple's sheet said it switches (session 24).
+    public func untoldRenewalChange(_ subscription: SubscriptionRecord) -> String? {
+        guard let told = renewalsTold[subscription.originalTransactionId] else { return nil }
+        let now = RenewalTold(subscription)
+        guard now != told else { return nil }
+        return "Apple changed the renewal of \(subscription.originalTransactionId) (\(told) → \(now)) without telling "
+            + "the server"
     }
 
     /// Apple's signing time for a notification: now, and after every one signed before, so two notifications

@@ -30,6 +30,12 @@ extension PaymentQueue {
             }
             if let running {
                 try store.applyAtNextRenewal(applied, to: running.originalTransactionId, renewingTo: product)
+                // Apple tells the server (OFFER_REDEEMED, DOWNGRADE when it renews into another plan then): without
+                // it, the profile said the old plan "renews" while Apple's sheet said it switches (session 24).
+                if let changed = try store.ledger.subscription(running.originalTransactionId) {
+                    let switches = product.productIdentifier != running.productId
+                    try store.notifyLatest(.offerRedeemed, switches ? .downgrade : nil, changed)
+                }
                 return nil
             }
             paymentCount += 1

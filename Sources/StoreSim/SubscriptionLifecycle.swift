@@ -126,6 +126,11 @@ extension AppStore {
             kind, samePeriod: product.subscriptionPeriod == currentProduct?.subscriptionPeriod)
         guard isUpgrade else {
             subscription.autoRenewProductId = product.productIdentifier
+            // Another plan chosen after cancelling is a wish to go on with it: Apple renews into it then.
+            if !subscription.autoRenew {
+                subscription.autoRenew = true
+                subscription.expirationIntent = nil
+            }
             // Chosen at the price Apple's sheet showed: a consent the old plan waited for is no longer asked.
             if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
             try ledger.save(subscription)

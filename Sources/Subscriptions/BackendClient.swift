@@ -234,11 +234,13 @@ public final class BackendClient {
 
     /// The current identity's levels and subscriptions.
     /// `credentials`: whom to ask about, when not the reader signed in (the phone's anonymous identity).
+    /// `askingApple`: the server reads Apple's records first (`POST /v1/me/sync`), as after a change on Apple's sheet.
     public func me(
-        as credentials: BackendCredentials? = nil,
+        as credentials: BackendCredentials? = nil, askingApple: Bool = false,
         completion: @escaping (Result<(AccessAnswer, [SubscriptionSummary]), BackendFailure>) -> Void
     ) {
-        send("GET", "/v1/me", body: [], session: credentials) { result in
+        let (method, path) = askingApple ? ("POST", "/v1/me/sync") : ("GET", "/v1/me")
+        send(method, path, body: [], session: credentials) { result in
             completion(result.flatMap { Self.decode(MeBody.self, $0).map { ($0.access, $0.subscriptions) } })
         }
     }

@@ -333,7 +333,10 @@ public final class SubscriptionCoordinator {
     /// Asks the backend again for the current identity's levels and subscriptions (the profile opened,
     /// the app became active, a renewal or a refund happened).
     /// `completion`: the subscriptions listed for the identity asked as; nil when the backend did not answer.
-    public func reloadAccess(completion: @escaping (SubscriptionList?) -> Void = { _ in }) {
+    /// `askingApple`: after the reader changed something on Apple's sheet, the server reads Apple's records first.
+    public func reloadAccess(
+        askingApple: Bool = false, completion: @escaping (SubscriptionList?) -> Void = { _ in }
+    ) {
         let asked = storedAccess().identity
         guard storage.accountSession != nil || storage.anonymousIdentity != nil else {
             return completion(SubscriptionList(identity: asked, subscriptions: []))
@@ -341,7 +344,7 @@ public final class SubscriptionCoordinator {
         // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
         reloadPhoneIdentity(clearingFirst: false)
         let askedAs = anonymousId
-        backend.me { [self] result in
+        backend.me(askingApple: askingApple) { [self] result in
             switch result {
             case .success(let (answer, subscriptions)):
                 save(answer, askedAs: askedAs)
