@@ -130,8 +130,11 @@ extension ScreenBuilder {
         if let first = sheet.first {
             let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
             rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
-            // With a change waiting for the renewal, the plan it is on is offered again, to keep it.
-            var plans = otherPlans(than: first.productId, state).filter { $0.productId != first.renewsInto }
+            // With a change waiting for the renewal, the plan it is on is offered again, to keep it. In billing retry
+            // Apple changes nothing until the payment works: only the cancel is offered.
+            var plans = otherPlans(than: first.productId, state).filter {
+                $0.productId != first.renewsInto && !first.inBillingRetry
+            }
             if first.renewsInto != nil, let current = state.offers?.first(where: { $0.productId == first.productId }) {
                 plans.insert(current, at: 0)
             }

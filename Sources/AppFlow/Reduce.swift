@@ -300,7 +300,7 @@ private func carryOn(_ outcome: PurchaseOutcome, _ state: inout AppState) {
     case .cancelled, .pending, .refused:
         break
     default:
-        if let alert = purchaseAlert(outcome) { state.tell(alert) }
+        if let alert = purchaseAlert(outcome, signedIn: state.isSignedIn) { state.tell(alert) }
         if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.heldElsewhere), &state) }
     }
 }
@@ -337,11 +337,11 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     default:
         break
     }
-    if let alert = purchaseAlert(outcome) { state.tell(alert) }
+    if let alert = purchaseAlert(outcome, signedIn: state.isSignedIn) { state.tell(alert) }
 }
 
 /// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must).
-private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
+private func purchaseAlert(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
     switch outcome {
     case .purchased, .cancelled, .refused(.purchaseInProgress), .ownedByAnotherAccount(canMove: true):
         nil
@@ -361,6 +361,13 @@ private func purchaseAlert(_ outcome: PurchaseOutcome) -> Alert? {
             message:
                 "This Apple ID already pays for another account's subscription, and it stays with that account. You were not charged."
         )
+    case .chargedForAnotherOwner where signedIn:
+        Alert(
+            title: "Subscription held elsewhere",
+            message:
+                "The App Store charged this Apple ID, but the subscription it paid for belongs to another account and "
+                + "stays with it for now (a subscription moves at most 3 times in 30 days). Nothing was unlocked "
+                + "here. Restore purchase can move it to you later.")
     case .chargedForAnotherOwner:
         Alert(
             title: "Subscription held elsewhere",

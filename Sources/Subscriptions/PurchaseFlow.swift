@@ -342,8 +342,10 @@ extension SubscriptionCoordinator {
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
                             return askPhonesGuest(guest, about: original, transaction.productIdentifier, completion)
                         }
-                        if storage.accountSession == nil, freshCharge {
-                            // A resubscription under an original someone else holds: paid, and still theirs.
+                        if freshCharge {
+                            // A resubscription under an original someone else holds: paid, and still theirs (an
+                            // account's too, when the purchase moved too often to follow who paid): "Move it?" spoke
+                            // as if nothing had been charged (session 24).
                             log("the payment went to a subscription someone else holds: nothing unlocked here")
                             return completion(.chargedForAnotherOwner)
                         }

@@ -212,9 +212,10 @@ import WhiteLabel
                 "Manage my subscription", "Plan: Premium Monthly",
                 "Next renewal: 2026-04-02",
             ])
-        // The press goes to Apple; the sheet changes when Apple answers with it, not before.
+        // The press goes to Apple; the sheet changes when Apple answers with it, not before. The profile under it asks
+        // the server to read Apple's records, so it says the change without waiting for Apple's notification.
         let before = state
-        #expect(try choose(.setAutoRenew(false), &state) == [.setAutoRenew(false)])
+        #expect(try choose(.setAutoRenew(false), &state) == [.setAutoRenew(false), .reloadAccessAskingApple])
         #expect(state.manageSheet == before.manageSheet)
 
         // A raised price waiting for consent renews only if agreed to: the sheet says so rather than "Next renewal".
@@ -223,6 +224,17 @@ import WhiteLabel
             willAutoRenew: true, waitsForPriceConsent: true)
         _ = reduce(&state, .manageSheetShown([waiting]))
         #expect(state.screen.rows.map(\.text).contains("Ends on 2026-04-02 unless you agree to the new price"))
+
+        // Past its grace, Apple retries the payment: the sheet says so and offers the cancel, not a switch.
+        var retrying = ManagedSubscription(
+            productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
+            willAutoRenew: true)
+        retrying.inBillingRetry = true
+        _ = reduce(&state, .manageSheetShown([retrying]))
+        let rows = state.screen.rows.map(\.text)
+        #expect(rows.contains("Renewal failed on 2026-04-02: no access while Apple retries the payment"))
+        #expect(rows.contains("[ Cancel subscription ]") || rows.contains("Cancel subscription"))
+        #expect(!rows.contains { $0.contains("Switch to") })
     }
 
     /// Two messages at once (a session ended, then the purchase it stopped): each is read, in turn, not the later
