@@ -38,7 +38,8 @@ enum FuzzCommand {
         // A run takes a minute or two: on a terminal, stderr counts the sessions as they go.
         let showProgress = isatty(STDERR_FILENO) == 1
         // `--session N` runs that one session of the run, as it runs among the others (to replay a crash).
-        let only = try options["--session"].map { _ in try options.integer("--session", in: 0...10_000_000, default: 0)
+        let only = try options["--session"].map { _ in
+            try options.integer("--session", in: 0...(fuzzOptions.runs - 1), default: 0)
         }
         let result = fuzzer.run(sessions: only.map { $0..<$0 + 1 }) { session in
             guard showProgress, (session + 1) % 50 == 0 || session + 1 == fuzzOptions.runs else { return }
@@ -79,6 +80,10 @@ enum FuzzCommand {
             apps = resources.appNames()
         } else {
             _ = try AppArgument.load(apps[0])  // a bad name or config stops here, before any session
+            // A config file by its path, as a saved failure names it: absolute, so it replays from anywhere.
+            if apps[0].contains("/") || apps[0].hasSuffix(".json") {
+                apps = [URL(fileURLWithPath: apps[0]).standardizedFileURL.path]
+            }
         }
         var defect: CoordinatorDefect?
         if let name = options["--defect"] {
@@ -113,6 +118,13 @@ enum FuzzCommand {
                 )
             }
             chosen.insert(invariant)
+        }
+        // An empty list would watch nothing and still print that the invariants held.
+        if chosen.isEmpty {
+            throw UsageError(
+                message:
+                    "--invariants takes numbers from 1 to \(Invariant.allCases.count) separated by commas, not \"\(list)\""
+            )
         }
         return chosen
     }

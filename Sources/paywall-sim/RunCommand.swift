@@ -145,6 +145,11 @@ enum RunCommand {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             guard !isFolder else { throw UsageError(message: "--record: \(path) is a folder, not a file") }
             guard access(path, W_OK) == 0 else { throw UsageError(message: "--record: cannot write \(path)") }
+            // Only an earlier recording is written over: any other file is not this command's to destroy.
+            let head = FileManager.default.contents(atPath: path).map { String(decoding: $0.prefix(64), as: UTF8.self) }
+            guard head?.isEmpty ?? true || head?.hasPrefix("# recorded by paywall-sim") == true else {
+                throw UsageError(message: "--record: \(path) exists and is not a recording; name a new file")
+            }
             return
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -51,6 +51,9 @@ import Testing
         (["fuzz", "--seed", "x"], "--seed takes a whole number, not \"x\""),
         (["fuzz", "--app", "nope"], "no demo app named \"nope\""),
         (["fuzz", "--turbo"], "unknown option \"--turbo\""),
+        // An empty list watched nothing and still said the invariants held (session 24).
+        (["fuzz", "--invariants", ""], "--invariants takes numbers from 1 to 23 separated by commas, not \"\""),
+        (["fuzz", "--runs", "3", "--session", "3"], "--session takes a whole number from 0 to 2, not \"3\""),
     ])
     func badUsageExitsTwoWithOneMessage(arguments: [String], message: String) throws {
         let result = try TestSupport.runBinary(arguments)

@@ -40,6 +40,16 @@ import Testing
         #expect(report.cases.contains { $0.name == "Buying the monthly plan" && $0.child == nil })
     }
 
+    /// A report that cannot be written is refused before the scenarios run, not after them (session 24).
+    @Test func aJUnitReportThatCannotBeWrittenIsRefusedAtTheStart() throws {
+        let directory = try folder(["a.scenario": passing])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory, "--junit", directory])
+        #expect(result.code == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr.contains("--junit: \(directory) is a folder, not a file"))
+    }
+
     @Test func tapFollowsTheLineGrammarAndBailsOutOnAMalformedFile() throws {
         let directory = try folder(["a.scenario": passing, "b.scenario": failing])
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -148,6 +148,18 @@ import WhiteLabel
         #expect(result.code == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// A file that is not an earlier recording is not `run`'s to write over (found in session 24).
+    @Test func aRecordingNeverWritesOverAnotherFile() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/notes.txt"
+        try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(["run", "--ephemeral", "--record", path])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("--record: \(path) exists and is not a recording; name a new file"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
+    }
 }
 
 /// A reopened folder is checked before anything writes into it.
