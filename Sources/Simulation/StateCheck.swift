@@ -24,8 +24,8 @@ public enum StateCheck {
     /// Everything a reopened folder must be before any of it is opened, the files of the phone `phone` too;
     /// throws naming the file.
     static func check(folder: String, phone: String) throws(WorldSetupError) {
-        try checkShape(folder: folder)
         try checkKind("\(folder)/devices/\(phone)", isFolder: true, holds: "a phone's files")
+        try checkShape(folder: folder)
         for name in databases {
             let path = "\(folder)/\(name)"
             guard FileManager.default.fileExists(atPath: path) else { continue }
@@ -83,6 +83,18 @@ public enum StateCheck {
     /// Both databases or neither: a ledger's purchases are the App Store's transactions, checked against its file.
     public static func checkKeptTogether(folder: String) throws(WorldSetupError) {
         let present = databases.filter { FileManager.default.fileExists(atPath: "\(folder)/\($0)") }
+        // Neither database, beside what only a run that wrote them leaves (its clock, its phones' files): the records
+        // are gone, and new empty ones would meet phones holding tokens and levels nobody issued.
+        let phones = (try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/devices")) ?? []
+        let leftBehind =
+            (FileManager.default.fileExists(atPath: "\(folder)/clock") ? ["clock"] : [])
+            + (phones.isEmpty ? [] : ["devices/"])
+        if present.isEmpty, !leftBehind.isEmpty {
+            throw WorldSetupError(
+                description:
+                    "\(folder): appstore.sqlite and backend.sqlite are missing beside \(leftBehind.joined(separator: " and ")):"
+                    + " the records of this folder's purchases are gone; restore them or start a new folder")
+        }
         guard present.count == 1, let missing = databases.first(where: { !present.contains($0) }) else { return }
         let gone =
             missing == "backend.sqlite"

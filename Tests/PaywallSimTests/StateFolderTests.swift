@@ -221,6 +221,20 @@ import WhiteLabel
         #expect(result.stderr.contains("appstore.sqlite does not hold: the store's file was emptied or replaced"))
     }
 
+    /// Both databases gone beside the phones' files and the clock: refused, and nothing made (session 24: the folder
+    /// was taken as new, and its phones held tokens and levels the new records never issued).
+    @Test func bothDatabasesGoneBesideThePhonesIsRefusedAndNothingIsMade() throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        removeDatabase("appstore.sqlite", in: directory)
+        removeDatabase("backend.sqlite", in: directory)
+        let before = try files(directory)
+        let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("appstore.sqlite and backend.sqlite are missing beside clock and devices/"))
+        #expect(try files(directory) == before)
+    }
+
     /// A database of 0 bytes is one emptied, not a new one: SQLite would take it as new, and the run would
     /// build a fresh schema over it, every purchase it held gone without a word.
     @Test(arguments: ["appstore.sqlite", "backend.sqlite"])
