@@ -24,7 +24,16 @@ extension Backend {
         let refreshToken: String
     }
 
-    static let minimumPasswordLength = 8
+    public static let minimumPasswordLength = 8
+
+    /// Why the backend would refuse to sign up these credentials, in words; nil when it would take them.
+    public static func credentialsProblem(email: String, password: String) -> String? {
+        if !looksLikeEmail(email.lowercased()) { return "\"\(email)\" is not an email address" }
+        if password.count < minimumPasswordLength {
+            return "a password needs at least \(minimumPasswordLength) characters"
+        }
+        return nil
+    }
 
     func signUp(_ request: HTTPRequest) -> HTTPResponse {
         answering {

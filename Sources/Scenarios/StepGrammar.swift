@@ -13,6 +13,9 @@ enum StepGrammar {
             // Credentials may be quoted: a recording writes a password with a space or a `#` so.
             let credentials = try QuotedWords.split(rest)
             guard credentials.count == 2 else { throw StepError("write account EMAIL PASSWORD") }
+            if let problem = World.accountProblem(email: credentials[0], password: credentials[1]) {
+                throw StepError("account: \(problem)")
+            }
             return .setup(.account(email: credentials[0], password: credentials[1]))
         case "app", "storekit", "seed", "device", "apple-id", "defect", "restore-policy":
             return .setup(try setup(words[0], arguments))

@@ -75,6 +75,11 @@ extension WorldAction {
             guard arguments.count == 2, arguments[0] == "faults" else {
                 throw WorldActionTextError("write clear faults TARGET")
             }
+            // Known when the file is read, as `inject`'s targets are: not a failed step halfway through the run.
+            guard StoreFaultTarget(rawValue: arguments[1]) != nil else {
+                let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
+                throw WorldActionTextError("clear faults takes an App Store fault target (\(targets)), not \"\(arguments[1])\"")
+            }
             return .clearFaults(arguments[1])
         case ("ask-to-buy", ["on"]), ("ask-to-buy", ["off"]): return .askToBuy(arguments == ["on"])
         case ("ask-to-buy", _): throw WorldActionTextError("write ask-to-buy on or ask-to-buy off")
@@ -111,7 +116,13 @@ extension WorldAction {
         case ("family", ["sharing", "on"]), ("family", ["sharing", "off"]): return .familySharing(arguments[1] == "on")
         case ("family", _):
             throw WorldActionTextError("write family add APPLE_ID, family remove APPLE_ID or family sharing on|off")
-        case ("storefront", _): return .storefront(try single(arguments, "storefront CODE (USA, GBR, …)"))
+        case ("storefront", _):
+            let code = try single(arguments, "storefront CODE (USA, GBR, …)")
+            guard Storefront.named(code) != nil else {
+                let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
+                throw WorldActionTextError("unknown storefront \"\(code)\" (storefronts: \(known))")
+            }
+            return .storefront(code)
         case ("locale", _): return .locale(try single(arguments, "locale ID (en_US, …)"))
         case ("latency", _):
             let name = try single(arguments, "latency PROFILE")

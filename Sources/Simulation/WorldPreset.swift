@@ -1,3 +1,4 @@
+import BackendSim
 import FoundationEssentials
 import SimKernel
 import StoreSim
@@ -16,6 +17,11 @@ extension World {
             store.storefront = named
         }
         if let locale { store.locale = locale }
+    }
+
+    /// Why `account EMAIL PASSWORD` could not be made: the backend's rules, said when a scenario is read.
+    public static func accountProblem(email: String, password: String) -> String? {
+        Backend.credentialsProblem(email: email, password: password)
     }
 
     /// Signs an account up on the backend, as if the reader had made it on another phone earlier.
