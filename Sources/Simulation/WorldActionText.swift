@@ -78,7 +78,8 @@ extension WorldAction {
             // Known when the file is read, as `inject`'s targets are: not a failed step halfway through the run.
             guard StoreFaultTarget(rawValue: arguments[1]) != nil else {
                 let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
-                throw WorldActionTextError("clear faults takes an App Store fault target (\(targets)), not \"\(arguments[1])\"")
+                throw WorldActionTextError(
+                    "clear faults takes an App Store fault target (\(targets)), not \"\(arguments[1])\"")
             }
             return .clearFaults(arguments[1])
         case ("ask-to-buy", ["on"]), ("ask-to-buy", ["off"]): return .askToBuy(arguments == ["on"])
