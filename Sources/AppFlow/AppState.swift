@@ -132,6 +132,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     public let graceExpires: Int64?
     /// Past its grace, Apple retries the payment: no access now, a charge when the payment method works again.
     public var inBillingRetry = false
+    /// The plans of its group the App Store sells here, itself included, at its price now.
+    public var plans: [ManagedPlan] = []
     /// A price increase waits for the reader's consent: it renews at `expires` only if they agree.
     public let waitsForPriceConsent: Bool
     /// The plan it switches to at `expires` (a change already made) and its title; nil when it renews as it is.
@@ -150,6 +152,19 @@ public struct ManagedSubscription: Equatable, Sendable {
         self.willAutoRenew = willAutoRenew
         self.graceExpires = graceExpires
         self.waitsForPriceConsent = waitsForPriceConsent
+    }
+}
+
+/// A plan of a subscription's group on Apple's manage sheet, in the App Store's words and price.
+public struct ManagedPlan: Equatable, Sendable {
+    public let productId: String
+    public let title: String
+    public let localizedPrice: String
+
+    public init(productId: String, title: String, localizedPrice: String) {
+        self.productId = productId
+        self.title = title
+        self.localizedPrice = localizedPrice
     }
 }
 

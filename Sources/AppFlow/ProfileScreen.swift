@@ -83,10 +83,23 @@ extension ScreenBuilder {
 
     /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses.
     static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
-        let price = state.offers?.first { $0.productId == productId }?.product.localizedPrice
+        let first = state.manageSheet?.first
+        // Apple's price now, as its sheet holds it: the paywall's may be older than a raise.
+        let plan = first?.plans.first { $0.productId == productId }
         // The plan it is on, while a change waits for the renewal: choosing it undoes the change.
-        let keeps = state.manageSheet?.first.map { $0.productId == productId && $0.renewsInto != nil } ?? false
-        return "\(keeps ? "Keep" : "Switch to") \(title(of: productId, state))" + (price.map { " (\($0))" } ?? "")
+        let keeps = first.map { $0.productId == productId && $0.renewsInto != nil } ?? false
+        let title = plan?.title ?? title(of: productId, state)
+        return "\(keeps ? "Keep" : "Switch to") \(title)" + (plan.map { " (\($0.localizedPrice))" } ?? "")
+    }
+
+    /// The plans Apple's sheet offers for `subscription`: the group's others, and the plan it is on while a change
+    /// waits for the renewal (to keep it); none in billing retry, where Apple changes nothing until the payment works.
+    static func switchablePlans(_ subscription: ManagedSubscription) -> [ManagedPlan] {
+        guard !subscription.inBillingRetry else { return [] }
+        return subscription.plans.filter { plan in
+            plan.productId != subscription.renewsInto
+                && (plan.productId != subscription.productId || subscription.renewsInto != nil)
+        }
     }
 
     /// Apple's "Manage subscriptions" sheet, opened by "Manage my subscription": what the phone's Apple ID pays
@@ -130,15 +143,7 @@ extension ScreenBuilder {
         if let first = sheet.first {
             let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
             rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
-            // With a change waiting for the renewal, the plan it is on is offered again, to keep it. In billing retry
-            // Apple changes nothing until the payment works: only the cancel is offered.
-            var plans = otherPlans(than: first.productId, state).filter {
-                $0.productId != first.renewsInto && !first.inBillingRetry
-            }
-            if first.renewsInto != nil, let current = state.offers?.first(where: { $0.productId == first.productId }) {
-                plans.insert(current, at: 0)
-            }
-            for offer in plans {
+            for offer in switchablePlans(first) {
                 // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
                 rows.append(
                     Row(
@@ -161,4 +166,6 @@ extension ScreenBuilder {
 extension AppState {
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
     public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
+    /// The plans Apple's sheet offers now for its first subscription (`ScreenBuilder.switchablePlans`).
+    public var switchablePlans: [ManagedPlan] { manageSheet?.first.map(ScreenBuilder.switchablePlans) ?? [] }
 }

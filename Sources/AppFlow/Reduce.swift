@@ -58,6 +58,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     }
     closeSubscriptionPage(&state)
     releaseAccountRequirement(&state)
+    releaseTransferPrompt(&state)
     effects += offerMoveToAccount(&state)
     return effects + settleContent(&state)
 }
@@ -93,6 +94,15 @@ private func releaseAccountRequirement(_ state: inout AppState) {
     }
     pop(&state)
     popPurchaseAndAccountScreens(&state)
+}
+
+/// "Move your subscription?" asks about the phone's own subscription: once the phone's guest holds none (moved by a
+/// request whose answer was lost, ended, refunded), there is nothing to move, and the question goes.
+private func releaseTransferPrompt(_ state: inout AppState) {
+    guard state.route == .transferPrompt(.anonymousToAccount), state.operation == nil, state.isSignedIn,
+        state.access.unmovedLevels.isEmpty
+    else { return }
+    pop(&state)
 }
 
 /// The subscription page is for readers who have not subscribed (seed 000): once the reader holds levels and

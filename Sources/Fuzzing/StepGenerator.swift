@@ -108,14 +108,10 @@ struct StepGenerator {
             let offer = pick(offers).id
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
-            // Auto-renew of the first subscription Apple's sheet lists, another plan of its group (issue 15).
-            let offers = state.offers ?? []
+            // Auto-renew of the first subscription Apple's sheet lists, another plan of its group (issue 15), or the
+            // plan it is on while a change waits (to keep it).
             let running = state.manageSheet?.first
-            let group = offers.first { $0.productId == running?.productId }?.product.subscriptionGroupIdentifier
-            let plans = offers.filter {
-                $0.productId != running?.productId && $0.product.subscriptionGroupIdentifier == group
-            }
-            let switches = group == nil ? [] : plans.map { ReaderAction.changePlan($0.productId) }
+            let switches = state.switchablePlans.map { ReaderAction.changePlan($0.productId) }
             let renewal = running.map { [ReaderAction.setAutoRenew(!$0.willAutoRenew)] } ?? []
             return pick(renewal + [.back, .openFeed] + switches + switches)
         case .profile:

@@ -17,6 +17,9 @@ enum ManageSheetTruth {
                 waitsForPriceConsent: $0.waitsForPriceConsent, renewsInto: $0.renewsInto,
                 renewsIntoTitle: $0.renewsIntoTitle)
             shown.inBillingRetry = $0.inBillingRetry
+            shown.plans = $0.plans.map {
+                ManagedPlan(productId: $0.productId, title: $0.title, localizedPrice: $0.localizedPrice)
+            }
             return shown
         }
     }

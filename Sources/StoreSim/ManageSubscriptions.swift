@@ -20,6 +20,16 @@ public struct ManageSheet: Equatable, Sendable {
         /// The product it renews into at the period's end, when a plan change is set for then, and its title.
         public let renewsInto: String?
         public let renewsIntoTitle: String?
+        /// The plans of its group the store sells here, itself included, at the store's price now (a raised one too):
+        /// what the sheet offers to switch to, in Apple's words, not the app's (its paywall may be older news).
+        public var plans: [Plan] = []
+    }
+
+    /// A plan of a subscription's group as Apple's sheet offers it.
+    public struct Plan: Equatable, Sendable {
+        public let productId: String
+        public let title: String
+        public let localizedPrice: String
     }
 
     public let appleId: String
@@ -62,6 +72,14 @@ extension PaymentQueue {
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
                         ?? subscription.autoRenewProductId : nil)
             entry.inBillingRetry = subscription.state == .billingRetry
+            let group = store.catalog.specs.filter { $0.subscriptionGroup == subscription.groupId }.map(\.productId)
+            let sold = store.products(for: group).products
+            // In the catalog's order, as App Store Connect ranks a group's plans.
+            entry.plans = group.compactMap { id in
+                sold.first { $0.productIdentifier == id }.map {
+                    ManageSheet.Plan(productId: id, title: $0.localizedTitle, localizedPrice: $0.localizedPrice)
+                }
+            }
             return entry
         }
         return ManageSheet(appleId: appleId, entries: entries)

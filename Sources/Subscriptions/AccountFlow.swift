@@ -128,8 +128,14 @@ extension SubscriptionCoordinator {
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
             case .failure(let failure):
-                log("transfer failed: \(failure); the subscription stays on this phone")
-                completion(.failed(message: Self.notMoved("The subscription could not be moved. Please try again.")))
+                // No answer (a timeout, a lost answer, a 500): the server may have moved it. Both identities are asked
+                // again, and the profile shows where it is; "it stays on this phone" was untrue of a lost answer.
+                log("transfer unanswered: \(failure); asking where the subscription is now")
+                reloadAccess()
+                completion(
+                    .failed(
+                        message: "The move to your account could not be confirmed. "
+                            + "Your profile shows where your subscription is now."))
             }
         }
     }
