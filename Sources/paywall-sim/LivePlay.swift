@@ -25,6 +25,7 @@ enum LivePlay {
         if FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), isDirectory {
             throw UsageError(message: "--live plays one scenario file; \(paths[0]) is a folder")
         }
+        if let cast = options["--cast"] { try OutputFile.check(cast, option: "--cast", ownOutput: OutputFile.isCast) }
         let pace = try self.pace(options["--pace"])
         let scenarios = try ScenarioArgument.load(paths[0], option: "--live")
         let replay = LiveReplay(scenario: scenarios[0], resources: AppArgument.resources, paceSeconds: pace)

@@ -23,7 +23,9 @@ enum PlayCommand {
         }
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
         // Before any scenario runs: a report that cannot be written is known at once, not after the whole run.
-        if let path = options["--junit"] { try checkReportPath(path) }
+        if let path = options["--junit"] {
+            try OutputFile.check(path, option: "--junit", ownOutput: OutputFile.isJUnit)
+        }
         if options.has("--live") { return try LivePlay.main(paths: paths, options: options) }
         for option in ["--pace", "--cast"] where options[option] != nil {
             throw UsageError(message: "\(option) goes with --live")
@@ -88,17 +90,6 @@ enum PlayCommand {
             try write(ScenarioReports.junit(timedRuns(scenarios), malformed: malformed), to: path)
         }
         return ExitCode.badInput
-    }
-
-    private static func checkReportPath(_ path: String) throws(UsageError) {
-        var isFolder = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
-            throw UsageError(message: "--junit: \(path) is a folder, not a file")
-        }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
-            throw UsageError(message: "--junit: no folder \(folder) to write \(path) in")
-        }
     }
 
     private static func write(_ text: String, to path: String) throws(UsageError) {

@@ -140,24 +140,6 @@ enum RunCommand {
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.
     private static func checkRecordPath(_ path: String) throws(UsageError) {
-        guard !path.isEmpty else { throw UsageError(message: "--record needs a file name, not an empty one") }
-        var isFolder = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard !isFolder else { throw UsageError(message: "--record: \(path) is a folder, not a file") }
-            guard access(path, W_OK) == 0 else { throw UsageError(message: "--record: cannot write \(path)") }
-            // Only an earlier recording is written over: any other file is not this command's to destroy.
-            let head = FileManager.default.contents(atPath: path).map { String(decoding: $0.prefix(64), as: UTF8.self) }
-            guard head?.isEmpty ?? true || head?.hasPrefix("# recorded by paywall-sim") == true else {
-                throw UsageError(message: "--record: \(path) exists and is not a recording; name a new file")
-            }
-            return
-        }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
-            throw UsageError(message: "--record: no folder \(folder) to write \(path) in")
-        }
-        guard access(folder, W_OK | X_OK) == 0 else {
-            throw UsageError(message: "--record: cannot write in \(folder)")
-        }
+        try OutputFile.check(path, option: "--record", ownOutput: OutputFile.isRecording)
     }
 }

@@ -50,6 +50,20 @@ import Testing
         #expect(result.stderr.contains("--junit: \(directory) is a folder, not a file"))
     }
 
+    /// `play --junit p.scenario p.scenario` wrote its XML over the scenario it played (session 24); `--cast` too.
+    @Test func aReportNeverWritesOverTheScenarioItPlays() throws {
+        let directory = try folder(["a.scenario": passing])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/a.scenario"
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        for options in [["--junit", path], ["--live", "--cast", path]] {
+            let result = try TestSupport.runBinary(["play", path] + options)
+            #expect(result.code == 2)
+            #expect(result.stderr.contains("\(path) exists and is not its output; name a new file"), "\(result.stderr)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        }
+    }
+
     @Test func tapFollowsTheLineGrammarAndBailsOutOnAMalformedFile() throws {
         let directory = try folder(["a.scenario": passing, "b.scenario": failing])
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -157,7 +157,7 @@ import WhiteLabel
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try TestSupport.runBinary(["run", "--ephemeral", "--record", path])
         #expect(result.code == 2)
-        #expect(result.stderr.contains("--record: \(path) exists and is not a recording; name a new file"))
+        #expect(result.stderr.contains("--record: \(path) exists and is not its output; name a new file"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 }
