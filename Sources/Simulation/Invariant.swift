@@ -49,7 +49,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall, the manage sheet with the App Store "
                 + "(every subscription Apple may still charge listed, to cancel)"
         case .familySharedFollowsSharing:
-            "family-shared access only while the purchaser shares: none after Apple's REVOKE"
+            "family-shared access only while the purchaser shares: none after Apple's REVOKE, and granted while the "
+                + "purchaser's shared subscription gives access (its grace period too)"
         case .parentalGateFirst:
             "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
         case .refundTakesAccessBack:

@@ -88,7 +88,8 @@ struct ToldCheck {
                 "\(world.deviceName) was told \(Self.describe(outcome.told)) but holds \(WorldReading.list(levels)) "
                     + "(before: \(WorldReading.list(outcome.levelsBefore)))")
         case .purchase(.ownedByAnotherAccount):
-            if let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
+            // A purchase carried on (a parent's approval of another account's request) is not this reader's payment.
+            if !outcome.carriedOn, let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount),
             .purchase(.chargedForAnotherOwner):

@@ -70,7 +70,11 @@ extension AppStore {
     /// member who has none while it is shareable, shared and entitled; a renewal when the purchaser's period
     /// moved on; REVOKE when sharing stopped, the member left, or the purchase was refunded. An expiry or a
     /// billing problem ends the member's access with the period's end, as the purchaser's.
-    func shareWithFamily(_ original: String, purchaser: String) throws(DatabaseError) {
+    /// `told`: the purchaser's notification that asked, when one did: a failed renewal and the end of its grace are
+    /// the members' news too (their shares keep access through the purchaser's grace, and lose it with it).
+    func shareWithFamily(
+        _ original: String, purchaser: String, told: (NotificationType, NotificationSubtype?)? = nil
+    ) throws(DatabaseError) {
         // Asked on every notification: without a family ever written for the purchaser, nothing is read.
         guard try ledger.mayHaveFamily(purchaser) else { return }
         let members = try ledger.familyMembers(of: purchaser)
@@ -96,8 +100,26 @@ extension AppStore {
                 try revoke(share, subscription)
             } else if entitled {
                 try renew(share, to: latest, subscription)
+                if let (type, subtype) = told, type == .didFailToRenew || type == .gracePeriodExpired {
+                    try tellShare(share, type, subtype, subscription)
+                }
+            } else if let (type, subtype) = told, type == .gracePeriodExpired || type == .didFailToRenew {
+                try tellShare(share, type, subtype, subscription)
             }
         }
+    }
+
+    /// The purchaser's billing news, told of the member's share: their access follows the purchaser's grace (a member
+    /// lost access at once while the purchaser kept it through grace, session 24).
+    private func tellShare(
+        _ share: FamilyShare, _ type: NotificationType, _ subtype: NotificationSubtype?,
+        _ subscription: SubscriptionRecord?
+    ) throws(DatabaseError) {
+        guard let latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last else {
+            return
+        }
+        log("family share \(share.originalTransactionId): \(type.rawValue) as the purchaser's")
+        notify(type, subtype, latest, shared(subscription, as: latest))
     }
 
     private func startShare(

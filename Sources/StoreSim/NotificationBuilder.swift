@@ -43,7 +43,8 @@ extension AppStore {
         // Whatever changed the purchaser's purchase changes what the family shares of it.
         if !record.isFamilyShared {
             logged("share \(record.originalTransactionIdentifier) with the family") {
-                try shareWithFamily(record.originalTransactionIdentifier, purchaser: record.appleId)
+                try shareWithFamily(
+                    record.originalTransactionIdentifier, purchaser: record.appleId, told: (type, subtype))
             }
         }
     }

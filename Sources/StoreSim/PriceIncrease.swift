@@ -30,9 +30,7 @@ extension AppStore {
         try ledger.save(increase)
         priceIncreases[key] = increase
         productsAnswers = [:]
-        log(
-            "price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")",
-            event: .priceRaised(productId: productIdentifier))
+        log("price of \(productIdentifier) raised: \(priceChangeText(productIdentifier) ?? "\(newPrice)")")
         try requestPriceIncreaseConsent(productIdentifier: productIdentifier)
         return true
     }

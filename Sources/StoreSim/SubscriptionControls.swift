@@ -87,6 +87,11 @@ extension AppStore {
     /// App Store Connect raises the price of `productIdentifier` with consent required: every
     /// subscriber is asked (PRICE_INCREASE/PENDING) and, without consent by the period end, expires.
     public func requestPriceIncreaseConsent(productIdentifier: String) throws(DatabaseError) {
+        // Xcode's "Request Price Increase Consent" is the raise as far as the subscriber can tell: it asks consent
+        // with or without a new price set in App Store Connect.
+        log(
+            "consent to a raised price of \(productIdentifier) requested",
+            event: .priceRaised(productId: productIdentifier))
         for subscription in try ledger.allSubscriptions()
         where subscription.autoRenewProductId == productIdentifier && subscription.state.isEntitled {
             var asked = subscription

@@ -107,6 +107,9 @@ extension AppStore {
         if product.productIdentifier == current.productId {
             if current.autoRenewProductId != current.productId {
                 subscription.autoRenewProductId = current.productId
+                // Kept after cancelling: a wish to go on with it, as another plan chosen then is.
+                subscription.autoRenew = true
+                subscription.expirationIntent = nil
                 if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
                 try ledger.save(subscription)
                 log(

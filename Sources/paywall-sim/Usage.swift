@@ -157,7 +157,8 @@ enum Usage {
             its manage sheet lists what the App Store holds for the phone's Apple ID, every
             subscription Apple may still charge (billing retry too) among it
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
-            is live only in the family, and the backend grants nothing after Apple's REVOKE
+            is live only in the family, and the backend grants nothing after Apple's REVOKE; and
+            it grants the share while the purchaser's subscription gives access (grace too)
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
             answer to the parental gate on that phone
          16 a refund or a revocation takes access back: the backend grants nothing from a subscription
