@@ -67,13 +67,17 @@ extension AppStore {
                 return product
             }
             let formatter = PriceFormatter(locale: product.priceLocale, currencyCode: product.currencyCode)
-            return Product(
+            var raisedProduct = Product(
                 productIdentifier: product.productIdentifier, localizedTitle: product.localizedTitle,
                 localizedDescription: product.localizedDescription, price: increase.newPrice,
                 priceLocale: product.priceLocale, currencyCode: product.currencyCode,
                 localizedPrice: formatter.string(increase.newPrice), subscriptionPeriod: product.subscriptionPeriod,
                 subscriptionGroupIdentifier: product.subscriptionGroupIdentifier,
                 introductoryOffer: product.introductoryOffer)
+            // Its promotional and win-back offers stay: a raise left them out, and the lapsed reader's "Welcome
+            // back" offer vanished from the paywall with it (session 24).
+            raisedProduct.discounts = product.discounts
+            return raisedProduct
         }
         return raised
     }
