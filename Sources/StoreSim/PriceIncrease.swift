@@ -23,8 +23,10 @@ extension AppStore {
             return false
         }
         let key = "\(productIdentifier)|\(storefront.countryCode)"
-        // A second increase before the first renews starts from the price subscribers pay today.
-        let old = priceIncreases[key]?.oldPrice ?? current.price
+        // From the price sold until now: a subscriber who agreed to the last raise and renewed at it pays that (the
+        // sheet said "$4.99 → $6.99" to one paying $5.99, session 24). One who never agreed to it ends at its period's
+        // end unless they agree now, to the newest price, as this says.
+        let old = current.price
         let increase = PriceIncrease(
             productIdentifier: productIdentifier, storefront: storefront.countryCode, oldPrice: old, newPrice: newPrice)
         try ledger.save(increase)
