@@ -84,10 +84,17 @@ public final class AppStore {
         }
         // A price in a storefront the App Store does not have is a typo that sells nothing anywhere.
         for (index, product) in store.products.enumerated() {
-            for code in product.prices.keys.sorted() where Storefront.named(code) == nil {
+            var priced = product.prices.keys.map { ("prices", $0) }
+            priced += (product.introductoryOffer?.prices ?? [:]).keys.map { ("introductoryOffer.prices", $0) }
+            for (offer, spec) in (product.promotionalOffers ?? []).enumerated() {
+                priced += (spec.prices ?? [:]).keys.map { ("promotionalOffers[\(offer)].prices", $0) }
+            }
+            for (field, code) in priced.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) where Storefront.named(code) == nil
+            {
                 let known = Storefront.known.map(\.countryCode).joined(separator: ", ")
                 throw StoreSetupError(
-                    description: "store.products[\(index)].prices.\(code): unknown storefront (storefronts: \(known))")
+                    description:
+                        "store.products[\(index)].\(field).\(code): unknown storefront (storefronts: \(known))")
             }
         }
         do {

@@ -108,12 +108,14 @@ extension AppStore {
             if current.autoRenewProductId != current.productId {
                 subscription.autoRenewProductId = current.productId
                 // Kept after cancelling: a wish to go on with it, as another plan chosen then is.
+                let resumes = !current.autoRenew
                 subscription.autoRenew = true
                 subscription.expirationIntent = nil
                 if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
                 try ledger.save(subscription)
                 log(
-                    "pending change cancelled: \(current.productId) renews as it is",
+                    "pending change cancelled: \(current.productId) renews as it is"
+                        + (resumes ? ", auto-renew on again" : ""),
                     event: chosen(current, product))
                 notify(.didChangeRenewalPref, nil, latest, subscription)
             } else if !current.autoRenew {
@@ -130,7 +132,8 @@ extension AppStore {
         guard isUpgrade else {
             subscription.autoRenewProductId = product.productIdentifier
             // Another plan chosen after cancelling is a wish to go on with it: Apple renews into it then.
-            if !subscription.autoRenew {
+            let resumes = !subscription.autoRenew
+            if resumes {
                 subscription.autoRenew = true
                 subscription.expirationIntent = nil
             }
@@ -138,7 +141,8 @@ extension AppStore {
             if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
             try ledger.save(subscription)
             log(
-                "\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal",
+                "\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal"
+                    + (resumes ? ", auto-renew on again" : ""),
                 event: chosen(current, product))
             notify(.didChangeRenewalPref, .downgrade, latest, subscription)
             return latest

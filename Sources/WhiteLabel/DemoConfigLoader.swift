@@ -30,7 +30,7 @@ public enum DemoConfigLoader {
         let app = config.app
         if app.id.isEmpty { throw fail("app.id", "must not be empty") }
         if app.name.allSatisfy(\.isWhitespace) { throw fail("app.name", "must not be empty") }
-        if app.bundleId.isEmpty { throw fail("app.bundleId", "must not be empty") }
+        if app.bundleId.allSatisfy(\.isWhitespace) { throw fail("app.bundleId", "must not be empty") }
         // The id names the default state folder: a path in it would put the state elsewhere.
         if !isPlainName(app.id) {
             throw fail(
@@ -75,7 +75,12 @@ public enum DemoConfigLoader {
         try checkPaywall(app.paywall, file: file)
         let knownLevels = Set(config.backend.productLevels.values.joined())
         var contentIds: Set<String> = []
+        for (product, levels) in config.backend.productLevels.sorted(by: { $0.key < $1.key })
+        where levels.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw fail("backend.productLevels.\(product)", "names a level with no name")
+        }
         for (index, item) in app.content.enumerated() {
+            if item.id.isEmpty { throw fail("app.content[\(index)].id", "must not be empty") }
             if !contentIds.insert(item.id).inserted {
                 throw fail("app.content[\(index)].id", "\"\(item.id)\" is listed twice")
             }
@@ -117,8 +122,14 @@ public enum DemoConfigLoader {
                     file: file, location: "\(location).promotionalOffers[\(offerIndex)].id",
                     message: "\"\(offer.id)\" is listed twice for \(product.productId)")
             }
+            for (locale, localization) in product.localizations.sorted(by: { $0.key < $1.key })
+            where localization.title.allSatisfy(\.isWhitespace) {
+                throw ConfigError(
+                    file: file, location: "\(location).localizations.\(locale).title", message: "must not be empty")
+            }
             for (codeIndex, code) in (product.offerCodes ?? []).enumerated() {
-                if let other = codes.updateValue(product.productId, forKey: code.code) {
+                // Redeemed whatever its case, as the App Store's sheet takes it.
+                if let other = codes.updateValue(product.productId, forKey: code.code.lowercased()) {
                     throw ConfigError(
                         file: file, location: "\(location).offerCodes[\(codeIndex)]",
                         message: "the code \"\(code.code)\" is also an offer code of \(other)")

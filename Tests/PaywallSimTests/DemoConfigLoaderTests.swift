@@ -249,6 +249,34 @@ import WhiteLabel
         #expect(error.message.contains("is listed twice"))
     }
 
+    /// Names a reader would see empty (": $4.99 per month"), or one the backend would grant as a level.
+    @Test func emptyTitlesLevelsAndContentIdsAreRefused() throws {
+        let title = try error {
+            Self.products(&$0) { products in
+                var localizations = products[0]["localizations"] as! [String: [String: Any]]
+                localizations["en_US"]?["title"] = "  "
+                products[0]["localizations"] = localizations
+            }
+        }
+        #expect(title?.location == "store.products[0].localizations.en_US.title")
+        let level = try error {
+            Self.edit(&$0, "backend") { backend in
+                var levels = backend["productLevels"] as! [String: Any]
+                levels["com.dailynews.premium.monthly"] = ["premium", ""]
+                backend["productLevels"] = levels
+            }
+        }
+        #expect(level?.location == "backend.productLevels.com.dailynews.premium.monthly")
+        let content = try error {
+            Self.edit(&$0, "app") { app in
+                var content = app["content"] as! [[String: Any]]
+                content[0]["id"] = ""
+                app["content"] = content
+            }
+        }
+        #expect(content?.location == "app.content[0].id")
+    }
+
     /// A storefront code the App Store does not have sells nothing anywhere: refused as the world is built.
     @Test func aPriceInAnUnknownStorefrontIsRefused() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
