@@ -96,11 +96,12 @@ private func releaseAccountRequirement(_ state: inout AppState) {
     popPurchaseAndAccountScreens(&state)
 }
 
-/// "Move your subscription?" asks about the phone's own subscription: once the phone's guest holds none (moved by a
-/// request whose answer was lost, ended, refunded), there is nothing to move, and the question goes.
+/// "Move your subscription?" asks about the phone's own subscription, for the account signed in: once the phone's
+/// guest holds none (moved by a request whose answer was lost, ended, refunded), or no account is signed in any more
+/// (the session ended), there is nothing to move, or nowhere to, and the question goes.
 private func releaseTransferPrompt(_ state: inout AppState) {
-    guard state.route == .transferPrompt(.anonymousToAccount), state.operation == nil, state.isSignedIn,
-        state.access.unmovedLevels.isEmpty
+    guard state.route == .transferPrompt(.anonymousToAccount), state.operation == nil,
+        !state.isSignedIn || state.access.unmovedLevels.isEmpty
     else { return }
     pop(&state)
 }

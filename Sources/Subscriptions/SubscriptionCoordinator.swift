@@ -151,6 +151,9 @@ public final class SubscriptionCoordinator {
         log("the account's session ended: signed out")
         storage.accountSession = nil
         publishStoredAccess()
+        // The phone's guest is who reads now: its levels were the backend's word when last asked, maybe a month ago
+        // (an expired subscription opened from the cache, session 24). They are asked again.
+        if storage.anonymousIdentity != nil { reloadAccess() }
         if defect != .silentSessionEnd { onSessionEnded?(.sessionEnded(email: session.email)) }
     }
 
