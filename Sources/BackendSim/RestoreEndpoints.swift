@@ -165,7 +165,7 @@ extension Backend {
             }
             guard claims.kind == .anonymous else { throw APIError.forbidden("restore_account_owned") }
             let now = clock()
-            let moved = try ledgerChange { () throws -> AccessBody? in
+            let moved = try ledgerChange { () throws -> (AccessBody?, Bool) in
                 var restored: [String] = []
                 var refused: [RefusedBody] = []
                 var ended = false
@@ -186,14 +186,17 @@ extension Backend {
                     try ledger.move(id, from: claims.sub, to: caller.id, via: .transfer, at: now)
                     restored.append(id)
                 }
-                if restored.isEmpty, refused.isEmpty, ended { return nil }
+                // Nothing moved nor refused: the guest holds only ended purchases, or none (moved by an earlier
+                // transfer whose answer was lost): "All set" would speak of a move that did not happen.
+                if restored.isEmpty, refused.isEmpty { return (nil, ended) }
                 var answer = try accessBody(caller, newToken: false)
                 answer.restored = restored
                 answer.refused = refused
-                return answer
+                return (answer, ended)
             }
-            // Only ended purchases: the account gets nothing, and the phone is told so.
-            guard var answer = moved else { return JSONBody.response(404, ["error": "nothing_valid_to_move"]) }
+            guard var answer = moved.0 else {
+                return JSONBody.response(404, ["error": moved.1 ? "nothing_valid_to_move" : "nothing_to_move"])
+            }
             answer.error = answer.refused.first?.error
             return JSONBody.response(answer.refused.first.map { statusOf($0.error) } ?? 200, answer)
         }

@@ -125,6 +125,14 @@ extension SubscriptionCoordinator {
                 log("transfer: the subscription on this phone has ended; nothing moved")
                 reloadPhoneIdentity()
                 completion(.nothingValidToMove)
+            case .failure(.refused(_, "nothing_to_move")):
+                // The guest holds nothing (an earlier move whose answer was lost took it): asked again, and said.
+                log("transfer: the phone's guest holds nothing to move")
+                reloadAccess()
+                completion(
+                    .failed(
+                        message: "There was no subscription on this phone to move: it may already be on an account. "
+                            + "Your profile shows what you hold."))
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
             case .failure(let failure):
