@@ -133,7 +133,12 @@ struct ToldCheck {
             return nil
         }
         let phone = world.device.queue.deviceId
-        guard
+        // Only a payment this phone's app handed Apple during the act is this act's: a code redeemed on the App Store
+        // meanwhile, or a parent's approval, charges without the reader's tap here.
+        let paid = world.timeline.events.reversed().prefix { $0.time >= outcome.began }.contains {
+            if case .paymentAdded(_, phone, _) = $0.event { $0.time <= outcome.at } else { false }
+        }
+        guard paid,
             let charged = world.store.transactions(appleId: world.appleId).first(where: { record in
                 !record.isFamilyShared && record.transactionReason != "RENEWAL" && record.deviceId == phone
                     && record.purchaseDate >= outcome.began && record.purchaseDate <= outcome.at
