@@ -37,6 +37,9 @@ import Testing
     func aFarFutureClockFileIsRefusedNamingIt(clock: String, message: String) throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A folder with records: a clock beside none is refused for the records gone (`DamagedStateTests`).
+        let made = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
+        try #require(made.code == 0, "\(made.stderr)")
         try clock.write(toFile: "\(directory)/clock", atomically: true, encoding: .utf8)
         let result = try TestSupport.runBinary(["bench", "lifecycle", "--count", "1", "--state", directory])
         #expect(result.code == 2)

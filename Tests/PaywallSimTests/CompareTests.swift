@@ -74,7 +74,7 @@ import WhiteLabel
             (["--vary", "colour=red,blue"], "--vary: unknown key \"colour\""),
             (["--vary", "finish=before,later"], "--vary: finish=later: unknown finish \"later\""),
             (["--vary", "latency=typical"], "--vary: latency needs two values or more"),
-            (["--vary", "storefront=USA,XYZ"], "--vary storefront=XYZ: cannot set up that world: unknown storefront"),
+            (["--vary", "storefront=USA,XYZ"], "--vary: storefront=XYZ: unknown storefront \"XYZ\""),
             ([], "nothing to compare: write a vary line, or give --vary KEY=V1,V2"),
         ]
         for (options, message) in cases {
