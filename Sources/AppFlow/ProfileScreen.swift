@@ -61,10 +61,11 @@ extension ScreenBuilder {
         if state.isSignedIn {
             rows.append(Row(.button, "Log out", choice: .logOut))
         } else {
+            // No "Log out" for a reader not signed in: it could only say there was nothing to log out of (three
+            // testers in session 24 read it as a broken button).
             rows += [
                 Row(.button, "Log in", choice: .openLogin(.plain)),
                 Row(.button, "Create an account", choice: .openSignup(.plain)),
-                Row(.button, "Log out", choice: .logOut),
             ]
         }
         let screen = ScreenModel(
