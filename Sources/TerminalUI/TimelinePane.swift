@@ -95,7 +95,9 @@ enum TimelinePane {
         let source = StyledSpan(entry.source.rawValue.padding(toColumns: 7) + " ", role, emphasized: true)
         let textWidth = width - textColumn
         var body: [StyledLine]
-        if textWidth >= 12 {
+        // Under 24 columns after the time, text lined up there reads a dozen characters a line and cut product ids at
+        // 80 columns (session 24): it goes under the time, the pane's whole width.
+        if textWidth >= 24 {
             let wrapped = WordWrap.lines(entry.text, width: textWidth)
             let indent = String(repeating: " ", count: textColumn)
             body = wrapped.enumerated().map { offset, text in
