@@ -134,6 +134,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     public var inBillingRetry = false
     /// The plans of its group the App Store sells here, itself included, at its price now.
     public var plans: [ManagedPlan] = []
+    /// It renews as a plan this storefront does not sell: Apple ends it at `expires`.
+    public var renewalNotSold = false
     /// A price increase waits for the reader's consent: it renews at `expires` only if they agree.
     public let waitsForPriceConsent: Bool
     /// The plan it switches to at `expires` (a change already made) and its title; nil when it renews as it is.

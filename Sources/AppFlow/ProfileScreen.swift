@@ -121,6 +121,9 @@ extension ScreenBuilder {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))
+            } else if subscription.willAutoRenew && subscription.renewalNotSold {
+                let plan = subscription.renewsIntoTitle ?? subscription.title
+                rows.append(Row(.muted, "Ends on \(date): \(plan) is not sold in this country or region"))
             } else if subscription.willAutoRenew, let next = subscription.renewsIntoTitle {
                 // A plan change already made: the sheet says so rather than offering the same switch again, and that
                 // the new plan's raised price, if raised since, waits for consent.

@@ -17,6 +17,7 @@ enum ManageSheetTruth {
                 waitsForPriceConsent: $0.waitsForPriceConsent, renewsInto: $0.renewsInto,
                 renewsIntoTitle: $0.renewsIntoTitle)
             shown.inBillingRetry = $0.inBillingRetry
+            shown.renewalNotSold = $0.renewalNotSold
             shown.plans = $0.plans.map {
                 ManagedPlan(productId: $0.productId, title: $0.title, localizedPrice: $0.localizedPrice)
             }

@@ -23,6 +23,9 @@ public struct ManageSheet: Equatable, Sendable {
         /// The plans of its group the store sells here, itself included, at the store's price now (a raised one too):
         /// what the sheet offers to switch to, in Apple's words, not the app's (its paywall may be older news).
         public var plans: [Plan] = []
+        /// Auto-renew is on, but the plan it renews as is not sold in this storefront: Apple ends it then
+        /// (EXPIRED/PRODUCT_NOT_FOR_SALE), so "Next renewal" would promise what will not come.
+        public var renewalNotSold = false
     }
 
     /// A plan of a subscription's group as Apple's sheet offers it.
@@ -53,6 +56,15 @@ extension PaymentQueue {
         store.catalog.spec(for: productIdentifier)?.subscriptionGroup
     }
 
+    /// A product's title where this storefront does not sell it: the catalog's in the store's language, else English,
+    /// else its identifier (a sheet read "Plan: com.podcastclub.listener.yearly" after a move to France).
+    private func catalogTitle(_ productId: String) -> String {
+        guard let localizations = store.catalog.spec(for: productId)?.localizations else { return productId }
+        return
+            (localizations[store.locale] ?? localizations["en_US"]
+            ?? localizations.sorted { $0.key < $1.key }.first?.value)?.title ?? productId
+    }
+
     /// The sheet as it reads now.
     public func manageSheet() -> ManageSheet {
         let running = store.subscriptions(appleId: appleId).filter(\.isRunning)
@@ -62,7 +74,7 @@ extension PaymentQueue {
             var entry = ManageSheet.Entry(
                 originalTransactionId: subscription.originalTransactionId, productId: subscription.productId,
                 productTitle: products.first { $0.productIdentifier == subscription.productId }?.localizedTitle
-                    ?? subscription.productId,
+                    ?? catalogTitle(subscription.productId),
                 expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
                 gracePeriodExpiresDate: subscription.state == .gracePeriod
                     ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil,
@@ -72,6 +84,8 @@ extension PaymentQueue {
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
                         ?? subscription.autoRenewProductId : nil)
             entry.inBillingRetry = subscription.state == .billingRetry
+            entry.renewalNotSold =
+                subscription.autoRenew && !products.contains { $0.productIdentifier == subscription.autoRenewProductId }
             let group = store.catalog.specs.filter { $0.subscriptionGroup == subscription.groupId }.map(\.productId)
             let sold = store.products(for: group).products
             // In the catalog's order, as App Store Connect ranks a group's plans.
