@@ -21,6 +21,9 @@ public struct WalkState: Equatable, Sendable {
     public var reportPath: String
     /// A line for the tester: the report was written, the next step is theirs, the setup failed.
     public var message: String?
+    /// The offer the tester just selected, while the next step is a double tap on it: a second selection of it
+    /// completes the double tap (by hand it is two selections; nothing reports a "double tap").
+    private var firstTap: String?
 
     public init(scenarios: [Scenario], reportPath: String) {
         self.scenarios = scenarios
@@ -114,9 +117,17 @@ public struct WalkState: Equatable, Sendable {
     /// The reader did `action` on the phone (checks read before the app handled it): ticks the next step
     /// when it is that action.
     public mutating func readerActed(_ action: ReaderAction, checks: [Int: StepOutcome]) {
-        guard let current, let next = nextStep, case .reader(let expected) = current.scenario.steps[next].kind,
-            expected == action
-        else { return }
+        guard let current, let next = nextStep, case .reader(let expected) = current.scenario.steps[next].kind else {
+            return
+        }
+        if case .doubleTapOffer(let offer) = expected, action == .selectOffer(offer) {
+            // The first selection waits for the second; the second is the double tap, ticked.
+            guard firstTap == offer else { return firstTap = offer }
+            firstTap = nil
+            return moveOn(past: next, checks: checks)
+        }
+        firstTap = nil
+        guard expected == action else { return }
         moveOn(past: next, checks: checks)
     }
 

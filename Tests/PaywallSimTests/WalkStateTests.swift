@@ -69,6 +69,25 @@ import WhiteLabel
         #expect(state.current?.outcomes[expectation] == .passed)
     }
 
+    /// By hand a double tap is two selections of the offer: nothing reports a "double tap", and the failure table's
+    /// row for it could not be walked (found in session 24).
+    @Test func aDoubleTapDoneByHandIsTwoSelectionsOfTheOffer() throws {
+        let text = [
+            "app daily-news", "latency fast", "launch", "open content night-trains", "subscribe",
+            "double-tap offer premium-monthly", "confirm payment",
+        ].joined(separator: "\n")
+        let walk = try ScenarioParser.parse(text, file: "walk.scenario")
+        let session = WalkSession.over([walk])
+        var (world, state) = try session.started()
+        try session.doByHand([.openContent("night-trains"), .subscribe], on: world, &state)
+        let tap = try #require(walk.steps.firstIndex { $0.text == "double-tap offer premium-monthly" })
+        state.readerActed(.selectOffer("premium-monthly"), checks: session.checks())
+        #expect(state.current?.outcomes[tap] == .pending)
+        state.readerActed(.selectOffer("premium-monthly"), checks: session.checks())
+        #expect(state.current?.outcomes[tap] == .done)
+        #expect(state.nextStep.map { walk.steps[$0].text } == "confirm payment")
+    }
+
     @Test func aWalkThatExpectsInvariantsWatchesTheTestersOwnKeys() throws {
         // A broken app: it unlocks on Apple's "purchased", and the server check fails.
         let text = [
