@@ -97,3 +97,12 @@ extension Decimal {
         return Decimal(string: (negative ? "-" : "") + whole + (places > 0 ? "." + fraction : "")) ?? self
     }
 }
+
+/// The locales the store formats prices for.
+public enum PriceLocales {
+    /// Whether the store formats prices for `identifier` (a locale such as `es_ES`): a phone set to it is one the store
+    /// serves, its titles in English where the catalog has no translation (session 23).
+    public static func isKnown(_ identifier: String) -> Bool {
+        PriceFormat.table[identifier.replacing("-", with: "_")] != nil
+    }
+}

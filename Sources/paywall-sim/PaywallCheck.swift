@@ -62,8 +62,12 @@ enum PaywallCheck {
         }
         if let locale {
             let locales = Set(config.store.products.flatMap(\.localizations.keys))
-            // The store answers in the locale, or else in another of its language: one it has neither of is a typo.
-            guard locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) }) else {
+            // The store answers in the locale, or another of its language, or, for a phone's locale it formats prices
+            // for, in English titles with that locale's prices and words, as `run` and `play` do: anything else is a typo.
+            guard
+                locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) })
+                    || PriceLocales.isKnown(locale)
+            else {
                 throw UsageError(
                     message:
                         "--locale: no product is translated for \"\(locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"

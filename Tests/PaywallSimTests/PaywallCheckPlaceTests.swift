@@ -21,9 +21,18 @@ import Testing
         #expect(result.stdout.contains(" par mois"))
     }
 
+    /// A phone's locale the store serves but the catalog does not translate reads English titles with that locale's
+    /// prices and words, as `run` and `play` sell there (it was refused, session 24).
+    @Test func aLocaleWithoutTranslationsReadsEnglishTitlesInItsOwnFormat() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--locale", "es_ES"])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("listener-monthly: Listener+ Monthly: 1 semana gratis, then 4,99"))
+        #expect(result.stdout.contains(" al mes"))
+    }
+
     @Test(arguments: [
         (["--storefront", "XYZ"], "--storefront: unknown storefront \"XYZ\" (storefronts: USA"),
-        (["--locale", "ja_JP"], "--locale: no product is translated for \"ja_JP\""),
+        (["--locale", "zz_ZZ"], "--locale: no product is translated for \"zz_ZZ\""),
     ])
     func anUnknownPlaceIsExitTwoNamingTheOption(_ extra: [String], _ message: String) throws {
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news"] + extra)
