@@ -23,7 +23,10 @@ extension ScreenBuilder {
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
             // price not agreed to ends it then, as Apple's sheet says.
             let line: String
-            if subscription.billingIssue && !subscription.active {
+            if subscription.billingIssue && !subscription.autoRenew {
+                // Cancelled after its renewal failed: Apple retries nothing, and a new payment method keeps nothing.
+                line = "\(title): renewal failed on \(date); cancelled, it ends when Apple's grace period does"
+            } else if subscription.billingIssue && !subscription.active {
                 line = "\(title): renewal failed on \(date); no access while Apple retries the payment"
             } else if subscription.billingIssue {
                 line = "\(title): renewal failed on \(date); Apple is retrying"
@@ -41,7 +44,7 @@ extension ScreenBuilder {
                 line = "\(title): renews on \(date)"
             }
             rows.append(Row(.text, line))
-            if subscription.billingIssue {
+            if subscription.billingIssue && subscription.autoRenew {
                 rows.append(
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
             }
@@ -117,6 +120,9 @@ extension ScreenBuilder {
             if subscription.inBillingRetry {
                 rows.append(Row(.muted, "Renewal failed on \(date): no access while Apple retries the payment"))
                 rows.append(Row(.banner, "Update your payment method to keep this subscription, or cancel it."))
+            } else if let grace = subscription.graceExpires, !subscription.willAutoRenew {
+                let until = SimInstant(milliseconds: grace).dateDescription
+                rows.append(Row(.muted, "Renewal failed on \(date); cancelled: access until \(until), then it ends"))
             } else if let grace = subscription.graceExpires {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))

@@ -34,8 +34,9 @@ enum OutputFile {
         }
     }
 
-    /// A JUnit report as `play --junit` writes it.
-    static func isJUnit(_ head: String) -> Bool { head.hasPrefix("<?xml") }
+    /// A JUnit report as `play --junit` writes it: XML whose root is `<testsuites` (another XML file, a `pom.xml`, is
+    /// not one).
+    static func isJUnit(_ head: String) -> Bool { head.hasPrefix("<?xml") && head.contains("<testsuites") }
     /// An asciicast v2 recording as `play --live --cast` writes it.
     static func isCast(_ head: String) -> Bool { head.hasPrefix("{\"version\": 2") || head.hasPrefix("{\"version\":2") }
     /// A session recording as `run --record` writes it.
