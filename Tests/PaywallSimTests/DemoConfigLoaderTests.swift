@@ -3,6 +3,20 @@ import Simulation
 import Testing
 import WhiteLabel
 
+/// The bundled config with one change, decoded as `file`; the error it gives.
+private func configError(file: String, editing edit: (inout [String: Any]) -> Void) throws -> ConfigError? {
+    let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
+    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    edit(&object)
+    let edited = try JSONSerialization.data(withJSONObject: object)
+    do {
+        _ = try DemoConfigLoader.decode(edited, file: file)
+        return nil
+    } catch {
+        return error
+    }
+}
+
 @Suite struct DemoConfigLoaderTests {
     @Test func theBundledDemoAppLoads() throws {
         let config = try TestSupport.demoConfig()
@@ -10,18 +24,8 @@ import WhiteLabel
         #expect(config.app.subscriptions.map(\.id) == ["premium-yearly", "premium-monthly", "premium-weekly"])
     }
 
-    /// The bundled config with one change, decoded; the error it gives.
     private func error(editing edit: (inout [String: Any]) -> Void) throws -> ConfigError? {
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
-        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        edit(&object)
-        let edited = try JSONSerialization.data(withJSONObject: object)
-        do {
-            _ = try DemoConfigLoader.decode(edited, file: "broken.json")
-            return nil
-        } catch {
-            return error
-        }
+        try configError(file: "broken.json", editing: edit)
     }
 
     private static func app(_ object: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
@@ -156,16 +160,7 @@ import WhiteLabel
 /// Input that crashed the tool or sold nonsense in silence (found in session 24): refused, naming the field.
 @Suite struct AmbiguousConfigTests {
     private func error(editing edit: (inout [String: Any]) -> Void) throws -> ConfigError? {
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
-        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        edit(&object)
-        let edited = try JSONSerialization.data(withJSONObject: object)
-        do {
-            _ = try DemoConfigLoader.decode(edited, file: "app.json")
-            return nil
-        } catch {
-            return error
-        }
+        try configError(file: "app.json", editing: edit)
     }
 
     private static func edit(_ object: inout [String: Any], _ part: String, _ change: (inout [String: Any]) -> Void) {
