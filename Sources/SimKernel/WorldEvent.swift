@@ -40,6 +40,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// The subscriber chose the product the subscription `originalTransactionId` renews as: a purchase, a plan change
     /// (now or at the next renewal, or back to the plan it is on), an offer code of another plan. They saw its price then.
     case renewalProductChosen(originalTransactionId: String, productId: String)
+    /// Apple charged the Apple ID for a payment the phone `deviceId` confirmed on its sheet just now (a new
+    /// transaction, not "already subscribed, nothing charged", not a held payment settled later).
+    case paymentCharged(deviceId: String, transactionId: String)
     /// App Store Connect raised the price of `productId` in the store's storefront.
     case priceRaised(productId: String)
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId`, for a raised price not agreed

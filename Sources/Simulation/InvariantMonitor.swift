@@ -158,7 +158,7 @@ public final class InvariantMonitor {
                 if let ended = priceEnds.read(recorded.event, at: recorded.time, judging: judging) {
                     found.append(ended)
                 }
-            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed,
+            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break
             }

@@ -133,15 +133,14 @@ struct ToldCheck {
             return nil
         }
         let phone = world.device.queue.deviceId
-        // Only a payment this phone's app handed Apple during the act is this act's: a code redeemed on the App Store
-        // meanwhile, or a parent's approval, charges without the reader's tap here.
-        let paid = world.timeline.events.reversed().prefix { $0.time >= outcome.began }.contains {
-            if case .paymentAdded(_, phone, _) = $0.event { $0.time <= outcome.at } else { false }
+        // Only a charge for a sheet this phone confirmed during the act is this act's: a code redeemed on the App Store
+        // meanwhile, a parent's approval, an interrupted payment resolved during it, charge without this tap.
+        let chargedNow = world.timeline.events.reversed().prefix { $0.time >= outcome.began }.compactMap { recorded in
+            if case .paymentCharged(phone, let id) = recorded.event, recorded.time <= outcome.at { id } else { nil }
         }
-        guard paid,
+        guard !chargedNow.isEmpty,
             let charged = world.store.transactions(appleId: world.appleId).first(where: { record in
-                !record.isFamilyShared && record.transactionReason != "RENEWAL" && record.deviceId == phone
-                    && record.purchaseDate >= outcome.began && record.purchaseDate <= outcome.at
+                chargedNow.contains(record.transactionIdentifier)
                     && catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group
             })
         else { return nil }

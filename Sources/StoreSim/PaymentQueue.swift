@@ -314,17 +314,26 @@ public final class PaymentQueue {
             } else if store.interruptedPurchasesEnabled {
                 postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
             } else {
-                complete(number, product, appAccountToken: appAccountToken, offer: offer)
+                complete(number, product, appAccountToken: appAccountToken, offer: offer, confirmedNow: true)
             }
         }
     }
 
     /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
     /// store could not record it.
-    func complete(_ number: Int, _ product: Product, appAccountToken: String? = nil, offer: AppliedOffer? = nil) {
+    /// `confirmedNow`: the payment of a sheet just confirmed (not a held one settled): a new charge is recorded as its
+    /// `WorldEvent.paymentCharged`.
+    func complete(
+        _ number: Int, _ product: Product, appAccountToken: String? = nil, offer: AppliedOffer? = nil,
+        confirmedNow: Bool = false
+    ) {
         do {
             let record = try store.purchase(
                 product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken, offer: offer)
+            // A new transaction of this instant: Apple answers "already subscribed" with an older one.
+            if confirmedNow, record.purchaseDate == store.scheduler.now {
+                store.timeline.record(.paymentCharged(deviceId: deviceId, transactionId: record.transactionIdentifier))
+            }
             // Charged even when no receipt can be issued now: the app's check fails and a refresh brings it.
             if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
             deliver(purchased(number, record), after: .zero)
