@@ -77,14 +77,6 @@ extension ScreenBuilder {
         return Built(screen: screen)
     }
 
-    /// The products of `productId`'s group the store sells besides it, as the paywall's offers know them.
-    static func otherPlans(than productId: String, _ state: AppState) -> [Offer] {
-        let offers = state.offers ?? []
-        guard let group = offers.first(where: { $0.productId == productId })?.product.subscriptionGroupIdentifier
-        else { return [] }
-        return offers.filter { $0.productId != productId && $0.product.subscriptionGroupIdentifier == group }
-    }
-
     /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses.
     static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
         let first = state.manageSheet?.first
