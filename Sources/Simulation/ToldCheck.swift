@@ -65,8 +65,12 @@ struct ToldCheck {
             }
             // A family member's phone restores what the family shares with it too.
             let now = world.scheduler.now
+            // Its period running, or the purchaser's subscription in its grace period (a member who joined then was
+            // told there was nothing valid to restore, session 24).
             let shared = world.store.familySharedTransactions(appleId: world.appleId).filter {
-                $0.purchaseDate < outcome.began && $0.revocationDate == nil && ($0.expiresDate.map { $0 > now } ?? true)
+                $0.purchaseDate < outcome.began && $0.revocationDate == nil
+                    && (($0.expiresDate.map { $0 > now } ?? true)
+                        || world.store.shareGivesAccess($0.originalTransactionIdentifier))
             }
             guard !paid.isEmpty || !shared.isEmpty else { return nil }
             return InvariantViolation(

@@ -293,6 +293,10 @@ public final class AppStore {
             if let subscription = logged("read subscription \(original)", { try ledger.subscription(original) }) ?? nil
             {
                 renewals.append(renewalInfo(subscription))
+            } else if let shared = sharedRenewal(of: original) {
+                // A family member's share renews as the purchaser's subscription does: its grace period too (a member
+                // who joined during the purchaser's grace was told there was nothing valid to restore, session 24).
+                renewals.append(shared)
             }
         }
         return .valid(payload, transactions: records, pendingRenewals: renewals)

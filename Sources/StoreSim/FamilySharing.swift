@@ -179,6 +179,30 @@ extension AppStore {
         return record
     }
 
+    /// Whether a family member's share `original` gives access now: running, and the purchaser's subscription gives
+    /// access (its grace period too).
+    public func shareGivesAccess(_ original: String) -> Bool {
+        logged("read the family share \(original)") { () throws(DatabaseError) -> Bool in
+            guard let share = try ledger.familyShare(original), share.ended == nil,
+                let subscription = try ledger.subscription(share.purchaserOriginalTransactionId)
+            else { return false }
+            return subscription.state.isEntitled
+        } ?? false
+    }
+
+    /// A running family share's renewal state, the purchaser's under the member's ids: what a receipt's pending renewal
+    /// info says of it. Nil for anything else, or a share that ended.
+    func sharedRenewal(of original: String) -> RenewalInfo? {
+        logged("read the family share \(original)") { () throws(DatabaseError) -> RenewalInfo? in
+            guard let share = try ledger.familyShare(original), share.ended == nil,
+                let subscription = try ledger.subscription(share.purchaserOriginalTransactionId),
+                let latest = try ledger.transactions(originalTransactionId: original).last,
+                let member = shared(subscription, as: latest)
+            else { return nil }
+            return renewalInfo(member)
+        } ?? nil
+    }
+
     /// The purchaser's renewal state as the member's notifications carry it, under the member's own ids.
     private func shared(_ subscription: SubscriptionRecord?, as record: TransactionRecord) -> SubscriptionRecord? {
         guard let subscription else { return nil }
