@@ -30,8 +30,9 @@ extension ScreenBuilder {
     /// The parental gate: a question a child cannot answer at a glance.
     static func parentalGate(_ state: AppState) -> Built {
         let gate = state.gate ?? ParentalGate(offerId: "")
+        let need = gate.purpose == .manageSubscription ? "Changing a subscription" : "Buying"
         let rows = [
-            Row(.heading, "Ask a grown-up"), Row(.text, "Buying needs a grown-up. \(gate.question)"),
+            Row(.heading, "Ask a grown-up"), Row(.text, "\(need) needs a grown-up. \(gate.question)"),
             Row(.field(masked: false), "Answer", value: gate.answer, choice: .edit(.gateAnswer)), Row(.spacer),
             Row(.button, "Continue", choice: .answerGate),
         ]

@@ -20,6 +20,10 @@ public enum AppEvent: Equatable, Sendable {
     case subscriptionsLoaded(SubscriptionList)
     /// Apple's manage sheet showed (or, after a button on it, showed again) the Apple ID's subscriptions.
     case manageSheetShown([ManagedSubscription])
+    /// The manage sheet was not opened: a grown-up must answer the parental gate first.
+    case manageSheetNeedsParentalGate
+    /// A switch on the manage sheet waits for a parent (Ask to Buy); the title of the plan asked for.
+    case planChangeAskedParent(String)
     /// The app came back to the foreground.
     case becameActive
     /// The App Store's country or the phone's language changed: the products are asked for again.
@@ -49,8 +53,9 @@ public enum AppEffect: Equatable, Sendable {
     /// The app is active again: reload access and show a pending price-consent sheet.
     case becomeActive
     /// "Manage my subscription": Apple's sheet, which lists what the Apple ID pays for (StoreKit's
-    /// `showManageSubscriptions`); the app hands over and is told nothing of the backend's.
-    case showManageSubscriptions
+    /// `showManageSubscriptions`); the app hands over and is told nothing of the backend's. `parentalGatePassed`
+    /// when a grown-up answered the gate; where one is required the sheet does not open without it.
+    case showManageSubscriptions(parentalGatePassed: Bool)
     /// "Manage my subscription": auto-renew on or off, in the store's sheet.
     case setAutoRenew(Bool)
     /// "Manage my subscription": another plan of the group, changed by the store with Apple's timing.

@@ -17,7 +17,8 @@ public struct AppState: Equatable, Sendable {
         /// "Account required after subscribing": log in or sign up before going on.
         case accountRequired
         case manageSubscription
-        /// The parental gate before buying `offerId` in a kids app.
+        /// The parental gate before Apple's sheet in a kids app or for an under-age reader: the payment sheet of a
+        /// purchase, or the manage sheet, whose plan switch charges (`ParentalGate.purpose`).
         case parentalGate
     }
 
@@ -201,12 +202,23 @@ public struct ParentalGate: Equatable, Sendable {
     /// The questions, asked in turn: a wrong answer moves to the next, so guessing one by one does not work.
     static let questions = [("What is 7 × 8?", "56"), ("What is 9 × 6?", "54"), ("What is 12 × 4?", "48")]
 
-    public let offerId: String
+    /// Which of Apple's sheets a right answer opens. The manage sheet is behind the gate too: a switch to a higher
+    /// plan there charges at once (seed 001: the gate stays "close to the operation that can spend money").
+    public enum Purpose: Equatable, Sendable {
+        case purchase(offerId: String)
+        case manageSubscription
+    }
+
+    public let purpose: Purpose
     public var attempt = 0
     public var answer = ""
 
     public init(offerId: String) {
-        self.offerId = offerId
+        self.purpose = .purchase(offerId: offerId)
+    }
+
+    public init(purpose: Purpose) {
+        self.purpose = purpose
     }
 
     public var question: String { Self.questions[attempt % Self.questions.count].0 }

@@ -46,6 +46,17 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.subscriptionList = list
     case .manageSheetShown(let subscriptions):
         state.manageSheet = subscriptions
+    case .manageSheetNeedsParentalGate:
+        // Asked in place of the sheet it would have opened; Esc goes back to the profile.
+        guard state.route == .manageSubscription else { break }
+        pop(&state)
+        state.gate = ParentalGate(purpose: .manageSubscription)
+        push(.parentalGate, &state)
+    case .planChangeAskedParent(let title):
+        state.tell(
+            Alert(
+                title: "Waiting for approval",
+                message: "A parent needs to approve the switch to \(title). It happens as soon as they do."))
     case .becameActive:
         effects.append(.becomeActive)
         // Back in the app on an article that failed to load: it is asked for again.
@@ -111,9 +122,9 @@ private func releaseTransferPrompt(_ state: inout AppState) {
 /// went from them (a log-in form opened on the paywall, a payment that went through while it was up).
 private func closeSubscriptionPage(_ state: inout AppState) {
     guard state.access.isSubscriber, state.purchase == nil,
-        state.stack.dropFirst().contains(where: isPurchaseScreen)
+        state.stack.dropFirst().contains(where: { isPurchaseScreen($0, state.gate) })
     else { return }
-    for index in state.stack.indices.reversed() where index > 0 && isPurchaseScreen(state.stack[index]) {
+    for index in state.stack.indices.reversed() where index > 0 && isPurchaseScreen(state.stack[index], state.gate) {
         state.stack.remove(at: index)
         state.selections.remove(at: index)
     }
@@ -182,7 +193,9 @@ private func close(_ state: inout AppState) -> [AppEffect] {
 }
 
 private func popPurchaseAndAccountScreens(_ state: inout AppState) {
-    while (isAccountScreen(state.route) || isPurchaseScreen(state.route)) && state.stack.count > 1 { pop(&state) }
+    while (isAccountScreen(state.route) || isPurchaseScreen(state.route, state.gate)) && state.stack.count > 1 {
+        pop(&state)
+    }
 }
 
 private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
@@ -216,8 +229,15 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         }
         state.gate = nil
         pop(&state)
-        state.purchase = (gate.offerId, .waitingForStore)
-        return [.purchase(offerId: gate.offerId, parentalGatePassed: true)]
+        switch gate.purpose {
+        case .purchase(let offerId):
+            state.purchase = (offerId, .waitingForStore)
+            return [.purchase(offerId: offerId, parentalGatePassed: true)]
+        case .manageSubscription:
+            push(.manageSubscription, &state)
+            state.manageSheet = nil
+            return [.showManageSubscriptions(parentalGatePassed: true)]
+        }
     case .confirmPayment:
         return [.answerPaymentSheet(confirm: true)]
     case .cancelPayment:
@@ -255,7 +275,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     case .manageSubscription:
         push(.manageSubscription, &state)
         state.manageSheet = nil
-        return [.showManageSubscriptions]
+        return [.showManageSubscriptions(parentalGatePassed: false)]
     case .setAutoRenew(let enabled):
         // Apple's sheet shows its own change (the store answers with the sheet again); the backend, asked to read
         // Apple's records, tells the profile under it without waiting for Apple's notification.
@@ -289,14 +309,17 @@ private func requireAccountIfNeeded(_ state: inout AppState) {
         state.access.isSubscriber
     else { return }
     if state.stack.contains(.accountRequired) { return }
-    while isPurchaseScreen(state.route) && state.stack.count > 1 { pop(&state) }
+    while isPurchaseScreen(state.route, state.gate) && state.stack.count > 1 { pop(&state) }
     state.purchase = nil
     push(.accountRequired, &state)
 }
 
-private func isPurchaseScreen(_ route: AppState.Route) -> Bool {
+/// The paywall, and the parental gate in front of a purchase (not the one in front of the manage sheet, which is
+/// for subscribers).
+private func isPurchaseScreen(_ route: AppState.Route, _ gate: ParentalGate?) -> Bool {
     switch route {
-    case .paywall, .parentalGate: true
+    case .paywall: true
+    case .parentalGate: gate?.purpose != .manageSubscription
     default: false
     }
 }
@@ -333,7 +356,7 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     switch outcome {
     case .refused(.parentalGateRequired):
         // A grown-up first: the gate stands before anything that can spend money.
-        if let offerId, isPurchaseScreen(state.route) {
+        if let offerId, isPurchaseScreen(state.route, state.gate) {
             state.gate = ParentalGate(offerId: offerId)
             push(.parentalGate, &state)
             return

@@ -43,6 +43,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple charged the Apple ID for a payment the phone `deviceId` confirmed on its sheet just now (a new
     /// transaction, not "already subscribed, nothing charged", not a held payment settled later).
     case paymentCharged(deviceId: String, transactionId: String)
+    /// On Apple's manage sheet of the phone `deviceId`, the subscriber chose `productId`, a plan Apple charges for at
+    /// once (an upgrade): a payment started from that phone, as `paymentAdded` is, though not through its queue.
+    case sheetSwitchCharges(productId: String, deviceId: String)
     /// App Store Connect raised the price of `productId` in the store's storefront.
     case priceRaised(productId: String)
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId`, for a raised price not agreed

@@ -402,6 +402,10 @@ final class Device {
             coordinator.reloadAccess(askingApple: true) { [weak self] in self?.listed($0) }
         case .becomeActive:
             coordinator.appBecameActive { [weak self] in self?.listed($0) }
+        case .showManageSubscriptions(let gatePassed)
+        where coordinator.requiresParentalGate && !gatePassed && defect != .skipParentalGate:
+            // As before a purchase: a grown-up first, since a switch on the sheet can charge at once.
+            dispatch(.manageSheetNeedsParentalGate)
         case .showManageSubscriptions where defect == .manageSheetFromAccount:
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
@@ -414,10 +418,14 @@ final class Device {
             queue.setAutoRenew(enabled)
             dispatch(.manageSheetShown(manageSheet(autoRenew: enabled)))
         case .changePlan(let productId):
-            queue.changePlan(to: productId)
-            let group = queue.subscriptionGroup(of: productId)
-            report(ManageSheetTruth.switchNotKept(to: productId, group: group, holding: queue.subscriptionsHeld)) {
-                .manageSheetUntrue(deviceId: $0, detail: $1)
+            if let asked = queue.changePlan(to: productId) {
+                // Waits for a parent: nothing is switched yet, so nothing to hold the sheet to.
+                dispatch(.planChangeAskedParent(asked))
+            } else {
+                let group = queue.subscriptionGroup(of: productId)
+                report(ManageSheetTruth.switchNotKept(to: productId, group: group, holding: queue.subscriptionsHeld)) {
+                    .manageSheetUntrue(deviceId: $0, detail: $1)
+                }
             }
         case .loadFullContent(let id, let levels):
             coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in

@@ -2,10 +2,17 @@ import AppFlow
 import SimKernel
 
 /// Invariant 15, the parental gate first (seed 000: "in apps for children, or when the reader is under age,
-/// a simple parental gate comes first"): where the gate is required, every payment that reaches Apple's
-/// queue from a phone follows a right answer to the gate on that phone, one answer a payment. An answer is
+/// a simple parental gate comes first"; seed 001: "close to the operation that can spend money"): where the gate is
+/// required, every payment started from a phone — one that reaches Apple's queue, or a switch on Apple's manage sheet
+/// that charges at once — follows a right answer to the gate on that phone, one answer a payment. An answer is
 /// judged against the question the phone showed, not by the app.
 struct GateCheck {
+    /// How the payment started.
+    enum Start {
+        case queue
+        case sheetSwitch
+    }
+
     /// Right answers given on each phone and the payments taken from it, by the store's device identifier.
     private var answers: [String: Int] = [:]
     private var payments: [String: Int] = [:]
@@ -20,7 +27,7 @@ struct GateCheck {
     }
 
     /// The store took a payment for `productId` from `deviceId`.
-    mutating func paymentAdded(_ productId: String, deviceId: String, world: World) {
+    mutating func paymentAdded(_ productId: String, deviceId: String, world: World, how: Start) {
         let age = world.readerAge.flatMap { $0 < Device.adultAge ? $0 : nil }
         guard world.config.app.kids || age != nil else { return }
         payments[deviceId, default: 0] += 1
@@ -29,8 +36,9 @@ struct GateCheck {
         found.append(
             InvariantViolation(
                 .parentalGateFirst,
-                "a payment for \(productId) reached the App Store from \(deviceId) (\(who)) with no right answer "
-                    + "to the parental gate before it"))
+                "\(how == .queue ? "a payment" : "a switch on Apple's manage sheet, charged at once,") for "
+                    + "\(productId) reached the App Store from \(deviceId) (\(who)) with no right answer to the "
+                    + "parental gate before it"))
     }
 
     /// What was found since the last call.

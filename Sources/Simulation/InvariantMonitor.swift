@@ -124,11 +124,13 @@ public final class InvariantMonitor {
                                 + "last products answer to that phone did not return"))
                 }
                 if judging {
-                    gate.paymentAdded(productId, deviceId: deviceId, world: world)
+                    gate.paymentAdded(productId, deviceId: deviceId, world: world, how: .queue)
                     let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
                     restoreFirst.paymentAdded(
                         productId, deviceId: deviceId, receipt: receipt, world: world, lastFault: lastFault)
                 }
+            case .sheetSwitchCharges(let productId, let deviceId):
+                if judging { gate.paymentAdded(productId, deviceId: deviceId, world: world, how: .sheetSwitch) }
             case .receiptRefreshStarted(let deviceId, let alreadyRunning) where judging && alreadyRunning > 0:
                 // Seed 001: "queues pending refresh completions behind one active request".
                 found.append(

@@ -13,7 +13,9 @@ enum SubscriberPageCheck {
         let page: String
         switch state.route {
         case .paywall: page = "the paywall"
-        case .parentalGate: page = "the parental gate before Apple's sheet"
+        // The gate before the manage sheet is a subscriber's.
+        case .parentalGate where state.gate?.purpose != .manageSubscription:
+            page = "the parental gate before Apple's sheet"
         default: return []
         }
         return [

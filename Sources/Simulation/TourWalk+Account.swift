@@ -62,6 +62,11 @@ extension TourWalk {
         guard choose("Profile") else { return }
         keep("The profile: who the reader is, the access levels and the renewal date")
         if choose("Manage my subscription") {
+            if world.screen.id == .parentalGate {
+                keep("The parental gate before Apple's manage sheet, where a switch to a higher plan charges")
+                type(answer(to: world.screen))
+                choose("Continue")
+            }
             keep("Manage my subscription: Apple's sheet with the plan and the next renewal")
             choose("Done")
         }

@@ -42,7 +42,7 @@ extension TourWalk {
     }
 
     /// The answer to the gate's multiplication, read from the question on screen.
-    private func answer(to screen: ScreenModel) -> String {
+    func answer(to screen: ScreenModel) -> String {
         guard let question = screen.rows.first(where: { $0.text.contains(" × ") })?.text,
             let start = question.firstRange(of: "What is ")?.upperBound,
             let end = question.firstRange(of: "?")?.lowerBound

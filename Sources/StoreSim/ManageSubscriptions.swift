@@ -114,16 +114,35 @@ extension PaymentQueue {
     }
 
     /// "Switch to …": the running subscription in `productIdentifier`'s group changes to it, with Apple's timing
-    /// (`AppStore.changePlan`).
-    public func changePlan(to productIdentifier: String) {
+    /// (`AppStore.changePlan`). Where Ask to Buy is on for this Apple ID, a switch that charges at once waits for a
+    /// parent as a purchase does (approved, it is charged as a purchase of that plan, which is the same change);
+    /// the plan's title is returned then, nil otherwise.
+    @discardableResult
+    public func changePlan(to productIdentifier: String) -> String? {
         let group = subscriptionGroup(of: productIdentifier)
         let subscriptions = store.subscriptions(appleId: appleId)
         guard let running = subscriptions.first(where: { $0.groupId == group && $0.state.isEntitled }) else {
-            return store.log("plan change to \(productIdentifier): no running subscription in its group")
+            store.log("plan change to \(productIdentifier): no running subscription in its group")
+            return nil
+        }
+        if let product = store.product(productIdentifier), running.productId != productIdentifier,
+            store.changesNow(from: running.productId, to: product)
+        {
+            store.timeline.record(.sheetSwitchCharges(productId: productIdentifier, deviceId: deviceId))
+            if store.needsAskToBuy(appleId) {
+                // Numbered 0: the app's queue never added it, so a decline tells the app nothing.
+                let held = store.hold(
+                    PendingPayment(
+                        identifier: "", kind: .askToBuy, appleId: appleId, deviceId: deviceId, product: product,
+                        paymentNumber: 0, requestDate: store.scheduler.now))
+                store.log("switch to \(productIdentifier) on the manage sheet asks a parent: \(held.identifier)")
+                return product.localizedTitle
+            }
         }
         _ = store.logged("change \(running.originalTransactionId) to \(productIdentifier)") {
             try store.changePlan(
                 originalTransactionId: running.originalTransactionId, to: productIdentifier, deviceId: deviceId)
         }
+        return nil
     }
 }

@@ -153,7 +153,8 @@ extension AppStore {
     public func declineAskToBuy(_ identifier: String? = nil) -> Bool {
         guard let payment = take(.askToBuy, identifier) else { return false }
         log("ask to buy declined: \(payment.product.productIdentifier) for \(payment.appleId)")
-        if let queue = queues[payment.deviceId]?.queue {
+        // A switch asked on the manage sheet (numbered 0) was never the app's payment: nothing to tell it.
+        if payment.paymentNumber > 0, let queue = queues[payment.deviceId]?.queue {
             queue.deliver(
                 queue.failed(payment.paymentNumber, payment.product.productIdentifier, .paymentNotAllowed),
                 after: .zero)
@@ -199,7 +200,8 @@ extension AppStore {
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1
             queue.complete(
-                payment.kind == .askToBuy ? payment.paymentNumber : queue.paymentCount, payment.product,
+                payment.kind == .askToBuy && payment.paymentNumber > 0 ? payment.paymentNumber : queue.paymentCount,
+                payment.product,
                 appAccountToken: payment.appAccountToken)
         } else {
             _ = logged("charge the approved payment for \(payment.product.productIdentifier)") {

@@ -36,6 +36,14 @@ extension AppStore {
         }
     }
 
+    /// Whether a change from the plan `current` to `product` takes effect now, and so charges now: an upgrade, or a
+    /// crossgrade of the same length.
+    func changesNow(from current: String, to product: Product) -> Bool {
+        let kind = planChange(from: current, to: product.productIdentifier) ?? .crossgrade
+        return PlanChange.isImmediate(
+            kind, samePeriod: product.subscriptionPeriod == self.product(current)?.subscriptionPeriod)
+    }
+
     /// "Manage my subscription" on Apple's sheet, or the Transaction Manager: the subscription of
     /// `originalTransactionId` changes to `productIdentifier`, with Apple's timing (`change`). The
     /// class of change, or nil when nothing changed (an unknown product, another group, a lapsed plan).

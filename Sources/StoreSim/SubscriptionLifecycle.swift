@@ -125,11 +125,8 @@ extension AppStore {
             }
             return latest
         }
-        let currentProduct = self.product(current.productId)
         let kind = planChange(from: current.productId, to: product.productIdentifier) ?? .crossgrade
-        let isUpgrade = PlanChange.isImmediate(
-            kind, samePeriod: product.subscriptionPeriod == currentProduct?.subscriptionPeriod)
-        guard isUpgrade else {
+        guard changesNow(from: current.productId, to: product) else {
             subscription.autoRenewProductId = product.productIdentifier
             // Another plan chosen after cancelling is a wish to go on with it: Apple renews into it then.
             let resumes = !subscription.autoRenew

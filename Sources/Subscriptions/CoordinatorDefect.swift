@@ -17,7 +17,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Says nothing when a purchase nobody on screen waited for (Ask to Buy approved later) fails its
     /// server check: charged, locked, silent (defect 7).
     case silentApproval = "silent-approval"
-    /// Hands a payment to Apple without the parental gate a kids app or an under-age reader needs.
+    /// Hands a payment to Apple, or opens Apple's manage sheet (whose switch charges), without the parental gate a
+    /// kids app or an under-age reader needs.
     case skipParentalGate = "skip-parental-gate"
     /// Hands a signed-in reader's payment to Apple without first asking the server whether this Apple ID
     /// already pays for a subscription the account can take.

@@ -42,6 +42,7 @@ import Testing
         try step(.signUp(email: "ana@example.com", password: "correct horse"))
         try step(.openProfile)
         try step(.manageSubscription)
+        try step(.answerGate("56"))
         #expect(found == [])
         let expected: Set<ScreenID> = [
             .feed, .content, .paywall, .parentalGate, .appStoreSheet, .login, .signup, .profile, .manageSubscription,

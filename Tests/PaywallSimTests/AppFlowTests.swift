@@ -188,11 +188,32 @@ import WhiteLabel
         #expect(state.subscriptions == [monthly])
     }
 
+    /// Where a grown-up must answer first, the manage sheet opens behind the gate (a switch there can charge): the
+    /// gate replaces the sheet, stays up for the subscriber it is for, and a right answer opens the sheet.
+    @Test func theManageSheetOfAChildOpensBehindTheParentalGate() throws {
+        var state = try annOnHerProfile()
+        _ = try choose(.manageSubscription, &state)
+        #expect(reduce(&state, .manageSheetNeedsParentalGate) == [])
+        #expect(state.route == .parentalGate)
+        #expect(state.gate?.purpose == .manageSubscription)
+        #expect(state.screen.rows.map(\.text).contains("Changing a subscription needs a grown-up. What is 7 × 8?"))
+        _ = reduce(&state, .accessChanged(state.access))
+        #expect(state.route == .parentalGate, "the gate before the sheet is a subscriber's: it stays")
+
+        _ = reduce(&state, .reader(.character("5")))
+        _ = reduce(&state, .reader(.character("6")))
+        #expect(try choose(.answerGate("56"), &state) == [.showManageSubscriptions(parentalGatePassed: true)])
+        #expect(state.route == .manageSubscription)
+        #expect(state.gate == nil)
+        _ = reduce(&state, .reader(.back))
+        #expect(state.route == .profile, "the gate left the stack when the sheet opened")
+    }
+
     /// "Manage my subscription" hands over to Apple's sheet, which lists what the App Store answers for the phone's
     /// Apple ID, and shows its own answer again after a press: nothing the backend said is on it.
     @Test func applesManageSheetListsWhatTheAppStoreAnswers() throws {
         var state = try annOnHerProfile()
-        #expect(try choose(.manageSubscription, &state) == [.showManageSubscriptions])
+        #expect(try choose(.manageSubscription, &state) == [.showManageSubscriptions(parentalGatePassed: false)])
         #expect(state.route == .manageSubscription)
         #expect(state.screen.rows.map(\.text).contains("Loading…"))
         #expect(state.row(doing: .setAutoRenew(false)) == nil)

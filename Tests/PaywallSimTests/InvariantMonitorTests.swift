@@ -137,6 +137,44 @@ import Testing
                     ]))
     }
 
+    /// 15 on Apple's manage sheet: a switch there that charges at once (an upgrade) is a payment started from the
+    /// phone. An under-age reader reaches the sheet through the gate; an app that opens it without is caught.
+    @Test(arguments: [CoordinatorDefect?.none, .skipParentalGate])
+    func anUpgradeOnTheManageSheetOfAnUnderAgeReaderFollowsTheGate(defect: CoordinatorDefect?) throws {
+        let world = try World(config: try TestSupport.demoConfig("fit-track"), options: WorldOptions(latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        for action: ReaderAction in [
+            .signUp(email: "kid@example.com", password: "password-kid"), .openPaywall,
+            .selectOffer("workouts-monthly"), .confirmPayment,
+        ] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        world.defect = defect
+        world.readerAge = 12
+        let monitor = InvariantMonitor(world: world)
+        var found: [InvariantViolation] = []
+        for action: ReaderAction in [.openProfile, .manageSubscription]
+            + (defect == nil ? [.answerGate("56")] : []) + [.changePlan("com.fittrack.coach.yearly")]
+        {
+            monitor.willRun(.reader(action))
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            found += monitor.didRun()
+        }
+        #expect(world.store.charges(appleId: world.appleId) == 2)
+        #expect(
+            found.filter { $0.invariant == .parentalGateFirst }.map(\.detail)
+                == (defect == nil
+                    ? []
+                    : [
+                        "a switch on Apple's manage sheet, charged at once, for com.fittrack.coach.yearly reached the "
+                            + "App Store from iphone-reader@icloud.test (a reader aged 12) with no right answer to the "
+                            + "parental gate before it"
+                    ]))
+    }
+
     /// 16: once Apple's refund has reached the backend, it grants nothing from the purchase; a ledger that
     /// still grants it is caught.
     @Test func aRefundTheBackendStillGrantsBreaksInvariantSixteen() throws {

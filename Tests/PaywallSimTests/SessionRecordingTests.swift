@@ -89,6 +89,8 @@ import WhiteLabel
         try act(.openProfile)
         try act(.acceptTransfer)
         try act(.manageSubscription)
+        // In a kids app, Apple's manage sheet is behind the gate too: a switch there can charge.
+        try act(.answerGate(gateAnswer))
         try act(.setAutoRenew(false))
         try act(.setAutoRenew(true))
         try act(.logOut)
