@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What happened, as data, next to the timeline line that says it in words: the invariant checks and
 /// the fuzzer's coverage read these, so rewording a line never disables a check.
 public enum WorldEvent: Hashable, Sendable {
@@ -37,9 +39,13 @@ public enum WorldEvent: Hashable, Sendable {
     /// The backend applied a report naming `transactionId` of the purchase `originalTransactionId`: a record of the
     /// app's receipt (a receipt check, a restore) or Apple's notification. Seed 003's "whoever reports it".
     case purchaseReported(originalTransactionId: String, transactionId: String)
-    /// The subscriber chose the product the subscription `originalTransactionId` renews as: a purchase, a plan change
-    /// (now or at the next renewal, or back to the plan it is on), an offer code of another plan. They saw its price then.
-    case renewalProductChosen(originalTransactionId: String, productId: String)
+    /// The subscriber chose the product the subscription `originalTransactionId` renews as, at the regular price
+    /// `price`, the one they agreed to: a purchase, a plan change (now or at the next renewal, or back to the plan it is
+    /// on), an offer code of another plan (each at the price Apple's sheet showed), or consent to a raised price.
+    case renewalProductChosen(originalTransactionId: String, productId: String, price: StorePrice)
+    /// Apple renewed the subscription `originalTransactionId` as `productId`, charging `price`; `offer` when the period
+    /// was an offer's (introductory, promotional, a code), whose price is not the plan's.
+    case renewalCharged(originalTransactionId: String, productId: String, price: StorePrice, offer: Bool)
     /// Apple charged the Apple ID for a payment the phone `deviceId` confirmed on its sheet just now (a new
     /// transaction, not "already subscribed, nothing charged", not a held payment settled later).
     case paymentCharged(deviceId: String, transactionId: String)
@@ -48,9 +54,22 @@ public enum WorldEvent: Hashable, Sendable {
     case sheetSwitchCharges(productId: String, deviceId: String)
     /// App Store Connect raised the price of `productId` in the store's storefront.
     case priceRaised(productId: String)
-    /// Apple ended the subscription `originalTransactionId`, which renews as `productId`, for a raised price not agreed
-    /// to (EXPIRED/PRICE_INCREASE).
-    case endedForPrice(originalTransactionId: String, productId: String)
+    /// Apple ended the subscription `originalTransactionId`, which renews as `productId` at `price` now, for a raised
+    /// price not agreed to (EXPIRED/PRICE_INCREASE). `offerDue`: the period it did not renew into was an offer's.
+    case endedForPrice(originalTransactionId: String, productId: String, price: StorePrice?, offerDue: Bool)
+}
+
+/// An amount in the currency of a storefront (`USA`, `FRA`): prices of two storefronts do not compare.
+public struct StorePrice: Hashable, Sendable, CustomStringConvertible {
+    public let amount: Decimal
+    public let storefront: String
+
+    public init(_ amount: Decimal, in storefront: String) {
+        self.amount = amount
+        self.storefront = storefront
+    }
+
+    public var description: String { "\(amount) (\(storefront))" }
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

@@ -156,11 +156,10 @@ public final class InvariantMonitor {
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
-            case .renewalProductChosen, .priceRaised, .endedForPrice:
-                if let ended = priceEnds.read(recorded.event, at: recorded.time, judging: judging) {
-                    found.append(ended)
-                }
+            case .renewalProductChosen, .renewalCharged, .endedForPrice:
+                if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
+                .priceRaised,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break
             }

@@ -1,36 +1,54 @@
 import SimKernel
 
-/// Invariant 20, its second half: Apple ends a subscription for a raised price only when the plan it renews as had
-/// its price raised after the subscriber chose that plan. A plan chosen (bought, switched to, renewed into by a code)
-/// was chosen at the price Apple's sheet showed then; a consent the old plan waited for is not the new plan's. Found
-/// by a tester in session 24: an upgrade to Coach inherited Workouts' raised price and the paid year ended.
+/// Invariant 20, its second half: a subscriber pays a raised price only after agreeing to it, and loses the
+/// subscription for a raise only when one they did not agree to was due. Each subscription renews as a plan at the
+/// regular price the subscriber agreed to: the price Apple's sheet showed when they chose the plan (bought, switched
+/// to, renewed into by a code), or a raise they consented to. Then:
+/// - a renewal at the plan's regular price charges no more than that (a raise made while the sheet was up, or while
+///   Apple retried a failed payment, renewed at the new price unasked, session 25);
+/// - an end for a raised price needs a price above that, of the plan chosen (an upgrade inherited Workouts' raise and
+///   the paid Coach year ended, session 24), and no offer's period next (a raise during a three-month introductory
+///   price ended it after one, session 25).
+/// Prices of two storefronts are not compared: a move abroad is not a raise.
 struct PriceEndCheck {
-    /// The plan each subscription renews as, and when the subscriber chose it; unknown for one chosen before the
+    /// The plan each subscription renews as and the regular price agreed for it; unknown for one chosen before the
     /// monitor started watching (nothing is judged of it).
-    private var chosen: [String: (productId: String, at: SimInstant)] = [:]
-    /// When each product's price was last raised.
-    private var raised: [String: SimInstant] = [:]
+    private var agreed: [String: (productId: String, price: StorePrice)] = [:]
 
-    /// Reads one of the store's events; a violation when `event` ends a subscription for a price never raised.
-    mutating func read(_ event: WorldEvent, at time: SimInstant, judging: Bool) -> InvariantViolation? {
+    /// Reads one of the store's events; a violation when `event` charges or ends against the price agreed.
+    mutating func read(_ event: WorldEvent, judging: Bool) -> InvariantViolation? {
         switch event {
-        case .renewalProductChosen(let original, let productId):
-            chosen[original] = (productId, time)
-        case .priceRaised(let productId):
-            raised[productId] = time
-        case .endedForPrice(let original, let productId) where judging:
-            guard let choice = chosen[original] else { return nil }
-            if choice.productId != productId {
+        case .renewalProductChosen(let original, let productId, let price):
+            agreed[original] = (productId, price)
+        case .renewalCharged(let original, let productId, let price, offer: false) where judging:
+            guard let deal = agreed[original], deal.productId == productId,
+                deal.price.storefront == price.storefront, price.amount > deal.price.amount
+            else { return nil }
+            return InvariantViolation(
+                .priceConsentAsked,
+                "Apple renewed \(original) as \(productId) at \(price.amount), but the subscriber agreed to "
+                    + "\(deal.price.amount) and never to a raise")
+        case .endedForPrice(let original, let productId, let price, let offerDue) where judging:
+            guard let deal = agreed[original] else { return nil }
+            if offerDue {
+                return InvariantViolation(
+                    .priceConsentAsked,
+                    "Apple ended \(original) for a raised price of \(productId) while an offer's period was next: the "
+                        + "raise applies from the first renewal at the plan's regular price")
+            }
+            if deal.productId != productId {
                 return InvariantViolation(
                     .priceConsentAsked,
                     "Apple ended \(original) for the raised price of \(productId), but the subscriber chose "
-                        + "\(choice.productId) at \(choice.at)")
+                        + "\(deal.productId)")
             }
-            guard (raised[productId].map { $0 < choice.at }) ?? true else { return nil }
+            guard let price, price.storefront == deal.price.storefront, price.amount <= deal.price.amount else {
+                return nil
+            }
             return InvariantViolation(
                 .priceConsentAsked,
-                "Apple ended \(original) for a raised price, but the price of \(productId) was not raised since the "
-                    + "subscriber chose it at \(choice.at)")
+                "Apple ended \(original) for a raised price, but \(productId) renews at \(price.amount), which the "
+                    + "subscriber agreed to")
         default:
             break
         }

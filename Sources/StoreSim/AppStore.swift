@@ -202,7 +202,7 @@ public final class AppStore {
     func recordTransaction(
         product: Product, appleId: String, deviceId: String, original: String? = nil, start: SimInstant? = nil,
         periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil, price: Decimal? = nil
     ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
         let identifier = String(2_000_000_000_000_000 + number)
@@ -212,7 +212,8 @@ public final class AppStore {
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,
             purchaseDate: purchaseDate, expiresDate: expires, finished: reason == "RENEWAL",
-            transactionReason: reason, offerType: offerType, appAccountToken: appAccountToken)
+            transactionReason: reason, offerType: offerType, appAccountToken: appAccountToken,
+            price: price ?? product.price)
         try ledger.insert(record)
         return record
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SimKernel
 
 /// The states of a payment, as StoreKit's `SKPaymentTransactionState`.
@@ -70,6 +71,9 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     /// `FAMILY_SHARED` for a family member's own transaction of a purchase made by the family's purchaser;
     /// nil for the Apple ID's own (Apple's `PURCHASED`).
     public var inAppOwnershipType: String? = nil
+    /// What Apple charged for it, in the storefront's currency: an offer's price for an offer's period, 0 for a free
+    /// trial or a family member's share; nil in records kept before prices were.
+    public var price: Decimal? = nil
 
     public var isFamilyShared: Bool { inAppOwnershipType == FamilySharing.familyShared }
 }

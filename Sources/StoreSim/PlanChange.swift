@@ -71,13 +71,15 @@ extension AppStore {
         return kind
     }
 
-    /// The part of `record`'s price its unused time is worth at `now`: what Apple refunds on an upgrade.
+    /// The part of what `record` charged that its unused time is worth at `now`: what Apple refunds on an upgrade.
+    /// An offer's period refunds what the offer charged (a paid introductory, promotional or win-back price; nothing
+    /// for a free trial), not the plan's price. A record kept before prices were falls back on `product`'s.
     func proratedRefund(_ record: TransactionRecord, product: Product?) -> Decimal {
-        guard let product, let expires = record.expiresDate, expires > scheduler.now,
-            expires > record.purchaseDate, record.offerType == nil
+        guard let paid = record.price ?? (record.offerType == nil ? product?.price : nil),
+            let expires = record.expiresDate, expires > scheduler.now, expires > record.purchaseDate
         else { return 0 }
         let unused = Decimal((expires - scheduler.now).milliseconds)
         let whole = Decimal((expires - record.purchaseDate).milliseconds)
-        return (product.price * unused / whole).roundedPlain(places: 2)
+        return (paid * unused / whole).roundedPlain(places: 2)
     }
 }

@@ -212,6 +212,11 @@ final class StoreLedger {
         """
         CREATE INDEX IF NOT EXISTS subscriptions_by_status ON subscriptions(apple_id, status)
         """,
+        // What each transaction charged (an offer's price, a raise's old price until consent): an upgrade refunds
+        // the unused part of what was paid, not of the plan's price.
+        """
+        ALTER TABLE transactions ADD COLUMN price TEXT
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -271,8 +276,8 @@ final class StoreLedger {
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
                 purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
-                is_upgraded, app_account_token, in_app_ownership_type)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                is_upgraded, app_account_token, in_app_ownership_type, price)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
@@ -284,7 +289,7 @@ final class StoreLedger {
                 record.transactionReason.map { .text($0) } ?? .null,
                 record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
                 record.appAccountToken.map { .text($0) } ?? .null,
-                record.inAppOwnershipType.map { .text($0) } ?? .null,
+                record.inAppOwnershipType.map { .text($0) } ?? .null, record.price.map { .text("\($0)") } ?? .null,
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
@@ -574,7 +579,8 @@ final class StoreLedger {
             offerType: row.count > 11 ? row[11].int.map { Int($0) } : nil,
             isUpgraded: row.count > 12 && row[12].int == 1,
             appAccountToken: row.count > 13 ? row[13].string : nil,
-            inAppOwnershipType: row.count > 14 ? row[14].string : nil)
+            inAppOwnershipType: row.count > 14 ? row[14].string : nil,
+            price: row.count > 15 ? row[15].string.flatMap(Catalog.decimal) : nil)
     }
 }
 

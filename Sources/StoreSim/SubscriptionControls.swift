@@ -92,8 +92,9 @@ extension AppStore {
         log(
             "consent to a raised price of \(productIdentifier) requested",
             event: .priceRaised(productId: productIdentifier))
+        // A subscription in billing retry too: Apple may still renew it, and only at a price agreed to.
         for subscription in try ledger.allSubscriptions()
-        where subscription.autoRenewProductId == productIdentifier && subscription.state.isEntitled {
+        where subscription.autoRenewProductId == productIdentifier && subscription.isRunning {
             var asked = subscription
             asked.priceIncreaseStatus = 0
             try ledger.save(asked)
@@ -111,7 +112,13 @@ extension AppStore {
         if consent {
             subscription.priceIncreaseStatus = 1
             try ledger.save(subscription)
-            log("price increase accepted for \(originalTransactionId)")
+            log(
+                "price increase accepted for \(originalTransactionId)",
+                event: currentPrice(subscription.autoRenewProductId).map {
+                    .renewalProductChosen(
+                        originalTransactionId: originalTransactionId, productId: subscription.autoRenewProductId,
+                        price: StorePrice($0, in: storefront.countryCode))
+                })
             try notifyLatest(.priceIncrease, .accepted, subscription)
         } else {
             subscription.autoRenew = false

@@ -1,4 +1,5 @@
 import Database
+import FoundationEssentials
 import SimKernel
 import WhiteLabel
 
@@ -42,24 +43,32 @@ extension AppStore {
         let record = try recordTransaction(
             product: product, appleId: appleId, deviceId: deviceId, original: previous?.originalTransactionId,
             periodLength: offer.map(Self.firstIntroPeriod),
-            offerType: applied?.offerType ?? (offer == nil ? nil : 1), appAccountToken: appAccountToken)
-        let subscription = SubscriptionRecord(
+            offerType: applied?.offerType ?? (offer == nil ? nil : 1), appAccountToken: appAccountToken,
+            price: offer.map(Self.price))
+        var subscription = SubscriptionRecord(
             originalTransactionId: record.originalTransactionIdentifier, appleId: appleId, deviceId: deviceId,
             groupId: group, productId: product.productIdentifier, autoRenewProductId: product.productIdentifier,
             autoRenew: true, state: .active, expiresDate: record.expiresDate ?? scheduler.now,
             gracePeriodExpiresDate: nil, billingRetryEndsDate: nil, expirationIntent: nil, priceIncreaseStatus: nil,
             introPeriodsLeft: offer.map(Self.offerPeriodsLeft) ?? 0,
             latestTransactionId: record.transactionIdentifier, offerId: applied?.key)
+        let asksConsent = agreeToPrice(of: product, &subscription)
         try ledger.save(subscription)
         log(
             "charged \(appleId) for \(product.productIdentifier)\(Self.charged(applied)): transaction \(record.transactionIdentifier)"
                 + (applied == nil ? offer.map { ", introductory offer \($0.paymentMode.rawValue)" } ?? "" : "")
                 + ", until \(subscription.expiresDate)",
-            event: .renewalProductChosen(
-                originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier))
+            event: chosen(subscription, product))
         notify(.subscribed, previous == nil ? .initialBuy : .resubscribe, record, subscription)
+        if asksConsent { try askConsent(subscription) }
         scheduleNext(subscription)
         return record
+    }
+
+    /// What one charge of an offer is: nothing for a free trial, the whole length's price paid up front, one
+    /// period's paid as you go (StoreKit's `price` of a discount is each of those).
+    static func price(_ offer: ProductDiscount) -> Decimal {
+        offer.paymentMode == .freeTrial ? 0 : offer.price
     }
 
     /// A free trial or pay-up-front offer covers its whole length at once; pay-as-you-go bills each period.
@@ -111,13 +120,14 @@ extension AppStore {
                 let resumes = !current.autoRenew
                 subscription.autoRenew = true
                 subscription.expirationIntent = nil
-                if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
+                let asksConsent = agreeToPrice(of: product, &subscription)
                 try ledger.save(subscription)
                 log(
                     "pending change cancelled: \(current.productId) renews as it is"
                         + (resumes ? ", auto-renew on again" : ""),
                     event: chosen(current, product))
                 notify(.didChangeRenewalPref, nil, latest, subscription)
+                if asksConsent { try askConsent(subscription) }
             } else if !current.autoRenew {
                 try setAutoRenew(true, originalTransactionId: current.originalTransactionId)
             } else {
@@ -134,19 +144,19 @@ extension AppStore {
                 subscription.autoRenew = true
                 subscription.expirationIntent = nil
             }
-            // Chosen at the price Apple's sheet showed: a consent the old plan waited for is no longer asked.
-            if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
+            let asksConsent = agreeToPrice(of: product, &subscription)
             try ledger.save(subscription)
             log(
                 "\(kind.rawValue): \(current.productId) changes to \(product.productIdentifier) at the next renewal"
                     + (resumes ? ", auto-renew on again" : ""),
                 event: chosen(current, product))
             notify(.didChangeRenewalPref, .downgrade, latest, subscription)
+            if asksConsent { try askConsent(subscription) }
             return latest
         }
         try ledger.markUpgraded(latest.transactionIdentifier)
-        // Apple refunds the unused part of the old period at the price it was bought for (the catalog's,
-        // before any increase), and charges the new product's full period from now.
+        // Apple refunds the unused part of what the old period cost (`proratedRefund`), and charges the new
+        // product's full period from now.
         let paidFor = catalog.spec(for: current.productId).flatMap {
             Catalog.product($0, storefront: storefront, locale: locale)
         }
@@ -161,8 +171,7 @@ extension AppStore {
         subscription.expiresDate = record.expiresDate ?? scheduler.now
         subscription.latestTransactionId = record.transactionIdentifier
         subscription.introPeriodsLeft = 0
-        // Bought at today's price: the old plan's raised price, waiting for consent, is not this plan's.
-        if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
+        let asksConsent = agreeToPrice(of: product, &subscription)
         try ledger.save(subscription)
         let refundText = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode).string(refund)
         log(
@@ -173,14 +182,33 @@ extension AppStore {
         // Apple's subtypes follow the timing: UPGRADE for any change now (a crossgrade of the same length
         // too), DOWNGRADE for any change at the next renewal.
         notify(.didChangeRenewalPref, .upgrade, record, subscription)
+        if asksConsent { try askConsent(subscription) }
         scheduleNext(subscription)
         return record
     }
 
-    /// The subscriber chose `product` for `subscription` (`WorldEvent.renewalProductChosen`).
+    /// The subscriber chose `product` for `subscription` at the price Apple's sheet showed, `product.price`
+    /// (`WorldEvent.renewalProductChosen`).
     func chosen(_ subscription: SubscriptionRecord, _ product: Product) -> WorldEvent {
         .renewalProductChosen(
-            originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier)
+            originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier,
+            price: StorePrice(product.price, in: storefront.countryCode))
+    }
+
+    /// Chosen at the price Apple's sheet showed: a consent the old plan waited for is no longer asked. But a raise
+    /// made after the sheet was drawn (its payment confirmed at the old price) is asked of this subscriber as of any:
+    /// true when consent is to be asked (`askConsent`, once the subscription is saved and told).
+    func agreeToPrice(of product: Product, _ subscription: inout SubscriptionRecord) -> Bool {
+        if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
+        guard let now = currentPrice(product.productIdentifier), now > product.price else { return false }
+        subscription.priceIncreaseStatus = 0
+        return true
+    }
+
+    /// PRICE_INCREASE/PENDING for one subscription, as `requestPriceIncreaseConsent` tells every subscriber.
+    func askConsent(_ subscription: SubscriptionRecord) throws(DatabaseError) {
+        log("price increase consent requested for \(subscription.originalTransactionId): chosen at the price before the raise")
+        try notifyLatest(.priceIncrease, .pending, subscription)
     }
 
     // MARK: - The clock
@@ -244,7 +272,9 @@ extension AppStore {
                 subscription, subtype: declinedIncrease ? .priceIncrease : .voluntary,
                 intent: declinedIncrease ? 3 : 1)
         }
-        if subscription.priceIncreaseStatus == 0 {
+        // A raise applies from the first renewal at the plan's regular price: an offer's periods still due renew at
+        // the offer's price (a raise during a three-month introductory price ended it after one, session 25).
+        if subscription.priceIncreaseStatus == 0, subscription.introPeriodsLeft <= 0 {
             return try expire(subscription, subtype: .priceIncrease, intent: 3)
         }
         guard let product = product(subscription.autoRenewProductId) else {
@@ -277,13 +307,15 @@ extension AppStore {
             subscription.introPeriodsLeft > 0
             ? (offerKey.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) : nil
         let offerType = offerKey.map { $0.hasPrefix("code:") ? 3 : 2 } ?? 1
+        let price: Decimal
+        if let intro { price = Self.price(intro) } else { price = try regularPrice(subscription, product) }
         let record = try recordTransaction(
             product: product, appleId: subscription.appleId, deviceId: subscription.deviceId,
             original: subscription.originalTransactionId, start: start,
             periodLength: intro.map {
                 $0.paymentMode == .payAsYouGo ? $0.subscriptionPeriod : Self.firstIntroPeriod($0)
             },
-            reason: "RENEWAL", offerType: intro == nil ? nil : offerType)
+            reason: "RENEWAL", offerType: intro == nil ? nil : offerType, price: price)
         if intro != nil { subscription.introPeriodsLeft -= 1 }
         if subscription.introPeriodsLeft <= 0 { subscription.offerId = nil }
         subscription.productId = product.productIdentifier
@@ -299,9 +331,11 @@ extension AppStore {
         log(
             "renewed \(subscription.originalTransactionId)"
                 + "\(Self.charged(offerKey.flatMap { key in intro.map { AppliedOffer(discount: $0, offerType: offerType, key: key) } })): "
-                + "transaction \(record.transactionIdentifier) until \(subscription.expiresDate)"
-                + (intro == nil ? " for \(product.localizedPrice)" : "")
-        )
+                + "transaction \(record.transactionIdentifier) until \(subscription.expiresDate) for "
+                + PriceFormatter(locale: locale, currencyCode: storefront.currencyCode).string(price),
+            event: .renewalCharged(
+                originalTransactionId: subscription.originalTransactionId, productId: product.productIdentifier,
+                price: StorePrice(price, in: storefront.countryCode), offer: intro != nil))
         notify(.didRenew, subtype, record, subscription)
         scheduleNext(subscription)
     }
@@ -319,9 +353,28 @@ extension AppStore {
             event: subtype == .priceIncrease
                 ? .endedForPrice(
                     originalTransactionId: subscription.originalTransactionId,
-                    productId: subscription.autoRenewProductId) : nil)
+                    productId: subscription.autoRenewProductId,
+                    price: currentPrice(subscription.autoRenewProductId).map {
+                        StorePrice($0, in: storefront.countryCode)
+                    },
+                    // Unanswered, not declined (auto-renew still on), with an offer's period next.
+                    offerDue: current.autoRenew && current.introPeriodsLeft > 0) : nil)
         try notifyLatest(.expired, subtype, subscription)
         scheduleNext(subscription)
+    }
+
+    /// The plan's price a regular renewal charges: the store's now, unless a raise of it still waits for the
+    /// subscriber's consent (a renewal recovered from a billing issue, session 25): then what they last paid for the
+    /// plan, or the price before the raise.
+    func regularPrice(_ subscription: SubscriptionRecord, _ product: Product) throws(DatabaseError) -> Decimal {
+        guard subscription.priceIncreaseStatus == 0 else { return product.price }
+        if let latest = try ledger.transaction(subscription.latestTransactionId),
+            latest.productIdentifier == product.productIdentifier, latest.offerType == nil, let paid = latest.price
+        {
+            return min(paid, product.price)
+        }
+        let before = priceIncreases["\(product.productIdentifier)|\(storefront.countryCode)"]?.oldPrice
+        return min(before ?? product.price, product.price)
     }
 
     /// The sellable product with this identifier in the store's storefront, or nil.
