@@ -87,6 +87,14 @@ extension SubscriptionCoordinator {
         // news (a notification late or lost), so the access it answers is Apple's.
         backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
             guard stillRuns(serial) else { return }
+            if case .success(let answer) = restored, answer.access.kind == "account",
+                storage.accountSession?.identityId != answer.access.identityId
+            {
+                // The account that asked signed out, or its session ended, while the server answered: what it holds
+                // is not on this phone, and the guest now here did not ask to pay (fuzz seed 9311, long).
+                log("the account that asked is no longer signed in: the purchase stops, nothing handed to the App Store")
+                return finishPurchase(.cancelled)
+            }
             switch restored {
             case .success(let answer) where !answer.restored.isEmpty:
                 save(answer.access)

@@ -255,8 +255,9 @@ public final class SubscriptionCoordinator {
             }
             newestWord[answer.identityId] = said
         }
-        if let session = storage.accountSession, answer.kind == "account", answer.identityId != session.identityId {
-            // An answer sent for the account signed in before this one: it says nothing of this reader.
+        if answer.kind == "account", storage.accountSession?.identityId != answer.identityId {
+            // An answer sent for the account signed in before this one, or before the session ended: it says nothing
+            // of this reader.
             log("an answer about another account is dropped")
             publishStoredAccess()
             return false
