@@ -207,7 +207,9 @@ extension AppStore {
 
     /// PRICE_INCREASE/PENDING for one subscription, as `requestPriceIncreaseConsent` tells every subscriber.
     func askConsent(_ subscription: SubscriptionRecord) throws(DatabaseError) {
-        log("price increase consent requested for \(subscription.originalTransactionId): chosen at the price before the raise")
+        log(
+            "price increase consent requested for \(subscription.originalTransactionId): chosen at the price before "
+                + "the raise")
         try notifyLatest(.priceIncrease, .pending, subscription)
     }
 

@@ -92,7 +92,7 @@ extension SubscriptionCoordinator {
             {
                 // The account that asked signed out, or its session ended, while the server answered: what it holds
                 // is not on this phone, and the guest now here did not ask to pay (fuzz seed 9311, long).
-                log("the account that asked is no longer signed in: the purchase stops, nothing handed to the App Store")
+                log("the account that asked is no longer signed in: the purchase stops, nothing handed to Apple")
                 return finishPurchase(.cancelled)
             }
             switch restored {

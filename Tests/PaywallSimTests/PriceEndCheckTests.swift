@@ -24,7 +24,8 @@ import Testing
 
     private func renewed(at amount: String, offer: Bool = false, in storefront: String = "USA") -> WorldEvent {
         .renewalCharged(
-            originalTransactionId: original, productId: monthly, price: StorePrice(Decimal(string: amount)!, in: storefront),
+            originalTransactionId: original, productId: monthly,
+            price: StorePrice(Decimal(string: amount)!, in: storefront),
             offer: offer)
     }
 
