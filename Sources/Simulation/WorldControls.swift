@@ -222,14 +222,15 @@ extension World {
         return true
     }
 
-    /// Family Sharing stops sharing the reader's latest transaction (REVOKE); false when there is none.
+    /// Apple takes back the reader's latest transaction: REVOKE of a Family Sharing purchase, a refund of an own one;
+    /// false when there is none.
     @discardableResult
     public func revokeLatest() -> Bool {
         guard let latest = store.latestUnrevokedTransaction(appleId: options.appleId) else {
             timeline.log(.control, "revoke: no transaction to revoke")
             return false
         }
-        timeline.log(.control, "revoke family sharing of \(latest.transactionIdentifier)")
+        timeline.log(.control, "revoke \(latest.transactionIdentifier)")
         let id = latest.transactionIdentifier
         return attempt("revoke \(id)") { try store.revokeFamilySharing(transactionId: id) } ?? false
     }

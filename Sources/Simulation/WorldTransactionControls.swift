@@ -19,7 +19,7 @@ extension World {
 
     @discardableResult
     public func revoke(transactionId: String) -> Bool {
-        timeline.log(.control, "revoke family sharing of \(transactionId)")
+        timeline.log(.control, "revoke \(transactionId)")
         guard readerTransaction(transactionId) != nil else { return refused("revoked", transactionId) }
         return attempt("revoke \(transactionId)") { try store.revokeFamilySharing(transactionId: transactionId) }
             ?? false

@@ -49,10 +49,15 @@ extension AppStore {
     }
 
     /// Family Sharing access withdrawn (the purchaser stopped sharing or left the family): the family
-    /// member's access ends now and the backend gets REVOKE.
+    /// member's access ends now and the backend gets REVOKE. Apple revokes nothing else: an Apple ID's own purchase
+    /// ends early only with its money back, so there it is a refund (access gone and the money kept, session 25).
     @discardableResult
     public func revokeFamilySharing(transactionId: String) throws(DatabaseError) -> Bool {
-        try revoke(transactionId, reason: 0, as: .revoke)
+        guard let record = try ledger.transaction(transactionId), record.isFamilyShared else {
+            log("\(transactionId) is not a Family Sharing purchase: Apple takes back its own purchase by a refund")
+            return try refund(transactionId: transactionId)
+        }
+        return try revoke(transactionId, reason: 0, as: .revoke)
     }
 
     private func revoke(_ transactionId: String, reason: Int, as type: NotificationType) throws(DatabaseError) -> Bool {
