@@ -39,6 +39,15 @@ public enum OwnershipRules {
         /// It moves from its owner to the caller.
         case move
         case refuse(OwnershipRefusal)
+
+        /// Someone else's: it would move, or the rules refuse. What the phone whose guest owns it, restoring again
+        /// without that guest's token, takes back as it is (not a move).
+        var movesOrRefuses: Bool {
+            switch self {
+            case .move, .refuse: true
+            case .alreadyYours, .claim: false
+            }
+        }
     }
 
     /// The facts one decision needs.

@@ -105,11 +105,13 @@ extension Backend {
                     let decision = try decide(
                         known, caller: owner, receipt: receipt.payload, request: request,
                         confirmed: body.confirmMoveFromAccount ?? false)
-                    if owner == nil, decision == .move, restoresAreIdempotentPerDevice,
+                    if owner == nil, decision.movesOrRefuses, restoresAreIdempotentPerDevice,
                         let kept = try identityCreated(on: request, owning: known)
                     {
                         // The same phone restoring the same receipt again (a second tap, an answer lost on the
-                        // way): the identity it was given the first time is handed back; nothing moves twice.
+                        // way): the identity it was given the first time is handed back; nothing moves twice. Under
+                        // any policy: a purchase kept with its original owner is this phone's guest's (session 25:
+                        // a lost answer left it refused "on the phone that bought it" for good).
                         owner = kept
                         restored.append(id)
                         continue
