@@ -383,11 +383,18 @@ private func purchaseAlert(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(
             title: "Already subscribed",
             message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
-    case .alreadySubscribedOnAppleId:
+    case .alreadySubscribedOnAppleId(planChanged: false):
         Alert(
             title: "Already subscribed",
             message:
                 "This Apple ID already pays for this subscription, so you were not charged again. If it was bought on another phone without an account, use Restore purchase to bring it here; if an account holds it, log in to that account."
+        )
+    case .alreadySubscribedOnAppleId(planChanged: true):
+        // The sheet said "Replaces your … subscription on …": a tap on a second phone changed the plan (session 25).
+        Alert(
+            title: "Plan change set",
+            message:
+                "This Apple ID already pays for a subscription of this kind, so nothing was charged now: Apple switches it to the plan you chose at its next renewal, at that plan's price. If it was bought on another phone without an account, use Restore purchase to bring it here; if an account holds it, log in to that account."
         )
     case .ownedByAnotherAccount(canMove: false):
         Alert(

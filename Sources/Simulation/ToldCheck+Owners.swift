@@ -73,7 +73,8 @@ extension ToldCheck {
         let saysNotCharged =
             switch told {
             case .failed(let message): message.contains("You were not charged")
-            case .restoredInsteadOfCharging, .alreadySubscribedOnAppleId, .ownedByAnotherAccount(canMove: false): true
+            case .restoredInsteadOfCharging, .alreadySubscribedOnAppleId(_), .ownedByAnotherAccount(canMove: false):
+                true
             default: false
             }
         guard saysNotCharged else { return nil }
@@ -136,6 +137,24 @@ extension ToldCheck {
             return nil
         }
         let began = outcome.began
+        // "Already pays for this subscription, not charged again" of a payment that set the subscription to renew as
+        // another plan (a tap on a second phone, session 25): the reader was not told the plan changed.
+        if case .purchase(.alreadySubscribedOnAppleId(planChanged: false)) = outcome.told,
+            world.timeline.events.contains(where: { recorded in
+                guard recorded.time >= began, recorded.time <= outcome.at,
+                    case .renewalProductChosen(_, let chosen, _) = recorded.event
+                else { return false }
+                return chosen == productId
+            }),
+            world.store.subscriptions(appleId: world.appleId).contains(where: {
+                $0.groupId == group && $0.productId != productId && $0.autoRenewProductId == productId
+            })
+        {
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(world.appleId) already pays for \(productId)'s subscription and nothing "
+                    + "changed, but Apple set that subscription to renew as \(productId)")
+        }
         let ongoing = world.store.subscriptions(appleId: world.appleId).contains {
             $0.groupId == group && $0.state != .revoked
                 && ($0.state != .expired || $0.expiresDate + AppStore.billingRetryLength > began)

@@ -100,7 +100,7 @@ struct ToldCheck {
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.limitReached):
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
-        case .purchase(.alreadySubscribedOnAppleId):
+        case .purchase(.alreadySubscribedOnAppleId(_)):
             return Self.alreadyPaysViolation(outcome, world)
         case .purchase(.subscriptionNotActive):
             return Self.notActiveViolation(outcome, context)

@@ -235,10 +235,11 @@ public final class PaymentQueue {
             sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased(), offer)
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
             let words = StoreWords(locale: product.priceLocale)
+            var terms = Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount)
+            if let change = planChangeWords(product, words) { terms += " " + change }
             var shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
-                terms: Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount),
-                confirmLabel: words.subscribe, cancelLabel: words.cancel)
+                terms: terms, confirmLabel: words.subscribe, cancelLabel: words.cancel)
             shown.productIdentifier = product.productIdentifier
             // One sheet at a time: a payment's waits for the price-consent sheet up to be answered. Shown over it,
             // the reader's Subscribe answered the consent and the payment waited for good (session 23, long 673).
@@ -436,6 +437,19 @@ public final class PaymentQueue {
             paymentNumber: number, transactionIdentifier: record.transactionIdentifier,
             originalTransactionIdentifier: record.originalTransactionIdentifier,
             productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: state, error: nil)
+    }
+
+    /// Apple's sheet for another plan of a group the Apple ID already subscribes to says it is a change, and when:
+    /// a tap on a second phone read as a new purchase, and the running plan switched in silence (session 25).
+    private func planChangeWords(_ product: Product, _ words: StoreWords) -> String? {
+        guard let group = product.subscriptionGroupIdentifier,
+            let running = store.subscriptions(appleId: appleId).first(where: {
+                $0.groupId == group && $0.state.isEntitled && $0.productId != product.productIdentifier
+            })
+        else { return nil }
+        let title = store.product(running.productId)?.localizedTitle ?? running.productId
+        let now = store.changesNow(from: running.productId, to: product)
+        return words.replaces(title, on: now ? nil : running.expiresDate.dateDescription)
     }
 
     func failed(_ number: Int, _ productIdentifier: String, _ error: StoreError) -> PaymentTransaction {

@@ -78,6 +78,13 @@ public struct StoreWords: Sendable {
 
     /// The price-increase sheet's words; English where the language has none of its own.
     public var consent: ConsentWords { table.consent }
+
+    /// What the payment sheet adds when the Apple ID already runs another plan of the product's group: the change
+    /// takes that subscription's place now, or at its renewal on `date` (`nil`: now).
+    public func replaces(_ title: String, on date: String?) -> String {
+        (date == nil ? table.replacesNow : table.replacesLater).filling("{title}", with: title)
+            .filling("{date}", with: date ?? "")
+    }
 }
 
 /// What Apple's price-increase sheet says, in one language.
@@ -121,6 +128,9 @@ extension StoreWords {
             agree: "Agree", notNow: "Not now")
         /// Japanese writes the number and the unit with no space.
         var joined = false
+        /// A plan change on the payment sheet, with `{title}` for the plan it replaces and `{date}` for its renewal.
+        var replacesNow = "It replaces your {title} subscription now; the rest of its period is refunded."
+        var replacesLater = "It replaces your {title} subscription at its renewal on {date}; nothing is charged now."
     }
 
     private static func same(_ word: String) -> [CalendarPeriod.Unit: (one: String, many: String)] {
@@ -161,7 +171,10 @@ extension StoreWords {
                 heading: "Hausse de prix : {title}",
                 terms:
                     "Le prix de votre abonnement augmente. Acceptez pour le garder ; sinon, il prend fin à la fin de la période.",
-                agree: "Accepter", notNow: "Plus tard")),
+                agree: "Accepter", notNow: "Plus tard"),
+            replacesNow: "Il remplace votre abonnement {title} dès maintenant ; le reste de sa période est remboursé.",
+            replacesLater:
+                "Il remplace votre abonnement {title} à son renouvellement le {date} ; rien n’est facturé maintenant."),
         "de": Table(
             units: [
                 .day: Names(bare: "Tag", one: "Tag", many: "Tage"),
@@ -179,7 +192,9 @@ extension StoreWords {
                 heading: "Preiserhöhung: {title}",
                 terms:
                     "Der Preis deines Abos steigt. Stimme zu, um es zu behalten; sonst endet es am Ende des Zeitraums.",
-                agree: "Zustimmen", notNow: "Nicht jetzt")),
+                agree: "Zustimmen", notNow: "Nicht jetzt"),
+            replacesNow: "Es ersetzt dein Abo {title} ab sofort; der Rest seines Zeitraums wird erstattet.",
+            replacesLater: "Es ersetzt dein Abo {title} bei der Verlängerung am {date}; jetzt wird nichts berechnet."),
         "es": Table(
             units: [
                 .day: Names(bare: "día", one: "día", many: "días"),
@@ -196,7 +211,9 @@ extension StoreWords {
                 heading: "Aumento de precio: {title}",
                 terms:
                     "El precio de tu suscripción va a subir. Acepta para conservarla; si no, terminará al final del periodo.",
-                agree: "Aceptar", notNow: "Ahora no")),
+                agree: "Aceptar", notNow: "Ahora no"),
+            replacesNow: "Sustituye tu suscripción {title} desde ahora; se reembolsa el resto de su periodo.",
+            replacesLater: "Sustituye tu suscripción {title} al renovarse el {date}; ahora no se cobra nada."),
         "it": Table(
             units: [
                 .day: Names(bare: "giorno", one: "giorno", many: "giorni"),

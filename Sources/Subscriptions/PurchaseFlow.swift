@@ -374,7 +374,8 @@ extension SubscriptionCoordinator {
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
-                    completion(.alreadySubscribedOnAppleId)
+                    // Another plan of the group answered with the running subscription: Apple set it for the renewal.
+                    completion(.alreadySubscribedOnAppleId(planChanged: !paidForAsked))
                 case .failure(let failure) where !freshCharge || !paidForAsked:
                     log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")
                     completion(

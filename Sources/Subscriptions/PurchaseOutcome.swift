@@ -21,8 +21,9 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// is retrying, or it was refunded): nothing unlocks, and the reader is told so, not "subscribed".
     case subscriptionNotActive
     /// Apple charged nothing: this Apple ID already pays for the subscription, for an identity this
-    /// phone does not hold (a guest on a new phone). "Restore purchase" brings it here.
-    case alreadySubscribedOnAppleId
+    /// phone does not hold (a guest on a new phone). "Restore purchase" brings it here. `planChanged`: the plan
+    /// chosen was another of the group, which Apple set for that subscription's next renewal.
+    case alreadySubscribedOnAppleId(planChanged: Bool = false)
     /// This Apple ID pays for a subscription someone else holds (another account; after a charge, possibly a
     /// guest on another phone): the signed-in reader is asked before it moves (`canMove`), or told it stays.
     case ownedByAnotherAccount(canMove: Bool)

@@ -207,7 +207,10 @@ import WhiteLabel
         ),
         (
             "41-a-plan-change-kept-for-the-next-renewal-ends-the-purchase", .paymentKnownByProduct,
-            ["expect no text \"Waiting for the App Store\"\n"], .onePaymentAtATime, "with nothing on its way"
+            [
+                "expect alert \"Apple switches it to the plan you chose at its next renewal\"\n",
+                "expect no text \"Waiting for the App Store\"\n",
+            ], .onePaymentAtATime, "with nothing on its way"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(

@@ -51,9 +51,9 @@ import Testing
 
     @Test func alreadyPaysIsTrueWhileTheSubscriptionRuns() throws {
         let (world, _) = try boughtWorld()
-        let told = outcome(.purchase(.alreadySubscribedOnAppleId), world, began: world.scheduler.now)
+        let told = outcome(.purchase(.alreadySubscribedOnAppleId()), world, began: world.scheduler.now)
         #expect(ToldCheck.alreadyPaysViolation(told, world) == nil)
-        let before = outcome(.purchase(.alreadySubscribedOnAppleId), world, began: SimInstant(milliseconds: 0))
+        let before = outcome(.purchase(.alreadySubscribedOnAppleId()), world, began: SimInstant(milliseconds: 0))
         try WorldAction.refund.apply(to: world)
         world.scheduler.runUntilIdle()
         #expect(ToldCheck.alreadyPaysViolation(before, world) != nil)
