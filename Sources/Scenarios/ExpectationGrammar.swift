@@ -23,10 +23,12 @@ enum ExpectationGrammar {
             if tail == ["none"] { return .levels([]) }
             return .levels(try list(afterWhat, "expect levels L, L… or expect levels none"))
         case "identity":
-            switch tail.count {
-            case 1 where tail[0] == "anonymous": return .identity(.anonymous)
-            case 1 where tail[0] == "none": return .identity(.none)
-            case 2 where tail[0] == "account": return .identity(.account(tail[1]))
+            // An email as a recording writes it: bare, or quoted when it holds a space, a quote or a `#`.
+            let words = try QuotedWords.split(afterWhat)
+            switch words.count {
+            case 1 where words[0] == "anonymous": return .identity(.anonymous)
+            case 1 where words[0] == "none": return .identity(.none)
+            case 2 where words[0] == "account": return .identity(.account(words[1]))
             default: throw StepError("write expect identity anonymous, expect identity account EMAIL or none")
             }
         case "content":

@@ -63,7 +63,7 @@ public enum StepText {
         case .levels(let levels): "expect levels \(levels.isEmpty ? "none" : levels.joined(separator: ", "))"
         case .identity(.none): "expect identity none"
         case .identity(.anonymous): "expect identity anonymous"
-        case .identity(.account(let email)): "expect identity account \(email)"
+        case .identity(.account(let email)): "expect identity account \(QuotedWords.word(email))"
         case .content(let id, let unlocked): "expect content \(id) \(unlocked ? "unlocked" : "locked")"
         case .ads(let shown): "expect ads \(shown ? "shown" : "hidden")"
         case .alert(let text): "expect alert \"\(text)\""

@@ -18,8 +18,48 @@ public enum StateCheck {
     private static let kinds: [(name: String, isFolder: Bool, holds: String)] = [
         ("appstore.sqlite", false, "the App Store's records"), ("backend.sqlite", false, "the backend's ledger"),
         ("keys", false, "its secrets"), ("clock", false, "the instant the last run stopped at"),
-        ("devices", true, "its phones"),
+        ("devices", true, "its phones"), ("app", false, "the app whose state it holds"),
     ]
+
+    /// A folder holds one app's state: its tokens, receipts and ledger are that app's (another app's run answered
+    /// every receipt with 401 token_other_app, and a paid purchase could never be confirmed, session 25). `app`
+    /// names it, written by the first run; a folder from before it is adopted by an app that sells every product it
+    /// holds purchases of, and refused by any other.
+    static func checkApp(folder: String, bundleId: String, sells: Set<String>, config: String)
+        throws(WorldSetupError)
+    {
+        let path = "\(folder)/app"
+        if let data = FileManager.default.contents(atPath: path) {
+            let held = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(
+                String.init)
+            guard held == bundleId else {
+                throw WorldSetupError(
+                    description: "\(path): this folder holds the state of \(held ?? "no app") and \(config) is "
+                        + "\(bundleId); open it with that app's config, or choose another folder")
+            }
+            return
+        }
+        let store = "\(folder)/appstore.sqlite"
+        if FileManager.default.fileExists(atPath: store) {
+            let products: Set<String>
+            do {
+                products = Set(
+                    try StoreRecords(readingOnly: store).latestTransactions().values.map(\.productIdentifier))
+            } catch {
+                throw WorldSetupError(description: "\(store): cannot be read (\(error.message))")
+            }
+            if let other = products.subtracting(sells).sorted().first {
+                throw WorldSetupError(
+                    description: "\(store): holds purchases of \(other), which \(config) does not sell: another "
+                        + "app's state; open it with that app's config, or choose another folder")
+            }
+        }
+        do {
+            try Data((bundleId + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw WorldSetupError(description: "\(path): cannot be written (\(error.failureDescription))")
+        }
+    }
 
     /// Everything a reopened folder must be before any of it is opened, the files of the phone `phone` too;
     /// throws naming the file.

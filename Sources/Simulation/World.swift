@@ -130,6 +130,9 @@ public final class World {
             if let state {
                 try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
                 try StateCheck.check(folder: state, phone: options.deviceName)
+                try StateCheck.checkApp(
+                    folder: state, bundleId: config.app.bundleId, sells: Set(config.store.products.map(\.productId)),
+                    config: config.sourcePath ?? config.app.id)
             }
             let keys = try Self.keys(state: state, seed: options.seed)
             store = try AppStore(
@@ -163,8 +166,10 @@ public final class World {
                         body: CanonicalJSONWriter.object(["signedPayload": signedPayload])))
             }
         } catch let error as StoreSetupError {
-            // A catalog the store cannot sell from is a mistake in the config: name the file.
-            throw WorldSetupError(description: "\(config.sourcePath ?? "the demo config"): \(error)")
+            // A catalog the store cannot sell from is a mistake in the config: name the file; the store's records
+            // that cannot be opened are the state folder's (a swapped or damaged database blamed the config).
+            throw WorldSetupError(
+                description: "\(error.file ?? config.sourcePath ?? "the demo config"): \(error)")
         } catch {
             throw WorldSetupError(description: error.failureDescription)
         }

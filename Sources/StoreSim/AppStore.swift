@@ -7,6 +7,8 @@ import WhiteLabel
 /// Why the fake App Store could not be set up.
 public struct StoreSetupError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// The file at fault when it is not the config: the store's records in a state folder.
+    public var file: String? = nil
 }
 
 /// The fake App Store of one app: its catalog, its records of every charge, the key that signs
@@ -100,7 +102,8 @@ public final class AppStore {
         do {
             ledger = try StoreLedger(path: databasePath)
         } catch {
-            throw StoreSetupError(description: "cannot open the App Store's records: \(error)")
+            throw StoreSetupError(
+                description: "cannot be opened as the App Store's records: \(error)", file: databasePath)
         }
         // The store's key is its root of trust: a state folder's own (kept in its `keys`), so receipts kept
         // on disk stay valid from run to run and nobody who read the source can sign one.

@@ -37,6 +37,13 @@ enum StoreKitIgnoredFields {
                 "_renewalBillingIssuesEnabled", "_billingGracePeriodEnabled", "_disableDialogs", "_timeRate",
             ]
             scan.object(settings, at: "settings", used: Set(used))
+            // A rate Xcode does not have ran the clock in real time without a word (session 25).
+            if let rate = settings["_timeRate"] as? Int, !StoreKitSettings.knownTimeRates.contains(rate) {
+                scan.warnings.append(
+                    ConfigError(
+                        file: file, location: "settings._timeRate",
+                        message: "ignored: \(rate) is not one of Xcode's time rates; the clock runs in real time"))
+            }
         }
         return scan.warnings
     }

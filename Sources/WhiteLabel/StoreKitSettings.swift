@@ -39,6 +39,11 @@ public struct StoreKitSettings: Sendable, Equatable {
         self.timeRate = timeRate
     }
 
+    /// The rates `virtualSecondsPerSecond` knows, and 0, real time.
+    public static let knownTimeRates: Set<Int> = [
+        0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 15, 1000, 1001, 1002, 1003, 1004, 1005,
+    ]
+
     /// Virtual seconds per wall second at `timeRate`, as Xcode's rates make a month pass
     /// (`monthlyRenewalEveryThirtySeconds`: a 30-day month in 30 s); 1 for real time or a rate it does not know.
     public var virtualSecondsPerSecond: Double {

@@ -6,7 +6,7 @@ import FoundationEssentials
     import Darwin
 #endif
 
-/// A file an option writes (`--junit`, `--cast`, `--record`), checked before any work: a folder it can be written in,
+/// A file an option writes (`--junit`, `--cast`, `--record`, `--report`), checked before any work: a folder it can be written in,
 /// and never a file the command did not make before. `play --junit p.scenario p.scenario` wrote XML over the scenario
 /// it played (session 24): an existing file is written over only when it reads as this option's own output.
 enum OutputFile {
@@ -39,6 +39,8 @@ enum OutputFile {
     static func isJUnit(_ head: String) -> Bool { head.hasPrefix("<?xml") && head.contains("<testsuites") }
     /// An asciicast v2 recording as `play --live --cast` writes it.
     static func isCast(_ head: String) -> Bool { head.hasPrefix("{\"version\": 2") || head.hasPrefix("{\"version\":2") }
+    /// A walk's report as `run --walk` writes it.
+    static func isWalkReport(_ head: String) -> Bool { head.hasPrefix("# Walk report") }
     /// A session recording as `run --record` writes it.
     static func isRecording(_ head: String) -> Bool { head.hasPrefix("# recorded by paywall-sim") }
 }

@@ -101,6 +101,8 @@ enum RunCommand {
         }
         let scenarios = try ScenarioArgument.load(path, option: "--walk")
         let report = options["--report"] ?? FileManager.default.currentDirectoryPath + "/walk-report.md"
+        // Checked before the terminal opens: `s` wrote the report over any file of that name, a ledger too.
+        try OutputFile.check(report, option: "--report", ownOutput: OutputFile.isWalkReport)
         let resources = AppArgument.resources
         return WalkSession(
             scenarios: scenarios, resources: resources, reportPath: report,

@@ -94,14 +94,16 @@ import Testing
         #expect(status?.data.first?.lastTransactions.first?.status == 5)
     }
 
-    @Test func aFamilySharingRevokeIsToldAsRevoke() throws {
+    /// Apple revokes only a family member's share: asked to revoke an Apple ID's own purchase, it refunds it, so
+    /// access is never taken with the money kept (a member's REVOKE is `FamilySharingTests`').
+    @Test func anOwnPurchaseAskedToBeRevokedIsRefunded() throws {
         let harness = try StoreHarness()
         harness.buy()
         let transaction = try #require(harness.transactions.last?.transactionIdentifier)
         #expect(try harness.store.revokeFamilySharing(transactionId: transaction))
         harness.scheduler.runUntilIdle()
-        #expect(harness.notificationNames == ["SUBSCRIBED/INITIAL_BUY", "REVOKE"])
-        #expect(harness.transactionInfo(harness.notifications[1])?.inAppOwnershipType == "FAMILY_SHARED")
+        #expect(harness.notificationNames == ["SUBSCRIBED/INITIAL_BUY", "REFUND"])
+        #expect(harness.transactionInfo(harness.notifications[1])?.inAppOwnershipType == "PURCHASED")
     }
 
     @Test(arguments: [
