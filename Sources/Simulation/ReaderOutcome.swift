@@ -37,4 +37,7 @@ public struct ReaderOutcome: Sendable {
     /// A purchase carried on whose charge was news to the app: made while this launch observed the store, and
     /// delivered to it once (not Apple's record delivered again, at launch or as the answer to a payment).
     public var chargeWasNews = false
+    /// For "already subscribed" of a restore: whether the server granted the reader (the identity told, or the
+    /// phone's own guest) any level at that instant, read by the world as it is told; nil otherwise.
+    public var serverGrantedWhenTold: Bool?
 }

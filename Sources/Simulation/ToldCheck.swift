@@ -44,7 +44,7 @@ struct ToldCheck {
             if let moved = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return moved }
             guard outcome.told == .account(.transferred), levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
-        case .purchase(.restoredInsteadOfCharging), .restore(.restored), .restore(.alreadySubscribed):
+        case .purchase(.restoredInsteadOfCharging), .restore(.restored):
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
@@ -80,6 +80,15 @@ struct ToldCheck {
                     + (paid.isEmpty
                     ? shared.map { "\($0.productIdentifier) (\($0.originalTransactionIdentifier))" }
                     : paid.map { "\($0.productId) (\($0.originalTransactionId))" }).joined(separator: ", "))
+        case .restore(.alreadySubscribed):
+            if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
+            // "You are already subscribed" of levels the server no longer gave (a share revoked, a refund: the phone's
+            // levels were old news, session 25), judged at the instant told.
+            guard outcome.serverGrantedWhenTold == false else { return nil }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(Self.describe(outcome.told)), but the server granted the reader no "
+                    + "level then")
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .purchase(.failed), .restore(.failed):

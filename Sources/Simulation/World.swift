@@ -236,12 +236,35 @@ public final class World {
         let name = device.name
         launches += 1
         device.launchNumber = launches
-        device.onOutcome = { [weak self] in self?.readerOutcomes.append($0) }
+        device.onOutcome = { [weak self] outcome in
+            guard let self else { return }
+            var outcome = outcome
+            if outcome.told == .restore(.alreadySubscribed) { outcome.serverGrantedWhenTold = serverGrants(outcome) }
+            readerOutcomes.append(outcome)
+        }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
         device.heardLevels = { [weak self] in self?.words.levels(on: name, identityId: $0) ?? [] }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
+    }
+
+    /// Whether the server grants the reader told `outcome` a level now: the identity told, or the phone's own guest
+    /// (signed in, its subscription not moved yet is the reader's too). Nil when the ledger cannot be read.
+    private func serverGrants(_ outcome: ReaderOutcome) -> Bool? {
+        do {
+            var ids: [String] = []
+            switch outcome.identityWhenTold {
+            case .anonymous(let id): ids.append(id)
+            case .account(let email): if let id = try backend.ledger.identityId(email: email) { ids.append(id) }
+            case .none: break
+            }
+            if let guest = device.storage.anonymousIdentity?.id { ids.append(guest) }
+            for id in ids where try !backend.levels(of: id).isEmpty { return true }
+            return false
+        } catch {
+            return nil
+        }
     }
 
     /// A state folder's own keys (made from the OS's randomness with the folder; a folder older than its

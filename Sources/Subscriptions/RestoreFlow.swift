@@ -5,8 +5,19 @@ extension SubscriptionCoordinator {
     /// `confirmMoveFromAccount` is the reader's yes to moving a purchase linked to another account.
     /// One restore at a time: a second tap while one runs joins it, as the receipt refresh does, so a
     /// guest on a new phone never gets two identities and spends two moves for one subscription.
-    public func restore(confirmMoveFromAccount: Bool = false, completion: @escaping (RestoreOutcome) -> Void) {
+    public func restore(
+        confirmMoveFromAccount: Bool = false, levelsConfirmed: Bool = false,
+        completion: @escaping (RestoreOutcome) -> Void
+    ) {
         if access.isSubscriber && !confirmMoveFromAccount {
+            // The levels held may be old news (a share revoked, a refund, an end not heard of yet): "You are already
+            // subscribed" over "Access: free articles only" (session 25). The server is asked first; only levels it
+            // still gives avoid the restore.
+            guard levelsConfirmed else {
+                return reloadAccess { [self] _ in
+                    restore(levelsConfirmed: true, completion: completion)
+                }
+            }
             log("restore: levels already active, nothing to do")
             return completion(.alreadySubscribed)
         }
