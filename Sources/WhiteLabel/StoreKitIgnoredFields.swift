@@ -38,7 +38,9 @@ enum StoreKitIgnoredFields {
             ]
             scan.object(settings, at: "settings", used: Set(used))
             // A rate Xcode does not have ran the clock in real time without a word (session 25).
-            if let rate = settings["_timeRate"] as? Int, !StoreKitSettings.knownTimeRates.contains(rate) {
+            if let number = settings["_timeRate"] as? Double, let rate = Int(exactly: number),
+                !StoreKitSettings.knownTimeRates.contains(rate)
+            {
                 scan.warnings.append(
                     ConfigError(
                         file: file, location: "settings._timeRate",

@@ -319,6 +319,51 @@ import WhiteLabel
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["devices"])
     }
 
+    /// A folder holds one app's state: another app's run answered every receipt 401 token_other_app and a paid
+    /// purchase was never confirmed (session 25). Another app is refused, naming the file, and writes nothing; an
+    /// older folder without `app` is refused too when it holds purchases the app does not sell.
+    @Test func aFolderOfOneAppIsRefusedToAnother() throws {
+        let directory = try folderWithHistory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fitTrack = try TestSupport.demoConfig("fit-track")
+        #expect(try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews\n")
+        do {
+            _ = try World(config: fitTrack, options: WorldOptions(stateDirectory: directory))
+            Issue.record("fit-track opened daily-news's state folder")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "\(directory)/app: this folder holds the state of com.paywallsim.dailynews and "),
+                "\(error.description)")
+        }
+        try FileManager.default.removeItem(atPath: "\(directory)/app")
+        do {
+            _ = try World(config: fitTrack, options: WorldOptions(stateDirectory: directory))
+            Issue.record("fit-track adopted daily-news's older state folder")
+        } catch {
+            #expect(
+                error.description.hasPrefix("\(directory)/appstore.sqlite: holds purchases of com.dailynews."),
+                "\(error.description)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/app"))
+        _ = try World(config: TestSupport.demoConfig(), options: WorldOptions(stateDirectory: directory))
+        #expect(try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews\n")
+    }
+
+    /// `s` on a walk wrote its report over any file of that name, a ledger too (session 25).
+    @Test func aWalkReportNeverWritesOverAnotherFile() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/notes.md"
+        try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary([
+            "run", "--walk", "\(TestSupport.packageRoot)/scenarios/purchase.scenario", "--report", path,
+        ])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("--report: \(path) exists and is not its output; name a new file"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
+    }
+
     @Test func aSchemaNewerThanThisBuildIsRefused() throws {
         let directory = try folderWithHistory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -116,6 +116,23 @@ struct StoreKitAppTests {
         #expect(result.stdout.contains("Social Feed+ Monthly Plan"))
     }
 
+    /// A time rate Xcode does not have ran the clock in real time without a word (session 25).
+    @Test func aTimeRateXcodeDoesNotHaveIsAWarning() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try BroughtCatalog.edited(BroughtCatalog.foodTruck, in: directory) { json in
+            var settings = json["settings"] as? [String: Any] ?? [:]
+            settings["_timeRate"] = 99
+            json["settings"] = settings
+        }
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", path])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "\(path): settings._timeRate: warning: ignored: 99 is not one of Xcode's time rates; the clock runs in "
+                    + "real time"), "\(result.stderr)")
+    }
+
     @Test func aLocaleNoProductHasIsAWarningAndTheStoreAnswersInEnglish() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
