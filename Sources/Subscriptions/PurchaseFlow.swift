@@ -348,7 +348,9 @@ extension SubscriptionCoordinator {
                     {
                         if signedInSince(account) { return askAgain() }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
-                            return askPhonesGuest(guest, about: original, transaction.productIdentifier, completion)
+                            return askPhonesGuest(
+                                guest, about: original, transaction.productIdentifier, freshCharge: freshCharge,
+                                completion)
                         }
                         if freshCharge {
                             // A resubscription under an original someone else holds: paid, and still theirs (an
@@ -409,7 +411,7 @@ extension SubscriptionCoordinator {
     /// account" would be untrue. Otherwise (another customer's, or the guest cannot be asked) it is. The guest's
     /// purchase is the one of `original`: another of the same product (a family member's share) is not it.
     private func askPhonesGuest(
-        _ guest: AnonymousIdentity, about original: String, _ productId: String,
+        _ guest: AnonymousIdentity, about original: String, _ productId: String, freshCharge: Bool,
         _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
         backend.me(as: .anonymous(token: guest.token)) { [self] result in
@@ -421,6 +423,12 @@ extension SubscriptionCoordinator {
                 }),
                 !held.isEmpty
             else {
+                // Paid just now (a resubscription under an original someone else holds, the reader signed in while
+                // Apple charged: fuzz long seed 952): told as paid, not "Move it?" as if nothing was charged.
+                guard !freshCharge else {
+                    log("the payment went to a subscription someone else holds: nothing unlocked here")
+                    return completion(.chargedForAnotherOwner)
+                }
                 log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                 return completion(.ownedByAnotherAccount(canMove: true))
             }
