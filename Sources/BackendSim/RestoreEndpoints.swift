@@ -64,6 +64,7 @@ extension Backend {
             let body = try ReceiptRequest.decode(from: request, issued: store.issuedReceipt(matching:))
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
+            var retrying = false
             let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody], Bool) in
                 var owner = caller
                 var restored: [String] = []
@@ -98,8 +99,11 @@ extension Backend {
                     // Ended by Apple's word (expired, revoked, past its grace): nothing to give, so nothing moves.
                     // Moving it spent one of its three moves on a restore that restored nothing, and a guest's
                     // three such taps on new phones left a resubscription paid for on a fourth unrestorable there.
-                    if !enteredAsCallers, !receipt.purchase(record, owner: nil).isActive(at: now) {
+                    let asApple = receipt.purchase(record, owner: nil)
+                    if !enteredAsCallers, !asApple.isActive(at: now) {
                         ended.append(id)
+                        // Past its grace, Apple still retries the payment: not over, and the reader can fix it.
+                        if asApple.billingIssue, asApple.autoRenew, !asApple.revoked { retrying = true }
                         continue
                     }
                     let decision = try decide(
@@ -143,7 +147,10 @@ extension Backend {
             let (access, refused, anyEnded) = result
             guard var answer = access else {
                 if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
-                return JSONBody.response(404, ["error": anyEnded ? "nothing_valid_to_restore" : "nothing_to_restore"])
+                // "Has ended" of a subscription Apple still retries told a new phone the opposite of the first one's
+                // "update your payment method" (session 25).
+                let code = retrying ? "payment_retrying" : anyEnded ? "nothing_valid_to_restore" : "nothing_to_restore"
+                return JSONBody.response(404, ["error": code])
             }
             answer.refused = refused
             answer.error = refused.first?.error

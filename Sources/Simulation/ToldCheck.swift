@@ -47,6 +47,16 @@ struct ToldCheck {
         case .purchase(.restoredInsteadOfCharging), .restore(.restored):
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
+        case .restore(.paymentRetrying):
+            // "Apple is still trying" of an Apple ID none of whose subscriptions Apple retries.
+            let retried = world.store.subscriptions(appleId: world.appleId).contains {
+                $0.state == .billingRetry && $0.autoRenew
+            }
+            guard !retried else { return nil }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(Self.describe(outcome.told)), but Apple retries no subscription of "
+                    + world.appleId)
         case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
             if let moved = Self.movedByARestoreOfNothing(outcome, world) { return moved }
             // What was being paid for when the restore began must have been found; a charge after it (a new

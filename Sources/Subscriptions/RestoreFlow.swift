@@ -38,7 +38,7 @@ extension SubscriptionCoordinator {
                 // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
                 // (a parent's approval, another phone of the Apple ID, a purchase shared again with the family),
                 // so Apple is asked for a fresh one first.
-                let nothing = outcome == .nothingToRestore || outcome == .nothingValidToRestore
+                let nothing = [.nothingToRestore, .nothingValidToRestore, .paymentRetrying].contains(outcome)
                 guard nothing, hadReceipt else { return done(outcome) }
                 receipts.fresh { [self] receipt in
                     restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in

@@ -6,6 +6,9 @@ public enum RestoreOutcome: Equatable, Sendable {
     case nothingToRestore
     /// The Apple ID bought before, but what it bought has ended (expired, refunded, revoked).
     case nothingValidToRestore
+    /// What the Apple ID bought gives no access now because Apple could not charge it and is still retrying: the
+    /// reader can update the payment method, and it comes back once Apple charges it.
+    case paymentRetrying
     /// Another account owns it; a guest cannot take it (log in as the owner).
     case linkedToAnotherAccount
     /// Another account owns it; the signed-in reader is asked before it moves.
@@ -21,6 +24,7 @@ public enum RestoreOutcome: Equatable, Sendable {
         switch code {
         case "nothing_to_restore", "nothing_to_validate": .nothingToRestore
         case "nothing_valid_to_restore": .nothingValidToRestore
+        case "payment_retrying": .paymentRetrying
         case "restore_account_owned", "restore_needs_confirmation": .linkedToAnotherAccount
         case "restore_not_this_device": .notThisDevice
         case "restore_limit": .limitReached
@@ -36,6 +40,9 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .alreadySubscribed: "You are already subscribed."
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
         case .nothingValidToRestore: "Your subscription on this Apple ID has ended. There is nothing valid to restore."
+        case .paymentRetrying:
+            "Apple could not charge this Apple ID for your subscription and is still trying. Update your payment "
+                + "method in Settings; once Apple charges it, Restore purchase brings it here."
         case .linkedToAnotherAccount: "This subscription belongs to another account. Log in to that account to use it."
         case .confirmMoveFromAnotherAccount: "This subscription is linked to another account. Move it to this account?"
         case .notThisDevice: "This purchase can only be restored on the device it was bought on."
