@@ -125,6 +125,7 @@ public final class AppStore {
         self.verifyingKey = key.publicKey
         self.keys = keys
         resumePriceIncreases()
+        resumeAskToBuy()
         resumeLifecycle()
     }
 

@@ -31,6 +31,14 @@ extension AppStore {
     public func setAskToBuy(_ enabled: Bool, appleId: String) {
         askToBuyAppleIds[appleId] = enabled
         log("ask to buy \(enabled ? "on" : "off") for \(appleId)")
+        _ = logged("keep the Ask to Buy setting of \(appleId)") { try ledger.saveAskToBuy(enabled, appleId: appleId) }
+    }
+
+    /// The parents' settings kept before this run (a reopened state folder).
+    func resumeAskToBuy() {
+        if let kept = logged("read the Ask to Buy settings", { try ledger.askToBuySettings() }) {
+            askToBuyAppleIds.merge(kept) { _, kept in kept }
+        }
     }
 
     public func needsAskToBuy(_ appleId: String) -> Bool {

@@ -217,6 +217,11 @@ final class StoreLedger {
         """
         ALTER TABLE transactions ADD COLUMN price TEXT
         """,
+        // A parent's Ask to Buy setting for each Apple ID: the family's, kept across runs (a reopened folder said "on"
+        // of a child a parent had set "off", session 25).
+        """
+        CREATE TABLE IF NOT EXISTS ask_to_buy (apple_id TEXT PRIMARY KEY, enabled INTEGER NOT NULL)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -521,6 +526,20 @@ final class StoreLedger {
                 .text(increase.productIdentifier), .text(increase.storefront), .text("\(increase.oldPrice)"),
                 .text("\(increase.newPrice)"),
             ])
+    }
+
+    func saveAskToBuy(_ enabled: Bool, appleId: String) throws(DatabaseError) {
+        try database.run(
+            "INSERT OR REPLACE INTO ask_to_buy (apple_id, enabled) VALUES (?, ?)",
+            [.text(appleId), .integer(enabled ? 1 : 0)])
+    }
+
+    func askToBuySettings() throws(DatabaseError) -> [String: Bool] {
+        var settings: [String: Bool] = [:]
+        for row in try database.query("SELECT apple_id, enabled FROM ask_to_buy") {
+            if let appleId = row[0].string { settings[appleId] = row[1].int == 1 }
+        }
+        return settings
     }
 
     func priceIncreases() throws(DatabaseError) -> [PriceIncrease] {

@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    /// A parent's Ask to Buy setting is the family's, kept across runs both ways: a reopened folder said "on" of a child
+    /// a parent had set "off" in a kids app, and "off" of one set "on" elsewhere (session 25).
+    @Test(arguments: [("kids-stories", false), ("daily-news", true)])
+    func aParentsAskToBuySettingIsKeptAcrossRuns(app: String, setTo: Bool) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig(app)
+        do {
+            let first = try World(config: config, options: WorldOptions(latency: .fast, stateDirectory: directory))
+            #expect(first.askToBuy == !setTo)
+            first.askToBuy = setTo
+        }
+        let reopened = try World(config: config, options: WorldOptions(latency: .fast, stateDirectory: directory))
+        #expect(reopened.askToBuy == setTo)
+    }
+
     @Test func timeTravelledIsWhereTheNextRunStarts() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
