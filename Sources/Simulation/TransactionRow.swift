@@ -36,7 +36,11 @@ extension World {
         let charged = store.transactions(appleId: appleId).reversed().map { record in
             row(record, subscription: subscriptions[record.originalTransactionIdentifier])
         }
-        return held + charged
+        // A family member's shares, which only Apple's REVOKE takes back (the inspector said "No transactions yet").
+        let shared = store.familySharedTransactions(appleId: appleId).reversed().map { record in
+            row(record, subscription: nil)
+        }
+        return held + charged + shared
     }
 
     private func row(_ record: TransactionRecord, subscription: SubscriptionRecord?) -> TransactionRow {
@@ -53,7 +57,8 @@ extension World {
             state = subscription == nil ? "purchased" : "past period"
         }
         var controls: [TransactionControl] = []
-        if record.revocationDate == nil { controls = [.refund, .revoke] }
+        // An own purchase is refunded (a revoke of it is a refund too); a share is revoked.
+        if record.revocationDate == nil { controls = record.isFamilyShared ? [.revoke] : [.refund, .revoke] }
         if isCurrent, subscription?.state.isEntitled == true, record.revocationDate == nil { controls.append(.expire) }
         return TransactionRow(
             id: record.transactionIdentifier, product: record.productIdentifier, state: state,

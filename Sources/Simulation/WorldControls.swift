@@ -226,7 +226,10 @@ extension World {
     /// false when there is none.
     @discardableResult
     public func revokeLatest() -> Bool {
-        guard let latest = store.latestUnrevokedTransaction(appleId: options.appleId) else {
+        // The phone's Apple ID's: on a family member's phone, its share (a tester's `store revoke` there refunded the
+        // purchaser, session 25); elsewhere its own latest purchase.
+        let share = store.familySharedTransactions(appleId: appleId).last { $0.revocationDate == nil }
+        guard let latest = share ?? store.latestUnrevokedTransaction(appleId: appleId) else {
             timeline.log(.control, "revoke: no transaction to revoke")
             return false
         }

@@ -17,10 +17,14 @@ extension World {
         return attempt("refund \(transactionId)") { try store.refund(transactionId: transactionId) } ?? false
     }
 
+    /// Apple takes a transaction back: a family member's share is revoked (REVOKE), an own purchase refunded.
     @discardableResult
     public func revoke(transactionId: String) -> Bool {
         timeline.log(.control, "revoke \(transactionId)")
-        guard readerTransaction(transactionId) != nil else { return refused("revoked", transactionId) }
+        let shared = store.familySharedTransactions(appleId: appleId).contains {
+            $0.transactionIdentifier == transactionId
+        }
+        guard shared || readerTransaction(transactionId) != nil else { return refused("revoked", transactionId) }
         return attempt("revoke \(transactionId)") { try store.revokeFamilySharing(transactionId: transactionId) }
             ?? false
     }
