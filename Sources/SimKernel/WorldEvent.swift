@@ -52,8 +52,8 @@ public enum WorldEvent: Hashable, Sendable {
     /// On Apple's manage sheet of the phone `deviceId`, the subscriber chose `productId`, a plan Apple charges for at
     /// once (an upgrade): a payment started from that phone, as `paymentAdded` is, though not through its queue.
     case sheetSwitchCharges(productId: String, deviceId: String)
-    /// App Store Connect raised the price of `productId` in the store's storefront.
-    case priceRaised(productId: String)
+    /// App Store Connect raised the price of `productId` in the storefront `storefront` (or asked consent to a raise).
+    case priceRaised(productId: String, storefront: String)
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId` at `price` now, for a raised
     /// price not agreed to (EXPIRED/PRICE_INCREASE). `offerDue`: the period it did not renew into was an offer's.
     case endedForPrice(originalTransactionId: String, productId: String, price: StorePrice?, offerDue: Bool)

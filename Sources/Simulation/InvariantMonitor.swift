@@ -156,10 +156,9 @@ public final class InvariantMonitor {
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
-            case .renewalProductChosen, .renewalCharged, .endedForPrice:
+            case .renewalProductChosen, .renewalCharged, .endedForPrice, .priceRaised:
                 if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
-                .priceRaised,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break
             }

@@ -9,17 +9,22 @@ import SimKernel
 /// - an end for a raised price needs a price above that, of the plan chosen (an upgrade inherited Workouts' raise and
 ///   the paid Coach year ended, session 24), and no offer's period next (a raise during a three-month introductory
 ///   price ended it after one, session 25).
-/// Prices of two storefronts are not compared: a move abroad is not a raise.
+/// Prices of two storefronts are not compared: a move abroad is not a raise; but an end for the price of a storefront
+/// where the plan was never raised is (a raise in the USA ended a subscription renewing in Britain, session 25).
 struct PriceEndCheck {
     /// The plan each subscription renews as and the regular price agreed for it; unknown for one chosen before the
     /// monitor started watching (nothing is judged of it).
     private var agreed: [String: (productId: String, price: StorePrice)] = [:]
+    /// Each product raised, by storefront (`PRODUCT|STOREFRONT`).
+    private var raised: Set<String> = []
 
     /// Reads one of the store's events; a violation when `event` charges or ends against the price agreed.
     mutating func read(_ event: WorldEvent, judging: Bool) -> InvariantViolation? {
         switch event {
         case .renewalProductChosen(let original, let productId, let price):
             agreed[original] = (productId, price)
+        case .priceRaised(let productId, let storefront):
+            raised.insert("\(productId)|\(storefront)")
         case .renewalCharged(let original, let productId, let price, offer: false) where judging:
             guard let deal = agreed[original], deal.productId == productId,
                 deal.price.storefront == price.storefront, price.amount > deal.price.amount
@@ -42,9 +47,15 @@ struct PriceEndCheck {
                     "Apple ended \(original) for the raised price of \(productId), but the subscriber chose "
                         + "\(deal.productId)")
             }
-            guard let price, price.storefront == deal.price.storefront, price.amount <= deal.price.amount else {
-                return nil
+            guard let price else { return nil }
+            if price.storefront != deal.price.storefront {
+                guard !raised.contains("\(productId)|\(price.storefront)") else { return nil }
+                return InvariantViolation(
+                    .priceConsentAsked,
+                    "Apple ended \(original) for a raised price of \(productId), never raised in \(price.storefront), "
+                        + "where it renews")
             }
+            guard price.amount <= deal.price.amount else { return nil }
             return InvariantViolation(
                 .priceConsentAsked,
                 "Apple ended \(original) for a raised price, but \(productId) renews at \(price.amount), which the "

@@ -18,6 +18,7 @@ extension World {
             guard let storefront = Storefront.named(newValue), storefront != store.storefront else { return }
             store.storefront = storefront
             timeline.log(.control, "storefront \(newValue)")
+            store.storefrontMoved()
             device.dispatch(.storeChanged)
         }
     }

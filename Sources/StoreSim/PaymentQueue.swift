@@ -76,7 +76,9 @@ public final class PaymentQueue {
         (store.logged("read the subscriptions waiting for price consent") {
             try store.ledger.subscriptions(appleId: appleId)
         } ?? []).first {
-            $0.priceIncreaseStatus == 0 && $0.state.isEntitled
+            // One that will renew: cancelled, "Agree to keep it" kept nothing (session 25); in billing retry, Apple may
+            // still renew it, so the raise is asked there too.
+            $0.priceIncreaseStatus == 0 && $0.isRunning && $0.autoRenew
         }
     }
 

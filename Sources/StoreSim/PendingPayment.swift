@@ -201,10 +201,12 @@ extension AppStore {
     /// Charges a held payment on the device's live queue; with the app not running, the charge is
     /// recorded unfinished and reaches the observer at the next launch.
     private func settle(_ payment: PendingPayment) {
-        // Charged as the storefront sells it now: the Apple ID may have moved country since the request, and
-        // a renewal or an upgrade's prorated refund reads today's price.
+        // At the price the sheet showed, as long as the Apple ID still buys in that currency: a raise since is asked
+        // of the subscriber (`agreeToPrice`), never charged unseen (session 25). After a move abroad, as sold there now.
         var payment = payment
-        if let sold = product(payment.product.productIdentifier) { payment.product = sold }
+        if let sold = product(payment.product.productIdentifier), sold.currencyCode != payment.product.currencyCode {
+            payment.product = sold
+        }
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1
             queue.complete(

@@ -37,6 +37,29 @@ extension AppStore {
         return true
     }
 
+    /// The Apple ID moved to another storefront: a raise asked of a subscription in the old one is not this one's, where
+    /// it renews at this storefront's price (a raise in the USA asked "Price increase … £3.99" in Britain and ended the
+    /// subscription there, session 25). A raise of the product here too is still asked.
+    public func storefrontMoved() {
+        let subscriptions = logged("read the subscriptions after a storefront move") { try ledger.allSubscriptions() }
+        for subscription in subscriptions ?? [] where subscription.priceIncreaseStatus != nil && subscription.isRunning
+        {
+            guard priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] == nil else {
+                continue
+            }
+            var moved = subscription
+            moved.priceIncreaseStatus = nil
+            _ = logged("drop the raise of another storefront for \(subscription.originalTransactionId)") {
+                try ledger.save(moved)
+                log(
+                    "\(subscription.originalTransactionId) renews at \(storefront.countryCode)'s price: the raise asked "
+                        + "elsewhere no longer applies")
+                // Its renewal changed: the server hears it (no consent waits any more), as of any renewal change.
+                try notifyLatest(.didChangeRenewalPref, nil, moved)
+            }
+        }
+    }
+
     /// What `productIdentifier` sells for in the store's storefront now, a raised price included.
     public func currentPrice(_ productIdentifier: String) -> Decimal? {
         product(productIdentifier)?.price

@@ -96,7 +96,7 @@ extension AppStore {
         // with or without a new price set in App Store Connect.
         log(
             "consent to a raised price of \(productIdentifier) requested",
-            event: .priceRaised(productId: productIdentifier))
+            event: .priceRaised(productId: productIdentifier, storefront: storefront.countryCode))
         // A subscription in billing retry too: Apple may still renew it, and only at a price agreed to.
         for subscription in try ledger.allSubscriptions()
         where subscription.autoRenewProductId == productIdentifier && subscription.isRunning {
@@ -112,8 +112,10 @@ extension AppStore {
     /// ACCEPTED); declining turns auto-renew off, so the subscription expires (EXPIRED/PRICE_INCREASE).
     public func answerPriceIncrease(consent: Bool, originalTransactionId: String) throws(DatabaseError) {
         guard var subscription = try ledger.subscription(originalTransactionId),
-            subscription.priceIncreaseStatus == 0
-        else { return }
+            subscription.priceIncreaseStatus == 0, subscription.isRunning
+        else {
+            return log("price increase answer for \(originalTransactionId): nothing waits for consent any more")
+        }
         if consent {
             subscription.priceIncreaseStatus = 1
             try ledger.save(subscription)
