@@ -5,22 +5,39 @@ extension SubscriptionCoordinator {
     /// `confirmMoveFromAccount` is the reader's yes to moving a purchase linked to another account.
     /// One restore at a time: a second tap while one runs joins it, as the receipt refresh does, so a
     /// guest on a new phone never gets two identities and spends two moves for one subscription.
-    public func restore(
-        confirmMoveFromAccount: Bool = false, levelsConfirmed: Bool = false,
-        completion: @escaping (RestoreOutcome) -> Void
-    ) {
-        if access.isSubscriber && !confirmMoveFromAccount {
-            // The levels held may be old news (a share revoked, a refund, an end not heard of yet): "You are already
-            // subscribed" over "Access: free articles only" (session 25). The server is asked first; only levels it
-            // still gives avoid the restore.
-            guard levelsConfirmed else {
-                return reloadAccess { [self] _ in
-                    restore(levelsConfirmed: true, completion: completion)
-                }
+    public func restore(confirmMoveFromAccount: Bool = false, completion: @escaping (RestoreOutcome) -> Void) {
+        guard access.isSubscriber && !confirmMoveFromAccount else {
+            return restoreAsked(confirmMoveFromAccount: confirmMoveFromAccount, completion: completion)
+        }
+        // The levels held may be old news (a share revoked, a refund, an end not heard of yet): "You are already
+        // subscribed" over "Access: free articles only" (session 25). The server is asked first; only levels it
+        // still gives avoid the restore, and when it cannot answer, the restore itself asks.
+        confirmHeldLevels { [self] confirmed in
+            guard confirmed, access.isSubscriber else {
+                return restoreAsked(confirmMoveFromAccount: false, completion: completion)
             }
             log("restore: levels already active, nothing to do")
-            return completion(.alreadySubscribed)
+            completion(.alreadySubscribed)
         }
+    }
+
+    /// Asks the server about the levels the phone holds: true when it answered (for the phone's own guest too, signed
+    /// in: its levels are the reader's as well, and as old).
+    private func confirmHeldLevels(_ done: @escaping (Bool) -> Void) {
+        reloadAccess { [self] list in
+            guard list != nil else { return done(false) }
+            guard storage.accountSession != nil, let guest = storage.anonymousIdentity, !guest.levels.isEmpty else {
+                return done(true)
+            }
+            backend.me(as: .anonymous(token: guest.token)) { [self] result in
+                guard case .success(let (answer, _)) = result else { return done(false) }
+                save(answer, askedAs: guest.id)
+                done(true)
+            }
+        }
+    }
+
+    private func restoreAsked(confirmMoveFromAccount: Bool, completion: @escaping (RestoreOutcome) -> Void) {
         guard !restoreInFlight || defect == .restoreTwice else {
             return log("restore: one is already on its way; this tap waits for it")
         }
