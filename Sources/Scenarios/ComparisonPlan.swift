@@ -1,6 +1,7 @@
 /// The steps each world of a comparison runs, slot by slot, so the worlds go in lockstep: the scenario's
 /// steps with the varied setup line in a slot of its own after the scenario's setup, the scenario's own
-/// line of that key left out where the varied one replaces it, and `when` steps only in their world.
+/// line of that key left out where the varied one replaces it (every one of them in a world without the key), and
+/// `when` steps only in their world.
 struct ComparisonPlan {
     let labels: [String]
     /// For each slot, what each world runs there (nil: nothing).
@@ -9,7 +10,8 @@ struct ComparisonPlan {
     let named: [ScenarioStep]
 
     init(_ scenario: Scenario, _ variation: Variation) throws(VariationError) {
-        labels = variation.labels
+        let labels = variation.labels
+        self.labels = labels
         let known = Set(labels)
         for step in scenario.steps {
             if let condition = step.condition, !known.contains(condition) {
@@ -23,12 +25,14 @@ struct ComparisonPlan {
         var named: [ScenarioStep] = []
         for (index, step) in scenario.steps.enumerated() {
             if index == setupCount { Self.addVaried(variation, scenario, to: &slots, &named) }
-            let replaced =
-                index < setupCount && variation.replaces
-                && step.text.split(separator: " ").first.map(String.init) == variation.key
+            let ofKey =
+                index < setupCount && step.text.split(separator: " ").first.map(String.init) == variation.key
             slots.append(
-                labels.map { label in
-                    replaced || (step.condition.map { $0 != label } ?? false) ? nil : step
+                labels.indices.map { world in
+                    // The varied line replaces the scenario's own; a world without it (an empty value) has none of
+                    // that key, an added kind too (`inject=X,`: "(none)" kept the file's own fault, session 25).
+                    let replaced = ofKey && (variation.replaces || variation.steps[world] == nil)
+                    return replaced || (step.condition.map { $0 != labels[world] } ?? false) ? nil : step
                 })
             named.append(step)
         }

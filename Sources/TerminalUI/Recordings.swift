@@ -63,7 +63,11 @@ public final class Recordings {
         if let sessionFile { write(recorder.text(endingWith: world), to: sessionFile, world: world) }
     }
 
-    private func write(_ text: String, to path: String, world: World) {
+    private func write(_ text: String, to asked: String, world: World) {
+        let path = KeptFile.path(asked, ownPrefix: "# recorded by paywall-sim")
+        if path != asked {
+            world.timeline.log(.control, "\(asked) is not a recording now: kept, and the recording goes to \(path)")
+        }
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             world.timeline.log(.control, "recording saved to \(path)")

@@ -120,11 +120,14 @@ public final class WalkSession {
     /// `s`: writes the report (Markdown) to the report path; the state's message says where, or why not.
     public func saveReport(_ state: inout WalkState) {
         let text = ScenarioReports.walk(state.report)
+        let path = KeptFile.path(reportPath, ownPrefix: "# Walk report")
         do {
-            try text.write(toFile: reportPath, atomically: true, encoding: .utf8)
-            state.message = "report saved to \(reportPath)"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            state.message =
+                path == reportPath
+                ? "report saved to \(path)" : "\(reportPath) is not a walk report: kept; report saved to \(path)"
         } catch {
-            state.message = "could not write \(reportPath): \(error.failureDescription)"
+            state.message = "could not write \(path): \(error.failureDescription)"
         }
     }
 

@@ -217,8 +217,8 @@ enum Usage {
                                pay-unreturned-product, payment-known-by-product (these five
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
                                with them), transfer-moves-ended, consent-follows-the-subscription
-          --invariants N,N…    Stop only on these invariants (numbers above); the others are still
-                               checked but do not end a session. Default: all
+          --invariants N,N…    Judge only these invariants (numbers above): a break of another is
+                               neither reported nor ends a session. Default: all
           -h, --help           Show this help
         """
 

@@ -30,6 +30,15 @@ import WhiteLabel
         #expect(compared.passed)
     }
 
+    /// "An empty value is a world without that line": for `inject`, whose lines add up, the world without it had the
+    /// file's own fault still, and two faulty worlds "never diverged" (session 25).
+    @Test func aWorldWithoutAnAddedKeyHasNoneOfTheFilesOwnLines() throws {
+        let file = "\(TestSupport.packageRoot)/scenarios/failure-table/06-server-check-fails.scenario"
+        let result = try TestSupport.runBinary(["compare", file, "--vary", "inject=receipts timeout times 1,"])
+        #expect(result.stdout.contains("▶ first divergence · \(file):12 · confirm payment"), "\(result.stdout)")
+        #expect(result.stdout.contains("inject=(none): FAILED"), "\(result.stdout)")
+    }
+
     @Test func theReportMarksTheFirstDivergenceAndExitsZeroWhenExpected() throws {
         let result = try TestSupport.runBinary(["compare", Self.finishTradeOff])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
