@@ -47,9 +47,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .manageSheetShown(let subscriptions):
         state.manageSheet = subscriptions
     case .manageSheetNeedsParentalGate:
-        // Asked in place of the sheet it would have opened; Esc goes back to the profile.
-        guard state.route == .manageSubscription else { break }
-        pop(&state)
+        // Asked in place of the sheet it would have opened (or, for a switch chosen on a sheet opened before the gate
+        // was due, after it closed); Esc goes back to the profile.
+        if state.route == .manageSubscription { pop(&state) }
         state.gate = ParentalGate(purpose: .manageSubscription)
         push(.parentalGate, &state)
     case .planChangeAskedParent(let title):

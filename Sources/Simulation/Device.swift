@@ -67,6 +67,8 @@ final class Device {
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
     var launchNumber = 0
     private let kids: Bool
+    /// Whether Apple's manage sheet on screen was opened through the parental gate.
+    private var sheetGatePassed = false
     /// The reader's age on this phone (Screen Time's), nil for an adult: under 18, purchases need the
     /// parental gate as in a kids app (seed 000: "in apps for children, or when the reader is under age").
     var readerAge: Int? {
@@ -406,13 +408,19 @@ final class Device {
         where coordinator.requiresParentalGate && !gatePassed && defect != .skipParentalGate:
             // As before a purchase: a grown-up first, since a switch on the sheet can charge at once.
             dispatch(.manageSheetNeedsParentalGate)
-        case .showManageSubscriptions where defect == .manageSheetFromAccount:
+        case .changePlan where coordinator.requiresParentalGate && !sheetGatePassed && defect != .skipParentalGate:
+            // The gate became due while the sheet was up (the reader's age became known): judged again as the switch
+            // is handed to Apple, as a purchase's is (fuzz, session 25).
+            dispatch(.manageSheetNeedsParentalGate)
+        case .showManageSubscriptions(let gatePassed) where defect == .manageSheetFromAccount:
+            sheetGatePassed = gatePassed
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
                 dispatch(.subscriptionsLoaded(list))
                 dispatch(.manageSheetShown(accountsSheet(list.subscriptions)))
             }
-        case .showManageSubscriptions:
+        case .showManageSubscriptions(let gatePassed):
+            sheetGatePassed = gatePassed
             dispatch(.manageSheetShown(ManageSheetTruth.shown(queue.manageSheet())))
         case .setAutoRenew(let enabled):
             queue.setAutoRenew(enabled)

@@ -25,7 +25,7 @@ public enum StateCheck {
     /// every receipt with 401 token_other_app, and a paid purchase could never be confirmed, session 25). `app`
     /// names it, written by the first run; a folder from before it is adopted by an app that sells every product it
     /// holds purchases of, and refused by any other.
-    static func checkApp(folder: String, bundleId: String, sells: Set<String>, config: String)
+    public static func checkApp(folder: String, bundleId: String, sells: Set<String>, config: String)
         throws(WorldSetupError)
     {
         let path = "\(folder)/app"

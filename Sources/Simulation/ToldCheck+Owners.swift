@@ -91,10 +91,19 @@ extension ToldCheck {
             return device == deviceId && during && inGroup(product)
         }
         guard paid else { return nil }
+        // A charge of a sheet this phone confirmed during the act, not a held payment settled meanwhile (a parent's
+        // approval, an interruption resolved: another payment, told on its own, session 25).
+        let confirmed = Set(
+            world.timeline.events.compactMap { recorded -> String? in
+                guard case .paymentCharged(deviceId, let id) = recorded.event, recorded.time >= outcome.began,
+                    recorded.time <= outcome.at
+                else { return nil }
+                return id
+            })
         let charge = world.store.transactions(appleId: world.appleId).first { record in
             record.transactionReason == "PURCHASE" && record.deviceId == deviceId && record.offerType != 3
                 && record.purchaseDate >= outcome.began && record.purchaseDate <= outcome.at
-                && inGroup(record.productIdentifier)
+                && inGroup(record.productIdentifier) && confirmed.contains(record.transactionIdentifier)
         }
         guard let charge else { return nil }
         return InvariantViolation(

@@ -48,10 +48,17 @@ struct ToldCheck {
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.paymentRetrying):
-            // "Apple is still trying" of an Apple ID none of whose subscriptions Apple retries.
-            let retried = world.store.subscriptions(appleId: world.appleId).contains {
-                $0.state == .billingRetry && $0.autoRenew
+            // "Apple is still trying" of an Apple ID none of whose subscriptions Apple retries, nor its family
+            // purchaser's it shares.
+            let purchasers = world.store.familySharedTransactions(appleId: world.appleId).compactMap {
+                world.store.familyShare(originalTransactionId: $0.originalTransactionIdentifier)?
+                    .purchaserOriginalTransactionId
             }
+            let retried =
+                (world.store.subscriptions(appleId: world.appleId)
+                + purchasers.compactMap { world.store.subscription(originalTransactionId: $0) }).contains {
+                    $0.state == .billingRetry && $0.autoRenew
+                }
             guard !retried else { return nil }
             return InvariantViolation(
                 .toldIsTrue,
@@ -102,9 +109,11 @@ struct ToldCheck {
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .purchase(.failed), .restore(.failed):
-            // Access gained while the act failed, with nothing else in the step that could have given it.
+            // Access gained while the act failed, with nothing else in the step that could have given it (a charge, or
+            // an earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25).
             guard alone, !levels.subtracting(outcome.levelsBefore).isEmpty,
-                !world.store.transactions(appleId: world.appleId).contains(where: { $0.purchaseDate >= outcome.began })
+                !world.store.transactions(appleId: world.appleId).contains(where: { $0.purchaseDate >= outcome.began }),
+                (world.receiptAccepted[world.deviceName].map { $0 < outcome.began }) ?? true
             else { return nil }
             return InvariantViolation(
                 .toldIsTrue,

@@ -308,6 +308,14 @@ public final class PaymentQueue {
         case .interrupted:
             postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
         default:
+            // The App Store's country changed while the sheet was up: its price, in another currency, is not what the
+            // storefront sells now (a USD price was charged in Britain, then judged against a pound raise, session 25).
+            guard let sold = store.product(product.productIdentifier), sold.currencyCode == product.currencyCode else {
+                store.log(
+                    "payment of \(product.productIdentifier): the App Store's country changed while its sheet was up; "
+                        + "nothing charged")
+                return deliver(failed(number, product.productIdentifier, .storeProductNotAvailable), after: .zero)
+            }
             if offer != nil && (store.needsAskToBuy(appleId) || store.interruptedPurchasesEnabled) {
                 // A held payment keeps no offer: rather than charge the full price later, it fails now.
                 store.log("promotional offer: not kept while a payment waits; the payment fails")

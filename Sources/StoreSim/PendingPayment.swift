@@ -205,7 +205,11 @@ extension AppStore {
         // of the subscriber (`agreeToPrice`), never charged unseen (session 25). After a move abroad, as sold there now.
         var payment = payment
         if let sold = product(payment.product.productIdentifier), sold.currencyCode != payment.product.currencyCode {
-            payment.product = sold
+            // As sold there before any raise: a raise there is then asked, not charged (session 25).
+            payment.product =
+                catalog.spec(for: sold.productIdentifier).flatMap {
+                    Catalog.product($0, storefront: storefront, locale: locale)
+                } ?? sold
         }
         if let queue = queues[payment.deviceId]?.queue {
             queue.paymentCount += 1

@@ -39,14 +39,28 @@ extension AppStore {
 
     /// The Apple ID moved to another storefront: a raise asked of a subscription in the old one is not this one's, where
     /// it renews at this storefront's price (a raise in the USA asked "Price increase … £3.99" in Britain and ended the
-    /// subscription there, session 25). A raise of the product here too is still asked.
+    /// subscription there, session 25); and a raise here is asked of one that does not pay it yet (back in the USA,
+    /// the raise dropped in Britain renewed unasked, long fuzz seed 966).
     public func storefrontMoved() {
         let subscriptions = logged("read the subscriptions after a storefront move") { try ledger.allSubscriptions() }
-        for subscription in subscriptions ?? [] where subscription.priceIncreaseStatus != nil && subscription.isRunning
-        {
-            guard priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] == nil else {
+        for subscription in subscriptions ?? [] where subscription.isRunning {
+            if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
+                guard subscription.priceIncreaseStatus == nil, subscription.autoRenew else { continue }
+                let paid = logged("read what \(subscription.originalTransactionId) pays") {
+                    try ledger.transaction(subscription.latestTransactionId)
+                }??.price
+                guard (paid.map { $0 < increase.newPrice }) ?? true else { continue }
+                var asked = subscription
+                asked.priceIncreaseStatus = 0
+                _ = logged("ask \(subscription.originalTransactionId) to consent to this storefront's raise") {
+                    try ledger.save(asked)
+                    log("price increase consent requested for \(subscription.originalTransactionId): raised here")
+                    try notifyLatest(.priceIncrease, .pending, asked)
+                }
                 continue
             }
+            // A consent given is kept: back where it was asked, it is not asked again (long fuzz seed 967).
+            guard subscription.priceIncreaseStatus == 0 else { continue }
             var moved = subscription
             moved.priceIncreaseStatus = nil
             _ = logged("drop the raise of another storefront for \(subscription.originalTransactionId)") {

@@ -41,8 +41,8 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
         case .nothingValidToRestore: "Your subscription on this Apple ID has ended. There is nothing valid to restore."
         case .paymentRetrying:
-            "Apple could not charge this Apple ID for your subscription and is still trying. Update your payment "
-                + "method in Settings; once Apple charges it, Restore purchase brings it here."
+            "Apple could not charge for this subscription and is still trying. Whoever pays for it can update the "
+                + "payment method in Settings; once Apple charges it, Restore purchase brings it here."
         case .linkedToAnotherAccount: "This subscription belongs to another account. Log in to that account to use it."
         case .confirmMoveFromAnotherAccount: "This subscription is linked to another account. Move it to this account?"
         case .notThisDevice: "This purchase can only be restored on the device it was bought on."

@@ -3,6 +3,7 @@ import Database
 import FoundationEssentials
 import Signing
 import SimKernel
+import Simulation
 import StoreSim
 import WhiteLabel
 
@@ -22,6 +23,16 @@ enum LedgerBenchmark {
         }
 
         let (config, _) = try AppArgument.load(nil)
+        if options.state != nil {
+            // Another app's folder is not this benchmark's to write daily-news purchases into (session 25).
+            do {
+                try StateCheck.checkApp(
+                    folder: directory, bundleId: config.app.bundleId,
+                    sells: Set(config.store.products.map(\.productId)), config: config.sourcePath ?? config.app.id)
+            } catch {
+                throw UsageError(message: error.description)
+            }
+        }
         let scheduler = Scheduler()
         let timeline = Timeline(clock: { scheduler.now })
         // A folder's own keys, as `run --state` makes them, so the folder stays usable by later runs.
