@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What happened, as data, next to the timeline line that says it in words: the invariant checks and
 /// the fuzzer's coverage read these, so rewording a line never disables a check.
 public enum WorldEvent: Hashable, Sendable {
@@ -57,19 +55,6 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId` at `price` now, for a raised
     /// price not agreed to (EXPIRED/PRICE_INCREASE). `offerDue`: the period it did not renew into was an offer's.
     case endedForPrice(originalTransactionId: String, productId: String, price: StorePrice?, offerDue: Bool)
-}
-
-/// An amount in the currency of a storefront (`USA`, `FRA`): prices of two storefronts do not compare.
-public struct StorePrice: Hashable, Sendable, CustomStringConvertible {
-    public let amount: Decimal
-    public let storefront: String
-
-    public init(_ amount: Decimal, in storefront: String) {
-        self.amount = amount
-        self.storefront = storefront
-    }
-
-    public var description: String { "\(amount) (\(storefront))" }
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

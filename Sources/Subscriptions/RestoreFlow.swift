@@ -12,7 +12,11 @@ extension SubscriptionCoordinator {
         // The levels held may be old news (a share revoked, a refund, an end not heard of yet): "You are already
         // subscribed" over "Access: free articles only" (session 25). The server is asked first; only levels it
         // still gives avoid the restore, and when it cannot answer, the restore itself asks.
+        let tapper = storedAccess().identity
         confirmHeldLevels { [self] confirmed in
+            // Signed out or in as someone else while the server was asked: what was confirmed is not who is here now,
+            // and their restore was not asked (long fuzz seed 3888).
+            guard storedAccess().identity == tapper else { return completion(Self.restoreNotAsked) }
             guard confirmed, access.isSubscriber else {
                 return restoreAsked(confirmMoveFromAccount: false, completion: completion)
             }
