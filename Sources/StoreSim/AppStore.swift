@@ -52,6 +52,8 @@ public final class AppStore {
     let ledger: StoreLedger
     /// Ask to Buy as a parent set it for an Apple ID (Family Sharing), over `askToBuyEnabled`.
     var askToBuyAppleIds: [String: Bool] = [:]
+    /// The raised prices each subscription's subscriber agreed to, by `ORIGINAL|STOREFRONT|PRODUCT` (`price_consents`).
+    var consentsGiven: [String: Decimal] = [:]
     /// Apple IDs whose payment method fails (an expired card).
     var billingIssueAppleIds: Set<String> = []
     /// Payments waiting for a parent or for an action outside the app, oldest first.
@@ -126,6 +128,7 @@ public final class AppStore {
         self.keys = keys
         resumePriceIncreases()
         resumeAskToBuy()
+        consentsGiven = logged("read the consents given", { try ledger.consents() }) ?? [:]
         resumeLifecycle()
     }
 

@@ -44,6 +44,18 @@ extension AppStore {
     public func storefrontMoved() {
         let subscriptions = logged("read the subscriptions after a storefront move") { try ledger.allSubscriptions() }
         for subscription in subscriptions ?? [] where subscription.isRunning {
+            // Back where the subscriber agreed to the price now asked: agreed still (long fuzz seed 967).
+            if let now = currentPrice(subscription.autoRenewProductId), consented(subscription, to: now) {
+                guard subscription.priceIncreaseStatus == 0 else { continue }
+                var agreed = subscription
+                agreed.priceIncreaseStatus = 1
+                _ = logged("keep the consent \(subscription.originalTransactionId) gave here") {
+                    try ledger.save(agreed)
+                    log("\(subscription.originalTransactionId) agreed to \(storefront.countryCode)'s price before")
+                    try notifyLatest(.priceIncrease, .accepted, agreed)
+                }
+                continue
+            }
             if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
                 guard subscription.priceIncreaseStatus == nil, subscription.autoRenew else { continue }
                 let paid = logged("read what \(subscription.originalTransactionId) pays") {
@@ -71,6 +83,24 @@ extension AppStore {
                 // Its renewal changed: the server hears it (no consent waits any more), as of any renewal change.
                 try notifyLatest(.didChangeRenewalPref, nil, moved)
             }
+        }
+    }
+
+    /// Whether the subscriber of `subscription` agreed, in this storefront, to its plan at `price` or more.
+    func consented(_ subscription: SubscriptionRecord, to price: Decimal) -> Bool {
+        let key = "\(subscription.originalTransactionId)|\(storefront.countryCode)|\(subscription.autoRenewProductId)"
+        return consentsGiven[key].map { $0 >= price } ?? false
+    }
+
+    /// Keeps a consent to `subscription`'s plan at the price this storefront sells it for now.
+    func recordConsent(_ subscription: SubscriptionRecord) {
+        guard let price = currentPrice(subscription.autoRenewProductId) else { return }
+        let key = "\(subscription.originalTransactionId)|\(storefront.countryCode)|\(subscription.autoRenewProductId)"
+        consentsGiven[key] = price
+        _ = logged("keep the consent of \(subscription.originalTransactionId)") {
+            try ledger.saveConsent(
+                originalTransactionId: subscription.originalTransactionId, storefront: storefront.countryCode,
+                productId: subscription.autoRenewProductId, price: price)
         }
     }
 

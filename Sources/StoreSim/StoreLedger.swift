@@ -1,4 +1,5 @@
 import Database
+import FoundationEssentials
 import SimKernel
 
 /// The App Store's own records in `appstore.sqlite` (or in memory): every charged transaction,
@@ -221,6 +222,12 @@ final class StoreLedger {
         // of a child a parent had set "off", session 25).
         """
         CREATE TABLE IF NOT EXISTS ask_to_buy (apple_id TEXT PRIMARY KEY, enabled INTEGER NOT NULL)
+        """,
+        // Each consent given to a raised price, by subscription, storefront and plan: consent is one state per
+        // subscription, and a request in another storefront overwrote one given here (long fuzz seed 967).
+        """
+        CREATE TABLE IF NOT EXISTS price_consents (original_transaction_id TEXT NOT NULL, storefront TEXT NOT NULL,
+            product_id TEXT NOT NULL, price TEXT NOT NULL, PRIMARY KEY (original_transaction_id, storefront, product_id))
         """,
     ]
 
@@ -526,6 +533,26 @@ final class StoreLedger {
                 .text(increase.productIdentifier), .text(increase.storefront), .text("\(increase.oldPrice)"),
                 .text("\(increase.newPrice)"),
             ])
+    }
+
+    func saveConsent(originalTransactionId: String, storefront: String, productId: String, price: Decimal)
+        throws(DatabaseError)
+    {
+        try database.run(
+            "INSERT OR REPLACE INTO price_consents (original_transaction_id, storefront, product_id, price) VALUES (?, ?, ?, ?)",
+            [.text(originalTransactionId), .text(storefront), .text(productId), .text("\(price)")])
+    }
+
+    /// Every consent given, keyed `ORIGINAL|STOREFRONT|PRODUCT`.
+    func consents() throws(DatabaseError) -> [String: Decimal] {
+        var kept: [String: Decimal] = [:]
+        for row in try database.query(
+            "SELECT original_transaction_id, storefront, product_id, price FROM price_consents")
+        {
+            guard let price = row[3].string.flatMap(Catalog.decimal) else { continue }
+            kept["\(row[0].string ?? "")|\(row[1].string ?? "")|\(row[2].string ?? "")"] = price
+        }
+        return kept
     }
 
     func saveAskToBuy(_ enabled: Bool, appleId: String) throws(DatabaseError) {

@@ -98,8 +98,13 @@ extension AppStore {
             "consent to a raised price of \(productIdentifier) requested",
             event: .priceRaised(productId: productIdentifier, storefront: storefront.countryCode))
         // A subscription in billing retry too: Apple may still renew it, and only at a price agreed to.
+        // Not of a subscriber who agreed here to the price it sells at now (Xcode's request, with no new price, asked
+        // again one who had, and the subscription ended for the price it agreed to, long fuzz seed 967).
+        let price = currentPrice(productIdentifier)
         for subscription in try ledger.allSubscriptions()
-        where subscription.autoRenewProductId == productIdentifier && subscription.isRunning {
+        where subscription.autoRenewProductId == productIdentifier && subscription.isRunning
+            && !(price.map { consented(subscription, to: $0) } ?? false)
+        {
             var asked = subscription
             asked.priceIncreaseStatus = 0
             try ledger.save(asked)
@@ -119,6 +124,7 @@ extension AppStore {
         if consent {
             subscription.priceIncreaseStatus = 1
             try ledger.save(subscription)
+            recordConsent(subscription)
             log(
                 "price increase accepted for \(originalTransactionId)",
                 event: currentPrice(subscription.autoRenewProductId).map {

@@ -200,7 +200,16 @@ extension AppStore {
     /// true when consent is to be asked (`askConsent`, once the subscription is saved and told).
     func agreeToPrice(of product: Product, _ subscription: inout SubscriptionRecord) -> Bool {
         if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
-        guard let now = currentPrice(product.productIdentifier), now > product.price else { return false }
+        guard let now = currentPrice(product.productIdentifier), now > product.price else {
+            // Chosen at a raised price: agreed to, in this storefront, as a consent would be (a move away and back
+            // asked it again and ended the plan, long fuzz seed 967).
+            if priceIncreases["\(product.productIdentifier)|\(storefront.countryCode)"] != nil {
+                var chosen = subscription
+                chosen.autoRenewProductId = product.productIdentifier
+                recordConsent(chosen)
+            }
+            return false
+        }
         subscription.priceIncreaseStatus = 0
         return true
     }
