@@ -57,7 +57,11 @@ extension AppStore {
             log("\(transactionId) is not a Family Sharing purchase: Apple takes back its own purchase by a refund")
             return try refund(transactionId: transactionId)
         }
-        return try revoke(transactionId, reason: 0, as: .revoke)
+        // The share ends with it: left live, it counted as shared and came back at the purchaser's next renewal
+        // (long fuzz seed 1023).
+        let revoked = try revoke(transactionId, reason: 0, as: .revoke)
+        if revoked { try ledger.endShare(record.originalTransactionIdentifier, at: scheduler.now) }
+        return revoked
     }
 
     private func revoke(_ transactionId: String, reason: Int, as type: NotificationType) throws(DatabaseError) -> Bool {
