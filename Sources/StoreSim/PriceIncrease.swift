@@ -47,13 +47,10 @@ extension AppStore {
             // Back where the subscriber agreed to the price now asked: agreed still (long fuzz seed 967).
             if let now = currentPrice(subscription.autoRenewProductId), consented(subscription, to: now) {
                 guard subscription.priceIncreaseStatus == 0 else { continue }
-                var agreed = subscription
-                agreed.priceIncreaseStatus = 1
-                _ = logged("keep the consent \(subscription.originalTransactionId) gave here") {
-                    try ledger.save(agreed)
-                    log("\(subscription.originalTransactionId) agreed to \(storefront.countryCode)'s price before")
-                    try notifyLatest(.priceIncrease, .accepted, agreed)
-                }
+                setConsent(
+                    1, of: subscription,
+                    "\(subscription.originalTransactionId) agreed to \(storefront.countryCode)'s price before",
+                    told: .priceIncrease, .accepted)
                 continue
             }
             if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
@@ -62,27 +59,34 @@ extension AppStore {
                     try ledger.transaction(subscription.latestTransactionId)
                 }??.price
                 guard (paid.map { $0 < increase.newPrice }) ?? true else { continue }
-                var asked = subscription
-                asked.priceIncreaseStatus = 0
-                _ = logged("ask \(subscription.originalTransactionId) to consent to this storefront's raise") {
-                    try ledger.save(asked)
-                    log("price increase consent requested for \(subscription.originalTransactionId): raised here")
-                    try notifyLatest(.priceIncrease, .pending, asked)
-                }
+                setConsent(
+                    0, of: subscription,
+                    "price increase consent requested for \(subscription.originalTransactionId): raised here",
+                    told: .priceIncrease, .pending)
                 continue
             }
             // A consent given is kept: back where it was asked, it is not asked again (long fuzz seed 967).
             guard subscription.priceIncreaseStatus == 0 else { continue }
-            var moved = subscription
-            moved.priceIncreaseStatus = nil
-            _ = logged("drop the raise of another storefront for \(subscription.originalTransactionId)") {
-                try ledger.save(moved)
-                log(
-                    "\(subscription.originalTransactionId) renews at \(storefront.countryCode)'s price: the raise asked "
-                        + "elsewhere no longer applies")
-                // Its renewal changed: the server hears it (no consent waits any more), as of any renewal change.
-                try notifyLatest(.didChangeRenewalPref, nil, moved)
-            }
+            // Its renewal changed: the server hears it (no consent waits any more), as of any renewal change.
+            setConsent(
+                nil, of: subscription,
+                "\(subscription.originalTransactionId) renews at \(storefront.countryCode)'s price: the raise asked "
+                    + "elsewhere no longer applies",
+                told: .didChangeRenewalPref, nil)
+        }
+    }
+
+    /// A storefront move's change of `subscription`'s consent state, written, said (`line`) and told to the server.
+    private func setConsent(
+        _ status: Int?, of subscription: SubscriptionRecord, _ line: String, told type: NotificationType,
+        _ subtype: NotificationSubtype?
+    ) {
+        var changed = subscription
+        changed.priceIncreaseStatus = status
+        _ = logged("change the price consent of \(subscription.originalTransactionId) after a storefront move") {
+            try ledger.save(changed)
+            log(line)
+            try notifyLatest(type, subtype, changed)
         }
     }
 
