@@ -5,17 +5,27 @@ import Subscriptions
 /// whose answer has not come back (a quit then loses one, and the next launch must send it again), and each
 /// receipt the server accepted, told as it accepts it, even for a process that has quit since (`PayingCheck`).
 /// A send the network drops (a timeout) stays counted: the app heard a failure, which a fault excuses.
+/// And each time the server answered the app's question about its levels with some: the server's word when it
+/// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0
     /// Set by the world: the server answered a receipt of this process with 200.
     var onReceiptAccepted: (() -> Void)?
+    /// Set by the world: the server answered `GET /v1/me` of this process with levels.
+    var onLevelsAnswered: (() -> Void)?
 
     init(_ network: SimulatedNetwork) {
         self.network = network
     }
 
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
+        if request.method == "GET", request.path == "/v1/me" {
+            return network.send(
+                request,
+                handled: { [self] response in if Self.grantsLevels(response) { onLevelsAnswered?() } },
+                completion: completion)
+        }
         guard request.method == "POST", request.path == "/v1/receipts" else {
             return network.send(request, completion: completion)
         }
@@ -27,5 +37,12 @@ final class PhoneTransport: BackendTransport {
                 receiptsOnTheirWay -= 1
                 completion(response)
             })
+    }
+
+    private static func grantsLevels(_ response: HTTPResponse) -> Bool {
+        guard response.status == 200, case .array(let levels)? = QuickJSON.object(response.body)?["levels"] else {
+            return false
+        }
+        return !levels.isEmpty
     }
 }

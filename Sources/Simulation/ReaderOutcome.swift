@@ -38,6 +38,7 @@ public struct ReaderOutcome: Sendable {
     /// delivered to it once (not Apple's record delivered again, at launch or as the answer to a payment).
     public var chargeWasNews = false
     /// For "already subscribed" of a restore: whether the server granted the reader (the identity told, or the
-    /// phone's own guest) any level at that instant, read by the world as it is told; nil otherwise.
+    /// phone's own guest) any level at that instant, or said so in an answer to the phone since the act began (a
+    /// refund may land while that answer is on its way); read by the world as it is told; nil otherwise.
     public var serverGrantedWhenTold: Bool?
 }

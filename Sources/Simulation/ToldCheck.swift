@@ -100,7 +100,8 @@ struct ToldCheck {
         case .restore(.alreadySubscribed):
             if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
             // "You are already subscribed" of levels the server no longer gave (a share revoked, a refund: the phone's
-            // levels were old news, session 25), judged at the instant told.
+            // levels were old news, session 25), judged at the instant told or of the server's last answer with levels
+            // since the restore began (a refund landing while that answer travels makes it old news, not a lie: 3934).
             guard outcome.serverGrantedWhenTold == false else { return nil }
             return InvariantViolation(
                 .toldIsTrue,

@@ -87,6 +87,8 @@ public final class World {
     var receiptAnswerLost: [String: SimInstant] = [:]
     /// Per phone, when the server last accepted (200) a receipt its app sent, the answer lost or not.
     var receiptAccepted: [String: SimInstant] = [:]
+    /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
+    var levelsAnswered: [String: SimInstant] = [:]
 
     /// Quits the app on screen, noting whether a receipt's answer was lost with it.
     func quitApp() {
@@ -239,7 +241,11 @@ public final class World {
         device.onOutcome = { [weak self] outcome in
             guard let self else { return }
             var outcome = outcome
-            if outcome.told == .restore(.alreadySubscribed) { outcome.serverGrantedWhenTold = serverGrants(outcome) }
+            if outcome.told == .restore(.alreadySubscribed) {
+                // The server's word when told, or when it last answered the phone's question since the act began.
+                let answered = levelsAnswered[name].map { $0 >= outcome.began } ?? false
+                outcome.serverGrantedWhenTold = answered ? true : serverGrants(outcome)
+            }
             readerOutcomes.append(outcome)
         }
         device.onAction = { [weak self] in self?.onReaderAction?($0) }
@@ -247,6 +253,7 @@ public final class World {
         device.heardLevels = { [weak self] in self?.words.levels(on: name, identityId: $0) ?? [] }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
+        device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
     }
 
     /// Whether the server grants the reader told `outcome` a level now: the identity told, or the phone's own guest
