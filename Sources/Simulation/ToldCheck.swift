@@ -110,9 +110,11 @@ struct ToldCheck {
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .purchase(.failed), .restore(.failed):
-            // Access gained while the act failed, with nothing else in the step that could have given it (a charge, or
-            // an earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25).
+            // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an
+            // earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25; a sign-in
+            // to an account that holds the levels while Apple's sheet was up, long fuzz seed 1031).
             guard alone, !levels.subtracting(outcome.levelsBefore).isEmpty,
+                outcome.identityWhenBegan == outcome.identityWhenTold,
                 !world.store.transactions(appleId: world.appleId).contains(where: { $0.purchaseDate >= outcome.began }),
                 (world.receiptAccepted[world.deviceName].map { $0 < outcome.began }) ?? true
             else { return nil }

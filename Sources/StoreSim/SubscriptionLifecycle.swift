@@ -285,7 +285,7 @@ extension AppStore {
         }
         // A raise applies from the first renewal at the plan's regular price: an offer's periods still due renew at
         // the offer's price (a raise during a three-month introductory price ended it after one, session 25).
-        if subscription.priceIncreaseStatus == 0, subscription.introPeriodsLeft <= 0 {
+        if subscription.priceIncreaseStatus == 0, !offerDue(subscription) {
             return try expire(subscription, subtype: .priceIncrease, intent: 3)
         }
         guard let product = product(subscription.autoRenewProductId) else {
@@ -369,14 +369,24 @@ extension AppStore {
                         StorePrice($0, in: storefront.countryCode)
                     },
                     // Unanswered, not declined (auto-renew still on), with an offer's period next.
-                    offerDue: current.autoRenew && current.introPeriodsLeft > 0) : nil)
+                    offerDue: current.autoRenew && offerDue(current)) : nil)
         try notifyLatest(.expired, subtype, subscription)
         scheduleNext(subscription)
     }
 
+    /// Whether the next renewal is one of an offer's periods: periods left, of an offer the plan it renews as has in
+    /// this storefront (a code redeemed for the yearly plan does not price a switch to the monthly one, which renewed
+    /// unasked at a raised price: long fuzz seed 1030).
+    func offerDue(_ subscription: SubscriptionRecord) -> Bool {
+        guard subscription.introPeriodsLeft > 0, let product = product(subscription.autoRenewProductId) else {
+            return false
+        }
+        return (subscription.offerId.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) != nil
+    }
+
     /// The plan's price a regular renewal charges: the store's now, unless a raise of it still waits for the
     /// subscriber's consent (a renewal recovered from a billing issue, session 25): then what they last paid for the
-    /// plan, or the price before the raise.
+    /// plan, or agreed to for it here, or its price before any raise (two raises: the older price, seed 1030).
     func regularPrice(_ subscription: SubscriptionRecord, _ product: Product) throws(DatabaseError) -> Decimal {
         guard subscription.priceIncreaseStatus == 0 else { return product.price }
         if let latest = try ledger.transaction(subscription.latestTransactionId),
@@ -384,8 +394,11 @@ extension AppStore {
         {
             return min(paid, product.price)
         }
-        let before = priceIncreases["\(product.productIdentifier)|\(storefront.countryCode)"]?.oldPrice
-        return min(before ?? product.price, product.price)
+        let key = "\(subscription.originalTransactionId)|\(storefront.countryCode)|\(product.productIdentifier)"
+        let unraised = catalog.spec(for: product.productIdentifier).flatMap {
+            Catalog.product($0, storefront: storefront, locale: locale)?.price
+        }
+        return min(consentsGiven[key] ?? unraised ?? product.price, product.price)
     }
 
     /// The sellable product with this identifier in the store's storefront, or nil.
