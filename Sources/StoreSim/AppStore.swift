@@ -220,7 +220,7 @@ public final class AppStore {
             productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,
             purchaseDate: purchaseDate, expiresDate: expires, finished: reason == "RENEWAL",
             transactionReason: reason, offerType: offerType, appAccountToken: appAccountToken,
-            price: price ?? product.price)
+            price: price ?? product.price, currency: storefront.currencyCode)
         try ledger.insert(record)
         return record
     }

@@ -174,7 +174,7 @@ extension AppStore {
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: purchase.productIdentifier, appleId: member, deviceId: FamilySharing.deviceId,
             purchaseDate: scheduler.now, expiresDate: purchase.expiresDate, finished: true, transactionReason: reason,
-            inAppOwnershipType: FamilySharing.familyShared, price: 0)
+            inAppOwnershipType: FamilySharing.familyShared, price: 0, currency: purchase.currency)
         try ledger.insert(record)
         return record
     }

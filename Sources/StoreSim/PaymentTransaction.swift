@@ -74,6 +74,15 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     /// What Apple charged for it, in the storefront's currency: an offer's price for an offer's period, 0 for a free
     /// trial or a family member's share; nil in records kept before prices were.
     public var price: Decimal? = nil
+    /// The currency `price` is in (ISO 4217, the storefront's when charged); nil in records kept before it was. A
+    /// price is compared only with one of the same currency (an upgrade in Britain refunded dollars as pounds, and a
+    /// recovered renewal took the dollars paid for the pounds agreed to: session 26, long fuzz seed 1037).
+    public var currency: String? = nil
+
+    /// What it charged, where its currency is `currency`: nil in another currency or when unknown.
+    public func price(in currency: String) -> Decimal? {
+        self.currency == currency ? price : nil
+    }
 
     public var isFamilyShared: Bool { inAppOwnershipType == FamilySharing.familyShared }
 }

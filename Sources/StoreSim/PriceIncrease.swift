@@ -57,7 +57,7 @@ extension AppStore {
                 guard subscription.priceIncreaseStatus == nil, subscription.autoRenew else { continue }
                 let paid = logged("read what \(subscription.originalTransactionId) pays") {
                     try ledger.transaction(subscription.latestTransactionId)
-                }??.price
+                }??.price(in: storefront.currencyCode)
                 guard (paid.map { $0 < increase.newPrice }) ?? true else { continue }
                 setConsent(
                     0, of: subscription,

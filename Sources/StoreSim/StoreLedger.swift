@@ -229,6 +229,10 @@ final class StoreLedger {
         CREATE TABLE IF NOT EXISTS price_consents (original_transaction_id TEXT NOT NULL, storefront TEXT NOT NULL,
             product_id TEXT NOT NULL, price TEXT NOT NULL, PRIMARY KEY (original_transaction_id, storefront, product_id))
         """,
+        // The currency of each transaction's price: a price is compared only with one in the same currency.
+        """
+        ALTER TABLE transactions ADD COLUMN currency TEXT
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -288,8 +292,8 @@ final class StoreLedger {
             """
             INSERT INTO transactions (transaction_id, original_transaction_id, product_id, apple_id, device_id,
                 purchase_ms, expires_ms, finished, revocation_ms, revocation_reason, transaction_reason, offer_type,
-                is_upgraded, app_account_token, in_app_ownership_type, price)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                is_upgraded, app_account_token, in_app_ownership_type, price, currency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.transactionIdentifier), .text(record.originalTransactionIdentifier),
@@ -302,6 +306,7 @@ final class StoreLedger {
                 record.offerType.map { .integer(Int64($0)) } ?? .null, .integer(record.isUpgraded ? 1 : 0),
                 record.appAccountToken.map { .text($0) } ?? .null,
                 record.inAppOwnershipType.map { .text($0) } ?? .null, record.price.map { .text("\($0)") } ?? .null,
+                record.currency.map { .text($0) } ?? .null,
             ])
         // SQLite gave the row the largest rowid plus one.
         highestRowid = highestRowid.map { $0 + 1 }
@@ -626,7 +631,8 @@ final class StoreLedger {
             isUpgraded: row.count > 12 && row[12].int == 1,
             appAccountToken: row.count > 13 ? row[13].string : nil,
             inAppOwnershipType: row.count > 14 ? row[14].string : nil,
-            price: row.count > 15 ? row[15].string.flatMap(Catalog.decimal) : nil)
+            price: row.count > 15 ? row[15].string.flatMap(Catalog.decimal) : nil,
+            currency: row.count > 16 ? row[16].string : nil)
     }
 }
 

@@ -173,7 +173,9 @@ extension AppStore {
         subscription.introPeriodsLeft = 0
         let asksConsent = agreeToPrice(of: product, &subscription)
         try ledger.save(subscription)
-        let refundText = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode).string(refund)
+        // In the currency it was paid in, wherever the Apple ID shops now.
+        let refundText = PriceFormatter(locale: locale, currencyCode: latest.currency ?? storefront.currencyCode)
+            .string(refund)
         log(
             "\(kind == .upgrade ? "upgraded" : "crossgraded") \(current.productId) to \(product.productIdentifier): "
                 + "transaction \(record.transactionIdentifier) for \(product.localizedPrice), prorated refund "
@@ -390,7 +392,8 @@ extension AppStore {
     func regularPrice(_ subscription: SubscriptionRecord, _ product: Product) throws(DatabaseError) -> Decimal {
         guard subscription.priceIncreaseStatus == 0 else { return product.price }
         if let latest = try ledger.transaction(subscription.latestTransactionId),
-            latest.productIdentifier == product.productIdentifier, latest.offerType == nil, let paid = latest.price
+            latest.productIdentifier == product.productIdentifier, latest.offerType == nil,
+            let paid = latest.price(in: storefront.currencyCode)
         {
             return min(paid, product.price)
         }
