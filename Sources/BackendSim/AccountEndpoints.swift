@@ -15,6 +15,7 @@ extension Backend {
     struct SessionBody: Encodable {
         let identity: IdentityBody
         let levels: [String]
+        let levelsUntil: Int64?
         let refreshToken: String
         /// The account's subscriptions, as `GET /v1/me` lists them: the profile shows them at once.
         let subscriptions: [SubscriptionBody]
@@ -93,7 +94,8 @@ extension Backend {
             expires: now + Self.refreshTokenLifetime, at: now, issuedFor: issuedFor)
         let access = try accessBody(identity, newToken: true)
         return SessionBody(
-            identity: access.identity, levels: access.levels, refreshToken: refreshToken,
+            identity: access.identity, levels: access.levels, levelsUntil: access.levelsUntil,
+            refreshToken: refreshToken,
             subscriptions: try subscriptions(ownedBy: identity.id, at: now))
     }
 
@@ -108,6 +110,7 @@ extension Backend.SessionBody: HandWrittenAnswer {
         json.object { json in
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
+            json.integer("levelsUntil", levelsUntil)
             json.string("refreshToken", refreshToken)
             Backend.SubscriptionBody.write(subscriptions, to: &json)
         }

@@ -141,6 +141,14 @@ public final class Backend {
         return Set(purchases.filter { $0.isActive(at: now) }.flatMap { levelsByProduct[$0.productId] ?? [] }).sorted()
     }
 
+    /// When the levels given now could first end by themselves (a period's or a grace period's end), in
+    /// milliseconds: the phone asks again then, rather than keep them on its own word (session 26). Nil without.
+    func levelsUntil(in purchases: [PurchaseRecord]) -> Int64? {
+        let now = clock()
+        return purchases.filter { $0.isActive(at: now) && !(levelsByProduct[$0.productId] ?? []).isEmpty }
+            .compactMap { $0.accessEnds(at: now)?.milliseconds }.min()
+    }
+
     /// Which of the purchases give those levels, by original transaction id.
     func granting(in purchases: [PurchaseRecord]) -> [String] {
         let now = clock()

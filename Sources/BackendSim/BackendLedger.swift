@@ -54,6 +54,12 @@ public struct PurchaseRecord: Equatable, Sendable {
         if let grace = graceExpires, billingIssue, grace > now { return true }
         return expires.map { $0 > now } ?? true
     }
+
+    /// When the access it gives at `now` ends by itself: its grace period's end while in one, else its expiry.
+    public func accessEnds(at now: SimInstant) -> SimInstant? {
+        if let grace = graceExpires, billingIssue, grace > now { return max(grace, expires ?? grace) }
+        return expires
+    }
 }
 
 /// The ledger in `backend.sqlite` (or in memory): identities, accounts, purchases and their owners,

@@ -15,6 +15,8 @@ extension Backend {
     struct AccessBody: Encodable {
         let identity: IdentityBody
         let levels: [String]
+        /// When those levels could first end by themselves (`Backend.levelsUntil`).
+        var levelsUntil: Int64?
         /// The identity's purchases (original transaction ids) that give it levels now: the app tells a purchase
         /// that unlocked something from one that did not while other purchases hold levels.
         var granting: [String] = []
@@ -70,7 +72,7 @@ extension Backend {
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
                 email: email, appAccountToken: appAccountToken(for: identity.id)),
-            levels: levels(in: purchases), granting: granting(in: purchases))
+            levels: levels(in: purchases), levelsUntil: levelsUntil(in: purchases), granting: granting(in: purchases))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -219,6 +221,7 @@ extension Backend {
     struct MeBody: Encodable {
         let identity: IdentityBody
         let levels: [String]
+        let levelsUntil: Int64?
         let subscriptions: [SubscriptionBody]
     }
 
@@ -252,7 +255,7 @@ extension Backend {
                 }
                 let access = try accessBody(identity, newToken: false)
                 return MeBody(
-                    identity: access.identity, levels: access.levels,
+                    identity: access.identity, levels: access.levels, levelsUntil: access.levelsUntil,
                     subscriptions: try subscriptions(ownedBy: identity.id, at: now))
             }
             return JSONBody.response(200, body)
@@ -296,6 +299,7 @@ extension Backend.AccessBody: HandWrittenAnswer {
             json.array("granting", granting) { $0.element($1) }
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
+            json.integer("levelsUntil", levelsUntil)
             json.array("ownedElsewhere", ownedElsewhere) { $0.element($1) }
             json.array("refused", refused) { json, refusal in
                 json.object { body in
@@ -318,6 +322,7 @@ extension Backend.MeBody: HandWrittenAnswer {
         json.object { json in
             identity.write(to: &json)
             json.array("levels", levels) { $0.element($1) }
+            json.integer("levelsUntil", levelsUntil)
             Backend.SubscriptionBody.write(subscriptions, to: &json)
         }
     }

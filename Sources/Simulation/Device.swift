@@ -207,6 +207,8 @@ final class Device {
         {
             onAction(action)
         }
+        // The reader acts past the end the server gave the levels on screen: the app asks again (`LevelsEnd`).
+        if case .reader(let input) = event, !input.keepsChoices { coordinator.askAgainIfLevelsEnded() }
         record(event)
         // The phone's language is a setting the app reads, as `Locale.current`.
         if state.locale != queue.locale { state.locale = queue.locale }

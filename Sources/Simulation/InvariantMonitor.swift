@@ -89,7 +89,8 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
-            + RefundCheck.violations(context) + restoreFirst.check() + SubscriberPageCheck.violations(context)
+            + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
+            + SubscriberPageCheck.violations(context)
             + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()
             + consentViolations()
     }

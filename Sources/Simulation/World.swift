@@ -87,6 +87,8 @@ public final class World {
     var receiptAnswerLost: [String: SimInstant] = [:]
     /// Per phone, when the server last accepted (200) a receipt its app sent, the answer lost or not.
     var receiptAccepted: [String: SimInstant] = [:]
+    /// When the reader last acted on the phone on screen (a step may do nothing: `open profile` on the profile).
+    var readerActed: SimInstant?
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
 
@@ -248,7 +250,10 @@ public final class World {
             }
             readerOutcomes.append(outcome)
         }
-        device.onAction = { [weak self] in self?.onReaderAction?($0) }
+        device.onAction = { [weak self] in
+            self?.readerActed = self?.scheduler.now
+            self?.onReaderAction?($0)
+        }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
         device.heardLevels = { [weak self] in self?.words.levels(on: name, identityId: $0) ?? [] }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The JSON bodies of the backend contract as the app reads and writes them (docs/BACKEND-API.md).
 struct ReceiptBody: Encodable {
     let receipt: String
@@ -19,6 +21,7 @@ struct IdentityJSON: Decodable {
 struct AccessBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
+    let levelsUntil: Int64?
     /// The identity's purchases that give it levels now (nil from a server that does not say).
     let granting: [String]?
     let restored: [String]?
@@ -30,6 +33,7 @@ struct AccessBody: IdentityAnswerBody {
 struct SessionBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
+    let levelsUntil: Int64?
     let refreshToken: String
     /// nil from a server older than the field.
     let subscriptions: [SubscriptionSummary]?
@@ -42,6 +46,7 @@ struct SessionBody: IdentityAnswerBody {
 struct MeBody: IdentityAnswerBody {
     let identity: IdentityJSON
     let levels: [AccessLevel]
+    let levelsUntil: Int64?
     let subscriptions: [SubscriptionSummary]
 
 }
@@ -58,13 +63,16 @@ struct ContentBody: Decodable {
 protocol IdentityAnswerBody: Decodable {
     var identity: IdentityJSON { get }
     var levels: [AccessLevel] { get }
+    /// When the levels could first end by themselves, server milliseconds; nil from a server that does not say.
+    var levelsUntil: Int64? { get }
 }
 
 extension AccessBody {
     var access: AccessAnswer {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
-            ownedElsewhere: ownedElsewhere ?? [], granting: granting)
+            ownedElsewhere: ownedElsewhere ?? [], granting: granting,
+            levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)))
     }
 }
 
@@ -72,7 +80,7 @@ extension IdentityAnswerBody {
     var access: AccessAnswer {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
-            appAccountToken: identity.appAccountToken)
+            appAccountToken: identity.appAccountToken, levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)))
     }
 }
 

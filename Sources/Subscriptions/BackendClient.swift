@@ -47,6 +47,8 @@ public struct AccessAnswer: Equatable, Sendable {
     /// The identity's purchases (original transaction ids) that give it levels now; nil where the answer
     /// does not say. A purchase outside it unlocked nothing, whatever other purchases hold.
     public var granting: [String]? = nil
+    /// When those levels could first end by themselves (a period's end): the app asks again then.
+    public var levelsUntil: SimInstant? = nil
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.

@@ -5,6 +5,12 @@ extension SubscriptionCoordinator {
         _ contentId: String, requiredLevels: [String], retried: Bool = false,
         completion: @escaping (Result<String, BackendFailure>) -> Void
     ) {
+        // Not from the cache past the end the server gave its levels without asking again (`LevelsEnd`).
+        if lapsedLevelsEnd != nil {
+            return askAgainIfLevelsEnded { [self] in
+                fullContent(contentId, requiredLevels: requiredLevels, retried: retried, completion: completion)
+            }
+        }
         let held = requiredLevels.map(AccessLevel.init).filter(access.levels.contains).sorted()
         if let level = held.first, let cached = storage.cachedContent(contentId, level: level) {
             return completion(.success(cached))

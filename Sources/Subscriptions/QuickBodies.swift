@@ -32,7 +32,8 @@ extension AccessBody: QuickBody {
     init?(quick json: inout QuickFields) {
         guard let (identity, levels) = json.identityAndLevels() else { return nil }
         self.init(
-            identity: identity, levels: levels, granting: json.optionalStrings("granting"),
+            identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
+            granting: json.optionalStrings("granting"),
             restored: json.optionalStrings("restored"),
             error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"))
     }
@@ -48,7 +49,8 @@ extension SessionBody: QuickBody {
             subscriptions = read
         }
         self.init(
-            identity: identity, levels: levels, refreshToken: json.string("refreshToken"), subscriptions: subscriptions)
+            identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
+            refreshToken: json.string("refreshToken"), subscriptions: subscriptions)
     }
 }
 
@@ -57,7 +59,9 @@ extension MeBody: QuickBody {
         guard let (identity, levels) = json.identityAndLevels(),
             let subscriptions = SubscriptionSummary.read(json.objects("subscriptions"))
         else { return nil }
-        self.init(identity: identity, levels: levels, subscriptions: subscriptions)
+        self.init(
+            identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
+            subscriptions: subscriptions)
     }
 }
 

@@ -60,6 +60,9 @@ public final class SubscriptionCoordinator {
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
     var newestWord: [String: ServerStamp] = [:]
+    /// Until when the server said each identity's levels hold at the least (`LevelsEnd`), and the end last asked about.
+    var levelsUntil: [String: SimInstant] = [:]
+    var levelsEndAsked: SimInstant?
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
@@ -255,6 +258,7 @@ public final class SubscriptionCoordinator {
             }
             newestWord[answer.identityId] = said
         }
+        levelsUntil[answer.identityId] = answer.levelsUntil
         if answer.kind == "account", storage.accountSession?.identityId != answer.identityId {
             // An answer sent for the account signed in before this one, or before the session ended: it says nothing
             // of this reader.

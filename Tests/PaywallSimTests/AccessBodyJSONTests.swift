@@ -37,12 +37,18 @@ import Testing
             email: maybe(&random), appAccountToken: maybe(&random))
     }
 
+    /// `levelsUntil`: none, or any milliseconds, negative ones too.
+    private func until(_ random: inout SeededGenerator) -> Int64? {
+        random.next() % 3 == 0 ? nil : Int64(bitPattern: random.next())
+    }
+
     @Test func handWrittenBytesAreTheEncoders() throws {
         var random = SeededGenerator(seed: 3)
         for _ in 0..<3_000 {
             let answer = Backend.AccessBody(
                 identity: identity(&random),
-                levels: list(&random), granting: list(&random), ownedElsewhere: list(&random),
+                levels: list(&random), levelsUntil: until(&random), granting: list(&random),
+                ownedElsewhere: list(&random),
                 restored: list(&random),
                 refused: (0..<Int(random.next() % 3)).map { _ in
                     Backend.RefusedBody(originalTransactionId: text(&random), error: text(&random))
@@ -59,7 +65,7 @@ import Testing
         var random = SeededGenerator(seed: 4)
         for _ in 0..<1_000 {
             let me = Backend.MeBody(
-                identity: identity(&random), levels: list(&random),
+                identity: identity(&random), levels: list(&random), levelsUntil: until(&random),
                 subscriptions: (0..<Int(random.next() % 3)).map { _ in
                     Backend.SubscriptionBody(
                         originalTransactionId: text(&random), productId: text(&random),
@@ -70,7 +76,8 @@ import Testing
             #expect(me.isASCII)
             #expect(JSONBody.response(200, me).body == Array(try encoder.encode(me)))
             let session = Backend.SessionBody(
-                identity: identity(&random), levels: list(&random), refreshToken: text(&random),
+                identity: identity(&random), levels: list(&random), levelsUntil: until(&random),
+                refreshToken: text(&random),
                 subscriptions: me.subscriptions)
             #expect(JSONBody.response(200, session).body == Array(try encoder.encode(session)))
             let refusal = ErrorBody(error: text(&random))
