@@ -102,6 +102,15 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
         case .notificationReordered: "notification reordered"
         }
     }
+
+    /// The fault's words after its target's name, as the timeline says them: a first word the name already holds
+    /// is not said again ("fault: notification dropped", "fault: receipt missing", "fault: products-request
+    /// partially returned"; each said it twice, session 26).
+    public func words(after target: StoreFaultTarget) -> String {
+        let words = description.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, target.rawValue.split(separator: "-").contains(words[0]) else { return description }
+        return String(words[1])
+    }
 }
 
 extension AppStore {
@@ -128,7 +137,9 @@ extension AppStore {
         guard !faultPlan.isEmpty, let rule = faultPlan.draw(for: target.rawValue, using: &faultRandom),
             let fault = try? StoreFault(rule)
         else { return nil }
-        log("fault: \(target.rawValue) \(fault)", event: .faultFired(.store, target: target.rawValue))
+        log(
+            "fault: \(target.rawValue) \(fault.words(after: target))",
+            event: .faultFired(.store, target: target.rawValue))
         return fault
     }
 }
