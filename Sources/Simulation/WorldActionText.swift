@@ -1,6 +1,7 @@
 import SimKernel
 import StoreSim
 import Subscriptions
+import WhiteLabel
 
 /// A world action's words, as a person writes them in a scenario: `text` prints what `parse` reads back.
 /// Both directions live here, so a new action's words are written once.
@@ -153,8 +154,14 @@ extension WorldAction {
             return .changePlan(change, arguments[1])
         }
         if word == "price-increase" {
-            guard arguments.count == 3, let price = Catalog.decimal(arguments[2]), price > 0 else {
+            guard arguments.count == 3 else {
                 throw WorldActionTextError("write store price-increase PRODUCT PRICE, the price as 12.99")
+            }
+            // The config's rule: "5,99" was read as 5, "1e3" as 1000 and twenty digits taken (session 26).
+            guard DemoConfigLoader.isPrice(arguments[2]), let price = Catalog.decimal(arguments[2]), price > 0 else {
+                throw WorldActionTextError(
+                    "\"\(arguments[2])\" is not a decimal price above 0 such as 12.99: "
+                        + "write store price-increase PRODUCT PRICE")
             }
             return .raisePrice(product: arguments[1], price: price)
         }

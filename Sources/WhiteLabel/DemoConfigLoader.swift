@@ -23,6 +23,15 @@ public enum DemoConfigLoader {
         return config
     }
 
+    /// Digits with at most one "." and three decimals: "4,99" would read as 4 and "-4.99" charge a refund. A
+    /// scenario's `store price-increase` price is read by the same rule (it took "5,99" as 5, session 26).
+    public static func isPrice(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first, (1...9).contains(whole.count) else { return false }
+        guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        return parts.count == 1 || (1...3).contains(parts[1].count)
+    }
+
     static func validate(_ config: DemoConfig, file: String) throws(ConfigError) {
         func fail(_ location: String, _ message: String) -> ConfigError {
             ConfigError(file: file, location: location, message: message)
@@ -252,14 +261,14 @@ enum StoreProductValidation {
                 throw fail("promotionalOffers[\(index)].periodCount", "\(count) is not a count from 1 to 120")
             }
         }
-        for (storefront, price) in product.prices where !isPrice(price) {
+        for (storefront, price) in product.prices where !DemoConfigLoader.isPrice(price) {
             throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
         }
-        for (storefront, price) in product.introductoryOffer?.prices ?? [:] where !isPrice(price) {
+        for (storefront, price) in product.introductoryOffer?.prices ?? [:] where !DemoConfigLoader.isPrice(price) {
             throw fail("introductoryOffer.prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
         }
         for (index, offer) in (product.promotionalOffers ?? []).enumerated() {
-            for (storefront, price) in offer.prices ?? [:] where !isPrice(price) {
+            for (storefront, price) in offer.prices ?? [:] where !DemoConfigLoader.isPrice(price) {
                 throw fail(
                     "promotionalOffers[\(index)].prices.\(storefront)",
                     "\"\(price)\" is not a decimal price such as 4.99")
@@ -268,13 +277,5 @@ enum StoreProductValidation {
         if product.localizations.isEmpty {
             throw fail("localizations", "must hold at least one locale")
         }
-    }
-
-    /// Digits with at most one "." and three decimals: "4,99" would read as 4 and "-4.99" charge a refund.
-    static func isPrice(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = parts.first, (1...9).contains(whole.count) else { return false }
-        guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
-        return parts.count == 1 || (1...3).contains(parts[1].count)
     }
 }

@@ -226,6 +226,13 @@ import WhiteLabel
         ("launch\nadvance 999999999999mo", "t.scenario:2: \"999999999999mo\" is longer than 120mo"),
         ("inject backend slow:106751991168d", "t.scenario:1: \"backend slow:106751991168d\": slow takes a"),
         ("inject notification delayed:99999999999d", "t.scenario:1: \"99999999999d\" is not a length of at most"),
+        // A price the config refuses: "5,99" was read as 5.00, "1e3" as 1000, twenty digits taken (session 26).
+        ("launch\nstore price-increase p 5,99", "t.scenario:2: \"5,99\" is not a decimal price above 0 such as 12.99"),
+        ("launch\nstore price-increase p 1e3", "t.scenario:2: \"1e3\" is not a decimal price above 0"),
+        ("launch\nstore price-increase p 12345678901234567890", "t.scenario:2: \"12345678901234567890\" is not a"),
+        ("launch\nstore price-increase p 4.9999", "t.scenario:2: \"4.9999\" is not a decimal price above 0"),
+        ("launch\nstore price-increase p 0", "t.scenario:2: \"0\" is not a decimal price above 0"),
+        ("launch\nstore price-increase p", "t.scenario:2: write store price-increase PRODUCT PRICE"),
     ])
     func malformedLinesNameTheFileLineAndWhatIsWrong(_ text: String, _ message: String) {
         #expect(error(text).hasPrefix(message), "\(error(text))")

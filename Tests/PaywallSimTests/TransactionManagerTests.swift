@@ -55,7 +55,10 @@ import WhiteLabel
     @Test(arguments: [
         ("store upgrade", "t.scenario:1: write store"),
         ("store upgrade a b", "t.scenario:1: write store upgrade PRODUCT"),
-        ("store price-increase com.x cheap", "t.scenario:1: write store price-increase PRODUCT PRICE"),
+        (
+            "store price-increase com.x cheap",
+            "t.scenario:1: \"cheap\" is not a decimal price above 0 such as 12.99: write store price-increase PRODUCT PRICE"
+        ),
         ("store refund-all 1", "t.scenario:1: write store refund|revoke|expire|approve|decline|resolve-interrupted ID"),
     ])
     func malformedControlsSayHowToWriteThem(_ text: String, _ message: String) {
