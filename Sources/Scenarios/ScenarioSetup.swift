@@ -41,10 +41,29 @@ extension Scenario {
         } catch {
             throw problem(error, at: appStep)
         }
+        let config: DemoConfig
         do {
-            _ = try setup.loadConfig(scenarioFile: file, resources: resources)
+            config = try setup.loadConfig(scenarioFile: file, resources: resources)
         } catch {
             throw problem(error, at: setup.storekit != nil ? storekitStep : appStep)
+        }
+        // Worlds of other apps sell other products: the run refuses a step naming one their app does not sell.
+        if variation?.key != "app" { try checkProducts(soldBy: config) }
+    }
+
+    /// A product a step names that the app does not sell is a mistake in the file, as an unknown word is:
+    /// `store price-increase com.nope 5.99` was a failed test, "the store refused it" (session 26).
+    private func checkProducts(soldBy config: DemoConfig) throws(ConfigError) {
+        let sold = config.store.products.map(\.productId)
+        for step in steps {
+            let product: String
+            switch step.kind {
+            case .world(.raisePrice(let named, _)), .world(.changePlan(_, let named)): product = named
+            default: continue
+            }
+            guard !sold.contains(product) else { continue }
+            throw problem(
+                StepError("unknown product \"\(product)\" (products: \(sold.joined(separator: ", ")))"), at: step)
         }
     }
 

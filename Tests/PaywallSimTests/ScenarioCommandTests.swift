@@ -75,6 +75,21 @@ import Testing
         #expect(!tap.stdout.contains("not ok"))
     }
 
+    /// A product the app does not sell is a mistake in the file, named with the products it does sell: `store
+    /// price-increase com.nope 5.99` was a failed test, "the store refused it", exit 1 (session 26).
+    @Test(arguments: ["store price-increase com.nope 5.99", "store upgrade com.nope"])
+    func aStepNamingAProductTheAppDoesNotSellIsBadInputAtItsLine(line: String) throws {
+        let directory = try folder(["a.scenario": passing, "bad.scenario": "app daily-news\nlaunch\n\(line)\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 2, "\(result.stdout)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(
+            result.stderr.hasPrefix(
+                "\(directory)/bad.scenario:3: unknown product \"com.nope\" (products: com.dailynews.premium.monthly, "
+                    + "com.dailynews.premium.yearly)"), "\(result.stderr)")
+    }
+
     @Test func tapMarkdownAndJUnit() throws {
         let directory = try folder(["a.scenario": passing, "b.scenario": "launch\nexpect charges 3\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }
