@@ -24,14 +24,10 @@ enum CheckCommand {
             throw UsageError(message: "\(option) goes with --paywall")
         }
         guard options.has("--ledger") else { throw UsageError(message: "say what to check: --ledger or --paywall") }
-        // An app built around a .storekit file keeps its state under the id `run --storekit` gives it.
-        var app = options["--app"] ?? AppArgument.defaultApp
-        if let file = options["--app"] == nil ? options["--storekit"] : nil { app = StoreKitApp.appId(path: file) }
-        if app.hasSuffix(".storekit") { app = StoreKitApp.appId(path: app) }
-        let directory = options["--state"] ?? RunCommand.defaultStateDirectory(app: app)
+        let (directory, given) = try stateFolder(options)
         let path = directory + "/backend.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
-            throw UsageError(message: "--state: no ledger at \(path)")
+            throw UsageError(message: "\(given)no ledger at \(path)")
         }
         do {
             try StateCheck.checkNotEmptied(folder: directory)
@@ -75,5 +71,18 @@ enum CheckCommand {
         print("\(path): \(violations.count) violation\(violations.count == 1 ? "" : "s")")
         for violation in violations { print("- \(violation)") }
         return ExitCode.failures
+    }
+
+    /// `--state DIR`, else the folder `run` keeps the app's state in, the app resolved as `run` resolves it (a
+    /// name, a config file, a .storekit file), with what a message about it begins with: the option given.
+    /// `--app nosuch` said "--state: no ledger at …", and a config's path became part of the folder (session 26).
+    private static func stateFolder(_ options: Options) throws(UsageError) -> (folder: String, given: String) {
+        if let state = options["--state"] { return (state, "--state: ") }
+        let (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
+        let folder = RunCommand.defaultStateDirectory(app: config.app.id)
+        guard let option = ["--app", "--storekit"].first(where: { options[$0] != nil }) else {
+            return (folder, "\(config.app.id)'s state folder: ")
+        }
+        return (folder, "\(option) \(options[option]!): ")
     }
 }

@@ -77,7 +77,7 @@ enum Usage {
 
     static let check = """
         Usage: paywall-sim check --paywall [--storekit FILE] [--app NAME|PATH] [--storefront CODE] [--locale ID]
-               paywall-sim check --ledger [--state DIR | --app NAME]
+               paywall-sim check --ledger [--state DIR | --app NAME|PATH | --storekit FILE]
 
         --paywall prints the offers the paywall will show, in the owner's order, with the store's
         words in the owner's text, why each configured product the store did not return is left out,
@@ -94,12 +94,13 @@ enum Usage {
 
         Options:
           --paywall     Show what the paywall will show and why
-          --storekit FILE   The paywall of an app built around an Xcode .storekit file (see run --help)
+          --storekit FILE   An app built around an Xcode .storekit file (see run --help): its paywall, its
+                            default state directory
           --storefront CODE The paywall in another storefront (USA, GBR, FRA, …)
           --locale ID   The paywall in another locale (en_US, fr_FR, …)
           --ledger      Check the ledger (backend.sqlite)
           --state DIR   The state directory. Default: the app's under $XDG_STATE_HOME/paywall-sim/
-          --app NAME    Which app's default state directory. Default: daily-news
+          --app NAME|PATH   Which app's default state directory, the app read as run reads it. Default: daily-news
           -h, --help    Show this help
         """
 

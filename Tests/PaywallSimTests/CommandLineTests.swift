@@ -134,6 +134,35 @@ import Testing
         #expect(result.stdout.contains("backend.sqlite: the ledger holds (1 purchase, 0 moves)"), "\(result.stdout)")
     }
 
+    /// `check --ledger --app` finds the folder `run --app` keeps, the app resolved as `run` resolves it, and a
+    /// message names the option given: `--app nosuch` said "--state: no ledger at …", and a config's path became
+    /// part of the folder's (session 26).
+    @Test func checkLedgerResolvesAppAsRunDoesAndNamesTheOptionGiven() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory
+        let unknown = try TestSupport.runBinary(["check", "--ledger", "--app", "nosuch"], environment: environment)
+        #expect(unknown.code == 2)
+        #expect(unknown.stderr.contains("--app: no demo app named \"nosuch\""), "\(unknown.stderr)")
+        let config = "\(TestSupport.packageRoot)/demo-configs/daily-news.json"
+        let empty = try TestSupport.runBinary(["check", "--ledger", "--app", config], environment: environment)
+        #expect(empty.code == 2)
+        #expect(
+            empty.stderr.contains("--app \(config): no ledger at \(directory)/paywall-sim/daily-news/backend.sqlite"),
+            "\(empty.stderr)")
+        do {
+            let world = try World(
+                config: try TestSupport.demoConfig(),
+                options: WorldOptions(latency: .none, stateDirectory: "\(directory)/paywall-sim/daily-news"))
+            world.launchAndSettle()
+            world.buyFromFeed()
+        }
+        let held = try TestSupport.runBinary(["check", "--ledger", "--app", config], environment: environment)
+        #expect(held.code == 0, "\(held.stderr)")
+        #expect(held.stdout.contains("the ledger holds (1 purchase, 0 moves)"), "\(held.stdout)")
+    }
+
     /// A third party's file must not drive the reader's terminal: `ESC ] 0 ; … BEL` in a product's display name
     /// or an app's name would retitle the window. Each control character is printed as `\u{1B}`, visibly.
     @Test func checkPaywallShowsTheControlCharactersOfItsFilesWithoutSendingThem() throws {
