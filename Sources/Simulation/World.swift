@@ -14,7 +14,10 @@ public struct WorldOptions: Sendable {
     /// Where `appstore.sqlite`, `backend.sqlite` and `devices/` live; nil keeps everything in memory.
     public var stateDirectory: String?
     public var appleId: String
+    /// The phone on screen at launch: for a state folder reopened with `reopensLastPhone`, only when it records none.
     public var deviceName: String
+    /// A state folder reopens on the phone its last run left on screen (`run`), not on `deviceName`.
+    public var reopensLastPhone = false
     /// PBKDF2 iterations for new passwords; nil: full for a state folder, minimal in memory.
     public var passwordIterations: Int?
     public static let minimalPasswordIterations = PasswordHash.minimalIterations
@@ -125,7 +128,11 @@ public final class World {
 
     public init(config: DemoConfig, options: WorldOptions) throws(WorldSetupError) {
         self.config = config
+        let (phone, phoneLine) = Self.openingPhone(options)
+        var options = options
+        options.deviceName = phone.name
         self.options = options
+        if phone.appleId != options.appleId { phoneAppleIds[phone.name] = phone.appleId }
         let scheduler = Scheduler()
         let timeline = Timeline(clock: { scheduler.now })
         var random = SeededGenerator(seed: options.seed)
@@ -158,8 +165,7 @@ public final class World {
             device = Device(
                 name: options.deviceName, app: config.app,
                 queue: store.paymentQueue(
-                    deviceId: Self.deviceId(options.deviceName, options.appleId), appleId: options.appleId,
-                    receipt: files),
+                    deviceId: Self.deviceId(phone.name, phone.appleId), appleId: phone.appleId, receipt: files),
                 storage: files, network: network, scheduler: scheduler, timeline: timeline)
             store.registerOfferKey(backend.offerKeyIdentifier) { [weak backend] in backend?.offerVerifyingKey }
             // App Store Connect points the app's server notifications at the backend.
@@ -179,10 +185,12 @@ public final class World {
         }
         self.scheduler = scheduler
         self.timeline = timeline
+        recordPhoneOnScreen()
         storages.values.forEach(watch)
         attach(device)
         applyStoreKitSettings()
         try resumeClock()
+        if let phoneLine { timeline.log(.control, phoneLine) }
         // After the clock: a payment confirmed before the last run stopped is charged at today's date.
         store.resumeHeldPayments()
     }

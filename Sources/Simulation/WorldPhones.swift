@@ -54,6 +54,7 @@ extension World {
     func switchDevice(to name: String) {
         guard let storage = storages[name] else { return }
         let appleId = phoneAppleIds[name] ?? options.appleId
+        let changed = name != device.name
         quitApp()
         device = Device(
             name: name, app: config.app,
@@ -63,6 +64,7 @@ extension World {
         device.defect = defect
         device.readerAge = readerAge
         attach(device)
+        if changed { recordPhoneOnScreen() }
         device.launch()
     }
 }

@@ -58,8 +58,9 @@ enum RunCommand {
             ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
         let lock = try state.map { folder throws(UsageError) in try StateFolder.own(folder) }
         defer { withExtendedLifetime(lock) {} }
-        let world = try World(
-            config: config, options: WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state))
+        var worldOptions = WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state)
+        worldOptions.reopensLastPhone = true
+        let world = try World(config: config, options: worldOptions)
         if let faults {
             do {
                 try world.inject(faults)

@@ -33,7 +33,8 @@ enum Usage {
                              settings honoured; with --app, that app's text and order selling from the file.
                              What the file holds and the simulator ignores is a warning on stderr.
           --app NAME|PATH    A bundled demo app (see `paywall-sim apps`) or a config file. Default: daily-news
-          --state DIR        Where the App Store, the backend and the phone keep their state.
+          --state DIR        Where the App Store, the backend and the phones keep their state; a run
+                             reopens it on the phone the last one left on screen.
                              Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
           --ephemeral        Keep everything in memory; nothing is written to disk. Passwords are hashed
                              with 1 PBKDF2 iteration (a state folder: 10,000), as nobody logs in again

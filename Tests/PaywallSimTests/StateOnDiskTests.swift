@@ -45,6 +45,55 @@ import Testing
         #expect(reopened.askToBuy == setTo)
     }
 
+    /// `run` reopens a folder on the phone its last run left on screen, a family member's signed into the member's
+    /// Apple ID; it opened on "iphone" (session 26). A world not asked to reopen it opens on its own phone.
+    @Test func aReopenedFolderComesBackOnThePhoneLastUsed() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig()
+        var options = WorldOptions(latency: .fast, stateDirectory: directory)
+        options.reopensLastPhone = true
+        do {
+            let first = try World(config: config, options: options)
+            first.launch()
+            try first.newDevice(named: "iphone-2")
+        }
+        let second = try World(config: config, options: options)
+        #expect(second.deviceName == "iphone-2")
+        #expect(second.timeline.text.contains("the app reopens on iphone-2, the phone the last run left on screen"))
+        try second.addFamilyMember("kid@icloud.test")
+        let third = try World(config: config, options: options)
+        #expect(third.deviceName == "kid-iphone")
+        #expect(third.appleId == "kid@icloud.test")
+        // Scenarios and benchmarks name their phone.
+        let named = try World(config: config, options: WorldOptions(latency: .fast, stateDirectory: directory))
+        #expect(named.deviceName == "iphone")
+    }
+
+    /// A record that cannot be used opens on "iphone" and says why: never a crash, never a phone made up.
+    @Test(arguments: ["garbled", "iphone-9\nreader@icloud.test\n", "../keys\nreader@icloud.test\n", "folder"])
+    func aPhoneRecordThatCannotBeUsedOpensOnIphone(record: String) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig()
+        var options = WorldOptions(latency: .fast, stateDirectory: directory)
+        options.reopensLastPhone = true
+        do {
+            let first = try World(config: config, options: options)
+            try first.newDevice(named: "iphone-2")
+        }
+        if record == "folder" {
+            try FileManager.default.removeItem(atPath: "\(directory)/phone")
+            try FileManager.default.createDirectory(atPath: "\(directory)/phone", withIntermediateDirectories: false)
+        } else {
+            try record.write(toFile: "\(directory)/phone", atomically: true, encoding: .utf8)
+        }
+        let reopened = try World(config: config, options: options)
+        #expect(reopened.deviceName == "iphone")
+        #expect(reopened.timeline.text.contains("\(directory)/phone: "))
+        #expect(reopened.timeline.text.contains("; the app starts on iphone"))
+    }
+
     @Test func timeTravelledIsWhereTheNextRunStarts() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

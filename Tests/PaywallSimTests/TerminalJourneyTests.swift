@@ -248,6 +248,26 @@ struct TerminalJourneyTests {
         try tmux.quit()
     }
 
+    /// A folder reopens on the phone the last run left on screen: it opened on "iphone", so a guest's subscription
+    /// bought on a phone made with "New device" was out of reach under keep-with-original-owner (session 26).
+    @Test func aReopenedFolderComesBackOnThePhoneLastUsed() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["--state", directory, "--latency", "fast"]
+        let first = try TmuxSession(arguments, width: 130, height: 40)
+        first.waitFor("Weekend market report")
+        try first.send("c", "G", "Up", "Up", "Enter", "Escape")
+        first.waitFor("new device iphone-2")
+        try first.buy(offerDowns: 1)
+        try first.quit()
+        try first.closeTerminal()
+        let second = try TmuxSession(arguments, width: 130, height: 40)
+        second.waitFor("the app reopens on iphone-2")
+        second.waitFor("launch on iphone-2")
+        second.waitFor("The return of the night trains      [open]")
+        try second.quit()
+    }
+
     @Test func signingUpAfterAnAnonymousPurchaseMovesTheSubscriptionToTheAccount() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"], width: 130, height: 40)
         tmux.waitFor("Weekend market report")
