@@ -58,7 +58,7 @@ extension SubscriptionCoordinator {
                 identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
                 refreshToken: signIn.refreshToken, levels: answer.levels)
             storage.accountSession?.appAccountToken = answer.appAccountToken
-            levelsUntil[answer.identityId] = answer.levelsUntil
+            storage.accountSession?.levelsUntil = answer.levelsUntil?.milliseconds
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
             if let subscriptions = signIn.subscriptions {

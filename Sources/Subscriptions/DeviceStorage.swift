@@ -4,6 +4,8 @@ public struct AnonymousIdentity: Codable, Equatable, Sendable {
     public var id: String
     public var token: String
     public var levels: [AccessLevel]
+    /// Until when the server said the levels hold at the least, its milliseconds (`LevelsEnd`); nil when unsaid.
+    public var levelsUntil: Int64?
 
     public init(id: String, token: String, levels: [AccessLevel]) {
         self.id = id
@@ -19,6 +21,8 @@ public struct AccountSession: Codable, Equatable, Sendable {
     public var token: String
     public var refreshToken: String
     public var levels: [AccessLevel]
+    /// Until when the server said the levels hold at the least, its milliseconds (`LevelsEnd`); nil when unsaid.
+    public var levelsUntil: Int64?
     /// Set on this account's payments (`applicationUsername`); nil in a session saved before it existed.
     public var appAccountToken: String?
 

@@ -7,10 +7,14 @@ extension SubscriptionCoordinator {
     /// The end the server gave the levels the phone shows, once it has passed and was not asked about yet.
     var lapsedLevelsEnd: SimInstant? {
         guard access.isSubscriber else { return nil }
-        let held = [storage.accountSession?.identityId, anonymousId].compactMap { $0 }
-        guard let end = held.compactMap({ levelsUntil[$0] }).min(), clock() >= end, levelsEndAsked != end else {
-            return nil
-        }
+        // Kept with the levels on the phone: a launch whose first ask did not come back knows it too.
+        let ends = [
+            storage.accountSession.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+            storage.anonymousIdentity.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+        ]
+        guard let end = ends.compactMap({ $0 }).min().map(SimInstant.init(milliseconds:)), clock() >= end,
+            levelsEndAsked != end
+        else { return nil }
         return end
     }
 

@@ -60,8 +60,7 @@ public final class SubscriptionCoordinator {
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
     var newestWord: [String: ServerStamp] = [:]
-    /// Until when the server said each identity's levels hold at the least (`LevelsEnd`), and the end last asked about.
-    var levelsUntil: [String: SimInstant] = [:]
+    /// The end of the levels (`LevelsEnd`) last asked about.
     var levelsEndAsked: SimInstant?
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
@@ -258,7 +257,6 @@ public final class SubscriptionCoordinator {
             }
             newestWord[answer.identityId] = said
         }
-        levelsUntil[answer.identityId] = answer.levelsUntil
         if answer.kind == "account", storage.accountSession?.identityId != answer.identityId {
             // An answer sent for the account signed in before this one, or before the session ended: it says nothing
             // of this reader.
@@ -268,6 +266,7 @@ public final class SubscriptionCoordinator {
         }
         if var session = storage.accountSession, answer.kind == "account" {
             session.levels = answer.levels
+            session.levelsUntil = answer.levelsUntil?.milliseconds
             if let token = answer.token { session.token = token }
             if let appAccountToken = answer.appAccountToken { session.appAccountToken = appAccountToken }
             storage.accountSession = session
@@ -283,7 +282,9 @@ public final class SubscriptionCoordinator {
                 publishStoredAccess()
                 return false
             }
-            storage.anonymousIdentity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
+            var identity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
+            identity.levelsUntil = answer.levelsUntil?.milliseconds
+            storage.anonymousIdentity = identity
         }
         publishStoredAccess()
         return true
