@@ -111,7 +111,8 @@ import WhiteLabel
         ),
         // Since issue 15's draws, the run may first meet what the lost identity leads to: the reader, shown the
         // paywall again, buys the yearly plan as a crossgrade at the next renewal and is told it went through.
-        (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess, .toldIsTrue], "advance"),
+        // Since session 26 the levels' end too: a phone whose token expired cannot ask again past it, and keeps them.
+        (CoordinatorDefect.anonymousTokenExpires, [.payingKeepsAccess, .toldIsTrue, .backendsWord], "advance"),
         (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
