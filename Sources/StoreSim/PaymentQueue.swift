@@ -276,7 +276,8 @@ public final class PaymentQueue {
         }
         store.log("payment sheet: confirmed")
         let held = store.holdConfirmed(
-            number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken)
+            number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken,
+            offerId: offer?.key)
         var wait = store.delay(.payment)
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
@@ -284,16 +285,17 @@ public final class PaymentQueue {
             // The held payment is released in the commit that charges it (or holds it again for a parent).
             store.inOneCommit("write down the payment of \(product.productIdentifier)") {
                 settleConfirmed(
-                    number, product, held: held, fault: fault, appAccountToken: appAccountToken, offer: offer)
+                    number, product, held: held, fault: fault,
+                    terms: ChargeTerms(appAccountToken: appAccountToken, offerId: offer?.key))
             }
         }
     }
 
     /// What becomes of a payment confirmed on Apple's sheet once the store answers: failed, held for a parent
-    /// or an action outside the app, or charged.
+    /// or an action outside the app, or charged. Held, it keeps its offer, as an interrupted free trial keeps its trial:
+    /// a held win-back payment failed (Ask to Buy) or was charged in full (interrupted) until session 26.
     private func settleConfirmed(
-        _ number: Int, _ product: Product, held: Int64?, fault: StoreFault?, appAccountToken: String?,
-        offer: AppliedOffer?
+        _ number: Int, _ product: Product, held: Int64?, fault: StoreFault?, terms: ChargeTerms
     ) {
         store.releaseHeld(held)
         switch fault {
@@ -304,9 +306,9 @@ public final class PaymentQueue {
         case .cancelled:
             deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
         case .deferred:
-            postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
+            postpone(number, product, kind: .askToBuy, terms: terms)
         case .interrupted:
-            postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
+            postpone(number, product, kind: .interrupted, terms: terms)
         default:
             // The App Store's country changed while the sheet was up: its price, in another currency, is not what the
             // storefront sells now (a USD price was charged in Britain, then judged against a pound raise, session 25).
@@ -316,31 +318,25 @@ public final class PaymentQueue {
                         + "nothing charged")
                 return deliver(failed(number, product.productIdentifier, .storeProductNotAvailable), after: .zero)
             }
-            if offer != nil && (store.needsAskToBuy(appleId) || store.interruptedPurchasesEnabled) {
-                // A held payment keeps no offer: rather than charge the full price later, it fails now.
-                store.log("promotional offer: not kept while a payment waits; the payment fails")
-                deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero)
-            } else if store.needsAskToBuy(appleId) {
-                postpone(number, product, kind: .askToBuy, appAccountToken: appAccountToken)
+            if store.needsAskToBuy(appleId) {
+                postpone(number, product, kind: .askToBuy, terms: terms)
             } else if store.interruptedPurchasesEnabled {
-                postpone(number, product, kind: .interrupted, appAccountToken: appAccountToken)
+                postpone(number, product, kind: .interrupted, terms: terms)
             } else {
-                complete(number, product, appAccountToken: appAccountToken, offer: offer, confirmedNow: true)
+                complete(number, product, terms: terms, confirmedNow: true)
             }
         }
     }
 
     /// Charges for a payment the store accepted and tells the observer: purchased, or failed if the
-    /// store could not record it.
+    /// store could not record it, or if the offer confirmed with it no longer applies (`offerAtCharge`).
     /// `confirmedNow`: the payment of a sheet just confirmed (not a held one settled): a new charge is recorded as its
     /// `WorldEvent.paymentCharged`.
-    func complete(
-        _ number: Int, _ product: Product, appAccountToken: String? = nil, offer: AppliedOffer? = nil,
-        confirmedNow: Bool = false
-    ) {
+    func complete(_ number: Int, _ product: Product, terms: ChargeTerms, confirmedNow: Bool = false) {
         do {
-            let record = try store.purchase(
-                product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken, offer: offer)
+            guard
+                let record = try store.purchase(confirmed: product, appleId: appleId, deviceId: deviceId, terms: terms)
+            else { return deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero) }
             // A new transaction of this instant: Apple answers "already subscribed" with an older one.
             if confirmedNow, record.purchaseDate == store.scheduler.now {
                 store.timeline.record(.paymentCharged(deviceId: deviceId, transactionId: record.transactionIdentifier))
@@ -356,11 +352,12 @@ public final class PaymentQueue {
 
     /// Ask to Buy: the observer sees `deferred` and the payment waits for a parent. Interrupted: the
     /// observer sees `failed` now (as StoreKit 1 reports it) and a new transaction once resolved.
-    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind, appAccountToken: String?) {
-        let pending = store.hold(
-            PendingPayment(
-                identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
-                paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: appAccountToken))
+    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind, terms: ChargeTerms) {
+        var payment = PendingPayment(
+            identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
+            paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: terms.appAccountToken)
+        payment.offerId = terms.offerId
+        let pending = store.hold(payment)
         switch kind {
         case .askToBuy:
             store.log("ask to buy: \(product.productIdentifier) waits for a parent (\(pending.identifier))")

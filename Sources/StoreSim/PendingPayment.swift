@@ -22,6 +22,9 @@ public struct PendingPayment: Equatable, Sendable {
     public var appAccountToken: String? = nil
     /// Its row in `appstore.sqlite`, so a reopened store still holds it.
     var heldId: Int64 = 0
+    /// The promotional offer the reader confirmed on Apple's sheet (`AppliedOffer.key`): the charge is at its price,
+    /// or there is none (`offerAtCharge`).
+    var offerId: String? = nil
 }
 
 extension AppStore {
@@ -57,7 +60,7 @@ extension AppStore {
             number = try ledger.hold(
                 kind: payment.kind.rawValue, appleId: payment.appleId, deviceId: payment.deviceId,
                 productId: payment.product.productIdentifier, paymentNumber: payment.paymentNumber,
-                at: payment.requestDate, appAccountToken: payment.appAccountToken)
+                at: payment.requestDate, appAccountToken: payment.appAccountToken, offerId: payment.offerId)
         } catch {
             log("the held payment could not be written down, it lives in memory only: \(error)")
         }
@@ -66,6 +69,7 @@ extension AppStore {
             deviceId: payment.deviceId, product: payment.product, paymentNumber: payment.paymentNumber,
             requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
         held.heldId = number
+        held.offerId = payment.offerId
         pendingPayments.append(held)
         return held
     }
@@ -73,13 +77,14 @@ extension AppStore {
     /// A payment confirmed on Apple's sheet, written down before it is charged: the payment is Apple's
     /// from then on, and goes through even if the app or the whole process dies first.
     func holdConfirmed(
-        _ number: Int, _ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil
+        _ number: Int, _ product: Product, appleId: String, deviceId: String, appAccountToken: String? = nil,
+        offerId: String? = nil
     ) -> Int64? {
         do {
             return try ledger.hold(
                 kind: Self.confirmedKind, appleId: appleId, deviceId: deviceId,
                 productId: product.productIdentifier, paymentNumber: number, at: scheduler.now,
-                appAccountToken: appAccountToken)
+                appAccountToken: appAccountToken, offerId: offerId)
         } catch {
             log("the confirmed payment could not be written down: \(error)")
             return nil
@@ -120,8 +125,8 @@ extension AppStore {
                 inOneCommit("write down the charge of the confirmed payment \(payment.id)") {
                     do {
                         _ = try purchase(
-                            product, appleId: payment.appleId, deviceId: payment.deviceId,
-                            appAccountToken: payment.appAccountToken)
+                            confirmed: product, appleId: payment.appleId, deviceId: payment.deviceId,
+                            terms: ChargeTerms(appAccountToken: payment.appAccountToken, offerId: payment.offerId))
                         releaseHeld(payment.id)
                     } catch {
                         log("the confirmed payment could not be charged yet: \(error)")
@@ -135,6 +140,7 @@ extension AppStore {
                 deviceId: payment.deviceId, product: product, paymentNumber: payment.paymentNumber,
                 requestDate: payment.requested, appAccountToken: payment.appAccountToken)
             pending.heldId = payment.id
+            pending.offerId = payment.offerId
             pendingPayments.append(pending)
         }
         for case let queue? in queues.values.map(\.queue) { numberPastHeldPayments(queue) }
@@ -215,13 +221,12 @@ extension AppStore {
             queue.paymentCount += 1
             queue.complete(
                 payment.kind == .askToBuy && payment.paymentNumber > 0 ? payment.paymentNumber : queue.paymentCount,
-                payment.product,
-                appAccountToken: payment.appAccountToken)
+                payment.product, terms: payment.terms)
         } else {
             _ = logged("charge the approved payment for \(payment.product.productIdentifier)") {
                 try purchase(
-                    payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
-                    appAccountToken: payment.appAccountToken)
+                    confirmed: payment.product, appleId: payment.appleId, deviceId: payment.deviceId,
+                    terms: payment.terms)
             }
         }
     }

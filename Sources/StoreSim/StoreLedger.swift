@@ -233,6 +233,11 @@ final class StoreLedger {
         """
         ALTER TABLE transactions ADD COLUMN currency TEXT
         """,
+        // The promotional offer a held payment was confirmed with: charged at the offer's price when a parent approves
+        // or the interruption is resolved, as after a restart (a held win-back payment was charged in full, session 26).
+        """
+        ALTER TABLE held_payments ADD COLUMN offer_id TEXT
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -245,20 +250,23 @@ final class StoreLedger {
         let paymentNumber: Int
         let requested: SimInstant
         var appAccountToken: String? = nil
+        /// The promotional offer confirmed with it (`AppliedOffer.key`), if any.
+        var offerId: String? = nil
     }
 
     func hold(
         kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil, offerId: String? = nil
     ) throws(DatabaseError) -> Int64 {
         try database.run(
             """
             INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
-                app_account_token) VALUES (?, ?, ?, ?, ?, ?, ?)
+                app_account_token, offer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
                 .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
+                offerId.map { .text($0) } ?? .null,
             ])
         // The new row's id from the connection (`id` is the rowid): it asked `SELECT last_insert_rowid()`.
         return database.lastInsertRowid
@@ -271,14 +279,15 @@ final class StoreLedger {
     func heldPayments() throws(DatabaseError) -> [HeldPayment] {
         try database.query(
             """
-            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token
+            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token, offer_id
             FROM held_payments ORDER BY id
             """
         ).map { row in
             HeldPayment(
                 id: row[0].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
                 deviceId: row[3].string ?? "", productId: row[4].string ?? "", paymentNumber: Int(row[5].int ?? 0),
-                requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string)
+                requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string,
+                offerId: row[8].string)
         }
     }
 

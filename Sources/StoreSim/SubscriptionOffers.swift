@@ -4,7 +4,7 @@ import WhiteLabel
 
 /// An offer applied to a new subscription: a promotional (or win-back) offer with a verified signature, or an
 /// offer code the reader redeemed. `offerType` is Apple's: 2 promotional, 3 offer code.
-struct AppliedOffer {
+struct AppliedOffer: Equatable, Sendable {
     let discount: ProductDiscount
     let offerType: Int
     /// What the subscription keeps to bill the offer's later periods: the offer's id, or `code:` and the code.
@@ -49,6 +49,23 @@ extension AppStore {
             return offerCode(String(key.dropFirst(5)), of: product)?.discount
         }
         return product.discounts.first { $0.identifier == key }
+    }
+
+    /// The offer a payment was confirmed with, as Apple charges it now: priced as `product`, the product charged, sells
+    /// it, and a win-back offer only while the Apple ID's subscription in the group is still lapsed. Nil, logged, when it
+    /// no longer applies: Apple fails the payment (`ineligibleForOffer`) rather than charge a price the reader never
+    /// confirmed. A request approved by a parent after the reader resubscribed is such a one: charged in full it would
+    /// be a price nobody agreed to, and with the offer a second win-back for a subscriber, its periods started again.
+    func offerAtCharge(_ key: String, of product: Product, appleId: String) -> AppliedOffer? {
+        guard let discount = subscriptionOffer(key, of: product) else {
+            log("offer \(key) is not sold any more; the payment fails, nothing charged")
+            return nil
+        }
+        if discount.isWinBack, !isEligibleForWinBack(product, appleId: appleId) {
+            log("win-back offer \(key): \(appleId) is not lapsed any more; the payment fails, nothing charged")
+            return nil
+        }
+        return AppliedOffer(discount: discount, offerType: key.hasPrefix("code:") ? 3 : 2, key: key)
     }
 
     /// An offer code of `product` (its code compared without case) and its terms in this storefront.

@@ -145,6 +145,37 @@ import Testing
             second.timeline.entries.contains { $0.text.hasPrefix("a payment confirmed before the last run stopped") })
     }
 
+    /// A win-back payment waiting for a parent keeps its offer across runs (`held_payments.offer_id`): approved in the
+    /// next run, it is charged the offer's $1.99, not the plan's $4.99 (session 26).
+    @Test func aWinBackRequestFromTheLastRunIsChargedTheOffersPrice() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig("podcast-club")
+        func launched() throws -> World {
+            let world = try World(config: config, options: WorldOptions(latency: .fast, stateDirectory: directory))
+            world.launch()
+            world.scheduler.runUntilIdle()
+            return world
+        }
+        var first: World? = try launched()
+        try perform([.openPaywall, .selectOffer("listener-monthly"), .confirmPayment], on: first)
+        for action in [WorldAction.expire, .background, .foreground] {
+            try action.apply(to: try #require(first))
+            first?.scheduler.runUntilIdle()
+        }
+        first?.askToBuy = true
+        try perform([.openPaywall, .selectOffer("listener-monthly"), .confirmPayment], on: first)
+        #expect(first?.pendingPayments.count == 1)
+        first = nil
+
+        let second = try launched()
+        #expect(second.approveAskToBuy())
+        second.scheduler.runUntilIdle()
+        let charged = second.store.transactions(appleId: second.appleId).last
+        #expect(charged?.price == Decimal(string: "1.99"))
+        #expect(charged?.offerType == 2)
+    }
+
     /// An Ask to Buy request held from the last run keeps its payment number; the new run's payments number on
     /// past it, so the parent's "no" to the old request is not the answer to the payment on the sheet now.
     @Test func aParentsAnswerToARequestFromTheLastRunIsNotThePaymentOnTheSheet() throws {
