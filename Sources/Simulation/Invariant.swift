@@ -46,7 +46,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:
-            "Apple's sheets tell the truth: the payment sheet agrees with the paywall, the manage sheet with the App Store "
+            "Apple's sheets tell the truth: the payment sheet agrees with the paywall, a payment it confirmed at an "
+                + "offer's price is charged at that price or not at all, the manage sheet agrees with the App Store "
                 + "(every subscription Apple may still charge listed, to cancel)"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: none after Apple's REVOKE, and granted while the "

@@ -46,6 +46,7 @@ public final class InvariantMonitor {
     /// Phones that became active with Apple's price-consent sheet due, and when, until the sheet appears (20).
     private var consentDue: [String: SimInstant] = [:]
     private var priceEnds = PriceEndCheck()
+    private var offerCharges = OfferChargeCheck()
 
     public init(world: World) {
         self.world = world
@@ -159,6 +160,8 @@ public final class InvariantMonitor {
                 consentDue[deviceId] = nil
             case .renewalProductChosen, .renewalCharged, .endedForPrice, .priceRaised:
                 if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
+            case .offerPaymentConfirmed, .confirmedPaymentCharged:
+                if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
                 break

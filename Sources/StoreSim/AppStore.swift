@@ -59,6 +59,8 @@ public final class AppStore {
     /// Payments waiting for a parent or for an action outside the app, oldest first.
     var pendingPayments: [PendingPayment] = []
     var nextPendingNumber = 0
+    /// Payments confirmed on Apple's sheet in this world: each one's number is what its charge names.
+    var confirmedPayments = 0
     /// Products requests made from every phone: an answer says which request it answers (`WorldEvent.productsReturned`).
     var productsRequests = 0
     /// The live payment queue of each device: where a later approval or renewal is delivered.

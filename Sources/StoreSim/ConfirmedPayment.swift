@@ -1,6 +1,21 @@
 import Database
+import SimKernel
 
 extension AppStore {
+    /// The reader confirmed Apple's sheet for `product`, with `offer` if one applies: the payment's number among this
+    /// world's confirmations, which its charge names however long it is held (`recordCharge`). A promotional offer's
+    /// price is recorded as the sheet stated it, for invariant 13 to compare with the charge.
+    func confirmed(_ product: Product, offer: AppliedOffer?) -> Int {
+        confirmedPayments += 1
+        if let offer {
+            timeline.record(
+                .offerPaymentConfirmed(
+                    payment: confirmedPayments, productId: product.productIdentifier, offerId: offer.key,
+                    price: StorePrice(Self.price(offer.discount), in: storefront.countryCode)))
+        }
+        return confirmedPayments
+    }
+
     /// Charges a payment confirmed on Apple's sheet, at once or once released, with its terms: at the price of the offer
     /// confirmed with it, or not at all (nil) when that offer no longer applies (`offerAtCharge`).
     func purchase(confirmed product: Product, appleId: String, deviceId: String, terms: ChargeTerms)
@@ -11,20 +26,34 @@ extension AppStore {
             offer = offerAtCharge(offerId, of: product, appleId: appleId)
             guard offer != nil else { return nil }
         }
-        return try purchase(
+        let record = try purchase(
             product, appleId: appleId, deviceId: deviceId, appAccountToken: terms.appAccountToken, offer: offer)
+        recordCharge(of: terms.confirmation, record)
+        return record
+    }
+
+    /// The payment confirmed as `confirmation` was charged as `record`, when that is a new transaction of this instant
+    /// (not "already subscribed", which answers with an older one).
+    private func recordCharge(of confirmation: Int?, _ record: TransactionRecord) {
+        guard let confirmation, record.purchaseDate == scheduler.now else { return }
+        timeline.record(
+            .confirmedPaymentCharged(
+                payment: confirmation, transactionId: record.transactionIdentifier,
+                price: record.price.map { StorePrice($0, in: storefront.countryCode) },
+                promotional: record.offerType == 2))
     }
 }
 
 /// What a payment confirmed on Apple's sheet is charged with, however long it waits: the customer the app named on
-/// it and the promotional offer confirmed (`AppliedOffer.key`).
+/// it, the promotional offer confirmed (`AppliedOffer.key`), and its confirmation's number in this world.
 struct ChargeTerms {
     var appAccountToken: String? = nil
     var offerId: String? = nil
+    var confirmation: Int? = nil
 }
 
 extension PendingPayment {
     var terms: ChargeTerms {
-        ChargeTerms(appAccountToken: appAccountToken, offerId: offerId)
+        ChargeTerms(appAccountToken: appAccountToken, offerId: offerId, confirmation: confirmation)
     }
 }

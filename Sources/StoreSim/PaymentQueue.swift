@@ -275,6 +275,7 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
+        let confirmation = store.confirmed(product, offer: offer)
         let held = store.holdConfirmed(
             number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken,
             offerId: offer?.key)
@@ -286,7 +287,8 @@ public final class PaymentQueue {
             store.inOneCommit("write down the payment of \(product.productIdentifier)") {
                 settleConfirmed(
                     number, product, held: held, fault: fault,
-                    terms: ChargeTerms(appAccountToken: appAccountToken, offerId: offer?.key))
+                    terms: ChargeTerms(
+                        appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation))
             }
         }
     }
@@ -357,6 +359,7 @@ public final class PaymentQueue {
             identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
             paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: terms.appAccountToken)
         payment.offerId = terms.offerId
+        payment.confirmation = terms.confirmation
         let pending = store.hold(payment)
         switch kind {
         case .askToBuy:

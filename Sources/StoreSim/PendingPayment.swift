@@ -25,6 +25,8 @@ public struct PendingPayment: Equatable, Sendable {
     /// The promotional offer the reader confirmed on Apple's sheet (`AppliedOffer.key`): the charge is at its price,
     /// or there is none (`offerAtCharge`).
     var offerId: String? = nil
+    /// The sheet's confirmation (`AppStore.confirmedPayments`) in this world, if it was here: what the charge names.
+    var confirmation: Int? = nil
 }
 
 extension AppStore {
@@ -70,6 +72,7 @@ extension AppStore {
             requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
         held.heldId = number
         held.offerId = payment.offerId
+        held.confirmation = payment.confirmation
         pendingPayments.append(held)
         return held
     }
