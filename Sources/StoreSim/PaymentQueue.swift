@@ -57,8 +57,9 @@ public final class PaymentQueue {
         }
     }
 
-    /// The subscription whose price-increase sheet is up, if any.
+    /// The subscription whose price-increase sheet is up, if any, and the price the sheet shows: what Agree agrees to.
     private var consentSubscription: String?
+    private var consentShown: StorePrice?
 
     /// Whether Apple would show its price-consent sheet if the app asked now: a subscription of this Apple ID
     /// waits for consent to a higher price, its product is sold in this storefront, and no sheet is up.
@@ -87,6 +88,7 @@ public final class PaymentQueue {
     public func showPriceConsent() {
         guard sheet == nil, let (subscription, product) = consentToShow else { return }
         consentSubscription = subscription.originalTransactionId
+        consentShown = StorePrice(product.price, in: store.storefront.countryCode)
         let words = StoreWords(locale: product.priceLocale).consent
         var shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId,
@@ -104,7 +106,9 @@ public final class PaymentQueue {
     /// the next time the app becomes active, and without consent by the period's end the subscription expires
     /// (`showPriceConsentIfNeeded` shows it "if the user hasn't yet responded").
     private func answerPriceConsent(_ consent: Bool, originalTransactionId: String) {
+        let shown = consentShown
         consentSubscription = nil
+        consentShown = nil
         sheet = nil
         onSheetChange?(nil)
         if let waiting = waitingPaymentSheet {
@@ -116,7 +120,7 @@ public final class PaymentQueue {
             return
         }
         _ = store.logged("record the consent to the price increase of \(originalTransactionId)") {
-            try store.answerPriceIncrease(consent: true, originalTransactionId: originalTransactionId)
+            try store.answerPriceIncrease(consent: true, originalTransactionId: originalTransactionId, shown: shown)
         }
     }
 

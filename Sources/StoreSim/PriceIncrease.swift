@@ -99,12 +99,17 @@ extension AppStore {
     /// Keeps a consent to `subscription`'s plan at the price this storefront sells it for now.
     func recordConsent(_ subscription: SubscriptionRecord) {
         guard let price = currentPrice(subscription.autoRenewProductId) else { return }
-        let key = "\(subscription.originalTransactionId)|\(storefront.countryCode)|\(subscription.autoRenewProductId)"
-        consentsGiven[key] = price
+        recordConsent(subscription, at: StorePrice(price, in: storefront.countryCode))
+    }
+
+    /// Keeps a consent to `subscription`'s plan at `price`, in the storefront it was given in.
+    func recordConsent(_ subscription: SubscriptionRecord, at price: StorePrice) {
+        let key = "\(subscription.originalTransactionId)|\(price.storefront)|\(subscription.autoRenewProductId)"
+        consentsGiven[key] = price.amount
         _ = logged("keep the consent of \(subscription.originalTransactionId)") {
             try ledger.saveConsent(
-                originalTransactionId: subscription.originalTransactionId, storefront: storefront.countryCode,
-                productId: subscription.autoRenewProductId, price: price)
+                originalTransactionId: subscription.originalTransactionId, storefront: price.storefront,
+                productId: subscription.autoRenewProductId, price: price.amount)
         }
     }
 

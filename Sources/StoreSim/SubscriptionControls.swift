@@ -119,11 +119,28 @@ extension AppStore {
 
     /// The subscriber answers the price increase: consent renews at the new price (PRICE_INCREASE/
     /// ACCEPTED); declining turns auto-renew off, so the subscription expires (EXPIRED/PRICE_INCREASE).
-    public func answerPriceIncrease(consent: Bool, originalTransactionId: String) throws(DatabaseError) {
+    /// `shown`: the price the consent sheet showed, the one agreed to; nil: the price now.
+    public func answerPriceIncrease(consent: Bool, originalTransactionId: String, shown: StorePrice? = nil)
+        throws(DatabaseError)
+    {
         guard var subscription = try ledger.subscription(originalTransactionId),
             subscription.priceIncreaseStatus == 0, subscription.isRunning
         else {
             return log("price increase answer for \(originalTransactionId): nothing waits for consent any more")
+        }
+        let now = currentPrice(subscription.autoRenewProductId).map { StorePrice($0, in: storefront.countryCode) }
+        if consent, let shown, shown != now {
+            // Agreed to the price the sheet showed, not to one raised, or sold elsewhere, since it was drawn (Agree on
+            // "$4.99 → $5.99" renewed at $6.99, raised while the sheet was up, session 26): kept for where it was
+            // given; the newer price still waits, and is asked.
+            recordConsent(subscription, at: shown)
+            log(
+                "price increase agreed to at \(shown) for \(originalTransactionId), but it is "
+                    + "\(now.map(\.description) ?? "not sold here") now: asked again",
+                event: .renewalProductChosen(
+                    originalTransactionId: originalTransactionId, productId: subscription.autoRenewProductId,
+                    price: shown))
+            return
         }
         if consent {
             subscription.priceIncreaseStatus = 1
