@@ -47,13 +47,14 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple charged the Apple ID for a payment the phone `deviceId` confirmed on its sheet just now (a new
     /// transaction, not "already subscribed, nothing charged", not a held payment settled later).
     case paymentCharged(deviceId: String, transactionId: String)
-    /// The reader confirmed Apple's sheet of a payment for `productId` with the promotional offer `offerId`, each of its
-    /// periods at `price`. `payment` numbers the payments confirmed in the world, as `confirmedPaymentCharged` names it.
-    case offerPaymentConfirmed(payment: Int, productId: String, offerId: String, price: StorePrice)
+    /// The reader confirmed Apple's sheet of a payment for `productId` with an offer, each of its periods at `price`: the
+    /// promotional offer `offerId` (Apple's `offerType` 2), or the introductory offer the sheet stated (`offerType` 1, a
+    /// free trial at 0). `payment` numbers the payments confirmed in the world, as `confirmedPaymentCharged` names it.
+    case offerPaymentConfirmed(payment: Int, productId: String, offerId: String, offerType: Int, price: StorePrice)
     /// Apple charged the payment `payment` confirmed on its sheet as the new transaction `transactionId`, at once or held
-    /// (a parent's approval, an interrupted purchase resolved): `price` what it charged, `promotional` when a promotional
-    /// offer priced it.
-    case confirmedPaymentCharged(payment: Int, transactionId: String, price: StorePrice?, promotional: Bool)
+    /// (a parent's approval, an interrupted purchase resolved): `price` what it charged, `offerType` Apple's for the
+    /// offer that priced it (nil: none).
+    case confirmedPaymentCharged(payment: Int, transactionId: String, price: StorePrice?, offerType: Int?)
     /// On Apple's manage sheet of the phone `deviceId`, the subscriber chose `productId`, a plan Apple charges for at
     /// once (an upgrade): a payment started from that phone, as `paymentAdded` is, though not through its queue.
     case sheetSwitchCharges(productId: String, deviceId: String)

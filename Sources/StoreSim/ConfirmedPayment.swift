@@ -2,16 +2,23 @@ import Database
 import SimKernel
 
 extension AppStore {
-    /// The reader confirmed Apple's sheet for `product`, with `offer` if one applies: the payment's number among this
-    /// world's confirmations, which its charge names however long it is held (`recordCharge`). A promotional offer's
-    /// price is recorded as the sheet stated it, for invariant 13 to compare with the charge.
-    func confirmed(_ product: Product, offer: AppliedOffer?) -> Int {
+    /// The reader confirmed Apple's sheet for `product`, with `offer` if one applies, or with its introductory offer when
+    /// the sheet stated it (`trialShown`): the payment's number among this world's confirmations, which its charge names
+    /// however long it is held (`recordCharge`). The offer's price is recorded as the sheet stated it, for invariant 13
+    /// to compare with the charge.
+    func confirmed(_ product: Product, offer: AppliedOffer?, trialShown: Bool = false) -> Int {
         confirmedPayments += 1
         if let offer {
             timeline.record(
                 .offerPaymentConfirmed(
                     payment: confirmedPayments, productId: product.productIdentifier, offerId: offer.key,
+                    offerType: offer.offerType,
                     price: StorePrice(Self.price(offer.discount), in: storefront.countryCode)))
+        } else if trialShown, let introductory = product.introductoryOffer {
+            timeline.record(
+                .offerPaymentConfirmed(
+                    payment: confirmedPayments, productId: product.productIdentifier, offerId: "introductory",
+                    offerType: 1, price: StorePrice(Self.price(introductory), in: storefront.countryCode)))
         }
         return confirmedPayments
     }
@@ -21,6 +28,14 @@ extension AppStore {
     func purchase(confirmed product: Product, appleId: String, deviceId: String, terms: ChargeTerms)
         throws(DatabaseError) -> TransactionRecord?
     {
+        // The sheet said "Free for 1 week, then …": charged without it (another phone's charge in the group landed while
+        // the sheet was up, and the trial became an upgrade at $59.99, session 26), it is a price never shown.
+        if terms.introductoryOfferShown, !isEligibleForIntroductoryOffer(product, appleId: appleId) {
+            log(
+                "payment of \(product.productIdentifier): the introductory offer its sheet showed no longer applies; nothing charged"
+            )
+            return nil
+        }
         var offer: AppliedOffer?
         if let offerId = terms.offerId {
             offer = offerAtCharge(offerId, of: product, appleId: appleId)
@@ -39,8 +54,7 @@ extension AppStore {
         timeline.record(
             .confirmedPaymentCharged(
                 payment: confirmation, transactionId: record.transactionIdentifier,
-                price: record.price.map { StorePrice($0, in: storefront.countryCode) },
-                promotional: record.offerType == 2))
+                price: record.price.map { StorePrice($0, in: storefront.countryCode) }, offerType: record.offerType))
     }
 }
 
@@ -50,10 +64,15 @@ struct ChargeTerms {
     var appAccountToken: String? = nil
     var offerId: String? = nil
     var confirmation: Int? = nil
+    /// The sheet showed the product's introductory offer (a free trial): charged with it or not at all, held too (in
+    /// memory: a held payment reopened from disk is charged as the store finds it then).
+    var introductoryOfferShown = false
 }
 
 extension PendingPayment {
     var terms: ChargeTerms {
-        ChargeTerms(appAccountToken: appAccountToken, offerId: offerId, confirmation: confirmation)
+        ChargeTerms(
+            appAccountToken: appAccountToken, offerId: offerId, confirmation: confirmation,
+            introductoryOfferShown: introductoryOfferShown)
     }
 }

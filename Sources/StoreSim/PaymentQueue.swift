@@ -17,7 +17,8 @@ public final class PaymentQueue {
     /// When this app process's observer started, and how often each transaction reached it: what the app heard.
     public private(set) var observingSince: SimInstant?
     public private(set) var deliveries: [String: Int] = [:]
-    private var sheetPayment: (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?)?
+    private var sheetPayment:
+        (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?, trialShown: Bool)?
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
@@ -238,8 +239,11 @@ public final class PaymentQueue {
             }
         }
         store.scheduler.schedule(after: store.delay(.paymentSheet)) { [self] in
-            sheetPayment = (number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased(), offer)
             let eligible = store.isEligibleForIntroductoryOffer(product, appleId: appleId)
+            sheetPayment = (
+                number, product, appAccountToken.isEmpty ? nil : appAccountToken.lowercased(), offer,
+                offer == nil && eligible && product.introductoryOffer != nil
+            )
             let words = StoreWords(locale: product.priceLocale)
             var terms = Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount)
             if let change = planChangeWords(product, words) { terms += " " + change }
@@ -269,7 +273,7 @@ public final class PaymentQueue {
         if let subscription = consentSubscription {
             return answerPriceConsent(confirm, originalTransactionId: subscription)
         }
-        guard let (number, product, appAccountToken, offer) = sheetPayment else { return }
+        guard let (number, product, appAccountToken, offer, trialShown) = sheetPayment else { return }
         sheetPayment = nil
         sheet = nil
         onSheetChange?(nil)
@@ -279,7 +283,7 @@ public final class PaymentQueue {
             return
         }
         store.log("payment sheet: confirmed")
-        let confirmation = store.confirmed(product, offer: offer)
+        let confirmation = store.confirmed(product, offer: offer, trialShown: trialShown)
         let held = store.holdConfirmed(
             number, product, appleId: appleId, deviceId: deviceId, appAccountToken: appAccountToken,
             offerId: offer?.key)
@@ -292,7 +296,8 @@ public final class PaymentQueue {
                 settleConfirmed(
                     number, product, held: held, fault: fault,
                     terms: ChargeTerms(
-                        appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation))
+                        appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation,
+                        introductoryOfferShown: trialShown))
             }
         }
     }
@@ -364,6 +369,7 @@ public final class PaymentQueue {
             paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: terms.appAccountToken)
         payment.offerId = terms.offerId
         payment.confirmation = terms.confirmation
+        payment.introductoryOfferShown = terms.introductoryOfferShown
         let pending = store.hold(payment)
         switch kind {
         case .askToBuy:

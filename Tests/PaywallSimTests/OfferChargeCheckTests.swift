@@ -21,7 +21,7 @@ import Testing
     }
 
     private var confirmedAt199: WorldEvent {
-        .offerPaymentConfirmed(payment: 1, productId: monthly, offerId: offer, price: price("1.99"))
+        .offerPaymentConfirmed(payment: 1, productId: monthly, offerId: offer, offerType: 2, price: price("1.99"))
     }
 
     private func charged(_ amount: String, promotional: Bool = true, in storefront: String = "USA", payment: Int = 1)
@@ -29,7 +29,7 @@ import Testing
     {
         .confirmedPaymentCharged(
             payment: payment, transactionId: "2000000000000002", price: price(amount, in: storefront),
-            promotional: promotional)
+            offerType: promotional ? 2 : nil)
     }
 
     @Test func aChargeWithoutTheOfferConfirmedIsCaught() {
@@ -56,5 +56,22 @@ import Testing
     @Test func onlyThePaymentConfirmedWithTheOfferIsJudgedOnce() {
         #expect(judged([confirmedAt199, charged("4.99", promotional: false, payment: 2)]) == [])
         #expect(judged([confirmedAt199, charged("1.99"), charged("4.99", promotional: false)]) == [])
+    }
+
+    /// A sheet that said "Free for 1 week" charged the plan's full price at once: a price never shown (session 26).
+    @Test func aTrialConfirmedIsChargedAsATrialOrNotAtAll() {
+        let trial = WorldEvent.offerPaymentConfirmed(
+            payment: 1, productId: monthly, offerId: "introductory", offerType: 1, price: price("0"))
+        #expect(
+            judged([trial, charged("59.99", promotional: false)]) == [
+                "Apple's sheet confirmed \(monthly) with the offer introductory at 0; transaction 2000000000000002 "
+                    + "charged 59.99 without it"
+            ])
+        #expect(
+            judged([
+                trial,
+                .confirmedPaymentCharged(
+                    payment: 1, transactionId: "2000000000000002", price: price("0"), offerType: 1),
+            ]) == [])
     }
 }
