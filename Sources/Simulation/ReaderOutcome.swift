@@ -41,4 +41,7 @@ public struct ReaderOutcome: Sendable {
     /// phone's own guest) any level at that instant, or said so in an answer to the phone since the act began (a
     /// refund may land while that answer is on its way); read by the world as it is told; nil otherwise.
     public var serverGrantedWhenTold: Bool?
+    /// For "Apple is still trying" of a restore: whether Apple retried a subscription of the phone's Apple ID (or of its
+    /// family purchaser, shared with it) at that instant (`World.appleRetries`); nil otherwise.
+    public var appleRetriedWhenTold: Bool?
 }

@@ -256,6 +256,7 @@ public final class World {
                 let answered = levelsAnswered[name].map { $0 >= outcome.began } ?? false
                 outcome.serverGrantedWhenTold = answered ? true : serverGrants(outcome)
             }
+            if outcome.told == .restore(.paymentRetrying) { outcome.appleRetriedWhenTold = appleRetries }
             readerOutcomes.append(outcome)
         }
         device.onAction = { [weak self] in
@@ -267,6 +268,18 @@ public final class World {
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
+    }
+
+    /// Whether Apple retries now a subscription of the phone's Apple ID, or of its family purchaser that it shares.
+    var appleRetries: Bool {
+        let purchasers = store.familySharedTransactions(appleId: appleId).compactMap {
+            store.familyShare(originalTransactionId: $0.originalTransactionIdentifier)?.purchaserOriginalTransactionId
+        }
+        return
+            (store.subscriptions(appleId: appleId)
+            + purchasers.compactMap { store.subscription(originalTransactionId: $0) }).contains {
+                $0.state == .billingRetry && $0.autoRenew
+            }
     }
 
     /// Whether the server grants the reader told `outcome` a level now: the identity told, or the phone's own guest
