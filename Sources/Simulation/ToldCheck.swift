@@ -80,6 +80,27 @@ struct ToldCheck {
                     && (($0.expiresDate.map { $0 > now } ?? true)
                         || world.store.shareGivesAccess($0.originalTransactionIdentifier))
             }
+            // A charge of a sheet this phone confirmed, landing while the restore ran, is not later news: the app heard
+            // of it before it spoke ("nothing to restore" over the article it had just unlocked, session 26).
+            let phone = world.device.queue.deviceId
+            let chargedDuring = Set(
+                world.timeline.events.reversed().prefix { $0.time >= outcome.began }.compactMap { recorded in
+                    if case .paymentCharged(phone, let id) = recorded.event, recorded.time <= outcome.at {
+                        id
+                    } else {
+                        nil
+                    }
+                })
+            if let charge = charged.first(where: {
+                chargedDuring.contains($0.transactionIdentifier) && $0.revocationDate == nil
+                    && ($0.expiresDate.map { $0 > outcome.at } ?? true)
+            }) {
+                return InvariantViolation(
+                    .toldIsTrue,
+                    "\(world.deviceName) was told \(Self.describe(outcome.told)), but Apple charged it for "
+                        + "\(charge.productIdentifier) (transaction \(charge.transactionIdentifier)) while the restore ran"
+                )
+            }
             guard !paid.isEmpty || !shared.isEmpty else { return nil }
             return InvariantViolation(
                 .toldIsTrue,

@@ -46,14 +46,27 @@ extension SubscriptionCoordinator {
             return log("restore: one is already on its way; this tap waits for it")
         }
         restoreInFlight = true
-        let done = { [self] (outcome: RestoreOutcome) in
-            restoreInFlight = false
-            completion(outcome)
-        }
         let hadReceipt = store.appReceipt != nil
         // A restore moves purchases to whoever sends it: one an account tapped is that account's, or the phone's
         // (its session may end meanwhile), never another account's; one a guest tapped, the phone's reader's.
         let tapper = storage.accountSession?.identityId
+        let finished = { [self] (outcome: RestoreOutcome) in
+            restoreInFlight = false
+            completion(outcome)
+        }
+        // A charge Apple delivered while the restore ran (its sheet confirmed just before Restore was tapped) is in
+        // neither receipt asked about: "nothing to restore" over the article it had just unlocked (session 26). The
+        // receipt now on the phone lists it: asked once more.
+        let heardAtStart = heardOf.count
+        let done = { [self] (outcome: RestoreOutcome) in
+            guard [.nothingToRestore, .nothingValidToRestore].contains(outcome), heardOf.count > heardAtStart,
+                let receipt = store.appReceipt
+            else { return finished(outcome) }
+            log("restore: Apple delivered a transaction while it ran; asking again with the receipt now on the phone")
+            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
+                finished(again == .nothingToRestore ? outcome : again)
+            }
+        }
         receipts.receipt { [self] receipt in
             restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { [self] outcome in
                 // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
