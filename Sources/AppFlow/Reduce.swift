@@ -61,8 +61,13 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects.append(.becomeActive)
         // Back in the app on an article that failed to load: it is asked for again.
         if case .content(let id) = state.route, case .failed = state.fullContent[id] { state.fullContent[id] = nil }
-        // A products request that failed earlier is tried again.
-        if state.offers?.isEmpty ?? true { effects.append(.loadCatalog) }
+        // A products request that failed earlier is tried again; and the paywall on screen asks the store again, whose
+        // prices may have changed meanwhile (it kept "$4.99" over a raise to $5.99 on Apple's sheet, session 26).
+        if case .paywall = state.route {
+            effects.append(.loadCatalog)
+        } else if state.offers?.isEmpty ?? true {
+            effects.append(.loadCatalog)
+        }
     case .storeChanged:
         state.offers = nil
         effects += [.forgetCatalog, .loadCatalog]

@@ -23,13 +23,14 @@ extension World {
                         + "\(sheet.productIdentifier) (\(sheet.productTitle))")
             ]
         }
-        guard
-            let product = store.catalog.products(
-                for: [offer.productId], storefront: store.storefront, locale: store.locale
-            ).products.first,
-            sheet.productTitle == product.localizedTitle,
-            // A sheet shown before the storefront or language changed is compared with nothing shown since.
-            sheet.localizedPrice == product.localizedPrice
+        // The product as the store sells it now, a raised price included (the catalog's, unraised, hid a paywall that
+        // kept "$4.99" over a raise its sheet showed as $5.99, session 26).
+        guard let product = device.queue.product(offer.productId), sheet.productTitle == product.localizedTitle,
+            // A sheet shown before the storefront or language changed, or before a raise, is compared with nothing
+            // shown since.
+            sheet.localizedPrice == product.localizedPrice,
+            // A paywall whose products answer came before the raise could not know of it.
+            !raisedSinceLastAnswer(offer.productId)
         else { return [] }
         var differences: [String] = []
         if sheet.localizedPrice != offer.product.localizedPrice {
@@ -59,6 +60,23 @@ extension World {
                 .sheetsTellTheTruth,
                 "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
         ]
+    }
+
+    /// Whether the price of `productId` was raised here after the phone's newest products answer listing it, and the
+    /// app has not become active since (back in the foreground, the paywall on screen asks the store again).
+    private func raisedSinceLastAnswer(_ productId: String) -> Bool {
+        let phone = device.queue.deviceId
+        let storefront = store.storefront.countryCode
+        var activeSince = false
+        for recorded in timeline.events.reversed() {
+            switch recorded.event {
+            case .productsReturned(phone, let ids, _) where ids.contains(productId): return false
+            case .becameActive(phone, _): activeSince = true
+            case .priceRaised(productId, storefront): return !activeSince
+            default: continue
+            }
+        }
+        return false
     }
 
     /// What the paywall and the sheet say differently of the free trial, if anything. The line the reader read, whatever
