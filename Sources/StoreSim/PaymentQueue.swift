@@ -462,7 +462,15 @@ public final class PaymentQueue {
     /// Apple's sheet for another plan of a group the Apple ID already subscribes to says it is a change, and when:
     /// a tap on a second phone read as a new purchase, and the running plan switched in silence (session 25).
     private func planChangeWords(_ product: Product, _ words: StoreWords) -> String? {
-        guard let group = product.subscriptionGroupIdentifier,
+        guard let group = product.subscriptionGroupIdentifier else { return nil }
+        if let kept = store.subscriptions(appleId: appleId).first(where: {
+            $0.groupId == group && $0.state.isEntitled && $0.productId == product.productIdentifier
+                && $0.autoRenewProductId != product.productIdentifier
+        }) {
+            let pending = store.product(kept.autoRenewProductId)?.localizedTitle ?? kept.autoRenewProductId
+            return words.keeps(product.localizedTitle, instead: pending, on: kept.expiresDate.dateDescription)
+        }
+        guard
             let running = store.subscriptions(appleId: appleId).first(where: {
                 $0.groupId == group && $0.state.isEntitled && $0.productId != product.productIdentifier
             })

@@ -85,6 +85,14 @@ public struct StoreWords: Sendable {
         (date == nil ? table.replacesNow : table.replacesLater).filling("{title}", with: title)
             .filling("{date}", with: date ?? "")
     }
+
+    /// What the payment sheet adds when the plan asked is the one the Apple ID runs, with a change to `pending` set for
+    /// its renewal on `date`: paying for it cancels that change (a third phone's tap undid a second phone's switch
+    /// without a word, session 26).
+    public func keeps(_ title: String, instead pending: String, on date: String) -> String {
+        table.keepsInstead.filling("{title}", with: title).filling("{pending}", with: pending)
+            .filling("{date}", with: date)
+    }
 }
 
 /// What Apple's price-increase sheet says, in one language.
@@ -131,6 +139,10 @@ extension StoreWords {
         /// A plan change on the payment sheet, with `{title}` for the plan it replaces and `{date}` for its renewal.
         var replacesNow = "It replaces your {title} subscription now; the rest of its period is refunded."
         var replacesLater = "It replaces your {title} subscription at its renewal on {date}; nothing is charged now."
+        /// The plan the subscription runs, tapped while a change to `{pending}` waits for its renewal on `{date}`.
+        var keepsInstead =
+            "It keeps your {title} subscription as it is: the change to {pending} at its renewal on {date} is cancelled; "
+            + "nothing is charged now."
     }
 
     private static func same(_ word: String) -> [CalendarPeriod.Unit: (one: String, many: String)] {
@@ -174,7 +186,10 @@ extension StoreWords {
                 agree: "Accepter", notNow: "Plus tard"),
             replacesNow: "Il remplace votre abonnement {title} dès maintenant ; le reste de sa période est remboursé.",
             replacesLater:
-                "Il remplace votre abonnement {title} à son renouvellement le {date} ; rien n’est facturé maintenant."),
+                "Il remplace votre abonnement {title} à son renouvellement le {date} ; rien n’est facturé maintenant.",
+            keepsInstead:
+                "Il garde votre abonnement {title} tel quel : le passage à {pending} prévu à son renouvellement le "
+                + "{date} est annulé ; rien n’est facturé maintenant."),
         "de": Table(
             units: [
                 .day: Names(bare: "Tag", one: "Tag", many: "Tage"),
@@ -194,7 +209,10 @@ extension StoreWords {
                     "Der Preis deines Abos steigt. Stimme zu, um es zu behalten; sonst endet es am Ende des Zeitraums.",
                 agree: "Zustimmen", notNow: "Nicht jetzt"),
             replacesNow: "Es ersetzt dein Abo {title} ab sofort; der Rest seines Zeitraums wird erstattet.",
-            replacesLater: "Es ersetzt dein Abo {title} bei der Verlängerung am {date}; jetzt wird nichts berechnet."),
+            replacesLater: "Es ersetzt dein Abo {title} bei der Verlängerung am {date}; jetzt wird nichts berechnet.",
+            keepsInstead:
+                "Dein Abo {title} bleibt, wie es ist: der Wechsel zu {pending} bei der Verlängerung am {date} entfällt; "
+                + "jetzt wird nichts berechnet."),
         "es": Table(
             units: [
                 .day: Names(bare: "día", one: "día", many: "días"),
@@ -213,7 +231,10 @@ extension StoreWords {
                     "El precio de tu suscripción va a subir. Acepta para conservarla; si no, terminará al final del periodo.",
                 agree: "Aceptar", notNow: "Ahora no"),
             replacesNow: "Sustituye tu suscripción {title} desde ahora; se reembolsa el resto de su periodo.",
-            replacesLater: "Sustituye tu suscripción {title} al renovarse el {date}; ahora no se cobra nada."),
+            replacesLater: "Sustituye tu suscripción {title} al renovarse el {date}; ahora no se cobra nada.",
+            keepsInstead:
+                "Mantiene tu suscripción {title} tal como está: se cancela el cambio a {pending} al renovarse el {date}; "
+                + "ahora no se cobra nada."),
         "it": Table(
             units: [
                 .day: Names(bare: "giorno", one: "giorno", many: "giorni"),
