@@ -64,15 +64,13 @@ struct ChargeTerms {
     var appAccountToken: String? = nil
     var offerId: String? = nil
     var confirmation: Int? = nil
-    /// The sheet showed the product's introductory offer (a free trial): charged with it or not at all, held too (in
-    /// memory: a held payment reopened from disk is charged as the store finds it then).
+    /// The sheet showed the product's introductory offer (a free trial): charged with it or not at all when charged at
+    /// once; a held payment is charged at the terms of its approval (`PaymentQueue.postpone`).
     var introductoryOfferShown = false
 }
 
 extension PendingPayment {
     var terms: ChargeTerms {
-        ChargeTerms(
-            appAccountToken: appAccountToken, offerId: offerId, confirmation: confirmation,
-            introductoryOfferShown: introductoryOfferShown)
+        ChargeTerms(appAccountToken: appAccountToken, offerId: offerId, confirmation: confirmation)
     }
 }

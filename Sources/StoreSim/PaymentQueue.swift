@@ -368,8 +368,10 @@ public final class PaymentQueue {
             identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
             paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: terms.appAccountToken)
         payment.offerId = terms.offerId
-        payment.confirmation = terms.confirmation
-        payment.introductoryOfferShown = terms.introductoryOfferShown
+        // Held, it is charged as the parent approves it or the reader accepts it outside the app, at the terms of then
+        // (a trial the Apple ID no longer gets included: that approval is a new yes, at the price it shows). Only a
+        // promotional offer confirmed with it is kept, and judged at its charge (`OfferChargeCheck`).
+        payment.confirmation = terms.offerId == nil ? nil : terms.confirmation
         let pending = store.hold(payment)
         switch kind {
         case .askToBuy:

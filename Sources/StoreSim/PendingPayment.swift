@@ -27,8 +27,6 @@ public struct PendingPayment: Equatable, Sendable {
     var offerId: String? = nil
     /// The sheet's confirmation (`AppStore.confirmedPayments`) in this world, if it was here: what the charge names.
     var confirmation: Int? = nil
-    /// The sheet showed the introductory offer (`ChargeTerms.introductoryOfferShown`); not kept on disk.
-    var introductoryOfferShown = false
 }
 
 extension AppStore {
