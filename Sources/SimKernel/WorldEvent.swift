@@ -10,7 +10,8 @@ public enum WorldEvent: Hashable, Sendable {
     case paymentAdded(productId: String, deviceId: String, receipt: String?)
     /// The App Store answered a products request of the phone `deviceId` (not a failed one): the products it returned.
     /// `request` counts the phone's requests: an older request's answer arriving after a newer one's is stale news.
-    case productsReturned(deviceId: String, productIds: [String], request: Int)
+    /// `pricedAt`: when the store made the answer (its prices are those of then; it arrives later).
+    case productsReturned(deviceId: String, productIds: [String], request: Int, pricedAt: SimInstant)
     /// Apple refused a payment from the phone `deviceId` because that phone cannot make payments: the app
     /// handed it over without checking first.
     case paymentNotAllowed(deviceId: String)

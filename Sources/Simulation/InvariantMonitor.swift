@@ -112,7 +112,7 @@ public final class InvariantMonitor {
                 if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
             case .paymentCancelled: cancelled = true
             case .purchaseReported(_, let transactionId): moves.reported(transactionId, at: recorded.time)
-            case .productsReturned(let deviceId, let productIds, let request):
+            case .productsReturned(let deviceId, let productIds, let request, _):
                 // The newest request's answer, as the app keeps it: an older one landing later is dropped.
                 if request >= returned[deviceId]?.request ?? 0 { returned[deviceId] = (request, Set(productIds)) }
             case .paymentAdded(let productId, let deviceId, let receipt):

@@ -62,21 +62,27 @@ extension World {
         ]
     }
 
-    /// Whether the price of `productId` was raised here after the phone's newest products answer listing it, and the
-    /// app has not become active since (back in the foreground, the paywall on screen asks the store again).
+    /// Whether the price of `productId` was raised here after the store priced the phone's newest products answer
+    /// listing it (made before, it may arrive after), and the app has not become active since the raise (back in the
+    /// foreground, the paywall on screen asks the store again).
     private func raisedSinceLastAnswer(_ productId: String) -> Bool {
         let phone = device.queue.deviceId
         let storefront = store.storefront.countryCode
-        var activeSince = false
-        for recorded in timeline.events.reversed() {
+        var priced: SimInstant?
+        var raised: SimInstant?
+        var active: SimInstant?
+        for recorded in timeline.events.reversed() where priced == nil || raised == nil {
             switch recorded.event {
-            case .productsReturned(phone, let ids, _) where ids.contains(productId): return false
-            case .becameActive(phone, _): activeSince = true
-            case .priceRaised(productId, storefront): return !activeSince
+            case .productsReturned(phone, let ids, _, let pricedAt) where ids.contains(productId) && priced == nil:
+                priced = pricedAt
+            case .becameActive(phone, _) where active == nil: active = recorded.time
+            case .priceRaised(productId, storefront) where raised == nil: raised = recorded.time
             default: continue
             }
         }
-        return false
+        // In one instant, a price that differs was made before the raise.
+        guard let raised, let priced, priced <= raised else { return false }
+        return active.map { $0 < raised } ?? true
     }
 
     /// What the paywall and the sheet say differently of the free trial, if anything. The line the reader read, whatever

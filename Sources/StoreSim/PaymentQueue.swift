@@ -158,6 +158,7 @@ public final class PaymentQueue {
         default:
             break
         }
+        let pricedAt = store.scheduler.now
         store.scheduler.schedule(after: wait) { [store, deviceId, request] in
             let invalid = response.invalidProductIdentifiers
             if let error = response.error {
@@ -168,7 +169,7 @@ public final class PaymentQueue {
                         + (invalid.isEmpty ? "" : ", invalid: \(invalid.joined(separator: ", "))"),
                     event: .productsReturned(
                         deviceId: deviceId, productIds: response.products.map(\.productIdentifier),
-                        request: request))
+                        request: request, pricedAt: pricedAt))
             }
             completion(response)
         }
