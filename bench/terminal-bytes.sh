@@ -15,7 +15,8 @@ tmux -L "$socket" pipe-pane -t b -o "cat >> $out"
 settle() { sleep 0.4; }
 total=0
 count=0
-for key in Down Enter Enter Down Enter Enter Escape Down Up Tab Tab Tab; do
+# Apple's sheet opens on Cancel: Up then Enter subscribes.
+for key in Down Enter Enter Down Enter Up Enter Escape Down Up Tab Tab Tab; do
     before=$(stat -c %s "$out")
     tmux -L "$socket" send-keys -t b "$key"
     settle

@@ -24,3 +24,15 @@ public enum Choice: Equatable, Sendable {
     case changePlan(productId: String)
     case done
 }
+
+extension Choice {
+    /// Whether choosing it can move money or change what Apple charges: paying on Apple's sheet (or agreeing to a
+    /// raised price), auto-renew, another plan. Apple's sheets never open on such a choice (session 26: a double
+    /// Enter on an offer confirmed the sheet that came up under the second press).
+    public var movesMoney: Bool {
+        switch self {
+        case .confirmPayment, .setAutoRenew, .changePlan: true
+        default: false
+        }
+    }
+}

@@ -21,10 +21,13 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += subscribeOnceKnown(&state)
         requireAccountIfNeeded(&state)
     case .paymentSheet(let sheet):
-        let wasShown = state.paymentSheet != nil
+        let shown = state.paymentSheet
         state.paymentSheet = sheet
-        if sheet != nil && !wasShown { state.selections.append(0) }
-        if sheet == nil && wasShown { state.selections.removeLast() }
+        if let sheet, sheet != shown {
+            if shown == nil { state.selections.append(0) }
+            state.selection = harmlessChoice(ScreenBuilder.paymentSheet(sheet).choices)
+        }
+        if sheet == nil && shown != nil { state.selections.removeLast() }
     case .purchaseStage(let stage):
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
@@ -45,7 +48,15 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .subscriptionsLoaded(let list):
         state.subscriptionList = list
     case .manageSheetShown(let subscriptions):
+        let index = state.stack.lastIndex(of: .manageSubscription)
+        let before = index.map { _ in ScreenBuilder.manageSubscription(state).choices }
         state.manageSheet = subscriptions
+        // An answer that changes the sheet's choices (its first, filling "Loading…"; one after a change) is a sheet the
+        // reader has not seen: the highlight goes to Done, not to whatever row took its place ("Cancel subscription").
+        // The same sheet shown again (after anything done outside the phone) keeps it where the reader put it.
+        if let index, let before, case let after = ScreenBuilder.manageSubscription(state).choices, after != before {
+            state.selections[index] = harmlessChoice(after)
+        }
     case .manageSheetNeedsParentalGate:
         // Asked in place of the sheet it would have opened (or, for a switch chosen on a sheet opened before the gate
         // was due, after it closed); Esc goes back to the profile.
@@ -293,6 +304,13 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         return [.changePlan(productId: productId), .reloadAccessAskingApple]
     }
     return []
+}
+
+/// Where Apple's sheets open: on the first choice that moves no money (Cancel, Not now, Done). Apple's sheet asks for a
+/// deliberate act, never a stray tap: an Enter pressed as the sheet came up (a double press on an offer, on "Manage my
+/// subscription") confirmed it and charged the reader (session 26).
+func harmlessChoice(_ choices: [Choice]) -> Int {
+    choices.firstIndex { !$0.movesMoney } ?? 0
 }
 
 /// A subscriber who taps Subscribe lands on the profile; anyone else on the paywall.

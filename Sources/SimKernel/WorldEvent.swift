@@ -27,6 +27,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple's manage sheet on the phone `deviceId` listed other subscriptions than the App Store holds for its
     /// Apple ID (`detail` says which).
     case manageSheetUntrue(deviceId: String, detail: String)
+    /// One of Apple's sheets appeared on the phone `deviceId` with a choice that moves money highlighted (`detail` says
+    /// which): an Enter pressed before the reader saw it would pay.
+    case sheetOpenedOnMoney(deviceId: String, detail: String)
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)

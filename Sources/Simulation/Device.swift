@@ -219,7 +219,14 @@ final class Device {
                 TransferOffer(event, anonymous: storage.anonymousIdentity, heard: $0)
             }
             let landing = SubscribeLanding(pendingIn: state)
+            let sheetFocus = SheetFocus(event, state)
             let effects = reduce(&state, event)
+            if let sheetFocus {
+                // The app before session 26: the sheet opened on its first choice, Subscribe, Agree or the manage
+                // sheet's first button.
+                if defect == .sheetOpensOnItsFirstChoice && sheetFocus.appeared(state) { state.selection = 0 }
+                report(sheetFocus.broken(after: state)) { .sheetOpenedOnMoney(deviceId: $0, detail: $1) }
+            }
             if let transferOffer {
                 report(transferOffer.broken(after: state, effects: effects)) {
                     .transferNotOffered(deviceId: $0, detail: $1)

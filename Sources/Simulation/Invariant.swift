@@ -24,6 +24,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
     case accountRequired
     case paymentsAllowedFirst
     case transferOffered
+    case strayKeyMovesNoMoney
 
     public var description: String {
         switch self {
@@ -77,6 +78,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .transferOffered:
             "a reader who subscribed without an account and signs in is asked whether to move the subscription to "
                 + "the account"
+        case .strayKeyMovesNoMoney:
+            "a stray key moves no money: Apple's sheets open on a choice that neither pays nor changes a "
+                + "subscription (Cancel, Not now, Done)"
         }
     }
 }

@@ -154,6 +154,8 @@ public final class InvariantMonitor {
                 found.append(InvariantViolation(.transferOffered, "on \(deviceId), \(detail)"))
             case .manageSheetUntrue(let deviceId, let detail) where judging:
                 found.append(InvariantViolation(.sheetsTellTheTruth, "on \(deviceId), \(detail)"))
+            case .sheetOpenedOnMoney(let deviceId, let detail) where judging:
+                found.append(InvariantViolation(.strayKeyMovesNoMoney, "on \(deviceId), \(detail)"))
             case .becameActive(let deviceId, consentDue: true) where judging:
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
@@ -163,7 +165,8 @@ public final class InvariantMonitor {
             case .offerPaymentConfirmed, .confirmedPaymentCharged:
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
-                .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue:
+                .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue,
+                .sheetOpenedOnMoney:
                 break
             }
         }

@@ -72,4 +72,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The store's: a price increase waiting for consent stays with the subscription when the subscriber chooses another
     /// plan, which then ends for a price it never had (as the App Store did before session 24).
     case consentFollowsTheSubscription = "consent-follows-the-subscription"
+    /// The app's: Apple's sheets open on their first choice, Subscribe, Agree or the manage sheet's first button, so an
+    /// Enter pressed as one appears pays (as the app did before session 26).
+    case sheetOpensOnItsFirstChoice = "sheet-opens-on-its-first-choice"
 }

@@ -1,3 +1,4 @@
+import AppFlow
 import SimKernel
 import Simulation
 import WhiteLabel
@@ -69,6 +70,8 @@ struct InteractiveLoop {
     /// The timeline as the last world turn drew it. A key's frame keeps it: the key's lines join the world's
     /// answers in the next frame, so the timeline scrolls once (each scroll redraws the phone rows beside it).
     private var turnTimeline: [TimelineEntry] = []
+    /// The last frame offered a choice that moves money (Apple's sheet, its manage sheet): see `run`.
+    private var showedMoneyChoices = false
 
     init(world: World, session: TerminalSession, theme: Theme, driver: RealTimeDriver) {
         self.world = world
@@ -101,6 +104,12 @@ struct InteractiveLoop {
             if keyFrame { content.timeline = turnTimeline } else { turnTimeline = content.timeline }
             let size = session.size
             let frame = FrontView.render(content, state: state, theme: theme, size: size)
+            // Apple's sheet asks for a deliberate act: keys typed before it was on screen (a double press on an offer,
+            // "Enter Down Enter" in one burst) are dropped as it first appears, before it is painted, so none of them
+            // acts on it; a key pressed once it shows is kept (session 26).
+            let moneyChoices = content.screen.alert == nil && content.screen.choices.contains(where: \.movesMoney)
+            if moneyChoices && !showedMoneyChoices && live == nil { session.discardTypeahead() }
+            showedMoneyChoices = moneyChoices
             if repaintAll || frame != painted {
                 FramePainter.paint(frame, palette: session.palette, clearFirst: repaintAll, ascii: !session.isUnicode)
                 painted = frame

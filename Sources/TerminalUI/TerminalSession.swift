@@ -110,6 +110,11 @@ final class TerminalSession {
         }
     }
 
+    /// Drops every key typed and not read yet, ncurses' and the terminal's (`flushinp`).
+    func discardTypeahead() {
+        flushinp()
+    }
+
     /// Leaves curses mode, restores the saved termios and the default signal handling.
     /// Safe to call more than once.
     func end() {

@@ -18,8 +18,9 @@ enum RenderBenchmark {
         let theme = try AppArgument.theme(for: config, resources: resources)
         let size = TerminalSize(columns: 130, rows: 40)
         let state = FrontState()
-        // A walk through the purchase: feed → article → paywall → sheet → unlocked article → feed.
-        let keys: [ReaderInput] = [.down, .select, .select, .down, .select, .select, .back, .down, .up]
+        // A walk through the purchase: feed → article → paywall → sheet (up from Cancel, where it opens, to
+        // Subscribe) → unlocked article → feed.
+        let keys: [ReaderInput] = [.down, .select, .select, .down, .select, .up, .select, .back, .down, .up]
         var frames = 0
         var changedCells = 0
         var previous: Frame?

@@ -25,8 +25,9 @@ enum TerminalBenchmark {
     static let enter = Key(name: "Enter", bytes: [0x0D])
     static let escape = Key(name: "Escape", bytes: [0x1B])
     static let tab = Key(name: "Tab", bytes: [0x09])
-    /// The article, the paywall, Premium Monthly, Subscribe on Apple's sheet; back, a move, focus changes.
-    static let walk = [down, enter, enter, down, enter, enter, escape, down, up, tab, tab, tab]
+    /// The article, the paywall, Premium Monthly, Subscribe on Apple's sheet (up from Cancel, where it opens);
+    /// back, a move, focus changes.
+    static let walk = [down, enter, enter, down, enter, up, enter, escape, down, up, tab, tab, tab]
 
     /// Quiet this long after a key, the frame is whole (the app's Escape delay is 25 ms).
     static let quiet: Int32 = 300

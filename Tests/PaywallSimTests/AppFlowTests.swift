@@ -67,6 +67,48 @@ import WhiteLabel
         #expect(state.screen.waiting == nil)
     }
 
+    /// Session 26: a second Enter on an offer, pressed as Apple's sheet came up, confirmed it and charged the reader.
+    /// Apple's sheets open on the choice that moves no money; Subscribe (or Agree) is a deliberate move away.
+    @Test func applesSheetsOpenOnTheChoiceThatMovesNoMoney() throws {
+        var state = try onPaywall()
+        _ = reduce(&state, .reader(.select))
+        let sheet = PaymentSheetInfo(
+            appleId: "a@icloud.test", productTitle: "Premium Monthly", price: "$4.99", terms: "")
+        _ = reduce(&state, .paymentSheet(sheet))
+        #expect(reduce(&state, .reader(.select)) == [.answerPaymentSheet(confirm: false)])
+        _ = reduce(&state, .reader(.up))
+        #expect(reduce(&state, .reader(.select)) == [.answerPaymentSheet(confirm: true)])
+        // Another sheet in its place (the price-consent sheet) is new to the reader: on Not now again.
+        let consent = PaymentSheetInfo(
+            appleId: "a@icloud.test", productTitle: "Premium Monthly", price: "$4.99 → $5.99 per month", terms: "",
+            isPriceConsent: true)
+        _ = reduce(&state, .paymentSheet(consent))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Not now")
+    }
+
+    /// The manage sheet opens on Done, loading or loaded, and after a change it made: "Enter Enter" on "Manage my
+    /// subscription" turned auto-renew off (session 26). The same sheet shown again keeps the reader's highlight.
+    @Test func applesManageSheetOpensOnDone() throws {
+        var state = try annOnHerProfile()
+        _ = try choose(.manageSubscription, &state)
+        let monthly = ManagedSubscription(
+            productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
+            willAutoRenew: true)
+        _ = reduce(&state, .manageSheetShown([monthly]))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Done")
+        _ = reduce(&state, .reader(.up))
+        _ = reduce(&state, .reader(.up))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Cancel subscription")
+        _ = reduce(&state, .manageSheetShown([monthly]))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Cancel subscription")
+        _ = reduce(&state, .reader(.select))
+        let cancelled = ManagedSubscription(
+            productId: "com.dailynews.premium.monthly", title: "Premium Monthly", expires: 1_775_120_400_000,
+            willAutoRenew: false)
+        _ = reduce(&state, .manageSheetShown([cancelled]))
+        #expect(state.screen.selection.map { state.screen.rows[$0].text } == "Done")
+    }
+
     @Test func thePaywallClosesOnlyWhenThePurchaseIsDoneAndTheArticleThenLoads() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))
@@ -151,7 +193,9 @@ import WhiteLabel
     /// Moves the highlight to the row that does `action` and presses Enter.
     private func choose(_ action: ReaderAction, _ state: inout AppState) throws -> [AppEffect] {
         let row = try #require(state.row(doing: action), "no row does \(action) on \(state.route)")
-        while state.screen.selection != row { _ = reduce(&state, .reader(.down)) }
+        while let selection = state.screen.selection, selection != row {
+            _ = reduce(&state, .reader(selection < row ? .down : .up))
+        }
         return reduce(&state, .reader(.select))
     }
 

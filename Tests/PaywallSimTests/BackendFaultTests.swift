@@ -16,6 +16,8 @@ import Testing
         world.scheduler.runUntilIdle()
         world.send(.select)
         world.scheduler.runUntilIdle()
+        // Subscribe, above Cancel, where Apple's sheet opens.
+        world.send(.up)
         world.send(.select)
         world.scheduler.runUntilIdle()
         return world

@@ -15,7 +15,8 @@ struct CompareLiveJourneyTests {
         tmux.waitFor("Premium Monthly: $4.99 per month")
         try tmux.send("Down", "Enter")
         tmux.waitFor("Apple ID: reader@icloud.test")
-        try tmux.send("Enter")
+        // Subscribe, above Cancel, where Apple's sheet opens.
+        try tmux.send("Up", "Enter")
         tmux.waitFor("could not be confirmed")
         // Both phones show the error: the key went to both worlds.
         #expect(tmux.screen.components(separatedBy: "Your payment went through but").count == 3)

@@ -131,6 +131,7 @@ import WhiteLabel
         (CoordinatorDefect.manageSheetFromAccount, [.sheetsTellTheTruth], "manage subscription"),
         (CoordinatorDefect.transferMovesEnded, [.toldIsTrue], "accept transfer"),
         (CoordinatorDefect.consentFollowsTheSubscription, [.priceConsentAsked], "price-increase"),
+        (CoordinatorDefect.sheetOpensOnItsFirstChoice, [.strayKeyMovesNoMoney], "select offer"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         let failure = try #require(fuzzer(runs: 2_000, defect: defect).run().failure)

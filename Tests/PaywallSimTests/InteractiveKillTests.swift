@@ -32,7 +32,7 @@ struct InteractiveKillTests {
                 try tmux.send("Escape")
             }
             try tmux.openSheet(offerDowns: 1)
-            try tmux.send("Enter")
+            try tmux.send("Up", "Enter")
             // Typical latency: the charge comes 0.9–2.4 s after confirming, the server's answer a second later.
             usleep(UInt32(random.next() % 4_000) * 1_000)
             let pid = try #require(tmux.programPid)

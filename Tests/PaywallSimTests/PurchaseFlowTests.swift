@@ -29,13 +29,19 @@ import Testing
         return world
     }
 
+    /// Subscribe on Apple's sheet: up from Cancel, where the sheet opens, then Enter.
+    private func confirm(_ world: World) {
+        world.send(.up)
+        world.send(.select)
+    }
+
     private func articleIsUnlocked(_ world: World) -> Bool {
         world.appState.access.unlocks(["premium"])
     }
 
     @Test func nothingUnlocksBeforeTheBackendAnswers() throws {
         let world = try worldOnSheet()
-        world.send(.select)
+        confirm(world)
         var backendAnswered = false
         var sawCheckingSpinner = false
         while let due = world.scheduler.nextDue {
@@ -60,7 +66,7 @@ import Testing
 
     @Test func cancellingOnTheSheetReturnsToThePaywallWithNoErrorAndNoCharge() throws {
         let world = try worldOnSheet()
-        world.send(.down)
+        // The sheet opens on Cancel: Enter alone cancels (session 26).
         world.send(.select)
         world.scheduler.runUntilIdle()
         #expect(world.screen.visibleID == .paywall)
@@ -71,7 +77,7 @@ import Testing
     @Test func theSameSeedGivesTheSameTimelineByteForByte() throws {
         func timeline(seed: UInt64) throws -> String {
             let world = try worldOnSheet(seed: seed)
-            world.send(.select)
+            confirm(world)
             world.scheduler.runUntilIdle()
             return world.timeline.text
         }
@@ -85,7 +91,7 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let world = try worldOnSheet(state: directory)
-        world.send(.select)
+        confirm(world)
         world.scheduler.runUntilIdle()
         #expect(articleIsUnlocked(world))
 

@@ -256,7 +256,8 @@ struct StoreKitAppTests {
         tmux.waitFor(file.firstOffer)
         try tmux.send("Enter")
         tmux.waitFor("Apple ID: reader@icloud.test")
-        try tmux.send("Enter")
+        // Subscribe, above Cancel, where Apple's sheet opens.
+        try tmux.send("Up", "Enter")
         tmux.waitFor("The rest of it,")
         #expect(!tmux.screen.contains("Subscribe to read the full article."))
         #expect(tmux.screen.contains("POST /v1/receipts → 200"))

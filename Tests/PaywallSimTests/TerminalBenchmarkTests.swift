@@ -14,7 +14,7 @@ import Testing
 
         #expect(result.code == 0, "\(result.stderr)")
         // A terminal of no size would have ended `run` with "too small" before the first key.
-        #expect(result.stdout.contains("in a pseudo-terminal of 130x40, 12 key presses"), "\(result.stdout)")
+        #expect(result.stdout.contains("in a pseudo-terminal of 130x40, 13 key presses"), "\(result.stdout)")
         #expect(result.stdout.contains("the walk bought a subscription and read its full article"), "\(result.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.txt"])
     }

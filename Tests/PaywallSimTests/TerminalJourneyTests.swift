@@ -166,10 +166,10 @@ extension TmuxSession {
         waitFor("Apple ID: reader@icloud.test")
     }
 
-    /// Buys that offer and waits for the unlocked article.
+    /// Buys that offer and waits for the unlocked article: the sheet opens on Cancel, Subscribe is above it.
     func buy(offerDowns: Int) throws {
         try openSheet(offerDowns: offerDowns)
-        try send("Enter")
+        try send("Up", "Enter")
         waitFor("fourteen hours, three countries")
     }
 
@@ -204,6 +204,47 @@ struct TerminalJourneyTests {
         try tmux.quit()
     }
 
+    /// Session 26: a second Enter on an offer, pressed as Apple's sheet came up ("Enter Enter" in one burst at no
+    /// latency), confirmed the sheet and charged the reader; on "Manage my subscription" it turned auto-renew off. Keys
+    /// typed before a sheet appears are dropped, and the sheet opens on what moves no money.
+    @Test func aDoubleEnterOnAnOfferOrOnManageChangesNothing() throws {
+        let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
+        tmux.waitFor("Weekend market report")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Down")
+        try tmux.send("Enter", "Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        // Whether the second Enter was dropped or pressed Cancel, Esc leaves no sheet up; a charge would show first.
+        try tmux.send("Escape")
+        tmux.waitFor("payment sheet: cancelled by the reader")
+        #expect(!tmux.screen.contains("charged"))
+        // Bought deliberately, then "Enter Enter" on Manage: the sheet comes up on Done, auto-renew stays on.
+        try tmux.send("Escape", "Escape")
+        tmux.waitFor("Independent news, every morning")
+        // The feed's highlight is still on the article; its Subscribe, the monthly plan, Subscribe above Cancel.
+        try tmux.send("Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.send("Down", "Enter")
+        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.send("Up", "Enter")
+        tmux.waitFor("fourteen hours, three countries")
+        try tmux.send("Escape")
+        tmux.waitFor("Independent news, every morning")
+        try tmux.send("Down", "Down", "Down", "Down", "Enter")
+        tmux.waitFor("[ Manage my subscription ]")
+        try tmux.send("Enter", "Enter")
+        tmux.waitFor("Plan: Premium Monthly")
+        try tmux.send("Escape")
+        tmux.waitFor("Premium Monthly: renews on")
+        #expect(!tmux.screen.contains("auto-renew off"))
+        try tmux.quit()
+    }
+
     @Test func aParentApprovesFromTheControlPaneWhileTheReaderIsBackOnTheFeed() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "fast"])
         tmux.waitFor("Weekend market report")
@@ -214,7 +255,7 @@ struct TerminalJourneyTests {
         tmux.waitFor("control Ask to Buy on")
         try tmux.send("Escape")
         try tmux.openSheet(offerDowns: 0)
-        try tmux.send("Enter")
+        try tmux.send("Up", "Enter")
         tmux.waitFor("Waiting for approval")
         try tmux.send("Enter")
         tmux.waitFor("Read without limits")

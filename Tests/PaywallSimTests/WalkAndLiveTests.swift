@@ -68,7 +68,7 @@ struct TerminalWalkAndLiveTests {
         tmux.waitFor("Your turn on the phone.")
         tmux.waitFor("0 of 3 expectations green")
         try tmux.openSheet(offerDowns: 1)
-        try tmux.send("Enter")
+        try tmux.send("Up", "Enter")
         tmux.waitFor("fourteen hours, three countries")
         tmux.waitFor("2 of 3 expectations green")
         tmux.waitFor("n does the next step")
