@@ -33,6 +33,9 @@ enum ScreenBuilder {
         if let operation = state.operation { built.screen.waiting = operation }
         if state.pendingSubscribe != nil { built.screen.waiting = "Checking your subscription" }
         built.screen.alert = state.alert
+        // An alert takes the keys: the bar and the help say its own, not the screen's under it (session 26: "Enter
+        // choose" over a failed check read as a second purchase).
+        if state.alert != nil { built.screen.keys = Alert.keys }
         let selectable = built.screen.rows.indices.filter { built.screen.rows[$0].isSelectable }
         built.screen.selection = state.highlighted(among: selectable.count).map { selectable[$0] }
         return built

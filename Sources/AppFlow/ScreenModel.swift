@@ -118,6 +118,9 @@ public struct Alert: Equatable, Sendable {
     public var title: String
     public var message: String
 
+    /// The keys an alert takes, whatever the screen under it: OK is its one button.
+    public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]
+
     public init(title: String, message: String) {
         self.title = title
         self.message = message

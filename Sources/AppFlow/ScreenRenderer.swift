@@ -13,8 +13,10 @@ public enum ScreenRenderer {
             StyledLine([StyledSpan(center(screen.title, width), .accent, emphasized: true)]),
             StyledLine([StyledSpan(String(repeating: "─", count: width), .border)]),
         ]
+        // Under an alert nothing of the screen is highlighted: the alert's OK is, as it alone takes Enter.
+        let selection = screen.alert == nil ? screen.selection : nil
         for (index, row) in screen.rows.enumerated() {
-            lines += rowLines(row, width: width, highlighted: index == screen.selection)
+            lines += rowLines(row, width: width, highlighted: index == selection)
         }
         if let waiting = screen.waiting {
             let frame = spinnerFrames[abs(spinnerPhase) % spinnerFrames.count]
@@ -88,7 +90,7 @@ public enum ScreenRenderer {
     private static func alertLines(_ alert: Alert, width: Int) -> [StyledLine] {
         let inner = width - 4
         var lines = [StyledLine([StyledSpan("┌" + String(repeating: "─", count: width - 2) + "┐", .error)])]
-        for text in [alert.title] + wrap(alert.message, width: inner) + ["[ OK ]"] {
+        for text in [alert.title] + wrap(alert.message, width: inner) {
             let padded = text + String(repeating: " ", count: max(0, inner - DisplayWidth.of(text)))
             lines.append(
                 StyledLine([
@@ -97,6 +99,14 @@ public enum ScreenRenderer {
                     StyledSpan(" │", .error),
                 ]))
         }
+        // OK, the button Enter presses, highlighted as a screen's button is (only the button, not the box's sides).
+        let button = "[ OK ]"
+        lines.append(
+            StyledLine(
+                [
+                    StyledSpan("│ ", .error), StyledSpan(button, .highlight, emphasized: true),
+                    StyledSpan(String(repeating: " ", count: max(0, inner - DisplayWidth.of(button))) + " │", .error),
+                ], highlighted: true, highlightedSpan: 1))
         lines.append(StyledLine([StyledSpan("└" + String(repeating: "─", count: width - 2) + "┘", .error)]))
         return lines
     }

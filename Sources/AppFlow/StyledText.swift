@@ -18,10 +18,13 @@ public struct StyledLine: Equatable, Sendable {
     public var spans: [StyledSpan]
     /// Drawn reversed: the highlighted row.
     public var highlighted: Bool
+    /// The one span drawn reversed when only part of the line is highlighted (an alert's OK inside its box).
+    public var highlightedSpan: Int?
 
-    public init(_ spans: [StyledSpan], highlighted: Bool = false) {
+    public init(_ spans: [StyledSpan], highlighted: Bool = false, highlightedSpan: Int? = nil) {
         self.spans = spans
         self.highlighted = highlighted
+        self.highlightedSpan = highlightedSpan
     }
 
     public var text: String { spans.map(\.text).joined() }

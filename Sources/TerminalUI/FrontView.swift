@@ -41,7 +41,8 @@ public enum FrontView {
                 InspectorPane.draw(into: &frame, rows: rows, selection: inspector.selection, theme: theme)
             }
             if state.showsHelp {
-                HelpOverlay.draw(into: &frame, screenKeys: content.screen.keys, theme: theme)
+                HelpOverlay.draw(
+                    into: &frame, screenKeys: content.screen.keys, alert: content.screen.alert != nil, theme: theme)
             }
         }
         return frame

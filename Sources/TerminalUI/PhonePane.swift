@@ -50,11 +50,15 @@ enum PhonePane {
 
     static func draw(_ line: StyledLine, into frame: inout Frame, x: Int, y: Int, width: Int) {
         var column = x
-        for span in line.spans {
+        for (index, span) in line.spans.enumerated() {
+            let start = column
             column = frame.write(
                 span.text, x: column, y: y, role: span.role, style: span.emphasized ? .bold : [], limit: x + width)
+            if line.highlighted, line.highlightedSpan == index {
+                frame.addStyle(.reverse, y: y, from: start, width: column - start)
+            }
         }
-        if line.highlighted {
+        if line.highlighted && line.highlightedSpan == nil {
             frame.addStyle(.reverse, y: y, from: x, width: width)
         }
     }

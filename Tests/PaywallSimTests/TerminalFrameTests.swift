@@ -83,6 +83,29 @@ struct TerminalFrameTests {
         #expect(text.contains("On this screen:"))
     }
 
+    /// Session 26: under an alert the bar and `?` listed the screen's keys ("Enter choose" over a failed check) and the
+    /// row under it stayed highlighted, as if Enter would buy again. The alert takes the bar, the help and the highlight.
+    @Test func anAlertTakesTheBarTheHelpAndTheHighlight() throws {
+        var app = AppState(app: try TestSupport.demoConfig().app)
+        _ = reduce(&app, .launched)
+        app.tell(Alert(title: "Something went wrong", message: "The server could not check the purchase."))
+        let content = TerminalFixture.content(screen: app.screen)
+        let frame = try render(content)
+        #expect(frame.lines[39] == " Enter OK · Esc close · c controls · Tab focus · ? keys · q quit")
+        let okRow = try #require(frame.lines.firstIndex { $0.contains("[ OK ]") })
+        let line = frame.lines[okRow]
+        let okColumn = line.distance(from: line.startIndex, to: try #require(line.firstRange(of: "[ OK ]")).lowerBound)
+        #expect((okColumn..<okColumn + 6).allSatisfy { frame[x: $0, y: okRow].style.contains(.reverse) })
+        // Only the button: the box's sides and the rows under the alert are not.
+        #expect(!frame[x: okColumn - 2, y: okRow].style.contains(.reverse))
+        #expect(!(0..<okRow).contains { y in (1..<43).contains { frame[x: $0, y: y].style.contains(.reverse) } })
+        var state = FrontState()
+        state.showsHelp = true
+        let help = try render(content, state: state).text
+        #expect(help.contains("On this alert:"))
+        #expect(!help.contains("On this screen:"))
+    }
+
     /// At 80×24 with a screen of many keys, every general key's whole explanation is on screen (wrapped, not cut)
     /// and so is the way out.
     @Test func helpAtEightyByTwentyFourCutsNoExplanation() throws {
