@@ -31,9 +31,8 @@ public enum FrontView {
             }
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
-                hints: state.inspector != nil
-                    ? KeyBar.inspectorKeys
-                    : KeyBar.hints(
+                hints: state.inspector.map { InspectorPane.keys(content.transactions ?? [], selection: $0.selection) }
+                    ?? KeyBar.hints(
                         screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state),
                         typing: content.screen.isEditingText),
                 recording: state.isRecording)

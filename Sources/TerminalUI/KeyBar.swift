@@ -13,11 +13,6 @@ enum KeyBar {
     static let walkKeys = [
         KeyHint("n", "next step"), KeyHint("s", "save report"), KeyHint("l", "list"), KeyHint("Esc", "phone"),
     ]
-    /// With the transaction inspector open: it takes every key but help and quit.
-    static let inspectorKeys = [
-        KeyHint("↑↓", "move"), KeyHint("R V E A D I", "control"), KeyHint("t/Esc", "close"), KeyHint("?", "keys"),
-        KeyHint("q", "quit"),
-    ]
     /// Space's word follows the replay: it resumes a paused one and does nothing once it ended.
     static func liveKeys(paused: Bool, finished: Bool) -> [KeyHint] {
         finished ? [] : [KeyHint("Space", paused ? "resume" : "pause")]
