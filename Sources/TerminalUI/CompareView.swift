@@ -35,7 +35,10 @@ public enum CompareView {
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
                 hints: KeyBar.hints(screenKeys: keys, focus: state.focus, typing: typing))
-            if state.showsHelp { HelpOverlay.draw(into: &frame, screenKeys: keys, theme: theme) }
+            if state.showsHelp {
+                let alert = content.worlds.first?.screen.alert != nil
+                HelpOverlay.draw(into: &frame, screenKeys: keys, alert: alert, theme: theme)
+            }
         }
         return frame
     }
