@@ -74,7 +74,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         if case .content(let id) = state.route, case .failed = state.fullContent[id] { state.fullContent[id] = nil }
         // A products request that failed earlier is tried again; and the paywall on screen asks the store again, whose
         // prices may have changed meanwhile (it kept "$4.99" over a raise to $5.99 on Apple's sheet, session 26).
-        if case .paywall = state.route {
+        // The paywall under a gate or Apple's sheet too: the reader returns to it.
+        if state.stack.contains(where: { if case .paywall = $0 { true } else { false } }) {
             effects.append(.loadCatalog)
         } else if state.offers?.isEmpty ?? true {
             effects.append(.loadCatalog)
