@@ -89,7 +89,8 @@ extension SubscriptionCoordinator {
         completion done: @escaping (RestoreOutcome) -> Void
     ) {
         guard let receipt else {
-            return done(.failed(message: "The App Store could not be reached. Please try again."))
+            // No receipt: the refresh failed, timed out, or ended without one; true of all three (session 26).
+            return done(.failed(message: "Your purchases could not be read from the App Store. Please try again."))
         }
         let account = storage.accountSession?.identityId
         if let account, let tapper, account != tapper {

@@ -260,7 +260,8 @@ enum Usage {
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
                  restore-policy NAME
         Actions: launch, open feed|paywall|profile|login|signup, open content ID, back, select offer ID,
-                 double-tap offer ID, subscribe, answer gate [TEXT], confirm payment, cancel payment, restore,
+                 double-tap offer ID, subscribe, answer gate [TEXT] (typed as is: none is an empty, wrong answer),
+                 confirm payment, cancel payment, restore,
                  login EMAIL PASSWORD, signup EMAIL PASSWORD, logout, accept transfer, decline transfer,
                  manage subscription, cancel auto-renew, resume auto-renew, switch plan PRODUCT, parent approve, parent decline,
                  advance DURATION (3s, 2d, 1mo, 1y), background, foreground, restart app, new device NAME, kill,
@@ -270,7 +271,8 @@ enum Usage {
                  next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,
                  payments allowed|restricted, remove receipt, clear faults TARGET,
                  family add|remove APPLE_ID (a member's own phone comes on screen as they join),
-                 family sharing on|off, redeem code CODE (an offer code on the App Store); after launch the settings
+                 family sharing on|off, redeem code CODE (an offer code on the App Store),
+                 reader-age N|adult (under 18, every purchase asks the parental gate); after launch the settings
                  storefront, locale, latency, inject and finish are actions too
         Expect:  expect screen ID, expect offers ID, ID…, expect levels L, L… | none,
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
