@@ -5,6 +5,13 @@ import Subscriptions
 /// Checks one expectation against the world; a mismatch says what was expected and what the phone shows.
 enum ExpectationCheck {
     static func check(_ expectation: ScenarioExpectation, on world: World) throws(StepFailure) {
+        // Killed, the app shows nothing: its last screen, frozen, is not what the reader sees (an alert "seen" after a
+        // kill passed, session 26). What the world holds (charges, the timeline, the invariants) is still read.
+        if !world.isAppRunning, readsTheApp(expectation) {
+            throw StepFailure(
+                expected: String(StepText.expectation(expectation).dropFirst("expect ".count)),
+                actual: "the app is not running (killed); the next reader step, or foreground, launches it")
+        }
         let state = world.appState
         let screen = world.screen
         switch expectation {
@@ -103,6 +110,14 @@ enum ExpectationCheck {
         switch (expected, actual) {
         case (.none, .none), (.anonymous, .anonymous): true
         case (.account(let email), .account(let actual)): email.lowercased() == actual.lowercased()
+        default: false
+        }
+    }
+
+    /// Whether `expectation` reads the app on screen rather than the world around it.
+    private static func readsTheApp(_ expectation: ScenarioExpectation) -> Bool {
+        switch expectation {
+        case .screen, .offers, .levels, .identity, .content, .ads, .alert, .noAlert, .text, .noText: true
         default: false
         }
     }

@@ -41,6 +41,16 @@ import Testing
         #expect(result.stdout.contains("1 passed, 1 failed"))
     }
 
+    /// After a kill the app shows nothing: its frozen last screen passed `expect screen feed` (session 26).
+    @Test func theScreenOfAKilledAppIsNotExpected() throws {
+        let directory = try folder(["k.scenario": "launch\nkill\nexpect charges 0\nexpect screen feed\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 1)
+        #expect(result.stdout.contains("\(directory)/k.scenario:4: expect screen feed"))
+        #expect(result.stdout.contains("actual:   the app is not running (killed)"))
+    }
+
     @Test func aMalformedFileExitsTwoWithFileAndLine() throws {
         let directory = try folder(["a.scenario": passing, "bad.scenario": "launch\n\nopen the door\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }
