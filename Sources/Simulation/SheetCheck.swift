@@ -71,8 +71,11 @@ extension World {
         var priced: SimInstant?
         var raised: SimInstant?
         var active: SimInstant?
+        var failedSince: SimInstant?
         for recorded in timeline.events.reversed() where priced == nil || raised == nil {
             switch recorded.event {
+            // A products request that failed (a fault) leaves the paywall with the offers it had.
+            case .faultFired(.store, "products-request") where failedSince == nil: failedSince = recorded.time
             case .productsReturned(phone, let ids, _, let pricedAt) where ids.contains(productId) && priced == nil:
                 priced = pricedAt
             case .becameActive(phone, _) where active == nil: active = recorded.time
@@ -82,7 +85,7 @@ extension World {
         }
         // In one instant, a price that differs was made before the raise.
         guard let raised, let priced, priced <= raised else { return false }
-        return active.map { $0 < raised } ?? true
+        return (active.map { $0 < raised } ?? true) || (failedSince.map { $0 >= raised } ?? false)
     }
 
     /// What the paywall and the sheet say differently of the free trial, if anything. The line the reader read, whatever
