@@ -256,6 +256,11 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             return [.showManageSubscriptions(parentalGatePassed: true)]
         }
     case .confirmPayment:
+        // Agree on Apple's price-increase sheet changed the renewal there: the server reads Apple's record at once,
+        // as after any change on Apple's sheets (a lost notification left "ends unless you agree", session 26).
+        if state.paymentSheet?.isPriceConsent == true {
+            return [.answerPaymentSheet(confirm: true), .reloadAccessAskingApple]
+        }
         return [.answerPaymentSheet(confirm: true)]
     case .cancelPayment:
         return [.answerPaymentSheet(confirm: false)]
