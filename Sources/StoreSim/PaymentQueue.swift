@@ -103,6 +103,21 @@ public final class PaymentQueue {
         onSheetChange?(shown)
     }
 
+    /// The App Store's country changed: a price-increase sheet up speaks of a raise in the old one (its Agree agreed to
+    /// nothing, session 26). It closes; due still, it shows again, in this country's prices, when the app becomes active.
+    func storefrontChanged() {
+        guard consentSubscription != nil else { return }
+        consentSubscription = nil
+        consentShown = nil
+        sheet = nil
+        store.log("price increase sheet closed: the App Store's country changed")
+        onSheetChange?(nil)
+        if let waiting = waitingPaymentSheet {
+            waitingPaymentSheet = nil
+            presentPaymentSheet(waiting)
+        }
+    }
+
     /// Agree records the consent. "Not now" is no answer: the increase still waits, Apple shows the sheet again
     /// the next time the app becomes active, and without consent by the period's end the subscription expires
     /// (`showPriceConsentIfNeeded` shows it "if the user hasn't yet responded").

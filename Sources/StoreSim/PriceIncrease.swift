@@ -42,6 +42,7 @@ extension AppStore {
     /// subscription there, session 25); and a raise here is asked of one that does not pay it yet (back in the USA,
     /// the raise dropped in Britain renewed unasked, long fuzz seed 966).
     public func storefrontMoved() {
+        for (_, held) in queues.sorted(by: { $0.key < $1.key }) { held.queue?.storefrontChanged() }
         let subscriptions = logged("read the subscriptions after a storefront move") { try ledger.allSubscriptions() }
         for subscription in subscriptions ?? [] where subscription.isRunning {
             // Back where the subscriber agreed to the price now asked: agreed still (long fuzz seed 967).
