@@ -56,9 +56,15 @@ extension AppStore {
             }
             if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
                 guard subscription.priceIncreaseStatus == nil, subscription.autoRenew else { continue }
-                let paid = logged("read what \(subscription.originalTransactionId) pays") {
-                    try ledger.transaction(subscription.latestTransactionId)
-                }??.price(in: storefront.currencyCode)
+                // What it pays for the plan it renews as: a yearly plan's price says nothing of the monthly plan it
+                // changes to at its renewal (long fuzz seed 1062).
+                let latest =
+                    logged("read what \(subscription.originalTransactionId) pays") {
+                        try ledger.transaction(subscription.latestTransactionId)
+                    } ?? nil
+                let paid =
+                    latest?.productIdentifier == subscription.autoRenewProductId
+                    ? latest?.price(in: storefront.currencyCode) : nil
                 guard (paid.map { $0 < increase.newPrice }) ?? true else { continue }
                 setConsent(
                     0, of: subscription,
