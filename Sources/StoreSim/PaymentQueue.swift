@@ -332,20 +332,21 @@ public final class PaymentQueue {
             deliver(failed(number, product.productIdentifier, .cloudServiceNetworkConnectionFailed), after: .zero)
         case .cancelled:
             deliver(failed(number, product.productIdentifier, .paymentCancelled), after: .zero)
-        case .deferred:
-            postpone(number, product, kind: .askToBuy, terms: terms)
-        case .interrupted:
-            postpone(number, product, kind: .interrupted, terms: terms)
         default:
             // The App Store's country changed while the sheet was up: its price, in another currency, is not what the
-            // storefront sells now (a USD price was charged in Britain, then judged against a pound raise, session 25).
+            // storefront sells now (a USD price was charged in Britain, then judged against a pound raise, session 25),
+            // held or not (an interrupted one was charged an offer's price of another country, long fuzz seed 1066).
             guard let sold = store.product(product.productIdentifier), sold.currencyCode == product.currencyCode else {
                 store.log(
                     "payment of \(product.productIdentifier): the App Store's country changed while its sheet was up; "
                         + "nothing charged")
                 return deliver(failed(number, product.productIdentifier, .storeProductNotAvailable), after: .zero)
             }
-            if store.needsAskToBuy(appleId) {
+            if fault == .deferred {
+                postpone(number, product, kind: .askToBuy, terms: terms)
+            } else if fault == .interrupted {
+                postpone(number, product, kind: .interrupted, terms: terms)
+            } else if store.needsAskToBuy(appleId) {
                 postpone(number, product, kind: .askToBuy, terms: terms)
             } else if store.interruptedPurchasesEnabled {
                 postpone(number, product, kind: .interrupted, terms: terms)
