@@ -73,6 +73,11 @@ public struct Fuzzer {
     /// Runs sessions `range` (of `options.runs`); `progress` hears of each one done. Stops at the first failure.
     public func run(sessions range: Range<Int>? = nil, progress: (Int) -> Void = { _ in }) -> FuzzResult {
         var result = FuzzResult()
+        // No app is a setup failure, not a division by zero (session 26: PAYWALL_SIM_HOME with no demo apps).
+        guard !options.apps.isEmpty else {
+            result.setupFailure = "no app to fuzz"
+            return result
+        }
         for session in range ?? 0..<options.runs {
             let app = options.apps[session % options.apps.count]
             let runner = runner(session: session)

@@ -198,6 +198,7 @@ struct ScenarioSetup {
             }
             path = resources.configPath(forApp: app)
             guard FileManager.default.fileExists(atPath: path) else {
+                if let reason = resources.noAppsReason { throw StepError("app \(app): \(reason)") }
                 throw StepError(
                     "no demo app named \"\(app)\" (bundled: \(resources.appNames().joined(separator: ", ")))")
             }

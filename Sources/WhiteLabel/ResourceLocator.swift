@@ -5,16 +5,19 @@ import FoundationEssentials
 /// lives in the package's `.build/`), then the working directory and its parents.
 public struct ResourceLocator: Sendable {
     public let root: String
+    /// Whether `root` is `$PAYWALL_SIM_HOME`'s, which a message about a missing app names.
+    public let fromEnvironment: Bool
 
-    public init(root: String) {
+    public init(root: String, fromEnvironment: Bool = false) {
         self.root = root
+        self.fromEnvironment = fromEnvironment
     }
 
     public static func find(environment: [String: String], executablePath: String?, workingDirectory: String)
         -> ResourceLocator?
     {
         if let home = environment["PAYWALL_SIM_HOME"], !home.isEmpty {
-            return ResourceLocator(root: home)
+            return ResourceLocator(root: home, fromEnvironment: true)
         }
         var starts: [String] = []
         if let executablePath {
@@ -43,6 +46,22 @@ public struct ResourceLocator: Sendable {
     public func appNames() -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: demoConfigsDirectory)) ?? []
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// Why there is no bundled app to run, naming the folder looked in and where it came from; nil when there is one.
+    /// `fuzz` divided by their count and crashed, `apps` printed nothing, when PAYWALL_SIM_HOME held none (session 26).
+    public var noAppsReason: String? {
+        guard appNames().isEmpty else { return nil }
+        var isFolder = false
+        let exists = FileManager.default.fileExists(atPath: demoConfigsDirectory, isDirectory: &isFolder)
+        let what =
+            exists && isFolder
+            ? "\(demoConfigsDirectory) holds no demo app (NAME.json)" : "there is no folder \(demoConfigsDirectory)"
+        let origin =
+            fromEnvironment
+            ? "PAYWALL_SIM_HOME is \(root), and \(what); set it to the paywall-sim package folder"
+            : "\(what) (found from where paywall-sim runs); set PAYWALL_SIM_HOME to the paywall-sim package folder"
+        return "no demo apps: \(origin)"
     }
 
     /// A name of a bundled app, or a path to a config file.

@@ -71,6 +71,7 @@ enum AppArgument {
         }
         let path = isPath ? name : resources!.configPath(forApp: name)
         if !isPath && !FileManager.default.fileExists(atPath: path) {
+            if let reason = resources?.noAppsReason { throw UsageError(message: "--app \(name): \(reason)") }
             let known = resources?.appNames().joined(separator: ", ") ?? ""
             throw UsageError(message: "--app: no demo app named \"\(name)\" (bundled: \(known))")
         }

@@ -12,6 +12,7 @@ enum AppsCommand {
         guard let resources = AppArgument.resources else {
             throw UsageError(message: "cannot find the bundled demo apps (demo-configs/)")
         }
+        if let reason = resources.noAppsReason { throw UsageError(message: reason) }
         for name in resources.appNames() {
             let (config, _) = try AppArgument.load(name)
             let app = config.app

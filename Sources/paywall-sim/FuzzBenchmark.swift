@@ -17,6 +17,7 @@ enum FuzzBenchmark {
         guard let resources = AppArgument.resources else {
             throw UsageError(message: "cannot find the bundled demo apps (demo-configs/)")
         }
+        if let reason = resources.noAppsReason { throw UsageError(message: reason) }
         let apps = resources.appNames()
         let sessions = options.count ?? 1_000
         func fuzzer(_ runs: Int, steps: Int = 60, state: String? = nil, defect: CoordinatorDefect? = nil)

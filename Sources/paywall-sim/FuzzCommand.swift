@@ -77,6 +77,7 @@ enum FuzzCommand {
             guard let resources = AppArgument.resources else {
                 throw UsageError(message: "cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME")
             }
+            if let reason = resources.noAppsReason { throw UsageError(message: reason) }
             apps = resources.appNames()
         } else {
             _ = try AppArgument.load(apps[0])  // a bad name or config stops here, before any session

@@ -32,6 +32,33 @@ import Testing
         #expect(result.stderr.contains("daily-news"))
     }
 
+    /// PAYWALL_SIM_HOME at a folder with no demo apps: `fuzz` divided by their count (exit 132), `apps` printed nothing
+    /// and `screens` listed no names, none saying where it looked (session 26).
+    @Test(arguments: [
+        ["fuzz", "--runs", "1"], ["apps"], ["screens"],
+        ["play", "\(TestSupport.packageRoot)/scenarios/purchase.scenario"],
+    ])
+    func aHomeWithoutDemoAppsIsNamed(_ arguments: [String]) throws {
+        let home = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PAYWALL_SIM_HOME"] = home
+        environment["XDG_STATE_HOME"] = home + "/state"
+        for emptyFolder in [false, true] {
+            if emptyFolder {
+                try FileManager.default.createDirectory(
+                    atPath: home + "/demo-configs", withIntermediateDirectories: false)
+            }
+            let result = try TestSupport.runBinary(arguments, environment: environment)
+            #expect(result.code == 2)
+            #expect(result.stderr.contains("PAYWALL_SIM_HOME is \(home)"))
+            #expect(
+                result.stderr.contains(
+                    emptyFolder ? "\(home)/demo-configs holds no demo app" : "no folder \(home)/demo-configs"))
+            #expect(!FileManager.default.fileExists(atPath: home + "/state"))
+        }
+    }
+
     @Test func aBrokenConfigFileIsNamedWithTheField() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
