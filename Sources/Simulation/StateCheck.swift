@@ -12,7 +12,7 @@ import StoreSim
 /// A reopened state folder is checked before anything writes into it: a database with a damaged page
 /// was used silently (the store's figures read from garbage, the backend's writes went on top).
 public enum StateCheck {
-    static let databases = ["appstore.sqlite", "backend.sqlite"]
+    public static let databases = ["appstore.sqlite", "backend.sqlite"]
 
     /// What each of the folder's own names must be, said the way a person can act on it.
     private static let kinds: [(name: String, isFolder: Bool, holds: String)] = [

@@ -8,6 +8,8 @@ enum BenchCommand {
         let name: String
         let summary: String
         let run: @Sendable (BenchOptions) throws -> Void
+        /// Whether `--state DIR` means anything to it (`bench purchase --state DIR` was taken and ignored).
+        var usesState = false
     }
 
     struct BenchOptions: Sendable {
@@ -20,7 +22,7 @@ enum BenchCommand {
     static let benchmarks = [
         Benchmark(
             name: "ledger", summary: "validated purchases per second on the on-disk ledger, beside raw SQLite inserts",
-            run: LedgerBenchmark.run),
+            run: LedgerBenchmark.run, usesState: true),
         Benchmark(
             name: "purchase", summary: "CPU time of one full purchase with typical latency (virtual clock)",
             run: PurchaseBenchmark.run),
@@ -33,18 +35,18 @@ enum BenchCommand {
         Benchmark(
             name: "terminal",
             summary: "bytes to the terminal per key press and peak memory of `run`, in a pseudo-terminal",
-            run: TerminalBenchmark.run),
+            run: TerminalBenchmark.run, usesState: true),
         Benchmark(
             name: "scenarios", summary: "wall time of the whole scenarios/ directory beside the virtual time it covers",
             run: ScenariosBenchmark.run),
         Benchmark(
             name: "fuzz",
             summary: "fuzz steps per second in memory and on disk, memory over 10,000 sessions, time to shrink",
-            run: FuzzBenchmark.run),
+            run: FuzzBenchmark.run, usesState: true),
         Benchmark(
             name: "lifecycle",
             summary: "purchases, restores on another phone, renewals and refunds on a world kept on disk",
-            run: LifecycleBenchmark.run),
+            run: LifecycleBenchmark.run, usesState: true),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -69,6 +71,10 @@ enum BenchCommand {
                 }
                 return [benchmark]
             } ?? benchmarks
+        if options["--state"] != nil, let benchmark = chosen.first, chosen.count == 1, !benchmark.usesState {
+            let users = benchmarks.filter(\.usesState).map(\.name).joined(separator: ", ")
+            throw UsageError(message: "bench \(benchmark.name) does not use --state (those that do: \(users))")
+        }
         let count = try options["--count"].map { _ in try options.integer("--count", in: 1...10_000_000, default: 0) }
         let seed = try options.integer("--seed", in: 0...Int.max, default: 1)
         let bench = BenchOptions(

@@ -16,7 +16,7 @@ enum LedgerBenchmark {
         let directory =
             options.state ?? FileManager.default.temporaryDirectory.path + "/"
             + "paywall-sim-bench-\(ProcessInfo.processInfo.processIdentifier)"
-        let lock = try StateFolder.own(directory)
+        let lock = try BenchFolder.own(directory)
         defer {
             withExtendedLifetime(lock) {}
             if options.state == nil { try? FileManager.default.removeItem(atPath: directory) }
@@ -71,7 +71,11 @@ enum LedgerBenchmark {
                 }
             }
         }
-        let rawSeconds = try rawInserts(count: count, path: directory + "/raw.sqlite")
+        // The measuring databases are the run's own, on the same disk, and go with it: left in the folder, the next
+        // run's inserts met the last one's rows ("UNIQUE constraint failed", session 26).
+        let floors = try StateFolder.scratch(in: directory, prefix: "bench-floors")
+        defer { floors.remove() }
+        let rawSeconds = try rawInserts(count: count, path: floors.path + "/raw.sqlite")
         print(
             "ledger: \(count) validated purchases in \(format(seconds)) s = \(Int(Double(count) / seconds)) per second (failures: \(failures))"
         )
@@ -80,7 +84,7 @@ enum LedgerBenchmark {
         )
         let perPurchase = cpu / Double(count)
         let (sign, verify) = Floors.signature()
-        let commit = try Floors.commit(path: directory + "/floor.sqlite")
+        let commit = try Floors.commit(path: floors.path + "/floor.sqlite")
         let floor = sign + verify + 2 * commit
         print(
             "ledger: CPU \(Floors.millis(perPurchase)) per validated purchase; unavoidable \(Floors.micros(floor)) = one ES256 "

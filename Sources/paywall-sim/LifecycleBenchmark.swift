@@ -13,7 +13,7 @@ enum LifecycleBenchmark {
             options.state
             ?? FileManager.default.temporaryDirectory.path + "/"
             + "paywall-sim-lifecycle-\(ProcessInfo.processInfo.processIdentifier)"
-        let lock = try StateFolder.own(directory)
+        let lock = try BenchFolder.own(directory)
         defer {
             withExtendedLifetime(lock) {}
             if options.state == nil { try? FileManager.default.removeItem(atPath: directory) }

@@ -112,7 +112,11 @@ enum Usage {
 
         Options:
           --count N     How many operations (each benchmark has its default)
-          --state DIR   Keep the benchmark's files in DIR instead of a temporary folder
+          --state DIR   ledger and lifecycle: keep their databases and phones in DIR, not in a temporary folder
+                        they remove. They write purchases, renewals and refunds into it, so DIR must be new,
+                        empty, or one an earlier bench made (they carry on in it); a run's state folder is
+                        refused. fuzz and terminal: make a folder of their own inside DIR and remove it. The
+                        others do not use --state
           --seed N      The seed of the lifecycle benchmark's choices (default 1)
           --progress    Print a progress line every 50 operations (lifecycle: every step, and every event in it)
           -h, --help    Show this help

@@ -75,6 +75,56 @@ import WhiteLabel
         #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// `bench lifecycle --state` on a person's `run` folder upgraded the demo reader's plan, charged it twice and
+    /// moved its purchase; `bench ledger` left raw.sqlite and floor.sqlite in it (session 26). Both refuse a folder
+    /// they did not make, before writing a byte, and take their own again.
+    @Test(arguments: ["lifecycle", "ledger"])
+    func benchRefusesAFolderItDidNotMake(name: String) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let person = "\(directory)/daily-news"
+        do {
+            let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(stateDirectory: person))
+            world.launch()
+            world.scheduler.runUntilIdle()
+        }
+        let notes = "\(directory)/notes"
+        try FileManager.default.createDirectory(atPath: notes, withIntermediateDirectories: false)
+        try "keep me\n".write(toFile: "\(notes)/todo.txt", atomically: true, encoding: .utf8)
+        for (folder, what) in [(person, "a state folder"), (notes, "files")] {
+            let before = try Self.files(folder)
+            let result = try TestSupport.runBinary(["bench", name, "--count", "2", "--state", folder])
+            #expect(result.code == 2)
+            #expect(result.stderr.contains("--state: \(folder) holds \(what) bench did not make"), "\(result.stderr)")
+            #expect(try Self.files(folder) == before)
+        }
+        let own = "\(directory)/bench"
+        let made = try TestSupport.runBinary(["bench", name, "--count", "2", "--state", own])
+        #expect(made.code == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(own)/made-by-bench"))
+        // Each carries on in its own folder: the ledger's second run met the first one's raw.sqlite and stopped.
+        let again = try TestSupport.runBinary(["bench", name, "--count", "2", "--state", own])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(!(try Self.files(own).keys.contains { $0.hasPrefix("bench-floors") || $0.contains("raw.sqlite") }))
+    }
+
+    @Test func aBenchmarkThatDoesNotUseStateSaysSo() throws {
+        let result = try TestSupport.runBinary(["bench", "purchase", "--state", "unused"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("bench purchase does not use --state"), "\(result.stderr)")
+    }
+
+    /// Every file under `folder`, with its bytes.
+    static func files(_ folder: String) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isFolder = false
+            _ = FileManager.default.fileExists(atPath: "\(folder)/\(path)", isDirectory: &isFolder)
+            found[path] = isFolder ? Data() : try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(path)"))
+        }
+        return found
+    }
+
     @Test func aSecondProcessOnAHeldFolderNamesTheHolderAndExitsTwo() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
