@@ -11,6 +11,7 @@ public enum DemoConfigLoader {
     /// `file` names the config in messages; a `.storekit` file it references is read relative to its folder.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> DemoConfig {
         let parts = try JSONFileDecoder.decode(DemoConfigFile.self, from: data, file: file)
+        if let unknown = UnknownFields.first(DemoConfigFile.self, in: data, file: file) { throw unknown }
         let store: StorePart
         var warnings: [ConfigError] = []
         switch parts.store {

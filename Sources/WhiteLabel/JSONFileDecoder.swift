@@ -25,7 +25,8 @@ enum JSONFileDecoder {
         switch error {
         case .keyNotFound(let key, let context):
             return ConfigError(
-                file: file, location: fieldPath(context.codingPath + [key]), message: "is missing")
+                file: file, location: fieldPath(context.codingPath + [key]),
+                message: "is missing" + misspelling(of: key.stringValue, at: context.codingPath, in: data))
         case .typeMismatch(let expected, let context):
             return ConfigError(
                 file: file, location: fieldPath(context.codingPath),
@@ -41,6 +42,22 @@ enum JSONFileDecoder {
         @unknown default:
             return ConfigError(file: file, message: "cannot be decoded")
         }
+    }
+
+    /// " (the file has \"productID\" there: a typo?)" when a key beside the missing one is close to its name.
+    private static func misspelling(of key: String, at path: [CodingKey], in data: Data) -> String {
+        var value = JSONTree.value(data)
+        for part in path {
+            if let index = part.intValue {
+                guard let list = value as? [Any], list.indices.contains(index) else { return "" }
+                value = list[index]
+            } else {
+                value = (value as? [String: Any])?[part.stringValue]
+            }
+        }
+        guard let object = value as? [String: Any] else { return "" }
+        let near = object.keys.sorted().first { UnknownFields.nearest(to: $0, among: [key]) != nil }
+        return near.map { " (the file has \"\($0)\" there: a typo?)" } ?? ""
     }
 
     /// `app.subscriptions[2].productId`

@@ -38,6 +38,15 @@ public enum ThemeLoader {
     /// Decodes and checks a theme's bytes; `file` names it in messages.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> Theme {
         let theme = try JSONFileDecoder.decode(Theme.self, from: data, file: file)
+        if let unknown = UnknownFields.first(Theme.self, in: data, file: file) { throw unknown }
+        // A role's name is a key of `colors`: "acent" beside the others was never read (session 26).
+        let roles = Theme.Role.allCases.map(\.rawValue)
+        for role in theme.colors.keys.sorted() where !roles.contains(role) {
+            let near = UnknownFields.nearest(to: role, among: roles).map { "did you mean \"\($0)\"?" }
+            throw ConfigError(
+                file: file, location: "colors.\(role)",
+                message: "not a color role; \(near ?? "the roles are \(roles.joined(separator: ", "))")")
+        }
         for role in Theme.Role.allCases where theme.colors[role.rawValue] == nil {
             throw ConfigError(file: file, location: "colors.\(role.rawValue)", message: "is missing")
         }

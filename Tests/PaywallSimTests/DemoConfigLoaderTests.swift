@@ -281,3 +281,86 @@ private func configError(file: String, editing edit: (inout [String: Any]) -> Vo
         #expect(throws: WorldSetupError.self) { try World(config: config, options: WorldOptions()) }
     }
 }
+
+/// A field the config's model never reads is bad input, named with its path: `introductoryOfer` dropped the yearly
+/// plan's free trial, `acount` the account rule, and `check` said nothing (session 26, the tester's 07).
+@Suite struct UnknownFieldTests {
+    @Test func theTestersThreeTyposAreNamedWithWhatTheyMeant() throws {
+        let error = try #require(
+            try configError(file: "typos.json") { object in
+                var app = object["app"] as! [String: Any]
+                app["acount"] = ["mode": "required-after-subscribing"]
+                object["app"] = app
+                var store = object["store"] as! [String: Any]
+                var products = store["products"] as! [[String: Any]]
+                products[0]["promotionalOffer"] = products[0]["promotionalOffers"]
+                products[0]["promotionalOffers"] = nil
+                products[1]["introductoryOfer"] = products[1]["introductoryOffer"]
+                products[1]["introductoryOffer"] = nil
+                store["products"] = products
+                object["store"] = store
+            })
+        #expect(error.location == "app.acount")
+        #expect(
+            error.message
+                == "unknown field, which paywall-sim does not read; did you mean \"account\"?; also unknown: "
+                + "store.products[0].promotionalOffer, store.products[1].introductoryOfer")
+    }
+
+    @Test func aMissingFieldSaysWhichFieldLooksLikeIt() throws {
+        let error = try #require(
+            try configError(file: "app.json") { object in
+                var app = object["app"] as! [String: Any]
+                app["bundleID"] = app["bundleId"]
+                app["bundleId"] = nil
+                object["app"] = app
+            })
+        #expect(error.description == "app.json: app.bundleId: is missing (the file has \"bundleID\" there: a typo?)")
+    }
+
+    @Test func aFieldLikeNoneIsNamedWithTheFieldsThere() throws {
+        let error = try #require(try configError(file: "app.json") { $0["comment"] = "made by hand" })
+        #expect(error.location == "comment")
+        #expect(error.message.hasSuffix("(fields here: app, backend, store)"))
+    }
+
+    @Test func aFieldInAnotherCaseIsNamed() throws {
+        let error = try #require(
+            try configError(file: "app.json") { object in
+                var backend = object["backend"] as! [String: Any]
+                backend["RestorePolicy"] = "transfer"
+                object["backend"] = backend
+            })
+        #expect(error.description.hasPrefix("app.json: backend.RestorePolicy: unknown field"))
+        #expect(error.message.hasSuffix("did you mean \"restorePolicy\"?"))
+    }
+
+    /// Storefront codes, locales, product ids and content ids are the owner's keys, not the model's fields.
+    @Test func theOwnersOwnKeysAreNotFields() throws {
+        for name in ["daily-news", "fit-track", "kids-stories", "podcast-club"] {
+            _ = try TestSupport.demoConfig(name)
+        }
+    }
+
+    @Test func aThemesUnknownFieldOrRoleIsNamed() throws {
+        let path = "\(TestSupport.packageRoot)/themes/newsprint.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for (old, new, location, says) in [
+            (
+                "\"border\": \"double\",", "\"border\": \"double\", \"bordr\": \"single\",", "bordr",
+                "did you mean \"border\"?"
+            ),
+            ("\"accent\"", "\"acent\"", "colors.acent", "not a color role; did you mean \"accent\"?"),
+        ] {
+            let edited = text.replacingOccurrences(of: old, with: new)
+            #expect(edited != text)
+            #expect(throws: ConfigError.self) { try ThemeLoader.decode(Data(edited.utf8), file: "t.json") }
+            do {
+                _ = try ThemeLoader.decode(Data(edited.utf8), file: "t.json")
+            } catch {
+                #expect(error.location == location)
+                #expect(error.message.contains(says), "\(error.message)")
+            }
+        }
+    }
+}
