@@ -14,6 +14,8 @@ public final class Recordings {
     public private(set) var isRecording = false
     /// What to tell the person once the terminal is restored (where files went, or why they did not).
     public private(set) var messages: [String] = []
+    /// A recording could not be written: the session is lost, and `run` exits 2 (it exited 0, session 26).
+    public private(set) var writeFailed = false
 
     public init(recorder: ScenarioRecorder, sessionFile: String?, directory: String) {
         self.recorder = recorder
@@ -64,17 +66,18 @@ public final class Recordings {
     }
 
     private func write(_ text: String, to asked: String, world: World) {
-        let path = KeptFile.path(asked, ownPrefix: "# recorded by paywall-sim")
+        let path = KeptFile.path(asked, own: .recording)
         if path != asked {
             world.timeline.log(.control, "\(asked) is not a recording now: kept, and the recording goes to \(path)")
         }
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try OutputWriter.write(text, to: path, as: .recording)
             world.timeline.log(.control, "recording saved to \(path)")
             messages.append("recording saved to \(path)")
         } catch {
-            world.timeline.log(.control, "could not write \(path): \(error.failureDescription)")
-            messages.append("could not write \(path): \(error.failureDescription)")
+            writeFailed = true
+            world.timeline.log(.control, "could not write \(path): \(error)")
+            messages.append("could not write \(path): \(error)")
         }
     }
 

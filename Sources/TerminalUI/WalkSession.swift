@@ -120,14 +120,14 @@ public final class WalkSession {
     /// `s`: writes the report (Markdown) to the report path; the state's message says where, or why not.
     public func saveReport(_ state: inout WalkState) {
         let text = ScenarioReports.walk(state.report)
-        let path = KeptFile.path(reportPath, ownPrefix: "# Walk report")
+        let path = KeptFile.path(reportPath, own: .walkReport)
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try OutputWriter.write(text, to: path, as: .walkReport)
             state.message =
                 path == reportPath
                 ? "report saved to \(path)" : "\(reportPath) is not a walk report: kept; report saved to \(path)"
         } catch {
-            state.message = "could not write \(path): \(error.failureDescription)"
+            state.message = "could not write \(path): \(error)"
         }
     }
 

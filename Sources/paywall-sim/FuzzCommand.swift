@@ -3,6 +3,7 @@ import Fuzzing
 import SimKernel
 import Simulation
 import Subscriptions
+import TerminalUI
 import WhiteLabel
 
 #if canImport(Glibc)
@@ -162,23 +163,19 @@ enum FuzzCommand {
         Int(result.virtualTime.milliseconds / 86_400_000)
     }
 
-    /// Writes over a file of that name only when it is an earlier failure of `fuzz` (a file the reader wrote or
-    /// edited there is kept, and the failure takes the next free name: `…-2.scenario`).
+    /// Writes over a file of that name only when it is an earlier failure of `fuzz` as it wrote it (a file the reader
+    /// wrote or edited there is kept, and the failure takes the next free name: `…-2.scenario`).
     private static func save(_ failure: FuzzFailure, in directory: String) throws(UsageError) -> String {
-        var path = "\(directory)/\(failure.fileName)"
-        let stem = String(path.dropLast(".scenario".count))
-        var number = 1
-        while let kept = FileManager.default.contents(atPath: path),
-            !String(decoding: kept.prefix(256), as: UTF8.self).hasPrefix("# Found by paywall-sim fuzz")
-        {
-            number += 1
-            path = "\(stem)-\(number).scenario"
-        }
+        let path = KeptFile.path("\(directory)/\(failure.fileName)", own: .fuzzFailure)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try failure.scenario.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw UsageError(message: "--out: cannot write \(path) (\(error.failureDescription))")
+            throw UsageError(message: "--out: cannot create \(directory) (\(error.failureDescription))")
+        }
+        do {
+            try OutputWriter.write(failure.scenario, to: path, as: .fuzzFailure)
+        } catch {
+            throw UsageError(message: "--out: cannot write \(path) (\(error))")
         }
         return path
     }

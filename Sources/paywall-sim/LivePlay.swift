@@ -25,7 +25,7 @@ enum LivePlay {
         if FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), isDirectory {
             throw UsageError(message: "--live plays one scenario file; \(paths[0]) is a folder")
         }
-        if let cast = options["--cast"] { try OutputFile.check(cast, option: "--cast", ownOutput: OutputFile.isCast) }
+        if let cast = options["--cast"] { try OutputFile.check(cast, option: "--cast", own: .cast) }
         let pace = try self.pace(options["--pace"])
         let scenarios = try ScenarioArgument.load(paths[0], option: "--live")
         let replay = LiveReplay(scenario: scenarios[0], resources: AppArgument.resources, paceSeconds: pace)
@@ -38,10 +38,9 @@ enum LivePlay {
         let theme = try AppArgument.theme(for: world.config, resources: AppArgument.resources)
         if let cast = options["--cast"] {
             do {
-                try LiveCast.record(replay, world: world, theme: theme).write(
-                    toFile: cast, atomically: true, encoding: .utf8)
+                try OutputWriter.write(LiveCast.record(replay, world: world, theme: theme), to: cast, as: .cast)
             } catch {
-                throw UsageError(message: "--cast: cannot write \(cast) (\(error.failureDescription))")
+                throw UsageError(message: "--cast: cannot write \(cast) (\(error))")
             }
             guard let result = replay.result else { return ExitCode.failures }
             print(ScenarioReports.table([result]))

@@ -3,6 +3,7 @@ import Scenarios
 import SimKernel
 import Simulation
 import StoreSim
+import TerminalUI
 import WhiteLabel
 
 /// `paywall-sim play FILE|DIR…`: runs scenarios headless and reports them.
@@ -24,7 +25,7 @@ enum PlayCommand {
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
         // Before any scenario runs: a report that cannot be written is known at once, not after the whole run.
         if let path = options["--junit"] {
-            try OutputFile.check(path, option: "--junit", ownOutput: OutputFile.isJUnit)
+            try OutputFile.check(path, option: "--junit", own: .junit)
         }
         if options.has("--live") { return try LivePlay.main(paths: paths, options: options) }
         for option in ["--pace", "--cast"] where options[option] != nil {
@@ -94,9 +95,9 @@ enum PlayCommand {
 
     private static func write(_ text: String, to path: String) throws(UsageError) {
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try OutputWriter.write(text, to: path, as: .junit)
         } catch {
-            throw UsageError(message: "--junit: cannot write \(path) (\(error.failureDescription))")
+            throw UsageError(message: "--junit: cannot write \(path) (\(error))")
         }
     }
 

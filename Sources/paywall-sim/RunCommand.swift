@@ -88,7 +88,7 @@ enum RunCommand {
         for message in recordings.messages + world.problems {
             printError(message)
         }
-        return code
+        return code == ExitCode.ok && recordings.writeFailed ? ExitCode.badInput : code
     }
 
     /// `--walk FILE|DIR`: the scenarios, checked before the terminal opens; `--report FILE` where `s` writes.
@@ -103,7 +103,7 @@ enum RunCommand {
         let scenarios = try ScenarioArgument.load(path, option: "--walk")
         let report = options["--report"] ?? FileManager.default.currentDirectoryPath + "/walk-report.md"
         // Checked before the terminal opens: `s` wrote the report over any file of that name, a ledger too.
-        try OutputFile.check(report, option: "--report", ownOutput: OutputFile.isWalkReport)
+        try OutputFile.check(report, option: "--report", own: .walkReport)
         let resources = AppArgument.resources
         return WalkSession(
             scenarios: scenarios, resources: resources, reportPath: report,
@@ -143,6 +143,6 @@ enum RunCommand {
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.
     private static func checkRecordPath(_ path: String) throws(UsageError) {
-        try OutputFile.check(path, option: "--record", ownOutput: OutputFile.isRecording)
+        try OutputFile.check(path, option: "--record", own: .recording)
     }
 }

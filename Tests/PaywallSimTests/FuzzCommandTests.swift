@@ -34,7 +34,7 @@ import Testing
         #expect(result.stdout.contains("replay it: paywall-sim play \(path)"))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("defect unlock-on-purchased"))
-        #expect(text.hasSuffix("expect invariants\n"))
+        #expect(text.contains("expect invariants\n\n# paywall-sim seal "))
 
         let replay = try TestSupport.runBinary(["play", path])
         #expect(replay.code == 1)

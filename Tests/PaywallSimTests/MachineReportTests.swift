@@ -59,9 +59,57 @@ import Testing
         for options in [["--junit", path], ["--live", "--cast", path]] {
             let result = try TestSupport.runBinary(["play", path] + options)
             #expect(result.code == 2)
-            #expect(result.stderr.contains("\(path) exists and is not its output; name a new file"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("\(path) exists and is not its output as paywall-sim wrote it"),
+                "\(result.stderr)")
             #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
         }
+    }
+
+    /// Session 26: the report replaced a symbolic link (the file it pointed to never updated, its mode lost) and a
+    /// FIFO with regular files, and wrote over any XML whose root was `<testsuites`, a pytest report too, or its
+    /// own report edited by hand. Rerun, it writes over its own report as it wrote it.
+    @Test func aJUnitReportFollowsALinkWritesThroughAFIFOAndKeepsWhatIsNotItsOwn() throws {
+        let directory = try folder(["a.scenario": passing])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = "\(directory)/a.scenario"
+        let real = "\(directory)/real.xml"
+        #expect(try TestSupport.runBinary(["play", scenario, "--junit", real]).code == 0)
+        #expect(try TestSupport.runBinary(["play", scenario, "--junit", real]).code == 0)
+        #expect(chmod(real, 0o640) == 0)
+        #expect(symlink("real.xml", "\(directory)/link.xml") == 0)
+        let linked = try TestSupport.runBinary(["play", scenario, "--junit", "\(directory)/link.xml"])
+        #expect(linked.code == 0, "\(linked.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: "\(directory)/link.xml")
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int == 0o640)
+        #expect(try SurefireReport(data: Data(contentsOf: URL(fileURLWithPath: real))).parsed)
+
+        let edited = try String(contentsOfFile: real, encoding: .utf8) + "<!-- checked by hand -->\n"
+        let pytest =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"3\"><testsuite name=\"pytest\"/>"
+            + "</testsuites>\n"
+        for (name, text) in [("edited.xml", edited), ("pytest.xml", pytest)] {
+            let path = "\(directory)/\(name)"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try TestSupport.runBinary(["play", scenario, "--junit", path])
+            #expect(result.code == 2)
+            #expect(result.stderr.contains("\(path) exists and is not its output as paywall-sim wrote it"))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        }
+
+        let fifo = "\(directory)/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Thread {
+            let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()
+            try? data.write(to: URL(fileURLWithPath: "\(directory)/from-pipe.xml"))
+        }
+        reader.start()
+        #expect(try TestSupport.runBinary(["play", scenario, "--junit", fifo]).code == 0)
+        for _ in 0..<300 where !FileManager.default.fileExists(atPath: "\(directory)/from-pipe.xml") { usleep(10_000) }
+        #expect(try SurefireReport(data: Data(contentsOf: URL(fileURLWithPath: "\(directory)/from-pipe.xml"))).parsed)
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     }
 
     @Test func tapFollowsTheLineGrammarAndBailsOutOnAMalformedFile() throws {

@@ -207,7 +207,7 @@ import WhiteLabel
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try TestSupport.runBinary(["run", "--ephemeral", "--record", path])
         #expect(result.code == 2)
-        #expect(result.stderr.contains("--record: \(path) exists and is not its output; name a new file"))
+        #expect(result.stderr.contains("--record: \(path) exists and is not its output as paywall-sim wrote it"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 }
@@ -410,7 +410,7 @@ import WhiteLabel
             "run", "--walk", "\(TestSupport.packageRoot)/scenarios/purchase.scenario", "--report", path,
         ])
         #expect(result.code == 2)
-        #expect(result.stderr.contains("--report: \(path) exists and is not its output; name a new file"))
+        #expect(result.stderr.contains("--report: \(path) exists and is not its output as paywall-sim wrote it"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 
