@@ -37,14 +37,14 @@ struct TransactionInspectorTests {
         #expect(open.contains("═ Transactions ═"))
         #expect(open.contains("> 2000000000000001  com.dailynews.premium.monthly  active"))
         #expect(open.contains("anonymous"))
-        #expect(open.contains("anonymous anon-000  iphone"))
+        #expect(open.contains("anonymous anon-000001  iphone"))
         // The bar lists the keys that act on the selected row, and no others.
         #expect(open.hasSuffix(" ↑↓ move · R refund · V revoke · E expire · t/Esc close · ? keys · q quit"))
         // Lower-case letters move no money: only the capital does the control.
         press(.character("r"), &state, world)
         #expect(world.store.transactions(appleId: world.appleId).first?.revocationDate == nil)
         press(.character("R"), &state, world)
-        #expect(try frame(world, state).text.contains("com.dailynews.premium.monthly  refunded/revoked"))
+        #expect(try frame(world, state).text.contains("premium.monthly  refunded/revoked"))
         #expect(world.timeline.entries.contains { $0.text == "refund 2000000000000001" })
         press(.character("t"), &state, world)
         #expect(!(try frame(world, state).text.contains("Transactions ═")))
@@ -79,12 +79,12 @@ struct TransactionInspectorTests {
         #expect(detail.contains("com.dailynews.premium.monthly"))
         #expect(detail.contains("expires 2026-04-02 09:00"))
         #expect(detail.contains("auto-renew on"))
-        #expect(detail.contains("owner anonymous anon-000"))
+        #expect(detail.contains("owner anonymous anon-000001"))
         #expect(detail.contains("bought on iphone"))
         #expect(small[23] == " ↑↓ move · R refund · V revoke · E expire · t/Esc close · ? keys · q quit")
         let wider = try frame(world, state, size: TerminalSize(columns: 100, rows: 30)).lines
         #expect(wider[1].contains("OWNER") && wider[1].contains("DEVICE"))
-        #expect(wider[2].contains("active  2026-04-02  on     anonymous anon-000  iphone"))
+        #expect(wider[2].contains("active  2026-04-02  on     anonymous anon-000001  iphone"))
         // A longer state leaves the product less room: it gives up its leading parts, the plan stays readable.
         press(.character("R"), &state, world)
         let refunded = try frame(world, state, size: TerminalSize(columns: 80, rows: 24)).lines
