@@ -12,7 +12,8 @@ public enum AppEvent: Equatable, Sendable {
     case purchaseFinished(PurchaseOutcome)
     /// A purchase nobody on screen waited for ended (Ask to Buy approved later, an interrupted purchase
     /// resolved, a charge redelivered at launch): it closes the paywall or tells the reader what went wrong.
-    case purchaseCarriedOn(PurchaseOutcome, productId: String, transactionId: String?)
+    /// `freshCharge`: Apple charged for it while this launch observed, and it had not heard of it: news to tell.
+    case purchaseCarriedOn(PurchaseOutcome, productId: String, transactionId: String?, freshCharge: Bool = false)
     case fullContentLoaded(id: String, body: String)
     case fullContentFailed(id: String, message: String)
     case restoreFinished(RestoreOutcome)

@@ -95,7 +95,13 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// Shows `told`, or, with an alert up, shows it next (once: the same words twice in a row are one message).
+    /// A charge told takes off every alert still saying nothing was charged: a held payment charged while "You were
+    /// not charged" or "Waiting for approval" was up left the reader reading it over the unlocked article (session 26).
     public mutating func tell(_ told: Alert) {
+        if told.charge == .made {
+            alertsWaiting.removeAll { $0.charge == .nothing }
+            if alert?.charge == .nothing { dismissAlert() }
+        }
         guard let shown = alert else { return alert = told }
         if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
     }

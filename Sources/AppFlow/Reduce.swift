@@ -32,8 +32,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
         finishPurchase(outcome, &state)
-    case .purchaseCarriedOn(let outcome, _, _):
-        carryOn(outcome, &state)
+    case .purchaseCarriedOn(let outcome, let productId, _, let fresh):
+        carryOn(outcome, productId: productId, freshCharge: fresh, &state)
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):
@@ -67,7 +67,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.tell(
             Alert(
                 title: "Waiting for approval",
-                message: "A parent needs to approve the switch to \(title). It happens as soon as they do."))
+                message: "A parent needs to approve the switch to \(title). It happens as soon as they do.",
+                charge: .nothing))
     case .becameActive:
         effects.append(.becomeActive)
         // Back in the app on an article that failed to load: it is asked for again.
@@ -354,12 +355,21 @@ private func isPurchaseScreen(_ route: AppState.Route, _ gate: ParentalGate?) ->
 }
 
 /// A purchase that ended with nobody waiting on the paywall: success closes it (seed: the page closes
-/// after the server answers); anything else is said, so no charge is ever silent.
-private func carryOn(_ outcome: PurchaseOutcome, _ state: inout AppState) {
+/// after the server answers); anything else is said, so no charge is ever silent. A fresh charge is said even when it
+/// unlocked: the README's "the reader hears how it ended" (an interrupted purchase resolved later charged an upgrade
+/// with no word but the article unlocking, session 26).
+private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge: Bool, _ state: inout AppState) {
     switch outcome {
     case .purchased:
         if state.purchase == nil, case .paywall = state.route { pop(&state) }
         requireAccountIfNeeded(&state)
+        guard freshCharge else { break }
+        let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+        state.tell(
+            Alert(
+                title: "Purchase complete",
+                message: "The App Store charged this Apple ID for \(title). Your subscription is active.",
+                charge: .made))
     case .cancelled, .pending, .refused:
         break
     default:
@@ -403,8 +413,15 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     if let alert = purchaseAlert(outcome, signedIn: state.isSignedIn) { state.tell(alert) }
 }
 
-/// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must).
+/// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must). Each says what
+/// it says of a charge (`Alert.charge`), from the outcome.
 private func purchaseAlert(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
+    var alert = purchaseWords(outcome, signedIn: signedIn)
+    alert?.charge = outcome.saysCharged ? .made : outcome.saysNothingCharged ? .nothing : nil
+    return alert
+}
+
+private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
     switch outcome {
     case .purchased, .cancelled, .refused(.purchaseInProgress), .ownedByAnotherAccount(canMove: true):
         nil

@@ -115,15 +115,26 @@ public struct Badge: Equatable, Sendable {
 
 /// A message over any screen, dismissed with Enter or Esc.
 public struct Alert: Equatable, Sendable {
+    /// What an alert says of the reader's money, where it says anything.
+    public enum Charge: Equatable, Sendable {
+        /// Nothing was charged, or nothing yet ("You were not charged", "Waiting for approval").
+        case nothing
+        /// Apple charged the Apple ID.
+        case made
+    }
+
     public var title: String
     public var message: String
+    /// An alert saying a charge was made takes every one saying none was off the screen (`AppState.tell`).
+    public var charge: Charge? = nil
 
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]
 
-    public init(title: String, message: String) {
+    public init(title: String, message: String, charge: Charge? = nil) {
         self.title = title
         self.message = message
+        self.charge = charge
     }
 }
 

@@ -3,7 +3,10 @@ import Subscriptions
 
 /// Invariant 11, no silent charge: every new purchase charged to the Apple ID ends, once the paying
 /// phone's app runs and the world settled, in that phone holding the product's levels, or in a
-/// message the reader sees (an outcome told after the charge, or an alert on screen).
+/// message the reader sees (an outcome told after the charge, or an alert on screen). A charge made while the paying
+/// phone's app ran that no purchase on screen answered (a held payment settled, a plan changed outside the app) ends in
+/// a message even with the levels: the README's "the reader hears how it ended" (an interrupted purchase resolved
+/// later charged $59.99 with no word but the article unlocking, session 26).
 struct ChargeCheck {
     private struct Charge {
         let record: TransactionRecord
@@ -58,9 +61,14 @@ struct ChargeCheck {
         let record = charge.record
         let plan = context.planNow(of: record.productIdentifier, original: record.originalTransactionIdentifier)
         let levels = context.levels(of: plan) ?? []
-        if !levels.isEmpty, levels.isSubset(of: context.phoneLevels) { return nil }
+        let answeredOnScreen = world.readerOutcomes[charge.firstOutcome...].contains { outcome in
+            guard case .purchase = outcome.told else { return false }
+            return outcome.device == charge.device && !outcome.carriedOn && outcome.at >= record.purchaseDate
+        }
+        let accessSays = charge.launch == nil || answeredOnScreen
+        if accessSays, !levels.isEmpty, levels.isSubset(of: context.phoneLevels) { return nil }
         // The charge ended in access when the reader was told, and the reader's own act (a log-out) took it off since.
-        if !levels.isEmpty,
+        if accessSays, !levels.isEmpty,
             world.readerOutcomes.contains(where: {
                 $0.device == charge.device && $0.at >= record.purchaseDate && levels.isSubset(of: $0.levelsWhenTold)
             })
@@ -74,6 +82,11 @@ struct ChargeCheck {
             return nil
         }
         if world.screen.alert != nil { return nil }
+        // An alert told since the charge, which a step done without waiting for the world dismissed before it
+        // settled: the reader saw it.
+        if let told = world.device.lastAlertTold, told.launch == world.currentLaunch, told.at >= record.purchaseDate {
+            return nil
+        }
         let told = world.readerOutcomes[charge.firstOutcome...].contains { outcome in
             outcome.device == charge.device && outcome.at >= record.purchaseDate
                 && Self.saysSomethingWrong(outcome.told)
@@ -83,7 +96,7 @@ struct ChargeCheck {
             .noSilentCharge,
             "\(world.appleId) was charged for \(record.productIdentifier) (transaction \(record.transactionIdentifier)) "
                 + "but \(world.deviceName) holds \(WorldReading.list(context.phoneLevels)) and the reader was told nothing"
-        )
+                + (accessSays ? "" : " (no purchase on screen waited for it)"))
     }
 
     /// An outcome that tells the reader the purchase did not end in access: an error, that it waits, or

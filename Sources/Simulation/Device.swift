@@ -66,6 +66,9 @@ final class Device {
     private(set) var isRunning = true
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
     var launchNumber = 0
+    /// When the app last told the reader something in an alert (shown, or queued behind one up), and in which
+    /// launch: a message the reader saw even if a later step dismissed it before the world settled (invariant 11).
+    private(set) var lastAlertTold: (launch: Int, at: SimInstant)?
     private let kids: Bool
     /// Whether Apple's manage sheet on screen was opened through the parental gate.
     private var sheetGatePassed = false
@@ -127,11 +130,11 @@ final class Device {
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
         coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
-        coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction in
+        coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction, fresh in
             self?.dispatch(
                 .purchaseCarriedOn(
-                    outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier)
-            )
+                    outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier,
+                    freshCharge: fresh))
         }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
@@ -220,7 +223,11 @@ final class Device {
             }
             let landing = SubscribeLanding(pendingIn: state)
             let sheetFocus = SheetFocus(event, state)
+            let alertsBefore = [state.alert].compactMap { $0 } + state.alertsWaiting
             let effects = reduce(&state, event)
+            if ([state.alert].compactMap { $0 } + state.alertsWaiting).contains(where: { !alertsBefore.contains($0) }) {
+                lastAlertTold = (launchNumber, clock())
+            }
             if let sheetFocus {
                 // The app before session 26: the sheet opened on its first choice, Subscribe, Agree or the manage
                 // sheet's first button.
@@ -329,7 +336,7 @@ final class Device {
             productId = purchaseBegan?.productId
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
-        case .purchaseCarriedOn(let outcome, let product, let transactionId):
+        case .purchaseCarriedOn(let outcome, let product, let transactionId, _):
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
             let charged = transactionId.flatMap(queue.purchaseDate(ofTransaction:))

@@ -40,11 +40,14 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .paywallOffers:
             "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
         case .toldIsTrue:
-            "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves nothing"
+            "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
+                + "nothing, and \"not charged\" is not left on screen once the phone's payment is charged"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"
-        case .noSilentCharge: "no silent charge: a charge without access ends in a message the reader sees"
+        case .noSilentCharge:
+            "no silent charge: a charge without access, or one no purchase on screen waited for, ends in a message the "
+                + "reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall, a payment it confirmed at an "

@@ -47,6 +47,7 @@ public final class InvariantMonitor {
     private var consentDue: [String: SimInstant] = [:]
     private var priceEnds = PriceEndCheck()
     private var offerCharges = OfferChargeCheck()
+    private var shownAlerts = ShownAlertCheck()
 
     public init(world: World) {
         self.world = world
@@ -88,7 +89,8 @@ public final class InvariantMonitor {
             paid: world.paidSubscriptions, charged: world.chargedTransactions)
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
-            + told.check(context) + PayingCheck.violations(context, interruptedAt: interruptedAt)
+            + told.check(context) + shownAlerts.check(context)
+            + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)

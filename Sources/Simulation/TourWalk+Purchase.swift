@@ -86,7 +86,9 @@ extension TourWalk {
         backToFeed()
         world.approveAskToBuy()
         settle()
-        keep("A parent approved: the server checked the purchase and the feed shows the content open")
+        keep("A parent approved: the server checked the purchase, and the app tells of the charge over the feed")
+        world.send(.select)
+        settle()
     }
 
     /// The content bought, in full; account-required apps show it once the account exists.

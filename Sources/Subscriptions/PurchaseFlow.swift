@@ -216,7 +216,7 @@ extension SubscriptionCoordinator {
                 store.addPayment(productIdentifier: productId, offer: signed)
             case .failure(let failure):
                 log("the server did not sign offer \(winBack.id) (\(failure)): nothing is charged")
-                finishPurchase(.failed(message: "The offer could not be applied. Nothing was charged; try again."))
+                finishPurchase(.offerNotSigned)
             }
         }
     }
@@ -263,12 +263,12 @@ extension SubscriptionCoordinator {
                         // subscription ended, or the check failed) is told as any charge carried on, and the
                         // reader's purchase goes on to Apple as asked.
                         if outcome == .purchased || fresh { return finishPurchase(outcome) }
-                        onPurchaseCarriedOn(outcome, transaction)
+                        onPurchaseCarriedOn(outcome, transaction, fresh)
                         log("the earlier payment's check gave no access: paying as the reader asked")
                         return pay(joined.offer)
                     }
                     if defect == .silentApproval, outcome != .purchased { return }
-                    onPurchaseCarriedOn(outcome, transaction)
+                    onPurchaseCarriedOn(outcome, transaction, fresh)
                 }
             }
             activePurchase?.progress(.checkingWithServer)
@@ -289,7 +289,7 @@ extension SubscriptionCoordinator {
             store.finish(transaction)
             log("payment failed: \(reason)")
             if onScreen {
-                finishPurchase(.failed(message: "The App Store could not complete the payment. You were not charged."))
+                finishPurchase(.storeFailed)
             }
         }
     }

@@ -34,6 +34,36 @@ public enum PurchaseOutcome: Equatable, Sendable {
     case refused(PurchaseRefusal)
 }
 
+extension PurchaseOutcome {
+    /// Apple's sheet was confirmed and the App Store failed the payment (or interrupted it: StoreKit 1 reports that
+    /// as failed until it is resolved outside the app).
+    public static let storeFailed = PurchaseOutcome.failed(
+        message: "The App Store could not complete the payment. You were not charged.")
+    /// The server did not sign the promotional offer the paywall showed: no payment went to Apple.
+    public static let offerNotSigned = PurchaseOutcome.failed(
+        message: "The offer could not be applied. Nothing was charged; try again.")
+
+    /// Whether the reader is told nothing was charged, or nothing yet (a parent has to approve first): a held payment
+    /// Apple charges later makes it untrue.
+    public var saysNothingCharged: Bool {
+        switch self {
+        case .pending, .restoredInsteadOfCharging, .alreadySubscribedOnAppleId, .ownedByAnotherAccount(canMove: false),
+            Self.storeFailed, Self.offerNotSigned:
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether the reader is told Apple charged the Apple ID.
+    public var saysCharged: Bool {
+        switch self {
+        case .serverCheckFailed, .chargedForAnotherOwner: true
+        default: false
+        }
+    }
+}
+
 /// Why a purchase did not start.
 public enum PurchaseRefusal: Equatable, Sendable {
     case purchaseInProgress

@@ -46,8 +46,9 @@ public final class SubscriptionCoordinator {
     /// check, and to tell the check before paying that the receipt it sent may lack one.
     var carriedOnSeen = 0
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
-    /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it.
-    public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction) -> Void = { _, _ in }
+    /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it. `freshCharge`: Apple
+    /// charged for it while this launch observed, and this launch had not heard of it before.
+    public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction, _ freshCharge: Bool) -> Void = { _, _, _ in }
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once.

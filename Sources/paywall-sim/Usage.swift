@@ -147,7 +147,8 @@ enum Usage {
             "nothing to restore" only when nothing is paid for, and moving nothing; "your payment
             went through" only after a charge; no failure while access arrives; "another account", "held elsewhere",
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
-            charged" only with no charge; "Purchases are off" only while the phone cannot pay;
+            charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
+            phone's payment is charged; "Purchases are off" only while the phone cannot pay;
             "not active" never of a subscription just paid for whose levels the phone holds
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
@@ -155,7 +156,8 @@ enum Usage {
             reader is signed out only by logging out, or told the session ended when the server
             refused to renew it (its refresh token spent or expired, or an injected 401)
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
-            message (an error, a wait) the reader sees
+            message (an error, a wait) the reader sees; one no purchase on screen waited for (a held
+            payment settled while the app ran) ends in a message, access or not
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)
