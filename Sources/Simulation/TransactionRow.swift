@@ -8,7 +8,7 @@ public struct TransactionRow: Equatable, Sendable {
     /// The transaction id, or the held payment's handle (`ask-to-buy-2`).
     public let id: String
     public let product: String
-    /// "active", "past period", "refunded/revoked", "asks a parent"…
+    /// "active", "past period", "refunded/revoked", "asks a parent", "lapsed"…
     public let state: String
     public let expires: SimInstant?
     /// nil where it means nothing: a past period, a one-time purchase, a held payment.
@@ -21,7 +21,7 @@ public struct TransactionRow: Equatable, Sendable {
 }
 
 extension World {
-    /// The reader's held payments, then every transaction newest first: what the inspector lists.
+    /// The reader's held payments, its lapsed requests, then every transaction newest first: what the inspector lists.
     public var transactionRows: [TransactionRow] {
         let held = pendingPayments.map { payment in
             TransactionRow(
@@ -29,6 +29,13 @@ extension World {
                 state: payment.kind == .askToBuy ? "asks a parent" : "interrupted", expires: nil,
                 autoRenew: nil, owner: "—", device: deviceName(ofStoreDevice: payment.deviceId) ?? payment.deviceId,
                 controls: payment.kind == .askToBuy ? [.approve, .decline] : [.resolveInterrupted])
+        }
+        // A request no parent answered in time: listed, with nothing to press (`A` on it approved a lapsed request).
+        let lapsed = store.lapsedRequests.filter { $0.appleId == options.appleId }.reversed().map { request in
+            TransactionRow(
+                id: request.identifier, product: request.product.productIdentifier, state: "lapsed",
+                expires: request.lapsedAt, autoRenew: nil, owner: "—",
+                device: deviceName(ofStoreDevice: request.deviceId) ?? request.deviceId, controls: [])
         }
         let subscriptions = Dictionary(
             store.subscriptions(appleId: appleId).map { ($0.originalTransactionId, $0) },
@@ -40,7 +47,7 @@ extension World {
         let shared = store.familySharedTransactions(appleId: appleId).reversed().map { record in
             row(record, subscription: nil)
         }
-        return held + charged + shared
+        return held + lapsed + charged + shared
     }
 
     private func row(_ record: TransactionRecord, subscription: SubscriptionRecord?) -> TransactionRow {

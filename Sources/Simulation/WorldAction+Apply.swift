@@ -63,11 +63,11 @@ extension WorldAction {
         case .askToBuy(let on): world.askToBuy = on
         case .parentApprove:
             guard world.approveAskToBuy() else {
-                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: "none waits")
+                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: world.noneWaits)
             }
         case .parentDecline:
             guard world.declineAskToBuy() else {
-                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: "none waits")
+                throw WorldActionRefusal(expected: "a purchase waiting for a parent", actual: world.noneWaits)
             }
         case .background: world.timeline.log(.control, "app to background")
         case .foreground:
@@ -136,6 +136,9 @@ extension WorldAction {
         throws(WorldActionRefusal)
     {
         guard world.perform(control, on: id) else {
+            if control == .approve || control == .decline, let lapsed = world.lapseNote(id) {
+                throw WorldActionRefusal(expected: "\(id) to \(control.rawValue)", actual: lapsed)
+            }
             // The ids that would have worked, since held payments are numbered by the store.
             let held = world.pendingPayments.map(\.identifier)
             let waiting = held.isEmpty ? "" : " (waiting: \(held.joined(separator: ", ")))"

@@ -35,7 +35,7 @@ extension World {
     public func approveAskToBuy() -> Bool {
         timeline.log(.control, "parent approves")
         let settled = store.approveAskToBuy()
-        if !settled { timeline.log(.control, "no request waits for a parent") }
+        if !settled { timeline.log(.control, "no request waits for a parent" + (lapseNote().map { ": \($0)" } ?? "")) }
         return settled
     }
 
@@ -43,7 +43,7 @@ extension World {
     public func declineAskToBuy() -> Bool {
         timeline.log(.control, "parent declines")
         let settled = store.declineAskToBuy()
-        if !settled { timeline.log(.control, "no request waits for a parent") }
+        if !settled { timeline.log(.control, "no request waits for a parent" + (lapseNote().map { ": \($0)" } ?? "")) }
         return settled
     }
 
@@ -194,6 +194,13 @@ extension World {
 
     /// The Apple ID of the world's reader, who pays: every phone but a family member's is signed in with it.
     public var purchaserAppleId: String { options.appleId }
+
+    /// Why request `id` of the reader's Apple ID can no longer be answered, when it lapsed; without an id, its last
+    /// request's, since a parent with nothing to answer may be answering that one.
+    public func lapseNote(_ id: String? = nil) -> String? { store.lapseNote(id, appleId: options.appleId) }
+
+    /// A refusal's "actual" when no request waits for a parent.
+    var noneWaits: String { lapseNote().map { "none waits: \($0)" } ?? "none waits" }
 
     /// Payments of the reader's Apple ID held back for a parent or an action outside the app.
     public var pendingPayments: [PendingPayment] {

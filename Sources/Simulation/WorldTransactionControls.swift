@@ -51,6 +51,10 @@ extension World {
     public func answerAskToBuy(_ requestId: String, approve: Bool) -> Bool {
         timeline.log(.control, "parent \(approve ? "approves" : "declines") \(requestId)")
         guard pendingPayments.contains(where: { $0.identifier == requestId && $0.kind == .askToBuy }) else {
+            if let lapsed = lapseNote(requestId) {
+                timeline.log(.control, lapsed)
+                return false
+            }
             return refused(approve ? "approved" : "declined", requestId)
         }
         return approve ? store.approveAskToBuy(requestId) : store.declineAskToBuy(requestId)

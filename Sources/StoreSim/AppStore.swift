@@ -58,6 +58,8 @@ public final class AppStore {
     var billingIssueAppleIds: Set<String> = []
     /// Payments waiting for a parent or for an action outside the app, oldest first.
     var pendingPayments: [PendingPayment] = []
+    /// Ask to Buy requests that lapsed with no parent's answer (`AskToBuyLapse`), oldest first.
+    public internal(set) var lapsedRequests: [PendingPayment] = []
     var nextPendingNumber = 0
     /// Payments confirmed on Apple's sheet in this world: each one's number is what its charge names.
     var confirmedPayments = 0

@@ -27,6 +27,8 @@ public struct PendingPayment: Equatable, Sendable {
     var offerId: String? = nil
     /// The sheet's confirmation (`AppStore.confirmedPayments`) in this world, if it was here: what the charge names.
     var confirmation: Int? = nil
+    /// When an Ask to Buy request lapsed, no parent having answered within `AppStore.askToBuyLapse`.
+    public internal(set) var lapsedAt: SimInstant? = nil
 }
 
 extension AppStore {
@@ -74,6 +76,7 @@ extension AppStore {
         held.offerId = payment.offerId
         held.confirmation = payment.confirmation
         pendingPayments.append(held)
+        if held.kind == .askToBuy { scheduleLapse(of: held) }
         return held
     }
 
@@ -137,14 +140,22 @@ extension AppStore {
                 }
                 continue
             }
-            guard !pendingPayments.contains(where: { $0.heldId == payment.id }) else { continue }
+            guard !pendingPayments.contains(where: { $0.heldId == payment.id }),
+                !lapsedRequests.contains(where: { $0.heldId == payment.id })
+            else { continue }
             var pending = PendingPayment(
                 identifier: "\(kind.rawValue)-\(payment.id)", kind: kind, appleId: payment.appleId,
                 deviceId: payment.deviceId, product: product, paymentNumber: payment.paymentNumber,
                 requestDate: payment.requested, appAccountToken: payment.appAccountToken)
             pending.heldId = payment.id
             pending.offerId = payment.offerId
+            pending.lapsedAt = payment.lapsed
+            guard pending.lapsedAt == nil else {
+                lapsedRequests.append(pending)
+                continue
+            }
             pendingPayments.append(pending)
+            if kind == .askToBuy { scheduleLapse(of: pending) }
         }
         for case let queue? in queues.values.map(\.queue) { numberPastHeldPayments(queue) }
     }

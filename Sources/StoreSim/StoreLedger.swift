@@ -238,6 +238,11 @@ final class StoreLedger {
         """
         ALTER TABLE held_payments ADD COLUMN offer_id TEXT
         """,
+        // When an Ask to Buy request lapsed, no parent having answered within 24 hours: kept, so a parent's late answer
+        // is refused with the reason across runs too (approved 400 days later, it was charged, session 26).
+        """
+        ALTER TABLE held_payments ADD COLUMN lapsed_ms INTEGER
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -252,6 +257,8 @@ final class StoreLedger {
         var appAccountToken: String? = nil
         /// The promotional offer confirmed with it (`AppliedOffer.key`), if any.
         var offerId: String? = nil
+        /// When the request lapsed with no parent's answer: nothing is held any more, it is kept to say so.
+        var lapsed: SimInstant? = nil
     }
 
     func hold(
@@ -276,10 +283,16 @@ final class StoreLedger {
         try database.run("DELETE FROM held_payments WHERE id = ?", [.integer(id)])
     }
 
+    func lapse(_ id: Int64, at time: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE held_payments SET lapsed_ms = ? WHERE id = ?", [.integer(time.milliseconds), .integer(id)])
+    }
+
     func heldPayments() throws(DatabaseError) -> [HeldPayment] {
         try database.query(
             """
-            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token, offer_id
+            SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token, offer_id,
+                lapsed_ms
             FROM held_payments ORDER BY id
             """
         ).map { row in
@@ -287,7 +300,7 @@ final class StoreLedger {
                 id: row[0].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
                 deviceId: row[3].string ?? "", productId: row[4].string ?? "", paymentNumber: Int(row[5].int ?? 0),
                 requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string,
-                offerId: row[8].string)
+                offerId: row[8].string, lapsed: row[9].int.map(SimInstant.init(milliseconds:)))
         }
     }
 

@@ -196,6 +196,61 @@ import Testing
         #expect(second.screen.alert == nil)
     }
 
+    /// An Ask to Buy request lapses 24 hours after it was asked, on the clock of whichever run is open then, and stays
+    /// lapsed in the runs after: a parent's late approval is refused with the reason, and nothing is charged (an
+    /// approval 400 days later was charged, session 26).
+    @Test func anAskToBuyRequestLapsesInALaterRunAndStaysLapsed() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try launched(directory)
+        first?.askToBuy = true
+        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: first)
+        let request = try #require(first?.pendingPayments.first)
+        first?.travel(by: .hours(20))
+        first = nil
+
+        var second: World? = try launched(directory)
+        #expect(second?.pendingPayments.map(\.identifier) == [request.identifier])
+        second?.travel(by: .hours(5))
+        #expect(second?.pendingPayments.isEmpty == true)
+        #expect(
+            second?.timeline.entries.contains { $0.text.hasPrefix("ask to buy request \(request.identifier) lapsed") }
+                == true)
+        second = nil
+
+        let third = try launched(directory)
+        #expect(third.pendingPayments.isEmpty)
+        #expect(third.transactionRows.first { $0.id == request.identifier }?.state == "lapsed")
+        #expect(third.transactionRows.first { $0.id == request.identifier }?.controls == [])
+        #expect(throws: WorldActionRefusal.self) {
+            try WorldAction.transaction(.approve, request.identifier).apply(to: third)
+        }
+        #expect(throws: WorldActionRefusal.self) { try WorldAction.parentApprove.apply(to: third) }
+        #expect(third.lapseNote(request.identifier)?.contains("can no longer be approved") == true)
+        third.scheduler.runUntilIdle()
+        #expect(third.charges == 0)
+    }
+
+    /// A request whose 24 hours ran out while no run was open lapses as the folder reopens, at the instant it was due.
+    @Test func anAskToBuyRequestPastItsHoursLapsesAsTheFolderReopens() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try launched(directory)
+        first?.askToBuy = true
+        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: first)
+        let request = try #require(first?.pendingPayments.first)
+        first = nil
+        let later = request.requestDate + .days(3)
+        try "\(later.milliseconds)".write(toFile: directory + "/clock", atomically: true, encoding: .utf8)
+
+        let second = try launched(directory)
+        #expect(second.pendingPayments.isEmpty)
+        let due = request.requestDate + .hours(24)
+        #expect(second.store.lapsedRequests.first?.lapsedAt == due)
+        #expect(!second.approveAskToBuy())
+        #expect(second.charges == 0)
+    }
+
     @Test func aNewPhoneInALaterRunIsNeverOneAnEarlierRunLeftOnDisk() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
