@@ -481,6 +481,12 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(title: "Not available", message: "This offer cannot be bought right now.")
     case .refused(.parentalGateRequired):
         Alert(title: "Ask a grown-up", message: "A grown-up needs to answer the question first.")
+    case .refused(.approvalPending):
+        Alert(
+            title: "Waiting for approval",
+            message:
+                "A request for this subscription already waits for a parent's approval: it goes through as soon as they "
+                + "approve it, so nothing more is asked now.")
     case .refused(.termsChanged):
         Alert(
             title: "The offer changed",

@@ -14,6 +14,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
 
     var canMakePayments: Bool { queue.canMakePayments }
     var appReceipt: String? { queue.appReceipt }
+    var productsAwaitingApproval: [String] { queue.productsAwaitingApproval }
 
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void) {
         queue.startObserving { observer(Self.transaction($0)) }

@@ -22,9 +22,14 @@ public final class PaymentQueue {
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
-    /// Payments added and not yet purchased, failed or deferred: more than one means the app let a
-    /// second payment start while one was running.
-    public private(set) var paymentsInFlight: Set<Int> = []
+    /// Payments added and not yet purchased, failed or deferred, each with its product: more than one means the app
+    /// let a second payment start while one was running.
+    public private(set) var paymentsInFlight: [Int: String] = [:]
+    /// The products of this Apple ID's Ask to Buy requests waiting for a parent, whichever of its phones asked (the
+    /// manage sheet's switches too): Apple holds them for the Apple ID until the parent answers or they lapse.
+    public var productsAwaitingApproval: [String] {
+        store.pendingAskToBuy.filter { $0.appleId == appleId }.map(\.product.productIdentifier)
+    }
     /// Receipt refresh requests this app process sent that have not answered yet.
     private var refreshesRunning = 0
 
@@ -222,7 +227,7 @@ public final class PaymentQueue {
     public func add(productIdentifier: String, discount: PaymentDiscount? = nil, appAccountToken: String = "") {
         paymentCount += 1
         let number = paymentCount
-        paymentsInFlight.insert(number)
+        paymentsInFlight[number] = productIdentifier
         store.log(
             "payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")",
             event: .paymentAdded(productId: productIdentifier, deviceId: deviceId, receipt: heldReceipt))
@@ -460,7 +465,7 @@ public final class PaymentQueue {
             store.log(
                 "observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
                 event: cancelled ? .paymentCancelled(productId: transaction.productIdentifier) : nil)
-            if transaction.state != .purchasing { paymentsInFlight.remove(transaction.paymentNumber) }
+            if transaction.state != .purchasing { paymentsInFlight[transaction.paymentNumber] = nil }
             // The app may have been restarted since: the phone's live queue hears it, as the new process's
             // observer does in StoreKit. With no app running it stays unfinished until the next launch.
             let live = store.queues[deviceId]?.queue ?? self

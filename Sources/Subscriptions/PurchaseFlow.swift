@@ -24,6 +24,12 @@ extension SubscriptionCoordinator {
             return completion(.refused(.paymentsNotAllowed))
         }
         guard let offer = catalog.offer(offerId) else { return completion(.refused(.offerUnavailable)) }
+        // Before the gate: a child who just watched the grown-up answer it was asked again, Apple's sheet sent a second
+        // request, and the parent's two approvals changed the plan in silence (session 26).
+        guard !awaitsApproval(offer) || defect == .secondPayment else {
+            log("purchase refused: a request for this subscription waits for a parent's approval")
+            return completion(.refused(.approvalPending))
+        }
         guard !requiresParentalGate || parentalGatePassed || defect == .skipParentalGate || !canPay else {
             log("purchase waits for the parental gate")
             return completion(.refused(.parentalGateRequired))
@@ -151,10 +157,31 @@ extension SubscriptionCoordinator {
             finishPurchase(.refused(.paymentsNotAllowed))
             return false
         }
+        // Another phone of the Apple ID may have asked a parent meanwhile.
+        guard !awaitsApproval(offer) || defect == .secondPayment else {
+            log("purchase refused: a request for this subscription waits for a parent's approval")
+            finishPurchase(.refused(.approvalPending))
+            return false
+        }
         guard requiresParentalGate, activePurchase?.gatePassed != true, defect != .skipParentalGate else { return true }
         log("purchase waits for the parental gate")
         finishPurchase(.refused(.parentalGateRequired))
         return false
+    }
+
+    /// Whether a request of the Apple ID for a plan of `offer`'s group waits for a parent: seed 000's table keeps it open
+    /// ("the request stays open") and refuses a second payment while one runs. A waiting product the store does not
+    /// sell here (asked in another storefront) is taken as of the group, as `sameGroup` takes one: better to refuse
+    /// than to charge twice (fuzz seed 1, session 1515: a yearly request asked in the USA, the monthly plan bought in
+    /// France).
+    private func awaitsApproval(_ offer: Offer) -> Bool {
+        let group = offer.product.subscriptionGroupIdentifier
+        return store.productsAwaitingApproval.contains { productId in
+            guard productId != offer.productId else { return true }
+            guard let group else { return false }
+            guard let waiting = store.currentProduct(productId) else { return true }
+            return waiting.subscriptionGroupIdentifier == group
+        }
     }
 
     /// Whether a product the receipt holds replaces `offer` (one group: Apple charges for one at a time).

@@ -47,8 +47,8 @@ extension PurchaseOutcome {
     /// Apple charges later makes it untrue.
     public var saysNothingCharged: Bool {
         switch self {
-        case .pending, .restoredInsteadOfCharging, .alreadySubscribedOnAppleId, .ownedByAnotherAccount(canMove: false),
-            Self.storeFailed, Self.offerNotSigned:
+        case .pending, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
+            .ownedByAnotherAccount(canMove: false), Self.storeFailed, Self.offerNotSigned:
             true
         default:
             false
@@ -75,6 +75,9 @@ public enum PurchaseRefusal: Equatable, Sendable {
     /// The paywall promised a free trial Apple's sheet would not give (or the other way round): the
     /// paywall is corrected and the reader chooses again, so the two never disagree.
     case termsChanged
+    /// A request of this Apple ID for a plan of the offer's group waits for a parent (Ask to Buy): seed 000's "the
+    /// request stays open", and a second payment is refused while one runs. No gate, no sheet, no second request.
+    case approvalPending
 }
 
 /// Where a running purchase is, for the spinner.

@@ -161,4 +161,7 @@ public protocol StoreAdapter: AnyObject {
     func showPriceConsentIfNeeded()
     /// Asks the store to deliver every past purchase again as `restored`; `error` is nil on success.
     func restoreCompletedTransactions(completion: @escaping (_ error: String?) -> Void)
+    /// The products of the Apple ID's Ask to Buy requests still waiting for a parent: StoreKit's queue keeps a deferred
+    /// transaction until the parent answers (`SKPaymentQueue.transactions`), and forgets one whose request lapsed.
+    var productsAwaitingApproval: [String] { get }
 }
