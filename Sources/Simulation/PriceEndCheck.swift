@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SimKernel
 
 /// Invariant 20, its second half: a subscriber pays a raised price only after agreeing to it, and loses the
@@ -15,6 +16,10 @@ struct PriceEndCheck {
     /// The plan each subscription renews as and the regular price agreed for it; unknown for one chosen before the
     /// monitor started watching (nothing is judged of it).
     private var agreed: [String: (productId: String, price: StorePrice)] = [:]
+    /// The highest price ever agreed for each subscription's plan in each storefront (`ORIGINAL|STOREFRONT|PRODUCT`):
+    /// a consent once given stands there, as the App Store keeps it, though the plan be chosen again at a lower price
+    /// (a held payment settled at the price before a raise the subscriber had agreed to, long fuzz seed 1077).
+    private var highest: [String: Decimal] = [:]
     /// Each product raised, by storefront (`PRODUCT|STOREFRONT`).
     private var raised: Set<String> = []
 
@@ -23,11 +28,14 @@ struct PriceEndCheck {
         switch event {
         case .renewalProductChosen(let original, let productId, let price):
             agreed[original] = (productId, price)
+            let key = "\(original)|\(price.storefront)|\(productId)"
+            highest[key] = max(highest[key] ?? price.amount, price.amount)
         case .priceRaised(let productId, let storefront):
             raised.insert("\(productId)|\(storefront)")
         case .renewalCharged(let original, let productId, let price, offer: false) where judging:
             guard let deal = agreed[original], deal.productId == productId,
-                deal.price.storefront == price.storefront, price.amount > deal.price.amount
+                deal.price.storefront == price.storefront, price.amount > deal.price.amount,
+                price.amount > highest["\(original)|\(price.storefront)|\(productId)"] ?? 0
             else { return nil }
             return InvariantViolation(
                 .priceConsentAsked,
