@@ -63,7 +63,8 @@ public enum WorldEvent: Hashable, Sendable {
     /// once (an upgrade): a payment started from that phone, as `paymentAdded` is, though not through its queue.
     case sheetSwitchCharges(productId: String, deviceId: String)
     /// App Store Connect raised the price of `productId` in the storefront `storefront` (or asked consent to a raise).
-    case priceRaised(productId: String, storefront: String)
+    /// `unraised`: the product's price there before any raise (the catalog's), nil when the store cannot say.
+    case priceRaised(productId: String, storefront: String, unraised: StorePrice?)
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId` at `price` now, for a raised
     /// price not agreed to (EXPIRED/PRICE_INCREASE). `offerDue`: the period it did not renew into was an offer's.
     case endedForPrice(originalTransactionId: String, productId: String, price: StorePrice?, offerDue: Bool)

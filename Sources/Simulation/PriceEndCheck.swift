@@ -20,8 +20,9 @@ struct PriceEndCheck {
     /// a consent once given stands there, as the App Store keeps it, though the plan be chosen again at a lower price
     /// (a held payment settled at the price before a raise the subscriber had agreed to, long fuzz seed 1077).
     private var highest: [String: Decimal] = [:]
-    /// Each product raised, by storefront (`PRODUCT|STOREFRONT`).
+    /// Each product raised, by storefront (`PRODUCT|STOREFRONT`), and its price there before any raise.
     private var raised: Set<String> = []
+    private var unraised: [String: Decimal] = [:]
 
     /// Reads one of the store's events; a violation when `event` charges or ends against the price agreed.
     mutating func read(_ event: WorldEvent, judging: Bool) -> InvariantViolation? {
@@ -30,9 +31,19 @@ struct PriceEndCheck {
             agreed[original] = (productId, price)
             let key = "\(original)|\(price.storefront)|\(productId)"
             highest[key] = max(highest[key] ?? price.amount, price.amount)
-        case .priceRaised(let productId, let storefront):
+        case .priceRaised(let productId, let storefront, let before):
             raised.insert("\(productId)|\(storefront)")
+            if let before, unraised["\(productId)|\(storefront)"] == nil {
+                unraised["\(productId)|\(storefront)"] = before.amount
+            }
         case .renewalCharged(let original, let productId, let price, offer: false) where judging:
+            if let abroad = Self.unagreedAbroad(
+                original, productId, price, deal: agreed[original],
+                agreedThere: highest["\(original)|\(price.storefront)|\(productId)"],
+                before: unraised["\(productId)|\(price.storefront)"])
+            {
+                return abroad
+            }
             guard let deal = agreed[original], deal.productId == productId,
                 deal.price.storefront == price.storefront, price.amount > deal.price.amount,
                 price.amount > highest["\(original)|\(price.storefront)|\(productId)"] ?? 0
@@ -72,5 +83,21 @@ struct PriceEndCheck {
             break
         }
         return nil
+    }
+
+    /// A renewal in a storefront other than the one the plan was chosen in, above the price the plan sold at there
+    /// before any raise and above any price agreed there: a raise there charged unasked (a yearly plan paid in dollars
+    /// renewed at a raised price in pounds, long fuzz seed 1037, while the check compared only one storefront).
+    private static func unagreedAbroad(
+        _ original: String, _ productId: String, _ price: StorePrice,
+        deal: (productId: String, price: StorePrice)?, agreedThere: Decimal?, before: Decimal?
+    ) -> InvariantViolation? {
+        guard let deal, deal.productId == productId, deal.price.storefront != price.storefront, let before,
+            price.amount > max(before, agreedThere ?? before)
+        else { return nil }
+        return InvariantViolation(
+            .priceConsentAsked,
+            "Apple renewed \(original) as \(productId) at \(price.amount) in \(price.storefront), where it sold at "
+                + "\(before) before any raise and the subscriber agreed to no more")
     }
 }

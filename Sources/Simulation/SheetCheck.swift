@@ -79,7 +79,7 @@ extension World {
             case .productsReturned(phone, let ids, _, let pricedAt) where ids.contains(productId) && priced == nil:
                 priced = pricedAt
             case .becameActive(phone, _) where active == nil: active = recorded.time
-            case .priceRaised(productId, storefront) where raised == nil: raised = recorded.time
+            case .priceRaised(productId, storefront, _) where raised == nil: raised = recorded.time
             default: continue
             }
         }

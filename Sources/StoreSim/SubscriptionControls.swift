@@ -100,7 +100,11 @@ extension AppStore {
         // with or without a new price set in App Store Connect.
         log(
             "consent to a raised price of \(productIdentifier) requested",
-            event: .priceRaised(productId: productIdentifier, storefront: storefront.countryCode))
+            event: .priceRaised(
+                productId: productIdentifier, storefront: storefront.countryCode,
+                unraised: catalog.spec(for: productIdentifier).flatMap {
+                    Catalog.product($0, storefront: storefront, locale: locale)
+                }.map { StorePrice($0.price, in: storefront.countryCode) }))
         // A subscription in billing retry too: Apple may still renew it, and only at a price agreed to.
         // Not of a subscriber who agreed here to the price it sells at now (Xcode's request, with no new price, asked
         // again one who had, and the subscription ended for the price it agreed to, long fuzz seed 967).
