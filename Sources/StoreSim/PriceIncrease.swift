@@ -55,7 +55,9 @@ extension AppStore {
                 continue
             }
             if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
-                guard subscription.priceIncreaseStatus == nil, subscription.autoRenew else { continue }
+                // Not agreed here (just above): asked, whether nothing waited or a consent given in another storefront
+                // did (agreed to in Britain, it renewed at the raised USA price unasked, long fuzz seed 1030).
+                guard subscription.priceIncreaseStatus != 0, subscription.autoRenew else { continue }
                 // What it pays for the plan it renews as: a yearly plan's price says nothing of the monthly plan it
                 // changes to at its renewal (long fuzz seed 1062).
                 let latest =
