@@ -43,7 +43,10 @@ extension AppStore {
         }
         let record = try purchase(
             product, appleId: appleId, deviceId: deviceId, appAccountToken: terms.appAccountToken, offer: offer)
-        recordCharge(of: terms.confirmation, record)
+        // A plan change set for the renewal answers with the running subscription's transaction, another product's,
+        // which may have been charged in this same instant (a code redeemed meanwhile, long fuzz seed 1066): not this
+        // payment's charge.
+        if record.productIdentifier == product.productIdentifier { recordCharge(of: terms.confirmation, record) }
         return record
     }
 
