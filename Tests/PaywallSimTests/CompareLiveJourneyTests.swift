@@ -9,12 +9,7 @@ struct CompareLiveJourneyTests {
             ["compare", CompareTests.finishTradeOff, "--live"], width: 120, height: 40)
         tmux.waitFor("═ finish=after ═")
         // The trade-off's setup fails the first server check; the reader buys the monthly plan in both worlds.
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
+        try tmux.openSheet(offerDowns: 1)
         // Subscribe, above Cancel, where Apple's sheet opens.
         try tmux.send("Up", "Enter")
         tmux.waitFor("could not be confirmed")

@@ -2,7 +2,9 @@ import AppFlow
 import Foundation
 import Signing
 import SimKernel
+import StoreSim
 import Testing
+import WhiteLabel
 
 @testable import Simulation
 
@@ -45,19 +47,28 @@ import Testing
         #expect(reopened.askToBuy == setTo)
     }
 
+    /// A run that launches, makes a new phone, and ends with "iphone-2" on screen.
+    private static func leaveOnIphone2(_ config: DemoConfig, _ options: WorldOptions) throws {
+        let first = try World(config: config, options: options)
+        first.launch()
+        try first.newDevice(named: "iphone-2")
+    }
+
+    /// A world on `directory` as `run` opens it: on the phone its last run left on screen.
+    private static func reopening(_ directory: String) -> WorldOptions {
+        var options = WorldOptions(latency: .fast, stateDirectory: directory)
+        options.reopensLastPhone = true
+        return options
+    }
+
     /// `run` reopens a folder on the phone its last run left on screen, a family member's signed into the member's
     /// Apple ID; it opened on "iphone" (session 26). A world not asked to reopen it opens on its own phone.
     @Test func aReopenedFolderComesBackOnThePhoneLastUsed() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = try TestSupport.demoConfig()
-        var options = WorldOptions(latency: .fast, stateDirectory: directory)
-        options.reopensLastPhone = true
-        do {
-            let first = try World(config: config, options: options)
-            first.launch()
-            try first.newDevice(named: "iphone-2")
-        }
+        let options = Self.reopening(directory)
+        try Self.leaveOnIphone2(config, options)
         let second = try World(config: config, options: options)
         #expect(second.deviceName == "iphone-2")
         #expect(second.timeline.text.contains("the app reopens on iphone-2, the phone the last run left on screen"))
@@ -76,12 +87,8 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = try TestSupport.demoConfig()
-        var options = WorldOptions(latency: .fast, stateDirectory: directory)
-        options.reopensLastPhone = true
-        do {
-            let first = try World(config: config, options: options)
-            try first.newDevice(named: "iphone-2")
-        }
+        let options = Self.reopening(directory)
+        try Self.leaveOnIphone2(config, options)
         if record == "folder" {
             try FileManager.default.removeItem(atPath: "\(directory)/phone")
             try FileManager.default.createDirectory(atPath: "\(directory)/phone", withIntermediateDirectories: false)
@@ -199,6 +206,14 @@ import Testing
         #expect(second.screen.alert == nil)
     }
 
+    /// The monthly plan bought with Ask to Buy on: the request that waits for a parent. (The world is not kept: the
+    /// caller lets it go to end the run.)
+    private func askToBuyRequest(on world: World?) throws -> PendingPayment {
+        world?.askToBuy = true
+        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: world)
+        return try #require(world?.pendingPayments.first)
+    }
+
     /// An Ask to Buy request lapses 24 hours after it was asked, on the clock of whichever run is open then, and stays
     /// lapsed in the runs after: a parent's late approval is refused with the reason, and nothing is charged (an
     /// approval 400 days later was charged, session 26).
@@ -206,9 +221,7 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var first: World? = try launched(directory)
-        first?.askToBuy = true
-        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: first)
-        let request = try #require(first?.pendingPayments.first)
+        let request = try askToBuyRequest(on: first)
         first?.travel(by: .hours(20))
         first = nil
 
@@ -239,9 +252,7 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var first: World? = try launched(directory)
-        first?.askToBuy = true
-        try perform([.openPaywall, .selectOffer("premium-monthly"), .confirmPayment], on: first)
-        let request = try #require(first?.pendingPayments.first)
+        let request = try askToBuyRequest(on: first)
         first = nil
         let later = request.requestDate + .days(3)
         try "\(later.milliseconds)".write(toFile: directory + "/clock", atomically: true, encoding: .utf8)

@@ -154,21 +154,28 @@ final class TmuxSession {
 
 /// The reader's usual way through daily-news, as key presses that wait for what each one brings.
 extension TmuxSession {
-    /// From the feed to Apple's sheet: the first locked article, Subscribe, then the offer `offerDowns`
-    /// rows below the first (the yearly plan is first, the monthly one second).
-    func openSheet(offerDowns: Int) throws {
-        try send("Down", "Enter")
+    /// From the feed to the paywall: the locked article `articleDowns` rows below the highlight (the first locked
+    /// one from the top of the feed), then its Subscribe.
+    func openPaywall(articleDowns: Int = 1) throws {
+        for _ in 0..<articleDowns { try send("Down") }
+        try send("Enter")
         waitFor("Subscribe to read the full article.")
         try send("Enter")
         waitFor("Premium Monthly: $4.99 per month")
+    }
+
+    /// On to Apple's sheet: the offer `offerDowns` rows below the first (the yearly plan is first, the monthly one
+    /// second).
+    func openSheet(offerDowns: Int, articleDowns: Int = 1) throws {
+        try openPaywall(articleDowns: articleDowns)
         for _ in 0..<offerDowns { try send("Down") }
         try send("Enter")
         waitFor("Apple ID: reader@icloud.test")
     }
 
     /// Buys that offer and waits for the unlocked article: the sheet opens on Cancel, Subscribe is above it.
-    func buy(offerDowns: Int) throws {
-        try openSheet(offerDowns: offerDowns)
+    func buy(offerDowns: Int, articleDowns: Int = 1) throws {
+        try openSheet(offerDowns: offerDowns, articleDowns: articleDowns)
         try send("Up", "Enter")
         waitFor("fourteen hours, three countries")
     }
@@ -210,10 +217,7 @@ struct TerminalJourneyTests {
     @Test func aDoubleEnterOnAnOfferOrOnManageChangesNothing() throws {
         let tmux = try TmuxSession(["--ephemeral", "--latency", "none"])
         tmux.waitFor("Weekend market report")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
+        try tmux.openPaywall()
         try tmux.send("Down")
         try tmux.send("Enter", "Enter")
         // The timeline says the sheet came up. The second Enter was dropped as it was painted (the sheet stays up:
@@ -225,15 +229,8 @@ struct TerminalJourneyTests {
         // Bought deliberately, then "Enter Enter" on Manage: the sheet comes up on Done, auto-renew stays on.
         try tmux.send("Escape", "Escape")
         tmux.waitFor("Independent news, every morning")
-        // The feed's highlight is still on the article; its Subscribe, the monthly plan, Subscribe above Cancel.
-        try tmux.send("Enter")
-        tmux.waitFor("Subscribe to read the full article.")
-        try tmux.send("Enter")
-        tmux.waitFor("Premium Monthly: $4.99 per month")
-        try tmux.send("Down", "Enter")
-        tmux.waitFor("Apple ID: reader@icloud.test")
-        try tmux.send("Up", "Enter")
-        tmux.waitFor("fourteen hours, three countries")
+        // The feed's highlight is still on the article.
+        try tmux.buy(offerDowns: 1, articleDowns: 0)
         try tmux.send("Escape")
         tmux.waitFor("Independent news, every morning")
         try tmux.send("Down", "Down", "Down", "Down", "Enter")
