@@ -518,5 +518,8 @@ extension SubscriptionCoordinator {
         guard let purchase = activePurchase else { return }
         activePurchase = nil
         purchase.completion(outcome)
+        let waiting = afterPurchase
+        afterPurchase = []
+        for next in waiting { next() }
     }
 }

@@ -54,18 +54,11 @@ extension SubscriptionCoordinator {
             restoreInFlight = false
             completion(outcome)
         }
-        // A charge Apple delivered while the restore ran (its sheet confirmed just before Restore was tapped) is in
-        // neither receipt asked about: "nothing to restore" over the article it had just unlocked (session 26). The
-        // receipt now on the phone lists it: asked once more.
         let heardAtStart = heardOf.count
         let done = { [self] (outcome: RestoreOutcome) in
-            guard [.nothingToRestore, .nothingValidToRestore].contains(outcome), heardOf.count > heardAtStart,
-                let receipt = store.appReceipt
-            else { return finished(outcome) }
-            log("restore: Apple delivered a transaction while it ran; asking again with the receipt now on the phone")
-            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
-                finished(again == .nothingToRestore ? outcome : again)
-            }
+            restoreEnded(
+                outcome, heardAtStart: heardAtStart, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper,
+                finished: finished)
         }
         receipts.receipt { [self] receipt in
             restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { [self] outcome in
@@ -81,6 +74,31 @@ extension SubscriptionCoordinator {
                     }
                 }
             }
+        }
+    }
+
+    /// "Nothing to restore" is checked against what Apple may be charging meanwhile. A charge Apple delivered while
+    /// the restore ran (its sheet confirmed just before Restore was tapped) is in neither receipt asked about:
+    /// "nothing to restore" over the article it had just unlocked (session 26). The receipt now on the phone lists
+    /// it: asked once more. A payment of this phone still with Apple may be such a charge, delivered a moment after
+    /// the server's answer (fuzz seed 3996): the restore waits for its end first.
+    private func restoreEnded(
+        _ outcome: RestoreOutcome, heardAtStart: Int, confirmMoveFromAccount: Bool, tapper: String?,
+        finished: @escaping (RestoreOutcome) -> Void
+    ) {
+        guard [.nothingToRestore, .nothingValidToRestore].contains(outcome) else { return finished(outcome) }
+        if activePurchase?.handedOver == true {
+            log("restore: a payment of this phone is with Apple; the restore waits for its end")
+            return afterPurchase.append { [self] in
+                restoreEnded(
+                    outcome, heardAtStart: heardAtStart, confirmMoveFromAccount: confirmMoveFromAccount,
+                    tapper: tapper, finished: finished)
+            }
+        }
+        guard heardOf.count > heardAtStart, let receipt = store.appReceipt else { return finished(outcome) }
+        log("restore: Apple delivered a transaction while it ran; asking again with the receipt now on the phone")
+        restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
+            finished(again == .nothingToRestore ? outcome : again)
         }
     }
 

@@ -38,6 +38,8 @@ public final class SubscriptionCoordinator {
     let receipts: ReceiptRefresh
     var accessListeners: [(AccessSnapshot) -> Void] = []
     var activePurchase: ActivePurchase?
+    /// Run once the purchase on screen ends: a restore whose answer came while Apple still had its payment.
+    var afterPurchase: [() -> Void] = []
     /// The serial of the last purchase started (`ActivePurchase.serial`).
     var purchasesStarted = 0
     /// Charges nobody on screen waited for, while the server checks them (`CarriedOnCheck`).
