@@ -373,7 +373,7 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
     case .cancelled, .pending, .refused:
         break
     default:
-        if let alert = purchaseAlert(outcome, signedIn: state.isSignedIn) { state.tell(alert) }
+        if let alert = purchaseAlert(outcome, of: productId, signedIn: state.isSignedIn) { state.tell(alert) }
         if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.heldElsewhere), &state) }
     }
 }
@@ -410,14 +410,16 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     default:
         break
     }
-    if let alert = purchaseAlert(outcome, signedIn: state.isSignedIn) { state.tell(alert) }
+    let productId = offerId.flatMap { id in state.offers?.first { $0.id == id }?.productId }
+    if let alert = purchaseAlert(outcome, of: productId, signedIn: state.isSignedIn) { state.tell(alert) }
 }
 
 /// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must). Each says what
-/// it says of a charge (`Alert.charge`), from the outcome.
-private func purchaseAlert(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
+/// it says of a charge (`Alert.charge`), from the outcome, and of which product's payment.
+private func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, signedIn: Bool) -> Alert? {
     var alert = purchaseWords(outcome, signedIn: signedIn)
     alert?.charge = outcome.saysCharged ? .made : outcome.saysNothingCharged ? .nothing : nil
+    alert?.productId = productId
     return alert
 }
 

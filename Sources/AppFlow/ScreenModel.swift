@@ -127,6 +127,9 @@ public struct Alert: Equatable, Sendable {
     public var message: String
     /// An alert saying a charge was made takes every one saying none was off the screen (`AppState.tell`).
     public var charge: Charge? = nil
+    /// The product whose payment it speaks of, where it speaks of one: "Waiting for approval" of a monthly plan is
+    /// not made untrue by a code for the yearly one redeemed on the App Store meanwhile.
+    public var productId: String? = nil
 
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]
