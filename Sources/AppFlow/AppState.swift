@@ -95,12 +95,18 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// Shows `told`, or, with an alert up, shows it next (once: the same words twice in a row are one message).
-    /// A charge told takes off every alert still saying nothing was charged: a held payment charged while "You were
-    /// not charged" or "Waiting for approval" was up left the reader reading it over the unlocked article (session 26).
+    /// A charge told takes off every alert still saying nothing was charged of its product: a held payment charged
+    /// while "You were not charged" or "Waiting for approval" was up left the reader reading it over the unlocked
+    /// article (session 26).
     public mutating func tell(_ told: Alert) {
         if told.charge == .made {
-            alertsWaiting.removeAll { $0.charge == .nothing }
-            if alert?.charge == .nothing { dismissAlert() }
+            // Of the same payment's product, where both name one: another plan's charge leaves a request waiting.
+            let denied = { (other: Alert) in
+                other.charge == .nothing
+                    && (other.productId == nil || told.productId == nil || other.productId == told.productId)
+            }
+            alertsWaiting.removeAll(where: denied)
+            if let shown = alert, denied(shown) { dismissAlert() }
         }
         guard let shown = alert else { return alert = told }
         if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }

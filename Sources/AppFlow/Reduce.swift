@@ -369,7 +369,7 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
             Alert(
                 title: "Purchase complete",
                 message: "The App Store charged this Apple ID for \(title). Your subscription is active.",
-                charge: .made))
+                charge: .made, productId: productId))
     case .cancelled, .pending, .refused:
         break
     default:

@@ -134,10 +134,11 @@ public struct Alert: Equatable, Sendable {
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]
 
-    public init(title: String, message: String, charge: Charge? = nil) {
+    public init(title: String, message: String, charge: Charge? = nil, productId: String? = nil) {
         self.title = title
         self.message = message
         self.charge = charge
+        self.productId = productId
     }
 }
 
