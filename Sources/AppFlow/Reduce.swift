@@ -373,7 +373,20 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
     case .cancelled, .pending, .refused:
         break
     default:
-        if let alert = purchaseAlert(outcome, of: productId, signedIn: state.isSignedIn) { state.tell(alert) }
+        if var alert = purchaseAlert(outcome, of: productId, signedIn: state.isSignedIn) {
+            // Apple charged for it now: a parent's approval refunded at once is a charge all the same, and "Waiting
+            // for approval" stayed up over "not active" (fuzz seed 4009).
+            if freshCharge && alert.charge == nil {
+                alert.charge = .made
+                if outcome == .subscriptionNotActive {
+                    let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+                    alert.message =
+                        "The App Store charged this Apple ID for \(title), then reported the subscription as not "
+                        + "active (a refund, or a payment method to update in Settings). Nothing was unlocked."
+                }
+            }
+            state.tell(alert)
+        }
         if case .ownedByAnotherAccount(true) = outcome { push(.transferPrompt(.heldElsewhere), &state) }
     }
 }
