@@ -204,7 +204,9 @@ extension PurchaseRecord {
         billingIssue = renewal.isInBillingRetryPeriod
         graceExpires = renewal.gracePeriodExpiresDate.map { SimInstant(milliseconds: $0) }
         autoRenew = renewal.autoRenewStatus == 1
-        priceConsentPending = renewal.priceIncreaseStatus == 0
+        // Apple renews an offer's period next at the offer's price whatever the consent: the raise ends nothing
+        // until then ("ends unless you agree" of an introductory price Apple renewed, session 27).
+        priceConsentPending = renewal.priceIncreaseStatus == 0 && renewal.offerType == nil
         renewsAs = renewal.autoRenewProductId == renewal.productId ? nil : renewal.autoRenewProductId
     }
 }

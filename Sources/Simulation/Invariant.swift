@@ -41,7 +41,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
-                + "nothing, and \"not charged\" is not left on screen once the phone's payment is charged"
+                + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, and a renewal "
+                + "Apple makes at an offer's price is not said to end"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

@@ -23,10 +23,11 @@ struct ToldCheck {
         // A restart or another phone since: the app that was told is gone, and with it what it showed.
         guard world.isAppRunning else { return [] }
         let here = waiting.filter { $0.device == world.deviceName && $0.launch == world.currentLaunch }
+        let renewal = context.faultSince(context.began) ? nil : Self.renewalViolation(world)
         return here.compactMap { outcome in
             guard !context.faultSince(outcome.began) else { return nil }
             return violation(outcome, alone: here.count == 1, context)
-        }
+        } + (renewal.map { [$0] } ?? [])
     }
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {

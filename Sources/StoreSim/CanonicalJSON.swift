@@ -48,6 +48,7 @@ extension RenewalInfo: CanonicalJSONWritable {
             json.integer("expirationIntent", expirationIntent)
             json.integer("gracePeriodExpiresDate", gracePeriodExpiresDate)
             json.bool("isInBillingRetryPeriod", isInBillingRetryPeriod)
+            json.integer("offerType", offerType)
             json.string("originalTransactionId", originalTransactionId)
             json.integer("priceIncreaseStatus", priceIncreaseStatus)
             json.string("productId", productId)

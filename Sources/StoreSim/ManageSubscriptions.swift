@@ -78,7 +78,8 @@ extension PaymentQueue {
                 expiresDate: subscription.expiresDate, willAutoRenew: subscription.autoRenew,
                 gracePeriodExpiresDate: subscription.state == .gracePeriod
                     ? subscription.gracePeriodExpiresDate ?? subscription.expiresDate : nil,
-                waitsForPriceConsent: subscription.priceIncreaseStatus == 0,
+                // An offer's period next renews without consent: the raise is asked of the renewal after it.
+                waitsForPriceConsent: subscription.priceIncreaseStatus == 0 && store.nextOfferType(subscription) == nil,
                 renewsInto: switches ? subscription.autoRenewProductId : nil,
                 renewsIntoTitle: switches
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle

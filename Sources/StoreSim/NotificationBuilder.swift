@@ -117,7 +117,8 @@ extension AppStore {
             isInBillingRetryPeriod: subscription.state == .billingRetry || subscription.state == .gracePeriod,
             gracePeriodExpiresDate: subscription.gracePeriodExpiresDate?.milliseconds,
             expirationIntent: subscription.expirationIntent, priceIncreaseStatus: subscription.priceIncreaseStatus,
-            renewalDate: subscription.expiresDate.milliseconds, signedDate: scheduler.now.milliseconds)
+            renewalDate: subscription.expiresDate.milliseconds, signedDate: scheduler.now.milliseconds,
+            offerType: nextOfferType(subscription))
     }
 
     /// A UUID unique on this store's records: its last 12 hex digits are a serial kept in `appstore.sqlite`,

@@ -35,7 +35,8 @@ extension RenewalInfo: QuickDecodable {
             gracePeriodExpiresDate: json.optionalInteger("gracePeriodExpiresDate"),
             expirationIntent: json.optionalInteger("expirationIntent").map { Int($0) },
             priceIncreaseStatus: json.optionalInteger("priceIncreaseStatus").map { Int($0) },
-            renewalDate: json.optionalInteger("renewalDate"), signedDate: json.integer("signedDate"))
+            renewalDate: json.optionalInteger("renewalDate"), signedDate: json.integer("signedDate"),
+            offerType: json.optionalInteger("offerType").map { Int($0) })
     }
 }
 

@@ -85,6 +85,9 @@ public struct RenewalInfo: Codable, Equatable, Sendable {
     public var priceIncreaseStatus: Int?
     public var renewalDate: Int64?
     public var signedDate: Int64
+    /// The offer that prices the next renewal (1 introductory, 2 promotional, 3 code), nil for the regular price: an
+    /// offer's periods renew without consent to a raised price (session 27).
+    public var offerType: Int? = nil
 }
 
 /// `data` of a notification: which app, and the signed transaction and renewal info.

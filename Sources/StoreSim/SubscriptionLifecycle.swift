@@ -386,6 +386,13 @@ extension AppStore {
         return (subscription.offerId.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) != nil
     }
 
+    /// The type of the offer whose period the next renewal is (1 introductory, 2 promotional, 3 code), as renewal
+    /// info tells it; nil for a regular renewal.
+    public func nextOfferType(_ subscription: SubscriptionRecord) -> Int? {
+        guard offerDue(subscription) else { return nil }
+        return subscription.offerId.map { $0.hasPrefix("code:") ? 3 : 2 } ?? 1
+    }
+
     /// The plan's price a regular renewal charges: the store's now, unless a raise of it still waits for the
     /// subscriber's consent (a renewal recovered from a billing issue, session 25): then what they last paid for the
     /// plan, or agreed to for it here, or its price before any raise (two raises: the older price, seed 1030).

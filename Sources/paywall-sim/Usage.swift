@@ -150,7 +150,8 @@ enum Usage {
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
             charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
             phone's payment is charged; "Purchases are off" only while the phone cannot pay;
-            "not active" never of a subscription just paid for whose levels the phone holds
+            "not active" never of a subscription just paid for whose levels the phone holds;
+            "ends unless you agree" never of a renewal Apple makes at an offer's price
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in

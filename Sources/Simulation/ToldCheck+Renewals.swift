@@ -1,0 +1,44 @@
+import AppFlow
+import StoreSim
+import Subscriptions
+
+/// Invariant 9 for what the profile and Apple's manage sheet say of a renewal: "ends … unless you agree to the new
+/// price" only where Apple would end it, not where an offer's period comes next, which Apple renews at the offer's
+/// price without consent (an introductory price and an offer code said to end, session 27).
+extension ToldCheck {
+    static func renewalViolation(_ world: World) -> InvariantViolation? {
+        let state = world.appState
+        let screen = world.screen.visibleID
+        let held = world.store.subscriptions(appleId: world.appleId)
+        let renewsAnyway = { (subscription: SubscriptionRecord) in
+            subscription.autoRenew && subscription.isRunning && world.store.nextOfferType(subscription) != nil
+        }
+        if screen == .profile {
+            for shown in state.subscriptions where shown.priceConsentPending == true && shown.autoRenew {
+                guard let running = held.first(where: { $0.originalTransactionId == shown.originalTransactionId }),
+                    renewsAnyway(running)
+                else { continue }
+                return said("the profile", shown.productId, running, world)
+            }
+        }
+        if screen == .manageSubscription {
+            for shown in state.manageSheet ?? [] where shown.waitsForPriceConsent && shown.willAutoRenew {
+                guard let running = held.first(where: { $0.productId == shown.productId && $0.isRunning }),
+                    renewsAnyway(running)
+                else { continue }
+                return said("Apple's manage sheet", shown.productId, running, world)
+            }
+        }
+        return nil
+    }
+
+    private static func said(_ where: String, _ productId: String, _ running: SubscriptionRecord, _ world: World)
+        -> InvariantViolation
+    {
+        InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName)'s \(`where`) says \(productId) ends unless the reader agrees to the new price, but "
+                + "Apple renews \(running.originalTransactionId) at an offer's price next (offer type "
+                + "\(world.store.nextOfferType(running).map(String.init) ?? "?"))")
+    }
+}
