@@ -32,6 +32,11 @@ extension ScreenBuilder {
                 line = "\(title): renewal failed on \(date); Apple is retrying"
             } else if !subscription.autoRenew {
                 line = "\(title): ends on \(date)"
+            } else if state.renewalNotSoldHere(subscription) {
+                // A switch to a plan this storefront does not sell: Apple ends the subscription then
+                // (EXPIRED/PRODUCT_NOT_FOR_SALE), and StoreKit gives no title of a plan it does not sell (session 27).
+                line =
+                    "\(title): ends on \(date): the plan chosen for its renewal is not sold in this country or region"
             } else if let next = subscription.renewsAs {
                 // A plan change Apple keeps for the next renewal: it renews as the other plan, as its sheet says, if
                 // the reader agrees to that plan's price raised since.
@@ -166,6 +171,15 @@ extension ScreenBuilder {
 }
 
 extension AppState {
+    /// The plan `subscription` switches to at its renewal is one the owner sells that the App Store's answer for
+    /// this storefront left out; false before that answer, or with no switch waiting.
+    public func renewalNotSoldHere(_ subscription: SubscriptionSummary) -> Bool {
+        guard let next = subscription.renewsAs, let offers,
+            app.subscriptions.contains(where: { $0.productId == next })
+        else { return false }
+        return !offers.contains { $0.productId == next }
+    }
+
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
     public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
     /// The plans Apple's sheet offers now for its first subscription (`ScreenBuilder.switchablePlans`).

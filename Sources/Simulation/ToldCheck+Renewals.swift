@@ -20,6 +20,18 @@ extension ToldCheck {
                 else { continue }
                 return said("the profile", shown.productId, running, world)
             }
+            // "Switches to …" of a plan the storefront does not sell: Apple ends it instead (session 27).
+            for shown in state.subscriptions
+            where shown.renewsAs != nil && shown.autoRenew && !shown.billingIssue && !state.renewalNotSoldHere(shown) {
+                guard let running = held.first(where: { $0.originalTransactionId == shown.originalTransactionId }),
+                    running.isRunning, running.autoRenew, running.autoRenewProductId == shown.renewsAs,
+                    !world.store.sells(running.autoRenewProductId)
+                else { continue }
+                return InvariantViolation(
+                    .toldIsTrue,
+                    "\(world.deviceName)'s profile says \(shown.productId) switches to \(running.autoRenewProductId), "
+                        + "but the storefront does not sell it: Apple ends \(running.originalTransactionId) then")
+            }
         }
         if screen == .manageSubscription {
             for shown in state.manageSheet ?? [] where shown.waitsForPriceConsent && shown.willAutoRenew {

@@ -83,7 +83,7 @@ extension PaymentQueue {
                 renewsInto: switches ? subscription.autoRenewProductId : nil,
                 renewsIntoTitle: switches
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
-                        ?? subscription.autoRenewProductId : nil)
+                        ?? catalogTitle(subscription.autoRenewProductId) : nil)
             entry.inBillingRetry = subscription.state == .billingRetry
             entry.renewalNotSold =
                 subscription.autoRenew && !products.contains { $0.productIdentifier == subscription.autoRenewProductId }

@@ -411,6 +411,9 @@ extension AppStore {
         return min(consentsGiven[key] ?? unraised ?? product.price, product.price)
     }
 
+    /// Whether the store's storefront sells this product now.
+    public func sells(_ identifier: String) -> Bool { product(identifier) != nil }
+
     /// The sellable product with this identifier in the store's storefront, or nil.
     func product(_ identifier: String) -> Product? {
         products(for: [identifier]).products.first
