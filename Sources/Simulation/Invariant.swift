@@ -51,7 +51,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "reader sees"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:
-            "Apple's sheets tell the truth: the payment sheet agrees with the paywall, a payment it confirmed at an "
+            "Apple's sheets tell the truth: the payment sheet agrees with the paywall and heads with what it charges "
+                + "now, a payment it confirmed at an "
                 + "offer's price is charged at that price or not at all, the manage sheet agrees with the App Store "
                 + "(every subscription Apple may still charge listed, to cancel)"
         case .familySharedFollowsSharing:

@@ -28,14 +28,22 @@ extension World {
         guard let product = device.queue.product(offer.productId), sheet.productTitle == product.localizedTitle,
             // A sheet shown before the storefront or language changed, or before a raise, is compared with nothing
             // shown since.
-            sheet.localizedPrice == product.localizedPrice,
+            (sheet.regularPrice ?? sheet.localizedPrice) == product.localizedPrice,
             // A paywall whose products answer came before the raise could not know of it.
             !raisedSinceLastAnswer(offer.productId)
         else { return [] }
         var differences: [String] = []
-        if sheet.localizedPrice != offer.product.localizedPrice {
+        if (sheet.regularPrice ?? sheet.localizedPrice) != offer.product.localizedPrice {
             differences.append(
                 "price \(offer.product.localizedPrice) on the paywall, \(sheet.localizedPrice) on the sheet")
+        }
+        // The headline is what is charged now: a paid offer's price (a win-back sheet headed with the regular price,
+        // session 27).
+        if let discount = device.queue.sheetOffer, discount.paymentMode != .freeTrial,
+            sheet.localizedPrice != discount.localizedPrice
+        {
+            differences.append(
+                "the sheet heads with \(sheet.localizedPrice), but charges \(discount.localizedPrice) now")
         }
         if product.subscriptionPeriod != offer.product.subscriptionPeriod {
             differences.append(

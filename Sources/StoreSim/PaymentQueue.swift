@@ -19,6 +19,8 @@ public final class PaymentQueue {
     public private(set) var deliveries: [String: Int] = [:]
     private var sheetPayment:
         (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?, trialShown: Bool)?
+    /// The promotional or win-back offer the payment sheet on screen applies, nil without one.
+    public var sheetOffer: ProductDiscount? { sheetPayment?.offer?.discount }
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
@@ -268,10 +270,15 @@ public final class PaymentQueue {
             let words = StoreWords(locale: product.priceLocale)
             var terms = Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount)
             if let change = planChangeWords(product, words) { terms += " " + change }
+            // Apple's sheet heads with what is charged now: a paid offer's price, the regular one only in its terms
+            // (a win-back sheet headed "$4.99" over "$1.99 per month for 3 months", session 27).
+            let charged = offer.map(\.discount).flatMap { $0.paymentMode == .freeTrial ? nil : $0.localizedPrice }
             var shown = PaymentSheet(
-                appleId: appleId, productTitle: product.localizedTitle, localizedPrice: product.localizedPrice,
-                terms: terms, confirmLabel: words.subscribe, cancelLabel: words.cancel)
+                appleId: appleId, productTitle: product.localizedTitle,
+                localizedPrice: charged ?? product.localizedPrice, terms: terms, confirmLabel: words.subscribe,
+                cancelLabel: words.cancel)
             shown.productIdentifier = product.productIdentifier
+            shown.regularPrice = charged == nil ? nil : product.localizedPrice
             // One sheet at a time: a payment's waits for the price-consent sheet up to be answered. Shown over it,
             // the reader's Subscribe answered the consent and the payment waited for good (session 23, long 673).
             guard sheet == nil else {
