@@ -163,9 +163,9 @@ enum Usage {
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)
-         13 Apple's sheet agrees with the paywall on the product, price, period and free trial, and heads
-            with what it charges now (a paid offer's price),
-            and a payment it confirmed at an offer's price is charged at that price or not at
+         13 Apple's sheet agrees with the paywall on the product, price, period and free trial,
+            heads with what it charges now (a paid offer's price), and a payment it confirmed
+            at an offer's price is charged at that price or not at
             all (held for a parent or an interruption too); its manage sheet lists what the App
             Store holds for the phone's Apple ID, every subscription Apple may still charge
             (billing retry too) among it
