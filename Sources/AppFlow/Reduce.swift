@@ -436,6 +436,27 @@ private func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, si
     return alert
 }
 
+/// A subscription this Apple ID pays for that someone else holds and a restore here would not bring: why, and what
+/// was charged (session 27: "use Restore purchase" of one Restore then refused).
+private func heldElsewhereWords(_ why: MoveRefusal, charged: Bool) -> String {
+    let reason =
+        switch why {
+        case .limit:
+            "It has moved too often recently to move here now. Try Restore purchase again later."
+        case .keptWithOwner:
+            "It stays where it was bought: with its account, or on the phone that bought it."
+        case .ownerActive:
+            "It stays with its owner while they hold an active subscription."
+        case .accountOwned:
+            "An account holds it: log in to that account to use it."
+        }
+    let money =
+        charged
+        ? "The App Store charged this Apple ID, and the payment went to that subscription: nothing was unlocked here."
+        : "You were not charged."
+    return "This Apple ID already pays for a subscription that belongs to someone else. \(reason) \(money)"
+}
+
 private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
     switch outcome {
     case .purchased, .cancelled, .refused(.purchaseInProgress), .ownedByAnotherAccount(canMove: true):
@@ -476,6 +497,8 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
             message:
                 "The App Store charged this Apple ID for a subscription that belongs to someone else: another account, or this Apple ID used on another phone. Nothing was unlocked here. Log in to the account that holds it, or, if it was bought on another phone without an account, use Restore purchase here."
         )
+    case .heldElsewhere(let why, let charged):
+        Alert(title: "Subscription held elsewhere", message: heldElsewhereWords(why, charged: charged))
     case .subscriptionNotActive:
         Alert(
             title: "Subscription not active",

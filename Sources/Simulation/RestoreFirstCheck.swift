@@ -37,7 +37,8 @@ struct RestoreFirstCheck {
                     .restoreBeforePurchase,
                     "\(email) was sent to Apple's sheet for \(productId) while \(world.appleId) already paid for "
                         + "\(held.productIdentifier) of its group (original transaction "
-                        + "\(held.originalTransactionIdentifier)), which the account could take")
+                        + "\(held.originalTransactionIdentifier)), which the account could take or which cannot move to it"
+                )
             }
         }
     }
@@ -105,14 +106,13 @@ struct RestoreFirstCheck {
         return held
     }
 
-    /// Whether the ownership rules give `account` the purchase (already its own, nobody's, or movable).
+    /// Whether the ownership rules give `account` the purchase (already its own, nobody's, or movable), or keep it
+    /// from the account for good reasons a sheet cannot change (the move limit, the policy).
     private func mayTake(_ original: String, account: String, at instant: SimInstant, in world: World) throws -> Bool {
         let ledger = world.backend.ledger
         guard let owner = try ledger.purchase(original)?.ownerId else { return true }
         if owner == account { return true }
-        let ownerRecord = try ledger.identity(owner)
-        // Another account's purchase is asked about, never moved unasked: not this invariant's.
-        guard ownerRecord?.kind == .anonymous else { return false }
+        let ownerKind = try ledger.identity(owner)?.kind
         let moves = try ledger.moves().filter {
             $0.originalTransactionId == original
                 && $0.at.milliseconds > instant.milliseconds
@@ -120,10 +120,17 @@ struct RestoreFirstCheck {
         }
         let decision = OwnershipRules.decide(
             OwnershipRules.Situation(
-                ownerId: owner, ownerKind: .anonymous,
+                ownerId: owner, ownerKind: ownerKind,
                 ownerHasActivePurchase: try ledger.purchases(ownedBy: owner).contains { $0.isActive(at: instant) },
                 callerId: account, callerKind: .account, receiptIsFromThisDevice: true, movesInWindow: moves.count,
-                policy: world.config.backend.restorePolicy ?? .transfer, confirmedMoveFromAccount: false))
-        return decision == .move
+                policy: world.config.backend.restorePolicy ?? .transfer, confirmedMoveFromAccount: true))
+        switch decision {
+        // Another account's purchase is asked about, never moved unasked: not this invariant's.
+        case .move: return ownerKind == .anonymous
+        // Kept from the account by the move limit or the policy: Apple's sheet could only answer "already
+        // subscribed", and "Move it?" be refused after it (session 27).
+        case .refuse(.limit), .refuse(.keptWithOwner), .refuse(.ownerActive): return true
+        default: return false
+        }
     }
 }

@@ -139,12 +139,17 @@ struct ToldCheck {
             // A purchase carried on (a parent's approval of another account's request) is not this reader's payment.
             if !outcome.carriedOn, let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
-        case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount),
-            .purchase(.chargedForAnotherOwner):
+        case .purchase(.chargedForAnotherOwner):
+            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
-        case .restore(.limitReached):
+        case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount):
+            return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
+        case .restore(.limitReached), .purchase(.heldElsewhere(.limit, _)):
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
+        case .purchase(.heldElsewhere(let why, _)):
+            return Self.readingLedger { try Self.keptViolation(why, outcome, world) }
         case .purchase(.alreadySubscribedOnAppleId(_)):
+            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
             return Self.alreadyPaysViolation(outcome, world)
         case .purchase(.subscriptionNotActive):
             return Self.notActiveViolation(outcome, context)

@@ -80,6 +80,12 @@ extension SubscriptionCoordinator {
     ) {
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }
+        // Someone else's, and the rules keep it there: Apple's sheet would only answer "already subscribed", and "Move
+        // it?" be refused after it (a move limit, a keep-with-owner policy: session 27).
+        if !alreadyYours, !active.contains(where: \.restorable), let why = Self.refusalHere(active) {
+            log("this Apple ID pays for a subscription someone else holds, which cannot move here (\(why.rawValue))")
+            return finishPurchase(.heldElsewhere(why, charged: false))
+        }
         if !alreadyYours, let other = active.first(where: { $0.owner == "account" }) {
             log("this Apple ID pays for another account's subscription: asking before moving it")
             return finishPurchase(.ownedByAnotherAccount(canMove: other.restorable))
@@ -125,6 +131,34 @@ extension SubscriptionCoordinator {
                 log("the move failed (\(failure)): going on to pay")
                 pay(offer)
             }
+        }
+    }
+
+    /// Why the first of `purchases` held by someone else would be refused to a restore here, if one is.
+    static func refusalHere(_ purchases: [RestorablePurchase]) -> MoveRefusal? {
+        purchases.lazy.filter { $0.owner != "you" && $0.owner != "nobody" }
+            .compactMap { $0.refusal.flatMap(MoveRefusal.init(rawValue:)) }.first
+    }
+
+    /// A guest told the Apple ID's subscription is held elsewhere: the server is asked what a restore here would
+    /// answer, so "use Restore purchase" is not said where it would be refused (a move limit, a keep-with-owner
+    /// policy: session 27). `told`: the outcome when a restore would move it, or the server cannot say.
+    private func tellGuestHeldElsewhere(
+        _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
+        _ completion: @escaping (PurchaseOutcome) -> Void
+    ) {
+        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        backend.inspectRestore(receipt) { [self] result in
+            guard case .success(let purchases) = result else { return completion(told) }
+            let held = purchases.filter { purchase in
+                purchase.active
+                    && (group == nil
+                        || catalog.offers.first { $0.productId == purchase.productId }?.product
+                            .subscriptionGroupIdentifier == group)
+            }
+            guard !held.contains(where: \.restorable), let why = Self.refusalHere(held) else { return completion(told) }
+            log("a restore here would be refused (\(why.rawValue)): the reader is told so")
+            completion(.heldElsewhere(why, charged: charged))
         }
     }
 
@@ -399,12 +433,18 @@ extension SubscriptionCoordinator {
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the payment went to a subscription someone else holds: nothing unlocked here")
-                    completion(.chargedForAnotherOwner)
+                    tellGuestHeldElsewhere(
+                        receipt, transaction.productIdentifier, charged: true, told: .chargedForAnotherOwner,
+                        completion)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
-                    // Another plan of the group answered with the running subscription: Apple set it for the renewal.
-                    completion(.alreadySubscribedOnAppleId(planChanged: !paidForAsked))
+                    // Another plan of the group answered with the running subscription: Apple set it for the renewal,
+                    // which the reader is told rather than where the subscription is held.
+                    guard paidForAsked else { return completion(.alreadySubscribedOnAppleId(planChanged: true)) }
+                    tellGuestHeldElsewhere(
+                        receipt, transaction.productIdentifier, charged: false,
+                        told: .alreadySubscribedOnAppleId(planChanged: false), completion)
                 case .failure(let failure) where !freshCharge || !paidForAsked:
                     log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")
                     completion(

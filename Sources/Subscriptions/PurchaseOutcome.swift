@@ -30,8 +30,24 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// A guest paid, and Apple put the charge on a subscription someone else holds (a resubscription under
     /// its original purchase): it stays theirs, nothing unlocks here, and the reader is told they paid.
     case chargedForAnotherOwner
+    /// This Apple ID pays for a subscription of the group someone else holds, and a restore here would be refused
+    /// for `why` (the server said so when asked): told before any sheet to a signed-in reader, or after Apple's
+    /// answer to a guest, instead of "use Restore purchase" (session 27). `charged`: Apple's charge went to it.
+    case heldElsewhere(MoveRefusal, charged: Bool)
     /// Not started.
     case refused(PurchaseRefusal)
+}
+
+/// Why a subscription someone else holds does not move to the reader now, in the server's restore codes.
+public enum MoveRefusal: String, Equatable, Sendable {
+    /// It moved 3 times in 30 days.
+    case limit = "restore_limit"
+    /// The owner's policy keeps a purchase with its original owner.
+    case keptWithOwner = "restore_kept_with_owner"
+    /// The owner's policy moves it only once its owner holds no active subscription.
+    case ownerActive = "restore_owner_active"
+    /// An account holds it, and a guest never takes from an account.
+    case accountOwned = "restore_account_owned"
 }
 
 extension PurchaseOutcome {
@@ -48,7 +64,8 @@ extension PurchaseOutcome {
     public var saysNothingCharged: Bool {
         switch self {
         case .pending, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
-            .ownedByAnotherAccount(canMove: false), Self.storeFailed, Self.offerNotSigned:
+            .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), Self.storeFailed,
+            Self.offerNotSigned:
             true
         default:
             false
@@ -58,7 +75,7 @@ extension PurchaseOutcome {
     /// Whether the reader is told Apple charged the Apple ID.
     public var saysCharged: Bool {
         switch self {
-        case .serverCheckFailed, .chargedForAnotherOwner: true
+        case .serverCheckFailed, .chargedForAnotherOwner, .heldElsewhere(_, charged: true): true
         default: false
         }
     }

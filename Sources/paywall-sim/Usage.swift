@@ -151,7 +151,8 @@ enum Usage {
             charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
             phone's payment is charged; "Purchases are off" only while the phone cannot pay;
             "not active" never of a subscription just paid for whose levels the phone holds;
-            "ends unless you agree" never of a renewal Apple makes at an offer's price
+            "ends unless you agree" never of a renewal Apple makes at an offer's price; "use Restore
+            purchase" never where the move limit or the policy refuses it
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
@@ -179,8 +180,8 @@ enum Usage {
             the backend has not asked Apple about it since)
          17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
             Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
-            rules let it take, nor told purchases are off for it (unless a fault since the purchase
-            began stopped the app's check)
+            rules let it take or keep from it (the move limit, the policy), nor told purchases are off
+            for it (unless a fault since the purchase began stopped the app's check)
          18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
             its own request for one has not answered
          19 the subscription page is for readers who have not subscribed: once the world settled,
