@@ -82,7 +82,10 @@ extension SubscriptionCoordinator {
         let alreadyYours = active.contains { $0.owner == "you" }
         // Someone else's, and the rules keep it there: Apple's sheet would only answer "already subscribed", and "Move
         // it?" be refused after it (a move limit, a keep-with-owner policy: session 27).
-        if !alreadyYours, !active.contains(where: \.restorable), let why = Self.refusalHere(active) {
+        // Another account's kept by the policy is said as before ("it stays with that account"), not as a limit.
+        if !alreadyYours, !active.contains(where: \.restorable), let why = Self.refusalHere(active),
+            why == .limit || !active.contains(where: { $0.owner == "account" })
+        {
             log("this Apple ID pays for a subscription someone else holds, which cannot move here (\(why.rawValue))")
             return finishPurchase(.heldElsewhere(why, charged: false))
         }
