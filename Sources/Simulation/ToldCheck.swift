@@ -148,8 +148,11 @@ struct ToldCheck {
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
         case .purchase(.heldElsewhere(let why, _)):
             return Self.readingLedger { try Self.keptViolation(why, outcome, world) }
-        case .purchase(.alreadySubscribedOnAppleId(_)):
-            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
+        case .purchase(.alreadySubscribedOnAppleId(let planChanged)):
+            // A plan change set at the renewal is told first; where its subscription is held is not judged here.
+            if !planChanged, let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) {
+                return refused
+            }
             return Self.alreadyPaysViolation(outcome, world)
         case .purchase(.subscriptionNotActive):
             return Self.notActiveViolation(outcome, context)
