@@ -314,11 +314,8 @@ extension AppStore {
         _ current: SubscriptionRecord, product: Product, start: SimInstant, subtype: NotificationSubtype?
     ) throws(DatabaseError) {
         var subscription = current
-        // The periods left of an introductory offer, or of the promotional offer or code the reader applied.
         let offerKey = subscription.offerId
-        let intro =
-            subscription.introPeriodsLeft > 0
-            ? (offerKey.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) : nil
+        let intro = offerOnRenewal(subscription, as: product)
         let offerType = offerKey.map { $0.hasPrefix("code:") ? 3 : 2 } ?? 1
         let price: Decimal
         if let intro { price = Self.price(intro) } else { price = try regularPrice(subscription, product) }
@@ -329,7 +326,8 @@ extension AppStore {
                 $0.paymentMode == .payAsYouGo ? $0.subscriptionPeriod : Self.firstIntroPeriod($0)
             },
             reason: "RENEWAL", offerType: intro == nil ? nil : offerType, price: price)
-        if intro != nil { subscription.introPeriodsLeft -= 1 }
+        // Periods no offer prices any more (a switch of plan) are over: none of them is charged later.
+        subscription.introPeriodsLeft = intro == nil ? 0 : subscription.introPeriodsLeft - 1
         if subscription.introPeriodsLeft <= 0 { subscription.offerId = nil }
         subscription.productId = product.productIdentifier
         subscription.state = .active
@@ -380,10 +378,18 @@ extension AppStore {
     /// this storefront (a code redeemed for the yearly plan does not price a switch to the monthly one, which renewed
     /// unasked at a raised price: long fuzz seed 1030).
     func offerDue(_ subscription: SubscriptionRecord) -> Bool {
-        guard subscription.introPeriodsLeft > 0, let product = product(subscription.autoRenewProductId) else {
-            return false
-        }
-        return (subscription.offerId.map { subscriptionOffer($0, of: product) } ?? product.introductoryOffer) != nil
+        guard let product = product(subscription.autoRenewProductId) else { return false }
+        return offerOnRenewal(subscription, as: product) != nil
+    }
+
+    /// The offer the next renewal of `subscription` as `product` is charged at: the promotional offer or code the
+    /// reader applied, as `product` has it, or the subscription's introductory offer while it renews as the plan that
+    /// gave it. A switch of plan ends an introductory offer: Apple gives one per subscription group, and the monthly
+    /// plan's periods left are not the yearly plan's own introductory price (session 27).
+    func offerOnRenewal(_ subscription: SubscriptionRecord, as product: Product) -> ProductDiscount? {
+        guard subscription.introPeriodsLeft > 0 else { return nil }
+        if let key = subscription.offerId { return subscriptionOffer(key, of: product) }
+        return product.productIdentifier == subscription.productId ? product.introductoryOffer : nil
     }
 
     /// The type of the offer whose period the next renewal is (1 introductory, 2 promotional, 3 code), as renewal
