@@ -54,7 +54,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall and heads with what it charges "
                 + "now, a payment it confirmed at an "
                 + "offer's price is charged at that price or not at all, the manage sheet agrees with the App Store "
-                + "(every subscription Apple may still charge listed, to cancel)"
+                + "(every subscription Apple may still charge listed, to cancel), and an Apple ID gets one introductory "
+                + "offer per subscription group"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: none after Apple's REVOKE, and granted while the "
                 + "purchaser's shared subscription gives access (its grace period too)"

@@ -47,6 +47,7 @@ public final class InvariantMonitor {
     private var consentDue: [String: SimInstant] = [:]
     private var priceEnds = PriceEndCheck()
     private var offerCharges = OfferChargeCheck()
+    private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
 
     public init(world: World) {
@@ -56,6 +57,7 @@ public final class InvariantMonitor {
         told = ToldCheck(world: world)
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
+        intros = IntroOfferCheck(world: world)
         readEvents(judging: false)
     }
 
@@ -91,7 +93,7 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + shownAlerts.check(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt)
-            + charges.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
+            + charges.check(context) + intros.check(context) + moves.check(context) + FamilyCheck.violations(context) + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)
             + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()

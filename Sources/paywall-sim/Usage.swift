@@ -169,7 +169,8 @@ enum Usage {
             at an offer's price is charged at that price or not at
             all (held for a parent or an interruption too); its manage sheet lists what the App
             Store holds for the phone's Apple ID, every subscription Apple may still charge
-            (billing retry too) among it
+            (billing retry too) among it; an Apple ID gets one introductory offer per subscription
+            group, at any charge (a switch of plan renews at the price the manage sheet showed)
          14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE; and
             it grants the share while the purchaser's subscription gives access (grace too)
