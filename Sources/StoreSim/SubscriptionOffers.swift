@@ -40,7 +40,9 @@ extension AppStore {
         subscription.introPeriodsLeft =
             applied.discount.paymentMode == .payAsYouGo ? applied.discount.numberOfPeriods : 1
         try ledger.save(subscription)
-        log("\(Self.charged(applied).dropFirst(3)) applies from the renewal on \(subscription.expiresDate)")
+        log(
+            "\(originalTransactionId): \(subscription.autoRenewProductId)\(Self.charged(applied)) applies from the "
+                + "renewal on \(subscription.expiresDate)")
     }
 
     /// The offer a subscription keeps billing at (`SubscriptionRecord.offerId`), as this storefront sells it.
