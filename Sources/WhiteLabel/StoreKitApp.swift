@@ -50,9 +50,9 @@ public enum StoreKitApp {
             subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
             paywall: PaywallText(
                 title: "Unlock every article", body: "Every subscription in \(fileName), as the App Store sells it.",
-                // The store's words, so a file's French or Japanese storefront reads in its language.
-                offer: "{title}: {intro}{price} {perPeriod}",
-                offerWithTrial: "{title}: {freeTrial}, then {price} {perPeriod}"),
+                // The store's words, so a file's French or Japanese storefront reads in its language: a free trial
+                // too, as Apple's sheet says it ({intro}), never "1 Woche gratis, then" (session 27).
+                offer: "{title}: {intro}{price} {perPeriod}", offerWithTrial: nil),
             content: GeneratedFeed.items(levels: levels), account: AccountPolicy(mode: .optional), kids: false,
             ads: AdsPolicy(enabled: false, hideForSubscribers: true))
     }
