@@ -189,6 +189,17 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
         case nonRenewing = "non-renewing"
         case consumable
         case nonConsumable = "non-consumable"
+
+        /// Why a subscription paywall does not sell a product of this kind (`check --paywall`, and the stderr
+        /// warning of a `.storekit` file's product).
+        public var whyNotOnPaywall: String {
+            switch self {
+            case .consumable: "a consumable is used up and bought again; it grants no access that renews"
+            case .nonConsumable: "a non-consumable is bought once and kept; it grants no access that renews"
+            case .nonRenewing: "a non-renewing subscription ends without renewing; the app would have to track its end"
+            case .autoRenewable: "an auto-renewable subscription the app's owner did not put on the paywall"
+            }
+        }
     }
 
     public var productId: String

@@ -55,18 +55,23 @@ public struct StoreKitConfiguration: Sendable, Equatable {
                 try add(try importer.spec(subscription, group: group, at: location), at: location)
             }
         }
-        for (index, product) in (contents.nonRenewingSubscriptions ?? []).enumerated() {
-            let location = "nonRenewingSubscriptions[\(index)]"
-            try add(try importer.spec(product, at: location), at: location)
-        }
-        for (index, product) in (contents.products ?? []).enumerated() {
-            let location = "products[\(index)]"
-            try add(try importer.spec(product, at: location), at: location)
+        // The paywall sells auto-renewable subscriptions: the rest is said once, not sold in silence (session 27).
+        let others =
+            (contents.nonRenewingSubscriptions ?? []).enumerated().map { ("nonRenewingSubscriptions[\($0)]", $1) }
+            + (contents.products ?? []).enumerated().map { ("products[\($0)]", $1) }
+        var unsold: [ConfigError] = []
+        for (location, product) in others {
+            let spec = try importer.spec(product, at: location)
+            try add(spec, at: location)
+            unsold.append(
+                ConfigError(
+                    file: file, location: location,
+                    message: "not sold: \(spec.productId) is not on the paywall: \(spec.type.whyNotOnPaywall)"))
         }
         let groups = (contents.subscriptionGroups ?? []).map { StoreKitGroup(id: $0.id, name: $0.name) }
         let ignored = StoreKitIgnoredFields.warnings(in: data, file: file)
         return StoreKitConfiguration(
-            products: products, settings: settings, groups: groups, warnings: importer.warnings + ignored)
+            products: products, settings: settings, groups: groups, warnings: importer.warnings + unsold + ignored)
     }
 
     /// The catalog a demo app sells from.

@@ -89,11 +89,34 @@ enum StoreKitIgnoredFields {
                     }
                 }
             }
+            promotionalOffersNotShown(of: subscription, at: location)
             // A plan billed up front at `displayPrice` is how the simulator sells every subscription.
             for (index, plan) in StoreKitIgnoredFields.array(subscription["billingPlans"]).enumerated()
             where plan["billingPlanType"] as? String != "BILLED_UPFRONT" {
                 warn("\(location).billingPlans[\(index)]", plan, "only plans billed up front are sold")
             }
+        }
+
+        /// A lapsed reader is shown one promotional offer: the first win-back offer, else the first ad hoc one (as
+        /// the simulated store answers the app); the others are never offered, signed or sold (session 27).
+        private mutating func promotionalOffersNotShown(of subscription: [String: Any], at location: String) {
+            let winBack = StoreKitIgnoredFields.array(subscription["winbackOffers"])
+            let shownList = winBack.isEmpty ? "adHocOffers" : "winbackOffers"
+            guard let shown = StoreKitIgnoredFields.array(subscription[shownList]).first else { return }
+            let shownName = Self.name(of: shown).map { " (\"\($0)\")" } ?? ""
+            for list in ["adHocOffers", "winbackOffers"] {
+                for (index, offer) in StoreKitIgnoredFields.array(subscription[list]).enumerated()
+                where list != shownList || index > 0 {
+                    warn(
+                        "\(location).\(list)[\(index)]", offer,
+                        "a lapsed reader is offered one promotional offer, \(shownList)[0]\(shownName); this one"
+                            + (Self.name(of: offer).map { " (\"\($0)\")" } ?? "") + " is never offered")
+                }
+            }
+        }
+
+        static func name(of offer: [String: Any]) -> String? {
+            [offer["offerID"], offer["referenceName"]].lazy.compactMap { $0 as? String }.first { !$0.isEmpty }
         }
 
         private mutating func billingPlanType(_ offer: [String: Any], at location: String) {

@@ -38,17 +38,8 @@ enum PaywallCheck {
         return ["Not on the paywall:"]
             + rest.map { product in
                 let title = product.localizations[config.store.locale]?.title ?? product.productId
-                return "  - \(product.productId) (\(title)): \(whyNot(product))"
+                return "  - \(product.productId) (\(title)): \(product.type.whyNotOnPaywall)"
             }
-    }
-
-    private static func whyNot(_ product: StoreProductSpec) -> String {
-        switch product.type {
-        case .consumable: "a consumable is used up and bought again; it grants no access that renews"
-        case .nonConsumable: "a non-consumable is bought once and kept; it grants no access that renews"
-        case .nonRenewing: "a non-renewing subscription ends without renewing; the app would have to track its end"
-        case .autoRenewable: "an auto-renewable subscription the app's owner did not put on the paywall"
-        }
     }
 
     /// `--storefront CODE --locale ID`: the device in another storefront or language, as the store sees it.

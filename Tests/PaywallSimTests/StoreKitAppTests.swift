@@ -89,11 +89,36 @@ struct StoreKitAppTests {
         // Offer codes and promotional offers are imported now: no warning for them.
         #expect(!food.stderr.contains("codeOffers: warning"))
         let revenueCat = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.revenueCat])
-        #expect(!revenueCat.stderr.contains("adHocOffers"))
+        // Both of the monthly plan's promotional offers are imported; a lapsed reader is offered the first alone, and
+        // the second is said once, not dropped in silence (session 27).
+        let second =
+            "subscriptionGroups[0].subscriptions[0].adHocOffers[1]: warning: ignored: a lapsed reader is offered one "
+            + "promotional offer, adHocOffers[0] (\"com.revenuecat.monthly_4.99.1_week_intro.year_discount\"); this one "
+            + "(\"com.revenuecat.monthly_4.99.1_week_intro.pay_as_you_go\") is never offered"
+        #expect(revenueCat.stderr.components(separatedBy: second).count == 2, "\(revenueCat.stderr)")
+        #expect(!revenueCat.stderr.contains("adHocOffers[0]:"))
         #expect(revenueCat.stderr.contains("subscriptionGroups[0].subscriptions[2].billingPlans[1]: warning: ignored"))
         // Empty lists (winbackOffers: []) hold nothing to lose: no warning.
         #expect(!revenueCat.stderr.contains("winbackOffers"))
         #expect(revenueCat.stdout.hasPrefix("Paywall of"), "warnings go to stderr only")
+    }
+
+    /// The README's "whatever the file holds that the simulator does not use is said once on stderr": a product the
+    /// paywall does not sell too, by `run`, `play` and `screens` as by `check` (session 27).
+    @Test(arguments: [["screens", "--storekit", BroughtCatalog.foodTruck], ["play", "SCENARIO"]])
+    func aProductThePaywallDoesNotSellIsSaidOnceOnStderr(_ command: [String]) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = "\(directory)/one.scenario"
+        try "storekit \(BroughtCatalog.foodTruck)\nlaunch\nexpect levels none\n".write(
+            toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try TestSupport.runBinary(
+            command.map { $0 == "SCENARIO" ? scenario : $0 })
+        #expect(result.code == 0, "\(result.stderr)")
+        let warning =
+            "\(BroughtCatalog.foodTruck): products[0]: warning: not sold: feature.annualhistory is not on the paywall: "
+            + "a non-consumable is bought once and kept; it grants no access that renews"
+        #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
     }
 
     @Test func anOfferKeyAndAnUnknownStorefrontAreWarningsAndTheAppStillSells() throws {
