@@ -58,6 +58,15 @@ public final class Scheduler {
         foreground.remove(id.sequence)
     }
 
+    /// The handle the next scheduled event will get: with `cancelAll(since:)`, what a piece of work set in motion.
+    public var nextEventID: EventID { EventID(sequence: nextSequence) }
+
+    /// Cancels every pending event scheduled since `mark` (`nextEventID` read before): work undone takes back
+    /// what it set in motion.
+    public func cancelAll(since mark: EventID) {
+        for entry in heap where entry.sequence >= mark.sequence { cancel(EventID(sequence: entry.sequence)) }
+    }
+
     /// When the next live foreground event is due, or nil when none is pending. Background events
     /// are left out, so a loop that runs "until nothing is due" ends while renewals stay scheduled.
     public var nextDue: SimInstant? {

@@ -318,15 +318,34 @@ public final class PaymentQueue {
         var wait = store.delay(.payment)
         let fault = store.fault(for: .payment)
         if fault == .timeout { wait = wait + StoreFault.timeoutDelay }
+        let terms = ChargeTerms(
+            appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation,
+            introductoryOfferShown: trialShown)
         store.scheduler.schedule(after: wait) { [self] in
-            // The held payment is released in the commit that charges it (or holds it again for a parent).
-            store.inOneCommit("write down the payment of \(product.productIdentifier)") {
-                settleConfirmed(
-                    number, product, held: held, fault: fault,
-                    terms: ChargeTerms(
-                        appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation,
-                        introductoryOfferShown: trialShown))
-            }
+            settleConfirmed(number, product, held: held, fault: fault, terms: terms, retry: Self.firstChargeRetry)
+        }
+    }
+
+    /// How long the App Store waits before it writes down a charge again whose commit was lost; doubled each time.
+    public static let firstChargeRetry = SimDuration.seconds(10)
+
+    /// Settles a confirmed payment in one commit: the held payment is released in the commit that charges it (or
+    /// holds it again for a parent). A lost commit (a full disk) leaves it held, in the file and on the phone's
+    /// receipt as before, the app still waiting: the App Store tries again a while later, and a run that stops
+    /// first leaves it to the next, which charges it at launch (session 27).
+    private func settleConfirmed(
+        _ number: Int, _ product: Product, held: Int64?, fault: StoreFault?, terms: ChargeTerms, retry: SimDuration
+    ) {
+        let receiptBefore = receipt.load()
+        let written = store.inOneCommit("write down the payment of \(product.productIdentifier)") {
+            settleConfirmed(number, product, held: held, fault: fault, terms: terms)
+        }
+        guard !written else { return }
+        if receipt.load() != receiptBefore { receipt.save(receiptBefore) }
+        store.log("payment of \(product.productIdentifier): held, the App Store tries again in \(retry)")
+        store.scheduler.schedule(after: retry, background: true) { [self] in
+            settleConfirmed(
+                number, product, held: held, fault: fault, terms: terms, retry: min(retry + retry, .hours(1)))
         }
     }
 

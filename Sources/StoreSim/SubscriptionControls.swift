@@ -70,7 +70,7 @@ extension AppStore {
         // latest transaction under a subscription still active, which a restore then read as ended while
         // the store counted it paid (`CrashSafetyTests`).
         var failure: DatabaseError?
-        let lost = ledger.inOneCommit {
+        let lost = committing {
             do throws(DatabaseError) {
                 try ledger.revoke(transactionId, at: scheduler.now, reason: reason)
                 record.revocationDate = scheduler.now

@@ -58,4 +58,61 @@ import Testing
         #expect(try reader.query("SELECT COUNT(*) FROM transactions").first?.first?.int == 1)
         #expect(store.errors == [])
     }
+
+    private final class PlainReceipt: ReceiptSlot {
+        var receipt: String?
+        func load() -> String? { receipt }
+        func save(_ receipt: String?) { self.receipt = receipt }
+    }
+
+    /// A charge whose commit is lost (a full disk, here a deferred foreign key the test plants through a trigger)
+    /// told the observer "purchased" and notified the server of a transaction the file never held: the folder was
+    /// refused as "emptied or replaced" from then on (session 27). Now the payment stays held, nothing of the charge
+    /// is told, and the App Store charges it once it can write again.
+    @Test func aChargeWhoseCommitIsLostStaysHeldAndIsChargedOnceItCanBeWritten() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try TestSupport.demoConfig()
+        let scheduler = Scheduler()
+        let path = directory + "/appstore.sqlite"
+        let store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
+            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
+            databasePath: path)
+        var notified = 0
+        store.notificationEndpoint = { _ in notified += 1 }
+        let receipt = PlainReceipt()
+        let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: receipt)
+        var states: [TransactionState] = []
+        queue.startObserving { states.append($0.state) }
+        queue.add(productIdentifier: StoreHarness.monthly)
+        scheduler.runUntilIdle()
+        let saboteur = try Database(path: path)
+        try saboteur.execute(
+            """
+            CREATE TABLE lost_parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE lost_child (parent INTEGER REFERENCES lost_parent(id) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER lose_the_commit AFTER INSERT ON transactions BEGIN INSERT INTO lost_child VALUES (1); END;
+            """)
+        queue.answerSheet(confirm: true)
+        scheduler.runUntilIdle()
+
+        #expect(states == [.purchasing])
+        #expect(notified == 0)
+        #expect(receipt.receipt == nil)
+        #expect(store.errors.count == 1)
+        #expect(store.errors.first?.contains("cannot write down the payment") == true, "\(store.errors)")
+        let reader = try Database(path: path, readOnly: true)
+        #expect(try reader.query("SELECT COUNT(*) FROM held_payments").first?.first?.int == 1)
+        #expect(try reader.query("SELECT COUNT(*) FROM transactions").first?.first?.int == 0)
+
+        try saboteur.execute("DROP TRIGGER lose_the_commit")
+        scheduler.advance(by: PaymentQueue.firstChargeRetry)
+        scheduler.runUntilIdle()
+        #expect(states == [.purchasing, .purchased])
+        #expect(notified == 1)
+        #expect(receipt.receipt != nil)
+        #expect(try reader.query("SELECT COUNT(*) FROM held_payments").first?.first?.int == 0)
+        #expect(try reader.query("SELECT COUNT(*) FROM transactions").first?.first?.int == 1)
+    }
 }
