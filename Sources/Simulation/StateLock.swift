@@ -19,9 +19,21 @@ public final class StateLock {
     private let descriptor: Int32
 
     /// Takes the folder's lock at once, or throws naming the process that holds it.
-    public init(folder: String) throws(StateLockError) {
+    public convenience init(folder: String) throws(StateLockError) {
+        try self.init(folder: folder, creating: true)
+        signPid()
+    }
+
+    /// The folder's lock taken as `init(folder:)` takes it when it has a lock file, nil when it has none: a
+    /// folder refused for its shape gets no lock file of its own. The file is left as it was until `signPid`.
+    public static func existing(folder: String) throws(StateLockError) -> StateLock? {
+        guard FileManager.default.fileExists(atPath: "\(folder)/\(fileName)") else { return nil }
+        return try StateLock(folder: folder, creating: false)
+    }
+
+    private init(folder: String, creating: Bool) throws(StateLockError) {
         let path = "\(folder)/\(Self.fileName)"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
         guard descriptor >= 0 else {
             throw StateLockError(
                 description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
@@ -37,7 +49,11 @@ public final class StateLock {
             throw StateLockError(description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown")")
         }
         self.descriptor = descriptor
-        // The pid is only for the message a second process prints; the lock itself is the flock.
+    }
+
+    /// Writes this process's pid into the lock file, for the message a second process prints; the lock itself is
+    /// the flock.
+    public func signPid() {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }

@@ -35,13 +35,34 @@ enum StateFolder {
         do {
             try StateCheck.checkShape(folder: path)
         } catch {
-            throw UsageError(message: error.description)
+            return try settledOwner(path, refusal: error)
         }
         do {
             return try StateLock(folder: path)
         } catch {
             throw UsageError(message: error.description)
         }
+    }
+
+    /// A folder whose shape was refused while it has an owner, or had one: seen while another run makes it (its
+    /// databases still 0 bytes, or one made and not yet the other), the shape is that run's work in progress, and
+    /// "records gone" was a false alarm for a run started beside it on a new folder (session 27). That run's lock
+    /// says the folder is in use; taken, the shape is judged again, settled.
+    private static func settledOwner(_ path: String, refusal: WorldSetupError) throws(UsageError) -> StateLock {
+        let owner: StateLock?
+        do {
+            owner = try StateLock.existing(folder: path)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        guard let owner else { throw UsageError(message: refusal.description) }
+        do {
+            try StateCheck.checkShape(folder: path)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        owner.signPid()
+        return owner
     }
 
     /// A fresh subfolder of `path` that this run made: with the folders made to hold it, the only things it may

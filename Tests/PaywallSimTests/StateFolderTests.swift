@@ -55,6 +55,28 @@ import WhiteLabel
         #expect(result.failure == nil)
     }
 
+    /// Two runs started together on a new folder: the second saw the first's databases while it made them (0 bytes,
+    /// or one without the other) and said "the records it held are gone" (session 27). A folder whose shape is
+    /// refused while another process owns it is that process's work in progress: the second says it is in use.
+    @Test func aFolderBeingMadeByAnotherRunIsInUseNotEmptied() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/made-by-bench"))
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/appstore.sqlite"))
+        do {
+            let owner = try StateLock(folder: directory)
+            let result = try TestSupport.runBinary(["bench", "ledger", "--count", "2", "--state", directory])
+            #expect(result.code == 2)
+            #expect(
+                result.stderr.contains("\(directory) is in use by paywall-sim, pid \(getpid())"), "\(result.stderr)")
+            withExtendedLifetime(owner) {}
+        }
+        // Nobody owns it: the same shape is what it says it is.
+        let alone = try TestSupport.runBinary(["bench", "ledger", "--count", "2", "--state", directory])
+        #expect(alone.code == 2)
+        #expect(alone.stderr.contains("appstore.sqlite: empty (0 bytes)"), "\(alone.stderr)")
+    }
+
     /// Issue 13, item 11: a phone per restore, each with a receipt listing the whole history, grew the
     /// folder quadratically (2.1 GB after 4,185 phones). The workload keeps its last few phones.
     @Test func theLifecycleFolderKeepsAFewPhonesHoweverLongItRuns() throws {
