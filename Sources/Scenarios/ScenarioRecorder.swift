@@ -10,6 +10,11 @@ public final class ScenarioRecorder {
     /// The world recorded (its clock and what is in flight), and the last action's line and instant.
     private weak var world: World?
     private var lastAction: (line: Int, at: SimInstant)?
+    /// The clock just after the last step, and whether (and when) the world settled since: the instant `play`'s
+    /// clock stands at after that step. The time past it is idle time, written as `advance`: a renewal that came
+    /// while the reader looked on was not in the recording (a `_timeRate` session, session 27).
+    private var afterStep: SimInstant?
+    private var settled: (since: Bool, at: SimInstant?) = (false, nil)
 
     /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup` and
     /// `settings`, then `launch`.
@@ -25,6 +30,12 @@ public final class ScenarioRecorder {
     /// Records every reader action on `world`'s phones from now on.
     public func attach(to world: World) {
         self.world = world
+        afterStep = world.scheduler.now
+        settled = (false, nil)
+        world.scheduler.onSettled = { [weak self] instant in
+            guard let self, !settled.since else { return }
+            settled = (true, instant)
+        }
         world.onReaderAction = { [weak self, weak world] action in
             guard let self else { return }
             // Told as the phone handles it, before its own requests leave: what is in flight came before it.
@@ -60,9 +71,21 @@ public final class ScenarioRecorder {
             }
             let gap = SimDuration(milliseconds: now.milliseconds - last.at.milliseconds)
             if gap > .zero { lines.append("without waiting advance \(gap)") }
+        } else if let now, let idle = idleLine(until: now) {
+            lines.append(idle)
         }
         lines.append(text)
         lastAction = now.map { (lines.count - 1, $0) }
+        // A reader action is told before the phone handles it, a world action once done: either way the clock now.
+        afterStep = world?.scheduler.now ?? now
+        settled = (false, nil)
+    }
+
+    /// `advance` for the time the world stood idle after the last step until `now`, nil when none passed.
+    private func idleLine(until now: SimInstant) -> String? {
+        guard let start = settled.at ?? afterStep else { return nil }
+        let gap = SimDuration(milliseconds: now.milliseconds - start.milliseconds)
+        return gap > .zero ? "advance \(gap)" : nil
     }
 
     /// A `#` comment line.
@@ -70,7 +93,9 @@ public final class ScenarioRecorder {
 
     /// The scenario so far, ending with what `world` shows now.
     public func text(endingWith world: World) -> String {
-        (lines + [""] + Self.expectations(of: world).map(StepText.expectation)).joined(separator: "\n") + "\n"
+        let idle = world.scheduler.isIdle ? idleLine(until: world.scheduler.now).map { [$0] } ?? [] : []
+        return (lines + idle + [""] + Self.expectations(of: world).map(StepText.expectation)).joined(separator: "\n")
+            + "\n"
     }
 
     /// The final screen, levels, identity and charges.

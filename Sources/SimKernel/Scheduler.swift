@@ -20,12 +20,18 @@ public final class Scheduler {
     }
 
     public private(set) var now: SimInstant
+    /// Told when the world is found settled: the instant of a foreground event that left none pending, or nil
+    /// when a background event runs with none pending (it settled earlier). A recording reads it to write the
+    /// idle time between steps, which `play` would not pass (session 27).
+    public var onSettled: ((SimInstant?) -> Void)?
     private var heap: [Entry] = []
     private var cancelled: Set<UInt64> = []
     /// Live events that keep `runUntilIdle` going; background ones (a subscription's next renewal)
     /// run when their time comes but never keep the world busy on their own.
     private var foreground: Set<UInt64> = []
     private var nextSequence: UInt64 = 0
+    /// Whether the event `popHead` last took was a foreground one.
+    private var lastPoppedForeground = false
 
     public init(start: SimInstant = .worldStart) {
         now = start
@@ -84,8 +90,7 @@ public final class Scheduler {
     public func runUntilIdle(maxEvents: Int = 10_000_000) -> Int {
         var count = 0
         while count < maxEvents, !foreground.isEmpty, let entry = popLive() {
-            now = max(now, entry.due)
-            entry.action()
+            runEntry(entry)
             count += 1
         }
         return count
@@ -97,8 +102,7 @@ public final class Scheduler {
         var count = 0
         // Background events included: moving the clock runs the renewals that fall due on the way.
         while let head = peekLive(), head.due <= instant, let entry = popLive() {
-            now = max(now, entry.due)
-            entry.action()
+            runEntry(entry)
             count += 1
         }
         now = max(now, instant)
@@ -109,6 +113,15 @@ public final class Scheduler {
     @discardableResult
     public func advance(by duration: SimDuration) -> Int {
         run(until: now + duration)
+    }
+
+    /// Runs a popped event, telling `onSettled` when it was the last foreground one pending.
+    private func runEntry(_ entry: Entry) {
+        now = max(now, entry.due)
+        let wasForeground = lastPoppedForeground
+        if !wasForeground, foreground.isEmpty, let onSettled { onSettled(nil) }
+        entry.action()
+        if wasForeground, foreground.isEmpty, let onSettled { onSettled(entry.due) }
     }
 
     // MARK: - Binary heap
@@ -143,7 +156,7 @@ public final class Scheduler {
 
     private func popHead() -> Entry {
         let head = heap[0]
-        foreground.remove(head.sequence)
+        lastPoppedForeground = foreground.remove(head.sequence) != nil
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last

@@ -17,10 +17,15 @@ public final class Recordings {
     /// A recording could not be written: the session is lost, and `run` exits 2 (it exited 0, session 26).
     public private(set) var writeFailed = false
 
-    public init(recorder: ScenarioRecorder, sessionFile: String?, directory: String) {
+    /// Why this world's recordings would not replay (it opened a state folder earlier sessions wrote, which a
+    /// scenario starts without): `r` says so and records nothing.
+    private let unreplayable: String?
+
+    public init(recorder: ScenarioRecorder, sessionFile: String?, directory: String, unreplayable: String? = nil) {
         self.recorder = recorder
         self.sessionFile = sessionFile
         self.directory = directory
+        self.unreplayable = unreplayable
     }
 
     func attach(to world: World) { recorder.attach(to: world) }
@@ -38,6 +43,10 @@ public final class Recordings {
     func toggle(_ world: World) {
         if isRecording {
             stopRequested = true
+            return
+        }
+        if let unreplayable {
+            world.timeline.log(.control, "● REC not started: \(unreplayable)")
             return
         }
         isRecording = true

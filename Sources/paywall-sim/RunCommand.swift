@@ -46,16 +46,18 @@ enum RunCommand {
         let (config, resources) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
         let theme = try AppArgument.theme(for: config, resources: resources)
         if let record = options["--record"] { try checkRecordPath(record) }
+        // A walk's worlds live in memory: each scenario starts from its own setup.
+        let state =
+            options.has("--ephemeral") || walk != nil
+            ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
+        let unreplayable = state.flatMap(Self.unreplayable)
+        if let unreplayable, options["--record"] != nil { throw UsageError(message: "--record: \(unreplayable)") }
         // No terminal: refused before the state folder is created or locked.
         do {
             try TerminalFront.checkTerminal()
         } catch {
             throw UsageError(message: "\(error)")
         }
-        // A walk's worlds live in memory: each scenario starts from its own setup.
-        let state =
-            options.has("--ephemeral") || walk != nil
-            ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
         let lock = try state.map { folder throws(UsageError) in try StateFolder.own(folder) }
         defer { withExtendedLifetime(lock) {} }
         var worldOptions = WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state)
@@ -70,7 +72,8 @@ enum RunCommand {
         }
         let recordings = Recordings(
             recorder: recorder(options, seed: UInt64(seed), latency: latency, faults: faults, state: state),
-            sessionFile: options["--record"], directory: FileManager.default.currentDirectoryPath)
+            sessionFile: options["--record"], directory: FileManager.default.currentDirectoryPath,
+            unreplayable: unreplayable)
         let code: Int32
         do {
             if let walk {
@@ -129,6 +132,16 @@ enum RunCommand {
         return ScenarioRecorder(
             app: app, seed: seed, latency: latency, setup: setup, settings: faults.map { [.inject($0)] } ?? [],
             comments: comments)
+    }
+
+    /// Why a recording of a run on `folder` would not replay: a scenario starts from an empty world, and the
+    /// purchases, phones and clock earlier sessions left in the folder are not in it (a recording made on a folder
+    /// replayed without its earlier charge, session 27). Nil for a new folder.
+    private static func unreplayable(_ folder: String) -> String? {
+        guard StateCheck.databases.contains(where: { FileManager.default.fileExists(atPath: "\(folder)/\($0)") })
+        else { return nil }
+        return "\(folder) holds earlier sessions, which a recording cannot carry and its replay would start without; "
+            + "record with --ephemeral or a new --state folder"
     }
 
     /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`. A relative

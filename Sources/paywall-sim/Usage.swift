@@ -46,6 +46,7 @@ enum Usage {
                              receipts, restores, transfers, accounts, sessions, me, content.
                              Example: --inject "payment deferred; receipts error times 2"
           --record FILE      Record the session as a scenario and write it to FILE when the app quits
+                             (a new state folder or --ephemeral: a recording starts from an empty world)
           --walk FILE|DIR    Guided walk for QA: a checklist pane lists the scenarios (by title, else file
                              name). Enter on one builds its world from its setup and runs the steps before
                              the first reader action; you do the rest by hand on the phone (each step is

@@ -1,6 +1,7 @@
 import AppFlow
 import Foundation
 import Scenarios
+import SimKernel
 import Simulation
 import Testing
 import WhiteLabel
@@ -118,6 +119,32 @@ import WhiteLabel
         }
         #expect(!text.contains("no step says"))
         let scenario = try ScenarioParser.parse(text, file: file)
+        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+        #expect(result.passed, "\(result.failure?.report ?? "")\n\(text)")
+    }
+
+    /// The clock the loop moves while the reader only looks on was not in the recording: under a `.storekit` file's
+    /// `_timeRate` the subscription renewed twice before the reader quit, and the replay charged once (session 27).
+    /// The idle time is an `advance`, and the replay ends where the session did.
+    @Test func idleTimeIsRecordedAndReplays() throws {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .typical))
+        let recorder = ScenarioRecorder(app: "daily-news", seed: 1, latency: .typical)
+        recorder.attach(to: world)
+        world.launch()
+        // What the loop does between keys: the clock follows the wall, here 65 virtual days in all.
+        let idle = { world.scheduler.run(until: world.scheduler.now + SimDuration.days(1)) }
+        idle()
+        try world.perform(.openPaywall)
+        world.scheduler.runUntilIdle()
+        idle()
+        try world.perform(.selectOffer("premium-monthly"))
+        idle()
+        try world.perform(.confirmPayment)
+        for _ in 0..<63 { idle() }
+        #expect(world.charges == 3)
+        let text = recorder.text(endingWith: world)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("advance ") }.count == 4, "\(text)")
+        let scenario = try ScenarioParser.parse(text, file: "idle.scenario")
         let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
         #expect(result.passed, "\(result.failure?.report ?? "")\n\(text)")
     }

@@ -221,6 +221,24 @@ import WhiteLabel
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// A recording starts from an empty world: made on a folder earlier sessions wrote, it replayed without their
+    /// charge and failed (session 27). `--record` on such a folder is refused before the terminal opens.
+    @Test func aRecordingOnAFolderWithEarlierSessionsIsRefused() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bench = try TestSupport.runBinary(["bench", "lifecycle", "--count", "2", "--state", "\(directory)/state"])
+        #expect(bench.code == 0, "\(bench.stderr)")
+        let result = try TestSupport.runBinary([
+            "run", "--state", "\(directory)/state", "--record", "\(directory)/session.scenario",
+        ])
+        #expect(result.code == 2)
+        #expect(
+            result.stderr.contains(
+                "--record: \(directory)/state holds earlier sessions, which a recording cannot carry"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/session.scenario"))
+    }
+
     /// A file that is not an earlier recording is not `run`'s to write over (found in session 24).
     @Test func aRecordingNeverWritesOverAnotherFile() throws {
         let directory = try TestSupport.temporaryDirectory()
