@@ -79,7 +79,7 @@ enum CheckCommand {
     private static func stateFolder(_ options: Options) throws(UsageError) -> (folder: String, given: String) {
         if let state = options["--state"] { return (state, "--state: ") }
         let (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
-        let folder = RunCommand.defaultStateDirectory(app: config.app.id)
+        let folder = RunCommand.defaultStateDirectory(for: config)
         guard let option = ["--app", "--storekit"].first(where: { options[$0] != nil }) else {
             return (folder, "\(config.app.id)'s state folder: ")
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Scenarios
+import Signing
 import SimKernel
 import Simulation
 import TerminalUI
@@ -49,7 +50,7 @@ enum RunCommand {
         // A walk's worlds live in memory: each scenario starts from its own setup.
         let state =
             options.has("--ephemeral") || walk != nil
-            ? nil : options["--state"] ?? defaultStateDirectory(app: config.app.id)
+            ? nil : options["--state"] ?? defaultStateDirectory(for: config)
         let unreplayable = state.flatMap(Self.unreplayable)
         if let unreplayable, options["--record"] != nil { throw UsageError(message: "--record: \(unreplayable)") }
         // No terminal: refused before the state folder is created or locked.
@@ -146,12 +147,23 @@ enum RunCommand {
 
     /// `$XDG_STATE_HOME/paywall-sim/APP`, else `~/.local/state/paywall-sim/APP`. A relative
     /// `XDG_STATE_HOME` is ignored, as the XDG spec says: it would depend on the working directory.
-    static func defaultStateDirectory(app: String) -> String {
+    static func defaultStateDirectory(for config: DemoConfig) -> String {
         let environment = ProcessInfo.processInfo.environment
         let base =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
-        return "\(base)/paywall-sim/\(app)"
+        return "\(base)/paywall-sim/\(stateFolderName(for: config))"
+    }
+
+    /// The app's id; for an app made from a `.storekit` file alone, with a short hash of the file's absolute path:
+    /// its id is the file's name, so two `Products.storekit` in different folders shared one folder, each run
+    /// taking the other's purchases as its own (session 27).
+    static func stateFolderName(for config: DemoConfig) -> String {
+        guard config.store.storekitSettings != nil, let source = config.sourcePath, source.hasSuffix(".storekit") else {
+            return config.app.id
+        }
+        let absolute = URL(fileURLWithPath: source).standardizedFileURL.path
+        return "\(config.app.id)-\(Hex.encode(Digest.sha256(Array(absolute.utf8)).prefix(4)))"
     }
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.

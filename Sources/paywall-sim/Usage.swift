@@ -36,6 +36,7 @@ enum Usage {
           --state DIR        Where the App Store, the backend and the phones keep their state; a run
                              reopens it on the phone the last one left on screen.
                              Default: $XDG_STATE_HOME/paywall-sim/APP, else ~/.local/state/paywall-sim/APP
+                             (for a .storekit file, APP is its name and a short hash of its path)
           --ephemeral        Keep everything in memory; nothing is written to disk. Passwords are hashed
                              with 1 PBKDF2 iteration (a state folder: 10,000), as nobody logs in again
           --seed N           Seed of every random choice (latency draws). Default: 1

@@ -453,4 +453,28 @@ struct IntroductoryOfferPaywallTests {
         let result = try TestSupport.runBinary(["play", directory])
         #expect(result.code == 0, "\(result.stdout)")
     }
+
+    /// Two `Products.storekit` in different folders shared the default state folder `products`: each run took the
+    /// other's purchases as its own (session 27). The folder's name carries a short hash of the file's path; a demo
+    /// app's stays its name.
+    @Test func sameNamedStoreKitFilesKeepTheirStateApart() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = TestSupport.packageRoot + "/scenarios/found-by-hand/tiers.storekit"
+        var folders: [String] = []
+        for side in ["A", "B"] {
+            try FileManager.default.createDirectory(atPath: "\(directory)/\(side)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: "\(directory)/\(side)/Products.storekit")
+            let result = try TestSupport.runBinary([
+                "check", "--ledger", "--storekit", "\(directory)/\(side)/Products.storekit",
+            ])
+            #expect(result.code == 2)
+            let folder = result.stderr.split(separator: "no ledger at ").last.map(String.init) ?? ""
+            #expect(folder.contains("/paywall-sim/products-"), "\(result.stderr)")
+            folders.append(folder)
+        }
+        #expect(folders[0] != folders[1])
+        let demo = try TestSupport.runBinary(["check", "--ledger", "--app", "daily-news"])
+        #expect(demo.stderr.contains("/paywall-sim/daily-news/"), "\(demo.stderr)")
+    }
 }
