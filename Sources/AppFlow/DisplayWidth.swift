@@ -3,7 +3,25 @@
 public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
-        return of(scalar: scalar.value)
+        guard isJoined(character) else { return of(scalar: scalar.value) }
+        return joinedParts(character).reduce(0) { $0 + of($1) }
+    }
+
+    /// An emoji sequence joined by U+200D (👨‍👩‍👧): one glyph of two columns to some terminals, its parts side by
+    /// side to others and to ncurses, so a row holding one lost its border (session 27). It is measured, wrapped and
+    /// drawn as its parts, the joiners left out: the same width everywhere.
+    public static func isJoined(_ character: Character) -> Bool {
+        character.unicodeScalars.count > 2 && character.unicodeScalars.contains { $0.value == 0x200D }
+    }
+
+    /// The parts of a joined sequence, each a character of its own; any other character alone.
+    public static func joinedParts(_ character: Character) -> [Character] {
+        guard isJoined(character) else { return [character] }
+        return character.unicodeScalars.split(whereSeparator: { $0.value == 0x200D }).compactMap {
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: $0)
+            return String(scalars).first
+        }
     }
 
     public static func of(_ text: some StringProtocol) -> Int {

@@ -6,6 +6,8 @@ public enum ColumnWidth {
     /// Columns taken by one character: 0 for combining and control characters, 2 for wide ones.
     public static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
+        // Drawn as its parts (`Frame.write`), a joined emoji sequence takes their columns.
+        if DisplayWidth.isJoined(character) { return DisplayWidth.joinedParts(character).reduce(0) { $0 + of($1) } }
         let value = scalar.value
         if value < 0x20 || value == 0x7F { return 0 }
         if value < 0x300 { return 1 }

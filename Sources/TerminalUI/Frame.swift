@@ -1,3 +1,4 @@
+import AppFlow
 import WhiteLabel
 
 /// A whole screen as a grid of cells, drawn in memory first so tests read it as text
@@ -29,7 +30,8 @@ public struct Frame: Equatable, Sendable {
         guard y >= 0 && y < size.rows else { return x }
         let end = min(limit ?? size.columns, size.columns)
         var column = x
-        for original in text {
+        // A joined emoji sequence is drawn as its parts (`DisplayWidth.isJoined`).
+        for original in text.lazy.flatMap(DisplayWidth.joinedParts) {
             // An emoji made wide by U+FE0F (🗞️) is one column to ncurses and two to most terminals: drawn
             // without the selector it is one column to both, so the border after it stays in place.
             let character = Self.withoutPresentationSelector(original)

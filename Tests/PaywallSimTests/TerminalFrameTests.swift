@@ -225,6 +225,22 @@ struct TerminalFrameTests {
         #expect(frame.lines[0].hasPrefix("🗞ab║"))
         #expect(!frame.lines[0].unicodeScalars.contains { $0.value == 0xFE0F })
     }
+
+    /// A family emoji in an app's text (👨‍👩‍👧, three emoji joined by U+200D) was measured as one wide character;
+    /// ncurses draws its parts, and the row's border moved four columns (session 27). It is measured, wrapped and
+    /// drawn as its parts, without the joiners.
+    @Test func aJoinedEmojiSequenceIsDrawnAsItsParts() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        #expect(family.count == 1)
+        let part = ColumnWidth.of(Character("\u{1F468}"))
+        #expect(ColumnWidth.of(family) == 3 * part)
+        #expect(DisplayWidth.of(family) == 6)
+        var frame = Frame(size: TerminalSize(columns: 12, rows: 1))
+        let end = frame.write("a\(family)b║", x: 0, y: 0, role: .text)
+        #expect(end == 3 * part + 3)
+        #expect(frame.lines[0].hasPrefix("a\u{1F468}\u{1F469}\u{1F467}b║"))
+        #expect(!frame.lines[0].unicodeScalars.contains { $0.value == 0x200D })
+    }
 }
 
 extension StringProtocol {
