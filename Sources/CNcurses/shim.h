@@ -26,6 +26,11 @@ static inline int pws_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 
 // newterm, unlike initscr, returns NULL for an unknown $TERM instead of exiting the process.
 static inline SCREEN *pws_newterm(void) { return newterm(NULL, stdout, stdin); }
+// Whether the terminal has an alternate screen to leave (rmcup): a vt100 has none, and the last frame stays.
+static inline int pws_has_alternate_screen(void) {
+    char *leave = tigetstr("rmcup");
+    return leave != NULL && leave != (char *)-1 && leave[0] != 0;
+}
 static inline int pws_stdin_is_terminal(void) { return isatty(STDIN_FILENO); }
 static inline int pws_stdout_is_terminal(void) { return isatty(STDOUT_FILENO); }
 

@@ -120,6 +120,12 @@ final class TerminalSession {
     func end() {
         guard !ended else { return }
         ended = true
+        // Without an alternate screen (TERM=vt100) leaving curses left the last frame on the terminal, under the
+        // shell's prompt (session 27): the screen is cleared first.
+        if screen != nil && pws_has_alternate_screen() == 0 {
+            clear()
+            refresh()
+        }
         endwin()
         if let screen {
             delscreen(screen)

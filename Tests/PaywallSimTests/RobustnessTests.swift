@@ -55,6 +55,14 @@ struct RobustnessTests {
         tmux.waitFor("FG=0")
     }
 
+    /// A vt100 has no alternate screen: quitting left the last frame on the terminal, under the prompt (session 27).
+    @Test func aTerminalWithoutAnAlternateScreenIsClearedOnQuit() throws {
+        let tmux = try session(environment: "LANG=C.UTF-8 TERM=vt100")
+        tmux.waitFor("Weekend market report")
+        try tmux.quit()
+        #expect(!tmux.screen.contains("Weekend market report"), "\(tmux.screen)")
+    }
+
     @Test func aTerminalWithoutUTF8GetsAsciiBorders() throws {
         let tmux = try session(environment: "LANG=C LC_ALL=C TERM=xterm-256color")
         tmux.waitFor("Weekend market report")
