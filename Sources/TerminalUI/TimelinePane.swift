@@ -12,8 +12,15 @@ enum TimelinePane {
     static func title(_ filter: TimelineFilter) -> String { "\(title) · \(filter.name)" }
     /// `09:00:00.000 backend ` is 21 columns; wrapped text lines up after it.
     static let textColumn = 21
-    /// A longer entry is cut with `…`, so one chatty message cannot fill the pane.
-    static let maxLinesPerEntry = 4
+    /// A longer entry is cut with `…`, so one chatty message cannot fill the pane: past 4 lines of a pane as wide
+    /// as a 120-column terminal's (53 columns of text), or as many narrower lines as hold as much. A fixed 4 lines
+    /// cut the store's everyday lines in an 80-column terminal, where text goes under the time (session 27).
+    static let maxColumnsPerEntry = 4 * 53
+
+    /// The lines an entry may take when its text lines are `textWidth` columns wide, after `leading` lines of its own.
+    static func maxLines(textWidth: Int, leading: Int) -> Int {
+        max(4, leading + (maxColumnsPerEntry + max(1, textWidth) - 1) / max(1, textWidth))
+    }
 
     /// `marked`: the index of the entry a line "≠ the worlds differ from here" goes above (`compare --live`);
     /// `title` replaces the pane's own.
@@ -88,18 +95,20 @@ enum TimelinePane {
         Int64((Double(instant.milliseconds) / 86_400_000).rounded(.down))
     }
 
-    /// An entry's own lines: its time and source, then its text wrapped after them, at most `maxLinesPerEntry`.
+    /// An entry's own lines: its time and source, then its text wrapped after them, at most `maxLines`.
     static func body(of entry: TimelineEntry, width: Int) -> [StyledLine] {
         let role = Theme.Role(rawValue: entry.source.rawValue) ?? .text
         let time = StyledSpan(timeOfDay(entry.time) + " ", .muted)
         let source = StyledSpan(entry.source.rawValue.padding(toColumns: 7) + " ", role, emphasized: true)
         let textWidth = width - textColumn
         var body: [StyledLine]
+        let most: Int
         // Under 24 columns after the time, text lined up there reads a dozen characters a line and cut product ids at
         // 80 columns (session 24): it goes under the time, the pane's whole width.
         if textWidth >= 24 {
             let wrapped = WordWrap.lines(entry.text, width: textWidth)
             let indent = String(repeating: " ", count: textColumn)
+            most = maxLines(textWidth: textWidth, leading: 0)
             body = wrapped.enumerated().map { offset, text in
                 offset == 0
                     ? StyledLine([time, source, StyledSpan(text, role)])
@@ -108,17 +117,18 @@ enum TimelinePane {
         } else {
             // Too narrow to line text up after the time: put it under, indented.
             body = [StyledLine([time, source])]
+            most = maxLines(textWidth: width - 2, leading: 1)
             body += WordWrap.lines(entry.text, width: max(1, width - 2)).map {
                 StyledLine([StyledSpan("  " + $0, role)])
             }
         }
-        if body.count > maxLinesPerEntry {
-            body = Array(body.prefix(maxLinesPerEntry))
-            var last = body[maxLinesPerEntry - 1]
+        if body.count > most {
+            body = Array(body.prefix(most))
+            var last = body[most - 1]
             let cut = last.spans.count - 1
             let available = width - ColumnWidth.of(last.text) + ColumnWidth.of(last.spans[cut].text)
             last.spans[cut].text = ColumnWidth.truncate(last.spans[cut].text + "…", to: available)
-            body[maxLinesPerEntry - 1] = last
+            body[most - 1] = last
         }
         return body
     }

@@ -1,5 +1,6 @@
 import AppFlow
 import SimKernel
+import Simulation
 import Testing
 
 @testable import TerminalUI
@@ -162,15 +163,18 @@ struct TerminalFrameTests {
         #expect(wide[first + 3].dropLast().trimmingTrailingSpaces().hasSuffix("…"))
         #expect(wide[first + 4].contains("app     done"))
         // At 80 columns the pane is too narrow to line text up after the time: it goes under it, the pane's width
-        // (a dozen characters a line cut every product id, session 24).
+        // (a dozen characters a line cut every product id, session 24), and holds as much text as the wide pane's
+        // 4 lines before it is cut (4 lines cut everyday entries there, session 27).
         let narrow = FrontView.render(
             TerminalFixture.content(timeline: entries), state: FrontState(), theme: theme,
-            size: TerminalSize(columns: 80, rows: 24)
+            size: TerminalSize(columns: 80, rows: 40)
         ).lines
         let header = try #require(narrow.firstIndex { $0.contains("backend") && !$0.contains("word") })
+        let most = TimelinePane.maxLines(textWidth: 32, leading: 1)
+        #expect(most == 8)
         #expect(narrow[header + 1].contains("  word1 word2 word3"))
-        #expect(narrow[header + 3].dropLast().trimmingTrailingSpaces().hasSuffix("…"))
-        #expect(narrow[header + 4].contains("app"))
+        #expect(narrow[header + most - 1].dropLast().trimmingTrailingSpaces().hasSuffix("…"))
+        #expect(narrow[header + most].contains("app"))
     }
 
     /// Entries are laid out once per width and kept: a resize must wrap them anew, and going back must show
@@ -188,7 +192,7 @@ struct TerminalFrameTests {
         let wide = rows(150)
         let narrow = rows(80)
         #expect(wide.count == 3)
-        #expect(narrow.count == 3)
+        #expect(narrow.count == 7)
         #expect(wide != narrow)
         #expect(rows(150) == wide)
         #expect(rows(80) == narrow)

@@ -89,4 +89,22 @@ struct TerminalLayoutTests {
         #expect(state.apply(.quit, terminalFits: false) == .quit)
         #expect(state.apply(.reader(.select)) == .send(.select))
     }
+
+    /// In an 80-column terminal the timeline's text goes under the time, and a fixed 4 lines cut the store's everyday
+    /// lines ("…or no…", session 27). An entry holds as much text there as in a wide pane; only a chattier one is cut.
+    @Test func aNarrowTimelineShowsAnEverydayEntryWhole() {
+        let text =
+            "offer premium-weekly left out: the App Store does not sell it here (unknown, not ready, or not in this "
+            + "storefront)"
+        let entry = TerminalFixture.timeline([(5, .app, text)])[0]
+        for width in [34, 74] {
+            let lines = TimelinePane.body(of: entry, width: width)
+            #expect(!lines.contains { $0.text.contains("…") }, "\(lines.map(\.text))")
+            #expect(lines.map(\.text).joined(separator: " ").contains("storefront)"))
+        }
+        let chatty = TerminalFixture.timeline([(5, .app, String(repeating: "many words ", count: 40))])[0]
+        #expect(TimelinePane.body(of: chatty, width: 74).count == 4)
+        #expect(TimelinePane.body(of: chatty, width: 74).last?.text.hasSuffix("…") == true)
+        #expect(TimelinePane.body(of: chatty, width: 34).last?.text.hasSuffix("…") == true)
+    }
 }
