@@ -21,10 +21,13 @@ public struct WorldOptions: Sendable {
     /// PBKDF2 iterations for new passwords; nil: full for a state folder, minimal in memory.
     public var passwordIterations: Int?
     public static let minimalPasswordIterations = PasswordHash.minimalIterations
+    /// The phone a world starts with unless told otherwise.
+    public static let firstPhone = "iphone"
 
     public init(
         seed: UInt64 = 1, latency: LatencyProfile = .typical, stateDirectory: String? = nil,
-        appleId: String = "reader@icloud.test", deviceName: String = "iphone", passwordIterations: Int? = nil
+        appleId: String = "reader@icloud.test", deviceName: String = WorldOptions.firstPhone,
+        passwordIterations: Int? = nil
     ) {
         self.passwordIterations = passwordIterations
         self.seed = seed

@@ -8,6 +8,13 @@ extension World {
         switchDevice(to: device.name)
     }
 
+    /// The phone on screen's name when it is not the one phone a world starts with: with several phones (a new
+    /// device, another account's, a reopened folder's), nothing on screen said whose phone the pane showed
+    /// (session 27). Nil for a world of its one first phone.
+    public var phoneNameToShow: String? {
+        storages.count > 1 || device.name != WorldOptions.firstPhone ? device.name : nil
+    }
+
     /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
     public func newDevice(named name: String) throws(WorldSetupError) {
         guard storages[name] == nil else {

@@ -5,6 +5,8 @@ import Simulation
 /// Everything one frame shows, read from the world at one instant, so views never touch the world.
 public struct FrontContent: Equatable, Sendable {
     public var appName: String
+    /// The phone on screen, named in the phone pane's title when the world has several (`World.phoneNameToShow`).
+    public var phoneName: String?
     public var screen: ScreenModel
     public var timeline: [TimelineEntry]
     public var now: SimInstant
@@ -37,5 +39,6 @@ public struct FrontContent: Equatable, Sendable {
             spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000),
             controls: ControlReadings(world: world))
         if inspecting { transactions = world.transactionRows }
+        phoneName = world.phoneNameToShow
     }
 }

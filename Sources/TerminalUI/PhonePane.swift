@@ -13,7 +13,9 @@ enum PhonePane {
         let glyphs = BorderGlyphs(theme.border)
         frame.fill(rect)
         frame.drawBox(
-            rect, glyphs: glyphs, role: .border, title: content.appName, titleRole: focused ? .accent : .border)
+            rect, glyphs: glyphs, role: .border,
+            title: content.phoneName.map { "\(content.appName) · \($0)" } ?? content.appName,
+            titleRole: focused ? .accent : .border)
         let inner = rect.inner
         guard inner.height >= 2, inner.width >= 12 else { return }
 

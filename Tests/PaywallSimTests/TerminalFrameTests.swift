@@ -230,6 +230,21 @@ struct TerminalFrameTests {
         #expect(!frame.lines[0].unicodeScalars.contains { $0.value == 0xFE0F })
     }
 
+    /// With several phones nothing on screen said whose phone the pane showed (session 27): its title names it.
+    @Test func thePhonePaneNamesThePhoneWhenThereAreSeveral() throws {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .none))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        let theme = try TerminalFixture.theme()
+        let size = TerminalSize(columns: 120, rows: 40)
+        let alone = FrontView.render(FrontContent(world: world), state: FrontState(), theme: theme, size: size)
+        #expect(alone.lines[0].hasPrefix("╔═ Daily News ═"), "\(alone.lines[0])")
+        try world.newDevice(named: "iphone-2")
+        world.scheduler.runUntilIdle()
+        let two = FrontView.render(FrontContent(world: world), state: FrontState(), theme: theme, size: size)
+        #expect(two.lines[0].hasPrefix("╔═ Daily News · iphone-2 ═"), "\(two.lines[0])")
+    }
+
     /// A family emoji in an app's text (👨‍👩‍👧, three emoji joined by U+200D) was measured as one wide character;
     /// ncurses draws its parts, and the row's border moved four columns (session 27). It is measured, wrapped and
     /// drawn as its parts, without the joiners.
