@@ -139,10 +139,11 @@ import WhiteLabel
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
 struct TerminalRecordingTests {
     /// The steps of a recording in order, as keys pressed: one pressed while an answer was on its way is written to
-    /// replay at that moment (`without waiting`, then the time that passed), which a person's timing decides.
+    /// replay at that moment (`without waiting`, then the time that passed), and the time the world stood idle before
+    /// a key is an `advance`, both of which a person's timing decides.
     static func keys(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("without waiting advance") }
+            .filter { !$0.hasPrefix("without waiting advance") && !$0.hasPrefix("advance ") }
             .map { $0.hasPrefix("without waiting ") ? $0.dropFirst("without waiting ".count) : $0 }
             .joined(separator: "\n")
     }
