@@ -2,52 +2,90 @@ import BackendSim
 import SimKernel
 import StoreSim
 
-/// Invariant 14, family-shared access follows the purchaser's sharing, once the world settled: Apple holds a
-/// member's FAMILY_SHARED purchase live only while the member is in the family, the purchaser shares and
-/// their purchase stands; and after Apple's REVOKE the backend grants nothing from it (a fault since the
-/// revocation, such as a lost notification, excuses it until the daily reconciliation). And the other way: while the
-/// purchaser's shared subscription gives access (its grace period too), the backend grants the member's share.
+/// Invariant 14, family-shared access follows the purchaser's sharing, once the world settled. Anyone in the family may
+/// be the purchaser, the organiser or a member (a member's own purchase was never shared, session 27): while their
+/// family-shareable purchase stands (a subscription that gives access, its grace period too; a purchase not revoked)
+/// and they share, everyone else in the family has been given a FAMILY_SHARED share of it. Apple holds a share live only
+/// while both are in the family, the purchaser shares and their purchase stands; after Apple's REVOKE the backend
+/// grants nothing from it (a fault since the revocation, such as a lost notification, excuses it until the daily
+/// reconciliation). And the other way: while the purchaser's shared subscription gives access, the backend grants the
+/// share.
 enum FamilyCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         guard context.settled else { return [] }
         let world = context.world
         let store = world.store
         let now = world.scheduler.now
-        let purchaser = world.purchaserAppleId
-        let members = store.familyMembers(of: purchaser)
-        let sharing = store.isFamilySharing(purchaser)
-        var found: [InvariantViolation] = []
-        // The groups whose shareable subscription gives the purchaser access now: the members' shares of them do too.
-        let catalog = store.catalog
-        let sharedGroups =
-            sharing
-            ? Set(
-                store.subscriptions(appleId: purchaser).filter {
-                    $0.state.isEntitled && catalog.spec(for: $0.productId)?.isFamilyShareable == true
-                }.map(\.groupId)) : []
-        for member in Set(members + world.phoneAppleIds.values).sorted() {
+        let organiser = world.purchaserAppleId
+        let family = Set([organiser] + store.familyMembers(of: organiser))
+        var found = unshared(family, store)
+        for holder in family.union(world.phoneAppleIds.values).sorted() {
             var latest: [String: TransactionRecord] = [:]
-            for record in store.familySharedTransactions(appleId: member) {
+            for record in store.familySharedTransactions(appleId: holder) {
                 latest[record.originalTransactionIdentifier] = record
             }
             for (id, record) in latest.sorted(by: { $0.key < $1.key }) {
                 if let revoked = record.revocationDate {
-                    found += backendViolations(id, member: member, revoked: revoked, context)
-                } else if members.contains(member),
-                    let group = catalog.spec(for: record.productIdentifier)?.subscriptionGroup,
-                    sharedGroups.contains(group), let lost = shareLost(id, member: member, since: record, context)
+                    found += backendViolations(id, member: holder, revoked: revoked, context)
+                    continue
+                }
+                let purchase = store.sharedPurchase(ofShare: id)
+                let purchaser = purchase?.appleId ?? "nobody"
+                let shared = family.contains(holder) && family.contains(purchaser) && store.isFamilySharing(purchaser)
+                if shared, let purchase, givesAccess(purchase, store),
+                    let lost = shareLost(id, member: holder, since: record, context)
                 {
                     found.append(lost)
-                } else if record.expiresDate.map({ $0 > now }) ?? true, !members.contains(member) || !sharing {
+                } else if record.expiresDate.map({ $0 > now }) ?? true, !shared {
+                    let why =
+                        !family.contains(holder)
+                        ? "is not in the family"
+                        : !family.contains(purchaser)
+                            ? "\(purchaser), who bought it, is not in the family" : "\(purchaser) stopped sharing"
                     found.append(
                         InvariantViolation(
                             .familySharedFollowsSharing,
-                            "\(member) holds \(record.productIdentifier) (\(id)) as FAMILY_SHARED, but "
-                                + (sharing ? "is not in the family" : "the purchaser stopped sharing")))
+                            "\(holder) holds \(record.productIdentifier) (\(id)) as FAMILY_SHARED, but \(why)"))
                 }
             }
         }
         return found
+    }
+
+    /// Each purchase someone in the family shares that stands now, that another in the family never held a share of. A
+    /// share that ended is not asked back here: Apple revokes one member's share on its own (`store revoke` on their
+    /// phone), and the rest of this check holds an ended share to its end.
+    private static func unshared(_ family: Set<String>, _ store: AppStore) -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        for purchaser in family.sorted() where store.isFamilySharing(purchaser) {
+            var originals: [String: TransactionRecord] = [:]
+            for record in store.transactions(appleId: purchaser) {
+                originals[record.originalTransactionIdentifier] = record
+            }
+            for (original, latest) in originals.sorted(by: { $0.key < $1.key })
+            where store.catalog.spec(for: latest.productIdentifier)?.isFamilyShareable == true
+                && givesAccess(latest, store)
+            {
+                let holders = Set(store.familyShares(ofPurchase: original).map(\.memberAppleId))
+                for member in family.subtracting(holders).subtracting([purchaser]).sorted() {
+                    found.append(
+                        InvariantViolation(
+                            .familySharedFollowsSharing,
+                            "\(purchaser)'s \(latest.productIdentifier) (\(original)) is family-shareable and gives "
+                                + "access, but \(member), in the family, was never given a share of it"))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Whether the purchase whose latest transaction is `latest` gives access now: its subscription's (grace too), or,
+    /// for a purchase that does not renew, not revoked.
+    private static func givesAccess(_ latest: TransactionRecord, _ store: AppStore) -> Bool {
+        guard latest.revocationDate == nil else { return false }
+        guard let subscription = store.subscription(originalTransactionId: latest.originalTransactionIdentifier)
+        else { return true }
+        return subscription.state.isEntitled
     }
 
     /// The backend, which heard of the member's share, no longer grants it while the purchaser's subscription gives

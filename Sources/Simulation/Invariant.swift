@@ -57,8 +57,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "(every subscription Apple may still charge listed, to cancel), and an Apple ID gets one introductory "
                 + "offer per subscription group"
         case .familySharedFollowsSharing:
-            "family-shared access only while the purchaser shares: none after Apple's REVOKE, and granted while the "
-                + "purchaser's shared subscription gives access (its grace period too)"
+            "family-shared access only while the purchaser shares: everyone else in the family is given a share of a "
+                + "shareable purchase that stands, none after Apple's REVOKE, and granted while the purchaser's shared "
+                + "subscription gives access (its grace period too)"
         case .parentalGateFirst:
             "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
         case .refundTakesAccessBack:

@@ -9,24 +9,25 @@ public enum FamilySharing {
     static let deviceId = "family-sharing"
 }
 
-/// Family Sharing: the purchaser's family members each get their own FAMILY_SHARED transaction of a
-/// family-shareable purchase (its own original transaction id, so nothing a member's phone does can touch
-/// the purchaser's), renewed with the purchaser's and revoked (REVOKE) when sharing stops, the member
-/// leaves, or the purchase is refunded. The purchaser's own purchase never changes.
+/// Family Sharing: whoever in a family buys a family-shareable product (the organiser or a member), everyone
+/// else in the family gets their own FAMILY_SHARED transaction of it (its own original transaction id, so
+/// nothing their phone does can touch the purchaser's), renewed with the purchaser's and revoked (REVOKE) when
+/// the purchaser stops sharing, either of them leaves, or the purchase is refunded. The purchase never changes.
 extension AppStore {
-    /// `member` joins `purchaser`'s family and gets what the purchaser shares now.
+    /// `member` joins `purchaser`'s family: they get what each of the family shares now, and share their own.
     public func addFamilyMember(_ member: String, purchaser: String) throws(DatabaseError) {
         try ledger.addFamilyMember(member, purchaser: purchaser)
         log("\(member) joins the family of \(purchaser)")
-        try shareAll(of: purchaser)
+        for appleId in [purchaser] + (try ledger.familyMembers(of: purchaser)) { try shareAll(of: appleId) }
     }
 
-    /// `member` leaves the family: Apple revokes each of their shares.
+    /// `member` leaves the family: Apple revokes each of their shares, and the family's shares of their purchases.
     public func removeFamilyMember(_ member: String) throws(DatabaseError) {
         guard let purchaser = try ledger.familyPurchaser(of: member) else { return }
+        let family = [purchaser] + (try ledger.familyMembers(of: purchaser))
         try ledger.removeFamilyMember(member)
         log("\(member) leaves the family of \(purchaser)")
-        try shareAll(of: purchaser)
+        for appleId in family { try shareAll(of: appleId) }
     }
 
     /// The purchaser turns sharing of their subscriptions with the family on or off.
@@ -57,6 +58,20 @@ extension AppStore {
         logged("read family share \(originalTransactionId)") { try ledger.familyShare(originalTransactionId) } ?? nil
     }
 
+    /// Every share of the purchase `original` (the purchaser's original transaction id), running or ended, oldest first.
+    public func familyShares(ofPurchase original: String) -> [FamilyShare] {
+        logged("read the family shares of \(original)") { try ledger.familyShares(of: original) } ?? []
+    }
+
+    /// The purchaser's latest transaction of the purchase a FAMILY_SHARED original transaction id shares: who
+    /// bought it, and what they hold now.
+    public func sharedPurchase(ofShare original: String) -> TransactionRecord? {
+        logged("read the purchase family share \(original) shares") { () throws(DatabaseError) -> TransactionRecord? in
+            guard let share = try ledger.familyShare(original) else { return nil }
+            return try ledger.transactions(originalTransactionId: share.purchaserOriginalTransactionId).last
+        } ?? nil
+    }
+
     private func shareAll(of purchaser: String) throws(DatabaseError) {
         var originals: [String] = []
         for record in try ledger.transactions(appleId: purchaser)
@@ -66,10 +81,10 @@ extension AppStore {
         for original in originals { try shareWithFamily(original, purchaser: purchaser) }
     }
 
-    /// Brings each member's share of the purchaser's purchase `original` in line with it: a new share for a
-    /// member who has none while it is shareable, shared and entitled; a renewal when the purchaser's period
-    /// moved on; REVOKE when sharing stopped, the member left, or the purchase was refunded. An expiry or a
-    /// billing problem ends the member's access with the period's end, as the purchaser's.
+    /// Brings each share of the purchaser's purchase `original` in line with it: a new share for each of the rest of
+    /// the purchaser's family (`familyRecipients`) who has none while it is shareable, shared and entitled; a renewal
+    /// when the purchaser's period moved on; REVOKE when sharing stopped, either left, or the purchase was refunded. An
+    /// expiry or a billing problem ends the member's access with the period's end, as the purchaser's.
     /// `told`: the purchaser's notification that asked, when one did: a failed renewal and the end of its grace are
     /// the members' news too (their shares keep access through the purchaser's grace, and lose it with it).
     func shareWithFamily(
@@ -77,7 +92,7 @@ extension AppStore {
     ) throws(DatabaseError) {
         // Asked on every notification: without a family ever written for the purchaser, nothing is read.
         guard try ledger.mayHaveFamily(purchaser) else { return }
-        let members = try ledger.familyMembers(of: purchaser)
+        let members = try ledger.familyRecipients(of: purchaser)
         let running = try ledger.familyShares(of: original).filter { $0.ended == nil }
         guard !members.isEmpty || !running.isEmpty else { return }
         let subscription = try ledger.subscription(original)

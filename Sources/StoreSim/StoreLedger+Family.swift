@@ -18,30 +18,38 @@ extension StoreLedger {
         try database.run(
             "INSERT OR REPLACE INTO family_members (member_apple_id, purchaser_apple_id) VALUES (?, ?)",
             [.text(member), .text(purchaser)])
-        knownFamilyPurchasers?.insert(purchaser)
+        knownFamilyAppleIds?.formUnion([purchaser, member])
     }
 
-    /// Whether `purchaser` may have a family member or a member's share: false only when neither was ever
-    /// written for them, so a purchase's notification skips the family's lookups (two statements).
-    func mayHaveFamily(_ purchaser: String) throws(DatabaseError) -> Bool {
-        try familyPurchasers().contains(purchaser)
+    /// Whether `appleId` may have a family, or a member's share of one of their purchases: false only when
+    /// neither was ever written for them, so a purchase's notification skips the family's lookups (two statements).
+    func mayHaveFamily(_ appleId: String) throws(DatabaseError) -> Bool {
+        try familyAppleIds().contains(appleId)
     }
 
-    /// Every purchaser with a member, or with a share of one of their purchases (running or ended), read once
-    /// per open and then kept in step by `addFamilyMember` (a share is only started for a member, and an
-    /// original transaction's rows keep their Apple ID). Nothing is taken out: a purchaser whose family left
-    /// is still asked, which costs the lookups and never skips a revocation.
-    private func familyPurchasers() throws(DatabaseError) -> Set<String> {
-        if let knownFamilyPurchasers { return knownFamilyPurchasers }
+    /// Every Apple ID that is or was in a family (the organiser and each member: any of them shares their own
+    /// purchases), or whose purchase was shared, read once per open and then kept in step by `addFamilyMember` (a
+    /// share is only started within a family, and an original transaction's rows keep their Apple ID). Nothing
+    /// is taken out: one whose family left is still asked, which costs the lookups and never skips a revocation.
+    private func familyAppleIds() throws(DatabaseError) -> Set<String> {
+        if let knownFamilyAppleIds { return knownFamilyAppleIds }
         let rows = try database.query(
             """
             SELECT purchaser_apple_id FROM family_members
+            UNION SELECT member_apple_id FROM family_members
             UNION SELECT t.apple_id FROM family_shares s
                 JOIN transactions t ON t.original_transaction_id = s.purchaser_original_id
             """)
         let read = Set(rows.compactMap { $0.first?.string })
-        knownFamilyPurchasers = read
+        knownFamilyAppleIds = read
         return read
+    }
+
+    /// Everyone in `appleId`'s family but `appleId`: what they buy that the family may share is shared with these
+    /// (a member's own purchase as the organiser's is; only the organiser's was, session 27). Empty without a family.
+    func familyRecipients(of appleId: String) throws(DatabaseError) -> [String] {
+        let organiser = try familyPurchaser(of: appleId) ?? appleId
+        return ([organiser] + (try familyMembers(of: organiser))).filter { $0 != appleId }
     }
 
     func removeFamilyMember(_ member: String) throws(DatabaseError) {

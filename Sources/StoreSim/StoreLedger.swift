@@ -22,8 +22,8 @@ final class StoreLedger {
     var familySharingKept = KeptAnswer<String, Bool>()
     /// The largest rowid of `transactions`, once read (`nextTransactionNumber`).
     private var highestRowid: Int64?
-    /// Purchasers who may have a family (`familyPurchasers()` in StoreLedger+Family), once read.
-    var knownFamilyPurchasers: Set<String>?
+    /// Apple IDs who may have a family (`familyAppleIds()` in StoreLedger+Family), once read.
+    var knownFamilyAppleIds: Set<String>?
 
     /// Every other write to the `transactions` table calls this, in this file and in its extensions.
     func transactionsChanged() {
@@ -75,7 +75,7 @@ final class StoreLedger {
         transactionsChanged()
         subscriptionsRead.removeAll()
         highestRowid = nil
-        knownFamilyPurchasers = nil
+        knownFamilyAppleIds = nil
         appleIdsCharged = nil
     }
 

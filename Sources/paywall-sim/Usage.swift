@@ -173,7 +173,8 @@ enum Usage {
             Store holds for the phone's Apple ID, every subscription Apple may still charge
             (billing retry too) among it; an Apple ID gets one introductory offer per subscription
             group, at any charge (a switch of plan renews at the price the manage sheet showed)
-         14 family-shared access only while the purchaser shares: a member's FAMILY_SHARED purchase
+         14 family-shared access only while the purchaser shares: whoever in the family buys a
+            shareable product that stands, everyone else is given a share of it; a FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE; and
             it grants the share while the purchaser's subscription gives access (grace too)
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
