@@ -65,10 +65,13 @@ enum ExpectationCheck {
             try match(
                 "no \"\(text)\" on the screen", "on \(screen.visibleID.rawValue) (screen below)",
                 !rendered.contains(text))
-        case .charges(let count):
+        case .charges(let count, let appleId):
+            // Every Apple ID of the world unless one is named: a family member's own charge was not counted (session 27).
+            let charged = appleId.map { world.charges(appleId: $0) } ?? world.charges
+            let whose = appleId.map { " to \($0)" } ?? ""
             try match(
-                "\(count) charge\(count == 1 ? "" : "s")",
-                "\(world.charges) charge\(world.charges == 1 ? "" : "s")", world.charges == count)
+                "\(count) charge\(count == 1 ? "" : "s")\(whose)",
+                "\(charged) charge\(charged == 1 ? "" : "s")\(whose)", charged == count)
         case .pendingPayment:
             try match(
                 "a payment waiting for a parent or an action outside the app", "no pending payment",

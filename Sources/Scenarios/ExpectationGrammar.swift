@@ -50,10 +50,12 @@ enum ExpectationGrammar {
             return .noAlert
         case "text": return .text(try quoted(afterWhat, "expect text \"TEXT\""))
         case "charges":
-            guard let count = Int(try StepGrammar.single(tail, "expect charges N")), count >= 0 else {
-                throw StepError("expect charges takes a whole number, such as expect charges 1")
+            guard (1...2).contains(tail.count), let count = Int(tail[0]), count >= 0 else {
+                throw StepError(
+                    "expect charges takes a whole number and an Apple ID if one alone is meant, such as "
+                        + "expect charges 1 or expect charges 1 kid@icloud.test")
             }
-            return .charges(count)
+            return .charges(count, appleId: tail.count == 2 ? tail[1] : nil)
         case "pending":
             guard tail == ["payment"] else { throw StepError("write expect pending payment") }
             return .pendingPayment

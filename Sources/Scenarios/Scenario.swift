@@ -124,7 +124,8 @@ public enum ScenarioExpectation: Sendable, Equatable {
     case text(String)
     /// The text is nowhere on the screen (an alert included).
     case noText(String)
-    case charges(Int)
+    /// How many charges the App Store made to every Apple ID of the scenario, or to the one named.
+    case charges(Int, appleId: String?)
     case pendingPayment
     case timeline(String)
     /// The fuzzer's guarantees held at every step so far (`Invariant`); the scenario is watched from launch.

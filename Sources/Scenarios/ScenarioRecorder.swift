@@ -109,7 +109,7 @@ public final class ScenarioRecorder {
         }
         return [
             .screen(world.screen.visibleID), .levels(access.levels.map(\.rawValue).sorted()), .identity(identity),
-            .charges(world.charges),
+            .charges(world.charges, appleId: nil),
         ]
     }
 }

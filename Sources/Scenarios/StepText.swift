@@ -70,7 +70,7 @@ public enum StepText {
         case .noAlert: "expect no alert"
         case .text(let text): "expect text \"\(text)\""
         case .noText(let text): "expect no text \"\(text)\""
-        case .charges(let count): "expect charges \(count)"
+        case .charges(let count, let appleId): "expect charges \(count)" + (appleId.map { " \($0)" } ?? "")
         case .pendingPayment: "expect pending payment"
         case .timeline(let text): "expect timeline \"\(text)\""
         case .invariants: "expect invariants"

@@ -2,19 +2,22 @@ import AppFlow
 import SimKernel
 
 extension World {
-    /// Invariant 5: with every fault lifted, the reader takes a new phone of the same Apple ID and
-    /// restores; every subscription Apple says is paid for must then give its owner the access
-    /// (the new phone's reader, or the owner a refused move left it with). Changes the world: run it last.
-    /// `newPhone: false` restores on the phone on screen, for a world opened on a fresh phone already.
+    /// Invariant 5: with every fault lifted, the reader takes a new phone of each of the world's Apple IDs (the
+    /// purchaser's, then each family member's: a member's own paid subscription was never checked, session 27) and
+    /// restores; every subscription Apple says is paid for must then give its owner the access (the new phone's
+    /// reader, or the owner a refused move left it with). Changes the world: run it last. `newPhone: false` restores
+    /// on the phone on screen alone, for a world opened on a fresh phone already.
     public func nothingLostViolations(newPhone: Bool = true) -> [InvariantViolation] {
         store.clearFaults()
         network.faults = FaultPlan()
-        if newPhone {
+        guard newPhone else { return restoredViolations() }
+        var found: [InvariantViolation] = []
+        for appleId in appleIds {
             // The first free name: a state folder may keep the phones of an earlier check.
             var number = 1
             while true {
                 do {
-                    try newDevice(named: "restore-check-\(number)")
+                    try newDevice(named: "restore-check-\(number)", appleId: appleId)
                     break
                 } catch  where number < 100 {
                     number += 1
@@ -22,7 +25,13 @@ extension World {
                     return [InvariantViolation(.nothingPaidLost, "no new phone to restore on: \(error)")]
                 }
             }
+            found += restoredViolations()
         }
+        return found
+    }
+
+    /// The phone on screen restores; then every paid subscription of its Apple ID gives its owner the access.
+    private func restoredViolations() -> [InvariantViolation] {
         scheduler.runUntilIdle()
         do {
             // Apple's price-consent sheet greets a launch while an increase waits (invariant 20): the reader agrees
@@ -40,7 +49,7 @@ extension World {
                 scheduler.runUntilIdle()
             }
         } catch {
-            return [InvariantViolation(.nothingPaidLost, "a new phone could not restore: \(error)")]
+            return [InvariantViolation(.nothingPaidLost, "a new phone of \(appleId) could not restore: \(error)")]
         }
         let shown = Set(appState.access.levels.map(\.rawValue))
         let phoneIdentity: String? = if case .anonymous(let id) = appState.access.identity { id } else { nil }

@@ -15,8 +15,9 @@ extension World {
         storages.count > 1 || device.name != WorldOptions.firstPhone ? device.name : nil
     }
 
-    /// A new phone signed in with the same Apple ID, with empty storage; the app starts on it.
-    public func newDevice(named name: String) throws(WorldSetupError) {
+    /// A new phone signed in with the same Apple ID (or `appleId`, one of the world's), with empty storage; the app
+    /// starts on it.
+    public func newDevice(named name: String, appleId: String? = nil) throws(WorldSetupError) {
         guard storages[name] == nil else {
             throw WorldSetupError(description: "there is already a device named \(name)")
         }
@@ -25,7 +26,8 @@ extension World {
             throw WorldSetupError(description: "there is already a device named \(name) in \(state)/devices")
         }
         try addStorage(named: name)
-        timeline.log(.control, "new device \(name) on Apple ID \(options.appleId)")
+        if let appleId, appleId != options.appleId { phoneAppleIds[name] = appleId }
+        timeline.log(.control, "new device \(name) on Apple ID \(appleId ?? options.appleId)")
         switchDevice(to: name)
     }
 

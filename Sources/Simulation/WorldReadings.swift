@@ -34,8 +34,11 @@ extension World {
     /// The access levels with full content cached on the phone.
     public var cachedLevels: Set<AccessLevel> { device.storage.cachedLevels }
 
-    /// How many times the App Store charged the reader's Apple ID.
-    public var charges: Int { store.charges(appleId: options.appleId) }
+    /// How many times the App Store charged the world's Apple IDs, the family members' too (`appleIds`).
+    public var charges: Int { appleIds.reduce(0) { $0 + store.charges(appleId: $1) } }
+
+    /// How many times the App Store charged `appleId`.
+    public func charges(appleId: String) -> Int { store.charges(appleId: appleId) }
 
     /// How many times the ledger moved a purchase from one owner to another.
     public var ownershipMoves: Int {

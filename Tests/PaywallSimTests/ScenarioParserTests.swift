@@ -171,6 +171,7 @@ import WhiteLabel
             expect text "ends on # not a comment"
             expect no text "renews on"
             expect charges 2
+            expect charges 1 kid@icloud.test
             expect pending payment
             expect timeline "POST /v1/receipts"
             expect invariants
@@ -184,7 +185,8 @@ import WhiteLabel
                 .screen(.appStoreSheet), .offers(["premium-yearly", "premium-monthly"]), .levels(["premium", "kids"]),
                 .levels([]), .identity(.anonymous), .identity(.account("a@b.test")), .identity(.none),
                 .content(id: "night-trains", unlocked: true), .ads(shown: false), .alert("Purchase failed"), .noAlert,
-                .text("ends on # not a comment"), .noText("renews on"), .charges(2), .pendingPayment,
+                .text("ends on # not a comment"), .noText("renews on"), .charges(2, appleId: nil),
+                .charges(1, appleId: "kid@icloud.test"), .pendingPayment,
                 .timeline("POST /v1/receipts"),
                 .invariants, .nothingLost,
             ])
