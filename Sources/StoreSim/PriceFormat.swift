@@ -100,9 +100,19 @@ extension Decimal {
 
 /// The locales the store formats prices for.
 public enum PriceLocales {
-    /// Whether the store formats prices for `identifier` (a locale such as `es_ES`): a phone set to it is one the store
-    /// serves, its titles in English where the catalog has no translation (session 23).
+    /// Whether the store formats prices for `identifier` (a locale such as `es_ES`), by its own entry or its language's
+    /// as `PriceFormat.forLocale` does (es_US as es: it was refused while es_ES was served, session 27): a phone set to
+    /// it is one the store serves, its titles in English where the catalog has no translation (session 23).
     public static func isKnown(_ identifier: String) -> Bool {
-        PriceFormat.table[identifier.replacing("-", with: "_")] != nil
+        let normalized = identifier.replacing("-", with: "_")
+        return PriceFormat.table[normalized] != nil || PriceFormat.table[language(of: normalized)] != nil
+    }
+
+    /// The languages the store formats prices in, sorted: any locale of one of them is served.
+    public static var languages: [String] { PriceFormat.table.keys.filter { !$0.contains("_") }.sorted() }
+
+    /// `es` of `es_US` (or `es-US`).
+    public static func language(of identifier: String) -> String {
+        String(identifier.prefix { $0 != "_" && $0 != "-" })
     }
 }

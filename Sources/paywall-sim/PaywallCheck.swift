@@ -53,16 +53,19 @@ enum PaywallCheck {
         }
         if let locale {
             let locales = Set(config.store.products.flatMap(\.localizations.keys))
-            // The store answers in the locale, or another of its language, or, for a phone's locale it formats prices
-            // for, in English titles with that locale's prices and words, as `run` and `play` do: anything else is a typo.
+            // The store answers in the locale, or another of its language, or, for a phone's locale whose language it
+            // formats prices in, in English titles with that language's prices and words, as `run` and `play` do: anything
+            // else is a typo.
+            let language = PriceLocales.language(of: locale)
             guard
-                locales.contains(where: { $0 == locale || $0.prefix(2) == locale.prefix(2) })
+                locales.contains(where: { $0 == locale || PriceLocales.language(of: $0) == language })
                     || PriceLocales.isKnown(locale)
             else {
                 throw UsageError(
                     message:
-                        "--locale: no product is translated for \"\(locale)\" (locales: \(locales.sorted().joined(separator: ", ")))"
-                )
+                        "--locale: no product is translated for \"\(locale)\" or its language, and the store has no prices "
+                        + "in \"\(language)\" (translated: \(locales.sorted().joined(separator: ", ")); the store's "
+                        + "languages: \(PriceLocales.languages.joined(separator: ", ")))")
             }
             config.store.locale = locale
         }

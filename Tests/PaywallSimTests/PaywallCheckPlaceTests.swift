@@ -30,9 +30,22 @@ import Testing
         #expect(result.stdout.contains(" al mes"))
     }
 
+    /// A locale of a language the store serves is served whatever its country: es_US was refused while es_ES was
+    /// served, neither translated (session 27).
+    @Test func aLocaleIsServedByItsLanguage() throws {
+        let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news", "--locale", "es_US"])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("(storefront USA, locale es_US)"))
+        #expect(result.stdout.contains(" al mes"))
+    }
+
     @Test(arguments: [
         (["--storefront", "XYZ"], "--storefront: unknown storefront \"XYZ\" (storefronts: USA"),
-        (["--locale", "zz_ZZ"], "--locale: no product is translated for \"zz_ZZ\""),
+        (
+            ["--locale", "zz_ZZ"],
+            "--locale: no product is translated for \"zz_ZZ\" or its language, and the store has no prices in \"zz\" "
+                + "(translated: en_US, fr_FR; the store's languages: de, en, es, fr, it, ja, pt)"
+        ),
     ])
     func anUnknownPlaceIsExitTwoNamingTheOption(_ extra: [String], _ message: String) throws {
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "daily-news"] + extra)
