@@ -10,9 +10,9 @@ extension Scenario {
     public var storekitFiles: [String] {
         steps.compactMap { step in
             switch step.kind {
-            case .setup(.storekit(let path)): ScenarioSetup.resolve(path, scenarioFile: file)
+            case .setup(.storekit(let path)): ScenarioSetup.resolvedOrBeside(path, scenarioFile: file)
             case .setup(.app(let name)) where name.hasSuffix(".storekit"):
-                ScenarioSetup.resolve(name, scenarioFile: file)
+                ScenarioSetup.resolvedOrBeside(name, scenarioFile: file)
             default: nil
             }
         }
@@ -148,20 +148,19 @@ struct ScenarioSetup {
         return world
     }
 
-    /// `app NAME|PATH` as `--app` reads it; a relative path is tried from the working directory, then
-    /// from the scenario's folder, so a scenario runs from anywhere.
+    /// `app NAME|PATH` as `--app` reads it; a relative path as `resolve` finds it.
     func loadConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
         let known = Set(Storefront.known.map(\.countryCode))
         do {
             if let storekit {
-                let file = Self.resolve(storekit, scenarioFile: scenarioFile)
+                let file = try Self.resolve(storekit, scenarioFile: scenarioFile)
                 guard FileManager.default.fileExists(atPath: file) else { throw StepError("no such file: \(file)") }
                 guard appNamed else { return try StoreKitApp.load(path: file, knownStorefronts: known) }
                 let owner = try ownerConfig(scenarioFile: scenarioFile, resources: resources)
                 return try StoreKitApp.load(path: file, owner: owner, knownStorefronts: known)
             }
             if app.hasSuffix(".storekit") {
-                let file = Self.resolve(app, scenarioFile: scenarioFile)
+                let file = try Self.resolve(app, scenarioFile: scenarioFile)
                 guard FileManager.default.fileExists(atPath: file) else { throw StepError("no such file: \(file)") }
                 return try StoreKitApp.load(path: file, knownStorefronts: known)
             }
@@ -175,23 +174,32 @@ struct ScenarioSetup {
         return try ownerConfig(scenarioFile: scenarioFile, resources: resources)
     }
 
-    /// A relative path from the working directory, else from the scenario's folder, so a scenario runs from anywhere.
-    static func resolve(_ path: String, scenarioFile: String) -> String {
-        let besideScenario = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().appendingPathComponent(path)
-            .path
-        if !path.hasPrefix("/") && !FileManager.default.fileExists(atPath: path)
-            && FileManager.default.fileExists(atPath: besideScenario)
-        {
-            return besideScenario
-        }
-        return path
+    /// A relative path from the scenario's folder, so a scenario runs from anywhere; from the working directory only
+    /// when the scenario's folder has no such file. Both there and different is refused, naming both: the working
+    /// directory's was taken without a word, and the scenario ran another catalog than the one beside it (session 27).
+    static func resolve(_ path: String, scenarioFile: String) throws(StepError) -> String {
+        let beside = resolvedOrBeside(path, scenarioFile: scenarioFile)
+        let files = FileManager.default
+        guard beside != path, files.fileExists(atPath: path) else { return beside }
+        guard files.contents(atPath: beside) != files.contents(atPath: path) else { return beside }
+        let here = URL(fileURLWithPath: path).standardizedFileURL.path
+        throw StepError(
+            "\(path) names two different files, \(beside) beside the scenario and \(here) in the working directory; "
+                + "a relative path is read from the scenario's folder: write an absolute path, or rename one")
+    }
+
+    /// `path` beside the scenario when it is relative and there is such a file there, else `path` as it is.
+    static func resolvedOrBeside(_ path: String, scenarioFile: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let beside = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().appendingPathComponent(path).path
+        return FileManager.default.fileExists(atPath: beside) ? beside : path
     }
 
     func ownerConfig(scenarioFile: String, resources: ResourceLocator?) throws(StepError) -> DemoConfig {
         let isPath = app.contains("/") || app.hasSuffix(".json")
         var path: String
         if isPath {
-            path = Self.resolve(app, scenarioFile: scenarioFile)
+            path = try Self.resolve(app, scenarioFile: scenarioFile)
         } else {
             guard let resources else {
                 throw StepError("cannot find the bundled demo apps (demo-configs/); set PAYWALL_SIM_HOME")
