@@ -8,16 +8,18 @@ extension World {
     private var clockFile: String? { options.stateDirectory.map { "\($0)/clock" } }
 
     /// Moves a reopened world's clock to the latest of: the instant the last run saved, the store's
-    /// last charge, the ledger's last change (a run killed before it could save still left those).
+    /// latest record of any Apple ID (a payment confirmed on Apple's sheet and held too: charged after a kill at an
+    /// instant before its confirmation, time went back, session 27), the ledger's last change (a run killed before it
+    /// could save still left those).
     /// A fresh world stays where it starts. Refused: an instant past `SimInstant.latest`, and a clock file more
     /// than ten years past the store's and the ledger's last records (a garbled or hand-edited file): catching
     /// up to it would charge renewals for centuries before the first frame. Ten years at most is bounded work.
     func resumeClock() throws(WorldSetupError) {
         let saved = try savedClock()
-        let lastCharge = store.transactions(appleId: options.appleId).map(\.purchaseDate).max()
+        let lastRecord = store.latestRecorded()
         let lastChange = attempt("read the ledger's last change") { try backend.ledger.latestChange() } ?? nil
         for (instant, source) in [
-            (saved, "its clock file"), (lastCharge, "its last charge"), (lastChange, "its ledger"),
+            (saved, "its clock file"), (lastRecord, "its App Store records"), (lastChange, "its ledger"),
         ]
         where instant.map({ $0 > SimInstant.latest }) ?? false {
             throw WorldSetupError(
@@ -25,14 +27,14 @@ extension World {
                     "\(options.stateDirectory ?? "the state folder"): \(source) is past \(SimInstant.latest), "
                     + "the latest instant a world may reach; remove the folder or its clock file")
         }
-        let recorded = [lastCharge, lastChange, scheduler.now].compactMap { $0 }.max()!
+        let recorded = [lastRecord, lastChange, scheduler.now].compactMap { $0 }.max()!
         if let saved, saved - recorded > .longest {
             throw WorldSetupError(
                 description:
-                    "\(clockFile!): \(saved) is more than ten years past the last charge or ledger change "
+                    "\(clockFile!): \(saved) is more than ten years past the App Store's or the ledger's last record "
                     + "(\(recorded)); remove the clock file to carry on from those")
         }
-        guard let last = [saved, lastCharge, lastChange].compactMap({ $0 }).max(), last > scheduler.now else { return }
+        guard let last = [saved, lastRecord, lastChange].compactMap({ $0 }).max(), last > scheduler.now else { return }
         scheduler.run(until: last)
         timeline.log(.control, "state reopened: the clock carries on from where the last run stopped")
         scheduler.runUntilIdle()

@@ -40,6 +40,15 @@ extension AppStore {
 }
 
 extension AppStore {
+    /// The latest instant the store's records hold, of any Apple ID, a payment confirmed and held included: where a
+    /// reopened world's clock carries on from at the earliest. Nil when there is none, or (and a line on the timeline)
+    /// when the records cannot be read.
+    public func latestRecorded() -> SimInstant? {
+        logged("read the store's latest record") { try ledger.latestRecorded() } ?? nil
+    }
+}
+
+extension AppStore {
     /// A version of the store's records: two equal readings, nothing written in between (nil: unknown,
     /// read again). The invariant monitor keeps what it reads after every step while this holds.
     public var recordsVersion: UInt32? { ledger.database.ownDataVersion() }

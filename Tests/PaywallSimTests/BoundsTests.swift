@@ -31,7 +31,10 @@ import Testing
 
     @Test(arguments: [
         ("9223372036854775807", "its clock file is past 9999-12-31"),
-        ("32503680000000", "clock: 3000-01-01 00:00:00.000 is more than ten years past the last charge"),
+        (
+            "32503680000000",
+            "clock: 3000-01-01 00:00:00.000 is more than ten years past the App Store's or the ledger's last record"
+        ),
         ("yesterday", "clock: not a number of milliseconds"),
     ])
     func aFarFutureClockFileIsRefusedNamingIt(clock: String, message: String) throws {

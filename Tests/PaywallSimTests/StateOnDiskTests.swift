@@ -152,6 +152,26 @@ import WhiteLabel
             second.timeline.entries.contains { $0.text.hasPrefix("a payment confirmed before the last run stopped") })
     }
 
+    /// The run after a kill starts its clock no earlier than a payment confirmed before the kill: charged at the
+    /// instant the last charge or ledger change left, before its confirmation, time went back (session 27).
+    @Test func aPaymentConfirmedBeforeAKillIsChargedAfterItsConfirmation() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try launched(directory)
+        try perform([.openPaywall, .selectOffer("premium-monthly")], on: first)
+        first?.scheduler.advance(by: .hours(1))  // the reader reads the sheet; no control: nothing saves the clock
+        try first?.perform(.confirmPayment)
+        let confirmed = try #require(first?.scheduler.now)
+        first = nil
+
+        let second = try world(directory)
+        #expect(second.scheduler.now >= confirmed)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        let charge = try #require(second.store.transactions(appleId: second.appleId).first)
+        #expect(charge.purchaseDate >= confirmed)
+    }
+
     /// A win-back payment waiting for a parent keeps its offer across runs (`held_payments.offer_id`): approved in the
     /// next run, it is charged the offer's $1.99, not the plan's $4.99 (session 26).
     @Test func aWinBackRequestFromTheLastRunIsChargedTheOffersPrice() throws {
