@@ -18,12 +18,40 @@ extension SubscriptionCoordinator {
         return end
     }
 
-    /// Asks the server again when the levels' end has passed (once per end: an answer that does not come leaves the
-    /// phone with what the backend said last, as any failed reload), then `then`; at once otherwise.
+    /// Asks the server again when the levels' end has passed (once per end: an answer that does not come takes the
+    /// levels off, `serverNotAnswered`), then `then`; at once otherwise.
     public func askAgainIfLevelsEnded(then: @escaping () -> Void = {}) {
         guard let end = lapsedLevelsEnd else { return then() }
         levelsEndAsked = end
         log("the levels were given until \(end): the server is asked again")
         reloadAccess { _ in then() }
+    }
+
+    /// The latest end the server gave levels the phone holds, once it has passed; nil when none has.
+    var passedEnd: Int64? {
+        let now = clock().milliseconds
+        let ends = [
+            storage.accountSession.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+            storage.anonymousIdentity.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+        ]
+        return ends.compactMap { $0 }.filter { $0 <= now }.max()
+    }
+
+    /// The server could not be asked: levels past the end it gave them are no longer its word, and go (their cached
+    /// articles and the ads they hid with them) until it answers. Opened weeks after the end with the server down, an
+    /// ended subscription still read on "what the backend said last" (session 27). Levels within their end stay.
+    func serverNotAnswered() {
+        guard let end = passedEnd, end > (levelsEndUnanswered ?? .min) else { return }
+        levelsEndUnanswered = end
+        log(
+            "the levels were given until \(SimInstant(milliseconds: end)) and the server could not be asked: "
+                + "they are off until it answers")
+        publishStoredAccess()
+    }
+
+    /// `levels` as the phone shows them: none when given until an end the server could not be asked about since.
+    func onWord(_ levels: [AccessLevel], until: Int64?) -> [AccessLevel] {
+        guard let until, let unanswered = levelsEndUnanswered, until <= unanswered else { return levels }
+        return []
     }
 }

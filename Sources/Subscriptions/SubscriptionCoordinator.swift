@@ -65,6 +65,9 @@ public final class SubscriptionCoordinator {
     var newestWord: [String: ServerStamp] = [:]
     /// The end of the levels (`LevelsEnd`) last asked about.
     var levelsEndAsked: SimInstant?
+    /// The latest end of levels the server could not be asked about once past it: levels given until then are off
+    /// until it answers again (`LevelsEnd`).
+    var levelsEndUnanswered: Int64?
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
@@ -214,15 +217,19 @@ public final class SubscriptionCoordinator {
     /// a reader who paid keeps reading while the transfer is on its way, declined or refused.
     func storedAccess() -> AccessSnapshot {
         if let session = storage.accountSession {
-            let onThisPhone = Set(storage.anonymousIdentity?.levels ?? [])
+            let onThisPhone = Set(storage.anonymousIdentity.map { onWord($0.levels, until: $0.levelsUntil) } ?? [])
             var snapshot = AccessSnapshot(
-                identity: .account(email: session.email), levels: Set(session.levels).union(onThisPhone),
+                identity: .account(email: session.email),
+                levels: Set(onWord(session.levels, until: session.levelsUntil)).union(onThisPhone),
                 isKnown: true)
             snapshot.unmovedLevels = onThisPhone
             return snapshot
         }
         if let anonymous = storage.anonymousIdentity {
-            return AccessSnapshot(identity: .anonymous(id: anonymous.id), levels: Set(anonymous.levels), isKnown: true)
+            return AccessSnapshot(
+                identity: .anonymous(id: anonymous.id),
+                levels: Set(onWord(anonymous.levels, until: anonymous.levelsUntil)),
+                isKnown: true)
         }
         return AccessSnapshot(identity: .none, levels: [], isKnown: true)
     }
@@ -330,7 +337,9 @@ public final class SubscriptionCoordinator {
         }
         backend.me(as: .anonymous(token: anonymous.token)) { [self] result in
             guard case .success(let (answer, _)) = result else {
-                return log("the phone's anonymous identity could not be asked again: its levels stay off")
+                log("the phone's anonymous identity could not be asked again: its levels stay off")
+                serverNotAnswered()
+                return
             }
             save(answer, askedAs: anonymous.id)
             // Levels gone from the phone's identity while signed in were most likely moved to the account
@@ -365,7 +374,9 @@ public final class SubscriptionCoordinator {
                 endSession()
                 completion(nil)
             case .failure(let failure):
-                log("access could not be reloaded: \(failure); the phone keeps what the backend said last")
+                let keeps = passedEnd == nil ? "; the phone keeps what the backend said last" : ""
+                log("access could not be reloaded: \(failure)\(keeps)")
+                serverNotAnswered()
                 completion(nil)
             }
         }
