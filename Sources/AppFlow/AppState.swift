@@ -56,6 +56,9 @@ public struct AppState: Equatable, Sendable {
     public var operation: String?
     /// The subscriptions the backend last listed, and for whom.
     public var subscriptionList: SubscriptionList?
+    /// Signed in, the subscriptions the backend last listed for the phone's own anonymous identity (not moved to the
+    /// account): Apple still renews or retries them, so the profile shows them too.
+    public var phoneSubscriptionList: SubscriptionList?
     /// Apple's manage sheet as the App Store last showed it; nil until it answers.
     public var manageSheet: [ManagedSubscription]?
     /// A Subscribe tapped while access was still loading: decided once it is known.
@@ -94,6 +97,15 @@ public struct AppState: Equatable, Sendable {
         subscriptionList?.identity == access.identity ? subscriptionList?.subscriptions ?? [] : []
     }
 
+    /// What the profile shows: the reader's subscriptions and, signed in, the phone's own not listed for the account.
+    /// Signed up over a guest whose renewal Apple retries, the profile lost its plan line, its billing warning and
+    /// "Manage my subscription", while Apple would still charge on recovery (session 27).
+    public var profileSubscriptions: [SubscriptionSummary] {
+        guard isSignedIn, let phone = phoneSubscriptionList?.subscriptions else { return subscriptions }
+        let listed = Set(subscriptions.compactMap(\.originalTransactionId))
+        return subscriptions + phone.filter { $0.originalTransactionId.map { !listed.contains($0) } ?? true }
+    }
+
     /// Shows `told`, or, with an alert up, shows it next (once: the same words twice in a row are one message).
     /// A charge told takes off every alert still saying nothing was charged of its product: a held payment charged
     /// while "You were not charged" or "Waiting for approval" was up left the reader reading it over the unlocked
@@ -127,6 +139,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.alert == rhs.alert && lhs.alertsWaiting == rhs.alertsWaiting && lhs.fullContent == rhs.fullContent
             && lhs.form == rhs.form
             && lhs.operation == rhs.operation && lhs.subscriptionList == rhs.subscriptionList
+            && lhs.phoneSubscriptionList == rhs.phoneSubscriptionList
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
             && lhs.transferAskedFor == rhs.transferAskedFor

@@ -17,7 +17,7 @@ extension ScreenBuilder {
         rows.append(Row(.muted, "Access: " + (levels.isEmpty ? "free articles only" : levels.joined(separator: ", "))))
         // Past its grace, a subscription Apple still retries gives no access but will be charged: it is said, and
         // "Manage my subscription" stays so the reader can cancel it (session 24).
-        for subscription in state.subscriptions where subscription.active || subscription.billingIssue {
+        for subscription in state.profileSubscriptions where subscription.active || subscription.billingIssue {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
@@ -62,7 +62,7 @@ extension ScreenBuilder {
             rows.append(
                 Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)))
         }
-        if state.access.isSubscriber || state.subscriptions.contains(where: \.billingIssue) {
+        if state.access.isSubscriber || state.profileSubscriptions.contains(where: \.billingIssue) {
             rows.append(Row(.button, "Manage my subscription", choice: .manageSubscription))
         }
         rows.append(Row(.button, "Restore purchase", choice: .restore))

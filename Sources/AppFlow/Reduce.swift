@@ -46,7 +46,12 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .accountFinished(let outcome):
         effects += finishAccount(outcome, &state)
     case .subscriptionsLoaded(let list):
-        state.subscriptionList = list
+        // Signed in, a guest's list is the phone's own identity's, asked beside the account's.
+        if case .anonymous = list.identity, state.isSignedIn {
+            state.phoneSubscriptionList = list
+        } else {
+            state.subscriptionList = list
+        }
     case .manageSheetShown(let subscriptions):
         let index = state.stack.lastIndex(of: .manageSubscription)
         let before = index.map { _ in ScreenBuilder.manageSubscription(state).choices }

@@ -53,7 +53,8 @@ public final class SubscriptionCoordinator {
     public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction, _ freshCharge: Bool) -> Void = { _, _, _ in }
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
-    /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once.
+    /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once, and,
+    /// signed in, those listed for the phone's own anonymous identity when it is asked again.
     public var onSubscriptionsListed: ((SubscriptionList) -> Void)?
     /// Told when the server ended the account's session and the reader was signed out: they must hear of it.
     public var onSessionEnded: ((AccountOutcome) -> Void)?
@@ -336,12 +337,14 @@ public final class SubscriptionCoordinator {
             publishStoredAccess()
         }
         backend.me(as: .anonymous(token: anonymous.token)) { [self] result in
-            guard case .success(let (answer, _)) = result else {
+            guard case .success(let (answer, list)) = result else {
                 log("the phone's anonymous identity could not be asked again: its levels stay off")
                 serverNotAnswered()
                 return
             }
-            save(answer, askedAs: anonymous.id)
+            if save(answer, askedAs: anonymous.id) {
+                onSubscriptionsListed?(SubscriptionList(identity: .anonymous(id: anonymous.id), subscriptions: list))
+            }
             // Levels gone from the phone's identity while signed in were most likely moved to the account
             // (a transfer the last run sent, landing after the account was asked): ask the account again.
             guard !Set(anonymous.levels).isSubset(of: answer.levels), storage.accountSession != nil else { return }
