@@ -22,14 +22,18 @@ extension ScreenBuilder {
             let title = title(of: subscription.productId, state)
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
             // price not agreed to ends it then, as Apple's sheet says.
+            // The renewal Apple retries is the plan change waiting for it: what it charges once the payment works
+            // (session 27: "renewal failed" of the old plan, then a year charged).
+            let failed =
+                subscription.renewsAs.map { "renewal as \(self.title(of: $0, state)) failed" } ?? "renewal failed"
             let line: String
             if subscription.billingIssue && !subscription.autoRenew {
                 // Cancelled after its renewal failed: Apple retries nothing, and a new payment method keeps nothing.
                 line = "\(title): renewal failed on \(date); cancelled, it ends when Apple's grace period does"
             } else if subscription.billingIssue && !subscription.active {
-                line = "\(title): renewal failed on \(date); no access while Apple retries the payment"
+                line = "\(title): \(failed) on \(date); no access while Apple retries the payment"
             } else if subscription.billingIssue {
-                line = "\(title): renewal failed on \(date); Apple is retrying"
+                line = "\(title): \(failed) on \(date); Apple is retrying"
             } else if !subscription.autoRenew {
                 line = "\(title): ends on \(date)"
             } else if state.renewalNotSoldHere(subscription) {
@@ -116,6 +120,7 @@ extension ScreenBuilder {
             rows.append(Row(.text, "Plan: \(subscription.title)"))
             if subscription.inBillingRetry {
                 rows.append(Row(.muted, "Renewal failed on \(date): no access while Apple retries the payment"))
+                rows += retriedChange(subscription)
                 rows.append(Row(.banner, "Update your payment method to keep this subscription, or cancel it."))
             } else if let grace = subscription.graceExpires, !subscription.willAutoRenew {
                 let until = SimInstant(milliseconds: grace).dateDescription
@@ -123,6 +128,7 @@ extension ScreenBuilder {
             } else if let grace = subscription.graceExpires {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
+                rows += retriedChange(subscription)
                 rows.append(Row(.banner, "Update your payment method to keep this subscription."))
             } else if subscription.willAutoRenew && subscription.renewalNotSold {
                 let plan = subscription.renewsIntoTitle ?? subscription.title
@@ -160,6 +166,15 @@ extension ScreenBuilder {
         }
         rows.append(Row(.button, "Done", choice: .done))
         return manageSheet(rows)
+    }
+
+    /// The plan change a failed renewal waits with: Apple charges that plan, at its price, once the payment goes
+    /// through (session 27: the sheet said only "Keep Premium Monthly ($4.99)", then charged $39.99 for a year).
+    private static func retriedChange(_ subscription: ManagedSubscription) -> [Row] {
+        guard subscription.willAutoRenew, let next = subscription.renewsInto else { return [] }
+        let title = subscription.renewsIntoTitle ?? next
+        let price = subscription.plans.first { $0.productId == next }.map { " (\($0.localizedPrice))" } ?? ""
+        return [Row(.muted, "Renews as \(title)\(price) once the payment goes through")]
     }
 
     private static func manageSheet(_ rows: [Row]) -> Built {
