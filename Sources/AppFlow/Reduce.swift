@@ -203,8 +203,9 @@ private func goBack(_ state: inout AppState) -> [AppEffect] {
     }
 }
 
-/// Closes the screen on top. Back on the profile from Apple's manage sheet, the app asks its server again: what the
-/// reader changed there (auto-renew, a plan) reaches the profile, not only the next time it opens.
+/// Closes the screen on top. Back on the profile from Apple's manage sheet, the app asks its server to read Apple's
+/// records again: what the reader changed there (auto-renew, a plan) or saw there (a renewal whose notification was
+/// lost, still told as a failed payment: session 27) reaches the profile, not only the next time it opens.
 private func close(_ state: inout AppState) -> [AppEffect] {
     let leaving = state.route
     pop(&state)
@@ -212,7 +213,7 @@ private func close(_ state: inout AppState) -> [AppEffect] {
     // mid-purchase, the paywall) served the purchase it ends, as after the move (long seed 686 found a log-in form
     // there, offered to a signed-in reader).
     if leaving == .accountRequired { popPurchaseAndAccountScreens(&state) }
-    return leaving == .manageSubscription && state.route == .profile ? [.reloadAccess] : []
+    return leaving == .manageSubscription && state.route == .profile ? [.reloadAccessAskingApple] : []
 }
 
 private func popPurchaseAndAccountScreens(_ state: inout AppState) {

@@ -331,18 +331,19 @@ import WhiteLabel
         #expect(state.route == .profile)
     }
 
-    /// Back from Apple's sheet, or from Done on it, the profile asks its server again: what the reader changed at
-    /// Apple reaches it. New levels under the profile do the same, and the same levels again ask nothing.
+    /// Back from Apple's sheet, or from Done on it, the profile asks its server to read Apple's records again: what
+    /// the reader changed or saw at Apple reaches it (session 27). New levels under the profile ask again, and the
+    /// same levels again ask nothing.
     @Test func theProfileAsksAgainAfterApplesSheetAndWhenTheLevelsChange() throws {
         var state = try annOnHerProfile()
         _ = try choose(.manageSubscription, &state)
-        #expect(reduce(&state, .reader(.back)) == [.reloadAccess])
+        #expect(reduce(&state, .reader(.back)) == [.reloadAccessAskingApple])
         #expect(state.route == .profile)
         _ = try choose(.manageSubscription, &state)
         _ = reduce(&state, .manageSheetShown([]))
         let done = try #require(state.screen.rows.firstIndex { $0.text == "Done" })
         while state.screen.selection != done { _ = reduce(&state, .reader(.down)) }
-        #expect(reduce(&state, .reader(.select)) == [.reloadAccess])
+        #expect(reduce(&state, .reader(.select)) == [.reloadAccessAskingApple])
         #expect(state.route == .profile)
 
         let more = AccessSnapshot(
