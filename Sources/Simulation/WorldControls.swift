@@ -161,19 +161,28 @@ extension World {
         return true
     }
 
-    /// Moves the clock just past the reader's next renewal, if a subscription will renew.
+    /// Moves the clock just past the reader's next renewal, if a subscription will renew. In a grace period the
+    /// renewal date has passed and Apple's next move is the grace period's end: it goes there and says so (it said
+    /// it went to the renewal date already past, and nothing moved: session 27).
     @discardableResult
     public func travelToNextRenewal() -> Bool {
-        let next = store.entitledSubscriptions(appleId: options.appleId).map(\.expiresDate).min()
-        guard let next else {
+        let now = scheduler.now
+        let ahead = store.entitledSubscriptions(appleId: options.appleId).compactMap { subscription in
+            let due =
+                subscription.state == .gracePeriod
+                ? (subscription.gracePeriodExpiresDate ?? subscription.expiresDate) : subscription.expiresDate
+            return due >= now ? (due, subscription.state == .gracePeriod) : nil
+        }
+        guard let (next, inGrace) = ahead.min(by: { $0.0 < $1.0 }) else {
             timeline.log(.control, "time travel: no renewal ahead")
             return false
         }
+        let goal = inGrace ? "the end of the grace period" : "the next renewal"
         guard next < SimInstant.latest else {
-            timeline.log(.control, "time travel to the next renewal refused: the clock stops at \(SimInstant.latest)")
+            timeline.log(.control, "time travel to \(goal) refused: the clock stops at \(SimInstant.latest)")
             return false
         }
-        timeline.log(.control, "time travel to the next renewal, \(next)")
+        timeline.log(.control, "time travel to \(goal), \(next)")
         scheduler.run(until: next + .seconds(1))
         saveClock()
         return true
