@@ -54,6 +54,20 @@ import Testing
         #expect(try cast(pace: "1").text == (try cast(pace: "1").text))
     }
 
+    /// A `try` step the screen refuses lets the replay go on, as headless `play` does (session 27: the live replay
+    /// stopped there, FAILED, exit 1).
+    @Test func aRefusedTryStepEndsTheReplayAsPlayEndsIt() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = "\(directory)/try.scenario"
+        try "title Try\napp daily-news\nlaunch\nopen profile\ntry manage subscription\nopen feed\nexpect ads shown\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let played = try TestSupport.runBinary(["play", file])
+        let cast = try TestSupport.runBinary(["play", "--live", file, "--pace", "0", "--cast", "\(directory)/t.cast"])
+        #expect(played.code == 0)
+        #expect(cast.code == 0, "\(cast.stdout)")
+    }
+
     @Test func castWithoutLiveIsAUsageError() throws {
         let result = try TestSupport.runBinary(["play", scenario, "--cast", "/tmp/never.cast"])
         #expect(result.code == 2)
