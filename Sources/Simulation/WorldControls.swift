@@ -217,7 +217,7 @@ extension World {
     }
 
     /// Every entitled subscription stops renewing and the clock moves past its end, so it expires
-    /// as Apple expires it (EXPIRED/VOLUNTARY); false when nothing was entitled.
+    /// as Apple expires it (EXPIRED/VOLUNTARY), the trip said; false when nothing was entitled.
     @discardableResult
     public func expireSubscriptions() -> Bool {
         let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
@@ -234,7 +234,9 @@ extension World {
                 try store.setAutoRenew(false, originalTransactionId: original)
             }
         }
+        timeline.log(.control, "time travel to the end of every period, \(end)")
         scheduler.run(until: end + .seconds(1))
+        saveClock()
         return true
     }
 

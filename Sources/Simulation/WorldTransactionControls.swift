@@ -30,7 +30,8 @@ extension World {
     }
 
     /// The subscription of `transactionId` stops renewing and the clock moves past its end, so it
-    /// expires as Apple expires it (EXPIRED/VOLUNTARY), the reader's other subscriptions untouched.
+    /// expires as Apple expires it (EXPIRED/VOLUNTARY), the reader's other subscriptions untouched. The trip is said
+    /// as the Time controls say theirs: it moved the world a month in silence (session 27).
     @discardableResult
     public func expire(transactionId: String) -> Bool {
         timeline.log(.control, "expire the subscription of \(transactionId)")
@@ -42,7 +43,9 @@ extension World {
         _ = attempt("turn auto-renew off for \(original)") {
             try store.setAutoRenew(false, originalTransactionId: original)
         }
+        timeline.log(.control, "time travel to the end of its period, \(subscription.expiresDate)")
         scheduler.run(until: subscription.expiresDate + .seconds(1))
+        saveClock()
         return true
     }
 

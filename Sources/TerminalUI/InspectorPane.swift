@@ -36,11 +36,16 @@ enum InspectorPane {
         }
     }
 
+    /// A control's words on the key bar: Expire moves the clock to the period's end, and says so (session 27).
+    static func hint(for control: TransactionControl) -> String {
+        control == .expire ? "expire at end" : control.rawValue
+    }
+
     /// The key bar's hints: moves, the controls the selected row takes (none without a row), and the ways out.
     static func keys(_ rows: [TransactionRow], selection: Int) -> [KeyHint] {
         let controls = rows.indices.contains(selection) ? rows[selection].controls : []
         return [KeyHint("↑↓", "move")]
-            + controls.map { KeyHint(String(InspectorKey.key(of: $0)), $0.rawValue) }
+            + controls.map { KeyHint(String(InspectorKey.key(of: $0)), hint(for: $0)) }
             + [KeyHint("t/Esc", "close"), KeyHint("?", "keys"), KeyHint("q", "quit")]
     }
 }
