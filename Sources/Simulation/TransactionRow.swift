@@ -64,8 +64,12 @@ extension World {
             state = subscription == nil ? "purchased" : "past period"
         }
         var controls: [TransactionControl] = []
-        // An own purchase is refunded (a revoke of it is a refund too); a share is revoked.
-        if record.revocationDate == nil { controls = record.isFamilyShared ? [.revoke] : [.refund, .revoke] }
+        // An own purchase is refunded (a revoke of it is a refund too), unless it has nothing left to refund (replaced
+        // by an upgrade, or a free trial); a share is revoked.
+        if record.revocationDate == nil {
+            controls =
+                record.isFamilyShared ? [.revoke] : AppStore.notRefundable(record) == nil ? [.refund, .revoke] : []
+        }
         if isCurrent, subscription?.state.isEntitled == true, record.revocationDate == nil { controls.append(.expire) }
         return TransactionRow(
             id: record.transactionIdentifier, product: record.productIdentifier, state: state,

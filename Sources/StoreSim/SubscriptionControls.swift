@@ -43,9 +43,23 @@ extension AppStore {
     /// Apple refunds a transaction (always approved at once, as in Xcode): it is revoked from now,
     /// a subscription ends with it, and the backend gets REFUND. Without an identifier, the Apple ID's
     /// latest transaction is refunded. `reason` 0 other (e.g. accidental), 1 an issue with the app.
+    /// Apple refunds what was paid, once: a transaction an upgrade replaced had its unused part refunded then, and is
+    /// not refunded again (it was, in full: money back twice, session 27). A free trial's, as in Xcode's Transaction
+    /// Manager, is revoked with no money moved, and said so.
     @discardableResult
     public func refund(transactionId: String, reason: Int = 0) throws(DatabaseError) -> Bool {
-        try revoke(transactionId, reason: reason, as: .refund)
+        if let record = try ledger.transaction(transactionId), let why = Self.notRefundable(record) {
+            log("\(transactionId) \(why)")
+            return false
+        }
+        return try revoke(transactionId, reason: reason, as: .refund)
+    }
+
+    /// Why Apple would not refund `record`, an own purchase not yet refunded; nil when it would.
+    public static func notRefundable(_ record: TransactionRecord) -> String? {
+        guard record.revocationDate == nil, !record.isFamilyShared else { return nil }
+        guard record.isUpgraded else { return nil }
+        return "was replaced by an upgrade and its unused part refunded then: nothing more to refund"
     }
 
     /// Family Sharing access withdrawn (the purchaser stopped sharing or left the family): the family
@@ -83,7 +97,9 @@ extension AppStore {
                     scheduleNext(revoked)
                     subscription = revoked
                 }
-                log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)")
+                // A free trial's refund takes access back and moves no money: said, not "refunded" as if paid.
+                let free = type == .refund && record.price == 0 ? " (it cost nothing: no money moved)" : ""
+                log("\(type == .refund ? "refunded" : "family sharing revoked"): transaction \(transactionId)\(free)")
                 notify(type, nil, record, subscription, ownership: type == .revoke ? FamilySharing.familyShared : nil)
             } catch {
                 failure = error
