@@ -267,7 +267,13 @@ public final class World {
             self?.onReaderAction?($0)
         }
         device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
-        device.heardLevels = { [weak self] in self?.words.levels(on: name, identityId: $0) ?? [] }
+        device.heardLevels = { [weak self] id in
+            guard let self else { return [] }
+            // Past the end the backend gave them, the levels are not its word now (`LevelsEndCheck`): a phone that
+            // could not ask again shows none, and offers none to move (session 27).
+            if let until = words.until(on: name, identityId: id), until <= scheduler.now.milliseconds { return [] }
+            return words.levels(on: name, identityId: id)
+        }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }

@@ -65,7 +65,8 @@ extension SubscriptionCoordinator {
                 onSubscriptionsListed?(
                     SubscriptionList(identity: storedAccess().identity, subscriptions: subscriptions))
             }
-            let anonymousLevels = storage.anonymousIdentity?.levels ?? []
+            // The levels the phone shows for its guest: none past their end when the server could not be asked.
+            let anonymousLevels = storage.anonymousIdentity.map { onWord($0.levels, until: $0.levelsUntil) } ?? []
             completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty && defect != .skipTransferOffer))
         case .failure(.unauthorized):
             completion(.failed(message: "The email or the password is not right."))
