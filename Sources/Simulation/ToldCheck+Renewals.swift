@@ -4,16 +4,17 @@ import Subscriptions
 
 /// Invariant 9 for what the profile and Apple's manage sheet say of a renewal: "ends … unless you agree to the new
 /// price" only where Apple would end it, not where an offer's period comes next, which Apple renews at the offer's
-/// price without consent (an introductory price and an offer code said to end, session 27).
+/// price without consent (an introductory price and an offer code said to end, session 27). Each is judged when it
+/// arrives (`profile`, `manageSheet`: it changed since last judged).
 extension ToldCheck {
-    static func renewalViolation(_ world: World) -> InvariantViolation? {
+    static func renewalViolation(_ world: World, profile: Bool, manageSheet: Bool) -> InvariantViolation? {
         let state = world.appState
         let screen = world.screen.visibleID
         let held = world.store.subscriptions(appleId: world.appleId)
         let renewsAnyway = { (subscription: SubscriptionRecord) in
             subscription.autoRenew && subscription.isRunning && world.store.nextOfferType(subscription) != nil
         }
-        if screen == .profile {
+        if screen == .profile, profile {
             for shown in state.subscriptions where shown.priceConsentPending == true && shown.autoRenew {
                 guard let running = held.first(where: { $0.originalTransactionId == shown.originalTransactionId }),
                     renewsAnyway(running)
@@ -33,7 +34,7 @@ extension ToldCheck {
                         + "but the storefront does not sell it: Apple ends \(running.originalTransactionId) then")
             }
         }
-        if screen == .manageSubscription {
+        if screen == .manageSubscription, manageSheet {
             for shown in state.manageSheet ?? [] where shown.waitsForPriceConsent && shown.willAutoRenew {
                 guard let running = held.first(where: { $0.productId == shown.productId && $0.isRunning }),
                     renewsAnyway(running)

@@ -1,3 +1,4 @@
+import AppFlow
 import BackendSim
 import StoreSim
 import Subscriptions
@@ -9,6 +10,10 @@ struct ToldCheck {
     /// How many of the world's outcomes were taken; those taken wait here until the world settles.
     private var taken = 0
     private var waiting: [ReaderOutcome] = []
+    /// The profile's list and Apple's manage sheet last judged: each is judged as it arrives, since a change made
+    /// outside the app later (a code redeemed on the App Store) is news the phone has not been told (fuzz seed 3).
+    /// Both are judged again when their screen comes up (opening the profile asks the server again).
+    private var renewalsJudged: (list: SubscriptionList?, sheet: [ManagedSubscription]?, screen: ScreenID?)
 
     init(world: World) {
         taken = world.readerOutcomes.count
@@ -23,7 +28,17 @@ struct ToldCheck {
         // A restart or another phone since: the app that was told is gone, and with it what it showed.
         guard world.isAppRunning else { return [] }
         let here = waiting.filter { $0.device == world.deviceName && $0.launch == world.currentLaunch }
-        let renewal = context.faultSince(context.began) ? nil : Self.renewalViolation(world)
+        let state = world.appState
+        let screen = world.screen.visibleID
+        let cameUp = screen != renewalsJudged.screen
+        let fresh = (
+            list: cameUp || state.subscriptionList != renewalsJudged.list,
+            sheet: cameUp || state.manageSheet != renewalsJudged.sheet
+        )
+        renewalsJudged = (state.subscriptionList, state.manageSheet, screen)
+        let renewal =
+            context.faultSince(context.began)
+            ? nil : Self.renewalViolation(world, profile: fresh.list, manageSheet: fresh.sheet)
         return here.compactMap { outcome in
             guard !context.faultSince(outcome.began) else { return nil }
             return violation(outcome, alone: here.count == 1, context)
