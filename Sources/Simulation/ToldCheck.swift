@@ -127,6 +127,7 @@ struct ToldCheck {
                     : paid.map { "\($0.productId) (\($0.originalTransactionId))" }).joined(separator: ", "))
         case .restore(.alreadySubscribed):
             if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
+            if let missing = Self.paidLevelsMissing(outcome, levels, context) { return missing }
             // "You are already subscribed" of levels the server no longer gave (a share revoked, a refund: the phone's
             // levels were old news, session 25), judged at the instant told or of the server's last answer with levels
             // since the restore began (a refund landing while that answer travels makes it old news, not a lie: 3934).
@@ -176,6 +177,31 @@ struct ToldCheck {
         default:
             return nil
         }
+    }
+
+    /// "You are already subscribed" leaves nothing the Apple ID paid for when the restore began out of reach: a phone
+    /// holding one subscription group's level was told so while the Apple ID paid for the other group's, whose level
+    /// never arrived (session 27).
+    static func paidLevelsMissing(_ outcome: ReaderOutcome, _ levels: Set<String>, _ context: StepContext)
+        -> InvariantViolation?
+    {
+        let world = context.world
+        let charged = world.store.transactions(appleId: world.appleId)
+        for subscription in context.paid {
+            guard
+                charged.contains(where: {
+                    $0.originalTransactionIdentifier == subscription.originalTransactionId
+                        && $0.purchaseDate < outcome.began
+                }),
+                let missing = context.levels(of: subscription.productId)?.subtracting(levels), !missing.isEmpty
+            else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but \(world.appleId) pays for "
+                    + "\(subscription.productId) (\(subscription.originalTransactionId)), whose "
+                    + "\(WorldReading.list(missing)) the reader lacks")
+        }
+        return nil
     }
 
     /// "Your payment went through" is true only if Apple charged the Apple ID for the product while the act ran.

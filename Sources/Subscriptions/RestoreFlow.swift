@@ -1,4 +1,4 @@
-/// Restore as reconciliation: nothing to do when levels are active; the receipt (refreshed once
+/// Restore as reconciliation: nothing to do when every level is active; the receipt (refreshed once
 /// if missing); the backend decides what moves; the outcome in the reader's terms.
 extension SubscriptionCoordinator {
     /// Restores the Apple ID's purchases to the current identity (a new anonymous one for a guest with none).
@@ -6,7 +6,7 @@ extension SubscriptionCoordinator {
     /// One restore at a time: a second tap while one runs joins it, as the receipt refresh does, so a
     /// guest on a new phone never gets two identities and spends two moves for one subscription.
     public func restore(confirmMoveFromAccount: Bool = false, completion: @escaping (RestoreOutcome) -> Void) {
-        guard access.isSubscriber && !confirmMoveFromAccount else {
+        guard holdsEveryLevel && !confirmMoveFromAccount else {
             return restoreAsked(confirmMoveFromAccount: confirmMoveFromAccount, completion: completion)
         }
         // The levels held may be old news (a share revoked, a refund, an end not heard of yet): "You are already
@@ -17,12 +17,19 @@ extension SubscriptionCoordinator {
             // Signed out or in as someone else while the server was asked: what was confirmed is not who is here now,
             // and their restore was not asked (long fuzz seed 3888).
             guard storedAccess().identity == tapper else { return completion(Self.restoreNotAsked) }
-            guard confirmed, access.isSubscriber else {
+            guard confirmed, holdsEveryLevel else {
                 return restoreAsked(confirmMoveFromAccount: false, completion: completion)
             }
             log("restore: levels already active, nothing to do")
             completion(.alreadySubscribed)
         }
+    }
+
+    /// Seed 001's "avoid restoring when active subscription levels are already present", per level: a phone holding one
+    /// subscription group's level was told "You are already subscribed" while the Apple ID paid for another group's,
+    /// which never arrived (session 27). Only a reader holding every level the content asks for has nothing to gain.
+    private var holdsEveryLevel: Bool {
+        access.isSubscriber && access.levels.isSuperset(of: contentLevels)
     }
 
     /// Asks the server about the levels the phone holds: true when it answered (for the phone's own guest too, signed

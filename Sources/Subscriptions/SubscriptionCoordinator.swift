@@ -27,7 +27,8 @@ public final class SubscriptionCoordinator {
             receipts.joinsWaiters = defect != .refreshPerCaller
         }
     }
-    /// The levels the app's content asks for: what `CoordinatorDefect.unlockOnPurchased` unlocks by itself.
+    /// The levels the app's content asks for: a reader holding them all has no restore to gain; what
+    /// `CoordinatorDefect.unlockOnPurchased` unlocks by itself.
     public var contentLevels: Set<AccessLevel> = []
 
     let store: StoreAdapter
