@@ -20,6 +20,8 @@ extension ReaderAction {
     fileprivate func sameButton(as other: ReaderAction) -> Bool {
         switch (self, other) {
         case (.logIn, .logIn), (.signUp, .signUp), (.answerGate, .answerGate): true
+        // Unnamed: the first subscription's.
+        case (.setAutoRenew(let enabled, _), .setAutoRenew(let asked, nil)): enabled == asked
         default: self == other
         }
     }

@@ -57,8 +57,8 @@ public enum AppEffect: Equatable, Sendable {
     /// `showManageSubscriptions`); the app hands over and is told nothing of the backend's. `parentalGatePassed`
     /// when a grown-up answered the gate; where one is required the sheet does not open without it.
     case showManageSubscriptions(parentalGatePassed: Bool)
-    /// "Manage my subscription": auto-renew on or off, in the store's sheet.
-    case setAutoRenew(Bool)
+    /// "Manage my subscription": auto-renew on or off, in the store's sheet, of the subscription on `productId`.
+    case setAutoRenew(Bool, productId: String)
     /// "Manage my subscription": another plan of the group, changed by the store with Apple's timing.
     case changePlan(productId: String)
 }

@@ -19,7 +19,8 @@ public enum Choice: Equatable, Sendable {
     case declineTransfer
     case logOut
     case manageSubscription
-    case setAutoRenew(Bool)
+    /// Auto-renew of the subscription on `productId` (an Apple ID runs one per group): its own row on Apple's sheet.
+    case setAutoRenew(Bool, productId: String)
     /// "Switch to …" on the store's sheet: another product of the subscription's group.
     case changePlan(productId: String)
     case done

@@ -86,15 +86,42 @@ extension ScreenBuilder {
         return Built(screen: screen)
     }
 
-    /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses.
+    /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses. Where the sheet lists more
+    /// than one subscription, it names the one it changes (two groups may have plans of one name, session 27).
     static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
-        let first = state.manageSheet?.first
+        let sheet = state.manageSheet ?? []
+        let subscription = sheet.first { $0.plans.contains { $0.productId == productId } } ?? sheet.first
         // Apple's price now, as its sheet holds it: the paywall's may be older than a raise.
-        let plan = first?.plans.first { $0.productId == productId }
+        let plan = subscription?.plans.first { $0.productId == productId }
         // The plan it is on, while a change waits for the renewal: choosing it undoes the change.
-        let keeps = first.map { $0.productId == productId && $0.renewsInto != nil } ?? false
+        let keeps = subscription.map { $0.productId == productId && $0.renewsInto != nil } ?? false
         let title = plan?.title ?? title(of: productId, state)
-        return "\(keeps ? "Keep" : "Switch to") \(title)" + (plan.map { " (\($0.localizedPrice))" } ?? "")
+        let price = plan.map { " (\($0.localizedPrice))" } ?? ""
+        guard sheet.count > 1, let subscription else { return "\(keeps ? "Keep" : "Switch to") \(title)" + price }
+        return keeps
+            ? "Keep \(title) for \(subscription.title)" + price : "Switch \(subscription.title) to \(title)" + price
+    }
+
+    /// A subscription's own buttons on Apple's sheet: auto-renew, then its group's other plans. Named where the sheet
+    /// lists more than one: Apple's Subscriptions page has an entry per subscription, and one cancel ended both
+    /// groups' (session 27).
+    private static func controls(of subscription: ManagedSubscription, named: Bool, _ state: AppState) -> [Row] {
+        let label: String
+        switch (subscription.willAutoRenew, named) {
+        case (true, false): label = "Cancel subscription"
+        case (false, false): label = "Renew automatically"
+        case (true, true): label = "Cancel \(subscription.title)"
+        case (false, true): label = "Renew \(subscription.title) automatically"
+        }
+        var rows = [
+            Row(.button, label, choice: .setAutoRenew(!subscription.willAutoRenew, productId: subscription.productId))
+        ]
+        for offer in switchablePlans(subscription) {
+            // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
+            rows.append(
+                Row(.choice, switchPlanLabel(offer.productId, state), choice: .changePlan(productId: offer.productId)))
+        }
+        return rows
     }
 
     /// The plans Apple's sheet offers for `subscription`: the group's others, and the plan it is on while a change
@@ -145,6 +172,7 @@ extension ScreenBuilder {
                 rows.append(
                     Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
             }
+            if sheet.count > 1 { rows += controls(of: subscription, named: true, state) + [Row(.spacer)] }
         }
         if sheet.isEmpty {
             rows.append(Row(.text, "This Apple ID pays for no subscription to \(state.app.name)."))
@@ -153,17 +181,7 @@ extension ScreenBuilder {
             rows.append(Row(.muted, "Bought with your Apple ID: the App Store manages it."))
         }
         rows.append(Row(.spacer))
-        if let first = sheet.first {
-            let label = first.willAutoRenew ? "Cancel subscription" : "Renew automatically"
-            rows.append(Row(.button, label, choice: .setAutoRenew(!first.willAutoRenew)))
-            for offer in switchablePlans(first) {
-                // A choice, not a button: a long localized title wraps inside the phone, as on the paywall.
-                rows.append(
-                    Row(
-                        .choice, switchPlanLabel(offer.productId, state),
-                        choice: .changePlan(productId: offer.productId)))
-            }
-        }
+        if sheet.count == 1, let only = sheet.first { rows += controls(of: only, named: false, state) }
         rows.append(Row(.button, "Done", choice: .done))
         return manageSheet(rows)
     }
@@ -197,6 +215,6 @@ extension AppState {
 
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
     public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
-    /// The plans Apple's sheet offers now for its first subscription (`ScreenBuilder.switchablePlans`).
-    public var switchablePlans: [ManagedPlan] { manageSheet?.first.map(ScreenBuilder.switchablePlans) ?? [] }
+    /// The plans Apple's sheet offers now, for each of its subscriptions (`ScreenBuilder.switchablePlans`).
+    public var switchablePlans: [ManagedPlan] { (manageSheet ?? []).flatMap(ScreenBuilder.switchablePlans) }
 }

@@ -25,8 +25,9 @@ public enum ReaderAction: Equatable, Sendable {
     case acceptTransfer
     case declineTransfer
     case manageSubscription
-    /// In the store's "Manage my subscription": auto-renew off (cancel) or back on.
-    case setAutoRenew(Bool)
+    /// In the store's "Manage my subscription": auto-renew off (cancel) or back on, of the subscription on `productId`;
+    /// nil for the sheet's only one (or its first).
+    case setAutoRenew(Bool, productId: String? = nil)
     /// In the store's "Manage my subscription": switch to another plan of the group (a product id).
     case changePlan(String)
 
@@ -70,7 +71,9 @@ public enum ReaderAction: Equatable, Sendable {
         case .declineTransfer: .declineTransfer
         case .logOut: .logOut
         case .manageSubscription: .manageSubscription
-        case .setAutoRenew(let enabled): .setAutoRenew(enabled)
+        // Named only where the sheet lists more than one subscription: which one is then what the reader chose.
+        case .setAutoRenew(let enabled, let productId):
+            .setAutoRenew(enabled, productId: (state.manageSheet?.count ?? 0) > 1 ? productId : nil)
         case .changePlan(let productId): .changePlan(productId)
         case .done: .back
         }

@@ -305,10 +305,10 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         push(.manageSubscription, &state)
         state.manageSheet = nil
         return [.showManageSubscriptions(parentalGatePassed: false)]
-    case .setAutoRenew(let enabled):
+    case .setAutoRenew(let enabled, let productId):
         // Apple's sheet shows its own change (the store answers with the sheet again); the backend, asked to read
         // Apple's records, tells the profile under it without waiting for Apple's notification.
-        return [.setAutoRenew(enabled), .reloadAccessAskingApple]
+        return [.setAutoRenew(enabled, productId: productId), .reloadAccessAskingApple]
     case .changePlan(let productId):
         // The store applies Apple's timing; access changes when the app hears of it (an upgrade reaches
         // the observer, a later change the next renewal), so the sheet closes on the profile, which asks the

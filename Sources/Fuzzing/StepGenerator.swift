@@ -108,11 +108,13 @@ struct StepGenerator {
             let offer = pick(offers).id
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
-            // Auto-renew of the first subscription Apple's sheet lists, another plan of its group (issue 15), or the
-            // plan it is on while a change waits (to keep it).
-            let running = state.manageSheet?.first
+            // Auto-renew of a subscription Apple's sheet lists, another plan of its group (issue 15), or the plan it is
+            // on while a change waits (to keep it).
+            let sheet = state.manageSheet ?? []
             let switches = state.switchablePlans.map { ReaderAction.changePlan($0.productId) }
-            let renewal = running.map { [ReaderAction.setAutoRenew(!$0.willAutoRenew)] } ?? []
+            let renewal = sheet.map {
+                ReaderAction.setAutoRenew(!$0.willAutoRenew, productId: sheet.count > 1 ? $0.productId : nil)
+            }
             return pick(renewal + [.back, .openFeed] + switches + switches)
         case .profile:
             var here: [ReaderAction] = [.restore]

@@ -100,6 +100,10 @@ enum StepGrammar {
         case ("cancel", ["payment"]): return .cancelPayment
         case ("cancel", ["auto-renew"]): return .setAutoRenew(false)
         case ("resume", ["auto-renew"]): return .setAutoRenew(true)
+        case ("cancel", let words) where words.count == 2 && words[0] == "auto-renew":
+            return .setAutoRenew(false, productId: words[1])
+        case ("resume", let words) where words.count == 2 && words[0] == "auto-renew":
+            return .setAutoRenew(true, productId: words[1])
         case ("restore", []): return .restore
         case ("logout", []): return .logOut
         case ("accept", ["transfer"]): return .acceptTransfer

@@ -24,8 +24,8 @@ public enum StepText {
         case .acceptTransfer: "accept transfer"
         case .declineTransfer: "decline transfer"
         case .manageSubscription: "manage subscription"
-        case .setAutoRenew(false): "cancel auto-renew"
-        case .setAutoRenew(true): "resume auto-renew"
+        case .setAutoRenew(let enabled, let productId):
+            "\(enabled ? "resume" : "cancel") auto-renew" + (productId.map { " \($0)" } ?? "")
         case .openLogin: "open login"
         case .openSignup: "open signup"
         case .changePlan(let productId): "switch plan \(productId)"

@@ -438,8 +438,12 @@ final class Device {
         case .showManageSubscriptions(let gatePassed):
             sheetGatePassed = gatePassed
             dispatch(.manageSheetShown(ManageSheetTruth.shown(queue.manageSheet())))
-        case .setAutoRenew(let enabled):
-            queue.setAutoRenew(enabled)
+        case .setAutoRenew(let enabled, let productId):
+            let before = queue.subscriptionsHeld
+            queue.setAutoRenew(enabled, productId: productId)
+            report(ManageSheetTruth.changedBeside(productId, before: before, after: queue.subscriptionsHeld)) {
+                .manageSheetUntrue(deviceId: $0, detail: $1)
+            }
             dispatch(.manageSheetShown(manageSheet(autoRenew: enabled)))
         case .changePlan(let productId):
             if let asked = queue.changePlan(to: productId) {

@@ -25,6 +25,19 @@ enum ManageSheetTruth {
         }
     }
 
+    /// A subscription's cancel (or "Renew automatically") pressed on the sheet changes that subscription's auto-renew
+    /// alone: Apple's Subscriptions page has an entry per subscription, and one press ended two groups' (session 27).
+    static func changedBeside(
+        _ productId: String, before: [SubscriptionRecord], after: [SubscriptionRecord]
+    ) -> String? {
+        let changed = after.filter { now in
+            before.contains { $0.originalTransactionId == now.originalTransactionId && $0.autoRenew != now.autoRenew }
+        }
+        guard let beside = changed.first(where: { $0.productId != productId }) else { return nil }
+        return "auto-renew pressed for \(productId) on Apple's sheet also turned "
+            + "\(beside.autoRenew ? "on" : "off") \(beside.productId) (\(beside.originalTransactionId))"
+    }
+
     /// "Switch to …" chosen on the sheet: Apple now runs `productId`, or renews into it, with auto-renew on. A switch
     /// after cancelling did nothing while the sheet took it (session 24). Nil when kept, or when nothing of the group
     /// ran (nothing to switch).

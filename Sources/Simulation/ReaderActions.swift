@@ -51,9 +51,10 @@ extension World {
             guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
             try choose(action, action == .acceptTransfer ? "Move it" : "Not now")
         case .manageSubscription: try manageSubscription()
-        case .setAutoRenew(let enabled):
+        case .setAutoRenew(let enabled, let productId):
             if screen.id != .manageSubscription { try manageSubscription() }
-            try choose(action, enabled ? "Renew automatically" : "Cancel subscription")
+            let named = productId.map { " of \($0)" } ?? ""
+            try choose(action, (enabled ? "Renew automatically" : "Cancel subscription") + named)
         case .changePlan(let productId):
             if screen.id != .manageSubscription { try manageSubscription() }
             try choose(action, appState.switchPlanLabel(productId))

@@ -100,12 +100,14 @@ extension PaymentQueue {
         return ManageSheet(appleId: appleId, entries: entries)
     }
 
-    /// "Cancel subscription" or "Renew automatically": auto-renew of this Apple ID's running subscriptions.
-    public func setAutoRenew(_ enabled: Bool) {
+    /// "Cancel subscription" or "Renew automatically": auto-renew of this Apple ID's running subscription on
+    /// `productId`, each subscription with its own buttons as on Apple's Subscriptions page (one press ended both
+    /// groups' subscriptions, session 27); nil for every running one.
+    public func setAutoRenew(_ enabled: Bool, productId: String? = nil) {
         let subscriptions = store.logged("read the subscriptions to turn auto-renew \(enabled ? "on" : "off")") {
             try store.ledger.subscriptions(appleId: appleId)
         }
-        let running = (subscriptions ?? []).filter(\.isRunning)
+        let running = (subscriptions ?? []).filter { $0.isRunning && (productId == nil || $0.productId == productId) }
         if running.isEmpty { store.log("auto-renew \(enabled ? "on" : "off"): \(appleId) has no running subscription") }
         for subscription in running {
             _ = store.logged("turn auto-renew \(enabled ? "on" : "off") for \(subscription.originalTransactionId)") {

@@ -280,7 +280,10 @@ import WhiteLabel
         // The press goes to Apple; the sheet changes when Apple answers with it, not before. The profile under it asks
         // the server to read Apple's records, so it says the change without waiting for Apple's notification.
         let before = state
-        #expect(try choose(.setAutoRenew(false), &state) == [.setAutoRenew(false), .reloadAccessAskingApple])
+        #expect(
+            try choose(.setAutoRenew(false), &state) == [
+                .setAutoRenew(false, productId: "com.dailynews.premium.monthly"), .reloadAccessAskingApple,
+            ])
         #expect(state.manageSheet == before.manageSheet)
 
         // A raised price waiting for consent renews only if agreed to: the sheet says so rather than "Next renewal".
