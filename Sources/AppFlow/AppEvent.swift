@@ -19,6 +19,8 @@ public enum AppEvent: Equatable, Sendable {
     case restoreFinished(RestoreOutcome)
     case accountFinished(AccountOutcome)
     case subscriptionsLoaded(SubscriptionList)
+    /// The backend did not answer a request for the reader's subscriptions: the last list stays.
+    case subscriptionsUnanswered
     /// Apple's manage sheet showed (or, after a button on it, showed again) the Apple ID's subscriptions.
     case manageSheetShown([ManagedSubscription])
     /// The manage sheet was not opened: a grown-up must answer the parental gate first.

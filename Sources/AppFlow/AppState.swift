@@ -106,6 +106,23 @@ public struct AppState: Equatable, Sendable {
         return subscriptions + phone.filter { $0.originalTransactionId.map { !listed.contains($0) } ?? true }
     }
 
+    /// The subscription groups of the plans the backend lists as running for the reader: a plan of one would change
+    /// that subscription, not bring another level.
+    public var heldGroups: Set<String> {
+        Set(
+            subscriptions.filter(\.active).compactMap { summary in
+                offers?.first { $0.productId == summary.productId }?.product.subscriptionGroupIdentifier
+            })
+    }
+
+    /// The paywall's offers for this reader: a subscriber's are the groups they do not hold (a file with two groups
+    /// sold the second to nobody holding the first, session 27); nil while the store's are loading.
+    public var paywallOffers: [Offer]? {
+        guard access.isSubscriber, let offers else { return offers }
+        let held = heldGroups
+        return offers.filter { $0.product.subscriptionGroupIdentifier.map { !held.contains($0) } ?? true }
+    }
+
     /// Shows `told`, or, with an alert up, shows it next (once: the same words twice in a row are one message).
     /// A charge told takes off every alert still saying nothing was charged of its product: a held payment charged
     /// while "You were not charged" or "Waiting for approval" was up left the reader reading it over the unlocked
@@ -196,9 +213,11 @@ public struct ManagedPlan: Equatable, Sendable {
     }
 }
 
-/// A Subscribe that waits for the reader's access to be known, so no paywall is offered to a subscriber.
+/// A Subscribe that waits for the reader's access to be known, so no paywall is offered to a subscriber, and a
+/// subscriber's for the server's list of their subscriptions, so the paywall offers only the groups they lack.
 public struct PendingSubscribe: Equatable, Sendable {
     public let fromContent: String?
+    public var awaitsList = false
 }
 
 /// The email and password a reader types to log in or sign up.

@@ -4,7 +4,7 @@ extension ScreenBuilder {
         let text = state.paywallText
         var rows = [Row(.heading, text.title), Row(.text, text.body), Row(.spacer)]
         var waiting: String?
-        if let offers = state.offers {
+        if let offers = state.paywallOffers {
             for offer in offers {
                 rows.append(Row(.choice, OfferText.line(for: offer, paywall: text), choice: .buy(offerId: offer.id)))
             }

@@ -4,6 +4,7 @@ import Subscriptions
 /// `choices`: the choices of `state.screen`, when the caller keeps that screen built (a phone does); nil builds it.
 public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]? = nil) -> [AppEffect] {
     var effects: [AppEffect] = []
+    var listAgain = false
     switch event {
     case .launched:
         // The stored access shows at once; the backend is asked too, for what changed while the app was closed.
@@ -13,9 +14,14 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .catalogLoaded(let offers):
         state.offers = offers
     case .accessChanged(let access):
-        // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown.
-        if state.route == .profile, access.isKnown, state.access.isKnown, access.levels != state.access.levels {
-            effects.append(.reloadAccess)
+        // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown;
+        // under a paywall kept open, its offers are the groups the reader does not hold.
+        if access.isKnown, state.access.isKnown, access.levels != state.access.levels {
+            if state.route == .profile {
+                effects.append(.reloadAccess)
+            } else if access.isSubscriber {
+                listAgain = true
+            }
         }
         state.access = access
         effects += subscribeOnceKnown(&state)
@@ -51,7 +57,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
             state.phoneSubscriptionList = list
         } else {
             state.subscriptionList = list
+            effects += subscribeOnceListed(&state, answered: true)
         }
+    case .subscriptionsUnanswered:
+        effects += subscribeOnceListed(&state, answered: false)
     case .manageSheetShown(let subscriptions):
         let index = state.stack.lastIndex(of: .manageSubscription)
         let before = index.map { _ in ScreenBuilder.manageSubscription(state).choices }
@@ -91,6 +100,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += [.forgetCatalog, .loadCatalog]
     }
     closeSubscriptionPage(&state)
+    // A purchase running on it closes it as it ends.
+    if listAgain, state.purchase == nil, state.stack.contains(where: isPaywall), !effects.contains(.reloadAccess) {
+        effects.append(.reloadAccess)
+    }
     releaseAccountRequirement(&state)
     releaseTransferPrompt(&state)
     effects += offerMoveToAccount(&state)
@@ -140,18 +153,32 @@ private func releaseTransferPrompt(_ state: inout AppState) {
     pop(&state)
 }
 
-/// The subscription page is for readers who have not subscribed (seed 000): once the reader holds levels and
-/// no purchase runs, the paywall and the parental gate in front of it leave the stack, wherever the reader
-/// went from them (a log-in form opened on the paywall, a payment that went through while it was up).
+/// The subscription page is for readers who have not subscribed (seed 000), read per level (session 27): once the
+/// reader can read the article it was opened from, or holds every group it offers, and no purchase runs, the paywall
+/// and the parental gate in front of it leave the stack, wherever the reader went from them (a log-in form opened on
+/// the paywall, a payment that went through while it was up).
 private func closeSubscriptionPage(_ state: inout AppState) {
     guard state.access.isSubscriber, state.purchase == nil,
-        state.stack.dropFirst().contains(where: { isPurchaseScreen($0, state.gate) })
+        state.stack.dropFirst().contains(where: { isPurchaseScreen($0, state.gate) }),
+        !paywallStillSells(state)
     else { return }
     for index in state.stack.indices.reversed() where index > 0 && isPurchaseScreen(state.stack[index], state.gate) {
         state.stack.remove(at: index)
         state.selections.remove(at: index)
     }
     state.gate = nil
+}
+
+/// Whether the paywall in the stack still offers a subscriber what the article it was opened from needs: the article
+/// is locked and a group they do not hold is on sale (or the store's offers are loading).
+public func paywallStillSells(_ state: AppState) -> Bool {
+    guard case .paywall(let contentId)? = state.stack.last(where: isPaywall) else { return false }
+    if let contentId, let item = state.item(contentId), state.access.unlocks(item.requiredLevels) { return false }
+    return !(state.paywallOffers?.isEmpty ?? false)
+}
+
+public func isPaywall(_ route: AppState.Route) -> Bool {
+    if case .paywall = route { true } else { false }
 }
 
 private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Choice]?) -> [AppEffect] {
@@ -233,6 +260,12 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             // No paywall while the reader's access is loading: decide once it is known.
             state.pendingSubscribe = PendingSubscribe(fromContent: contentId)
             return []
+        }
+        if state.access.isSubscriber {
+            // The groups the reader holds, asked of the server first (a purchase since may be missing from the list
+            // kept): a subscriber lacking this article's level buys another group's plan (session 27).
+            state.pendingSubscribe = PendingSubscribe(fromContent: contentId, awaitsList: true)
+            return [.reloadAccess]
         }
         return subscribe(from: contentId, &state)
     case .buy(let offerId):
@@ -326,11 +359,14 @@ func harmlessChoice(_ choices: [Choice]) -> Int {
     choices.firstIndex { !$0.movesMoney } ?? 0
 }
 
-/// A subscriber who taps Subscribe lands on the profile; anyone else on the paywall.
-private func subscribe(from contentId: String?, _ state: inout AppState) -> [AppEffect] {
-    if state.access.isSubscriber {
+/// Seed 000's "a subscriber who taps Subscribe lands on their profile", read per level (session 27): a reader
+/// lacking the article's level goes to the paywall of the groups they do not hold; one holding every group on sale
+/// to the profile (where Apple's sheet switches plans within a group). `listed`: the list of the reader's
+/// subscriptions was just asked for.
+private func subscribe(from contentId: String?, _ state: inout AppState, listed: Bool = false) -> [AppEffect] {
+    if state.access.isSubscriber, state.paywallOffers?.isEmpty ?? false {
         push(.profile, &state)
-        return [.reloadAccess]
+        return listed ? [] : [.reloadAccess]
     }
     push(.paywall(fromContent: contentId), &state)
     // Asked again each time: a request that failed is retried, and a trial already taken is not promised.
@@ -398,10 +434,27 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
 }
 
 private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
-    guard state.access.isKnown, let pending = state.pendingSubscribe else { return [] }
+    guard state.access.isKnown, let pending = state.pendingSubscribe,
+        !(pending.awaitsList && state.access.isSubscriber)
+    else { return [] }
     state.pendingSubscribe = nil
     if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
-    return subscribe(from: pending.fromContent, &state)
+    return subscribe(from: pending.fromContent, &state, listed: pending.awaitsList)
+}
+
+/// A subscriber's tap, once the server listed their subscriptions. Unanswered, the list kept may predate a purchase
+/// and offer a group held again: the profile, which asks again (fuzz, session 27).
+private func subscribeOnceListed(_ state: inout AppState, answered: Bool) -> [AppEffect] {
+    guard state.pendingSubscribe?.awaitsList == true, state.access.isKnown else { return [] }
+    state.pendingSubscribe?.awaitsList = false
+    guard let pending = state.pendingSubscribe else { return [] }
+    state.pendingSubscribe = nil
+    if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
+    guard answered else {
+        push(.profile, &state)
+        return [.reloadAccess]
+    }
+    return subscribe(from: pending.fromContent, &state, listed: true)
 }
 
 private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState) {

@@ -221,7 +221,7 @@ final class Device {
             let transferOffer = heardLevels.flatMap {
                 TransferOffer(event, anonymous: storage.anonymousIdentity, heard: $0)
             }
-            let landing = SubscribeLanding(pendingIn: state)
+            let landing = SubscribeLanding(pendingIn: state, event: event)
             let sheetFocus = SheetFocus(event, state)
             let alertsBefore = [state.alert].compactMap { $0 } + state.alertsWaiting
             let effects = reduce(&state, event)
@@ -283,7 +283,12 @@ final class Device {
 
     /// A list of the backend's subscriptions reached the app (nil: the backend did not answer; the last list stays).
     private func listed(_ list: SubscriptionList?) {
-        if let list { dispatch(.subscriptionsLoaded(list)) }
+        if let list {
+            dispatch(.subscriptionsLoaded(list))
+        } else if state.pendingSubscribe?.awaitsList == true {
+            // A subscriber's Subscribe waits for it: the list kept decides.
+            dispatch(.subscriptionsUnanswered)
+        }
     }
 
     /// The planted `manage-sheet-from-account`'s sheet: the backend's list, `autoRenew` changed as a press showed it.
@@ -300,7 +305,16 @@ final class Device {
             state.stack.removeLast()
             state.selections.removeLast()
         }
-        report(landing.broken(after: state)) { .subscriberNotOnProfile(deviceId: $0, detail: $1) }
+        report(landing.broken(after: state, unheld: unheldGroups)) { .subscriberNotOnProfile(deviceId: $0, detail: $1) }
+    }
+
+    /// The subscription groups the store sells on the paywall here that neither the App Store (this Apple ID's
+    /// subscriptions giving access) nor the server's list for the reader (another Apple ID's) holds.
+    private var unheldGroups: Set<String> {
+        let held = queue.subscriptionsHeld.filter(\.state.isEntitled).compactMap(\.groupId)
+        let listed = state.subscriptions.filter(\.active).compactMap { queue.subscriptionGroup(of: $0.productId) }
+        let sold = (state.offers ?? []).compactMap { queue.subscriptionGroup(of: $0.productId) }
+        return Set(sold).subtracting(held).subtracting(listed)
     }
 
     /// Logs a rule of the app broken as it reduced an event, with the event the invariant monitor reads.

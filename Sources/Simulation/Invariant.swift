@@ -72,8 +72,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "receipt refresh done once for all who wait: an app never asks Apple for a receipt while its own "
                 + "request for one runs"
         case .subscriberPage:
-            "the subscription page is for readers who have not subscribed: never left open to a reader holding levels, "
-                + "a subscriber's Subscribe leads to the profile, and a purchase closes it, once the server's levels "
+            "the subscription page is for readers who have not subscribed, per level: never left open to a reader "
+                + "holding levels unless it offers a group they lack, a subscriber's Subscribe leads to a paywall of the "
+                + "groups not held or, holding every one on sale, to the profile, and a purchase closes it, once the server's levels "
                 + "reached the phone, onto the screen it was opened from"
         case .priceConsentAsked:
             "a price increase waiting for consent is asked when the app becomes active (a launch, the foreground), "

@@ -189,8 +189,10 @@ enum Usage {
          18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
             its own request for one has not answered
          19 the subscription page is for readers who have not subscribed: once the world settled,
-            neither the paywall nor its parental gate is left open to a reader holding levels; a
-            subscriber who taps Subscribe lands on the profile; a purchase closes the paywall only
+            neither the paywall nor its parental gate is left open to a reader holding levels,
+            unless it offers a group they lack for its locked article; a subscriber who taps
+            Subscribe lands on a paywall of the groups not held, or on the profile when they hold
+            every group on sale; a purchase closes the paywall only
             once the server's levels reached the phone, onto the screen it was opened from
          20 a price increase waiting for consent is asked when the app becomes active: a launch or a
             return to the foreground shows Apple's consent sheet unless another sheet is up; and
