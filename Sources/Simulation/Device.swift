@@ -305,16 +305,21 @@ final class Device {
             state.stack.removeLast()
             state.selections.removeLast()
         }
-        report(landing.broken(after: state, unheld: unheldGroups)) { .subscriberNotOnProfile(deviceId: $0, detail: $1) }
+        let (unheld, lacked) = unheldGroups
+        report(landing.broken(after: state, unheld: unheld, lacked: lacked)) {
+            .subscriberNotOnProfile(deviceId: $0, detail: $1)
+        }
     }
 
     /// The subscription groups the store sells on the paywall here that neither the App Store (this Apple ID's
-    /// subscriptions giving access) nor the server's list for the reader (another Apple ID's) holds.
-    private var unheldGroups: Set<String> {
-        let held = queue.subscriptionsHeld.filter(\.state.isEntitled).compactMap(\.groupId)
+    /// subscriptions giving access) nor the server's list for the reader (another Apple ID's) holds, and those the
+    /// server's list does not hold.
+    private var unheldGroups: (unheld: Set<String>, lacked: Set<String>) {
+        let held = queue.subscriptionsHeld.filter(\.state.isEntitled).map(\.groupId)
         let listed = state.subscriptions.filter(\.active).compactMap { queue.subscriptionGroup(of: $0.productId) }
         let sold = (state.offers ?? []).compactMap { queue.subscriptionGroup(of: $0.productId) }
-        return Set(sold).subtracting(held).subtracting(listed)
+        let lacked = Set(sold).subtracting(listed)
+        return (lacked.subtracting(held), lacked)
     }
 
     /// Logs a rule of the app broken as it reduced an event, with the event the invariant monitor reads.

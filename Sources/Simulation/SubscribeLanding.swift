@@ -23,8 +23,10 @@ struct SubscribeLanding {
     }
 
     /// What is wrong with where the tap left the reader; nil when it was not a subscriber's, or not answered yet.
-    /// `unheld`: the subscription groups the store sells here that neither the phone's Apple ID nor the reader holds.
-    func broken(after state: AppState, unheld: Set<String>) -> String? {
+    /// `unheld`: the subscription groups the store sells here that neither the phone's Apple ID nor the reader holds;
+    /// `lacked`: those the reader does not hold by the server's list (the Apple ID may pay for one the server does not
+    /// grant yet: the paywall's purchase or restore brings it, fuzz --storekit, session 27).
+    func broken(after state: AppState, unheld: Set<String>, lacked: Set<String>) -> String? {
         guard state.pendingSubscribe == nil, state.access.isSubscriber, state.route != .accountRequired else {
             return nil
         }
@@ -39,10 +41,10 @@ struct SubscribeLanding {
         case .profile:
             return "a reader holding \(levels) tapped Subscribe on a locked article and is on the profile, while the "
                 + "store sells \(groups), which they do not hold"
-        case .paywall where !unheld.isEmpty: return nil
+        case .paywall where !lacked.isEmpty: return nil
         default:
             return "a reader holding \(levels) tapped Subscribe and is on \(WorldReading.describe(state.route)), not "
-                + (unheld.isEmpty ? "the profile" : "a paywall offering \(groups)")
+                + (lacked.isEmpty ? "the profile" : "a paywall offering \(WorldReading.list(lacked))")
         }
     }
 }
