@@ -29,7 +29,8 @@ extension ScreenBuilder {
 
     /// The parental gate: a question a child cannot answer at a glance.
     static func parentalGate(_ state: AppState) -> Built {
-        let gate = state.gate ?? ParentalGate(offerId: "")
+        var draws = state.gateDraws
+        let gate = state.gate ?? ParentalGate(offerId: "", draws: &draws, previous: nil)
         let need = gate.purpose == .manageSubscription ? "Changing a subscription" : "Buying"
         let rows = [
             Row(.heading, "Ask a grown-up"), Row(.text, "\(need) needs a grown-up. \(gate.question)"),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SimKernel
 import Subscriptions
 import WhiteLabel
 
@@ -52,6 +53,10 @@ public struct AppState: Equatable, Sendable {
     public var form = AccountForm()
     /// The parental gate on screen, if any.
     public var gate: ParentalGate?
+    /// Where the gate's questions come from: a split of the world's seeded generator for each launch (the same seed
+    /// asks the same questions; never the wall clock), and the last question asked, which the next one is not.
+    public var gateDraws = SeededGenerator(seed: 0)
+    public var lastGateQuestion: String?
     /// A restore or account operation under way, for the spinner.
     public var operation: String?
     /// The subscriptions the backend last listed, and for whom.
@@ -243,8 +248,9 @@ public enum TextField: Equatable, Sendable {
 
 /// A grown-ups-only question before a kids app hands over to Apple's sheet.
 public struct ParentalGate: Equatable, Sendable {
-    /// The questions, asked in turn: a wrong answer moves to the next, so guessing one by one does not work.
-    static let questions = [("What is 7 × 8?", "56"), ("What is 9 × 6?", "54"), ("What is 12 × 4?", "48")]
+    /// The factors of the multiplication asked: a product of two of them is at least 36, so an answer below that
+    /// (a scenario's `answer gate 12`) is wrong whatever the question.
+    static let factors: ClosedRange<UInt64> = 6...12
 
     /// Which of Apple's sheets a right answer opens. The manage sheet is behind the gate too: a switch to a higher
     /// plan there charges at once (seed 001: the gate stays "close to the operation that can spend money").
@@ -254,24 +260,48 @@ public struct ParentalGate: Equatable, Sendable {
     }
 
     public let purpose: Purpose
-    public var attempt = 0
+    /// "What is A × B?", drawn from the world's seeded generator (`AppState.gateDraws`): a new one each time the gate
+    /// shows and after each wrong answer, never the one asked just before (the same "7 × 8" every time was answered
+    /// by a child who had watched once, session 27).
+    public private(set) var question: String
     public var answer = ""
 
-    public init(offerId: String) {
-        self.purpose = .purchase(offerId: offerId)
-    }
-
-    public init(purpose: Purpose) {
+    /// A gate for `purpose` asking a question drawn from `draws`, not `previous`.
+    public init(purpose: Purpose, draws: inout SeededGenerator, previous: String?) {
         self.purpose = purpose
+        question = Self.draw(&draws, not: previous)
     }
 
-    public var question: String { Self.questions[attempt % Self.questions.count].0 }
-    /// The answer to `question`, nil for one the gate never asks: what a check holds a reader's answer to,
-    /// rather than to the app's own judgement of it.
-    public static func answer(to question: String) -> String? { questions.first { $0.0 == question }?.1 }
-    public var isAnswered: Bool {
-        answer.trimmingSpaces() == Self.questions[attempt % Self.questions.count].1
+    public init(offerId: String, draws: inout SeededGenerator, previous: String?) {
+        self.init(purpose: .purchase(offerId: offerId), draws: &draws, previous: previous)
     }
+
+    /// A wrong answer: the field emptied and another question, so guessing one by one does not work.
+    mutating func askAnother(draws: inout SeededGenerator) {
+        question = Self.draw(&draws, not: question)
+        answer = ""
+    }
+
+    private static func draw(_ draws: inout SeededGenerator, not previous: String?) -> String {
+        let span = factors.upperBound - factors.lowerBound + 1
+        while true {
+            let (a, b) = (factors.lowerBound + draws.next() % span, factors.lowerBound + draws.next() % span)
+            let question = "What is \(a) × \(b)?"
+            if question != previous { return question }
+        }
+    }
+
+    /// The answer to the "What is A × B?" in `text` (the question, or a row showing it), nil for text asking none:
+    /// what a check, a walk or a scenario holds a reader's answer to, rather than to the app's own judgement of it.
+    public static func answer(to text: String) -> String? {
+        guard let start = text.firstRange(of: "What is ")?.upperBound,
+            let end = text[start...].firstIndex(of: "?")
+        else { return nil }
+        let factors = text[start..<end].split(separator: " × ").compactMap { Int($0) }
+        return factors.count == 2 ? String(factors[0] * factors[1]) : nil
+    }
+
+    public var isAnswered: Bool { answer.trimmingSpaces() == Self.answer(to: question) }
 }
 
 /// What a transfer prompt asks.

@@ -13,7 +13,9 @@ public enum ReaderAction: Equatable, Sendable {
     case doubleTapOffer(String)
     /// Subscribe on a locked piece of content (to the paywall), or on Apple's sheet.
     case subscribe
-    case answerGate(String)
+    /// The parental gate's answer, typed as is; nil: a grown-up answers the question shown right (a scenario's
+    /// `answer gate`, the fuzzer's), worked out when it is done. The phone reports what was typed.
+    case answerGate(String?)
     case confirmPayment
     case cancelPayment
     case restore

@@ -75,8 +75,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         // Asked in place of the sheet it would have opened (or, for a switch chosen on a sheet opened before the gate
         // was due, after it closed); Esc goes back to the profile.
         if state.route == .manageSubscription { pop(&state) }
-        state.gate = ParentalGate(purpose: .manageSubscription)
-        push(.parentalGate, &state)
+        showGate(.manageSubscription, &state)
     case .planChangeAskedParent(let title):
         state.tell(
             Alert(
@@ -276,9 +275,9 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     case .answerGate:
         guard var gate = state.gate else { return [] }
         guard gate.isAnswered else {
-            gate.attempt += 1
-            gate.answer = ""
+            gate.askAnother(draws: &state.gateDraws)
             state.gate = gate
+            state.lastGateQuestion = gate.question
             // Back in the emptied field, for the next question: the gate's first choice.
             state.selection = 0
             state.tell(Alert(title: "Not quite", message: "That answer is not right. Ask a grown-up to try again."))
@@ -386,6 +385,15 @@ private func requireAccountIfNeeded(_ state: inout AppState) {
     push(.accountRequired, &state)
 }
 
+/// The parental gate for `purpose`, asking a question drawn from the launch's seeded generator, never the one asked
+/// just before: a child who watched a grown-up answer once does not know the next answer.
+private func showGate(_ purpose: ParentalGate.Purpose, _ state: inout AppState) {
+    let gate = ParentalGate(purpose: purpose, draws: &state.gateDraws, previous: state.lastGateQuestion)
+    state.gate = gate
+    state.lastGateQuestion = gate.question
+    push(.parentalGate, &state)
+}
+
 /// The paywall, and the parental gate in front of a purchase (not the one in front of the manage sheet, which is
 /// for subscribers).
 private func isPurchaseScreen(_ route: AppState.Route, _ gate: ParentalGate?) -> Bool {
@@ -468,8 +476,7 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
     case .refused(.parentalGateRequired):
         // A grown-up first: the gate stands before anything that can spend money.
         if let offerId, isPurchaseScreen(state.route, state.gate) {
-            state.gate = ParentalGate(offerId: offerId)
-            push(.parentalGate, &state)
+            showGate(.purchase(offerId: offerId), &state)
             return
         }
     case .purchased, .restoredInsteadOfCharging:

@@ -93,9 +93,12 @@ enum StepGrammar {
             return .doubleTapOffer(arguments[1])
         case ("subscribe", []): return .subscribe
         case ("answer", _):
-            // With no text: the reader submitted the gate empty.
-            guard arguments.first == "gate" else { throw StepError("write answer gate TEXT") }
-            return .answerGate(arguments.dropFirst().joined(separator: " "))
+            // With no text: a grown-up answers the question shown right (scenario files outlive the questions a seed
+            // draws); with text, it is typed as is, `""` for the gate submitted empty.
+            guard arguments.first == "gate" else { throw StepError("write answer gate or answer gate TEXT") }
+            guard arguments.count > 1 else { return .answerGate(nil) }
+            let text = arguments.dropFirst().joined(separator: " ")
+            return .answerGate(try QuotedWords.split(text).joined(separator: " "))
         case ("confirm", ["payment"]): return .confirmPayment
         case ("cancel", ["payment"]): return .cancelPayment
         case ("cancel", ["auto-renew"]): return .setAutoRenew(false)

@@ -99,7 +99,8 @@ final class Device {
 
     init(
         name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
-        network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline
+        network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline, gateDraws: SeededGenerator,
+        lastGateQuestion: String? = nil
     ) {
         self.name = name
         kids = app.kids
@@ -111,6 +112,8 @@ final class Device {
         self.transport = transport
         clock = { scheduler.now }
         state = AppState(app: app)
+        state.gateDraws = gateDraws
+        state.lastGateQuestion = lastGateQuestion
         ownersAccountMode = app.account.mode
         let backend = BackendClient(
             transport: transport, deviceId: queue.deviceId,
@@ -224,6 +227,11 @@ final class Device {
             let landing = SubscribeLanding(pendingIn: state, event: event)
             let sheetFocus = SheetFocus(event, state)
             let alertsBefore = [state.alert].compactMap { $0 } + state.alertsWaiting
+            if defect == .gateAsksOneQuestion {
+                // The app before session 27: every gate drew the same first question.
+                state.gateDraws = SeededGenerator(seed: 0)
+                state.lastGateQuestion = nil
+            }
             let effects = reduce(&state, event)
             if ([state.alert].compactMap { $0 } + state.alertsWaiting).contains(where: { !alertsBefore.contains($0) }) {
                 lastAlertTold = (launchNumber, clock())

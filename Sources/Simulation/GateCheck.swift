@@ -5,7 +5,9 @@ import SimKernel
 /// a simple parental gate comes first"; seed 001: "close to the operation that can spend money"): where the gate is
 /// required, every payment started from a phone — one that reaches Apple's queue, or a switch on Apple's manage sheet
 /// that charges at once — follows a right answer to the gate on that phone, one answer a payment. An answer is
-/// judged against the question the phone showed, not by the app.
+/// judged against the question the phone showed, not by the app. And a gate's question is one a child cannot answer
+/// at a glance: the next gate that phone shows does not ask again the question a grown-up was just seen answering
+/// right (the same "7 × 8" every time was answered by a child who had watched once, session 27).
 struct GateCheck {
     /// How the payment started.
     enum Start {
@@ -17,13 +19,16 @@ struct GateCheck {
     private var answers: [String: Int] = [:]
     private var payments: [String: Int] = [:]
     private var found: [InvariantViolation] = []
+    /// The question a grown-up last answered right on each phone, until that phone's gate asks another.
+    private var answered: [String: String] = [:]
 
     mutating func willRun(_ step: MonitoredStep, world: World) {
         guard case .reader(.answerGate(let answer)) = step, world.isAppRunning,
             world.appState.route == .parentalGate, let gate = world.appState.gate,
-            ParentalGate.answer(to: gate.question) == answer.trimmingSpaces()
+            let right = ParentalGate.answer(to: gate.question), answer.map({ $0.trimmingSpaces() == right }) ?? true
         else { return }
         answers[World.deviceId(world.deviceName, world.appleId), default: 0] += 1
+        answered[World.deviceId(world.deviceName, world.appleId)] = gate.question
     }
 
     /// The store took a payment for `productId` from `deviceId`.
@@ -41,9 +46,20 @@ struct GateCheck {
                     + "parental gate before it"))
     }
 
-    /// What was found since the last call.
-    mutating func check() -> [InvariantViolation] {
+    /// What was found since the last call, with the gate on screen now read against the question last answered.
+    mutating func check(_ world: World) -> [InvariantViolation] {
         defer { found = [] }
-        return found
+        let deviceId = World.deviceId(world.deviceName, world.appleId)
+        guard world.isAppRunning, world.appState.route == .parentalGate, let gate = world.appState.gate,
+            let last = answered[deviceId]
+        else { return found }
+        answered[deviceId] = nil
+        guard gate.question == last else { return found }
+        return found + [
+            InvariantViolation(
+                .parentalGateFirst,
+                "the parental gate on \(world.deviceName) asks \"\(last)\" again, the question a grown-up was just seen "
+                    + "answering right")
+        ]
     }
 }

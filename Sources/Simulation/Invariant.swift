@@ -61,7 +61,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "shareable purchase that stands, none after Apple's REVOKE, and granted while the purchaser's shared "
                 + "subscription gives access (its grace period too)"
         case .parentalGateFirst:
-            "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate"
+            "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate, "
+                + "and the next gate does not ask the question a grown-up was just seen answering"
         case .refundTakesAccessBack:
             "a refund or a revocation takes access back: nothing granted from what Apple revoked"
         case .restoreBeforePurchase:

@@ -94,7 +94,7 @@ public final class InvariantMonitor {
             + told.check(context) + shownAlerts.check(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + intros.check(context) + moves.check(context) + FamilyCheck.violations(context)
-            + gate.check()
+            + gate.check(world)
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)
             + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()

@@ -192,12 +192,16 @@ extension World {
         try choose(.selectOffer(id), id)
     }
 
-    private func answerGate(_ answer: String) throws(ReaderActionError) {
+    private func answerGate(_ answer: String?) throws(ReaderActionError) {
         guard screen.id == .parentalGate else {
             throw notHere("parental gate", "the way to Apple's sheet of a kids app or an under-age reader")
         }
-        try fill(.gateAnswer, with: answer)
-        try choose(.answerGate(answer), "Continue")
+        // The right answer is read from the question on screen, as a grown-up reads it.
+        guard let typed = answer ?? screen.rows.lazy.compactMap({ ParentalGate.answer(to: $0.text) }).first else {
+            throw ReaderActionError("the parental gate shows no question to answer")
+        }
+        try fill(.gateAnswer, with: typed)
+        try choose(.answerGate(typed), "Continue")
     }
 
     private func answerSheet(_ action: ReaderAction) throws(ReaderActionError) {

@@ -43,12 +43,7 @@ extension TourWalk {
 
     /// The answer to the gate's multiplication, read from the question on screen.
     func answer(to screen: ScreenModel) -> String {
-        guard let question = screen.rows.first(where: { $0.text.contains(" × ") })?.text,
-            let start = question.firstRange(of: "What is ")?.upperBound,
-            let end = question.firstRange(of: "?")?.lowerBound
-        else { return "" }
-        let factors = question[start..<end].split(separator: " × ").compactMap { Int($0) }
-        return factors.count == 2 ? String(factors[0] * factors[1]) : ""
+        screen.rows.lazy.compactMap { ParentalGate.answer(to: $0.text) }.first ?? ""
     }
 
     /// Apple's sheet, then Ask to Buy in kids apps or the wait for the server elsewhere.

@@ -57,6 +57,9 @@ public final class World {
     var device: Device
     let options: WorldOptions
     let network: SimulatedNetwork
+    /// Where each launch's parental gate draws its questions (`AppState.gateDraws`): split from the seed after the
+    /// store's and the network's, so they draw what they drew before.
+    var gateDraws: SeededGenerator
     /// Each phone's storage by name: what survives a restart of the app.
     var storages: [String: DeviceStorage & ReceiptSlot] = [:]
     /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
@@ -163,13 +166,16 @@ public final class World {
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
                 latency: options.latency)
+            var gateDraws = random.split()
             let files = try Self.storage(named: options.deviceName, state: state)
             storages[options.deviceName] = files
             device = Device(
                 name: options.deviceName, app: config.app,
                 queue: store.paymentQueue(
                     deviceId: Self.deviceId(phone.name, phone.appleId), appleId: phone.appleId, receipt: files),
-                storage: files, network: network, scheduler: scheduler, timeline: timeline)
+                storage: files, network: network, scheduler: scheduler, timeline: timeline,
+                gateDraws: gateDraws.split())
+            self.gateDraws = gateDraws
             store.registerOfferKey(backend.offerKeyIdentifier) { [weak backend] in backend?.offerVerifyingKey }
             // App Store Connect points the app's server notifications at the backend.
             store.notificationEndpoint = { [backend] signedPayload in

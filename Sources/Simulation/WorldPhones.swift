@@ -65,10 +65,13 @@ extension World {
         let appleId = phoneAppleIds[name] ?? options.appleId
         let changed = name != device.name
         quitApp()
+        // The next launch asks its own questions, and not the one the last launch asked last.
+        let lastQuestion = device.state.lastGateQuestion
         device = Device(
             name: name, app: config.app,
             queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),
-            storage: storage, network: network, scheduler: scheduler, timeline: timeline)
+            storage: storage, network: network, scheduler: scheduler, timeline: timeline,
+            gateDraws: gateDraws.split(), lastGateQuestion: lastQuestion)
         device.coordinator.finishPolicy = finishPolicy
         device.defect = defect
         device.readerAge = readerAge

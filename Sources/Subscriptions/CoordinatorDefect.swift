@@ -75,4 +75,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: Apple's sheets open on their first choice, Subscribe, Agree or the manage sheet's first button, so an
     /// Enter pressed as one appears pays (as the app did before session 26).
     case sheetOpensOnItsFirstChoice = "sheet-opens-on-its-first-choice"
+    /// The app's: the parental gate asks the same question each time it shows, so a child who watched a grown-up
+    /// answer once knows the answer (as the app did before session 27).
+    case gateAsksOneQuestion = "gate-asks-one-question"
 }

@@ -178,7 +178,8 @@ enum Usage {
             is live only in the family, and the backend grants nothing after Apple's REVOKE; and
             it grants the share while the purchaser's subscription gives access (grace too)
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
-            answer to the parental gate on that phone
+            answer to the parental gate on that phone, and the phone's next gate does not ask again
+            the question a grown-up was just seen answering
          16 a refund or a revocation takes access back: the backend grants nothing from a subscription
             whose latest transaction Apple revoked (unless a fault since kept the news from it and
             the backend has not asked Apple about it since)
@@ -236,7 +237,8 @@ enum Usage {
                                restore-ignores-who-paid, status-ignores-who-paid,
                                pay-unreturned-product, payment-known-by-product (these five
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
-                               with them), transfer-moves-ended, consent-follows-the-subscription
+                               with them), transfer-moves-ended, consent-follows-the-subscription,
+                               gate-asks-one-question
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help
@@ -276,7 +278,8 @@ enum Usage {
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
                  restore-policy NAME
         Actions: launch, open feed|paywall|profile|login|signup, open content ID, back, select offer ID,
-                 double-tap offer ID, subscribe, answer gate [TEXT] (typed as is: none is an empty, wrong answer),
+                 double-tap offer ID, subscribe, answer gate (a grown-up's right answer to the question shown),
+                 answer gate TEXT (typed as is: "" is empty; below 36 is wrong whatever the seed asks),
                  confirm payment, cancel payment, restore,
                  login EMAIL PASSWORD, signup EMAIL PASSWORD, logout, accept transfer, decline transfer,
                  manage subscription, cancel|resume auto-renew [PRODUCT] (the subscription on it; the first one without),

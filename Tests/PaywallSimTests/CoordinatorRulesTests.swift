@@ -286,17 +286,20 @@ import WhiteLabel
         world.choose("Subscribe")
         world.choose("Premium Monthly")
         #expect(world.screen.id == .parentalGate)
-        #expect(world.screen.rows.contains { $0.text.contains("What is 7 × 8?") })
-        world.type("42")
+        let first = try #require(world.appState.gate?.question)
+        #expect(world.screen.rows.contains { $0.text.contains(first) })
+        world.type("12")  // below any product the gate asks
         world.choose("Continue")
         #expect(world.screen.alert?.title == "Not quite")
         world.dismissAlert()
         // The next question is another one: guessing through them one by one does not work.
-        #expect(world.screen.rows.contains { $0.text.contains("What is 9 × 6?") })
+        let next = try #require(world.appState.gate?.question)
+        #expect(next != first)
+        #expect(world.screen.rows.contains { $0.text.contains(next) })
         #expect(!world.timeline.text.contains("payment added"))
         // The highlight is back in the emptied field: the grown-up types the next answer at once.
         #expect(world.screen.isEditingText)
-        world.type("54")
+        world.type(try #require(ParentalGate.answer(to: next)))
         world.choose("Continue")
         #expect(world.screen.id == .appStoreSheet)
     }
@@ -307,7 +310,7 @@ import WhiteLabel
         world.choose("The return of the night trains")
         world.choose("Subscribe")
         world.choose("Premium Monthly")
-        world.type("56")
+        world.type(try #require(ParentalGate.answer(to: world.appState.gate?.question ?? "")))
         world.choose("Continue")
         #expect(world.screen.id == .appStoreSheet)
         world.choose("Subscribe")
@@ -335,7 +338,7 @@ import WhiteLabel
         world.choose("Subscribe")
         world.choose("Premium Monthly")
         #expect(world.screen.id == .parentalGate)
-        world.type("56")
+        world.type(try #require(ParentalGate.answer(to: world.appState.gate?.question ?? "")))
         world.choose("Continue")
         #expect(world.screen.id == .appStoreSheet)
         // The same reader on a new phone is still under age.

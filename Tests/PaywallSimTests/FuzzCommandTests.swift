@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [
         (
             ["fuzz", "--defect", "sloppy"],
-            "--defect: unknown defect \"sloppy\" (defects: unlock-on-purchased, second-payment, keep-cache, restore-twice, anonymous-token-expires, restored-without-access, silent-approval, skip-parental-gate, skip-restore-before-purchase, refresh-per-caller, pay-for-first-offer, not-active-after-paying, skip-price-consent, alert-on-cancel, forget-unanswered-receipt, skip-account-required, skip-payments-check, close-paywall-to-feed, skip-transfer-offer, subscriber-tap-ignored, close-before-server-check, manage-sheet-from-account, silent-session-end, restore-ignores-who-paid, status-ignores-who-paid, pay-unreturned-product, payment-known-by-product, transfer-moves-ended, consent-follows-the-subscription, sheet-opens-on-its-first-choice)"
+            "--defect: unknown defect \"sloppy\" (defects: unlock-on-purchased, second-payment, keep-cache, restore-twice, anonymous-token-expires, restored-without-access, silent-approval, skip-parental-gate, skip-restore-before-purchase, refresh-per-caller, pay-for-first-offer, not-active-after-paying, skip-price-consent, alert-on-cancel, forget-unanswered-receipt, skip-account-required, skip-payments-check, close-paywall-to-feed, skip-transfer-offer, subscriber-tap-ignored, close-before-server-check, manage-sheet-from-account, silent-session-end, restore-ignores-who-paid, status-ignores-who-paid, pay-unreturned-product, payment-known-by-product, transfer-moves-ended, consent-follows-the-subscription, sheet-opens-on-its-first-choice, gate-asks-one-question)"
         ),
         (["fuzz", "--runs", "0"], "--runs takes a whole number from 1"),
         (["fuzz", "--seed", "x"], "--seed takes a whole number, not \"x\""),

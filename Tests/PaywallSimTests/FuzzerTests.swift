@@ -116,6 +116,7 @@ import WhiteLabel
         (CoordinatorDefect.restoredWithoutAccess, [.toldIsTrue], "restore"),
         (CoordinatorDefect.silentApproval, [.noSilentCharge], "parent approve"),
         (CoordinatorDefect.skipParentalGate, [.parentalGateFirst], "select offer"),
+        (CoordinatorDefect.gateAsksOneQuestion, [.parentalGateFirst], "answer gate"),
         (CoordinatorDefect.skipRestoreBeforePurchase, [.restoreBeforePurchase], "select offer"),
         (CoordinatorDefect.refreshPerCaller, [.receiptRefreshOnce], "without waiting"),
         (CoordinatorDefect.payForFirstOffer, [.sheetsTellTheTruth], "select offer"),

@@ -104,10 +104,11 @@ import Testing
     /// 15: an under-age reader's payment reaches Apple only after a right answer to the gate, judged against
     /// the question shown; a wrong answer lets nothing through, and a coordinator that skips the gate is caught.
     @Test(arguments: [
-        (CoordinatorDefect?.none, String?.some("56"), true), (nil, "55", false), (.skipParentalGate, nil, true),
+        (CoordinatorDefect?.none, [ReaderAction.answerGate(nil)], true), (nil, [.answerGate("35")], false),
+        (.skipParentalGate, [], true),
     ])
     func aPaymentOfAnUnderAgeReaderFollowsARightAnswerToTheGate(
-        defect: CoordinatorDefect?, answer: String?, paid: Bool
+        defect: CoordinatorDefect?, answer: [ReaderAction], paid: Bool
     ) throws {
         let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
         world.defect = defect
@@ -116,9 +117,7 @@ import Testing
         world.scheduler.runUntilIdle()
         let monitor = InvariantMonitor(world: world)
         var found: [InvariantViolation] = []
-        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")]
-            + (answer.map { [.answerGate($0)] } ?? [])
-        {
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly")] + answer {
             monitor.willRun(.reader(action))
             try world.perform(action)
             world.scheduler.runUntilIdle()
@@ -134,6 +133,36 @@ import Testing
                     : [
                         "a payment for com.dailynews.premium.monthly reached the App Store from iphone-reader@icloud.test "
                             + "(a reader aged 15) with no right answer to the parental gate before it"
+                    ]))
+    }
+
+    /// 15's question: the next gate does not ask what a grown-up was just seen answering. The app that asked "7 × 8"
+    /// every time (session 27) is caught; the app holds.
+    @Test(arguments: [CoordinatorDefect?.none, .gateAsksOneQuestion])
+    func theNextGateAsksANewQuestion(defect: CoordinatorDefect?) throws {
+        let world = try World(config: try TestSupport.demoConfig("kids-stories"), options: WorldOptions(latency: .fast))
+        world.defect = defect
+        world.launch()
+        world.scheduler.runUntilIdle()
+        let monitor = InvariantMonitor(world: world)
+        var found: [InvariantViolation] = []
+        for action: ReaderAction in [
+            .openPaywall, .selectOffer("stories-monthly"), .answerGate(nil), .cancelPayment,
+            .selectOffer("stories-monthly"),
+        ] {
+            monitor.willRun(.reader(action))
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+            found += monitor.didRun()
+        }
+        let question = try #require(world.appState.gate?.question)
+        #expect(
+            found.filter { $0.invariant == .parentalGateFirst }.map(\.detail)
+                == (defect == nil
+                    ? []
+                    : [
+                        "the parental gate on iphone asks \"\(question)\" again, the question a grown-up was just "
+                            + "seen answering right"
                     ]))
     }
 
@@ -156,7 +185,7 @@ import Testing
         let monitor = InvariantMonitor(world: world)
         var found: [InvariantViolation] = []
         for action: ReaderAction in [.openProfile, .manageSubscription]
-            + (defect == nil ? [.answerGate("56")] : []) + [.changePlan("com.fittrack.coach.yearly")]
+            + (defect == nil ? [.answerGate(nil)] : []) + [.changePlan("com.fittrack.coach.yearly")]
         {
             monitor.willRun(.reader(action))
             try world.perform(action)

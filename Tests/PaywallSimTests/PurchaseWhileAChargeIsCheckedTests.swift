@@ -42,7 +42,7 @@ import Testing
         let world = watched.world
         try watched.perform(.openPaywall)
         try watched.perform(.selectOffer("stories-monthly"))
-        try watched.perform(.answerGate("56"))
+        try watched.perform(.answerGate(nil))
         try watched.perform(.confirmPayment)
         #expect(world.screen.alert?.title == "Purchase failed")
         try watched.perform(.selectOffer("stories-monthly"))
@@ -54,7 +54,7 @@ import Testing
             world.scheduler.advance(by: .millis(10))
         }
         #expect(sent())
-        try watched.perform(.answerGate("56"))
+        try watched.perform(.answerGate(nil))
         return watched
     }
 

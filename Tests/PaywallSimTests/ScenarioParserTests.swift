@@ -86,6 +86,8 @@ import WhiteLabel
             select offer premium-monthly
             subscribe
             answer gate 56
+            answer gate
+            answer gate ""
             confirm payment
             cancel payment
             restore
@@ -103,7 +105,8 @@ import WhiteLabel
         #expect(
             actions == [
                 .openFeed, .openPaywall, .openProfile, .openContent("night-trains"), .back,
-                .selectOffer("premium-monthly"), .subscribe, .answerGate("56"), .confirmPayment, .cancelPayment,
+                .selectOffer("premium-monthly"), .subscribe, .answerGate("56"), .answerGate(nil),
+                .answerGate(""), .confirmPayment, .cancelPayment,
                 .restore, .logIn(email: "a@b.test", password: "secret-password"),
                 .signUp(email: "a@b.test", password: "secret-password"), .logOut, .acceptTransfer, .declineTransfer,
                 .manageSubscription, .setAutoRenew(false),

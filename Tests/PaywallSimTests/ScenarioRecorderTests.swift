@@ -128,7 +128,7 @@ import WhiteLabel
         let lines = recorder.text(endingWith: try world()).split(separator: "\n")
         #expect(
             Array(lines.dropFirst(4).prefix(8)) == [
-                "open login", "back", "open signup", "resume auto-renew", "answer gate", "advance 90m",
+                "open login", "back", "open signup", "resume auto-renew", "answer gate \"\"", "advance 90m",
                 "storefront GBR",
                 "# parent approve did nothing: expected a purchase waiting for a parent, got none waits",
             ])

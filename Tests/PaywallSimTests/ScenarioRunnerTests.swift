@@ -130,7 +130,7 @@ import WhiteLabel
             launch
             open paywall
             select offer \(try firstOffer("kids-stories"))
-            answer gate 56
+            answer gate
             confirm payment
             expect pending payment
             expect charges 0
