@@ -17,7 +17,7 @@ public final class WalkSession {
     private var run: ScenarioRun?
     private var scenario: Scenario?
     /// Reader actions heard on the phone, each with the checks read before the app handled it.
-    private var heard: [(action: ReaderAction, checks: [Int: StepOutcome])] = []
+    private var heard: [(action: ReaderAction, checks: [Int: StepOutcome], rightGateAnswer: Bool)] = []
     /// The checks read at the tester's first key toward the next step (`step`): a step done in several keys (open
     /// the sign-up form, type, submit) settles the expectations before it as they stood when it began, not after
     /// its first keys changed the screen.
@@ -63,9 +63,9 @@ public final class WalkSession {
             state.startFailed(error)
             return nil
         }
-        world.onReaderAction = { [weak self] action in
+        world.onReaderAction = { [weak self, unowned world] action in
             guard let self else { return }
-            heard.append((action, checks()))
+            heard.append((action, checks(), Self.answersTheGate(action, world)))
         }
         state.observe(checks(), screen: world.screen.visibleID)
         return world
@@ -100,13 +100,13 @@ public final class WalkSession {
 
     /// Once a turn of the loop: what the reader did, then what the world shows.
     func settle(_ world: World, state: inout WalkState) {
-        for (action, checks) in heard {
+        for (action, checks, rightGateAnswer) in heard {
             // An expectation that held when the tester began the step, or still holds as it ends, passed.
             var settled = checks
             if let begun, begun.step == state.nextStep {
                 for (index, outcome) in begun.checks where outcome == .holds { settled[index] = .holds }
             }
-            state.readerActed(action, checks: settled)
+            state.readerActed(action, checks: settled, rightGateAnswer: rightGateAnswer)
         }
         heard = []
         if world.scheduler.isIdle {
@@ -115,6 +115,13 @@ public final class WalkSession {
         } else {
             state.observeInFlight()
         }
+    }
+
+    /// Whether `action` answers the question on the gate right, read before the app handles it: what a scenario's
+    /// `answer gate` asks of the tester, whatever question the seed drew.
+    private static func answersTheGate(_ action: ReaderAction, _ world: World) -> Bool {
+        guard case .answerGate(let typed?) = action, let gate = world.appState.gate else { return false }
+        return ParentalGate.answer(to: gate.question) == typed.trimmingSpaces()
     }
 
     /// `s`: writes the report (Markdown) to the report path; the state's message says where, or why not.

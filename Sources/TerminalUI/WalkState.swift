@@ -115,10 +115,22 @@ public struct WalkState: Equatable, Sendable {
     }
 
     /// The reader did `action` on the phone (checks read before the app handled it): ticks the next step
-    /// when it is that action.
-    public mutating func readerActed(_ action: ReaderAction, checks: [Int: StepOutcome]) {
+    /// when it is that action. `rightGateAnswer`: it answered the question on the parental gate right, which
+    /// is what `answer gate` asks, whatever the question.
+    public mutating func readerActed(
+        _ action: ReaderAction, checks: [Int: StepOutcome], rightGateAnswer: Bool = false
+    ) {
         guard let current, let next = nextStep, case .reader(let expected) = current.scenario.steps[next].kind else {
             return
+        }
+        if expected == .answerGate(nil), case .answerGate = action {
+            // A wrong answer brings another question: the step waits for a right answer to whichever is shown
+            // (it waited for one question's answer, and the walk stood still after a wrong one, session 27).
+            guard rightGateAnswer else {
+                message = "not the right answer: the step is a grown-up's right answer to the question now shown"
+                return
+            }
+            return moveOn(past: next, checks: checks)
         }
         if case .doubleTapOffer(let offer) = expected, action == .selectOffer(offer) {
             // The first selection waits for the second; the second is the double tap, ticked.

@@ -88,6 +88,32 @@ import WhiteLabel
         #expect(state.nextStep.map { walk.steps[$0].text } == "confirm payment")
     }
 
+    /// `answer gate` is a grown-up's right answer to whatever the gate asks: after a wrong answer the tester answers
+    /// the next question right, and the step is ticked. The walk waited for the first question's answer and stood
+    /// still, the phone on Apple's sheet (session 27).
+    @Test func aWrongGateAnswerThenTheRightOneTicksTheStep() throws {
+        let text = [
+            "app kids-stories", "latency fast", "launch", "open content moon-picnic", "subscribe",
+            "select offer stories-monthly", "answer gate", "confirm payment",
+        ].joined(separator: "\n")
+        let walk = try ScenarioParser.parse(text, file: "walk.scenario")
+        let session = WalkSession.over([walk])
+        var (world, state) = try session.started()
+        try session.doByHand(
+            [.openContent("moon-picnic"), .subscribe, .selectOffer("stories-monthly"), .answerGate("12")], on: world,
+            &state)
+        let gate = try #require(walk.steps.firstIndex { $0.text == "answer gate" })
+        #expect(state.current?.outcomes[gate] == .pending)
+        #expect(state.message?.contains("the question now shown") == true, "\(state.message ?? "no message")")
+        // OK on "Not quite", then the grown-up answers the next question.
+        session.willSend(.select, to: world, state: &state)
+        world.send(.select)
+        try session.doByHand([.answerGate(nil)], on: world, &state)
+        #expect(world.screen.id == .appStoreSheet)
+        #expect(state.current?.outcomes[gate] == .done)
+        #expect(state.nextStep.map { walk.steps[$0].text } == "confirm payment")
+    }
+
     @Test func aWalkThatExpectsInvariantsWatchesTheTestersOwnKeys() throws {
         // A broken app: it unlocks on Apple's "purchased", and the server check fails.
         let text = [
