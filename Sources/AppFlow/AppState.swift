@@ -142,6 +142,12 @@ public struct AppState: Equatable, Sendable {
             alertsWaiting.removeAll(where: denied)
             if let shown = alert, denied(shown) { dismissAlert() }
         }
+        // A decline told takes off "Waiting for approval": it said the purchase goes through once a parent approves
+        // (session 27).
+        if told.parentRequest == .declined {
+            alertsWaiting.removeAll { $0.parentRequest == .waiting }
+            if alert?.parentRequest == .waiting { dismissAlert() }
+        }
         guard let shown = alert else { return alert = told }
         if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
     }

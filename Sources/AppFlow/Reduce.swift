@@ -499,6 +499,11 @@ private func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, si
     var alert = purchaseWords(outcome, signedIn: signedIn)
     alert?.charge = outcome.saysCharged ? .made : outcome.saysNothingCharged ? .nothing : nil
     alert?.productId = productId
+    switch outcome {
+    case .pending, .refused(.approvalPending): alert?.parentRequest = .waiting
+    case .declined: alert?.parentRequest = .declined
+    default: break
+    }
     return alert
 }
 
@@ -575,6 +580,8 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(
             title: "Waiting for approval",
             message: "A parent needs to approve this purchase. It will go through as soon as they do.")
+    case .declined:
+        Alert(title: "Not approved", message: "A parent declined this purchase. You were not charged.")
     case .failed(let message):
         Alert(title: "Purchase failed", message: message)
     case .serverCheckFailed(let message), .notConfirmed(let message):

@@ -130,6 +130,14 @@ public struct Alert: Equatable, Sendable {
     /// The product whose payment it speaks of, where it speaks of one: "Waiting for approval" of a monthly plan is
     /// not made untrue by a code for the yearly one redeemed on the App Store meanwhile.
     public var productId: String? = nil
+    /// The alert says a purchase request waits for a parent, or that the parent declined it: the decline takes the
+    /// waiting ones off the screen (`AppState.tell`), as a charge does.
+    public var parentRequest: ParentRequest? = nil
+
+    public enum ParentRequest: Equatable, Sendable {
+        case waiting
+        case declined
+    }
 
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]

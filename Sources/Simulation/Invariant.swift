@@ -41,8 +41,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
-                + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, and a renewal "
-                + "Apple makes at an offer's price is not said to end"
+                + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, nor "
+                + "\"Waiting for approval\" once a parent answered and no request waits, and a renewal Apple makes at an "
+                + "offer's price is not said to end"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

@@ -5,13 +5,20 @@ import AppFlow
 /// charged while it was up (a held payment settled: a parent's approval, an interruption resolved outside the app)
 /// left the reader reading "You were not charged" over the article the charge unlocked (session 26). An alert about
 /// one product's payment is judged by that product's charges: a code for another plan redeemed on the App Store while
-/// "Waiting for approval" was up does not settle the request (food-truck fixture, fuzz seed 1, session 27).
+/// "Waiting for approval" was up does not settle the request (food-truck fixture, fuzz seed 1, session 27). And an
+/// alert saying a request waits for a parent is true only while one does: a request of the phone's a parent declined
+/// while "Waiting for approval" was up left the reader waiting for nothing (session 27). A lapsed request is not
+/// judged: Apple tells the app nothing of it.
 struct ShownAlertCheck {
     /// The alerts saying nothing was charged that were up (shown, or next in turn) when the world last settled, on
     /// which phone and launch of the app, and the charges made by then.
     private var up: [Alert] = []
     private var app: (device: String, launch: Int)?
     private var seenCharges: Set<String>?
+    /// The alerts saying a request waits for a parent that were up when the world last settled, and the phone's
+    /// requests waiting then.
+    private var waitingUp: [Alert] = []
+    private var requestsWaiting: Set<String> = []
 
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
@@ -19,29 +26,49 @@ struct ShownAlertCheck {
         let charges = Set(context.charged.map(\.transactionIdentifier))
         let before = seenCharges ?? charges
         seenCharges = charges
+        let requestsBefore = requestsWaiting
+        let deviceId = world.device.queue.deviceId
+        requestsWaiting = Set(world.store.pendingAskToBuy.filter { $0.deviceId == deviceId }.map(\.identifier))
         guard world.isAppRunning else {
             up = []
+            waitingUp = []
             return []
         }
-        let earlier = app.map { $0 == (world.deviceName, world.currentLaunch) } == true ? up : []
+        let sameApp = app.map { $0 == (world.deviceName, world.currentLaunch) } == true
+        let earlier = sameApp ? up : []
+        let waitingEarlier = sameApp ? waitingUp : []
         app = (world.deviceName, world.currentLaunch)
         let state = world.appState
-        up = ([state.alert].compactMap { $0 } + state.alertsWaiting).filter { $0.charge == .nothing }
-        let deviceId = world.device.queue.deviceId
+        let shown = [state.alert].compactMap { $0 } + state.alertsWaiting
+        up = shown.filter { $0.charge == .nothing }
+        waitingUp = shown.filter { $0.parentRequest == .waiting }
         let fresh = context.charged.filter {
             !before.contains($0.transactionIdentifier) && $0.deviceId == deviceId && $0.transactionReason == "PURCHASE"
                 && !$0.isFamilyShared
         }
-        guard
-            let (stale, charge) = earlier.filter(up.contains).lazy.compactMap({ alert in
-                fresh.first { alert.productId == nil || alert.productId == $0.productIdentifier }.map { (alert, $0) }
-            }).first
+        if let (stale, charge) = earlier.filter(up.contains).lazy.compactMap({ alert in
+            fresh.first { alert.productId == nil || alert.productId == $0.productIdentifier }.map { (alert, $0) }
+        }).first {
+            return [
+                InvariantViolation(
+                    .toldIsTrue,
+                    "\(world.deviceName) still shows \"\(stale.title)\": \(stale.message) after Apple charged "
+                        + "\(charge.appleId) for \(charge.productIdentifier) (transaction \(charge.transactionIdentifier))"
+                )
+            ]
+        }
+        // A request of the phone's answered (not lapsed) with none of the Apple ID's left waiting: "Waiting for
+        // approval" says something no longer true.
+        let lapsed = Set(world.store.lapsedRequests.map(\.identifier))
+        guard let answered = requestsBefore.subtracting(requestsWaiting).subtracting(lapsed).sorted().first,
+            let stale = waitingEarlier.first(where: waitingUp.contains),
+            !world.store.pendingAskToBuy.contains(where: { $0.appleId == world.appleId })
         else { return [] }
         return [
             InvariantViolation(
                 .toldIsTrue,
-                "\(world.deviceName) still shows \"\(stale.title)\": \(stale.message) after Apple charged "
-                    + "\(charge.appleId) for \(charge.productIdentifier) (transaction \(charge.transactionIdentifier))")
+                "\(world.deviceName) still shows \"\(stale.title)\": \(stale.message) after a parent answered its "
+                    + "request \(answered), and no request of \(world.appleId) waits")
         ]
     }
 }

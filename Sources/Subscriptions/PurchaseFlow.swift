@@ -294,8 +294,10 @@ extension SubscriptionCoordinator {
             if onScreen { activePurchase?.paymentNumber = transaction.paymentNumber }
         case .deferred:
             log("payment waiting for a parent's approval")
+            deferredPayments.insert(transaction.paymentNumber)
             if onScreen { finishPurchase(.pending) }
         case .purchased, .restored:
+            deferredPayments.remove(transaction.paymentNumber)
             if defect == .unlockOnPurchased {
                 publish(
                     AccessSnapshot(identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
@@ -352,7 +354,11 @@ extension SubscriptionCoordinator {
         case .failed(let reason):
             store.finish(transaction)
             log("payment failed: \(reason)")
-            if onScreen {
+            if deferredPayments.remove(transaction.paymentNumber) != nil, !onScreen {
+                // A parent declined a request the reader was told waits: they hear it ended ("Waiting for approval"
+                // stayed up over a declined request, session 27).
+                onPurchaseCarriedOn(.declined, transaction, false)
+            } else if onScreen {
                 finishPurchase(.storeFailed)
             }
         }

@@ -10,6 +10,8 @@ public enum PurchaseOutcome: Equatable, Sendable {
     case cancelled
     /// Waiting for a parent's approval (Ask to Buy).
     case pending
+    /// A parent declined the request that waited (Ask to Buy): nothing was charged.
+    case declined
     /// Apple refused the payment; the message is plain language.
     case failed(message: String)
     /// Paid, but the server check failed: "Restore purchase" brings it back.
@@ -63,7 +65,7 @@ extension PurchaseOutcome {
     /// Apple charges later makes it untrue.
     public var saysNothingCharged: Bool {
         switch self {
-        case .pending, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
+        case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), Self.storeFailed,
             Self.offerNotSigned:
             true

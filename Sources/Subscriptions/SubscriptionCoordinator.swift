@@ -48,6 +48,8 @@ public final class SubscriptionCoordinator {
     /// Carried-on transactions seen (each one Apple delivered that no purchase on screen waited for), to name each
     /// check, and to tell the check before paying that the receipt it sent may lack one.
     var carriedOnSeen = 0
+    /// Payments this launch heard deferred (Ask to Buy), by number: their failure is a parent's decline.
+    var deferredPayments: Set<Int> = []
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it. `freshCharge`: Apple
     /// charged for it while this launch observed, and this launch had not heard of it before.

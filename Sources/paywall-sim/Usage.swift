@@ -151,7 +151,8 @@ enum Usage {
             went through" only after a charge; no failure while access arrives; "another account", "held elsewhere",
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
             charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
-            phone's payment is charged; "Purchases are off" only while the phone cannot pay;
+            phone's payment is charged, nor "Waiting for approval" once a parent answered and no
+            request waits; "Purchases are off" only while the phone cannot pay;
             "not active" never of a subscription just paid for whose levels the phone holds;
             "ends unless you agree" never of a renewal Apple makes at an offer's price; "use Restore
             purchase" never where the move limit or the policy refuses it
