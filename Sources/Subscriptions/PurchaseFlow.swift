@@ -28,6 +28,7 @@ extension SubscriptionCoordinator {
         // request, and the parent's two approvals changed the plan in silence (session 26).
         guard !awaitsApproval(offer) || defect == .secondPayment else {
             log("purchase refused: a request for this subscription waits for a parent's approval")
+            toldWaiting.formUnion(awaitingApproval(like: offer))
             return completion(.refused(.approvalPending))
         }
         guard !requiresParentalGate || parentalGatePassed || defect == .skipParentalGate || !canPay else {
@@ -197,6 +198,7 @@ extension SubscriptionCoordinator {
         // Another phone of the Apple ID may have asked a parent meanwhile.
         guard !awaitsApproval(offer) || defect == .secondPayment else {
             log("purchase refused: a request for this subscription waits for a parent's approval")
+            toldWaiting.formUnion(awaitingApproval(like: offer))
             finishPurchase(.refused(.approvalPending))
             return false
         }
@@ -211,9 +213,12 @@ extension SubscriptionCoordinator {
     /// sell here (asked in another storefront) is taken as of the group, as `sameGroup` takes one: better to refuse
     /// than to charge twice (fuzz seed 1, session 1515: a yearly request asked in the USA, the monthly plan bought in
     /// France).
-    private func awaitsApproval(_ offer: Offer) -> Bool {
+    private func awaitsApproval(_ offer: Offer) -> Bool { !awaitingApproval(like: offer).isEmpty }
+
+    /// The products of the Apple ID's requests waiting for a parent that `awaitsApproval` takes as of `offer`'s group.
+    private func awaitingApproval(like offer: Offer) -> [String] {
         let group = offer.product.subscriptionGroupIdentifier
-        return store.productsAwaitingApproval.contains { productId in
+        return store.productsAwaitingApproval.filter { productId in
             guard productId != offer.productId else { return true }
             guard let group else { return false }
             guard let waiting = store.currentProduct(productId) else { return true }
@@ -298,6 +303,7 @@ extension SubscriptionCoordinator {
             if onScreen { finishPurchase(.pending) }
         case .purchased, .restored:
             deferredPayments.remove(transaction.paymentNumber)
+            toldWaiting.remove(transaction.productIdentifier)
             if defect == .unlockOnPurchased {
                 publish(
                     AccessSnapshot(identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
@@ -354,9 +360,12 @@ extension SubscriptionCoordinator {
         case .failed(let reason):
             store.finish(transaction)
             log("payment failed: \(reason)")
-            if deferredPayments.remove(transaction.paymentNumber) != nil, !onScreen {
-                // A parent declined a request the reader was told waits: they hear it ended ("Waiting for approval"
-                // stayed up over a declined request, session 27).
+            // A payment this launch heard deferred, or one of a product it told the reader waits (a launch after a
+            // kill hears of the request only from the store): its failure is a parent's decline.
+            let deferred = deferredPayments.remove(transaction.paymentNumber) != nil
+            let toldWaits = toldWaiting.remove(transaction.productIdentifier) != nil
+            if deferred || toldWaits, !onScreen {
+                // The reader hears it ended ("Waiting for approval" stayed up over a declined request, session 27).
                 onPurchaseCarriedOn(.declined, transaction, false)
             } else if onScreen {
                 finishPurchase(.storeFailed)

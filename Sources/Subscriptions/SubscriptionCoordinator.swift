@@ -50,6 +50,8 @@ public final class SubscriptionCoordinator {
     var carriedOnSeen = 0
     /// Payments this launch heard deferred (Ask to Buy), by number: their failure is a parent's decline.
     var deferredPayments: Set<Int> = []
+    /// Products whose request this launch told the reader waits for a parent (a second tap refused).
+    var toldWaiting: Set<String> = []
     /// Told how a purchase nobody on screen is waiting for ended: Ask to Buy approved later, an
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it. `freshCharge`: Apple
     /// charged for it while this launch observed, and this launch had not heard of it before.
