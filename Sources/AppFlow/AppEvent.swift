@@ -25,6 +25,9 @@ public enum AppEvent: Equatable, Sendable {
     case manageSheetShown([ManagedSubscription])
     /// The manage sheet was not opened: a grown-up must answer the parental gate first.
     case manageSheetNeedsParentalGate
+    /// A parent answered a request this launch told the reader waits (approved or declined): "Waiting for approval"
+    /// no longer says what is true, whatever the purchase's end then tells.
+    case parentAnswered
     /// A switch on the manage sheet waits for a parent (Ask to Buy); the title of the plan asked for.
     case planChangeAskedParent(String)
     /// The app came back to the foreground.

@@ -144,12 +144,15 @@ public struct AppState: Equatable, Sendable {
         }
         // A decline told takes off "Waiting for approval": it said the purchase goes through once a parent approves
         // (session 27).
-        if told.parentRequest == .declined {
-            alertsWaiting.removeAll { $0.parentRequest == .waiting }
-            if alert?.parentRequest == .waiting { dismissAlert() }
-        }
+        if told.parentRequest == .declined { takeOffParentWaits() }
         guard let shown = alert else { return alert = told }
         if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
+    }
+
+    /// A parent answered: the alerts saying a request waits come off, shown or in turn.
+    mutating func takeOffParentWaits() {
+        alertsWaiting.removeAll { $0.parentRequest == .waiting }
+        if alert?.parentRequest == .waiting { dismissAlert() }
     }
 
     /// The reader dismissed the alert: the next one told meanwhile, if any.

@@ -76,6 +76,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         // was due, after it closed); Esc goes back to the profile.
         if state.route == .manageSubscription { pop(&state) }
         showGate(.manageSubscription, &state)
+    case .parentAnswered:
+        state.takeOffParentWaits()
     case .planChangeAskedParent(let title):
         state.tell(
             Alert(

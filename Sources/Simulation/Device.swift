@@ -133,6 +133,7 @@ final class Device {
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
         coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
         coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
+        coordinator.onParentAnswered = { [weak self] in self?.dispatch(.parentAnswered) }
         coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction, fresh in
             self?.dispatch(
                 .purchaseCarriedOn(

@@ -302,8 +302,12 @@ extension SubscriptionCoordinator {
             deferredPayments.insert(transaction.paymentNumber)
             if onScreen { finishPurchase(.pending) }
         case .purchased, .restored:
-            deferredPayments.remove(transaction.paymentNumber)
-            toldWaiting.remove(transaction.productIdentifier)
+            // An approval: whatever its end tells (nothing charged when the Apple ID already paid), the wait is over.
+            if transaction.state == .purchased, !store.productsAwaitingApproval.contains(transaction.productIdentifier)
+            {
+                let approved = deferredPayments.remove(transaction.paymentNumber) != nil
+                if toldWaiting.remove(transaction.productIdentifier) != nil || approved { onParentAnswered() }
+            }
             if defect == .unlockOnPurchased {
                 publish(
                     AccessSnapshot(identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
@@ -364,6 +368,7 @@ extension SubscriptionCoordinator {
             // kill hears of the request only from the store): its failure is a parent's decline.
             let deferred = deferredPayments.remove(transaction.paymentNumber) != nil
             let toldWaits = toldWaiting.remove(transaction.productIdentifier) != nil
+            if deferred || toldWaits { onParentAnswered() }
             if deferred || toldWaits, !onScreen {
                 // The reader hears it ended ("Waiting for approval" stayed up over a declined request, session 27).
                 onPurchaseCarriedOn(.declined, transaction, false)

@@ -56,6 +56,9 @@ public final class SubscriptionCoordinator {
     /// interrupted purchase resolved, a charge redelivered at launch. The reader must hear of it. `freshCharge`: Apple
     /// charged for it while this launch observed, and this launch had not heard of it before.
     public var onPurchaseCarriedOn: (PurchaseOutcome, StoreTransaction, _ freshCharge: Bool) -> Void = { _, _, _ in }
+    /// Told when a parent answered a request this launch told the reader waits: approved (before the server's word
+    /// on it) or declined.
+    public var onParentAnswered: () -> Void = {}
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once, and,
