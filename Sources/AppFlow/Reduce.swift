@@ -600,6 +600,12 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
             message:
                 "A request for this subscription already waits for a parent's approval: it goes through as soon as they "
                 + "approve it, so nothing more is asked now.")
+    case .refused(.earlierPaymentRunning):
+        Alert(
+            title: "Purchase in progress",
+            message:
+                "The App Store is still completing a payment you made before the app restarted. Wait for it to finish "
+                + "before buying again.")
     case .refused(.termsChanged):
         Alert(
             title: "The offer changed",

@@ -32,8 +32,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .contentFollowsLevels: "content is unlocked exactly when the levels meet it; no cache for a level not held"
         case .noDoubleCharge: "no second charge for a subscription group the Apple ID already pays for"
         case .onePaymentAtATime:
-            "at most one payment in flight (a request waiting for a parent is one, for its group), and none waited "
-                + "for once nothing is on its way; a cancellation never shows an error"
+            "at most one payment in flight, whichever launch of the app added it (a request waiting for a parent is "
+                + "one, for its group), and none waited for once nothing is on its way; a cancellation never shows an "
+                + "error"
         case .nothingPaidLost: "nothing paid is lost: a restore gives its owner the access"
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
         case .survivesRestartAndAds: "anonymous levels survive a restart or a kill; ads follow the owner's rule"

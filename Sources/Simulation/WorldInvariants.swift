@@ -106,7 +106,8 @@ extension World {
         }
     }
 
-    /// 4: the app never lets a second payment start while one runs. A request waiting for a parent runs until the
+    /// 4: the app never lets a second payment start while one runs, whichever launch of the app handed the first to
+    /// Apple (a restart mid-payment hid it, session 27). A request waiting for a parent runs until the
     /// parent answers or it lapses (seed 000: "the request stays open"): a second payment of its group, on the sheet or
     /// held too, is one more (two requests of one group waited at once, and both approvals charged, session 26). A
     /// switch asked on Apple's manage sheet (numbered 0) is not the app's payment.

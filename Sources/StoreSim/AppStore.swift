@@ -63,6 +63,9 @@ public final class AppStore {
     var nextPendingNumber = 0
     /// Payments confirmed on Apple's sheet in this world: each one's number is what its charge names.
     var confirmedPayments = 0
+    /// Each phone's payments confirmed on Apple's sheet and not yet settled, by payment number, with their products:
+    /// in Apple's queue whichever launch of the app added them (a restart mid-payment lost none, session 27).
+    var settling: [String: [Int: String]] = [:]
     /// Products requests made from every phone: an answer says which request it answers (`WorldEvent.productsReturned`).
     var productsRequests = 0
     /// The live payment queue of each device: where a later approval or renewal is delivered.

@@ -24,9 +24,14 @@ public final class PaymentQueue {
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
-    /// Payments added and not yet purchased, failed or deferred, each with its product: more than one means the app
-    /// let a second payment start while one was running.
-    public private(set) var paymentsInFlight: [Int: String] = [:]
+    /// Payments this launch added and not yet purchased, failed or deferred, each with its product.
+    private var addedInFlight: [Int: String] = [:]
+    /// The phone's payments in Apple's queue, whichever launch added them: this launch's, and those confirmed on Apple's
+    /// sheet before a restart and not yet settled. More than one means the app let a second payment start while one
+    /// was running (a restart mid-payment hid the first from the app and from this count, session 27).
+    public var paymentsInFlight: [Int: String] {
+        addedInFlight.merging(store.settling[deviceId] ?? [:]) { added, _ in added }
+    }
     /// The products of this Apple ID's Ask to Buy requests waiting for a parent, whichever of its phones asked (the
     /// manage sheet's switches too): Apple holds them for the Apple ID until the parent answers or they lapse.
     public var productsAwaitingApproval: [String] {
@@ -62,6 +67,17 @@ public final class PaymentQueue {
             paymentCount += 1
             store.log("redeliver unfinished transaction \(record.transactionIdentifier)")
             deliver(purchased(paymentCount, record), after: store.delay(.productsRequest))
+        }
+        // A payment an earlier launch handed over that Apple still processes is in the queue: StoreKit tells the new
+        // observer it is purchasing, so the app knows one runs (it let a second one start, session 27).
+        for (number, productId) in (store.settling[deviceId] ?? [:]).sorted(by: { $0.key < $1.key })
+        where addedInFlight[number] == nil {
+            store.log("payment \(number) of \(productId) still in the queue: observer told it is purchasing")
+            deliver(
+                PaymentTransaction(
+                    paymentNumber: number, transactionIdentifier: nil, originalTransactionIdentifier: nil,
+                    productIdentifier: productId, transactionDate: store.scheduler.now, state: .purchasing, error: nil),
+                after: .zero)
         }
     }
 
@@ -229,7 +245,7 @@ public final class PaymentQueue {
     public func add(productIdentifier: String, discount: PaymentDiscount? = nil, appAccountToken: String = "") {
         paymentCount += 1
         let number = paymentCount
-        paymentsInFlight[number] = productIdentifier
+        addedInFlight[number] = productIdentifier
         store.log(
             "payment added: \(productIdentifier)\(discount.map { " with offer \($0.identifier)" } ?? "")",
             event: .paymentAdded(productId: productIdentifier, deviceId: deviceId, receipt: heldReceipt))
@@ -321,6 +337,7 @@ public final class PaymentQueue {
         let terms = ChargeTerms(
             appAccountToken: appAccountToken, offerId: offer?.key, confirmation: confirmation,
             introductoryOfferShown: trialShown)
+        store.settling[deviceId, default: [:]][number] = product.productIdentifier
         store.scheduler.schedule(after: wait) { [self] in
             settleConfirmed(number, product, held: held, fault: fault, terms: terms, retry: Self.firstChargeRetry)
         }
@@ -337,10 +354,13 @@ public final class PaymentQueue {
         _ number: Int, _ product: Product, held: Int64?, fault: StoreFault?, terms: ChargeTerms, retry: SimDuration
     ) {
         let receiptBefore = receipt.load()
+        store.settling[deviceId]?[number] = nil
         let written = store.inOneCommit("write down the payment of \(product.productIdentifier)") {
             settleConfirmed(number, product, held: held, fault: fault, terms: terms)
         }
         guard !written else { return }
+        // Still with Apple: a restart meanwhile is told it is purchasing (session 27).
+        store.settling[deviceId, default: [:]][number] = product.productIdentifier
         if receipt.load() != receiptBefore { receipt.save(receiptBefore) }
         store.log("payment of \(product.productIdentifier): held, the App Store tries again in \(retry)")
         store.scheduler.schedule(after: retry, background: true) { [self] in
@@ -491,7 +511,7 @@ public final class PaymentQueue {
             store.log(
                 "observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
                 event: cancelled ? .paymentCancelled(productId: transaction.productIdentifier) : nil)
-            if transaction.state != .purchasing { paymentsInFlight[transaction.paymentNumber] = nil }
+            if transaction.state != .purchasing { addedInFlight[transaction.paymentNumber] = nil }
             // The app may have been restarted since: the phone's live queue hears it, as the new process's
             // observer does in StoreKit. With no app running it stays unfinished until the next launch.
             let live = store.queues[deviceId]?.queue ?? self

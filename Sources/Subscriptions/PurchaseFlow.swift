@@ -12,6 +12,10 @@ extension SubscriptionCoordinator {
             log("purchase refused: another payment is in progress")
             return completion(.refused(.purchaseInProgress))
         }
+        guard paymentsRunning.isEmpty || defect == .secondPayment else {
+            log("purchase refused: a payment handed to Apple before the app restarted is still going through")
+            return completion(.refused(.earlierPaymentRunning))
+        }
         // Seed 001's order: for a signed-in reader, what the receipt already holds first ("before starting another
         // payment"); then payments allowed, the product, and the parental gate, so a phone that cannot pay never
         // shows a child's gate only to refuse once a grown-up answered it. A signed-in reader on a phone that
@@ -294,9 +298,15 @@ extension SubscriptionCoordinator {
     func observe(_ transaction: StoreTransaction) {
         let onScreen = isOnScreen(transaction)
         let heardBefore = transaction.transactionIdentifier.map { !heardOf.insert($0).inserted } ?? false
+        if transaction.state != .purchasing { paymentsRunning.remove(transaction.paymentNumber) }
         switch transaction.state {
         case .purchasing:
-            if onScreen { activePurchase?.paymentNumber = transaction.paymentNumber }
+            if onScreen {
+                activePurchase?.paymentNumber = transaction.paymentNumber
+            } else {
+                log("a payment handed to Apple before this launch is still running")
+                paymentsRunning.insert(transaction.paymentNumber)
+            }
         case .deferred:
             log("payment waiting for a parent's approval")
             deferredPayments.insert(transaction.paymentNumber)

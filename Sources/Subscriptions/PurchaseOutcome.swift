@@ -97,6 +97,9 @@ public enum PurchaseRefusal: Equatable, Sendable {
     /// A request of this Apple ID for a plan of the offer's group waits for a parent (Ask to Buy): seed 000's "the
     /// request stays open", and a second payment is refused while one runs. No gate, no sheet, no second request.
     case approvalPending
+    /// A payment an earlier launch of the app handed to Apple is still going through (the app restarted meanwhile):
+    /// no purchase on screen waits for it, and a second is refused until it ends (session 27).
+    case earlierPaymentRunning
 }
 
 /// Where a running purchase is, for the spinner.

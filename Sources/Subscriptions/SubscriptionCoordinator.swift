@@ -39,6 +39,10 @@ public final class SubscriptionCoordinator {
     let receipts: ReceiptRefresh
     var accessListeners: [(AccessSnapshot) -> Void] = []
     var activePurchase: ActivePurchase?
+    /// Payments an earlier launch handed to Apple that Apple still processes, by number (StoreKit tells a relaunched
+    /// app's observer they are purchasing): each is a payment running, and a second is refused until it ends (a
+    /// restart mid-payment let the reader start another of the same group, session 27).
+    var paymentsRunning: Set<Int> = []
     /// Run once the purchase on screen ends: a restore whose answer came while Apple still had its payment.
     var afterPurchase: [() -> Void] = []
     /// The serial of the last purchase started (`ActivePurchase.serial`).

@@ -139,8 +139,8 @@ enum Usage {
           1 nothing unlocks without the backend's word
           2 content is unlocked exactly when the levels meet it; no cache for a level not held
           3 no second charge for a subscription group the Apple ID already pays for
-          4 at most one payment in flight (a request waiting for a parent is one, for its subscription
-            group); a cancellation never shows an error; once nothing is on its way and Apple shows no
+          4 at most one payment in flight, whichever launch of the app added it (a request waiting for
+            a parent is one, for its subscription group); a cancellation never shows an error; once nothing is on its way and Apple shows no
             sheet, the app waits for no answer (a purchase, a sign-in, a move)
           5 nothing paid is lost: a restore from a new phone gives its owner the access (end of session)
           6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
