@@ -6,7 +6,8 @@ import Subscriptions
 /// message the reader sees (an outcome told after the charge, or an alert on screen). A charge made while the paying
 /// phone's app ran that no purchase on screen answered (a held payment settled, a plan changed outside the app) ends in
 /// a message even with the levels: the README's "the reader hears how it ended" (an interrupted purchase resolved
-/// later charged $59.99 with no word but the article unlocking, session 26).
+/// later charged $59.99 with no word but the article unlocking, session 26). A charge whose launch was quit before
+/// the reader heard of it is judged in the paying phone's next launch, as one no purchase on screen waited for.
 struct ChargeCheck {
     private struct Charge {
         let record: TransactionRecord
@@ -47,8 +48,9 @@ struct ChargeCheck {
         var still = open
         still.removeAll { charge in
             guard charge.device == world.deviceName else { return false }  // waits for the paying phone
-            // The app that was paying was quit with the answer on its way: what it would have said is lost.
-            if let launch = charge.launch, launch != world.currentLaunch { return true }
+            // The app that was paying was quit with the answer on its way: the next launch, which sends the receipt
+            // again, owes the reader the word (the charge was dropped here, and a send again that failed or unlocked an
+            // approval said nothing, session 27).
             if let violation = silence(charge, context) { found.append(violation) }
             return true
         }

@@ -54,6 +54,23 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
     private var knownUnanswered: Int?
 
+    /// The payments the unanswered receipts were sent for, none: no file. Read once, written when they change.
+    var unansweredPayments: [UnansweredPayment] {
+        get {
+            if let knownPayments { return knownPayments }
+            let payments = decode([UnansweredPayment].self, "payments-unanswered.json") ?? []
+            knownPayments = payments
+            return payments
+        }
+        set {
+            guard newValue != unansweredPayments else { return }
+            knownPayments = nil
+            guard let data = encoded(newValue.isEmpty ? nil : newValue) else { return }
+            if write("payments-unanswered.json", data) { knownPayments = newValue }
+        }
+    }
+    private var knownPayments: [UnansweredPayment]?
+
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
         guard let value else { return .some(nil) }
@@ -228,6 +245,10 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
     var unansweredReceipts: Int {
         get { storage.unansweredReceipts }
         set { storage.unansweredReceipts = newValue }
+    }
+    var unansweredPayments: [UnansweredPayment] {
+        get { storage.unansweredPayments }
+        set { storage.unansweredPayments = newValue }
     }
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }

@@ -42,6 +42,9 @@ public protocol DeviceStorage: AnyObject {
     /// Receipts sent to the server whose answer this app has not heard yet. Kept on disk: a kill or a
     /// restart loses the answer, and the next launch sends the receipt again (`resendUnansweredReceipt`).
     var unansweredReceipts: Int { get set }
+    /// The payments those receipts were sent for, kept on disk too: the receipt sent again tells the reader how each
+    /// ended (`UnansweredPayment`).
+    var unansweredPayments: [UnansweredPayment] { get set }
     /// The full version of content kept for `level`, if any.
     func cachedContent(_ contentId: String, level: AccessLevel) -> String?
     func cacheContent(_ contentId: String, level: AccessLevel, body: String)
@@ -56,6 +59,7 @@ public final class InMemoryDeviceStorage: DeviceStorage {
     public var anonymousIdentity: AnonymousIdentity?
     public var accountSession: AccountSession?
     public var unansweredReceipts = 0
+    public var unansweredPayments: [UnansweredPayment] = []
     private var content: [AccessLevel: [String: String]] = [:]
 
     public init() {}

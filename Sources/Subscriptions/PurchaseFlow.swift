@@ -419,10 +419,11 @@ extension SubscriptionCoordinator {
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
             storage.unansweredReceipts += 1
+            storage.unansweredPayments.append(UnansweredPayment(transaction, freshCharge: freshCharge && paidForAsked))
             receiptSendsInFlight += 1
             backend.validateReceipt(receipt) { [self] result in
                 receiptSendsInFlight -= 1
-                receiptAnswered(result)
+                receiptAnswered(result, for: transaction)
                 switch result {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }

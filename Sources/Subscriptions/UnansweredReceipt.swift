@@ -1,3 +1,5 @@
+import SimKernel
+
 extension SubscriptionCoordinator {
     /// A receipt the last run sent and never heard back about (the app was killed or restarted while the server
     /// checked it, or gave up waiting) is sent again at launch. Its transaction is finished already, so StoreKit
@@ -22,28 +24,118 @@ extension SubscriptionCoordinator {
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
+            // The payments it answers for: those this launch sends for later are answered by their own sends.
+            let waiting = storage.unansweredPayments
             backend.validateReceipt(receipt) { [self] result in
                 receiptSendsInFlight -= 1
                 switch result {
                 case .success(let answer):
                     receiptAnswered(result)
                     save(answer, askedAs: askedAs)
+                    tell(waiting) { resentOutcome(answer, $0) }
                 case .failure(.refused(let status, let code)):
                     receiptAnswered(result)
                     log("the receipt sent again was refused (\(status) \(code)): Restore purchase brings it back")
+                    tell(waiting.filter { !$0.toldUnconfirmed }) { $0.unconfirmed }
                 case .failure(let failure):
                     log(
                         "the receipt sent again could not be checked (\(failure)): "
                             + "kept to send when the app is next active")
+                    // Told once, as a failed check after paying is told (session 27: charged, locked and never told).
+                    let untold = waiting.filter { !$0.toldUnconfirmed }
+                    tell(untold, keeping: true) { $0.unconfirmed }
                 }
             }
         }
     }
 
+    /// Tells the reader how each payment a receipt sent again answered for ended, as a purchase nobody on screen
+    /// waited for is told; kept (`keeping`), each is marked told, or it is forgotten.
+    private func tell(
+        _ payments: [UnansweredPayment], keeping: Bool = false, _ outcome: (UnansweredPayment) -> PurchaseOutcome?
+    ) {
+        let ids = Set(payments.map(\.transactionId))
+        storage.unansweredPayments = storage.unansweredPayments.compactMap { kept in
+            guard ids.contains(kept.transactionId) else { return kept }
+            guard keeping else { return nil }
+            var told = kept
+            told.toldUnconfirmed = true
+            return told
+        }
+        for payment in payments {
+            guard let outcome = outcome(payment) else { continue }
+            onPurchaseCarriedOn(outcome, payment.transaction, payment.freshCharge)
+        }
+    }
+
+    /// What the server's answer to a receipt sent again says of a payment it was sent for, as `validatePayment` reads it.
+    private func resentOutcome(_ answer: AccessAnswer, _ payment: UnansweredPayment) -> PurchaseOutcome? {
+        if let original = payment.originalTransactionId, answer.ownedElsewhere.contains(original) {
+            // A signed-in reader's is the account's question (Restore purchase asks it); a guest paid for someone else's.
+            return payment.freshCharge && storage.accountSession == nil ? .chargedForAnotherOwner : nil
+        }
+        guard !answer.levels.isEmpty, Self.grants(answer, payment.transaction) else { return .subscriptionNotActive }
+        return .purchased
+    }
+
     /// A receipt's answer came: one receipt fewer to send again, unless the app gave up waiting (the server may
     /// have it and have acted on it, as a lost answer: the next launch sends it again).
-    func receiptAnswered(_ result: Result<AccessAnswer, BackendFailure>) {
-        if case .failure(.timedOut) = result { return }
+    /// `transaction`: the payment it was sent for; given up on, the reader was told it is not confirmed.
+    func receiptAnswered(_ result: Result<AccessAnswer, BackendFailure>, for transaction: StoreTransaction? = nil) {
+        let id = transaction?.transactionIdentifier
+        if case .failure(.timedOut) = result {
+            guard transaction != nil else { return }
+            storage.unansweredPayments = storage.unansweredPayments.map { kept in
+                var told = kept
+                if kept.transactionId == id { told.toldUnconfirmed = true }
+                return told
+            }
+            return
+        }
         storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
+        if transaction != nil,
+            let index = storage.unansweredPayments.firstIndex(where: { $0.transactionId == id })
+        {
+            storage.unansweredPayments.remove(at: index)
+        }
+    }
+}
+
+/// A payment whose receipt went to the server with no answer heard yet (the app was killed or restarted meanwhile,
+/// or gave up waiting): the receipt sent again answers for it, and the reader hears how it ended, as of a purchase
+/// nobody on screen waited for. A restart lost that word: an approval unlocked in silence, and a send again that met
+/// a 500 left a paid purchase locked with nothing said (session 27).
+public struct UnansweredPayment: Codable, Equatable, Sendable {
+    public var productId: String
+    public var transactionId: String?
+    public var originalTransactionId: String?
+    /// When Apple charged, its milliseconds.
+    public var chargedAt: Int64?
+    /// Apple charged anew for the plan asked: the reader may be told a payment went through.
+    public var freshCharge: Bool
+    /// The reader was told it is not confirmed (the app gave up waiting, or a send again failed): not told again.
+    public var toldUnconfirmed = false
+
+    public init(_ transaction: StoreTransaction, freshCharge: Bool) {
+        productId = transaction.productIdentifier
+        transactionId = transaction.transactionIdentifier
+        originalTransactionId = transaction.originalTransactionIdentifier
+        chargedAt = transaction.transactionDate?.milliseconds
+        self.freshCharge = freshCharge
+    }
+
+    var transaction: StoreTransaction {
+        StoreTransaction(
+            paymentNumber: 0, transactionIdentifier: transactionId, productIdentifier: productId, state: .purchased,
+            originalTransactionIdentifier: originalTransactionId,
+            transactionDate: chargedAt.map(SimInstant.init(milliseconds:)))
+    }
+
+    /// A failed check, told as `validatePayment` tells one.
+    var unconfirmed: PurchaseOutcome {
+        freshCharge
+            ? .serverCheckFailed(
+                message: "Your payment went through but could not be confirmed. Use Restore purchase to get it back.")
+            : .notConfirmed(message: "Your purchase could not be confirmed. Use Restore purchase to get it back.")
     }
 }

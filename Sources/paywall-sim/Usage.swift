@@ -163,7 +163,8 @@ enum Usage {
             refused to renew it (its refresh token spent or expired, or an injected 401)
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees; one no purchase on screen waited for (a held
-            payment settled while the app ran) ends in a message, access or not
+            payment settled while the app ran), or whose app was quit before the reader heard of it
+            (judged in the paying phone's next launch), ends in a message, access or not
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)

@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 import Testing
 
 @testable import Simulation
@@ -36,5 +37,21 @@ import Testing
         phone.save("a.b.c")
         #expect(problems.count == 1)
         #expect(try DeviceFiles(directory: directory).load() == "a.b.c")
+    }
+
+    /// The payments whose receipts wait for an answer outlive the app: the next launch tells how each ended.
+    @Test func thePaymentsWaitingForAnAnswerAreKeptForTheNextLaunch() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let phone = try DeviceFiles(directory: directory)
+        #expect(phone.unansweredPayments.isEmpty)
+        let paid = StoreTransaction(
+            paymentNumber: 3, transactionIdentifier: "2000000000000001", productIdentifier: "monthly",
+            state: .purchased, originalTransactionIdentifier: "2000000000000001")
+        phone.unansweredPayments = [UnansweredPayment(paid, freshCharge: true)]
+        let next = try DeviceFiles(directory: directory).unansweredPayments
+        #expect(next.map(\.transactionId) == ["2000000000000001"])
+        #expect(next.first?.freshCharge == true)
+        phone.unansweredPayments = []
+        #expect(!FileManager.default.fileExists(atPath: directory + "/payments-unanswered.json"))
     }
 }
