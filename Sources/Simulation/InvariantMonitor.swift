@@ -134,7 +134,8 @@ public final class InvariantMonitor {
                     gate.paymentAdded(productId, deviceId: deviceId, world: world, how: .queue)
                     let lastFault = [lastStoreFault, world.lastBackendFault].compactMap { $0 }.max()
                     restoreFirst.paymentAdded(
-                        productId, deviceId: deviceId, receipt: receipt, world: world, lastFault: lastFault)
+                        productId, deviceId: deviceId, receipt: receipt, at: recorded.time, world: world,
+                        lastFault: lastFault)
                 }
             case .sheetSwitchCharges(let productId, let deviceId):
                 if judging { gate.paymentAdded(productId, deviceId: deviceId, world: world, how: .sheetSwitch) }

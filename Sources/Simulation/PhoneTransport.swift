@@ -7,6 +7,7 @@ import Subscriptions
 /// A send the network drops (a timeout) stays counted: the app heard a failure, which a fault excuses.
 /// And each time the server answered the app's question about its levels with some: the server's word when it
 /// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
+/// And each answer to the check before paying the app received: what it knew before any sheet (`RestoreFirstCheck`).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0
@@ -14,6 +15,8 @@ final class PhoneTransport: BackendTransport {
     var onReceiptAccepted: (() -> Void)?
     /// Set by the world: the server answered `GET /v1/me` of this process with levels.
     var onLevelsAnswered: (() -> Void)?
+    /// Set by the world: this process received the server's 200 to `POST /v1/restores/inspect`.
+    var onRestoreInspected: (() -> Void)?
 
     init(_ network: SimulatedNetwork) {
         self.network = network
@@ -25,6 +28,16 @@ final class PhoneTransport: BackendTransport {
                 request,
                 handled: { [self] response in if Self.grantsLevels(response) { onLevelsAnswered?() } },
                 completion: completion)
+        }
+        if request.method == "POST", request.path == "/v1/restores/inspect" {
+            // The server's own 200 (not a fault standing in for it: a malformed body), and it reached the app.
+            var answered = false
+            return network.send(
+                request, handled: { answered = $0.status == 200 },
+                completion: { [self] response in
+                    if answered { onRestoreInspected?() }
+                    completion(response)
+                })
         }
         guard request.method == "POST", request.path == "/v1/receipts" else {
             return network.send(request, completion: completion)

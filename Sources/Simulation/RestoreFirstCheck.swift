@@ -8,7 +8,9 @@ import StoreSim
 /// most important trust guarantees"): a payment for a subscription never reaches Apple's sheet from a
 /// signed-in phone while its Apple ID already pays for that subscription group with a purchase the account
 /// holds, nobody holds, or the ownership rules let the account take. A fault of the store or the backend
-/// since the purchase began excuses it: the app hands over to the App Store when its check cannot be made.
+/// since the purchase began excuses it only while the check was not answered: the app hands over to the App Store
+/// when its check cannot be made, but once the server said the Apple ID already pays, a fault after (the move's
+/// answer lost) makes paying no more right (session 27: Apple's $4.99 sheet for what the account then held).
 struct RestoreFirstCheck {
     /// When the purchase on the phone on screen began: the start of the step before which it had none.
     private var purchaseBegan: SimInstant?
@@ -18,17 +20,22 @@ struct RestoreFirstCheck {
         if !world.isAppRunning || world.appState.purchase == nil { purchaseBegan = began }
     }
 
-    /// The store took a payment for `productId` from `deviceId`, which held `receipt` then (judged once the
+    /// The store took a payment for `productId` from `deviceId` at `at`, which held `receipt` then (judged once the
     /// step settled, when a restore meanwhile may have refreshed it); `lastFault`: when a fault last fired.
     mutating func paymentAdded(
-        _ productId: String, deviceId: String, receipt: String?, world: World, lastFault: SimInstant?
+        _ productId: String, deviceId: String, receipt: String?, at: SimInstant, world: World, lastFault: SimInstant?
     ) {
+        // The check's answer the app received for this purchase, before the payment (one landing after the app gave
+        // up on it was not heard).
+        let checked = world.restoreInspected[world.deviceName].map { answered in
+            purchaseBegan.map { answered >= $0 } == true && answered <= at
+        }
         let state = world.appState
         guard world.isAppRunning, deviceId == World.deviceId(world.deviceName, world.appleId),
             case .account(let email) = state.access.identity,
             let offerId = state.purchase?.offerId,
             state.offers?.first(where: { $0.id == offerId })?.productId == productId,
-            let began = purchaseBegan, lastFault.map({ $0 < began }) ?? true
+            let began = purchaseBegan, checked == true || lastFault.map({ $0 < began }) ?? true
         else { return }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }

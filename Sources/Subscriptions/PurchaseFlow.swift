@@ -135,10 +135,40 @@ extension SubscriptionCoordinator {
             case .success(let answer):
                 log("the move was refused (\(answer.refusal ?? "nothing moved")): going on to pay")
                 pay(offer)
+            case .failure(let failure) where failure == .timedOut || failure == .unavailable:
+                moveUnanswered(offer, failure, serial: serial)
             case .failure(let failure):
                 log("the move failed (\(failure)): going on to pay")
                 pay(offer)
             }
+        }
+    }
+
+    /// The move before paying went unanswered (a timeout, a lost answer, a 500): the server may have made it, and the
+    /// check said the Apple ID already pays, so Apple's sheet would ask for a second payment (session 27: "$4.99" for
+    /// what the account then held). The server is asked where the subscription is, as the log-in transfer does
+    /// (found-by-hand/55); unasked or not moved, nothing goes to Apple.
+    private func moveUnanswered(_ offer: Offer, _ failure: BackendFailure, serial: Int) {
+        log("the move is unanswered (\(failure)): asking the server where the subscription is")
+        let asked = storedAccess().identity
+        reloadAccess { [self] list in
+            guard stillRuns(serial) else { return }
+            guard storedAccess().identity == asked else {
+                log("the account that asked is no longer signed in: the purchase stops, nothing handed to Apple")
+                return finishPurchase(.cancelled)
+            }
+            guard let list else {
+                log("where the subscription is could not be checked: nothing handed to Apple")
+                return finishPurchase(.moveNotChecked)
+            }
+            guard access.isSubscriber,
+                list.subscriptions.contains(where: { $0.active && sameGroup($0.productId, as: offer) })
+            else {
+                log("the server did not move it: nothing handed to Apple")
+                return finishPurchase(.moveNotMade)
+            }
+            log("the server moved it: the account holds the subscription, nothing to buy")
+            finishPurchase(.restoredInsteadOfCharging)
         }
     }
 

@@ -60,6 +60,15 @@ extension PurchaseOutcome {
     /// The server did not sign the promotional offer the paywall showed: no payment went to Apple.
     public static let offerNotSigned = PurchaseOutcome.failed(
         message: "The offer could not be applied. Nothing was charged; try again.")
+    /// Restore before purchase: the move of what the Apple ID already pays for went unanswered, and the server could
+    /// not say where it is now: no payment went to Apple.
+    public static let moveNotChecked = PurchaseOutcome.failed(
+        message:
+            "Whether your subscription is now on your account could not be checked. Nothing was charged; please try again."
+    )
+    /// Restore before purchase: the move went unanswered, and the server holds the subscription where it was.
+    public static let moveNotMade = PurchaseOutcome.failed(
+        message: "Your subscription could not be moved to your account. Nothing was charged; please try again.")
 
     /// Whether the reader is told nothing was charged, or nothing yet (a parent has to approve first): a held payment
     /// Apple charges later makes it untrue.
@@ -67,7 +76,7 @@ extension PurchaseOutcome {
         switch self {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), Self.storeFailed,
-            Self.offerNotSigned:
+            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade:
             true
         default:
             false

@@ -28,6 +28,18 @@ import Testing
         #expect(found.first?.contains("reader@example.com was sent to Apple's sheet") == true, "\(found)")
     }
 
+    /// A fault that stops the check before paying excuses the sheet: the app could not know. One after the check
+    /// answered does not (session 27: the move's answer lost, Apple's sheet for what the account then held); the app
+    /// now asks the server instead, and nothing reaches the sheet.
+    @Test func onlyAFaultThatStopsTheCheckExcusesTheSheet() throws {
+        var steps = Self.anonymousPurchaseThenSignUp
+        steps.insert("inject restores error times 1", at: steps.count - 1)
+        #expect(try violations(steps).isEmpty)
+        var lost = Self.anonymousPurchaseThenSignUp
+        lost.insert("inject restores slow:10ms times 1; restores lost-response times 1", at: lost.count - 1)
+        #expect(try violations(lost).isEmpty)
+    }
+
     /// A guest is not signed in: their payment goes to Apple, and Apple itself answers "already subscribed".
     @Test func aGuestBuyingAgainIsNotThisInvariants() throws {
         let steps = [
