@@ -5,7 +5,8 @@ import Subscriptions
 
 /// Invariant 9, what the reader is told is true: each purchase, restore and account outcome, once
 /// the world settled on the phone it was told on, against the phone's levels, the App Store and
-/// the owner's product → levels mapping. An outcome whose act a fault overlapped is excused.
+/// the owner's product → levels mapping. An outcome whose act a fault overlapped is excused, but for a restore said
+/// to fail that the server made (`ToldCheck+Moves`).
 struct ToldCheck {
     /// How many of the world's outcomes were taken; those taken wait here until the world settles.
     private var taken = 0
@@ -40,7 +41,10 @@ struct ToldCheck {
             context.faultSince(context.began)
             ? nil : Self.renewalViolation(world, profile: fresh.list, manageSheet: fresh.sheet)
         return here.compactMap { outcome in
-            guard !context.faultSince(outcome.began) else { return nil }
+            // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
+            guard !context.faultSince(outcome.began) else {
+                return Self.readingLedger { try Self.restoredWhileToldFailed(outcome, context) }
+            }
             return violation(outcome, alone: here.count == 1, context)
         } + (renewal.map { [$0] } ?? [])
     }
@@ -139,6 +143,7 @@ struct ToldCheck {
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .purchase(.failed), .restore(.failed):
+            if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) { return moved }
             // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an
             // earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25; a sign-in
             // to an account that holds the levels while Apple's sheet was up, long fuzz seed 1031).

@@ -169,9 +169,47 @@ extension SubscriptionCoordinator {
             case .failure(.refused(_, let code)):
                 if askAgainIfSignedInSince() { return }
                 done(outcome(forRefusal: code))
+            case .failure(let failure) where failure == .timedOut || failure == .unavailable:
+                restoreUnanswered(failure, receipt: receipt, askedAs: askedAs, completion: done)
             case .failure(let failure):
                 log("restore failed: \(failure)")
                 done(.failed(message: "Your purchases could not be restored. Please try again later."))
+            }
+        }
+    }
+
+    /// A restore unanswered (a timeout, a lost answer, a 500) may have been made: "could not be restored" over what it
+    /// moved was untrue (session 27). The server is asked where the receipt's purchases are, as the log-in transfer
+    /// asks where the subscription is (found-by-hand/55): the reader's now, with none it could take left elsewhere,
+    /// they are restored; unasked, it is not confirmed either way.
+    private func restoreUnanswered(
+        _ failure: BackendFailure, receipt: String, askedAs: String?,
+        completion done: @escaping (RestoreOutcome) -> Void
+    ) {
+        let asked = storedAccess().identity
+        // A guest on a new phone has no identity to ask as: what the server made for it is not this phone's to hold.
+        guard asked != .none, askedAs == anonymousId else {
+            log("restore failed: \(failure)")
+            return done(.failed(message: "Your purchases could not be restored. Please try again later."))
+        }
+        log("restore unanswered (\(failure)): asking the server where the purchases are now")
+        backend.inspectRestore(receipt) { [self] result in
+            guard storedAccess().identity == asked else { return done(Self.restoreNotAsked) }
+            guard case .success(let purchases) = result else {
+                log("where the purchases are could not be asked")
+                reloadAccess()
+                return done(.notConfirmed)
+            }
+            let active = purchases.filter(\.active)
+            guard active.contains(where: { $0.owner == "you" }), !active.contains(where: \.restorable) else {
+                log("the server holds the purchases where they were: nothing was restored")
+                reloadAccess()
+                return done(.failed(message: "Your purchases could not be restored. Please try again later."))
+            }
+            log("the server restored them: the reader holds them now")
+            reloadAccess { [self] list in
+                guard storedAccess().identity == asked else { return done(Self.restoreNotAsked) }
+                done(list != nil && access.isSubscriber ? .restored : .notConfirmed)
             }
         }
     }

@@ -17,6 +17,8 @@ public enum RestoreOutcome: Equatable, Sendable {
     case limitReached
     /// The app's policy keeps it with its owner, or moves it only when the owner's subscription ended.
     case keptWithOwner
+    /// Unanswered, and the server could not be asked what the reader holds: the restore may have been made.
+    case notConfirmed
     case failed(message: String)
 
     /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
@@ -49,6 +51,7 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .limitReached: "This subscription has moved too often recently. Try again later."
         case .keptWithOwner:
             "This subscription stays where it was bought: with its account, or on the phone that bought it."
+        case .notConfirmed: "Your restore could not be confirmed. Your profile shows what you hold now."
         case .failed(let message): message
         }
     }

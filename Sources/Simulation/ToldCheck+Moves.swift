@@ -1,0 +1,45 @@
+import BackendSim
+import SimKernel
+import StoreSim
+import Subscriptions
+
+/// Invariant 9 for a move told as not made: a restore said to have failed while the backend's ledger holds the
+/// Apple ID's purchase where the act was to take it (session 27). A fault that lost only the answer does
+/// not make the failure true: the server may be asked where the subscription is (found-by-hand/55).
+extension ToldCheck {
+    /// "Could not be restored" of a restore the server made: while it ran, the ledger moved a purchase of the Apple ID
+    /// to the reader, who still holds it, active, and the phone shows levels. Judged even after a fault.
+    static func restoredWhileToldFailed(_ outcome: ReaderOutcome, _ context: StepContext) throws
+        -> InvariantViolation?
+    {
+        let world = context.world
+        guard case .restore(.failed) = outcome.told, outcome.identityWhenBegan == outcome.identityWhenTold,
+            !context.phoneLevels.union(outcome.levelsWhenTold).isEmpty,
+            let reader = try readerId(outcome.identityWhenTold, world)
+        else { return nil }
+        let ledger = world.backend.ledger
+        let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
+        for move in try ledger.moves().reversed()
+        where move.via == .restore && move.to == reader && bought.contains(move.originalTransactionId)
+            && move.at >= outcome.began && move.at <= outcome.at
+        {
+            guard let purchase = try ledger.purchase(move.originalTransactionId), purchase.ownerId == reader,
+                purchase.isActive(at: outcome.at)
+            else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but the restore moved "
+                    + "\(move.originalTransactionId) to the reader (\(reader)), who holds it")
+        }
+        return nil
+    }
+
+    /// The ledger's identity of who the phone showed; nil for nobody, or an account the ledger does not know.
+    private static func readerId(_ identity: AccessSnapshot.Identity, _ world: World) throws -> String? {
+        switch identity {
+        case .account(let email): try world.backend.ledger.identityId(email: email)
+        case .anonymous(let id): id
+        case .none: nil
+        }
+    }
+}
