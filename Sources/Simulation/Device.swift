@@ -91,6 +91,8 @@ final class Device {
     /// A restore and an account step can run at once (one asked without waiting for the other): each keeps its own.
     private var restoreBegan: Beginning?
     private var accountBegan: Beginning?
+    /// The phone's guest a move to the account (a transfer) was to move from, when the account act under way is one.
+    private var transferFrom: String?
     /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
     /// purchase's act began then if that check's end is what it tells; nil again once it goes to Apple itself.
     private var joinedChargeAt: SimInstant?
@@ -345,6 +347,7 @@ final class Device {
         var productId: String?
         var carriedOn = false
         var chargeWasNews = false
+        var transfer: String?
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
             joinedChargeAt = paidAt
@@ -380,6 +383,7 @@ final class Device {
         case .accountFinished(let outcome):
             told = .account(outcome)
             began = accountBegan
+            transfer = transferFrom
         default: return
         }
         let now = clock()
@@ -393,6 +397,7 @@ final class Device {
         outcome.couldPayWhenTold = queue.canMakePayments
         outcome.receiptWhenTold = queue.heldReceipt
         outcome.identityWhenBegan = began?.identity ?? identity
+        outcome.transferFrom = transfer
         onOutcome(outcome)
     }
 
@@ -410,6 +415,7 @@ final class Device {
             restoreBegan = (clock(), levels, identity)
         case .logIn, .signUp, .transferAnonymousPurchases, .logOut:
             accountBegan = (clock(), levels, identity)
+            transferFrom = effect == .transferAnonymousPurchases ? storage.anonymousIdentity?.id : nil
         case .loadFullContent(let id, _):
             contentRequested[id] = clock()
         default: break

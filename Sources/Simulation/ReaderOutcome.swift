@@ -44,4 +44,7 @@ public struct ReaderOutcome: Sendable {
     /// For "Apple is still trying" of a restore: whether Apple retried a subscription of the phone's Apple ID (or of its
     /// family purchaser, shared with it) at that instant (`World.appleRetries`); nil otherwise.
     public var appleRetriedWhenTold: Bool?
+    /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
+    /// phone held it when the act began; nil for any other act.
+    public var transferFrom: String?
 }

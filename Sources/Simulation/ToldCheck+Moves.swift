@@ -3,8 +3,8 @@ import SimKernel
 import StoreSim
 import Subscriptions
 
-/// Invariant 9 for a move told as not made: a restore said to have failed while the backend's ledger holds the
-/// Apple ID's purchase where the act was to take it (session 27). A fault that lost only the answer does
+/// Invariant 9 for a move told as not made: a restore or a transfer said to have failed while the backend's ledger
+/// holds the Apple ID's purchase where the act was to take it (session 27). A fault that lost only the answer does
 /// not make the failure true: the server may be asked where the subscription is (found-by-hand/55).
 extension ToldCheck {
     /// "Could not be restored" of a restore the server made: while it ran, the ledger moved a purchase of the Apple ID
@@ -30,6 +30,32 @@ extension ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName) was told \(describe(outcome.told)), but the restore moved "
                     + "\(move.originalTransactionId) to the reader (\(reader)), who holds it")
+        }
+        return nil
+    }
+
+    /// A move to the account told as failed ("Sorry — there was no subscription on this phone to move") while the
+    /// phone's guest holds nothing active and a transfer from it put on the account a purchase the account still holds,
+    /// active: the move was made (a kill lost its answer, and the one sent again found nothing left to move).
+    static func transferredWhileToldFailed(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        guard case .account(.failed) = outcome.told, let guest = outcome.transferFrom,
+            outcome.identityWhenBegan == outcome.identityWhenTold,
+            case .account = outcome.identityWhenTold,
+            let account = try readerId(outcome.identityWhenTold, world)
+        else { return nil }
+        let ledger = world.backend.ledger
+        guard try !ledger.purchases(ownedBy: guest).contains(where: { $0.isActive(at: outcome.at) }) else {
+            return nil
+        }
+        for move in try ledger.moves().reversed()
+        where move.via == .transfer && move.from == guest && move.to == account && move.at <= outcome.at {
+            guard let purchase = try ledger.purchase(move.originalTransactionId), purchase.ownerId == account,
+                purchase.isActive(at: outcome.at)
+            else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but a transfer moved "
+                    + "\(move.originalTransactionId) from the phone's guest to the account, which holds it")
         }
         return nil
     }

@@ -142,6 +142,8 @@ struct ToldCheck {
                     + "level then")
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
+        case .account(.failed):
+            return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
         case .purchase(.failed), .restore(.failed):
             if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) { return moved }
             // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an

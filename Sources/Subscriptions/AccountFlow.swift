@@ -128,13 +128,24 @@ extension SubscriptionCoordinator {
                 reloadPhoneIdentity()
                 completion(.nothingValidToMove)
             case .failure(.refused(_, "nothing_to_move")):
-                // The guest holds nothing (an earlier move whose answer was lost took it): asked again, and said.
-                log("transfer: the phone's guest holds nothing to move")
-                reloadAccess()
-                completion(
-                    .failed(
-                        message: "There was no subscription on this phone to move: it may already be on an account. "
-                            + "Your profile shows what you hold."))
+                // The guest holds nothing: an earlier move whose answer was lost (a kill while it was on its way)
+                // may have taken it to this account. The account is asked: holding what the guest held, the move
+                // was made, and "Sorry" of it was untrue (session 27).
+                log("transfer: the phone's guest holds nothing to move; asking the account what it holds")
+                let guestLevels = Set(anonymous.levels)
+                reloadAccess { [self] list in
+                    let held = Set(storage.accountSession?.levels ?? [])
+                    if list != nil, storage.accountSession?.identityId == account, !guestLevels.isEmpty,
+                        guestLevels.isSubset(of: held)
+                    {
+                        log("the account holds what the phone's guest held: the move was made")
+                        return completion(.transferred)
+                    }
+                    completion(
+                        .failed(
+                            message: "There was no subscription on this phone to move: it may already be on an "
+                                + "account. Your profile shows what you hold."))
+                }
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
             case .failure(let failure):

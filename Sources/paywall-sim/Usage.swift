@@ -148,8 +148,8 @@ enum Usage {
           8 the paywall shows configured ∩ returned, in the owner's order
           9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
             "nothing to restore" only when nothing is paid for, and moving nothing; "your payment
-            went through" only after a charge; no failure while access arrives, nor of a restore the
-            server made (a lost answer excuses nothing); "another account", "held elsewhere",
+            went through" only after a charge; no failure while access arrives, nor of a restore or a
+            move to the account the server made (a lost answer excuses nothing); "another account", "held elsewhere",
             "moved too often" and "already pays" only when the ledger and Apple say so; "you were not
             charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
             phone's payment is charged, nor "Waiting for approval" once a parent answered and no
