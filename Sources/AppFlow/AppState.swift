@@ -228,10 +228,12 @@ public struct ManagedPlan: Equatable, Sendable {
 }
 
 /// A Subscribe that waits for the reader's access to be known, so no paywall is offered to a subscriber, and a
-/// subscriber's for the server's list of their subscriptions, so the paywall offers only the groups they lack.
+/// subscriber's for the server's list of their subscriptions, so the paywall offers only the groups they lack, and for
+/// the store's catalog, which alone tells the group of a plan they hold.
 public struct PendingSubscribe: Equatable, Sendable {
     public let fromContent: String?
     public var awaitsList = false
+    public var awaitsCatalog = false
 }
 
 /// The email and password a reader types to log in or sign up.

@@ -13,6 +13,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += handle(input, &state, choices)
     case .catalogLoaded(let offers):
         state.offers = offers
+        effects += subscribeOnceCataloged(&state)
     case .accessChanged(let access):
         // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown;
         // under a paywall kept open, its offers are the groups the reader does not hold.
@@ -264,9 +265,12 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         }
         if state.access.isSubscriber {
             // The groups the reader holds, asked of the server first (a purchase since may be missing from the list
-            // kept): a subscriber lacking this article's level buys another group's plan (session 27).
-            state.pendingSubscribe = PendingSubscribe(fromContent: contentId, awaitsList: true)
-            return [.reloadAccess]
+            // kept): a subscriber lacking this article's level buys another group's plan (session 27). The store's
+            // catalog too: a plan's group is known only from it, and the catalog kept may be loading (a storefront
+            // changed) or leave out the plan held (a partial answer), which read as no group held put a reader
+            // holding workouts on a paywall selling coach, the same group's upgrade (fuzz --seed 4103, 4113).
+            state.pendingSubscribe = PendingSubscribe(fromContent: contentId, awaitsList: true, awaitsCatalog: true)
+            return [.reloadAccess, .loadCatalog]
         }
         return subscribe(from: contentId, &state)
     case .buy(let offerId):
@@ -445,7 +449,7 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
 
 private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
     guard state.access.isKnown, let pending = state.pendingSubscribe,
-        !(pending.awaitsList && state.access.isSubscriber)
+        !((pending.awaitsList || pending.awaitsCatalog) && state.access.isSubscriber)
     else { return [] }
     state.pendingSubscribe = nil
     if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
@@ -457,13 +461,23 @@ private func subscribeOnceKnown(_ state: inout AppState) -> [AppEffect] {
 private func subscribeOnceListed(_ state: inout AppState, answered: Bool) -> [AppEffect] {
     guard state.pendingSubscribe?.awaitsList == true, state.access.isKnown else { return [] }
     state.pendingSubscribe?.awaitsList = false
-    guard let pending = state.pendingSubscribe else { return [] }
+    guard let pending = state.pendingSubscribe, !answered || !pending.awaitsCatalog else { return [] }
     state.pendingSubscribe = nil
     if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
     guard answered else {
         push(.profile, &state)
         return [.reloadAccess]
     }
+    return subscribe(from: pending.fromContent, &state, listed: true)
+}
+
+/// A subscriber's tap, once the store answered for its catalog too: decided if the list is in as well.
+private func subscribeOnceCataloged(_ state: inout AppState) -> [AppEffect] {
+    guard state.pendingSubscribe?.awaitsCatalog == true else { return [] }
+    state.pendingSubscribe?.awaitsCatalog = false
+    guard let pending = state.pendingSubscribe, !pending.awaitsList, state.access.isKnown else { return [] }
+    state.pendingSubscribe = nil
+    if let id = pending.fromContent, let item = state.item(id), state.access.unlocks(item.requiredLevels) { return [] }
     return subscribe(from: pending.fromContent, &state, listed: true)
 }
 
