@@ -114,11 +114,12 @@ public struct AppState: Equatable, Sendable {
     /// The subscription groups of the plans the backend lists as running for the reader: a plan of one would change
     /// that subscription, not bring another level.
     public var heldGroups: Set<String> {
-        Set(
-            subscriptions.filter(\.active).compactMap { summary in
-                offers?.first { $0.productId == summary.productId }?.product.subscriptionGroupIdentifier
-            })
+        Set(subscriptions.filter(\.active).compactMap { productGroups[$0.productId] })
     }
+
+    /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out
+    /// the plan held does not forget its group (fuzz --seed 4113, session 27).
+    public var productGroups: [String: String] = [:]
 
     /// The paywall's offers for this reader: a subscriber's are the groups they do not hold (a file with two groups
     /// sold the second to nobody holding the first, session 27); nil while the store's are loading.

@@ -13,6 +13,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += handle(input, &state, choices)
     case .catalogLoaded(let offers):
         state.offers = offers
+        for offer in offers {
+            if let group = offer.product.subscriptionGroupIdentifier { state.productGroups[offer.productId] = group }
+        }
         effects += subscribeOnceCataloged(&state)
     case .accessChanged(let access):
         // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown;
