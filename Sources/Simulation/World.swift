@@ -64,6 +64,9 @@ public final class World {
     var storages: [String: DeviceStorage & ReceiptSlot] = [:]
     /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
     var phoneAppleIds: [String: String] = [:]
+    /// The question each phone's parental gate asked last, by phone: the app keeps it on that phone, so its next
+    /// launch does not ask it first, even after other phones were on screen (long fuzz seeds 1202 to 1216).
+    var lastGateQuestions: [String: String] = [:]
     /// When the app finishes the store's transaction; applies to every launch from now on.
     public var finishPolicy = SubscriptionCoordinator.FinishPolicy.beforeServerCheck {
         didSet {

@@ -48,6 +48,7 @@ extension World {
     public func retireDevice(named name: String) throws(WorldSetupError) {
         guard name != device.name else { throw WorldSetupError(description: "\(name) is the phone on screen") }
         let known = storages.removeValue(forKey: name) != nil
+        lastGateQuestions[name] = nil
         if let state = options.stateDirectory, FileManager.default.fileExists(atPath: "\(state)/devices/\(name)") {
             do {
                 try FileManager.default.removeItem(atPath: "\(state)/devices/\(name)")
@@ -65,8 +66,10 @@ extension World {
         let appleId = phoneAppleIds[name] ?? options.appleId
         let changed = name != device.name
         quitApp()
-        // The next launch asks its own questions, and not the one the last launch asked last.
-        let lastQuestion = device.state.lastGateQuestion
+        // The next launch asks its own questions, and not the one the last launch on that phone asked last: another
+        // phone's app never knew it, and the phone left keeps its own for its return.
+        lastGateQuestions[device.name] = device.state.lastGateQuestion
+        let lastQuestion = lastGateQuestions[name]
         device = Device(
             name: name, app: config.app,
             queue: store.paymentQueue(deviceId: Self.deviceId(name, appleId), appleId: appleId, receipt: storage),
