@@ -28,10 +28,20 @@ public struct Frame: Equatable, Sendable {
         _ text: String, x: Int, y: Int, role: Theme.Role, style: CellStyle = [], limit: Int? = nil
     ) -> Int {
         guard y >= 0 && y < size.rows else { return x }
+        // A joined emoji sequence is drawn as its parts (`DisplayWidth.isJoined`); other text as it is, unsplit.
+        guard DisplayWidth.hasJoined(text) else {
+            return write(characters: text, x: x, y: y, role: role, style: style, limit: limit)
+        }
+        return write(
+            characters: text.lazy.flatMap(DisplayWidth.joinedParts), x: x, y: y, role: role, style: style, limit: limit)
+    }
+
+    private mutating func write(
+        characters: some Sequence<Character>, x: Int, y: Int, role: Theme.Role, style: CellStyle, limit: Int?
+    ) -> Int {
         let end = min(limit ?? size.columns, size.columns)
         var column = x
-        // A joined emoji sequence is drawn as its parts (`DisplayWidth.isJoined`).
-        for original in text.lazy.flatMap(DisplayWidth.joinedParts) {
+        for original in characters {
             // An emoji made wide by U+FE0F (🗞️) is one column to ncurses and two to most terminals: drawn
             // without the selector it is one column to both, so the border after it stays in place.
             let character = Self.withoutPresentationSelector(original)
