@@ -181,12 +181,15 @@ extension SubscriptionCoordinator {
     /// A guest told the Apple ID's subscription is held elsewhere: the server is asked what a restore here would
     /// answer, so "use Restore purchase" is not said where it would be refused (a move limit, a keep-with-owner
     /// policy: session 27). `told`: the outcome when a restore would move it, or the server cannot say.
+    /// `askAgain`: a sign-in that lands while the server is asked makes the answer about a guest no longer on
+    /// screen; the receipt is checked again for who is signed in now (fuzz seed 4106).
     private func tellGuestHeldElsewhere(
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
-        _ completion: @escaping (PurchaseOutcome) -> Void
+        askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
         let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
         backend.inspectRestore(receipt) { [self] result in
+            if askAgain.signedInSince() { return askAgain.ask() }
             guard case .success(let purchases) = result else { return completion(told) }
             let held = purchases.filter { purchase in
                 purchase.active
@@ -499,7 +502,7 @@ extension SubscriptionCoordinator {
                     log("the payment went to a subscription someone else holds: nothing unlocked here")
                     tellGuestHeldElsewhere(
                         receipt, transaction.productIdentifier, charged: true, told: .chargedForAnotherOwner,
-                        completion)
+                        askAgain: ({ signedInSince(account) }, askAgain), completion)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
@@ -508,7 +511,8 @@ extension SubscriptionCoordinator {
                     guard paidForAsked else { return completion(.alreadySubscribedOnAppleId(planChanged: true)) }
                     tellGuestHeldElsewhere(
                         receipt, transaction.productIdentifier, charged: false,
-                        told: .alreadySubscribedOnAppleId(planChanged: false), completion)
+                        told: .alreadySubscribedOnAppleId(planChanged: false),
+                        askAgain: ({ signedInSince(account) }, askAgain), completion)
                 case .failure(let failure) where !freshCharge || !paidForAsked:
                     log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")
                     completion(
