@@ -346,10 +346,16 @@ extension SubscriptionCoordinator {
             if onScreen { finishPurchase(.pending) }
         case .purchased, .restored:
             // An approval: whatever its end tells (nothing charged when the Apple ID already paid), the wait is over.
-            if transaction.state == .purchased, !store.productsAwaitingApproval.contains(transaction.productIdentifier)
-            {
-                let approved = deferredPayments.remove(transaction.paymentNumber) != nil
-                if toldWaiting.remove(transaction.productIdentifier) != nil || approved { onParentAnswered() }
+            // A request told waiting that waits no more was answered too: an approved switch within a group
+            // delivers the running subscription's transaction, of another product (fuzz seed 4111).
+            if transaction.state == .purchased {
+                let awaiting = store.productsAwaitingApproval
+                let approved =
+                    !awaiting.contains(transaction.productIdentifier)
+                    && deferredPayments.remove(transaction.paymentNumber) != nil
+                let answered = toldWaiting.filter { !awaiting.contains($0) }
+                toldWaiting.subtract(answered)
+                if !answered.isEmpty || approved { onParentAnswered() }
             }
             if defect == .unlockOnPurchased {
                 publish(
