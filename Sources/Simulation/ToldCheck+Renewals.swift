@@ -7,7 +7,7 @@ import Subscriptions
 /// price without consent (an introductory price and an offer code said to end, session 27). Each is judged when it
 /// arrives (`profile`, `manageSheet`: it changed since last judged).
 extension ToldCheck {
-    static func renewalViolation(_ world: World, profile: Bool, manageSheet: Bool) -> InvariantViolation? {
+    static func renewalViolation(_ world: World, profile: Bool, manageSheet: Bool) throws -> InvariantViolation? {
         let state = world.appState
         let screen = world.screen.visibleID
         let held = world.store.subscriptions(appleId: world.appleId)
@@ -18,6 +18,12 @@ extension ToldCheck {
             for shown in state.subscriptions where shown.priceConsentPending == true && shown.autoRenew {
                 guard let running = held.first(where: { $0.originalTransactionId == shown.originalTransactionId }),
                     renewsAnyway(running)
+                else { continue }
+                // The profile says what the server answered. A server that no longer holds the consent pending heard
+                // Apple's news (OFFER_REDEEMED) after it answered: its word now is "renews", shown once the profile
+                // loads again (fuzz seed 4102). A server still holding it pending is judged: it was told, or should
+                // have been (a dropped notification is a fault, not judged).
+                guard try world.backend.ledger.purchase(running.originalTransactionId)?.priceConsentPending != false
                 else { continue }
                 return said("the profile", shown.productId, running, world)
             }

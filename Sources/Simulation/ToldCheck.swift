@@ -39,7 +39,8 @@ struct ToldCheck {
         renewalsJudged = (state.subscriptionList, state.manageSheet, screen)
         let renewal =
             context.faultSince(context.began)
-            ? nil : Self.renewalViolation(world, profile: fresh.list, manageSheet: fresh.sheet)
+            ? nil
+            : Self.readingLedger { try Self.renewalViolation(world, profile: fresh.list, manageSheet: fresh.sheet) }
         return here.compactMap { outcome in
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
