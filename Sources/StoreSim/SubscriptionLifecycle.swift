@@ -33,7 +33,17 @@ extension AppStore {
         if let current = inGroup.first(where: { $0.state != .expired && $0.state != .revoked }) {
             // The phone that paid is the transaction's: its observer hears it, its next launch gets it again.
             let record = try change(current, to: product, appAccountToken: appAccountToken, deviceId: deviceId)
-            if let applied { try applyAtNextRenewal(applied, to: current.originalTransactionId) }
+            if let applied {
+                try applyAtNextRenewal(applied, to: current.originalTransactionId)
+                // Apple tells the server of an offer redeemed for an active subscription (OFFER_REDEEMED, DOWNGRADE
+                // when it renews into another plan then), as for a code: without it the profile said a raised price
+                // ends what Apple renews at the offer's price (a signed offer bought while subscribed, long fuzz
+                // seed 1212).
+                if let changed = try ledger.subscription(current.originalTransactionId) {
+                    let switches = changed.autoRenewProductId != changed.productId
+                    try notifyLatest(.offerRedeemed, switches ? .downgrade : nil, changed)
+                }
+            }
             return record
         }
         // An offer the reader applied (signed, or a code) replaces the introductory offer, as on Apple's sheet.
