@@ -551,7 +551,7 @@ extension SubscriptionCoordinator {
     /// this phone's guest identity's, shown here as the phone's, and Profile offers to move it. "Another
     /// account" would be untrue. Otherwise (another customer's, or the guest cannot be asked) it is. The guest's
     /// purchase is the one of `original`: another of the same product (a family member's share) is not it.
-    private func askPhonesGuest(
+    func askPhonesGuest(
         _ guest: AnonymousIdentity, about original: String, _ productId: String, freshCharge: Bool,
         _ completion: @escaping (PurchaseOutcome) -> Void
     ) {

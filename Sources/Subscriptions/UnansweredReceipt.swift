@@ -33,6 +33,7 @@ extension SubscriptionCoordinator {
                     receiptAnswered(result)
                     save(answer, askedAs: askedAs)
                     tell(waiting) { resentOutcome(answer, $0) }
+                    tellPhonesGuestHeld(waiting, answer)
                 case .failure(.refused(let status, let code)):
                     receiptAnswered(result)
                     log("the receipt sent again was refused (\(status) \(code)): Restore purchase brings it back")
@@ -71,11 +72,29 @@ extension SubscriptionCoordinator {
     /// What the server's answer to a receipt sent again says of a payment it was sent for, as `validatePayment` reads it.
     private func resentOutcome(_ answer: AccessAnswer, _ payment: UnansweredPayment) -> PurchaseOutcome? {
         if let original = payment.originalTransactionId, answer.ownedElsewhere.contains(original) {
-            // A signed-in reader's is the account's question (Restore purchase asks it); a guest paid for someone else's.
+            // A signed-in reader's is the account's question (Restore purchase asks it; the phone's own guest is asked
+            // by `tellPhonesGuestHeld`); a guest paid for someone else's.
             return payment.freshCharge && storage.accountSession == nil ? .chargedForAnotherOwner : nil
         }
         guard !answer.levels.isEmpty, Self.grants(answer, payment.transaction) else { return .subscriptionNotActive }
         return .purchased
+    }
+
+    /// A signed-in reader's payment the server says someone else holds may be the phone's own, made without an
+    /// account: the phone's guest is asked, as `validatePayment` asks it, and the reader hears how it ended (a
+    /// resubscription of the guest's plan, its first answer lost to a restart, was charged in silence: fuzz seed
+    /// 4102).
+    private func tellPhonesGuestHeld(_ payments: [UnansweredPayment], _ answer: AccessAnswer) {
+        guard storage.accountSession != nil, let guest = storage.anonymousIdentity else { return }
+        for payment in payments {
+            guard let original = payment.originalTransactionId, answer.ownedElsewhere.contains(original) else {
+                continue
+            }
+            askPhonesGuest(guest, about: original, payment.productId, freshCharge: payment.freshCharge) {
+                [self] outcome in
+                onPurchaseCarriedOn(outcome, payment.transaction, payment.freshCharge)
+            }
+        }
     }
 
     /// A receipt's answer came: one receipt fewer to send again, unless the app gave up waiting (the server may
