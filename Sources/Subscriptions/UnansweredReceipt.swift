@@ -72,9 +72,11 @@ extension SubscriptionCoordinator {
     /// What the server's answer to a receipt sent again says of a payment it was sent for, as `validatePayment` reads it.
     private func resentOutcome(_ answer: AccessAnswer, _ payment: UnansweredPayment) -> PurchaseOutcome? {
         if let original = payment.originalTransactionId, answer.ownedElsewhere.contains(original) {
-            // A signed-in reader's is the account's question (Restore purchase asks it; the phone's own guest is asked
-            // by `tellPhonesGuestHeld`); a guest paid for someone else's.
-            return payment.freshCharge && storage.accountSession == nil ? .chargedForAnotherOwner : nil
+            // Signed in, the phone's own guest is asked (`tellPhonesGuestHeld`). Otherwise a fresh charge went to
+            // someone else's subscription, as `validatePayment` tells it (signed in on a phone without a guest, it was
+            // told nothing: fuzz seed 4102); an older one is the account's question (Restore purchase asks it).
+            if storage.accountSession != nil, storage.anonymousIdentity != nil { return nil }
+            return payment.freshCharge ? .chargedForAnotherOwner : nil
         }
         guard !answer.levels.isEmpty, Self.grants(answer, payment.transaction) else { return .subscriptionNotActive }
         return .purchased
