@@ -31,13 +31,7 @@ import Testing
     @Test func aReaderSeesTheConfirmedPaymentHeldUntilItsChargeIsWrittenWithItsRelease() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let config = try TestSupport.demoConfig()
-        let scheduler = Scheduler()
-        let path = directory + "/appstore.sqlite"
-        let store = try AppStore(
-            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
-            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
-            databasePath: path)
+        let (store, scheduler, path) = try Self.store(in: directory)
         let receipt = PeekingReceipt(path: path)
         let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: receipt)
         var states: [TransactionState] = []
@@ -72,13 +66,7 @@ import Testing
     @Test func aChargeWhoseCommitIsLostStaysHeldAndIsChargedOnceItCanBeWritten() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let config = try TestSupport.demoConfig()
-        let scheduler = Scheduler()
-        let path = directory + "/appstore.sqlite"
-        let store = try AppStore(
-            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
-            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
-            databasePath: path)
+        let (store, scheduler, path) = try Self.store(in: directory)
         var notified = 0
         store.notificationEndpoint = { _ in notified += 1 }
         let receipt = PlainReceipt()
@@ -114,5 +102,17 @@ import Testing
         #expect(receipt.receipt != nil)
         #expect(try reader.query("SELECT COUNT(*) FROM held_payments").first?.first?.int == 0)
         #expect(try reader.query("SELECT COUNT(*) FROM transactions").first?.first?.int == 1)
+    }
+
+    /// The demo app's App Store on a file in `directory`, on its own clock.
+    private static func store(in directory: String) throws -> (AppStore, Scheduler, String) {
+        let config = try TestSupport.demoConfig()
+        let scheduler = Scheduler()
+        let path = directory + "/appstore.sqlite"
+        let store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
+            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
+            databasePath: path)
+        return (store, scheduler, path)
     }
 }
