@@ -17,21 +17,16 @@ extension ToldCheck {
             !context.phoneLevels.union(outcome.levelsWhenTold).isEmpty,
             let reader = try readerId(outcome.identityWhenTold, world)
         else { return nil }
-        let ledger = world.backend.ledger
         let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
-        for move in try ledger.moves().reversed()
-        where move.via == .restore && move.to == reader && bought.contains(move.originalTransactionId)
-            && move.at >= outcome.began && move.at <= outcome.at
-        {
-            guard let purchase = try ledger.purchase(move.originalTransactionId), purchase.ownerId == reader,
-                purchase.isActive(at: outcome.at)
-            else { continue }
-            return InvariantViolation(
+        let moved = try heldMove(to: reader, at: outcome.at, world) {
+            $0.via == .restore && bought.contains($0.originalTransactionId) && $0.at >= outcome.began
+        }
+        return moved.map {
+            InvariantViolation(
                 .toldIsTrue,
                 "\(world.deviceName) was told \(describe(outcome.told)), but the restore moved "
-                    + "\(move.originalTransactionId) to the reader (\(reader)), who holds it")
+                    + "\($0.originalTransactionId) to the reader (\(reader)), who holds it")
         }
-        return nil
     }
 
     /// A move to the account told as failed ("Sorry — there was no subscription on this phone to move") while the
@@ -43,19 +38,27 @@ extension ToldCheck {
             case .account = outcome.identityWhenTold,
             let account = try readerId(outcome.identityWhenTold, world)
         else { return nil }
-        let ledger = world.backend.ledger
-        guard try !ledger.purchases(ownedBy: guest).contains(where: { $0.isActive(at: outcome.at) }) else {
-            return nil
-        }
-        for move in try ledger.moves().reversed()
-        where move.via == .transfer && move.from == guest && move.to == account && move.at <= outcome.at {
-            guard let purchase = try ledger.purchase(move.originalTransactionId), purchase.ownerId == account,
-                purchase.isActive(at: outcome.at)
-            else { continue }
-            return InvariantViolation(
+        guard try !world.backend.ledger.purchases(ownedBy: guest).contains(where: { $0.isActive(at: outcome.at) })
+        else { return nil }
+        let moved = try heldMove(to: account, at: outcome.at, world) { $0.via == .transfer && $0.from == guest }
+        return moved.map {
+            InvariantViolation(
                 .toldIsTrue,
                 "\(world.deviceName) was told \(describe(outcome.told)), but a transfer moved "
-                    + "\(move.originalTransactionId) from the phone's guest to the account, which holds it")
+                    + "\($0.originalTransactionId) from the phone's guest to the account, which holds it")
+        }
+    }
+
+    /// The latest move to `owner` by `instant` that `matches`, of a purchase `owner` still holds, active then.
+    private static func heldMove(
+        to owner: String, at instant: SimInstant, _ world: World, matching matches: (OwnershipMove) -> Bool
+    ) throws -> OwnershipMove? {
+        let ledger = world.backend.ledger
+        for move in try ledger.moves().reversed() where move.to == owner && move.at <= instant && matches(move) {
+            guard let purchase = try ledger.purchase(move.originalTransactionId), purchase.ownerId == owner,
+                purchase.isActive(at: instant)
+            else { continue }
+            return move
         }
         return nil
     }
