@@ -84,6 +84,13 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws(APIError) -> T {
+        if let quick = type as? any QuickRequestBody.Type, let members = QuickJSON.object(request.body) {
+            var fields = QuickFields(members)
+            guard let body = quick.init(quick: &fields), !fields.failed, let value = body as? T else {
+                throw .badRequest("body_malformed")
+            }
+            return value
+        }
         guard let value = try? JSONDecoder().decode(type, from: Data(request.body)) else {
             throw .badRequest("body_malformed")
         }

@@ -122,7 +122,7 @@ public enum NotificationCodec {
 
     public static func open<T: Decodable>(_ type: T.Type, from jws: String, with key: VerifyingKey) -> T? {
         guard let bytes = SignedEnvelope.open(jws, with: key) else { return nil }
-        return try? JSONDecoder().decode(type, from: Data(bytes))
+        return decode(type, from: bytes)
     }
 
     /// A JWS value carried inside a notification whose signature was checked (its bytes are covered).

@@ -89,3 +89,25 @@ extension ErrorBody: QuickBody {
         self.init(error: json.string("error"))
     }
 }
+
+extension InspectBody: QuickBody {
+    init?(quick json: inout QuickFields) {
+        var purchases: [RestorablePurchase] = []
+        for var fields in json.objects("purchases") {
+            purchases.append(
+                RestorablePurchase(
+                    originalTransactionId: fields.string("originalTransactionId"),
+                    productId: fields.string("productId"), active: fields.bool("active"),
+                    owner: fields.string("owner"), restorable: fields.bool("restorable"),
+                    refusal: fields.optionalString("refusal")))
+            if fields.failed { return nil }
+        }
+        self.init(purchases: purchases)
+    }
+}
+
+extension ContentBody: QuickBody {
+    init?(quick json: inout QuickFields) {
+        self.init(body: json.string("body"))
+    }
+}

@@ -81,4 +81,29 @@ import Testing
         #expect(read(SessionBody.self, Self.bodies[24]).quick)
         #expect(read(SessionBody.self, Self.bodies[2]).quick)
     }
+
+    /// The answers before a restore and with an article: the backend's own are plain, others `JSONDecoder`'s.
+    @Test func inspectAndContentAnswersReadAsJSONDecoderReadsThem() {
+        let purchase =
+            #"{"active":true,"originalTransactionId":"100","owner":"account","productId":"p","restorable":false,"#
+            + #""refusal":"owned_by_another_account"}"#
+        let inspections = [
+            "{\"purchases\":[\(purchase)]}", #"{"purchases":[]}"#, #"{"purchases":null}"#, #"{"purchases":[1]}"#,
+            "{\"purchases\":[\(purchase.replacingOccurrences(of: "\"active\":true", with: "\"active\":1"))]}",
+            "{\"purchases\":[\(purchase.replacingOccurrences(of: ",\"refusal\":\"owned_by_another_account\"", with: ""))]}",
+            "{\"purchases\":[\(purchase.replacingOccurrences(of: "\"owner\":\"account\",", with: ""))]}",
+            #"{"purchases":[{"productId":"caf\u00e9"}]}"#,
+        ]
+        for body in inspections { #expect(read(InspectBody.self, body).same, "\(body)") }
+        #expect(read(InspectBody.self, inspections[0]).quick)
+        let answer = try? BackendClient.decode(InspectBody.self, Array(inspections[0].utf8)).get()
+        #expect(answer?.purchases.map(\.refusal) == ["owned_by_another_account"])
+        let articles = [
+            #"{"body":"The full story."}"#, #"{"body":"line\none"}"#, #"{"body":"café"}"#, #"{"body":null}"#,
+            #"{"body":1}"#, #"{"title":"t"}"#,
+        ]
+        for body in articles { #expect(read(ContentBody.self, body).same, "\(body)") }
+        #expect(read(ContentBody.self, articles[0]).quick)
+        #expect(!read(ContentBody.self, articles[1]).quick)
+    }
 }
