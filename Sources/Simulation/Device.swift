@@ -42,6 +42,22 @@ final class Device {
         return screen
     }
 
+    /// The feed's rows for the reader's access, whatever is on screen: invariant 7 reads its ads after every step
+    /// (session 28: building it was more than a hundredth of a fuzz step). The feed reads only the owner's config,
+    /// fixed for the phone's life, and the access, so it is kept by access.
+    var feedRows: [Row] {
+        if let keptFeed, keptFeed.access == state.access { return keptFeed.rows }
+        var feed = state
+        feed.stack = [.feed]
+        feed.selections = [0]
+        feed.paymentSheet = nil
+        feed.alert = nil
+        let rows = feed.screen.rows
+        keptFeed = (state.access, rows)
+        return rows
+    }
+    private var keptFeed: (access: AccessSnapshot, rows: [Row])?
+
     private var choices: [Choice] {
         if let builtChoices { return builtChoices }
         let choices = screen.choices

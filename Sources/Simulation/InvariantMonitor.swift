@@ -49,6 +49,7 @@ public final class InvariantMonitor {
     private var offerCharges = OfferChargeCheck()
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
+    private var family = FamilyCheck()
 
     public init(world: World) {
         self.world = world
@@ -93,7 +94,7 @@ public final class InvariantMonitor {
             + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
             + told.check(context) + shownAlerts.check(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt)
-            + charges.check(context) + intros.check(context) + moves.check(context) + FamilyCheck.violations(context)
+            + charges.check(context) + intros.check(context) + moves.check(context) + family.check(context)
             + gate.check(world)
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)

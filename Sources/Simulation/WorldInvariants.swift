@@ -183,14 +183,7 @@ extension World {
         return builtFeedRows
     }
 
-    private var builtFeedRows: [Row] {
-        var feed = appState
-        feed.stack = [.feed]
-        feed.selections = [0]
-        feed.paymentSheet = nil
-        feed.alert = nil
-        return feed.screen.rows
-    }
+    private var builtFeedRows: [Row] { device.feedRows }
 
     /// 8: the paywall's offers are configured ones, in the owner's order, that the store returned.
     private func offerViolations(exact: Bool) -> [InvariantViolation] {
