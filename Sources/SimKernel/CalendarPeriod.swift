@@ -61,16 +61,41 @@ public struct CalendarPeriod: Hashable, Codable, Sendable, CustomStringConvertib
         }
     }
 
-    private static func addMonths(_ months: Int, to start: SimInstant) -> SimInstant {
-        let days = Int64((Double(start.milliseconds) / 86_400_000).rounded(.down))
-        let timeOfDay = start.milliseconds - days * 86_400_000
-        let date = CivilDate(daysSinceEpoch: days)
+    /// The instant one period after `start` for a subscription whose periods count from `anchor`, Apple's anniversary:
+    /// months and years end on the anchor's day of the month, clamped to the target month, so a plan bought on Jan 31
+    /// renews on Feb 28, then on Mar 31 (each period counted from the one before lost the 31st for good, session 28).
+    /// Days and weeks count from `start`.
+    public func added(to start: SimInstant, anniversary anchor: SimInstant) -> SimInstant {
+        switch unit {
+        case .day, .week: return added(to: start)
+        case .month: return Self.addMonths(value, to: start, on: anchor)
+        case .year: return Self.addMonths(value * 12, to: start, on: anchor)
+        }
+    }
+
+    /// Whether `instant` is a monthly anniversary of `anchor`, or `anchor` itself: the same time of day, on the
+    /// anchor's day of the month or, in a month too short for it, on the month's last day.
+    public static func isAnniversary(_ instant: SimInstant, of anchor: SimInstant) -> Bool {
+        let (date, timeOfDay) = civil(instant)
+        let (anchorDate, anchorTimeOfDay) = civil(anchor)
+        return instant >= anchor && timeOfDay == anchorTimeOfDay
+            && date.day == min(anchorDate.day, CivilDate.daysIn(month: date.month, year: date.year))
+    }
+
+    private static func addMonths(_ months: Int, to start: SimInstant, on anchor: SimInstant? = nil) -> SimInstant {
+        let (date, timeOfDay) = civil(start)
         let monthIndex = date.year * 12 + (date.month - 1) + Int64(months)
         let year = monthIndex / 12
         let month = monthIndex % 12 + 1
-        let day = min(date.day, CivilDate.daysIn(month: month, year: year))
+        let day = min(anchor.map { civil($0).date.day } ?? date.day, CivilDate.daysIn(month: month, year: year))
         return SimInstant(
             milliseconds: CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 86_400_000 + timeOfDay)
+    }
+
+    /// The UTC date of `instant` and the milliseconds into that day.
+    private static func civil(_ instant: SimInstant) -> (date: CivilDate, timeOfDay: Int64) {
+        let days = Int64((Double(instant.milliseconds) / 86_400_000).rounded(.down))
+        return (CivilDate(daysSinceEpoch: days), instant.milliseconds - days * 86_400_000)
     }
 }
 

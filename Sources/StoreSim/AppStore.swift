@@ -212,16 +212,17 @@ public final class AppStore {
     }
 
     /// Records a charge (or a free intro period) of `product`: a new transaction, or a renewal when
-    /// `original` names the subscription it continues.
+    /// `original` names the subscription it continues, its period ending on the anniversary of `anniversary`.
     func recordTransaction(
         product: Product, appleId: String, deviceId: String, original: String? = nil, start: SimInstant? = nil,
-        periodLength: CalendarPeriod? = nil, reason: String = "PURCHASE", offerType: Int? = nil,
-        appAccountToken: String? = nil, price: Decimal? = nil
+        periodLength: CalendarPeriod? = nil, anniversary: SimInstant? = nil, reason: String = "PURCHASE",
+        offerType: Int? = nil, appAccountToken: String? = nil, price: Decimal? = nil
     ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
         let identifier = String(2_000_000_000_000_000 + number)
         let purchaseDate = start ?? scheduler.now
-        let expires = (periodLength ?? product.subscriptionPeriod)?.added(to: purchaseDate)
+        let expires = (periodLength ?? product.subscriptionPeriod)?.added(
+            to: purchaseDate, anniversary: anniversary ?? purchaseDate)
         let record = TransactionRecord(
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: product.productIdentifier, appleId: appleId, deviceId: deviceId,

@@ -243,6 +243,14 @@ final class StoreLedger {
         """
         ALTER TABLE held_payments ADD COLUMN lapsed_ms INTEGER
         """,
+        // The anniversary each subscription's periods count from (`SubscriptionRecord.renewalAnchor`): counted from
+        // the period before, a plan bought on the 31st renewed on the 30th or the 28th for good (session 28). A file
+        // written before counts from its current period's start.
+        """
+        ALTER TABLE subscriptions ADD COLUMN anchor_ms INTEGER;
+        UPDATE subscriptions SET anchor_ms = (SELECT purchase_ms FROM transactions
+            WHERE transactions.transaction_id = subscriptions.latest_transaction_id)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -428,8 +436,9 @@ final class StoreLedger {
             """
             INSERT INTO subscriptions (original_transaction_id, apple_id, device_id, group_id, product_id,
                 auto_renew_product_id, auto_renew, status, expires_ms, grace_expires_ms, retry_ends_ms,
-                expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id, offer_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                expiration_intent, price_increase_status, intro_periods_left, latest_transaction_id, offer_id,
+                anchor_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(original_transaction_id) DO UPDATE SET apple_id = excluded.apple_id,
                 device_id = excluded.device_id, group_id = excluded.group_id, product_id = excluded.product_id,
                 auto_renew_product_id = excluded.auto_renew_product_id, auto_renew = excluded.auto_renew,
@@ -437,7 +446,7 @@ final class StoreLedger {
                 grace_expires_ms = excluded.grace_expires_ms, retry_ends_ms = excluded.retry_ends_ms,
                 expiration_intent = excluded.expiration_intent, price_increase_status = excluded.price_increase_status,
                 intro_periods_left = excluded.intro_periods_left, latest_transaction_id = excluded.latest_transaction_id,
-                offer_id = excluded.offer_id
+                offer_id = excluded.offer_id, anchor_ms = excluded.anchor_ms
             """,
             [
                 .text(subscription.originalTransactionId), .text(subscription.appleId), .text(subscription.deviceId),
@@ -447,6 +456,7 @@ final class StoreLedger {
                 optional(subscription.billingRetryEndsDate), optional(subscription.expirationIntent),
                 optional(subscription.priceIncreaseStatus), .integer(Int64(subscription.introPeriodsLeft)),
                 .text(subscription.latestTransactionId), subscription.offerId.map { .text($0) } ?? .null,
+                optional(subscription.renewalAnchor),
             ])
         // Updated in place (REPLACE deleted the row and inserted it again, index entries and all). The row is
         // what was bound (a failed write leaves nothing kept): the next renewal reads nothing.
@@ -501,7 +511,8 @@ final class StoreLedger {
             billingRetryEndsDate: row[10].int.map { SimInstant(milliseconds: $0) },
             expirationIntent: row[11].int.map { Int($0) }, priceIncreaseStatus: row[12].int.map { Int($0) },
             introPeriodsLeft: Int(row[13].int ?? 0), latestTransactionId: row[14].string ?? "",
-            offerId: row.count > 15 ? row[15].string : nil)
+            offerId: row.count > 15 ? row[15].string : nil,
+            renewalAnchor: row.count > 16 ? row[16].int.map { SimInstant(milliseconds: $0) } : nil)
     }
 
     /// `appleId`: whose the transaction is likely to be (the finishing phone's Apple ID). When its kept list

@@ -34,9 +34,12 @@ extension AppStore {
             // Cancelled during its grace: the subscriber said no to the next charge.
             guard subscription.autoRenew else { continue }
             guard let product = product(subscription.autoRenewProductId) else { continue }
-            // Recovered in grace, the paid-through date holds; recovered later, a new period starts now.
-            let start = subscription.state == .gracePeriod ? subscription.expiresDate : scheduler.now
-            try renew(subscription, product: product, start: start, subtype: .billingRecovery)
+            // Recovered in grace, the paid-through date holds; recovered later, a new period starts now and the
+            // renewal date moves to the day of the recovery.
+            let inGrace = subscription.state == .gracePeriod
+            try renew(
+                subscription, product: product, start: inGrace ? subscription.expiresDate : scheduler.now,
+                subtype: .billingRecovery, startsAnniversary: !inGrace)
         }
     }
 

@@ -61,7 +61,10 @@ extension AppStore {
             autoRenew: true, state: .active, expiresDate: record.expiresDate ?? scheduler.now,
             gracePeriodExpiresDate: nil, billingRetryEndsDate: nil, expirationIntent: nil, priceIncreaseStatus: nil,
             introPeriodsLeft: offer.map(Self.offerPeriodsLeft) ?? 0,
-            latestTransactionId: record.transactionIdentifier, offerId: applied?.key)
+            latestTransactionId: record.transactionIdentifier, offerId: applied?.key,
+            renewalAnchor: Self.anchor(
+                after: offer.map(Self.firstIntroPeriod) ?? product.subscriptionPeriod, of: record,
+                kept: record.purchaseDate))
         let asksConsent = agreeToPrice(of: product, &subscription)
         try ledger.save(subscription)
         log(
@@ -87,6 +90,13 @@ extension AppStore {
         var period = offer.subscriptionPeriod
         period.value *= max(offer.numberOfPeriods, 1)
         return period
+    }
+
+    /// The anniversary the periods after `record`, of `length`, count from: `kept`, unless it is a period of days or
+    /// weeks (a free week), which no anniversary is counted from: the count starts at its end.
+    static func anchor(after length: CalendarPeriod?, of record: TransactionRecord, kept: SimInstant) -> SimInstant {
+        guard length?.unit == .day || length?.unit == .week, let end = record.expiresDate else { return kept }
+        return end
     }
 
     /// Apple's rule: a new subscriber is eligible; one with an active subscription in the group is not,
@@ -181,6 +191,9 @@ extension AppStore {
         subscription.expiresDate = record.expiresDate ?? scheduler.now
         subscription.latestTransactionId = record.transactionIdentifier
         subscription.introPeriodsLeft = 0
+        // A new period from now: its anniversary, as a purchase's.
+        subscription.renewalAnchor = Self.anchor(
+            after: product.subscriptionPeriod, of: record, kept: record.purchaseDate)
         let asksConsent = agreeToPrice(of: product, &subscription)
         try ledger.save(subscription)
         // In the currency it was paid in, wherever the Apple ID shops now.
@@ -319,9 +332,12 @@ extension AppStore {
         try renew(subscription, product: product, start: subscription.expiresDate, subtype: nil)
     }
 
-    /// A new period: a new transaction with the same original transaction id, charged and recorded.
+    /// A new period: a new transaction with the same original transaction id, charged and recorded. It ends on the
+    /// anniversary the subscription counts from, or on `start`'s when it starts a new count (`startsAnniversary`: a
+    /// recovery once the grace period is over moves the renewal date to the day of the recovery).
     func renew(
-        _ current: SubscriptionRecord, product: Product, start: SimInstant, subtype: NotificationSubtype?
+        _ current: SubscriptionRecord, product: Product, start: SimInstant, subtype: NotificationSubtype?,
+        startsAnniversary: Bool = false
     ) throws(DatabaseError) {
         var subscription = current
         let offerKey = subscription.offerId
@@ -329,13 +345,18 @@ extension AppStore {
         let offerType = offerKey.map { $0.hasPrefix("code:") ? 3 : 2 } ?? 1
         let price: Decimal
         if let intro { price = Self.price(intro) } else { price = try regularPrice(subscription, product) }
+        // A start off the anniversary (a file written before it was kept) starts a new count, as a recovery does.
+        let anchor =
+            subscription.renewalAnchor.flatMap {
+                !startsAnniversary && CalendarPeriod.isAnniversary(start, of: $0) ? $0 : nil
+            } ?? start
+        let length = intro.map { $0.paymentMode == .payAsYouGo ? $0.subscriptionPeriod : Self.firstIntroPeriod($0) }
         let record = try recordTransaction(
             product: product, appleId: subscription.appleId, deviceId: subscription.deviceId,
-            original: subscription.originalTransactionId, start: start,
-            periodLength: intro.map {
-                $0.paymentMode == .payAsYouGo ? $0.subscriptionPeriod : Self.firstIntroPeriod($0)
-            },
+            original: subscription.originalTransactionId, start: start, periodLength: length, anniversary: anchor,
             reason: "RENEWAL", offerType: intro == nil ? nil : offerType, price: price)
+        subscription.renewalAnchor = Self.anchor(
+            after: length ?? product.subscriptionPeriod, of: record, kept: anchor)
         // Periods no offer prices any more (a switch of plan) are over: none of them is charged later.
         subscription.introPeriodsLeft = intro == nil ? 0 : subscription.introPeriodsLeft - 1
         if subscription.introPeriodsLeft <= 0 { subscription.offerId = nil }

@@ -39,4 +39,8 @@ public struct SubscriptionRecord: Equatable, Sendable {
     public var latestTransactionId: String
     /// The promotional offer or offer code those periods are billed at; nil for the introductory offer.
     public var offerId: String? = nil
+    /// Where the periods of months and years count from, Apple's anniversary: the start of the first such period since
+    /// the purchase, an upgrade or a recovery from billing retry, each ending on its day of the month, clamped
+    /// (`CalendarPeriod.added(to:anniversary:)`). Nil: from each period's own start (a family member's copy).
+    public var renewalAnchor: SimInstant? = nil
 }

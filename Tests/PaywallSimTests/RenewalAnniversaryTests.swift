@@ -1,0 +1,69 @@
+import Database
+import SimKernel
+import Testing
+
+@testable import StoreSim
+
+/// Renewal dates count from the anniversary of the purchase, not from the period before (session 28).
+@Suite struct RenewalAnniversaryTests {
+    /// 2026-01-31 10:00 UTC.
+    private static let january31 = SimInstant(milliseconds: 1_769_853_600_000)
+
+    @Test func monthsFromTheLastDayOfFebruaryEndOnTheAnniversarysDay() {
+        let month = CalendarPeriod(unit: .month, value: 1)
+        let february28 = month.added(to: Self.january31)
+        #expect(february28.description == "2026-02-28 10:00:00.000")
+        #expect(month.added(to: february28, anniversary: Self.january31).description == "2026-03-31 10:00:00.000")
+        #expect(month.added(to: february28).description == "2026-03-28 10:00:00.000")
+        // Days and weeks count from the start.
+        let week = CalendarPeriod(unit: .week, value: 1)
+        #expect(week.added(to: february28, anniversary: Self.january31).description == "2026-03-07 10:00:00.000")
+    }
+
+    @Test func anAnniversaryIsTheAnchorsDayClampedAtItsTimeOfDay() {
+        let february28 = CalendarPeriod(unit: .month, value: 1).added(to: Self.january31)
+        #expect(CalendarPeriod.isAnniversary(Self.january31, of: Self.january31))
+        #expect(CalendarPeriod.isAnniversary(february28, of: Self.january31))
+        #expect(!CalendarPeriod.isAnniversary(february28 + .seconds(1), of: Self.january31))
+        #expect(!CalendarPeriod.isAnniversary(february28 + .days(1), of: Self.january31))
+        #expect(!CalendarPeriod.isAnniversary(Self.january31, of: february28))
+    }
+
+    /// An `appstore.sqlite` an older build wrote (no `anchor_ms`) opens, and its subscriptions count from the current
+    /// period's start.
+    @Test func aFileWrittenBeforeAnniversariesWereKeptCountsFromTheCurrentPeriodsStart() throws {
+        let path = try TestSupport.temporaryDirectory() + "/appstore.sqlite"
+        let original: String
+        let bought: SimInstant
+        do {
+            let (store, scheduler) = try Self.store(path)
+            scheduler.advance(by: .days(29))
+            let product = try #require(store.product(StoreHarness.monthly))
+            let record = try store.purchase(product, appleId: "a@icloud.test", deviceId: "phone-1")
+            original = record.originalTransactionIdentifier
+            bought = record.purchaseDate
+            #expect(bought.dateDescription == "2026-03-31")
+        }
+        do {
+            let old = try Database(path: path)
+            let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
+            try old.execute("ALTER TABLE subscriptions DROP COLUMN anchor_ms; PRAGMA user_version = \(version - 1)")
+        }
+        let (store, scheduler) = try Self.store(path)
+        #expect(store.subscription(originalTransactionId: original)?.renewalAnchor == bought)
+        scheduler.run(until: bought + .days(31))
+        let renewed = try #require(store.subscription(originalTransactionId: original))
+        #expect(renewed.latestTransactionId != original)
+        #expect(renewed.expiresDate.dateDescription == "2026-05-31")
+    }
+
+    private static func store(_ path: String) throws -> (AppStore, Scheduler) {
+        let config = try TestSupport.demoConfig()
+        let scheduler = Scheduler()
+        let store = try AppStore(
+            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
+            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
+            databasePath: path)
+        return (store, scheduler)
+    }
+}
