@@ -1,6 +1,8 @@
 import Database
+import Scenarios
 import SimKernel
 import Testing
+import WhiteLabel
 
 @testable import StoreSim
 
@@ -55,6 +57,31 @@ import Testing
         let renewed = try #require(store.subscription(originalTransactionId: original))
         #expect(renewed.latestTransactionId != original)
         #expect(renewed.expiresDate.dateDescription == "2026-05-31")
+    }
+
+    /// An upgrade starts a new period now, and its anniversary: made on Apr 30 of a plan bought on Mar 31, it renews on
+    /// May 30, not on the 31st the old plan counted from.
+    @Test func anUpgradeCountsFromItsOwnDay() throws {
+        let text = """
+            storekit \(TestSupport.packageRoot)/scenarios/found-by-hand/tiers.storekit
+            seed 5
+            latency fast
+            launch
+            advance 29d
+            open paywall
+            select offer com.t.lite.monthly
+            confirm payment
+            store renew
+            expect timeline "transaction 2000000000000002 until 2026-05-31"
+            store upgrade com.t.pro.monthly
+            store renew
+            expect timeline "time travel to the next renewal, 2026-05-30"
+            expect timeline "transaction 2000000000000004 until 2026-06-30"
+            expect invariants
+            """
+        let scenario = try ScenarioParser.parse(text, file: "inline.scenario")
+        let result = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot)).run(scenario)
+        #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
     private static func store(_ path: String) throws -> (AppStore, Scheduler) {
