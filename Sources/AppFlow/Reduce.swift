@@ -529,22 +529,26 @@ private func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, si
 /// A subscription this Apple ID pays for that someone else holds and a restore here would not bring: why, and what
 /// was charged (session 27: "use Restore purchase" of one Restore then refused).
 private func heldElsewhereWords(_ why: MoveRefusal, charged: Bool) -> String {
-    let reason =
-        switch why {
-        case .limit:
-            "It has moved too often recently to move here now. Try Restore purchase again later."
-        case .keptWithOwner:
-            "It stays where it was bought: with its account, or on the phone that bought it."
-        case .ownerActive:
-            "It stays with its owner while they hold an active subscription."
-        case .accountOwned:
-            "An account holds it: log in to that account to use it."
-        }
     let money =
         charged
         ? "The App Store charged this Apple ID, and the payment went to that subscription: nothing was unlocked here."
         : "You were not charged."
-    return "This Apple ID already pays for a subscription that belongs to someone else. \(reason) \(money)"
+    return
+        "This Apple ID already pays for a subscription that belongs to someone else. \(moveRefusalWords(why)) \(money)"
+}
+
+/// Why a subscription someone else holds does not move here.
+private func moveRefusalWords(_ why: MoveRefusal) -> String {
+    switch why {
+    case .limit:
+        "It has moved too often recently to move here now. Try Restore purchase again later."
+    case .keptWithOwner:
+        "It stays where it was bought: with its account, or on the phone that bought it."
+    case .ownerActive:
+        "It stays with its owner while they hold an active subscription."
+    case .accountOwned:
+        "An account holds it: log in to that account to use it."
+    }
 }
 
 private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert? {
@@ -568,6 +572,14 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
             message:
                 "This Apple ID already pays for a subscription of this kind, so nothing was charged now: Apple switches it to the plan you chose at its next renewal, at that plan's price. If it was bought on another phone without an account, use Restore purchase to bring it here; if an account holds it, log in to that account."
         )
+    case .planChangeSetElsewhere(let why):
+        // Not "use Restore purchase" where a restore here is refused (session 28).
+        Alert(
+            title: "Plan change set",
+            message:
+                "This Apple ID already pays for a subscription of this kind, so nothing was charged now: Apple switches it "
+                + "to the plan you chose at its next renewal, at that plan's price. That subscription belongs to someone "
+                + "else. \(moveRefusalWords(why))")
     case .ownedByAnotherAccount(canMove: false):
         Alert(
             title: "Already subscribed",

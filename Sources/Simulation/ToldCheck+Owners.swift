@@ -74,7 +74,7 @@ extension ToldCheck {
             switch told {
             case .failed(let message): message.contains("You were not charged")
             case .restoredInsteadOfCharging, .alreadySubscribedOnAppleId(_), .ownedByAnotherAccount(canMove: false),
-                .heldElsewhere(_, charged: false):
+                .heldElsewhere(_, charged: false), .planChangeSetElsewhere:
                 true
             default: false
             }

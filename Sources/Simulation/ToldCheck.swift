@@ -172,11 +172,13 @@ struct ToldCheck {
             return Self.readingLedger { try Self.limitViolation(outcome, world) }
         case .purchase(.heldElsewhere(let why, _)):
             return Self.readingLedger { try Self.keptViolation(why, outcome, world) }
-        case .purchase(.alreadySubscribedOnAppleId(let planChanged)):
-            // A plan change set at the renewal is told first; where its subscription is held is not judged here.
-            if !planChanged, let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) {
-                return refused
-            }
+        case .purchase(.planChangeSetElsewhere(let why)):
+            if let paid = Self.alreadyPaysViolation(outcome, world) { return paid }
+            if why == .limit { return Self.readingLedger { try Self.limitViolation(outcome, world) } }
+            return Self.readingLedger { try Self.keptViolation(why, outcome, world) }
+        case .purchase(.alreadySubscribedOnAppleId):
+            // Both say "use Restore purchase", a plan change set at the renewal too (session 28).
+            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
             return Self.alreadyPaysViolation(outcome, world)
         case .purchase(.subscriptionNotActive):
             return Self.notActiveViolation(outcome, context)

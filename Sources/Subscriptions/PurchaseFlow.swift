@@ -199,6 +199,10 @@ extension SubscriptionCoordinator {
             }
             guard !held.contains(where: \.restorable), let why = Self.refusalHere(held) else { return completion(told) }
             log("a restore here would be refused (\(why.rawValue)): the reader is told so")
+            // A plan change Apple set is told with it (session 28: "use Restore purchase" of one Restore refused).
+            if case .alreadySubscribedOnAppleId(planChanged: true) = told {
+                return completion(.planChangeSetElsewhere(why))
+            }
             completion(.heldElsewhere(why, charged: charged))
         }
     }
@@ -513,11 +517,10 @@ extension SubscriptionCoordinator {
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
                     // Another plan of the group answered with the running subscription: Apple set it for the renewal,
-                    // which the reader is told rather than where the subscription is held.
-                    guard paidForAsked else { return completion(.alreadySubscribedOnAppleId(planChanged: true)) }
+                    // which the reader is told first, with where the subscription is held when a restore would refuse it.
                     tellGuestHeldElsewhere(
                         receipt, transaction.productIdentifier, charged: false,
-                        told: .alreadySubscribedOnAppleId(planChanged: false),
+                        told: .alreadySubscribedOnAppleId(planChanged: !paidForAsked),
                         askAgain: ({ signedInSince(account) }, askAgain), completion)
                 case .failure(let failure) where !freshCharge || !paidForAsked:
                     log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")

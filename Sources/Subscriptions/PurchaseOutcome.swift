@@ -36,6 +36,10 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// for `why` (the server said so when asked): told before any sheet to a signed-in reader, or after Apple's
     /// answer to a guest, instead of "use Restore purchase" (session 27). `charged`: Apple's charge went to it.
     case heldElsewhere(MoveRefusal, charged: Bool)
+    /// A guest chose another plan of the group: Apple set it for the next renewal of the subscription this Apple ID
+    /// pays for, which someone else holds and a restore here would refuse for `why`: told the change, and why it
+    /// stays, instead of "use Restore purchase" (session 28). Nothing was charged.
+    case planChangeSetElsewhere(MoveRefusal)
     /// Not started.
     case refused(PurchaseRefusal)
 }
@@ -75,7 +79,8 @@ extension PurchaseOutcome {
     public var saysNothingCharged: Bool {
         switch self {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
-            .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), Self.storeFailed,
+            .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
+            Self.storeFailed,
             Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade:
             true
         default:
