@@ -56,8 +56,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall and heads with what it charges "
                 + "now, a payment it confirmed at an "
                 + "offer's price is charged at that price or not at all, the manage sheet agrees with the App Store "
-                + "(every subscription Apple may still charge listed, to cancel), and an Apple ID gets one introductory "
-                + "offer per subscription group"
+                + "(every subscription Apple may still charge listed, to cancel), the price-consent sheet threatens no "
+                + "end while an offer's periods are due, and an Apple ID gets one introductory offer per subscription group"
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: everyone else in the family is given a share of a "
                 + "shareable purchase that stands, none after Apple's REVOKE, and granted while the purchaser's shared "

@@ -10,6 +10,7 @@ import WhiteLabel
 /// store's own product and eligibility are compared, not words.
 extension World {
     func sheetViolations() -> [InvariantViolation] {
+        if let sheet = device.queue.sheet, sheet.kind == .priceConsent { return consentSheetViolations(sheet) }
         let state = appState
         guard let sheet = device.queue.sheet, sheet.kind == .payment, let offerId = state.purchase?.offerId,
             let offer = state.offers?.first(where: { $0.id == offerId })
@@ -67,6 +68,30 @@ extension World {
             InvariantViolation(
                 .sheetsTellTheTruth,
                 "\(offer.id) (\(offer.productId)): " + differences.joined(separator: "; "))
+        ]
+    }
+
+    /// Apple's price-consent sheet says "otherwise it ends at the end of the period" only where Apple would end it
+    /// then: not while an offer's periods are still due, which renew at the offer's price without consent, nor "when
+    /// your offer ends" without one (session 28).
+    private func consentSheetViolations(_ sheet: PaymentSheet) -> [InvariantViolation] {
+        guard let product = device.queue.product(sheet.productIdentifier),
+            let asked = store.subscriptions(appleId: appleId).first(where: {
+                $0.priceIncreaseStatus == 0 && $0.isRunning && $0.autoRenew
+                    && $0.autoRenewProductId == sheet.productIdentifier
+            })
+        else { return [] }
+        let words = StoreWords(locale: product.priceLocale).consent
+        let offerDue = store.nextOfferType(asked) != nil
+        guard sheet.terms == (offerDue ? words.terms : words.termsAfterOffer) else { return [] }
+        return [
+            InvariantViolation(
+                .sheetsTellTheTruth,
+                offerDue
+                    ? "Apple's price-consent sheet says \(asked.originalTransactionId) ends at the period's end without "
+                        + "consent, but its next renewal is an offer's period, which Apple renews without it"
+                    : "Apple's price-consent sheet says \(asked.originalTransactionId) ends with its offer without "
+                        + "consent, but no offer's period is due")
         ]
     }
 

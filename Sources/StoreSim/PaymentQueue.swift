@@ -118,7 +118,8 @@ public final class PaymentQueue {
             kind: .priceConsent, appleId: appleId,
             productTitle: words.heading.replacing("{title}", with: product.localizedTitle),
             localizedPrice: store.priceChangeText(product.productIdentifier) ?? product.localizedPrice,
-            terms: words.terms, confirmLabel: words.agree, cancelLabel: words.notNow)
+            terms: store.offerDue(subscription) ? words.termsAfterOffer : words.terms, confirmLabel: words.agree,
+            cancelLabel: words.notNow)
         shown.productIdentifier = product.productIdentifier
         sheet = shown
         store.log(

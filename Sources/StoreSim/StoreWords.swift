@@ -100,6 +100,10 @@ public struct ConsentWords: Sendable {
     /// With `{title}` for the product's title.
     public let heading: String
     public let terms: String
+    /// The terms while an offer's periods are still due: Apple renews those at the offer's price without consent, and
+    /// ends the subscription only at the first renewal at the raised price (session 28: "it ends at the end of the
+    /// period" of a period Apple would renew).
+    public let termsAfterOffer: String
     public let agree: String
     public let notNow: String
 }
@@ -133,6 +137,8 @@ extension StoreWords {
             heading: "Price increase: {title}",
             terms:
                 "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period.",
+            termsAfterOffer:
+                "The price of your subscription goes up once your offer ends. Agree to keep it then; otherwise it ends when your offer ends.",
             agree: "Agree", notNow: "Not now")
         /// Japanese writes the number and the unit with no space.
         var joined = false
@@ -183,6 +189,8 @@ extension StoreWords {
                 heading: "Hausse de prix : {title}",
                 terms:
                     "Le prix de votre abonnement augmente. Acceptez pour le garder ; sinon, il prend fin à la fin de la période.",
+                termsAfterOffer:
+                    "Le prix de votre abonnement augmente à la fin de votre offre. Acceptez pour le garder ensuite ; sinon, il prend fin avec votre offre.",
                 agree: "Accepter", notNow: "Plus tard"),
             replacesNow: "Il remplace votre abonnement {title} dès maintenant ; le reste de sa période est remboursé.",
             replacesLater:
@@ -207,6 +215,8 @@ extension StoreWords {
                 heading: "Preiserhöhung: {title}",
                 terms:
                     "Der Preis deines Abos steigt. Stimme zu, um es zu behalten; sonst endet es am Ende des Zeitraums.",
+                termsAfterOffer:
+                    "Der Preis deines Abos steigt, sobald dein Angebot endet. Stimme zu, um es danach zu behalten; sonst endet es mit deinem Angebot.",
                 agree: "Zustimmen", notNow: "Nicht jetzt"),
             replacesNow: "Es ersetzt dein Abo {title} ab sofort; der Rest seines Zeitraums wird erstattet.",
             replacesLater: "Es ersetzt dein Abo {title} bei der Verlängerung am {date}; jetzt wird nichts berechnet.",
@@ -229,6 +239,8 @@ extension StoreWords {
                 heading: "Aumento de precio: {title}",
                 terms:
                     "El precio de tu suscripción va a subir. Acepta para conservarla; si no, terminará al final del periodo.",
+                termsAfterOffer:
+                    "El precio de tu suscripción subirá cuando termine tu oferta. Acepta para conservarla después; si no, terminará con tu oferta.",
                 agree: "Aceptar", notNow: "Ahora no"),
             replacesNow: "Sustituye tu suscripción {title} desde ahora; se reembolsa el resto de su periodo.",
             replacesLater: "Sustituye tu suscripción {title} al renovarse el {date}; ahora no se cobra nada.",
@@ -251,6 +263,8 @@ extension StoreWords {
                 heading: "Aumento di prezzo: {title}",
                 terms:
                     "Il prezzo del tuo abbonamento aumenta. Accetta per mantenerlo; altrimenti termina alla fine del periodo.",
+                termsAfterOffer:
+                    "Il prezzo del tuo abbonamento aumenta al termine della tua offerta. Accetta per mantenerlo dopo; altrimenti termina con la tua offerta.",
                 agree: "Accetta", notNow: "Non ora")),
         "ja": Table(
             units: [
@@ -267,6 +281,8 @@ extension StoreWords {
             consent: ConsentWords(
                 heading: "価格の値上げ：{title}",
                 terms: "サブスクリプションの価格が上がります。継続するには同意してください。同意しない場合は期間の終了時に終了します。",
+                termsAfterOffer:
+                    "オファーの終了後にサブスクリプションの価格が上がります。その後も継続するには同意してください。同意しない場合はオファーの終了時に終了します。",
                 agree: "同意する", notNow: "今はしない"), joined: true),
         "pt": Table(
             units: [
@@ -284,6 +300,8 @@ extension StoreWords {
                 heading: "Aumento de preço: {title}",
                 terms:
                     "O preço da sua assinatura vai aumentar. Concorde para mantê-la; caso contrário, ela termina no fim do período.",
+                termsAfterOffer:
+                    "O preço da sua assinatura vai aumentar quando sua oferta terminar. Concorde para mantê-la depois; caso contrário, ela termina com sua oferta.",
                 agree: "Concordar", notNow: "Agora não")),
     ]
 }

@@ -174,7 +174,8 @@ enum Usage {
             at an offer's price is charged at that price or not at
             all (held for a parent or an interruption too); its manage sheet lists what the App
             Store holds for the phone's Apple ID, every subscription Apple may still charge
-            (billing retry too) among it; an Apple ID gets one introductory offer per subscription
+            (billing retry too) among it; its price-consent sheet threatens no end while an offer's
+            periods are due; an Apple ID gets one introductory offer per subscription
             group, at any charge (a switch of plan renews at the price the manage sheet showed)
          14 family-shared access only while the purchaser shares: whoever in the family buys a
             shareable product that stands, everyone else is given a share of it; a FAMILY_SHARED purchase
