@@ -38,8 +38,8 @@ extension World {
             differences.append(
                 "price \(offer.product.localizedPrice) on the paywall, \(sheet.localizedPrice) on the sheet")
         }
-        // The headline is what is charged now: a paid offer's price (a win-back sheet headed with the regular price,
-        // session 27).
+        // The headline is what is charged now: a paid offer's price, promotional or introductory (a win-back sheet
+        // headed with the regular price, session 27; a paid introductory offer's, session 28).
         if let discount = device.queue.sheetOffer, discount.paymentMode != .freeTrial,
             sheet.localizedPrice != discount.localizedPrice
         {

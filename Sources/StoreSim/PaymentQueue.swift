@@ -19,8 +19,12 @@ public final class PaymentQueue {
     public private(set) var deliveries: [String: Int] = [:]
     private var sheetPayment:
         (number: Int, product: Product, appAccountToken: String?, offer: AppliedOffer?, trialShown: Bool)?
-    /// The promotional or win-back offer the payment sheet on screen applies, nil without one.
-    public var sheetOffer: ProductDiscount? { sheetPayment?.offer?.discount }
+    /// The offer the payment sheet on screen applies: a promotional or win-back offer, or the introductory offer it
+    /// shows (a paid one is charged now too, session 28); nil without one.
+    public var sheetOffer: ProductDiscount? {
+        guard let payment = sheetPayment else { return nil }
+        return payment.offer?.discount ?? (payment.trialShown ? payment.product.introductoryOffer : nil)
+    }
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0
@@ -288,8 +292,9 @@ public final class PaymentQueue {
             var terms = Self.terms(product, introductoryOfferEligible: eligible, offer: offer?.discount)
             if let change = planChangeWords(product, words) { terms += " " + change }
             // Apple's sheet heads with what is charged now: a paid offer's price, the regular one only in its terms
-            // (a win-back sheet headed "$4.99" over "$1.99 per month for 3 months", session 27).
-            let charged = offer.map(\.discount).flatMap { $0.paymentMode == .freeTrial ? nil : $0.localizedPrice }
+            // (a win-back sheet headed "$4.99" over "$1.99 per month for 3 months", session 27; a paid introductory
+            // offer's too, session 28).
+            let charged = sheetOffer.flatMap { $0.paymentMode == .freeTrial ? nil : $0.localizedPrice }
             var shown = PaymentSheet(
                 appleId: appleId, productTitle: product.localizedTitle,
                 localizedPrice: charged ?? product.localizedPrice, terms: terms, confirmLabel: words.subscribe,

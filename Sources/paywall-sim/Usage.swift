@@ -170,7 +170,8 @@ enum Usage {
             the same button twice at once is one ask); a transfer only to the account it was asked
             for, a new purchase only to who paid (the customer its appAccountToken names)
          13 Apple's sheet agrees with the paywall on the product, price, period and free trial,
-            heads with what it charges now (a paid offer's price), and a payment it confirmed
+            heads with what it charges now (a paid offer's price, introductory or
+            promotional), and a payment it confirmed
             at an offer's price is charged at that price or not at
             all (held for a parent or an interruption too); its manage sheet lists what the App
             Store holds for the phone's Apple ID, every subscription Apple may still charge
