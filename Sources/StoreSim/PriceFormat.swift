@@ -101,7 +101,7 @@ extension Decimal {
 /// The locales the store formats prices for.
 public enum PriceLocales {
     /// Whether the store formats prices for `identifier` (a locale such as `es_ES`), by its own entry or its language's
-    /// as `PriceFormat.forLocale` does (es_US as es: it was refused while es_ES was served, session 27): a phone set to
+    /// as `PriceFormat.forLocale` does (es_AR as es: es_US was refused while es_ES was served, session 27): a phone set to
     /// it is one the store serves, its titles in English where the catalog has no translation (session 23).
     public static func isKnown(_ identifier: String) -> Bool {
         let normalized = identifier.replacing("-", with: "_")

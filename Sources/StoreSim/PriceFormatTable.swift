@@ -74,6 +74,13 @@ extension PriceFormat {
                 "USD": "USD", "CAD": "CAD", "GBP": "GBP", "EUR": "EUR", "JPY": "JPY", "AUD": "AUD", "BRL": "BRL",
                 "CHF": "CHF",
             ]),
+        // US Spanish writes prices as US English does, not as Spain does ("4,99 US$" on a US phone, session 28).
+        "es_US": PriceFormat(
+            decimal: ".", grouping: ",", minimumGroupingDigits: 1, position: .before,
+            symbols: [
+                "USD": "$", "CAD": "CA$", "GBP": "\u{A3}", "EUR": "\u{20AC}", "JPY": "\u{A5}", "AUD": "AUD",
+                "BRL": "BRL", "CHF": "CHF",
+            ]),
         "it_IT": PriceFormat(
             decimal: ",", grouping: ".", minimumGroupingDigits: 2, position: .after,
             symbols: [
