@@ -49,6 +49,24 @@ extension Scenario {
         }
         // Worlds of other apps sell other products: the run refuses a step naming one their app does not sell.
         if variation?.key != "app" { try checkProducts(soldBy: config) }
+        try checkLocales(servedBy: config)
+    }
+
+    /// A locale the store cannot serve is a mistake in the file, as `check --locale` says it: `locale zz_ZZ` played
+    /// without a word, in English (session 28).
+    private func checkLocales(servedBy config: DemoConfig) throws(ConfigError) {
+        let translated = Set(config.store.products.flatMap(\.localizations.keys))
+        for step in steps {
+            guard case .world(.locale(let id)) = step.kind, let why = PriceLocales.problem(id, translated: translated)
+            else { continue }
+            throw problem(StepError(why), at: step)
+        }
+        guard let variation, variation.key == "locale" else { return }
+        for case .world(.locale(let id))? in variation.steps {
+            if let why = PriceLocales.problem(id, translated: translated) {
+                throw ConfigError(file: variation.source, message: "locale=\(id): \(why)")
+            }
+        }
     }
 
     /// A product a step names that the app does not sell is a mistake in the file, as an unknown word is:

@@ -108,6 +108,18 @@ public enum PriceLocales {
         return PriceFormat.table[normalized] != nil || PriceFormat.table[language(of: normalized)] != nil
     }
 
+    /// Why the store cannot serve `locale` for a catalog translated into `translated`, nil when it can: the locale or
+    /// another of its language is translated, or its language is one the store formats prices in (`check --locale`,
+    /// and a scenario's `locale` line, which `play` ran without a word, in English: session 28).
+    public static func problem(_ locale: String, translated: Set<String>) -> String? {
+        let language = language(of: locale)
+        guard !translated.contains(where: { $0 == locale || Self.language(of: $0) == language }), !isKnown(locale)
+        else { return nil }
+        return "no product is translated for \"\(locale)\" or its language, and the store has no prices in "
+            + "\"\(language)\" (translated: \(translated.sorted().joined(separator: ", ")); the store's languages: "
+            + "\(languages.joined(separator: ", ")))"
+    }
+
     /// The languages the store formats prices in, sorted: any locale of one of them is served.
     public static var languages: [String] { PriceFormat.table.keys.filter { !$0.contains("_") }.sorted() }
 

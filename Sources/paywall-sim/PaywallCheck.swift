@@ -56,16 +56,8 @@ enum PaywallCheck {
             // The store answers in the locale, or another of its language, or, for a phone's locale whose language it
             // formats prices in, in English titles with that language's prices and words, as `run` and `play` do: anything
             // else is a typo.
-            let language = PriceLocales.language(of: locale)
-            guard
-                locales.contains(where: { $0 == locale || PriceLocales.language(of: $0) == language })
-                    || PriceLocales.isKnown(locale)
-            else {
-                throw UsageError(
-                    message:
-                        "--locale: no product is translated for \"\(locale)\" or its language, and the store has no prices "
-                        + "in \"\(language)\" (translated: \(locales.sorted().joined(separator: ", ")); the store's "
-                        + "languages: \(PriceLocales.languages.joined(separator: ", ")))")
+            if let problem = PriceLocales.problem(locale, translated: locales) {
+                throw UsageError(message: "--locale: \(problem)")
             }
             config.store.locale = locale
         }

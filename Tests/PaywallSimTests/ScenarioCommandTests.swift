@@ -100,6 +100,22 @@ import Testing
                     + "com.dailynews.premium.yearly)"), "\(result.stderr)")
     }
 
+    /// A locale the store cannot serve is a mistake in the file, said as `check --locale` says it, before or after launch:
+    /// `locale zz_ZZ` played in English without a word (session 28).
+    @Test(arguments: [("locale zz_ZZ\nlaunch\n", 2), ("launch\nlocale zz_ZZ\n", 3)])
+    func aLocaleTheStoreCannotServeIsBadInputAtItsLine(lines: String, line: Int) throws {
+        let directory = try folder(["a.scenario": passing, "bad.scenario": "app daily-news\n\(lines)"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TestSupport.runBinary(["play", directory])
+        #expect(result.code == 2, "\(result.stdout)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(
+            result.stderr.hasPrefix(
+                "\(directory)/bad.scenario:\(line): no product is translated for \"zz_ZZ\" or its language, and the "
+                    + "store has no prices in \"zz\""), "\(result.stderr)")
+        #expect(result.stderr.contains("(in \"locale zz_ZZ\")"), "\(result.stderr)")
+    }
+
     @Test func tapMarkdownAndJUnit() throws {
         let directory = try folder(["a.scenario": passing, "b.scenario": "launch\nexpect charges 3\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }
