@@ -66,7 +66,8 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             unsold.append(
                 ConfigError(
                     file: file, location: location,
-                    message: "not sold: \(spec.productId) is not on the paywall: \(spec.type.whyNotOnPaywall)"))
+                    message: "not sold: \(spec.productId) is not on the paywall: \(spec.type.whyNotOnPaywall)",
+                    isUnsoldProduct: true))
         }
         let groups = (contents.subscriptionGroups ?? []).map { StoreKitGroup(id: $0.id, name: $0.name) }
         let ignored = StoreKitIgnoredFields.warnings(in: data, file: file)

@@ -20,12 +20,15 @@ enum AppArgument {
     }
 
     /// `--app NAME|PATH` and `--storekit FILE`: an app built around the file, or the owner's app selling from it.
-    /// The file's warnings go to stderr, once.
-    static func load(_ argument: String?, storekit: String?) throws(UsageError) -> (DemoConfig, ResourceLocator?) {
+    /// The file's warnings go to stderr, once; `reportsUnsold`: but for the products not on the paywall, which the
+    /// caller's report lists (`check --paywall`).
+    static func load(_ argument: String?, storekit: String?, reportsUnsold: Bool = false) throws(UsageError) -> (
+        DemoConfig, ResourceLocator?
+    ) {
         var storekitPath = storekit
         var app = argument
         if storekitPath == nil, let argument, argument.hasSuffix(".storekit") { (storekitPath, app) = (argument, nil) }
-        guard let storekitPath else { return try load(argument) }
+        guard let storekitPath else { return try load(argument, reportsUnsold: reportsUnsold) }
         let option = storekit == nil ? "--app" : "--storekit"
         guard FileManager.default.fileExists(atPath: storekitPath) else {
             throw UsageError(message: "\(option): no such file: \(storekitPath)")
@@ -42,7 +45,7 @@ enum AppArgument {
         } catch {
             throw UsageError(message: error.description)
         }
-        warn(config.warnings)
+        warn(config.warnings.filter { !reportsUnsold || !$0.isUnsoldProduct })
         return (config, owner?.1 ?? resources)
     }
 
@@ -54,9 +57,11 @@ enum AppArgument {
         }
     }
 
-    static func load(_ argument: String?) throws(UsageError) -> (DemoConfig, ResourceLocator?) {
+    static func load(_ argument: String?, reportsUnsold: Bool = false) throws(UsageError) -> (
+        DemoConfig, ResourceLocator?
+    ) {
         let loaded = try loadQuietly(argument)
-        warn(loaded.0.warnings)
+        warn(loaded.0.warnings.filter { !reportsUnsold || !$0.isUnsoldProduct })
         return loaded
     }
 

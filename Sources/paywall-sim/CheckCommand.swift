@@ -15,7 +15,9 @@ enum CheckCommand {
             return ExitCode.ok
         }
         if options.has("--paywall") {
-            var (config, _) = try AppArgument.load(options["--app"], storekit: options["--storekit"])
+            // The report lists the products not on the paywall, with their titles: stderr keeps the other warnings.
+            var (config, _) = try AppArgument.load(
+                options["--app"], storekit: options["--storekit"], reportsUnsold: true)
             try PaywallCheck.place(&config, storefront: options["--storefront"], locale: options["--locale"])
             print(try PaywallCheck.report(config: config))
             if !options.has("--ledger") { return ExitCode.ok }

@@ -127,6 +127,16 @@ import Testing
             result.stdout.contains("premium-weekly (com.dailynews.premium.weekly): App Store Connect has no product"))
     }
 
+    /// `check --paywall` is the report: a product the paywall does not sell is said once, on its "Not on the paywall"
+    /// list, and not again as a warning on stderr (it was both, session 28); `run` and `play` still warn, having no list.
+    @Test func checkPaywallSaysAnUnsoldProductOnceInItsReport() throws {
+        let storekit = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
+        let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", storekit])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  - com.podcastclub.season3 (Season pass): a non-consumable is bought once"))
+        #expect(!result.stderr.contains("com.podcastclub.season3"), "\(result.stderr)")
+    }
+
     /// Issue 14: `check --ledger` never writes, and refuses with one line what is not a ledger —
     /// another app's SQLite file it once stamped its schema into, or a file that is not SQLite at all.
     @Test func checkLedgerRefusesWhatIsNotALedgerAndWritesNothing() throws {
