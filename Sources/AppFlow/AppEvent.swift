@@ -28,6 +28,9 @@ public enum AppEvent: Equatable, Sendable {
     /// A parent answered a request this launch told the reader waits (approved or declined): "Waiting for approval"
     /// no longer says what is true, whatever the purchase's end then tells.
     case parentAnswered
+    /// The app, becoming active, read that no request of the Apple ID waits for a parent (one Apple told it nothing
+    /// of was declined or lapsed): "Waiting for approval" no longer says what is true.
+    case noRequestWaits
     /// A switch on the manage sheet waits for a parent (Ask to Buy); the title of the plan asked for.
     case planChangeAskedParent(String)
     /// The app came back to the foreground.

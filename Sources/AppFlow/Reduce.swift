@@ -80,14 +80,16 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         // was due, after it closed); Esc goes back to the profile.
         if state.route == .manageSubscription { pop(&state) }
         showGate(.manageSubscription, &state)
-    case .parentAnswered:
+    case .parentAnswered, .noRequestWaits:
         state.takeOffParentWaits()
     case .planChangeAskedParent(let title):
-        state.tell(
-            Alert(
-                title: "Waiting for approval",
-                message: "A parent needs to approve the switch to \(title). It happens as soon as they do.",
-                charge: .nothing))
+        // Says a request waits, as a purchase's does: taken off when none does (a declined switch, session 28).
+        var waits = Alert(
+            title: "Waiting for approval",
+            message: "A parent needs to approve the switch to \(title). It happens as soon as they do.",
+            charge: .nothing)
+        waits.parentRequest = .waiting
+        state.tell(waits)
     case .becameActive:
         effects.append(.becomeActive)
         // Back in the app on an article that failed to load: it is asked for again.

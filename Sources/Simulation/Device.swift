@@ -152,6 +152,7 @@ final class Device {
         coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
         coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
         coordinator.onParentAnswered = { [weak self] in self?.dispatch(.parentAnswered) }
+        coordinator.onNoRequestWaits = { [weak self] in self?.dispatch(.noRequestWaits) }
         coordinator.onPurchaseCarriedOn = { [weak self] outcome, transaction, fresh in
             self?.dispatch(
                 .purchaseCarriedOn(

@@ -43,8 +43,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
                 + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, nor "
-                + "\"Waiting for approval\" once a parent answered and no request waits, and a renewal Apple makes at an "
-                + "offer's price is not said to end"
+                + "\"Waiting for approval\" once a parent answered and no request waits (of a request Apple tells the app "
+                + "nothing of, once the app became active since), and a renewal Apple makes at an offer's price is not "
+                + "said to end"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

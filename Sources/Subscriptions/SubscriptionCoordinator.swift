@@ -63,6 +63,8 @@ public final class SubscriptionCoordinator {
     /// Told when a parent answered a request this launch told the reader waits: approved (before the server's word
     /// on it) or declined.
     public var onParentAnswered: () -> Void = {}
+    /// Told when the app, becoming active, reads that no request of the Apple ID waits for a parent any more.
+    public var onNoRequestWaits: () -> Void = {}
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
     /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once, and,
@@ -334,6 +336,13 @@ public final class SubscriptionCoordinator {
     public func appBecameActive(completion: @escaping (SubscriptionList?) -> Void) {
         log("app became active")
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
+        // Apple tells the app nothing of a request that ends uncharged where no payment of the app's waited: a switch
+        // on the manage sheet a parent declined, a request that lapsed. The store's requests waiting, read again here,
+        // say whether "Waiting for approval" still holds (it stayed up for good over a declined switch, session 28).
+        if store.productsAwaitingApproval.isEmpty {
+            toldWaiting = []
+            onNoRequestWaits()
+        }
         resendUnansweredReceipt()
         reloadAccess(completion: completion)
     }
