@@ -216,27 +216,22 @@ extension World {
         (store.pendingAskToBuy + store.interruptedPurchases).filter { $0.appleId == options.appleId }
     }
 
-    /// Every entitled subscription stops renewing and the clock moves past its end, so it expires
-    /// as Apple expires it (EXPIRED/VOLUNTARY), the trip said; false when nothing was entitled.
+    /// Every entitled subscription ends now, as Xcode's Expire Subscription ends one (EXPIRED/VOLUNTARY); the clock
+    /// does not move (it went to the last period's end, session 28). False when nothing was entitled.
     @discardableResult
     public func expireSubscriptions() -> Bool {
         let ids = Set(store.transactions(appleId: options.appleId).map(\.originalTransactionIdentifier))
         let entitled = ids.sorted().compactMap { store.subscription(originalTransactionId: $0) }
             .filter { $0.state.isEntitled }
-        guard let end = entitled.map(\.expiresDate).max() else {
+        guard !entitled.isEmpty else {
             timeline.log(.control, "expire: no subscription to expire")
             return false
         }
-        timeline.log(.control, "expire every subscription at \(end)")
+        timeline.log(.control, "expire every subscription now")
         for subscription in entitled {
             let original = subscription.originalTransactionId
-            _ = attempt("turn auto-renew off for \(original)") {
-                try store.setAutoRenew(false, originalTransactionId: original)
-            }
+            _ = attempt("expire \(original)") { try store.expireNow(originalTransactionId: original) }
         }
-        timeline.log(.control, "time travel to the end of every period, \(end)")
-        scheduler.run(until: end + .seconds(1))
-        saveClock()
         return true
     }
 

@@ -29,24 +29,17 @@ extension World {
             ?? false
     }
 
-    /// The subscription of `transactionId` stops renewing and the clock moves past its end, so it
-    /// expires as Apple expires it (EXPIRED/VOLUNTARY), the reader's other subscriptions untouched. The trip is said
-    /// as the Time controls say theirs: it moved the world a month in silence (session 27).
+    /// The subscription of `transactionId` ends now, as Xcode's Expire Subscription ends it (EXPIRED/VOLUNTARY), the
+    /// reader's other subscriptions untouched; the clock does not move (it went to the period's end, session 28).
     @discardableResult
     public func expire(transactionId: String) -> Bool {
-        timeline.log(.control, "expire the subscription of \(transactionId)")
+        timeline.log(.control, "expire the subscription of \(transactionId) now")
         guard let record = readerTransaction(transactionId),
             let subscription = store.subscription(originalTransactionId: record.originalTransactionIdentifier),
             subscription.state.isEntitled
         else { return refused("expired", transactionId) }
         let original = subscription.originalTransactionId
-        _ = attempt("turn auto-renew off for \(original)") {
-            try store.setAutoRenew(false, originalTransactionId: original)
-        }
-        timeline.log(.control, "time travel to the end of its period, \(subscription.expiresDate)")
-        scheduler.run(until: subscription.expiresDate + .seconds(1))
-        saveClock()
-        return true
+        return attempt("expire \(original)") { try store.expireNow(originalTransactionId: original) } ?? false
     }
 
     /// A parent answers one Ask to Buy request (`ask-to-buy-3`).

@@ -124,6 +124,21 @@ extension AppStore {
         }
     }
 
+    /// Xcode's Expire Subscription ended the purchaser's period now: each running share's period ends with it, and the
+    /// member's server is told EXPIRED as the purchaser's is; left as it was, a share's transaction gave access until
+    /// the purchaser's old period end (session 28).
+    func expireShares(of original: String, purchaser: String) throws(DatabaseError) {
+        guard try ledger.mayHaveFamily(purchaser) else { return }
+        let subscription = try ledger.subscription(original)
+        for share in try ledger.familyShares(of: original) where share.ended == nil {
+            guard let latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
+                let expires = latest.expiresDate, expires > scheduler.now
+            else { continue }
+            try ledger.cutExpiry(latest.transactionIdentifier, to: scheduler.now)
+            try tellShare(share, .expired, .voluntary, subscription)
+        }
+    }
+
     /// The purchaser's billing news, told of the member's share: their access follows the purchaser's grace (a member
     /// lost access at once while the purchaser kept it through grace, session 24).
     private func tellShare(

@@ -373,6 +373,14 @@ final class StoreLedger {
         kept(written: transactionIdentifier)
     }
 
+    /// The transaction's expiry moved to `date`: Xcode's Expire Subscription ends its period now.
+    func cutExpiry(_ transactionIdentifier: String, to date: SimInstant) throws(DatabaseError) {
+        try database.run(
+            "UPDATE transactions SET expires_ms = ? WHERE transaction_id = ?",
+            [.integer(date.milliseconds), .text(transactionIdentifier)])
+        kept(written: transactionIdentifier)
+    }
+
     func markUpgraded(_ transactionIdentifier: String) throws(DatabaseError) {
         try database.run(
             "UPDATE transactions SET is_upgraded = 1 WHERE transaction_id = ?", [.text(transactionIdentifier)])

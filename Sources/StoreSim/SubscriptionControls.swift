@@ -19,6 +19,38 @@ extension AppStore {
         if !enabled, subscription.state == .billingRetry { try expire(subscription, subtype: .voluntary, intent: 1) }
     }
 
+    /// Xcode's Expire Subscription (`SKTestSession.expireSubscription`, "expire immediately"): the subscription ends now,
+    /// not at its period's end (it travelled the clock there, session 28). Its latest transaction's expiry is cut to now
+    /// (a period already over, in grace, keeps its own) and the backend gets EXPIRED/VOLUNTARY, expiration intent 1:
+    /// the subscriber's side ended it, as a cancellation does; Xcode's own test environment posts nothing to a server.
+    /// Nothing is refunded. False when it was not entitled.
+    @discardableResult
+    public func expireNow(originalTransactionId: String) throws(DatabaseError) -> Bool {
+        guard var subscription = try ledger.subscription(originalTransactionId), subscription.state.isEntitled else {
+            return false
+        }
+        // The cut expiry and the subscription's end in one commit, as a refund's revocation and its end are.
+        var failure: DatabaseError?
+        let lost = committing {
+            do throws(DatabaseError) {
+                let now = scheduler.now
+                if let latest = try ledger.transaction(subscription.latestTransactionId),
+                    let expires = latest.expiresDate, expires > now
+                {
+                    try ledger.cutExpiry(latest.transactionIdentifier, to: now)
+                }
+                subscription.expiresDate = min(subscription.expiresDate, now)
+                log("expire \(originalTransactionId) now, \(now)")
+                try expire(subscription, subtype: .voluntary, intent: 1)
+                try expireShares(of: originalTransactionId, purchaser: subscription.appleId)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure = lost ?? failure { throw failure }
+        return true
+    }
+
     /// The Apple ID's payment method fails (or works again). Renewals fail while it fails; fixing it
     /// recovers every subscription in billing retry or grace with a renewal (DID_RENEW/BILLING_RECOVERY).
     public func setBillingIssue(_ failing: Bool, appleId: String) throws(DatabaseError) {

@@ -36,9 +36,10 @@ enum InspectorPane {
         }
     }
 
-    /// A control's words on the key bar: Expire moves the clock to the period's end, and says so (session 27).
+    /// A control's words on the key bar: Expire ends the subscription now, as Xcode's does (session 28; it went to the
+    /// period's end, said "expire at end", session 27).
     static func hint(for control: TransactionControl) -> String {
-        control == .expire ? "expire at end" : control.rawValue
+        control == .expire ? "expire now" : control.rawValue
     }
 
     /// The key bar's hints: moves, the controls the selected row takes (none without a row), and the ways out.

@@ -39,7 +39,7 @@ struct TransactionInspectorTests {
         #expect(open.contains("anonymous"))
         #expect(open.contains("anonymous anon-000001  iphone"))
         // The bar lists the keys that act on the selected row, and no others.
-        #expect(open.hasSuffix(" ↑↓ move · R refund · V revoke · E expire at end · t/Esc close · ? keys · q quit"))
+        #expect(open.hasSuffix(" ↑↓ move · R refund · V revoke · E expire now · t/Esc close · ? keys · q quit"))
         // Lower-case letters move no money: only the capital does the control.
         press(.character("r"), &state, world)
         #expect(world.store.transactions(appleId: world.appleId).first?.revocationDate == nil)
@@ -81,7 +81,7 @@ struct TransactionInspectorTests {
         #expect(detail.contains("auto-renew on"))
         #expect(detail.contains("owner anonymous anon-000001"))
         #expect(detail.contains("bought on iphone"))
-        #expect(small[23] == " ↑↓ move · R refund · V revoke · E expire at end · t/Esc close · ? keys · q quit")
+        #expect(small[23] == " ↑↓ move · R refund · V revoke · E expire now · t/Esc close · ? keys · q quit")
         let wider = try frame(world, state, size: TerminalSize(columns: 100, rows: 30)).lines
         #expect(wider[1].contains("OWNER") && wider[1].contains("DEVICE"))
         #expect(wider[2].contains("active  2026-04-02  on     anonymous anon-000001  iphone"))
