@@ -46,6 +46,13 @@ public enum DemoConfigLoader {
             throw fail(
                 "app.id", "\"\(app.id)\" may use only letters, digits, \".\", \"-\" and \"_\", not start with \".\"")
         }
+        // The theme is a file of themes/ by its name: "../x" read any .json on disk as a theme (session 28).
+        if !isPlainName(app.theme) {
+            throw fail(
+                "app.theme",
+                "\"\(app.theme)\" is a theme's name (themes/NAME.json), not a path: it may use only letters, digits, "
+                    + "\".\", \"-\" and \"_\", not start with \".\"")
+        }
         if app.subscriptions.isEmpty { throw fail("app.subscriptions", "must list at least one subscription") }
         try checkProducts(config.store, file: file)
         var seenIds: Set<String> = []

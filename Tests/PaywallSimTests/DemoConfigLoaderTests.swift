@@ -155,6 +155,14 @@ private func configError(file: String, editing edit: (inout [String: Any]) -> Vo
         let error = try #require(try error(replacing: #""id": "daily-news""#, with: #""id": "\#(id)""#))
         #expect(error.location == "app.id")
     }
+
+    /// A theme is a name in themes/: "../x" read any .json on disk as one (session 28).
+    @Test(arguments: ["../../tmp/x", "a/b", ".hidden", "..", "", "/etc/theme"])
+    func aThemeThatIsNotAPlainNameIsRefused(theme: String) throws {
+        let error = try #require(
+            try error(replacing: #""theme": "newsprint""#, with: #""theme": "\#(theme)""#))
+        #expect(error.location == "app.theme")
+    }
 }
 
 /// Input that crashed the tool or sold nonsense in silence (found in session 24): refused, naming the field.
