@@ -47,6 +47,12 @@ extension Scenario {
         } catch {
             throw problem(error, at: setup.storekit != nil ? storekitStep : appStep)
         }
+        // Its theme, as every command that loads a config checks it.
+        do {
+            _ = try ThemeLoader.load(for: config, resources: resources)
+        } catch {
+            throw problem(StepError(error.description), at: setup.storekit != nil ? storekitStep : appStep)
+        }
         // Worlds of other apps sell other products: the run refuses a step naming one their app does not sell.
         if variation?.key != "app" { try checkProducts(soldBy: config) }
         try checkLocales(servedBy: config)

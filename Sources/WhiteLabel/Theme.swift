@@ -56,3 +56,21 @@ public enum ThemeLoader {
         return theme
     }
 }
+
+extension ThemeLoader {
+    /// The theme `config` names (`app.theme`), from the bundled `themes/`. Every command that loads a config checks it
+    /// here: `check --paywall` and `screens` passed a config whose theme `run` then refused (session 28).
+    public static func load(for config: DemoConfig, resources: ResourceLocator?) throws(ConfigError) -> Theme {
+        let file = config.sourcePath ?? "the demo config"
+        guard let resources else {
+            throw ConfigError(
+                file: file, location: "app.theme",
+                message: "cannot find the bundled themes (themes/); set PAYWALL_SIM_HOME to the package folder")
+        }
+        do {
+            return try load(path: resources.themePath(named: config.app.theme))
+        } catch {
+            throw ConfigError(file: file, location: "app.theme", message: "\"\(config.app.theme)\": \(error)")
+        }
+    }
+}

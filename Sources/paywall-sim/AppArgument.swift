@@ -46,6 +46,7 @@ enum AppArgument {
             throw UsageError(message: error.description)
         }
         warn(config.warnings.filter { !reportsUnsold || !$0.isUnsoldProduct })
+        _ = try theme(for: config, resources: owner?.1 ?? resources)
         return (config, owner?.1 ?? resources)
     }
 
@@ -62,6 +63,8 @@ enum AppArgument {
     ) {
         let loaded = try loadQuietly(argument)
         warn(loaded.0.warnings.filter { !reportsUnsold || !$0.isUnsoldProduct })
+        // Checked by every command, as `run` checks it: a config is refused by all or by none.
+        _ = try theme(for: loaded.0, resources: loaded.1)
         return loaded
     }
 
@@ -89,12 +92,10 @@ enum AppArgument {
 
     /// The theme a config names, from the bundled themes.
     static func theme(for config: DemoConfig, resources: ResourceLocator?) throws(UsageError) -> Theme {
-        guard let resources else { throw UsageError(message: "cannot find the bundled themes (themes/)") }
         do {
-            return try ThemeLoader.load(path: resources.themePath(named: config.app.theme))
+            return try ThemeLoader.load(for: config, resources: resources)
         } catch {
-            throw UsageError(
-                message: "theme \"\(config.app.theme)\" of \(config.sourcePath ?? "the app"): \(error.description)")
+            throw UsageError(message: error.description)
         }
     }
 
