@@ -17,6 +17,11 @@ public struct StateLockError: Error, CustomStringConvertible, Sendable {
 public final class StateLock {
     public static let fileName = "lock"
     private let descriptor: Int32
+    private let path: String
+    /// Whether this process made the lock file, and else what it held before `signPid` wrote over it: a run refused
+    /// after it took the lock puts the file back as it found it (`restore`).
+    private let madeFile: Bool
+    private var signedOver: (bytes: [UInt8], times: [timespec])?
 
     /// Takes the folder's lock at once, or throws naming the process that holds it.
     public convenience init(folder: String) throws(StateLockError) {
@@ -33,7 +38,10 @@ public final class StateLock {
 
     private init(folder: String, creating: Bool) throws(StateLockError) {
         let path = "\(folder)/\(Self.fileName)"
-        let descriptor = open(path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+        // Made here, or opened as it is: what `restore` does differs.
+        var descriptor = creating ? open(path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL, 0o644) : -1
+        let madeFile = descriptor >= 0
+        if !madeFile && (!creating || errno == EEXIST) { descriptor = open(path, O_RDWR | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw StateLockError(
                 description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
@@ -49,18 +57,41 @@ public final class StateLock {
             throw StateLockError(description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown")")
         }
         self.descriptor = descriptor
+        self.path = path
+        self.madeFile = madeFile
     }
 
     /// Writes this process's pid into the lock file, for the message a second process prints; the lock itself is
     /// the flock.
     public func signPid() {
+        var status = stat()
+        if !madeFile && signedOver == nil && fstat(descriptor, &status) == 0 {
+            var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == bytes.count { signedOver = (bytes, [status.st_atim, status.st_mtim]) }
+        }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }
 
-    private init(holding descriptor: Int32) {
+    /// Puts the lock file back as this process found it, the lock still held: removed if this process made it, else
+    /// its bytes and times as they were. A run refused after taking the lock (another app's folder) signed it, and
+    /// README says a refused folder is left as it was (session 28).
+    public func restore() {
+        if madeFile {
+            unlink(path)
+        } else if let (bytes, times) = signedOver {
+            _ = ftruncate(descriptor, 0)
+            _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
+        }
+    }
+
+    private init(holding descriptor: Int32, path: String) {
         self.descriptor = descriptor
+        self.path = path
+        madeFile = false
     }
 
     /// A reader's hold on the folder (`check --ledger`): a shared lock, so no owner writes while it reads, taken
@@ -77,7 +108,7 @@ public final class StateLock {
             throw StateLockError(
                 description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown"): check it once that ends")
         }
-        return StateLock(holding: descriptor)
+        return StateLock(holding: descriptor, path: path)
     }
 
     deinit {

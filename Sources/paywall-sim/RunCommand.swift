@@ -63,7 +63,14 @@ enum RunCommand {
         defer { withExtendedLifetime(lock) {} }
         var worldOptions = WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state)
         worldOptions.reopensLastPhone = true
-        let world = try World(config: config, options: worldOptions)
+        let world: World
+        do {
+            world = try World(config: config, options: worldOptions)
+        } catch {
+            // Refused: the folder is left as it was, its lock file too (a refused run signed it, session 28).
+            lock?.restore()
+            throw error
+        }
         if let faults {
             do {
                 try world.inject(faults)
