@@ -1,7 +1,9 @@
 import BackendSim
 import Database
 import FoundationEssentials
+import Signing
 import StoreSim
+import WhiteLabel
 
 #if canImport(Glibc)
     import Glibc
@@ -23,21 +25,23 @@ public enum StateCheck {
 
     /// A folder holds one app's state: its tokens, receipts and ledger are that app's (another app's run answered
     /// every receipt with 401 token_other_app, and a paid purchase could never be confirmed, session 25). `app`
-    /// names it, written by the first run; a folder from before it is adopted by an app that sells every product it
-    /// holds purchases of, and refused by any other.
-    public static func checkApp(folder: String, bundleId: String, sells: Set<String>, config: String)
-        throws(WorldSetupError)
-    {
+    /// names it, written by the first run: its bundleId, then the name its folder goes by (`folderName`), so two
+    /// configs of one bundleId and two app ids, or two `.storekit` files of one name, never share a folder in silence
+    /// (session 28). A folder from before the name was kept (the bundleId alone), or from before `app`, is adopted by
+    /// an app of that bundleId that sells every product it holds purchases of, and refused by any other.
+    public static func checkApp(folder: String, config: DemoConfig) throws(WorldSetupError) {
         let path = "\(folder)/app"
+        let (bundleId, name) = (config.app.bundleId, folderName(for: config))
+        let source = config.sourcePath ?? config.app.id
         if let data = FileManager.default.contents(atPath: path) {
-            let held = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(
-                String.init)
-            guard held == bundleId else {
+            let held = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+            guard held.first == bundleId, held.count < 2 || held[1] == name else {
+                let holder = held.count < 2 ? held.first ?? "no app" : "\(held[1]) (\(held[0]))"
                 throw WorldSetupError(
-                    description: "\(path): this folder holds the state of \(held ?? "no app") and \(config) is "
-                        + "\(bundleId); open it with that app's config, or choose another folder")
+                    description: "\(path): this folder holds the state of \(holder) and \(source) is "
+                        + "\(name) (\(bundleId)); open it with that app's config, or choose another folder")
             }
-            return
+            if held.count >= 2 { return }
         }
         let store = "\(folder)/appstore.sqlite"
         if FileManager.default.fileExists(atPath: store) {
@@ -48,17 +52,28 @@ public enum StateCheck {
             } catch {
                 throw WorldSetupError(description: "\(store): cannot be read (\(error.message))")
             }
-            if let other = products.subtracting(sells).sorted().first {
+            if let other = products.subtracting(config.store.products.map(\.productId)).sorted().first {
                 throw WorldSetupError(
-                    description: "\(store): holds purchases of \(other), which \(config) does not sell: another "
+                    description: "\(store): holds purchases of \(other), which \(source) does not sell: another "
                         + "app's state; open it with that app's config, or choose another folder")
             }
         }
         do {
-            try Data((bundleId + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data("\(bundleId) \(name)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw WorldSetupError(description: "\(path): cannot be written (\(error.failureDescription))")
         }
+    }
+
+    /// The name of `config`'s state folder: the app's id; for an app made from a `.storekit` file alone, with a short
+    /// hash of the file's absolute path: its id is the file's name, so two `Products.storekit` in different folders
+    /// shared one folder, each run taking the other's purchases as its own (session 27).
+    public static func folderName(for config: DemoConfig) -> String {
+        guard config.store.storekitSettings != nil, let source = config.sourcePath, source.hasSuffix(".storekit") else {
+            return config.app.id
+        }
+        let absolute = URL(fileURLWithPath: source).standardizedFileURL.path
+        return "\(config.app.id)-\(Hex.encode(Digest.sha256(Array(absolute.utf8)).prefix(4)))"
     }
 
     /// Everything a reopened folder must be before any of it is opened, the files of the phone `phone` too;

@@ -152,9 +152,7 @@ public final class World {
             if let state {
                 try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
                 try StateCheck.check(folder: state, phone: options.deviceName)
-                try StateCheck.checkApp(
-                    folder: state, bundleId: config.app.bundleId, sells: Set(config.store.products.map(\.productId)),
-                    config: config.sourcePath ?? config.app.id)
+                try StateCheck.checkApp(folder: state, config: config)
             }
             let keys = try Self.keys(state: state, seed: options.seed)
             store = try AppStore(

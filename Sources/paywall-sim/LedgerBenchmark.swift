@@ -26,9 +26,7 @@ enum LedgerBenchmark {
         if options.state != nil {
             // Another app's folder is not this benchmark's to write daily-news purchases into (session 25).
             do {
-                try StateCheck.checkApp(
-                    folder: directory, bundleId: config.app.bundleId,
-                    sells: Set(config.store.products.map(\.productId)), config: config.sourcePath ?? config.app.id)
+                try StateCheck.checkApp(folder: directory, config: config)
             } catch {
                 throw UsageError(message: error.description)
             }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Scenarios
-import Signing
 import SimKernel
 import Simulation
 import TerminalUI
@@ -159,18 +158,7 @@ enum RunCommand {
         let base =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
-        return "\(base)/paywall-sim/\(stateFolderName(for: config))"
-    }
-
-    /// The app's id; for an app made from a `.storekit` file alone, with a short hash of the file's absolute path:
-    /// its id is the file's name, so two `Products.storekit` in different folders shared one folder, each run
-    /// taking the other's purchases as its own (session 27).
-    static func stateFolderName(for config: DemoConfig) -> String {
-        guard config.store.storekitSettings != nil, let source = config.sourcePath, source.hasSuffix(".storekit") else {
-            return config.app.id
-        }
-        let absolute = URL(fileURLWithPath: source).standardizedFileURL.path
-        return "\(config.app.id)-\(Hex.encode(Digest.sha256(Array(absolute.utf8)).prefix(4)))"
+        return "\(base)/paywall-sim/\(StateCheck.folderName(for: config))"
     }
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.

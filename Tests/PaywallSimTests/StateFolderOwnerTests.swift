@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WhiteLabel
 
 @testable import Simulation
 
@@ -27,5 +28,40 @@ import Testing
             #expect(try StateFolderTests.files(directory) == before)
             if withLock { #expect(try modified("\(directory)/\(StateLock.fileName)") == lockTime) }
         }
+    }
+
+    /// Two configs of one bundleId and two app ids shared a folder in silence: the folder is named after the app
+    /// (`app.id`), and `DIR/app` held only the bundleId its guard compared (session 28).
+    @Test func twoAppsOfOneBundleIdDoNotShareAFolder() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dailyNews = try TestSupport.demoConfig()
+        _ = try World(config: dailyNews, options: WorldOptions(stateDirectory: directory))
+        var other = dailyNews
+        other.app.id = "other-news"
+        do {
+            _ = try World(config: other, options: WorldOptions(stateDirectory: directory))
+            Issue.record("other-news opened daily-news's state folder")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "\(directory)/app: this folder holds the state of daily-news (com.paywallsim.dailynews) and "),
+                "\(error.description)")
+        }
+        _ = try World(config: dailyNews, options: WorldOptions(stateDirectory: directory))
+    }
+
+    /// A folder whose `app` names the bundleId alone, as earlier builds wrote it, keeps working for its app, which
+    /// then names itself there too.
+    @Test func anOlderFolderNamingTheBundleIdAloneKeepsWorking() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dailyNews = try TestSupport.demoConfig()
+        _ = try World(config: dailyNews, options: WorldOptions(stateDirectory: directory))
+        try "com.paywallsim.dailynews\n".write(toFile: "\(directory)/app", atomically: true, encoding: .utf8)
+        _ = try World(config: dailyNews, options: WorldOptions(stateDirectory: directory))
+        let held = try String(contentsOfFile: "\(directory)/app", encoding: .utf8)
+        #expect(held.split(separator: " ").first == "com.paywallsim.dailynews")
+        #expect(held.contains("daily-news"))
     }
 }

@@ -416,14 +416,15 @@ import WhiteLabel
         let directory = try folderWithHistory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fitTrack = try TestSupport.demoConfig("fit-track")
-        #expect(try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews\n")
+        #expect(
+            try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews daily-news\n")
         do {
             _ = try World(config: fitTrack, options: WorldOptions(stateDirectory: directory))
             Issue.record("fit-track opened daily-news's state folder")
         } catch {
             #expect(
                 error.description.hasPrefix(
-                    "\(directory)/app: this folder holds the state of com.paywallsim.dailynews and "),
+                    "\(directory)/app: this folder holds the state of daily-news (com.paywallsim.dailynews) and "),
                 "\(error.description)")
         }
         try FileManager.default.removeItem(atPath: "\(directory)/app")
@@ -437,7 +438,8 @@ import WhiteLabel
         }
         #expect(!FileManager.default.fileExists(atPath: "\(directory)/app"))
         _ = try World(config: TestSupport.demoConfig(), options: WorldOptions(stateDirectory: directory))
-        #expect(try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews\n")
+        #expect(
+            try String(contentsOfFile: "\(directory)/app", encoding: .utf8) == "com.paywallsim.dailynews daily-news\n")
     }
 
     /// `s` on a walk wrote its report over any file of that name, a ledger too (session 25).
