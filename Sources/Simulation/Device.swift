@@ -68,6 +68,7 @@ final class Device {
     private let backend: BackendClient
     /// This process's requests, watched from outside the app: what a quit loses, what the server accepted.
     let transport: PhoneTransport
+    private let store: SimulatedStoreAdapter
     /// Told what each reader input means before the app handles it, for recordings.
     var onAction: ((ReaderAction) -> Void)?
     /// Told each backend answer the app accepted, for the invariant checks.
@@ -140,8 +141,10 @@ final class Device {
                 return { scheduler.cancel(event) }
             })
         self.backend = backend
+        let store = SimulatedStoreAdapter(queue: queue)
+        self.store = store
         coordinator = SubscriptionCoordinator(
-            store: SimulatedStoreAdapter(queue: queue), backend: backend, storage: storage,
+            store: store, backend: backend, storage: storage,
             configured: app.subscriptions.map { ConfiguredOffer(id: $0.id, productId: $0.productId) },
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
@@ -186,12 +189,13 @@ final class Device {
         .becameActive(deviceId: queue.deviceId, consentDue: queue.priceConsentDue)
     }
 
-    /// The app quits: no more payment updates, and backend answers in flight never arrive. Returns whether a
-    /// receipt this process sent was still on its way.
+    /// The app quits: no more payment updates, and the App Store's and the backend's answers in flight never arrive.
+    /// Returns whether a receipt this process sent was still on its way.
     @discardableResult
     func terminate() -> Bool {
         isRunning = false
         queue.stopObserving()
+        store.stopAnswering()
         backend.cancelAll()
         return transport.receiptsOnTheirWay > 0
     }

@@ -7,10 +7,15 @@ import Subscriptions
 /// StoreKit-shaped values become the app's normalized ones.
 final class SimulatedStoreAdapter: StoreAdapter {
     private let queue: PaymentQueue
+    /// The app quit: the App Store's answers still on their way reach no one. A refresh answered after a restart ran
+    /// the quit launch's check, which forgot the payment the next launch was to tell (long fuzz seed 1215).
+    private var quit = false
 
     init(queue: PaymentQueue) {
         self.queue = queue
     }
+
+    func stopAnswering() { quit = true }
 
     var canMakePayments: Bool { queue.canMakePayments }
     var appReceipt: String? { queue.appReceipt }
@@ -23,7 +28,8 @@ final class SimulatedStoreAdapter: StoreAdapter {
     /// An introductory offer is offered only where this Apple ID may still take it, as a StoreKit 1 app
     /// decides from the receipt's intro-offer history: the paywall says what Apple's sheet will charge.
     func requestProducts(_ identifiers: [String], completion: @escaping ([StoreProduct], [String], String?) -> Void) {
-        queue.requestProducts(identifiers) { [queue] response in
+        queue.requestProducts(identifiers) { [self, queue] response in
+            guard !quit else { return }
             let products = response.products.map { product in
                 Self.product(
                     product, eligible: queue.isEligibleForIntroductoryOffer(product),
@@ -61,11 +67,17 @@ final class SimulatedStoreAdapter: StoreAdapter {
     }
 
     func refreshReceipt(completion: @escaping (String?) -> Void) {
-        queue.refreshReceipt { [queue] succeeded in completion(succeeded ? queue.appReceipt : nil) }
+        queue.refreshReceipt { [self, queue] succeeded in
+            guard !quit else { return }
+            completion(succeeded ? queue.appReceipt : nil)
+        }
     }
 
     func restoreCompletedTransactions(completion: @escaping (String?) -> Void) {
-        queue.restoreCompletedTransactions { completion($0?.rawValue) }
+        queue.restoreCompletedTransactions { [self] error in
+            guard !quit else { return }
+            completion(error?.rawValue)
+        }
     }
 
     /// `lapsed`: the store's win-back rule gives this Apple ID the product's promotional offer (StoreKit 2's

@@ -39,8 +39,8 @@ public struct AccountSession: Codable, Equatable, Sendable {
 public protocol DeviceStorage: AnyObject {
     var anonymousIdentity: AnonymousIdentity? { get set }
     var accountSession: AccountSession? { get set }
-    /// Receipts sent to the server whose answer this app has not heard yet. Kept on disk: a kill or a
-    /// restart loses the answer, and the next launch sends the receipt again (`resendUnansweredReceipt`).
+    /// Receipts sent to the server (or fetched to be sent) whose answer this app has not heard yet. Kept on disk: a
+    /// kill or a restart loses the answer, and the next launch sends the receipt again (`resendUnansweredReceipt`).
     var unansweredReceipts: Int { get set }
     /// The payments those receipts were sent for, kept on disk too: the receipt sent again tells the reader how each
     /// ended (`UnansweredPayment`).

@@ -451,8 +451,16 @@ extension SubscriptionCoordinator {
                 transaction, freshCharge: freshCharge, paidForAsked: paidForAsked, askedAgain: true,
                 completion: completion)
         }
+        // Kept from the moment its check begins, not only once the receipt is on its way: a restart while the receipt
+        // was fetched (a refresh, the phone having none) lost a payment whose transaction was finished, so the next
+        // launch told nothing of it (long fuzz seed 1215).
+        storage.unansweredReceipts += 1
+        storage.unansweredPayments.append(UnansweredPayment(transaction, freshCharge: freshCharge && paidForAsked))
+        receiptSendsInFlight += 1
         receipts.receipt { [self] receipt in
             guard let receipt else {
+                receiptSendsInFlight -= 1
+                checkEnded(for: transaction)
                 log("server check impossible: no receipt even after a refresh")
                 return completion(
                     .serverCheckFailed(
@@ -461,9 +469,6 @@ extension SubscriptionCoordinator {
             log("sending the receipt to the server")
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
-            storage.unansweredReceipts += 1
-            storage.unansweredPayments.append(UnansweredPayment(transaction, freshCharge: freshCharge && paidForAsked))
-            receiptSendsInFlight += 1
             backend.validateReceipt(receipt) { [self] result in
                 receiptSendsInFlight -= 1
                 receiptAnswered(result, for: transaction)

@@ -113,7 +113,13 @@ extension SubscriptionCoordinator {
             }
             return
         }
+        checkEnded(for: transaction)
+    }
+
+    /// A check ended with the reader told how (answered, or no receipt to send): nothing to send again for it.
+    func checkEnded(for transaction: StoreTransaction?) {
         storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
+        let id = transaction?.transactionIdentifier
         if transaction != nil,
             let index = storage.unansweredPayments.firstIndex(where: { $0.transactionId == id })
         {
@@ -122,10 +128,10 @@ extension SubscriptionCoordinator {
     }
 }
 
-/// A payment whose receipt went to the server with no answer heard yet (the app was killed or restarted meanwhile,
-/// or gave up waiting): the receipt sent again answers for it, and the reader hears how it ended, as of a purchase
-/// nobody on screen waited for. A restart lost that word: an approval unlocked in silence, and a send again that met
-/// a 500 left a paid purchase locked with nothing said (session 27).
+/// A payment whose check began (its receipt fetched or sent) with no answer heard yet (the app was killed or
+/// restarted meanwhile, or gave up waiting): the receipt sent again answers for it, and the reader hears how it
+/// ended, as of a purchase nobody on screen waited for. A restart lost that word: an approval unlocked in silence, and
+/// a send again that met a 500 left a paid purchase locked with nothing said (session 27).
 public struct UnansweredPayment: Codable, Equatable, Sendable {
     public var productId: String
     public var transactionId: String?
