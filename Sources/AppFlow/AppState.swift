@@ -112,9 +112,10 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The subscription groups of the plans the backend lists as running for the reader: a plan of one would change
-    /// that subscription, not bring another level.
+    /// that subscription, not bring another level. The server names each plan's group: a phone whose every catalog
+    /// answer since launch left the plan held out sold its upgrade (long fuzz seed 1204).
     public var heldGroups: Set<String> {
-        Set(subscriptions.filter(\.active).compactMap { productGroups[$0.productId] })
+        Set(subscriptions.filter(\.active).compactMap { $0.subscriptionGroupIdentifier ?? productGroups[$0.productId] })
     }
 
     /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out

@@ -28,6 +28,9 @@ public final class Backend {
     let offerKey: SigningKey
     /// Product → its promotional offers, from the catalog.
     let promotionalOffers: [String: Set<String>]
+    /// Product → its subscription group, from the catalog (Apple's transactions name it too): the phone learns the
+    /// group of a plan it holds from the server, whatever the App Store's answers to it left out (long fuzz seed 1204).
+    let subscriptionGroups: [String: String]
     /// The folder's secrets, and where refresh tokens and offer nonces come from (the OS's randomness
     /// for a state folder, the seed for an ephemeral world).
     let keys: Keyring
@@ -82,6 +85,9 @@ public final class Backend {
             uniqueKeysWithValues: config.store.products.map {
                 ($0.productId, Set(($0.promotionalOffers ?? []).map(\.id)))
             })
+        subscriptionGroups = Dictionary(
+            config.store.products.compactMap { product in product.subscriptionGroup.map { (product.productId, $0) } }
+        ) { first, _ in first }
         tokens = TokenAuthority(secret: keys.tokenSecret, audience: config.app.bundleId)
         self.keys = keys
         self.store = store

@@ -239,6 +239,8 @@ extension Backend {
         var priceConsentPending: Bool? = nil
         /// The plan Apple renews it as, when a change waits for the next renewal; else absent.
         var renewsAs: String? = nil
+        /// Its product's subscription group; absent for a product of none.
+        var subscriptionGroupIdentifier: String? = nil
     }
 
     /// `askingApple`: `POST /v1/me/sync`, after the reader changed something on Apple's sheet: Apple's records of every
@@ -272,7 +274,8 @@ extension Backend {
                 autoRenew: $0.autoRenew,
                 billingIssue: $0.billingIssue && !$0.revoked && ($0.isActive(at: now) || $0.autoRenew),
                 priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil,
-                renewsAs: $0.autoRenew ? $0.renewsAs : nil)
+                renewsAs: $0.autoRenew ? $0.renewsAs : nil,
+                subscriptionGroupIdentifier: subscriptionGroups[$0.productId])
         }
     }
 }
@@ -343,11 +346,14 @@ extension Backend.SubscriptionBody {
                 if subscription.priceConsentPending == true { body.bool("priceConsentPending", true) }
                 body.string("productId", subscription.productId)
                 if let renewsAs = subscription.renewsAs { body.string("renewsAs", renewsAs) }
+                if let group = subscription.subscriptionGroupIdentifier {
+                    body.string("subscriptionGroupIdentifier", group)
+                }
             }
         }
     }
 
-    var texts: [String?] { [originalTransactionId, productId, renewsAs] }
+    var texts: [String?] { [originalTransactionId, productId, renewsAs, subscriptionGroupIdentifier] }
 }
 
 /// The request read from a body exactly as the app writes it around a receipt the store just issued

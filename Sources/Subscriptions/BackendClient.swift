@@ -106,13 +106,18 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// The product Apple renews it as, when a plan change waits for the next renewal. Nil otherwise, and from a
     /// server older than the field.
     public var renewsAs: String? = nil
+    /// Its product's subscription group, as the server knows it: the App Store's answers to the phone may leave the
+    /// product out (long fuzz seed 1204). Nil from a server older than the field.
+    public var subscriptionGroupIdentifier: String? = nil
 
     public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
-        billingIssue: Bool, priceConsentPending: Bool? = nil, renewsAs: String? = nil
+        billingIssue: Bool, priceConsentPending: Bool? = nil, renewsAs: String? = nil,
+        subscriptionGroupIdentifier: String? = nil
     ) {
         self.priceConsentPending = priceConsentPending
         self.renewsAs = renewsAs
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
         self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.expires = expires

@@ -77,7 +77,8 @@ extension SubscriptionSummary {
                     active: fields.bool("active"), autoRenew: fields.bool("autoRenew"),
                     billingIssue: fields.bool("billingIssue"),
                     priceConsentPending: fields.optionalBool("priceConsentPending"),
-                    renewsAs: fields.optionalString("renewsAs")))
+                    renewsAs: fields.optionalString("renewsAs"),
+                    subscriptionGroupIdentifier: fields.optionalString("subscriptionGroupIdentifier")))
             if fields.failed { return nil }
         }
         return subscriptions
