@@ -105,7 +105,9 @@ struct StepGenerator {
             return pick([.acceptTransfer, .acceptTransfer, .declineTransfer])
         case .paywall:
             // Readers who reach the paywall mostly buy: that is where the after-sale begins.
-            guard let offers = state.offers, !offers.isEmpty, chance(0.6) else { return pick([.restore] + anywhere) }
+            guard let offers = state.paywallOffers, !offers.isEmpty, chance(0.6) else {
+                return pick([.restore] + anywhere)
+            }
             let offer = pick(offers).id
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:

@@ -39,7 +39,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .ownershipMoves: "a purchase moves at most 3 times in 30 days; the ledger holds"
         case .survivesRestartAndAds: "anonymous levels survive a restart or a kill; ads follow the owner's rule"
         case .paywallOffers:
-            "the paywall shows configured ∩ returned, in the owner's order; a payment is for a product returned"
+            "the paywall shows configured ∩ returned (a subscriber's less the groups held), in the owner's order; a "
+                + "payment is for a product returned"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
                 + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, nor "

@@ -184,7 +184,10 @@ extension World {
                 "no offer \(id) in \(appState.app.name) (its offers: \(owners.joined(separator: ", ")))")
         }
         guard screen.id == .paywall else { throw notHere("offer \(id)", "the paywall") }
-        guard let offers = appState.offers else { throw ReaderActionError("the paywall's offers are still loading") }
+        // The paywall's: a subscriber's leaves out the groups held (session 28).
+        guard let offers = appState.paywallOffers else {
+            throw ReaderActionError("the paywall's offers are still loading")
+        }
         guard offers.contains(where: { $0.id == id }) else {
             let shown = offers.map(\.id).joined(separator: ", ")
             throw ReaderActionError("no offer \(id) on the paywall (offers: \(shown.isEmpty ? "none" : shown))")

@@ -185,9 +185,10 @@ extension World {
 
     private var builtFeedRows: [Row] { device.feedRows }
 
-    /// 8: the paywall's offers are configured ones, in the owner's order, that the store returned.
+    /// 8: the paywall's offers are configured ones, in the owner's order, that the store returned. Read as the paywall
+    /// shows them (a subscriber's leaves out the groups held), not as the app keeps the store's answer (session 28).
     private func offerViolations(exact: Bool) -> [InvariantViolation] {
-        guard let offers = appState.offers else { return [] }
+        guard let offers = appState.paywallOffers else { return [] }
         let configured = config.app.subscriptions
         var next = configured.startIndex
         for offer in offers {
@@ -204,12 +205,18 @@ extension World {
             next = index + 1
         }
         guard exact else { return [] }
-        let sold = configured.filter { store.catalog.sells($0.productId, in: store.storefront) }.map(\.id)
+        // Less the plans of the groups the server lists the reader as holding: those are sold to them on the profile.
+        let held = appState.access.isSubscriber ? appState.heldGroups : []
+        let sold = configured.filter {
+            store.catalog.sells($0.productId, in: store.storefront)
+                && !(store.catalog.spec(for: $0.productId)?.subscriptionGroup.map(held.contains) ?? false)
+        }.map(\.id)
         guard offers.map(\.id) != sold else { return [] }
         return [
             InvariantViolation(
                 .paywallOffers,
-                "the paywall shows \(offers.map(\.id).joined(separator: ", ")) but configured ∩ sold here is \(sold.joined(separator: ", "))"
+                "the paywall shows \(offers.map(\.id).joined(separator: ", ")) but configured ∩ sold here, less the "
+                    + "groups held, is \(sold.joined(separator: ", "))"
             )
         ]
     }

@@ -145,7 +145,7 @@ enum Usage {
           5 nothing paid is lost: a restore from a new phone gives its owner the access (end of session)
           6 a purchase moves at most 3 times in 30 days; the ledger holds (`check --ledger`)
           7 anonymous levels survive a restart or a kill; ads follow the owner's rule
-          8 the paywall shows configured ∩ returned, in the owner's order
+          8 the paywall shows configured ∩ returned (a subscriber's less the groups held), in the owner's order
           9 what the reader is told is true: "purchased", "restored", "moved" come with the levels;
             "nothing to restore" only when nothing is paid for, and moving nothing; "your payment
             went through" only after a charge; no failure while access arrives, nor of a restore or a
