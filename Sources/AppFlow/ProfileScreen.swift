@@ -5,19 +5,22 @@ extension ScreenBuilder {
     /// The profile: who the reader is, what they hold, the billing banner, and the account actions.
     static func profile(_ state: AppState) -> Built {
         var rows = [Row(.heading, "Profile")]
+        // Past its grace, a subscription Apple still retries gives no access but will be charged: it is said, and
+        // "Manage my subscription" stays so the reader can cancel it (session 24). So is one whose plan brings no
+        // level (the owner dropped it from the config, session 28).
+        let charged = state.profileSubscriptions.filter { $0.active || $0.billingIssue }
         switch state.access.identity {
         case .none: rows.append(Row(.text, "Not signed in."))
         case .anonymous where state.access.isSubscriber:
             rows.append(Row(.text, "Subscribed on this phone, without an account."))
+        case .anonymous where !charged.isEmpty: rows.append(Row(.text, "Not signed in."))
         // The phone keeps its anonymous identity after the subscription ended, was refunded or moved away.
         case .anonymous: rows.append(Row(.text, "Not signed in. No subscription is active on this phone."))
         case .account(let email): rows.append(Row(.text, "Signed in as \(email)."))
         }
         let levels = state.access.levels.sorted().map(\.rawValue)
         rows.append(Row(.muted, "Access: " + (levels.isEmpty ? "free articles only" : levels.joined(separator: ", "))))
-        // Past its grace, a subscription Apple still retries gives no access but will be charged: it is said, and
-        // "Manage my subscription" stays so the reader can cancel it (session 24).
-        for subscription in state.profileSubscriptions where subscription.active || subscription.billingIssue {
+        for subscription in charged {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
@@ -58,6 +61,10 @@ extension ScreenBuilder {
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
             }
         }
+        if !state.access.isSubscriber && charged.contains(where: \.active) {
+            // Apple renews it, yet the server gives it no level here: said, so the reader can decide to cancel it.
+            rows.append(Row(.muted, "Your subscription gives no access in this app now."))
+        }
         if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
             rows.append(Row(.banner, "Your subscription is on this phone, not on your account yet."))
         }
@@ -66,7 +73,7 @@ extension ScreenBuilder {
             rows.append(
                 Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)))
         }
-        if state.access.isSubscriber || state.profileSubscriptions.contains(where: \.billingIssue) {
+        if state.access.isSubscriber || !charged.isEmpty {
             rows.append(Row(.button, "Manage my subscription", choice: .manageSubscription))
         }
         rows.append(Row(.button, "Restore purchase", choice: .restore))

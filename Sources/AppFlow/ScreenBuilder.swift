@@ -41,9 +41,11 @@ enum ScreenBuilder {
         return built
     }
 
-    /// The product's title for a product identifier, from the store's answer when there is one.
+    /// The product's title for a product identifier, from the store's answer when there is one: the paywall's, or
+    /// the one asked for a listed plan the paywall does not sell.
     static func title(of productId: String, _ state: AppState) -> String {
-        state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+        state.offers?.first { $0.productId == productId }?.product.localizedTitle
+            ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId] ?? productId
     }
 }
 

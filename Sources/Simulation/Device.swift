@@ -152,7 +152,7 @@ final class Device {
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
-        coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatch(.subscriptionsLoaded(list)) }
+        coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatchList(list) }
         coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
         coordinator.onParentAnswered = { [weak self] in self?.dispatch(.parentAnswered) }
         coordinator.onNoRequestWaits = { [weak self] in self?.dispatch(.noRequestWaits) }
@@ -316,11 +316,24 @@ final class Device {
     /// A list of the backend's subscriptions reached the app (nil: the backend did not answer; the last list stays).
     private func listed(_ list: SubscriptionList?) {
         if let list {
-            dispatch(.subscriptionsLoaded(list))
+            dispatchList(list)
         } else if state.pendingSubscribe?.awaitsList == true {
             // A subscriber's Subscribe waits for it: the list kept decides.
             dispatch(.subscriptionsUnanswered)
         }
+    }
+
+    /// A list of the backend's subscriptions, with the App Store's titles of the plans the paywall does not sell, as
+    /// the app asks the store for the products its server lists (`Product.products(for:)`); none where the store does
+    /// not return one (session 28: the profile named a plan the owner dropped by its identifier).
+    private func dispatchList(_ list: SubscriptionList) {
+        var titled = list
+        let sold = Set((state.offers ?? []).map(\.productId))
+        for productId in list.subscriptions.flatMap({ [$0.productId] + ($0.renewsAs.map { [$0] } ?? []) })
+        where !sold.contains(productId) {
+            if let title = queue.product(productId)?.localizedTitle { titled.titles[productId] = title }
+        }
+        dispatch(.subscriptionsLoaded(titled))
     }
 
     /// The planted `manage-sheet-from-account`'s sheet: the backend's list, `autoRenew` changed as a press showed it.
@@ -487,7 +500,7 @@ final class Device {
             sheetGatePassed = gatePassed
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
-                dispatch(.subscriptionsLoaded(list))
+                dispatchList(list)
                 dispatch(.manageSheetShown(accountsSheet(list.subscriptions)))
             }
         case .showManageSubscriptions(let gatePassed):

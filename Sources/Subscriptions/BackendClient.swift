@@ -84,6 +84,10 @@ public struct SessionAnswer: Equatable, Sendable {
 public struct SubscriptionList: Equatable, Sendable {
     public let identity: AccessSnapshot.Identity
     public let subscriptions: [SubscriptionSummary]
+    /// The App Store's titles of listed plans the paywall does not sell (one the owner dropped from the config, or a
+    /// switch on Apple's sheet to another plan of the group), where the store returns the product: the profile names
+    /// a plan Apple charges for as the store does, not by its identifier (session 28).
+    public var titles: [String: String] = [:]
 
     public init(identity: AccessSnapshot.Identity, subscriptions: [SubscriptionSummary]) {
         self.identity = identity
