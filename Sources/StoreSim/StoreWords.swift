@@ -33,7 +33,7 @@ public struct StoreWords: Sendable {
     /// "per month", "par mois", "pro Monat", "every 3 months" (English: "per 3 months").
     public func perPeriod(_ period: CalendarPeriod) -> String {
         period.value == 1
-            ? table.per[period.unit]! : table.every.filling("{length}", with: length(period))
+            ? table.per[period.unit]! : table.every[period.unit]!.filling("{length}", with: length(period))
     }
 
     /// "1 week free", "1 semaine gratuite", "1 Woche gratis", "1週間無料".
@@ -119,7 +119,8 @@ extension StoreWords {
     private struct Table {
         var units: [CalendarPeriod.Unit: Names]
         var per: [CalendarPeriod.Unit: String]
-        var every: String
+        /// By unit: French agrees it with the noun ("toutes les 2 semaines", "tous les 3 mois", session 28).
+        var every: [CalendarPeriod.Unit: String]
         /// The word after a free length, by unit (French agrees it with the noun).
         var free: [CalendarPeriod.Unit: (one: String, many: String)]
         var freeThen: String
@@ -155,6 +156,10 @@ extension StoreWords {
         Dictionary(uniqueKeysWithValues: CalendarPeriod.Unit.allCases.map { ($0, (word, word)) })
     }
 
+    private static func every(_ words: String) -> [CalendarPeriod.Unit: String] {
+        Dictionary(uniqueKeysWithValues: CalendarPeriod.Unit.allCases.map { ($0, words) })
+    }
+
     private static let tables: [String: Table] = [
         "en": Table(
             units: [
@@ -164,7 +169,7 @@ extension StoreWords {
                 .year: Names(bare: "year", one: "year", many: "years"),
             ],
             per: [.day: "per day", .week: "per week", .month: "per month", .year: "per year"],
-            every: "per {length}", free: same("free"), freeThen: "Free for {length}, then ",
+            every: every("per {length}"), free: same("free"), freeThen: "Free for {length}, then ",
             upFrontThen: "{price} for {length}, then ", during: "for {length}", then: ", then ",
             regular: "{price} {per}", renews: "Renews automatically until cancelled in Settings.",
             oneTime: "One-time purchase of {price}.", subscribe: "Subscribe", cancel: "Cancel"),
@@ -176,7 +181,10 @@ extension StoreWords {
                 .year: Names(bare: "an", one: "an", many: "ans"),
             ],
             per: [.day: "par jour", .week: "par semaine", .month: "par mois", .year: "par an"],
-            every: "tous les {length}",
+            every: [
+                .day: "tous les {length}", .week: "toutes les {length}", .month: "tous les {length}",
+                .year: "tous les {length}",
+            ],
             free: [
                 .day: ("gratuit", "gratuits"), .week: ("gratuite", "gratuites"), .month: ("gratuit", "gratuits"),
                 .year: ("gratuit", "gratuits"),
@@ -206,7 +214,7 @@ extension StoreWords {
                 .year: Names(bare: "Jahr", one: "Jahr", many: "Jahre"),
             ],
             per: [.day: "pro Tag", .week: "pro Woche", .month: "pro Monat", .year: "pro Jahr"],
-            every: "alle {length}", free: same("gratis"), freeThen: "{length} gratis, dann ",
+            every: every("alle {length}"), free: same("gratis"), freeThen: "{length} gratis, dann ",
             upFrontThen: "{price} für {length}, dann ", during: "für {length}", then: ", dann ",
             regular: "{price} {per}",
             renews: "Verlängert sich automatisch, bis es in den Einstellungen gekündigt wird.",
@@ -231,7 +239,7 @@ extension StoreWords {
                 .year: Names(bare: "año", one: "año", many: "años"),
             ],
             per: [.day: "al día", .week: "a la semana", .month: "al mes", .year: "al año"],
-            every: "cada {length}", free: same("gratis"), freeThen: "Gratis durante {length}, luego ",
+            every: every("cada {length}"), free: same("gratis"), freeThen: "Gratis durante {length}, luego ",
             upFrontThen: "{price} por {length}, luego ", during: "durante {length}", then: ", luego ",
             regular: "{price} {per}", renews: "Se renueva automáticamente hasta que se cancele en Ajustes.",
             oneTime: "Compra única de {price}.", subscribe: "Suscribirse", cancel: "Cancelar",
@@ -255,7 +263,7 @@ extension StoreWords {
                 .year: Names(bare: "anno", one: "anno", many: "anni"),
             ],
             per: [.day: "al giorno", .week: "a settimana", .month: "al mese", .year: "all’anno"],
-            every: "ogni {length}", free: same("gratis"), freeThen: "Gratis per {length}, poi ",
+            every: every("ogni {length}"), free: same("gratis"), freeThen: "Gratis per {length}, poi ",
             upFrontThen: "{price} per {length}, poi ", during: "per {length}", then: ", poi ",
             regular: "{price} {per}", renews: "Si rinnova automaticamente fino alla disdetta in Impostazioni.",
             oneTime: "Acquisto singolo di {price}.", subscribe: "Abbonati", cancel: "Annulla",
@@ -274,7 +282,7 @@ extension StoreWords {
                 .year: Names(bare: "年", one: "年", many: "年"),
             ],
             per: [.day: "毎日", .week: "毎週", .month: "毎月", .year: "毎年"],
-            every: "{length}ごと", free: same("無料"), freeThen: "{length}無料、その後",
+            every: every("{length}ごと"), free: same("無料"), freeThen: "{length}無料、その後",
             upFrontThen: "{length}で{price}、その後", during: "（{length}）", then: "、その後",
             regular: "{per}{price}", stop: "。", renews: "設定でキャンセルするまで自動的に更新されます。",
             oneTime: "{price}の1回限りの購入。", subscribe: "登録", cancel: "キャンセル",
@@ -292,7 +300,7 @@ extension StoreWords {
                 .year: Names(bare: "ano", one: "ano", many: "anos"),
             ],
             per: [.day: "por dia", .week: "por semana", .month: "por mês", .year: "por ano"],
-            every: "a cada {length}", free: same("grátis"), freeThen: "Grátis por {length}, depois ",
+            every: every("a cada {length}"), free: same("grátis"), freeThen: "Grátis por {length}, depois ",
             upFrontThen: "{price} por {length}, depois ", during: "por {length}", then: ", depois ",
             regular: "{price} {per}", renews: "Renova automaticamente até ser cancelada em Ajustes.",
             oneTime: "Compra única de {price}.", subscribe: "Assinar", cancel: "Cancelar",

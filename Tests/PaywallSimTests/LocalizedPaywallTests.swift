@@ -102,6 +102,8 @@ import WhiteLabel
         let quarter = CalendarPeriod(unit: .month, value: 3)
         #expect(StoreWords(locale: "fr_FR").freeTrial(week) == "1 semaine gratuite")
         #expect(StoreWords(locale: "fr_FR").perPeriod(quarter) == "tous les 3 mois")
+        // "Semaine" is feminine (session 28).
+        #expect(StoreWords(locale: "fr_FR").perPeriod(CalendarPeriod(unit: .week, value: 2)) == "toutes les 2 semaines")
         #expect(StoreWords(locale: "de_DE").perPeriod(month) == "pro Monat")
         #expect(StoreWords(locale: "es_ES").perPeriod(month) == "al mes")
         #expect(StoreWords(locale: "it_IT").freeTrial(week) == "1 settimana gratis")
