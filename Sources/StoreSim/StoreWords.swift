@@ -52,15 +52,20 @@ public struct StoreWords: Sendable {
         switch mode {
         case .freeTrial: template = table.freeThen
         case .payUpFront: template = table.upFrontThen
+        case .payAsYouGo where count <= 1:
+            // One period: "$0.99 for the first month", as Apple says it; "$0.99 per month" said nothing of how long
+            // it lasts (session 28).
+            let first = table.first[period.unit]!
+            template = (period.value == 1 ? first.one : first.many) + table.then
         case .payAsYouGo:
-            let periods = count == 1 ? "" : " " + table.during.filling("{length}", with: length(whole))
             template =
-                table.regular.filling("{per}", with: perPeriod(period)) + periods
-                + table.then
+                table.regular.filling("{per}", with: perPeriod(period)) + " "
+                + table.during.filling("{length}", with: length(whole)) + table.then
         }
         return
             template
             .filling("{length}", with: length(whole))
+            .filling("{value}", with: String(period.value))
             .filling("{price}", with: price)
     }
 
@@ -125,6 +130,9 @@ extension StoreWords {
         var free: [CalendarPeriod.Unit: (one: String, many: String)]
         var freeThen: String
         var upFrontThen: String
+        /// A pay-as-you-go price for one period, by unit: of one unit ("{price} for the first month") and of more
+        /// ("{price} for the first {length}"; `{value}` is the number alone, where the language puts a word between).
+        var first: [CalendarPeriod.Unit: (one: String, many: String)]
         var during: String
         var then: String
         var regular: String
@@ -170,7 +178,13 @@ extension StoreWords {
             ],
             per: [.day: "per day", .week: "per week", .month: "per month", .year: "per year"],
             every: every("per {length}"), free: same("free"), freeThen: "Free for {length}, then ",
-            upFrontThen: "{price} for {length}, then ", during: "for {length}", then: ", then ",
+            upFrontThen: "{price} for {length}, then ",
+            first: [
+                .day: ("{price} for the first day", "{price} for the first {length}"),
+                .week: ("{price} for the first week", "{price} for the first {length}"),
+                .month: ("{price} for the first month", "{price} for the first {length}"),
+                .year: ("{price} for the first year", "{price} for the first {length}"),
+            ], during: "for {length}", then: ", then ",
             regular: "{price} {per}", renews: "Renews automatically until cancelled in Settings.",
             oneTime: "One-time purchase of {price}.", subscribe: "Subscribe", cancel: "Cancel"),
         "fr": Table(
@@ -190,6 +204,12 @@ extension StoreWords {
                 .year: ("gratuit", "gratuits"),
             ],
             freeThen: "Gratuit pendant {length}, puis ", upFrontThen: "{price} pour {length}, puis ",
+            first: [
+                .day: ("{price} le premier jour", "{price} les {value} premiers jours"),
+                .week: ("{price} la première semaine", "{price} les {value} premières semaines"),
+                .month: ("{price} le premier mois", "{price} les {value} premiers mois"),
+                .year: ("{price} la première année", "{price} les {value} premières années"),
+            ],
             during: "pendant {length}", then: ", puis ", regular: "{price} {per}",
             renews: "Renouvellement automatique jusqu’à résiliation dans Réglages.",
             oneTime: "Achat unique de {price}.", subscribe: "S’abonner", cancel: "Annuler",
@@ -215,7 +235,13 @@ extension StoreWords {
             ],
             per: [.day: "pro Tag", .week: "pro Woche", .month: "pro Monat", .year: "pro Jahr"],
             every: every("alle {length}"), free: same("gratis"), freeThen: "{length} gratis, dann ",
-            upFrontThen: "{price} für {length}, dann ", during: "für {length}", then: ", dann ",
+            upFrontThen: "{price} für {length}, dann ",
+            first: [
+                .day: ("{price} für den ersten Tag", "{price} für die ersten {length}"),
+                .week: ("{price} für die erste Woche", "{price} für die ersten {length}"),
+                .month: ("{price} für den ersten Monat", "{price} für die ersten {length}"),
+                .year: ("{price} für das erste Jahr", "{price} für die ersten {length}"),
+            ], during: "für {length}", then: ", dann ",
             regular: "{price} {per}",
             renews: "Verlängert sich automatisch, bis es in den Einstellungen gekündigt wird.",
             oneTime: "Einmalkauf für {price}.", subscribe: "Abonnieren", cancel: "Abbrechen",
@@ -240,7 +266,13 @@ extension StoreWords {
             ],
             per: [.day: "al día", .week: "a la semana", .month: "al mes", .year: "al año"],
             every: every("cada {length}"), free: same("gratis"), freeThen: "Gratis durante {length}, luego ",
-            upFrontThen: "{price} por {length}, luego ", during: "durante {length}", then: ", luego ",
+            upFrontThen: "{price} por {length}, luego ",
+            first: [
+                .day: ("{price} durante el primer día", "{price} durante los primeros {length}"),
+                .week: ("{price} durante la primera semana", "{price} durante las primeras {length}"),
+                .month: ("{price} durante el primer mes", "{price} durante los primeros {length}"),
+                .year: ("{price} durante el primer año", "{price} durante los primeros {length}"),
+            ], during: "durante {length}", then: ", luego ",
             regular: "{price} {per}", renews: "Se renueva automáticamente hasta que se cancele en Ajustes.",
             oneTime: "Compra única de {price}.", subscribe: "Suscribirse", cancel: "Cancelar",
             consent: ConsentWords(
@@ -264,7 +296,13 @@ extension StoreWords {
             ],
             per: [.day: "al giorno", .week: "a settimana", .month: "al mese", .year: "all’anno"],
             every: every("ogni {length}"), free: same("gratis"), freeThen: "Gratis per {length}, poi ",
-            upFrontThen: "{price} per {length}, poi ", during: "per {length}", then: ", poi ",
+            upFrontThen: "{price} per {length}, poi ",
+            first: [
+                .day: ("{price} per il primo giorno", "{price} per i primi {length}"),
+                .week: ("{price} per la prima settimana", "{price} per le prime {length}"),
+                .month: ("{price} per il primo mese", "{price} per i primi {length}"),
+                .year: ("{price} per il primo anno", "{price} per i primi {length}"),
+            ], during: "per {length}", then: ", poi ",
             regular: "{price} {per}", renews: "Si rinnova automaticamente fino alla disdetta in Impostazioni.",
             oneTime: "Acquisto singolo di {price}.", subscribe: "Abbonati", cancel: "Annulla",
             consent: ConsentWords(
@@ -283,7 +321,8 @@ extension StoreWords {
             ],
             per: [.day: "毎日", .week: "毎週", .month: "毎月", .year: "毎年"],
             every: every("{length}ごと"), free: same("無料"), freeThen: "{length}無料、その後",
-            upFrontThen: "{length}で{price}、その後", during: "（{length}）", then: "、その後",
+            upFrontThen: "{length}で{price}、その後", first: same("最初の{length}は{price}"), during: "（{length}）",
+            then: "、その後",
             regular: "{per}{price}", stop: "。", renews: "設定でキャンセルするまで自動的に更新されます。",
             oneTime: "{price}の1回限りの購入。", subscribe: "登録", cancel: "キャンセル",
             consent: ConsentWords(
@@ -301,7 +340,13 @@ extension StoreWords {
             ],
             per: [.day: "por dia", .week: "por semana", .month: "por mês", .year: "por ano"],
             every: every("a cada {length}"), free: same("grátis"), freeThen: "Grátis por {length}, depois ",
-            upFrontThen: "{price} por {length}, depois ", during: "por {length}", then: ", depois ",
+            upFrontThen: "{price} por {length}, depois ",
+            first: [
+                .day: ("{price} no primeiro dia", "{price} nos primeiros {length}"),
+                .week: ("{price} na primeira semana", "{price} nas primeiras {length}"),
+                .month: ("{price} no primeiro mês", "{price} nos primeiros {length}"),
+                .year: ("{price} no primeiro ano", "{price} nos primeiros {length}"),
+            ], during: "por {length}", then: ", depois ",
             regular: "{price} {per}", renews: "Renova automaticamente até ser cancelada em Ajustes.",
             oneTime: "Compra única de {price}.", subscribe: "Assinar", cancel: "Cancelar",
             consent: ConsentWords(

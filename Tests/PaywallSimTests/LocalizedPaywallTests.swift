@@ -110,6 +110,13 @@ import WhiteLabel
         #expect(StoreWords(locale: "ja_JP").freeTrial(week) == "1週間無料")
         #expect(StoreWords(locale: "pt_BR").perPeriod(month) == "por mês")
         #expect(StoreWords(locale: "en_US").perPeriod(quarter) == "per 3 months")
+        // A one-period introductory price says how long it lasts, as Apple does (session 28).
+        let intro = { (locale: String, period: CalendarPeriod) in
+            StoreWords(locale: locale).offerTerms(mode: .payAsYouGo, price: "0.99", period: period, count: 1)
+        }
+        #expect(intro("en_US", month) == "0.99 for the first month, then ")
+        #expect(intro("fr_FR", CalendarPeriod(unit: .week, value: 2)) == "0.99 les 2 premières semaines, puis ")
+        #expect(intro("de_DE", week) == "0.99 für die erste Woche, dann ")
         // A language without a table reads English rather than nothing.
         #expect(StoreWords(locale: "ar").language == "en")
     }
