@@ -111,13 +111,15 @@ public enum ScreenRenderer {
         return lines
     }
 
-    /// Greedy word wrap by terminal columns (a wide character takes two); words longer than the width are cut.
+    /// Greedy word wrap by terminal columns (a wide character takes two); words longer than the width are cut. A tab
+    /// parts words as a space does: the terminal draws no control character, and "Line two\tTabbed" read "Line
+    /// twoTabbed" (session 28).
     static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(width, 1)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var current = ""
-            for word in paragraph.split(separator: " ") {
+            for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
                 var word = String(word)
                 while DisplayWidth.of(word) > width {
                     if !current.isEmpty {

@@ -87,18 +87,20 @@ import Testing
         #expect(lines.last == "end")
     }
 
+    /// Shown as `\u{1B}`, as README says and `check` does; a tab parts words as a space (session 28: "twoTabbed").
     @Test func screensPrintsNoControlCharacterFromAConfig() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let text = try String(
             contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
-        let hostile = text.replacingOccurrences(of: "Read without limits", with: "Read \\u001b[2J\\u0007without limits")
+        let hostile = text.replacingOccurrences(
+            of: "Read without limits", with: "Read \\u001b[2J\\u0007without\\tlimits")
         #expect(hostile != text)
         let path = "\(directory)/hostile.json"
         try hostile.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try TestSupport.runBinary(["screens", "--app", path])
         #expect(result.code == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Read [2Jwithout limits"))
+        #expect(result.stdout.contains("Read \\u{1B}[2J\\u{7}without limits"), "\(result.stdout)")
         #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 }
