@@ -53,16 +53,9 @@ public struct Catalog: Sendable {
     }
 
     private static func make(_ spec: StoreProductSpec, storefront: Storefront, locale: String) -> Product? {
-        guard let price = sellable(spec, in: storefront) else { return nil }
-        // A locale the product is not translated for falls back to English, as StoreKit to the development
-        // language, not to the first translation by name (a Spanish phone read German titles, session 23).
-        let localization =
-            spec.localizations[locale]
-            ?? spec.localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value
-            ?? spec.localizations["en_US"]
-            ?? spec.localizations.sorted { $0.key < $1.key }.first { $0.key.hasPrefix("en") }?.value
-            ?? spec.localizations.sorted { $0.key < $1.key }.first?.value
-        guard let localization else { return nil }
+        guard let price = sellable(spec, in: storefront), let localization = spec.localization(for: locale) else {
+            return nil
+        }
         let formatter = PriceFormatter(locale: locale, currencyCode: storefront.currencyCode)
         var product = Product(
             productIdentifier: spec.productId,
@@ -141,5 +134,18 @@ struct PriceFormatter {
 
     func string(_ amount: Decimal) -> String {
         format.string(amount, currencyCode: currencyCode)
+    }
+}
+
+extension StoreProductSpec {
+    /// The product's words for `locale`: a locale the product is not translated for falls back to English, as StoreKit
+    /// to the development language, not to the first translation by name (a Spanish phone read German titles, session
+    /// 23). `check` names products by it too (session 28: a non-consumable was named by its identifier in French).
+    public func localization(for locale: String) -> ProductLocalization? {
+        localizations[locale]
+            ?? localizations.first { $0.key.hasPrefix(String(locale.prefix(2))) }?.value
+            ?? localizations["en_US"]
+            ?? localizations.sorted { $0.key < $1.key }.first { $0.key.hasPrefix("en") }?.value
+            ?? localizations.sorted { $0.key < $1.key }.first?.value
     }
 }

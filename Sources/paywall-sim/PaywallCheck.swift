@@ -37,7 +37,8 @@ enum PaywallCheck {
         guard !rest.isEmpty else { return [] }
         return ["Not on the paywall:"]
             + rest.map { product in
-                let title = product.localizations[config.store.locale]?.title ?? product.productId
+                // The store's title in this language, falling back to English as the paywall's do.
+                let title = product.localization(for: config.store.locale)?.title ?? product.productId
                 return "  - \(product.productId) (\(title)): \(product.type.whyNotOnPaywall)"
             }
     }

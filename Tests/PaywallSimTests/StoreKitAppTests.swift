@@ -68,6 +68,16 @@ struct StoreKitAppTests {
         #expect(result.stdout.contains("- com.revenuecat.non_renewable (Non Renewable Subscription): a non-renewing"))
     }
 
+    /// A product the file does not translate is named in English, as the paywall's titles fall back (session 28: the
+    /// French check named a non-consumable by its identifier).
+    @Test func checkNamesAProductWithoutATranslationInEnglish() throws {
+        let result = try TestSupport.runBinary([
+            "check", "--paywall", "--storekit", BroughtCatalog.foodTruck, "--locale", "fr_FR",
+        ])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("- feature.annualhistory (Full year of history): a non-consumable"))
+    }
+
     @Test func anEmptyDisplayNameShowsTheIdentifierAndIsAWarningOnce() throws {
         let result = try TestSupport.runBinary(["check", "--paywall", "--storekit", BroughtCatalog.revenueCat])
         #expect(!result.stdout.contains(": : $11.88"))
