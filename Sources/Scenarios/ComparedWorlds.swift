@@ -31,8 +31,10 @@ public struct ComparedWorlds: Equatable, Sendable {
 public struct DivergenceRow: Equatable, Sendable {
     public let line: Int
     public let text: String
-    /// Per world; nil for a world that had stopped (failed) before this step.
+    /// Per world; nil for a world that had stopped (failed) at or before this step.
     public let observations: [WorldObservation?]
+    /// The worlds (by index) that failed at this very step: their row says so, not "failed earlier" (session 28).
+    public var failedHere: Set<Int> = []
 
     public var differ: Bool { Set(observations.map { $0?.cells ?? [] }).count > 1 }
 

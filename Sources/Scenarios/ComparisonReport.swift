@@ -17,7 +17,7 @@ public enum ComparisonReport {
             for (index, observation) in row.observations.enumerated() {
                 let cells =
                     observation?.cells.enumerated().map { $0.element.padded(to: cellWidths[$0.offset]) }
-                    ?? ["(stopped: it failed earlier)"]
+                    ?? [row.failedHere.contains(index) ? "(stopped: it failed here)" : "(stopped: it failed earlier)"]
                 let text = ([result.labels[index].padded(to: labelWidth)] + cells).joined(separator: "   ")
                 lines.append("    " + String(text.reversed().drop { $0 == " " }.reversed()))
             }

@@ -19,20 +19,25 @@ public enum ScenarioComparison {
         var rows: [DivergenceRow] = []
         var last: [[String]] = []
         for (slot, steps) in plan.slots.enumerated() {
+            var failedHere: Set<Int> = []
             for (index, step) in steps.enumerated() {
                 guard let step, failures[index] == nil else { continue }
                 stepsRun[index] += 1
                 do {
                     try runs[index].execute(step)
                 } catch {
-                    if !step.mayFail { failures[index] = runs[index].failure(at: step, error) }
+                    if !step.mayFail {
+                        failures[index] = runs[index].failure(at: step, error)
+                        failedHere.insert(index)
+                    }
                 }
             }
             guard runs.contains(where: { $0.world != nil }) else { continue }
             let seen = runs.indices.map { index in
                 failures[index] == nil ? runs[index].world.map(WorldObservation.init(world:)) : nil
             }
-            let row = DivergenceRow(line: plan.named[slot].line, text: plan.named[slot].text, observations: seen)
+            let row = DivergenceRow(
+                line: plan.named[slot].line, text: plan.named[slot].text, observations: seen, failedHere: failedHere)
             // A row when how the worlds differ changed: a new difference, one gone, or agreement again.
             if row.differences != last { rows.append(row) }
             last = row.differences

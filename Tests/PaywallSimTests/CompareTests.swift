@@ -74,6 +74,8 @@ import WhiteLabel
         #expect(
             result.stdout.contains("▶ first divergence · \(TestSupport.packageRoot)/scenarios/purchase.scenario:19"))
         #expect(result.stdout.contains("inject=receipts error times 1: FAILED"))
+        // The step it failed at says so: "failed earlier" there sent the reader looking above it (session 28).
+        #expect(result.stdout.contains("inject=receipts error times 1   (stopped: it failed here)"), "\(result.stdout)")
         #expect(result.stdout.contains("inject=(none): passed"))
     }
 
