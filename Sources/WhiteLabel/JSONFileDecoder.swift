@@ -4,13 +4,17 @@ import FoundationEssentials
 /// the file and the field path (or the line for a syntax error).
 enum JSONFileDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(ConfigError) -> T {
+        let value: T
         do {
-            return try JSONDecoder().decode(type, from: data)
+            value = try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw describe(error, data: data, file: file)
         } catch {
             throw ConfigError(file: file, message: "cannot be read as JSON (\(error.failureDescription))")
         }
+        // Configs, themes and `.storekit` files alike: a key given twice loses one of its values in silence.
+        if let duplicate = JSONDuplicateKeys.error(in: data, file: file) { throw duplicate }
+        return value
     }
 
     static func readData(atPath path: String) throws(ConfigError) -> Data {
