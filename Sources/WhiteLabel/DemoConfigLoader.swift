@@ -91,6 +91,7 @@ public enum DemoConfigLoader {
         }
         try checkPaywall(app.paywall, file: file)
         let knownLevels = Set(config.backend.productLevels.values.joined())
+        let soldLevels = Set(app.subscriptions.flatMap { config.backend.productLevels[$0.productId] ?? [] })
         var contentIds: Set<String> = []
         for (product, levels) in config.backend.productLevels.sorted(by: { $0.key < $1.key })
         where levels.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
@@ -105,6 +106,18 @@ public enum DemoConfigLoader {
                 throw fail(
                     "app.content[\(index)].requiredLevels",
                     "level \"\(level)\" is granted by no product in backend.productLevels")
+            }
+            // Granted only by a product the paywall does not offer, the content is sold to no one: the reader
+            // paid for another level and the article stayed locked (session 28).
+            if !item.requiredLevels.isEmpty && !item.requiredLevels.contains(where: soldLevels.contains) {
+                let granting = config.backend.productLevels.filter {
+                    !Set($0.value).isDisjoint(with: item.requiredLevels)
+                }
+                throw fail(
+                    "app.content[\(index)].requiredLevels",
+                    "level \(item.requiredLevels.map { "\"\($0)\"" }.joined(separator: " or ")) is granted only by "
+                        + "products app.subscriptions does not offer (\(granting.keys.sorted().joined(separator: ", "))): "
+                        + "no reader can buy \"\(item.id)\"")
             }
             if !item.requiredLevels.isEmpty && config.backend.fullContent[item.id] == nil {
                 throw fail("backend.fullContent", "has no full version of restricted content \"\(item.id)\"")
