@@ -9,11 +9,6 @@ public enum StoreKitApp {
     public static func load(path: String, knownStorefronts: Set<String>) throws(ConfigError) -> DemoConfig {
         let configuration = try importFile(path, knownStorefronts: knownStorefronts)
         let subscriptions = configuration.products.filter { $0.type == .autoRenewable }
-        if subscriptions.isEmpty {
-            throw ConfigError(
-                file: path, location: "subscriptionGroups",
-                message: "holds no auto-renewable subscription: a subscription paywall has nothing to sell")
-        }
         let levels = levelNames(configuration.groups)
         let app = appPart(
             file: path, subscriptions: subscriptions, levels: configuration.groups.compactMap { levels[$0.id] })
@@ -97,9 +92,15 @@ public enum StoreKitApp {
                 message: "no product is translated for \"\(locale)\"; the store answers in \(common)"))
     }
 
-    /// The file, checked; an unknown storefront becomes a warning and `USA`.
+    /// The file, checked, however an app sells from it (`--storekit`, with `--app` or not, or `store.storekitFile`):
+    /// one with no auto-renewable subscription is refused, an unknown storefront becomes a warning and `USA`.
     static func importFile(_ path: String, knownStorefronts: Set<String>) throws(ConfigError) -> StoreKitConfiguration {
         var configuration = try StoreKitConfiguration.load(path: path)
+        if !configuration.products.contains(where: { $0.type == .autoRenewable }) {
+            throw ConfigError(
+                file: path, location: "subscriptionGroups",
+                message: "holds no auto-renewable subscription: a subscription paywall has nothing to sell")
+        }
         let storefront = configuration.settings.storefront
         if !knownStorefronts.contains(storefront) {
             configuration.warnings.append(

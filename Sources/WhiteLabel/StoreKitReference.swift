@@ -9,7 +9,7 @@ struct StoreKitReference: Decodable {
     var storefront: String?
     /// Overrides the file's `_locale`.
     var locale: String?
-    /// Storefronts that also sell the file's products, at the same price number.
+    /// Storefronts that also sell the file's products, at the same price number; every storefront when absent.
     var storefronts: [String]?
     /// Storefront → product identifiers not sold there.
     var unavailable: [String: [String]]?
@@ -25,27 +25,37 @@ struct StoreKitReference: Decodable {
         if !FileManager.default.fileExists(atPath: path) {
             throw fail("storekitFile", "no such file: \(path)")
         }
-        let configuration = try StoreKitConfiguration.load(path: path)
-        if let storefront, !Self.isStorefrontCode(storefront) {
-            throw fail("storefront", "\"\(storefront)\" is not a storefront code such as USA")
+        // As `--storekit FILE` imports it: a file selling nothing is refused, a storefront the simulator does not know
+        // is a warning and USA (session 28: the two routes disagreed on both).
+        let known = Set(StorefrontCodes.known)
+        let configuration = try StoreKitApp.importFile(path, knownStorefronts: known)
+        func check(_ code: String, at location: String) throws(ConfigError) {
+            if !Self.isStorefrontCode(code) { throw fail(location, "\"\(code)\" is not a storefront code such as USA") }
+            if !known.contains(code) {
+                throw fail(
+                    location,
+                    "\"\(code)\" is not a storefront the simulator knows (storefronts: \(StorefrontCodes.list))")
+            }
         }
-        for (index, code) in (storefronts ?? []).enumerated() where !Self.isStorefrontCode(code) {
-            throw fail("storefronts[\(index)]", "\"\(code)\" is not a storefront code such as USA")
-        }
-        let selling = Set([configuration.settings.storefront, storefront].compactMap { $0 } + (storefronts ?? []))
-        let known = Set(configuration.products.map(\.productId))
+        if let storefront { try check(storefront, at: "storefront") }
+        for (index, code) in (storefronts ?? []).enumerated() { try check(code, at: "storefronts[\(index)]") }
+        // Without a list, every storefront sells the file's products, as with `--storekit FILE` (session 23's fix
+        // of that route left this one selling in the file's storefront alone: nothing in FRA, session 28).
+        let listed = storefronts ?? StorefrontCodes.known
+        let selling = Set([configuration.settings.storefront, storefront].compactMap { $0 } + listed)
+        let products = Set(configuration.products.map(\.productId))
         for (code, identifiers) in (unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
             if !selling.contains(code) {
                 throw fail(
                     "unavailable.\(code)",
                     "\(code) is not a storefront this catalog sells in (\(selling.sorted().joined(separator: ", ")))")
             }
-            for (index, identifier) in identifiers.enumerated() where !known.contains(identifier) {
+            for (index, identifier) in identifiers.enumerated() where !products.contains(identifier) {
                 throw fail("unavailable.\(code)[\(index)]", "\"\(identifier)\" is not a product of \(storekitFile)")
             }
         }
         let part = configuration.storePart(
-            storefront: storefront, locale: locale, storefronts: storefronts ?? [], unavailable: unavailable ?? [:],
+            storefront: storefront, locale: locale, storefronts: listed, unavailable: unavailable ?? [:],
             sourceFile: path)
         return (part, configuration.warnings)
     }

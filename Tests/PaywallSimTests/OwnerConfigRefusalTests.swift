@@ -61,4 +61,52 @@ import WhiteLabel
         }
         #expect(error == nil)
     }
+
+    /// podcast-club.json's store part replaced by `store`, beside `storekit` (the file's text) in a folder of its own.
+    private func storeError(_ store: String, storekit: String) throws -> ConfigError? {
+        let folder = try TestSupport.temporaryDirectory()
+        try Data(storekit.utf8).write(to: URL(fileURLWithPath: "\(folder)/shop.storekit"))
+        let config = try Data(
+            contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/podcast-club.json"))
+        let edited = try JSONEdit.replacing("store", with: store, in: config)
+        do {
+            _ = try DemoConfigLoader.decode(edited, file: "\(folder)/app.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private static let podcastFile = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
+
+    @Test func aStorefrontTheSimulatorDoesNotKnowIsNamedWhereTheConfigListsIt() throws {
+        let error = try #require(
+            try storeError(
+                #"{"storekitFile": "shop.storekit", "storefronts": ["USA", "GBR", "FRA", "BEL"]}"#,
+                storekit: String(contentsOfFile: Self.podcastFile, encoding: .utf8)))
+        #expect(error.location == "store.storefronts[3]")
+        #expect(error.message.hasPrefix("\"BEL\" is not a storefront the simulator knows (storefronts: USA, CAN,"))
+    }
+
+    /// `--storekit` refused such a file; `store.storekitFile` sold nothing from it, exit 0 (session 28).
+    @Test(arguments: ["{}", #"{"app": {"id": "x"}}"#])
+    func aStoreKitFileWithNoSubscriptionIsRefusedAsWithStorekit(text: String) throws {
+        let error = try #require(try storeError(#"{"storekitFile": "shop.storekit"}"#, storekit: text))
+        #expect(error.file.hasSuffix("/shop.storekit"))
+        #expect(error.location == "subscriptionGroups")
+        #expect(error.message.hasPrefix("holds no auto-renewable subscription"))
+    }
+
+    /// Without `storefronts`, the file's products sell everywhere, as `--storekit` sells them (session 28).
+    @Test func withoutStorefrontsTheFileSellsInEveryStorefront() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile)).write(
+            to: URL(fileURLWithPath: "\(folder)/shop.storekit"))
+        let config = try Data(
+            contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/podcast-club.json"))
+        let edited = try JSONEdit.replacing("store", with: #"{"storekitFile": "shop.storekit"}"#, in: config)
+        let loaded = try DemoConfigLoader.decode(edited, file: "\(folder)/app.json")
+        let yearly = try #require(loaded.store.products.first { $0.productId == "com.podcastclub.listener.yearly" })
+        #expect(yearly.prices.keys.sorted() == StorefrontCodes.known.sorted())
+    }
 }
