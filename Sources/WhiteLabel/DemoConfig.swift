@@ -67,10 +67,12 @@ public struct PaywallText: Codable, Sendable, Equatable {
         "{title}", "{description}", "{price}", "{period}", "{trial}", "{intro}", "{perPeriod}", "{freeTrial}",
     ]
 
-    /// The words for `locale`: its own (`fr_FR`), else its language's (`fr`), else these.
+    /// The words for `locale`: its own (`fr_FR`, or `fr-FR` read as `fr_FR`, as a loaded config's keys are), else its
+    /// language's (`fr`), else these.
     public func localized(for locale: String) -> PaywallText {
-        let language = String(locale.prefix { $0 != "_" && $0 != "-" })
-        guard let words = localizations?[locale] ?? localizations?[language] else { return self }
+        let posix = locale.replacing("-", with: "_")
+        let language = LocaleIdentifier.language(of: posix)
+        guard let words = localizations?[posix] ?? localizations?[language] else { return self }
         var text = self
         text.title = words.title ?? title
         text.body = words.body ?? body

@@ -18,9 +18,10 @@ public enum DemoConfigLoader {
         case .inline(let part): store = part
         case .storekit(let reference): (store, warnings) = try reference.storePart(configFile: file)
         }
-        let config = DemoConfig(
+        var config = DemoConfig(
             app: parts.app, backend: parts.backend, store: store, sourcePath: file, warnings: warnings)
         try validate(config, file: file)
+        config.app.paywall.placeLocalizations()
         return config
     }
 

@@ -109,4 +109,49 @@ import WhiteLabel
         let yearly = try #require(loaded.store.products.first { $0.productId == "com.podcastclub.listener.yearly" })
         #expect(yearly.prices.keys.sorted() == StorefrontCodes.known.sorted())
     }
+
+    private func localizationError(_ keys: [String]) throws -> ConfigError? {
+        try error { object in
+            Self.edit(&object, "app") { app in
+                var paywall = app["paywall"] as! [String: Any]
+                paywall["localizations"] = Dictionary(uniqueKeysWithValues: keys.map { ($0, ["title": "T"]) })
+                app["paywall"] = paywall
+            }
+        }
+    }
+
+    /// Not a locale: a region alone, a language ISO 639-1 has not, a region in lower case.
+    @Test(arguments: ["FR", "xx_YY", "fr_fr", "fr_YY", "fr-FR_x", ""])
+    func anOwnersTextKeyedWithWhatIsNotALocaleIsRefused(key: String) throws {
+        let error = try #require(try localizationError([key]))
+        #expect(error.location == "app.paywall.localizations.\(key)")
+        #expect(error.message.hasPrefix("\"\(key)\" is not a locale such as fr_FR, fr-FR or fr"))
+    }
+
+    @Test func twoKeysForOneLocaleAreRefused() throws {
+        let error = try #require(try localizationError(["fr-FR", "fr_FR"]))
+        #expect(error.location == "app.paywall.localizations.fr_FR")
+        #expect(error.message == "names the same locale as \"fr-FR\" (fr_FR): keep one")
+    }
+
+    @Test func bcp47KeysAreReadAsPosixLocales() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(TestSupport.packageRoot)/demo-configs/daily-news.json"))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        Self.edit(&object, "app") { app in
+            var paywall = app["paywall"] as! [String: Any]
+            paywall["localizations"] = [
+                "fr-FR": ["title": "Français"], "es-419": ["title": "Español"], "de": ["title": "Deutsch"],
+                "zh-Hant-TW": ["title": "中文"],
+            ]
+            app["paywall"] = paywall
+        }
+        let config = try DemoConfigLoader.decode(try JSONSerialization.data(withJSONObject: object), file: "a.json")
+        let paywall = config.app.paywall
+        #expect(paywall.localized(for: "fr_FR").title == "Français")
+        #expect(paywall.localized(for: "fr-FR").title == "Français")
+        #expect(paywall.localized(for: "es_419").title == "Español")
+        #expect(paywall.localized(for: "de_AT").title == "Deutsch")
+        #expect(paywall.localized(for: "zh_Hant_TW").title == "中文")
+        #expect(paywall.localized(for: "fr_CA").title == paywall.title)
+    }
 }
