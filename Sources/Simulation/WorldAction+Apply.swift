@@ -104,7 +104,12 @@ extension WorldAction {
                 throw refused(world, expected: "a storefront the catalog sells in (\(sold))", actual: code)
             }
             world.storefront = code
-        case .locale(let id): world.locale = id
+        case .locale(let id):
+            // The rule a config's `store.locale`, `--locale` and a `locale` line before launch are held to.
+            if let problem = PriceLocales.problem(id, products: world.config.store.products) {
+                throw refused(world, expected: "a locale the store answers in", actual: problem)
+            }
+            world.locale = id
         case .latency(let profile): world.latency = profile
         case .inject(let plan):
             do {

@@ -16,7 +16,12 @@ extension World {
             }
             store.storefront = named
         }
-        if let locale { store.locale = locale }
+        if let locale {
+            if let problem = PriceLocales.problem(locale, products: config.store.products) {
+                throw WorldSetupError(description: "locale: \(problem)")
+            }
+            store.locale = locale
+        }
     }
 
     /// Why `account EMAIL PASSWORD` could not be made: the backend's rules, said when a scenario is read.

@@ -93,6 +93,9 @@ public final class AppStore {
             throw StoreSetupError(
                 description: "store.storefront: unknown storefront \"\(store.storefront)\" (storefronts: \(known))")
         }
+        if let problem = PriceLocales.problem(store.locale, products: store.products) {
+            throw StoreSetupError(description: "store.locale: \(problem)")
+        }
         // A price in a storefront the App Store does not have is a typo that sells nothing anywhere.
         for (index, product) in store.products.enumerated() {
             var priced = product.prices.keys.map { ("prices", $0) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WhiteLabel
 
 /// A price written as ICU's currency format (`NumberFormatter`, `.currency`) writes it, from a small table: the
 /// decimal and grouping separators, where the symbol goes and each currency's symbol, per locale. ICU and the
@@ -122,6 +123,14 @@ public enum PriceLocales {
 
     /// The languages the store formats prices in, sorted: any locale of one of them is served.
     public static var languages: [String] { PriceFormat.table.keys.filter { !$0.contains("_") }.sorted() }
+
+    /// Why the store cannot answer a phone set to `locale`, nil when it can: in the locale's or its language's titles,
+    /// or in English titles with the language's prices and words. One rule for a config's `store.locale`, `--locale`
+    /// and a scenario's `locale` (session 28: es_ES was refused in a config, taken from the command line).
+    public static func problem(_ locale: String, products: [StoreProductSpec]) -> String? {
+        if locale.isEmpty { return "must not be empty" }
+        return problem(locale, translated: Set(products.flatMap(\.localizations.keys)))
+    }
 
     /// `es` of `es_US` (or `es-US`).
     public static func language(of identifier: String) -> String {

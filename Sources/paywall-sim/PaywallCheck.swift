@@ -53,11 +53,7 @@ enum PaywallCheck {
             config.store.storefront = storefront
         }
         if let locale {
-            let locales = Set(config.store.products.flatMap(\.localizations.keys))
-            // The store answers in the locale, or another of its language, or, for a phone's locale whose language it
-            // formats prices in, in English titles with that language's prices and words, as `run` and `play` do: anything
-            // else is a typo.
-            if let problem = PriceLocales.problem(locale, translated: locales) {
+            if let problem = PriceLocales.problem(locale, products: config.store.products) {
                 throw UsageError(message: "--locale: \(problem)")
             }
             config.store.locale = locale

@@ -112,15 +112,19 @@ private func configError(file: String, editing edit: (inout [String: Any]) -> Vo
         return Data(text.replacingOccurrences(of: old, with: new).utf8)
     }
 
-    @Test func aLocaleNoProductIsTranslatedForIsRefused() throws {
-        let data = try config(replacing: #""locale": "en_US""#, with: #""locale": "ja_JP""#)
-        #expect(throws: ConfigError.self) { try DemoConfigLoader.decode(data, file: "app.json") }
-        do {
-            _ = try DemoConfigLoader.decode(data, file: "app.json")
-        } catch {
-            #expect(error.location == "store.locale")
-            #expect(error.message.contains("en_US, fr_FR"))
-        }
+    /// `--locale`'s rule (session 28: es_ES was refused in a config and taken from the command line): a locale no
+    /// product is translated for is served in English titles when the store has its language's prices, refused when
+    /// it has not, as the store is made.
+    @Test func aLocaleNoProductIsTranslatedForIsRefusedUnlessTheStoreHasItsPrices() throws {
+        _ = try World(
+            config: DemoConfigLoader.decode(
+                try config(replacing: #""locale": "en_US""#, with: #""locale": "ja_JP""#), file: "app.json"),
+            options: WorldOptions())
+        let dutch = try DemoConfigLoader.decode(
+            try config(replacing: #""locale": "en_US""#, with: #""locale": "nl_NL""#), file: "app.json")
+        let error = #expect(throws: WorldSetupError.self) { try World(config: dutch, options: WorldOptions()) }
+        #expect(error?.description.hasPrefix("app.json: store.locale: no product is translated for \"nl_NL\"") == true)
+        #expect(error?.description.contains("translated: en_US, fr_FR") == true)
     }
 
     @Test func anUnknownStorefrontIsAClearErrorWhenTheWorldIsBuilt() throws {
