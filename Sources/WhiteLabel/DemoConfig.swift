@@ -121,7 +121,7 @@ public struct ContentItem: Codable, Sendable, Equatable {
 
 /// Whether a reader may subscribe without an account.
 public struct AccountPolicy: Codable, Sendable, Equatable {
-    public enum Mode: String, Codable, Sendable {
+    public enum Mode: String, Codable, Sendable, CaseIterable {
         case optional
         case requiredAfterSubscribing = "required-after-subscribing"
     }
@@ -186,7 +186,7 @@ public struct StorePart: Codable, Sendable, Equatable {
 
 /// A product as App Store Connect holds it.
 public struct StoreProductSpec: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
         case autoRenewable = "auto-renewable"
         case nonRenewing = "non-renewing"
         case consumable
@@ -229,7 +229,7 @@ public struct StoreProductSpec: Codable, Sendable, Equatable {
 
 /// A subscription's introductory offer: a free trial, or a reduced price paid per period or up front.
 public struct IntroductoryOfferSpec: Codable, Sendable, Equatable {
-    public enum PaymentMode: String, Codable, Sendable {
+    public enum PaymentMode: String, Codable, Sendable, CaseIterable {
         case freeTrial = "free-trial"
         case payAsYouGo = "pay-as-you-go"
         case payUpFront = "pay-up-front"
@@ -283,7 +283,7 @@ public struct PromotionalOfferSpec: Codable, Sendable, Equatable {
 /// An offer code of a subscription: redeemed by its code on the App Store, for readers its eligibility names.
 public struct OfferCodeSpec: Codable, Sendable, Equatable {
     /// Who may redeem it, as App Store Connect names them.
-    public enum Eligibility: String, Codable, Sendable {
+    public enum Eligibility: String, Codable, Sendable, CaseIterable {
         /// Never subscribed in the group.
         case new
         /// Subscribed before; the subscription lapsed.

@@ -161,12 +161,28 @@ enum JSONFileDecoder {
         return nil
     }
 
-    /// Foundation's "Cannot initialize BasicColor from invalid String value purple" in a person's words.
+    /// Foundation's "Cannot initialize BasicColor from invalid String value purple" in a person's words, with the
+    /// values the field takes, as other messages name them (session 28: "keep" for `backend.restorePolicy` said only
+    /// that it was not one).
     private static func plainWords(_ description: String) -> String {
         guard description.hasPrefix("Cannot initialize "), let range = description.firstRange(of: " value ") else {
             return description
         }
         let value = description[range.upperBound...]
-        return "\"\(value.prefix(40))\(value.count > 40 ? "…" : "")\" is not one of the values this field takes"
+        let type = description.dropFirst("Cannot initialize ".count).prefix { $0 != " " }
+        let values = valuesTaken[String(type)].map { ": \($0.joined(separator: ", "))" } ?? ""
+        return
+            "\"\(value.prefix(40))\(value.count > 40 ? "…" : "")\" is not one of the values this field takes\(values)"
     }
+
+    /// Each enumeration an input file names by its raw value, by the type's name Foundation's message gives.
+    private static let valuesTaken: [String: [String]] = [
+        "RestorePolicy": RestorePolicy.allCases.map(\.rawValue),
+        "Mode": AccountPolicy.Mode.allCases.map(\.rawValue),
+        "Kind": StoreProductSpec.Kind.allCases.map(\.rawValue),
+        "PaymentMode": IntroductoryOfferSpec.PaymentMode.allCases.map(\.rawValue),
+        "Eligibility": OfferCodeSpec.Eligibility.allCases.map(\.rawValue),
+        "BasicColor": Theme.BasicColor.allCases.map(\.rawValue),
+        "BorderStyle": Theme.BorderStyle.allCases.map(\.rawValue),
+    ]
 }

@@ -13,7 +13,7 @@ public struct Theme: Codable, Sendable, Equatable {
         case black, red, green, yellow, blue, magenta, cyan, white
     }
 
-    public enum BorderStyle: String, Codable, Sendable {
+    public enum BorderStyle: String, Codable, Sendable, CaseIterable {
         case single, rounded, double, ascii
     }
 
