@@ -187,7 +187,14 @@ public enum DemoConfigLoader {
 
     static func checkTemplate(_ template: String, at location: String, file: String) throws(ConfigError) {
         var rest = Substring(template)
+        // A stray "}" was shown as typed ("A Monthly}: $4.99", session 28); an unclosed "{" was refused already.
+        func checkText(_ text: Substring) throws(ConfigError) {
+            if text.contains("}") {
+                throw ConfigError(file: file, location: location, message: "has a \"}\" that no \"{\" opens")
+            }
+        }
         while let open = rest.firstIndex(of: "{") {
+            try checkText(rest[..<open])
             guard let close = rest[open...].firstIndex(of: "}") else {
                 throw ConfigError(file: file, location: location, message: "has a \"{\" that is never closed")
             }
@@ -201,6 +208,7 @@ public enum DemoConfigLoader {
             }
             rest = rest[rest.index(after: close)...]
         }
+        try checkText(rest)
     }
 }
 
