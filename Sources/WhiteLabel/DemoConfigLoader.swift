@@ -282,17 +282,36 @@ enum StoreProductValidation {
                 throw fail("promotionalOffers[\(index)].periodCount", "\(count) is not a count from 1 to 120")
             }
         }
-        for (storefront, price) in product.prices where !DemoConfigLoader.isPrice(price) {
-            throw fail("prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
-        }
-        for (storefront, price) in product.introductoryOffer?.prices ?? [:] where !DemoConfigLoader.isPrice(price) {
-            throw fail("introductoryOffer.prices.\(storefront)", "\"\(price)\" is not a decimal price such as 4.99")
+        var priced = product.prices.map { ("prices.\($0.key)", $0.key, $0.value) }
+        priced += (product.introductoryOffer?.prices ?? [:]).map {
+            ("introductoryOffer.prices.\($0.key)", $0.key, $0.value)
         }
         for (index, offer) in (product.promotionalOffers ?? []).enumerated() {
-            for (storefront, price) in offer.prices ?? [:] where !DemoConfigLoader.isPrice(price) {
+            priced += (offer.prices ?? [:]).map { ("promotionalOffers[\(index)].prices.\($0.key)", $0.key, $0.value) }
+        }
+        for (field, storefront, price) in priced.sorted(by: { $0.0 < $1.0 }) {
+            if !DemoConfigLoader.isPrice(price) {
+                throw fail(field, "\"\(price)\" is not a decimal price such as 4.99")
+            }
+            // 4.999 was sold, and charged, as $5.00 (session 28): a price has the decimals its currency has.
+            if let currency = StorefrontCodes.currency(of: storefront),
+                let point = price.firstIndex(of: "."), price[price.index(after: point)...].count > currency.decimals
+            {
                 throw fail(
-                    "promotionalOffers[\(index)].prices.\(storefront)",
-                    "\"\(price)\" is not a decimal price such as 4.99")
+                    field,
+                    "\"\(price)\" has more decimals than \(currency.code) has (\(currency.decimals)): the App Store would "
+                        + "charge it rounded")
+            }
+        }
+        // App Store Connect has no free price for a subscription: a free period is an introductory offer (session 28:
+        // "0" sold "$0.00 per year").
+        if product.type == .autoRenewable || product.type == .nonRenewing {
+            for (storefront, price) in product.prices.sorted(by: { $0.key < $1.key })
+            where price.allSatisfy({ $0 == "0" || $0 == "." }) {
+                throw fail(
+                    "prices.\(storefront)",
+                    "a subscription's price must be more than 0: App Store Connect has no free price for one "
+                        + "(a free period is an introductoryOffer with paymentMode free-trial)")
             }
         }
         if product.localizations.isEmpty {

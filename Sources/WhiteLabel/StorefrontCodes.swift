@@ -9,6 +9,11 @@ public enum StorefrontCodes {
 
     public static let known: [String] = currencies.map(\.code)
 
+    /// The storefront's currency and how many decimals its prices have (the yen none).
+    public static func currency(of storefront: String) -> (code: String, decimals: Int)? {
+        currencies.first { $0.code == storefront }.map { ($0.currency, $0.currency == "JPY" ? 0 : 2) }
+    }
+
     /// "USA, CAN, …", for a message naming the storefronts there are.
     public static var list: String { known.joined(separator: ", ") }
 }
