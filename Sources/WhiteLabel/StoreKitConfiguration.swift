@@ -136,6 +136,7 @@ struct StoreKitImporter {
     mutating func spec(_ subscription: StoreKitFileSubscription, group: StoreKitFileGroup, at location: String)
         throws(ConfigError) -> StoreProductSpec
     {
+        try checkIdentifier(subscription.productID, at: location)
         guard subscription.type == "RecurringSubscription" else {
             throw fail("\(location).type", "\"\(subscription.type)\" should be RecurringSubscription in a group")
         }
@@ -159,6 +160,7 @@ struct StoreKitImporter {
     }
 
     mutating func spec(_ product: StoreKitFileProduct, at location: String) throws(ConfigError) -> StoreProductSpec {
+        try checkIdentifier(product.productID, at: location)
         let kind: StoreProductSpec.Kind
         switch product.type {
         case "Consumable": kind = .consumable
@@ -201,6 +203,12 @@ struct StoreKitImporter {
         }
         return IntroductoryOfferSpec(
             paymentMode: mode, period: offer.subscriptionPeriod, periodCount: offer.numberOfPeriods, prices: prices)
+    }
+
+    /// Named with the file's own field: the config's check named `store.products[1].productId`, a field of no file
+    /// (session 28).
+    private func checkIdentifier(_ identifier: String, at location: String) throws(ConfigError) {
+        if identifier.trimmingSpaces().isEmpty { throw fail("\(location).productID", "must not be empty") }
     }
 
     private func checkPeriod(_ period: String, at location: String) throws(ConfigError) {
