@@ -154,4 +154,80 @@ import WhiteLabel
         #expect(paywall.localized(for: "zh_Hant_TW").title == "中文")
         #expect(paywall.localized(for: "fr_CA").title == paywall.title)
     }
+
+    private func textError(replacing old: String, with new: String) throws -> ConfigError? {
+        let text = try String(
+            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        #expect(text.contains(old))
+        do {
+            _ = try DemoConfigLoader.decode(Data(text.replacingOccurrences(of: old, with: new).utf8), file: "app.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Every field an enumeration fills lists what it takes, as other messages do (session 28).
+    @Test func aValueAFieldDoesNotTakeIsNamedWithTheValuesItTakes() throws {
+        let mode = try #require(
+            try textError(replacing: #""mode": "optional""#, with: #""mode": "sometimes""#))
+        #expect(mode.location == "app.account.mode")
+        #expect(
+            mode.message
+                == "\"sometimes\" is not one of the values this field takes: optional, required-after-subscribing")
+        let policy = try #require(
+            try error { object in
+                Self.edit(&object, "backend") { $0["restorePolicy"] = "keep" }
+            })
+        #expect(policy.message.hasSuffix("takes: transfer, keep-with-original-owner, transfer-if-owner-inactive"))
+    }
+
+    @Test func aThemeColourNamesTheEightColours() throws {
+        let text = try String(contentsOfFile: "\(TestSupport.packageRoot)/themes/newsprint.json", encoding: .utf8)
+        let edited = text.replacingOccurrences(of: #""c8": "red""#, with: #""c8": "purple""#)
+        let error = #expect(throws: ConfigError.self) { try ThemeLoader.decode(Data(edited.utf8), file: "t.json") }
+        #expect(error?.message.hasSuffix("takes: black, red, green, yellow, blue, magenta, cyan, white") == true)
+    }
+
+    /// A stray "}" was shown as typed; an unclosed "{" was already refused.
+    @Test(arguments: ["{title}}: {price}", "}{title}", "{title}: {price} }"])
+    func aStrayClosingBraceIsRefused(offer: String) throws {
+        let error = try #require(
+            try textError(
+                replacing: #""offer": "{title}: {price} {perPeriod}","#, with: "\"offer\": \"\(offer)\","))
+        #expect(error.location == "app.paywall.offer")
+        #expect(error.message == "has a \"}\" that no \"{\" opens")
+    }
+
+    @Test(arguments: [("USA", "4.999", "USD has (2)"), ("GBR", "3.991", "GBP has (2)")])
+    func aPriceWithMoreDecimalsThanItsCurrencyIsRefused(storefront: String, price: String, says: String) throws {
+        let error = try #require(
+            try error { object in
+                Self.edit(&object, "store") { store in
+                    var products = store["products"] as! [[String: Any]]
+                    var prices = products[0]["prices"] as! [String: Any]
+                    prices[storefront] = price
+                    products[0]["prices"] = prices
+                    store["products"] = products
+                }
+            })
+        #expect(error.location == "store.products[0].prices.\(storefront)")
+        #expect(error.message.contains(says), "\(error.message)")
+    }
+
+    @Test(arguments: ["0", "0.00"])
+    func aSubscriptionPricedAtNothingIsRefused(price: String) throws {
+        let error = try #require(try textError(replacing: #""USA": "4.99""#, with: "\"USA\": \"\(price)\""))
+        #expect(error.location == "store.products[0].prices.USA")
+        #expect(error.message.hasPrefix("a subscription's price must be more than 0"))
+    }
+
+    /// `--storekit` and `store.storekitFile` name the file's own field, not a config's.
+    @Test func anEmptyProductIdentifierInAStoreKitFileNamesTheFilesField() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
+        let edited = try JSONEdit.replacing(
+            "subscriptionGroups[0].subscriptions[1].productID", with: "\"\"", in: data)
+        let error = #expect(throws: ConfigError.self) { try StoreKitConfiguration.decode(edited, file: "p.storekit") }
+        #expect(error?.description == "p.storekit: subscriptionGroups[0].subscriptions[1].productID: must not be empty")
+    }
 }
