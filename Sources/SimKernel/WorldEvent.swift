@@ -38,6 +38,9 @@ public enum WorldEvent: Hashable, Sendable {
     case becameActive(deviceId: String, consentDue: Bool)
     /// Apple's price-increase consent sheet appeared on the phone `deviceId`.
     case priceConsentShown(deviceId: String)
+    /// The app on the phone `deviceId` showed the parental gate asking `question`: a gate that came up, or asked
+    /// another question after a wrong answer, even if it closed again before the step ended.
+    case parentalGateShown(deviceId: String, question: String)
     /// The backend applied a report naming `transactionId` of the purchase `originalTransactionId`: a record of the
     /// app's receipt (a receipt check, a restore) or Apple's notification. Seed 003's "whoever reports it".
     case purchaseReported(originalTransactionId: String, transactionId: String)

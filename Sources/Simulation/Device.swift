@@ -213,9 +213,19 @@ final class Device {
         guard !draining else { return }
         draining = true
         defer { draining = false }
-        while isRunning, !queued.isEmpty { handle(queued.removeFirst()) }
+        while isRunning, !queued.isEmpty {
+            let gate = gateOnScreen
+            handle(queued.removeFirst())
+            if let shown = gateOnScreen, shown != gate {
+                timeline.record(.parentalGateShown(deviceId: queue.deviceId, question: shown))
+            }
+        }
         queued.removeAll()
     }
+
+    /// The question of the parental gate on screen, nil when none is: the gate check reads every gate shown as it
+    /// comes up, for one a parent's approval closes within the step was the next gate all the same (fuzz --seed 4123).
+    private var gateOnScreen: String? { state.route == .parentalGate ? state.gate?.question : nil }
 
     /// OK (or Esc) on the last alert up is a scenario's `back`, which dismisses the alerts up (`World.perform`): a
     /// recording that left it out replayed with the alert still over the screen. One with more alerts waiting is

@@ -95,7 +95,7 @@ public final class InvariantMonitor {
             + told.check(context) + shownAlerts.check(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + intros.check(context) + moves.check(context) + family.check(context)
-            + gate.check(world)
+            + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)
             + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()
@@ -167,6 +167,8 @@ public final class InvariantMonitor {
                 consentDue[deviceId] = recorded.time
             case .priceConsentShown(let deviceId):
                 consentDue[deviceId] = nil
+            case .parentalGateShown(let deviceId, let question):
+                gate.shown(question, deviceId: deviceId)
             case .renewalProductChosen, .renewalCharged, .endedForPrice, .priceRaised:
                 if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
             case .offerPaymentConfirmed, .confirmedPaymentCharged:

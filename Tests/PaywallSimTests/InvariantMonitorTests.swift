@@ -161,8 +161,8 @@ import Testing
                 == (defect == nil
                     ? []
                     : [
-                        "the parental gate on iphone asks \"\(question)\" again, the question a grown-up was just "
-                            + "seen answering right"
+                        "the parental gate on iphone-reader@icloud.test asks \"\(question)\" again, the question a "
+                            + "grown-up was just seen answering right"
                     ]))
     }
 
