@@ -149,6 +149,14 @@ final class Device {
             log: { timeline.log(.app, $0) })
         coordinator.requiresParentalGate = app.kids
         coordinator.clock = { [scheduler] in scheduler.now }
+        // A background event: a month away, it runs when the clock passes it and keeps nothing busy; a quit app's
+        // timer does nothing.
+        coordinator.timer = { [weak self, scheduler] instant, action in
+            let event = scheduler.schedule(after: instant - scheduler.now, background: true) {
+                if self?.isRunning == true { action() }
+            }
+            return { scheduler.cancel(event) }
+        }
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
         coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }

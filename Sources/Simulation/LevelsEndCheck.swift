@@ -1,4 +1,5 @@
 import SimKernel
+import Subscriptions
 
 /// Invariant 1, the backend's word has an end: every answer with levels says until when they hold at the least
 /// (`levelsUntil`: a period's or a grace period's end). A reader who acts past it, on a phone still showing those
@@ -6,12 +7,23 @@ import SimKernel
 /// end). An ended subscription's cached article stayed open, its ads hidden, until a screen happened to ask (session
 /// 26); and, when the ask failed, for good: a fault since the end excused it (session 27). Faults or not, levels the
 /// server's word no longer covers are not shown.
+///
+/// Nor may a running app wait for the reader to act: past the end by more than a request's round trip (the app's
+/// timeout, after which an ask that failed takes the levels off), the levels on screen are the server's word again or
+/// gone. A feed left on screen kept "[open]" and hid its ads for weeks of time travel past a grace period's end, and
+/// the reader-only check saw nothing (session 28).
 enum LevelsEndCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
-        guard case .reader = context.step, context.settled, world.isAppRunning, !context.phoneLevels.isEmpty,
-            let acted = world.readerActed, acted >= context.began
-        else { return [] }
+        guard context.settled, world.isAppRunning, !context.phoneLevels.isEmpty else { return [] }
+        let now = world.scheduler.now
+        let acted = world.readerActed.flatMap { acted -> SimInstant? in
+            guard case .reader = context.step, acted >= context.began else { return nil }
+            return acted
+        }
+        // A word that ended before `by` no longer covers the levels: the reader's act, or a round trip ago.
+        let roundTripAgo = SimInstant(milliseconds: now.milliseconds - BackendClient.defaultTimeout.milliseconds)
+        let by = max(acted ?? roundTripAgo, roundTripAgo)
         return InvariantViolation.checking(.backendsWord) {
             var ids: [String] = []
             switch world.appState.access.identity {
@@ -26,7 +38,7 @@ enum LevelsEndCheck {
             var ended: [(end: Int64, levels: Set<String>)] = []
             for id in ids {
                 let levels = world.words.levels(on: world.deviceName, identityId: id)
-                if let end = world.words.until(on: world.deviceName, identityId: id), end < acted.milliseconds {
+                if let end = world.words.until(on: world.deviceName, identityId: id), end < by.milliseconds {
                     ended.append((end, levels))
                 } else {
                     covered.formUnion(levels)
@@ -36,10 +48,13 @@ enum LevelsEndCheck {
             guard let end = ended.filter({ !$0.levels.isDisjoint(with: uncovered) }).map(\.end).min() else {
                 return []
             }
+            let when =
+                acted.map { "to a reader acting at \($0)" }
+                ?? "at \(now), more than \(BackendClient.defaultTimeout) after"
             return [
                 InvariantViolation(
                     .backendsWord,
-                    "\(world.deviceName) shows \(WorldReading.list(uncovered)) to a reader acting at \(acted), past "
+                    "\(world.deviceName) shows \(WorldReading.list(uncovered)) \(when), past "
                         + "\(SimInstant(milliseconds: end)), the end the backend gave them, without its answer since")
             ]
         }

@@ -174,10 +174,13 @@ public final class BackendClient {
     /// How many times one request may refresh the token and try again after a 401.
     public static let maxAuthenticationRetries = 2
 
+    /// How long the app waits for an answer unless told otherwise: the longest a request's round trip lasts.
+    public static let defaultTimeout = SimDuration.seconds(20)
+
     /// `timer` runs a closure after a delay on the app's clock and returns what cancels it; it bounds
     /// each request by `timeout`, and is cancelled when the answer comes first.
     public init(
-        transport: BackendTransport, deviceId: String, timeout: SimDuration = .seconds(20),
+        transport: BackendTransport, deviceId: String, timeout: SimDuration = defaultTimeout,
         timer: @escaping (SimDuration, @escaping () -> Void) -> () -> Void
     ) {
         self.transport = transport

@@ -8,11 +8,7 @@ extension SubscriptionCoordinator {
     var lapsedLevelsEnd: SimInstant? {
         guard access.isSubscriber else { return nil }
         // Kept with the levels on the phone: a launch whose first ask did not come back knows it too.
-        let ends = [
-            storage.accountSession.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
-            storage.anonymousIdentity.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
-        ]
-        guard let end = ends.compactMap({ $0 }).min().map(SimInstant.init(milliseconds:)), clock() >= end,
+        guard let end = levelsEnds.min().map(SimInstant.init(milliseconds:)), clock() >= end,
             levelsEndAsked != end
         else { return nil }
         return end
@@ -27,14 +23,35 @@ extension SubscriptionCoordinator {
         reloadAccess { _ in then() }
     }
 
+    /// Sets the timer for the next end of the levels the phone shows: when it passes while the app runs, the app asks
+    /// then. Asked only at the reader's next act, a feed left on screen kept "[open]" and hid its ads for weeks of
+    /// time travel past a grace period's or a price increase's end (session 28).
+    func setLevelsEndTimer() {
+        let now = clock()
+        let next = levelsEnds.filter { $0 > now.milliseconds }.min().map(SimInstant.init(milliseconds:))
+        guard next != levelsEndTimer?.end else { return }
+        levelsEndTimer?.cancel()
+        levelsEndTimer = nil
+        guard let next, let timer else { return }
+        let cancel = timer(next) { [weak self] in
+            self?.levelsEndTimer = nil
+            self?.askAgainIfLevelsEnded()
+        }
+        levelsEndTimer = (next, cancel)
+    }
+
+    /// The ends the server gave the levels the phone holds, its milliseconds.
+    private var levelsEnds: [Int64] {
+        [
+            storage.accountSession.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+            storage.anonymousIdentity.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
+        ].compactMap { $0 }
+    }
+
     /// The latest end the server gave levels the phone holds, once it has passed; nil when none has.
     var passedEnd: Int64? {
         let now = clock().milliseconds
-        let ends = [
-            storage.accountSession.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
-            storage.anonymousIdentity.flatMap { $0.levels.isEmpty ? nil : $0.levelsUntil },
-        ]
-        return ends.compactMap { $0 }.filter { $0 <= now }.max()
+        return levelsEnds.filter { $0 <= now }.max()
     }
 
     /// The server could not be asked: levels past the end it gave them are no longer its word, and go (their cached

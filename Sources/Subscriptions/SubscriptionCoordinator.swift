@@ -83,6 +83,12 @@ public final class SubscriptionCoordinator {
     /// The latest end of levels the server could not be asked about once past it: levels given until then are off
     /// until it answers again (`LevelsEnd`).
     var levelsEndUnanswered: Int64?
+    /// Runs a closure at an instant on the app's clock and returns what cancels it, as an app schedules a timer: the
+    /// levels' end asked about when it passes while the app runs (`LevelsEnd`). Nil: no timer, the reader's next act
+    /// asks.
+    public var timer: ((SimInstant, @escaping () -> Void) -> () -> Void)?
+    /// The levels' end the timer is set for, and what cancels it.
+    var levelsEndTimer: (end: SimInstant, cancel: () -> Void)?
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
@@ -324,6 +330,7 @@ public final class SubscriptionCoordinator {
         }
         let changed = snapshot != access
         access = snapshot
+        setLevelsEndTimer()
         guard changed else { return }
         let levels =
             snapshot.levels.isEmpty ? "no levels" : snapshot.levels.sorted().map(\.rawValue).joined(separator: ", ")
