@@ -35,6 +35,9 @@ public enum AppEvent: Equatable, Sendable {
     case planChangeAskedParent(String)
     /// The app came back to the foreground.
     case becameActive
+    /// The phone may pay again (Screen Time's restriction lifted, read as `canMakePayments`): "Purchases are off" no
+    /// longer says what is true.
+    case paymentsAllowed
     /// The App Store's country or the phone's language changed: the products are asked for again.
     case storeChanged
 }

@@ -157,6 +157,22 @@ public struct AppState: Equatable, Sendable {
         if alert?.parentRequest == .waiting { dismissAlert() }
     }
 
+    /// The alerts whose words stopped being true come off, shown or in turn: "Purchase in progress" once no purchase
+    /// runs, "Purchases are off" once the phone can pay (`paymentsAllowed`: the app read so). They stayed up over the
+    /// article the purchase unlocked (session 28).
+    mutating func takeOffUntrue(paymentsAllowed: Bool = false) {
+        let running = purchase != nil
+        let untrue = { (alert: Alert) in
+            switch alert.holdsWhile {
+            case .purchaseRunning: !running
+            case .paymentsOff: paymentsAllowed
+            case nil: false
+            }
+        }
+        alertsWaiting.removeAll(where: untrue)
+        if let shown = alert, untrue(shown) { dismissAlert() }
+    }
+
     /// The reader dismissed the alert: the next one told meanwhile, if any.
     mutating func dismissAlert() {
         alert = alertsWaiting.isEmpty ? nil : alertsWaiting.removeFirst()

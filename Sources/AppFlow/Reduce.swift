@@ -105,7 +105,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .storeChanged:
         state.offers = nil
         effects += [.forgetCatalog, .loadCatalog]
+    case .paymentsAllowed:
+        state.takeOffUntrue(paymentsAllowed: true)
     }
+    state.takeOffUntrue()
     closeSubscriptionPage(&state)
     // A purchase running on it closes it as it ends.
     if listAgain, state.purchase == nil, state.stack.contains(where: isPaywall), !effects.contains(.reloadAccess) {
@@ -488,7 +491,9 @@ private func subscribeOnceCataloged(_ state: inout AppState) -> [AppEffect] {
 
 private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState) {
     if outcome == .refused(.purchaseInProgress) {
-        state.tell(Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish."))
+        var running = Alert(title: "Purchase in progress", message: "Please wait for the current purchase to finish.")
+        running.holdsWhile = .purchaseRunning
+        state.tell(running)
         return
     }
     let offerId = state.purchase?.offerId
@@ -620,7 +625,11 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
     case .serverCheckFailed(let message), .notConfirmed(let message):
         Alert(title: "Something went wrong", message: message)
     case .refused(.paymentsNotAllowed):
-        Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
+        {
+            var off = Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")
+            off.holdsWhile = .paymentsOff
+            return off
+        }()
     case .refused(.offerUnavailable):
         Alert(title: "Not available", message: "This offer cannot be bought right now.")
     case .refused(.parentalGateRequired):

@@ -139,6 +139,15 @@ public struct Alert: Equatable, Sendable {
         case declined
     }
 
+    /// What must stay true for the alert to say what is: "Purchase in progress" while a purchase runs, "Purchases are
+    /// off" while the phone cannot pay. Either stayed up after it ended (session 28); `AppState.takeOffUntrue`.
+    public var holdsWhile: Holds? = nil
+
+    public enum Holds: Equatable, Sendable {
+        case purchaseRunning
+        case paymentsOff
+    }
+
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]
 

@@ -10,7 +10,8 @@ import AppFlow
 /// while "Waiting for approval" was up left the reader waiting for nothing (session 27). A request whose end Apple tells
 /// the app nothing of (a switch on the manage sheet, numbered 0, declined; a request that lapsed) is judged from the
 /// app's next becoming active on, when it can read the store's requests again: a declined switch was said to wait for
-/// good (session 28).
+/// good (session 28). "Purchase in progress" is true only while a purchase runs, "Purchases are off" only while the
+/// phone cannot pay (session 28).
 struct ShownAlertCheck {
     /// The alerts saying nothing was charged that were up (shown, or next in turn) when the world last settled, on
     /// which phone and launch of the app, and the charges made by then.
@@ -50,6 +51,18 @@ struct ShownAlertCheck {
         app = (world.deviceName, world.currentLaunch)
         let state = world.appState
         let shown = [state.alert].compactMap { $0 } + state.alertsWaiting
+        // An alert that holds only while a purchase runs, or while the phone cannot pay, is untrue once the world
+        // settled without it: "Purchase in progress" stayed over the article its purchase unlocked (session 28).
+        if let untrue = shown.first(where: {
+            $0.holdsWhile == .purchaseRunning && state.purchase == nil
+                || $0.holdsWhile == .paymentsOff && world.canMakePayments
+        }) {
+            let now = untrue.holdsWhile == .paymentsOff ? "the phone can pay" : "no purchase runs"
+            return [
+                InvariantViolation(
+                    .toldIsTrue, "\(world.deviceName) still shows \"\(untrue.title)\": \(untrue.message) when \(now)")
+            ]
+        }
         up = shown.filter { $0.charge == .nothing }
         waitingUp = shown.filter { $0.parentRequest == .waiting }
         let fresh = context.charged.filter {

@@ -18,6 +18,8 @@ extension World {
         set {
             device.queue.canMakePayments = newValue
             timeline.log(.control, "payments \(newValue ? "allowed" : "restricted") on \(device.name)")
+            // The app reads `canMakePayments` again: "Purchases are off" comes off (session 28).
+            if newValue { device.dispatch(.paymentsAllowed) }
         }
     }
 

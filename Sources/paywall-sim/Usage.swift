@@ -154,7 +154,8 @@ enum Usage {
             charged" only with no charge, and not left on screen (nor "Waiting for approval") once the
             phone's payment is charged, nor "Waiting for approval" once a parent answered and no
             request waits (a switch declined or a request lapsed, which Apple tells the app nothing of:
-            once the app became active since); "Purchases are off" only while the phone cannot pay;
+            once the app became active since); "Purchases are off" only while the phone cannot pay,
+            "Purchase in progress" only while one runs;
             "not active" never of a subscription just paid for whose levels the phone holds;
             "ends unless you agree" never of a renewal Apple makes at an offer's price; "use Restore
             purchase" never where the move limit or the policy refuses it
