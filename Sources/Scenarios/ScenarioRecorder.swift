@@ -7,7 +7,7 @@ import Simulation
 /// Every line it writes is a step that replays: an action the world refused is a comment.
 public final class ScenarioRecorder {
     private var lines: [String]
-    /// The world recorded (its clock and what is in flight), and the last action's line and instant.
+    /// The world recorded (its clock and what is in flight), and the last action's line and the clock after it.
     private weak var world: World?
     private var lastAction: (line: Int, at: SimInstant)?
     /// The clock just after the last step, and whether (and when) the world settled since: the instant `play`'s
@@ -75,9 +75,11 @@ public final class ScenarioRecorder {
             lines.append(idle)
         }
         lines.append(text)
-        lastAction = now.map { (lines.count - 1, $0) }
         // A reader action is told before the phone handles it, a world action once done: either way the clock now.
         afterStep = world?.scheduler.now ?? now
+        // The next gap counts from after this step: from before it, a time travel's own jump was written again as
+        // `without waiting advance` and replayed twice (session 28).
+        lastAction = (afterStep ?? now).map { (lines.count - 1, $0) }
         settled = (false, nil)
     }
 

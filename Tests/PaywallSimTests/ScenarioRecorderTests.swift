@@ -99,6 +99,37 @@ import WhiteLabel
         #expect(result.passed, "\(result.failure?.report ?? "")")
     }
 
+    /// Two time controls pressed close together, the first while answers were on their way: the gap before the second
+    /// was counted from before the first's own jump, so the recording travelled it twice ("without waiting advance"
+    /// of ~31 days, then "advance 1mo") and the replay charged 4 times where the session charged 3 (session 28).
+    @Test func twoTimeControlsCloseTogetherReplayTheTimeTravelledOnce() throws {
+        let (world, recorder) = try recordedWorld(latency: .typical)
+        try act(world, .openPaywall)
+        try act(world, .selectOffer("premium-monthly"))
+        // The tester's timing (session 28): back 5.3 s after confirming, "To the next renewal" 3.2 s later.
+        try world.perform(.confirmPayment)
+        world.scheduler.run(until: world.scheduler.now + SimDuration(milliseconds: 5320))
+        try world.perform(.back)
+        world.scheduler.run(until: world.scheduler.now + SimDuration(milliseconds: 3189))
+        for action in [WorldAction.renew, .advance(.months(1))] {
+            let (inFlight, at) = (!world.scheduler.isIdle, world.scheduler.now)
+            #expect(inFlight, "\(action.text) is pressed while answers are on their way")
+            try action.apply(to: world)
+            recorder.record(action, inFlight: inFlight, at: at)
+            world.scheduler.run(until: world.scheduler.now + SimDuration(milliseconds: 2000))
+        }
+        world.scheduler.runUntilIdle()
+        let end = world.scheduler.now
+        #expect(world.charges == 3)
+
+        let text = recorder.text(endingWith: world)
+        #expect(text.contains("expect charges 3"))
+        let result = try replay(text)
+        #expect(result.passed, "\(result.failure?.report ?? "")\n\(text)")
+        let covered = end - SimInstant.worldStart
+        #expect(result.virtualMilliseconds == covered.milliseconds, "the replay ends where the session did\n\(text)")
+    }
+
     /// OK on the last alert up is recorded as `back`: a session that logged out and tapped OK replayed with "Logged
     /// out" still over the profile, failing its own `expect screen profile`.
     @Test func dismissingTheLastAlertIsAStep() throws {
