@@ -618,9 +618,18 @@ public final class BackendLedger {
         }
     }
 
-    /// The time of the last change the ledger recorded (every change writes an audit row); nil when empty.
+    /// The time of the last thing the ledger logged: an audit row, and what is written without one (a notification
+    /// taken, even a stale one; Apple's state applied or asked for): a run that died without saving its clock carried
+    /// on from before the SUBSCRIBED notification its backend had taken (session 28). Nil when empty.
     public func latestChange() throws(DatabaseError) -> SimInstant? {
-        try database.query("SELECT MAX(at_ms) FROM audit").first?.first?.int.map { SimInstant(milliseconds: $0) }
+        try database.query(
+            """
+            SELECT MAX(at) FROM (
+                SELECT MAX(at_ms) AS at FROM audit UNION ALL SELECT MAX(received_ms) FROM notifications
+                UNION ALL SELECT MAX(updated_ms) FROM purchases UNION ALL SELECT MAX(apple_checked_ms) FROM purchases
+                UNION ALL SELECT MAX(at_ms) FROM ownership_moves)
+            """
+        ).first?.first?.int.map { SimInstant(milliseconds: $0) }
     }
 
     /// SQLite's own integrity check of the ledger file: "ok", or the problems it found.

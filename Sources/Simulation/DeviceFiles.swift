@@ -211,7 +211,7 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         let url = directory.appendingPathComponent(name)
         do {
             if let data {
-                try data.write(to: url, options: .atomic)
+                try StateFile.write(data, to: url.path)
             } else if FileManager.default.fileExists(atPath: url.path) {
                 try FileManager.default.removeItem(at: url)
             }

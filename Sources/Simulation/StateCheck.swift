@@ -59,7 +59,7 @@ public enum StateCheck {
             }
         }
         do {
-            try Data("\(bundleId) \(name)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try StateFile.write(Data("\(bundleId) \(name)\n".utf8), to: path)
         } catch {
             throw WorldSetupError(description: "\(path): cannot be written (\(error.failureDescription))")
         }

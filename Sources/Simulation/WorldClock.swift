@@ -62,7 +62,7 @@ extension World {
     public func saveClock() {
         guard let clockFile else { return }
         _ = attempt("save the clock") {
-            try String(scheduler.now.milliseconds).write(toFile: clockFile, atomically: true, encoding: .utf8)
+            try StateFile.write(Data(String(scheduler.now.milliseconds).utf8), to: clockFile)
         }
     }
 }

@@ -39,7 +39,7 @@ struct LastPhone: Equatable {
 
     /// Replaces the record atomically: a kill never leaves half of one.
     func write(in state: String) throws {
-        try Data("\(name)\n\(appleId)\n".utf8).write(to: URL(fileURLWithPath: Self.file(in: state)), options: .atomic)
+        try StateFile.write(Data("\(name)\n\(appleId)\n".utf8), to: Self.file(in: state))
     }
 }
 

@@ -13,10 +13,11 @@ public enum TerminalFront {
     /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
     /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
     /// `recordings` records the session (`r`, `--record`). With `walk` (a guided walk) or `live` (a live
-    /// replay) the world comes launched, and a checklist pane shows the scenario.
+    /// replay) the world comes launched, and a checklist pane shows the scenario. `save` keeps what must outlive the
+    /// process (the clock), run while a stop signal still only sets a flag: a hangup then cannot cut it short.
     public static func run(
         world: World, theme: Theme, speed: Double = 1.0, recordings: Recordings? = nil, walk: WalkSession? = nil,
-        live: LiveReplay? = nil
+        live: LiveReplay? = nil, save: () -> Void = {}
     ) throws(TerminalError) -> Int32 {
         let session = try TerminalSession.start(theme: theme)
         defer { session.end() }
@@ -44,6 +45,7 @@ public enum TerminalFront {
         let code = loop.run()
         recordings?.finish(world)
         if let state = loop.state.live { live?.ended(state) }
+        save()
         return code
     }
 }

@@ -115,8 +115,8 @@ final class TerminalSession {
         flushinp()
     }
 
-    /// Leaves curses mode, restores the saved termios and the default signal handling.
-    /// Safe to call more than once.
+    /// Leaves curses mode, restores the saved termios and the default signal handling (the stop signals' only when
+    /// none came). Safe to call more than once.
     func end() {
         guard !ended else { return }
         ended = true
@@ -132,7 +132,10 @@ final class TerminalSession {
             self.screen = nil
         }
         pws_restore_termios()
-        pws_restore_default_stop_handlers()
+        // A stop that came (a signal, or the terminal read as closed) ends the program: a further one is only noted.
+        // Restored to the default, the SIGHUP a shell's exit sends its job after the pty read as closed killed the
+        // program while it saved its clock, leaving a temp file and no clock (session 28).
+        if stopSignal == nil { pws_restore_default_stop_handlers() }
         pws_restore_crash_handlers()
     }
 

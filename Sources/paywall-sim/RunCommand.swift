@@ -90,8 +90,8 @@ enum RunCommand {
             }
             // A .storekit file's time rate speeds the clock up as Xcode's StoreKit testing does.
             let speed = config.store.storekitSettings?.virtualSecondsPerSecond ?? 1
-            code = try TerminalFront.run(world: world, theme: theme, speed: speed, recordings: recordings)
-            world.saveClock()
+            code = try TerminalFront.run(
+                world: world, theme: theme, speed: speed, recordings: recordings, save: world.saveClock)
         } catch {
             throw UsageError(message: "\(error)")
         }

@@ -37,11 +37,15 @@ enum StateFolder {
         } catch {
             return try settledOwner(path, refusal: error)
         }
+        let lock: StateLock
         do {
-            return try StateLock(folder: path)
+            lock = try StateLock(folder: path)
         } catch {
             throw UsageError(message: error.description)
         }
+        // Owned now: no other run writes here, so a temp file is one a killed run left (session 28).
+        StateFile.removeStale(in: path)
+        return lock
     }
 
     /// A folder whose shape was refused while it has an owner, or had one: seen while another run makes it (its
@@ -62,6 +66,7 @@ enum StateFolder {
             throw UsageError(message: error.description)
         }
         owner.signPid()
+        StateFile.removeStale(in: path)
         return owner
     }
 

@@ -133,6 +133,25 @@ import WhiteLabel
         #expect(second.appState.access.levels.map(\.rawValue) == ["premium"])
     }
 
+    /// A run that died without saving its clock after the backend took Apple's notification: the next run carried on
+    /// from the ledger's last audit row, before the notification the backend had already logged (session 28).
+    @Test func aRunKilledAfterANotificationCarriesOnFromTheNotification() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try world(directory, latency: .typical)
+        first?.launch()
+        first?.scheduler.runUntilIdle()
+        try first?.subscribe()
+        first?.scheduler.runUntilIdle()  // no control: nothing saves the clock
+        let notified = try #require(
+            first?.timeline.entries.last { $0.source == .backend && $0.text.hasPrefix("notification SUBSCRIBED") }?.time
+        )
+        first = nil
+
+        let second = try world(directory)
+        #expect(second.scheduler.now >= notified)
+    }
+
     /// Issue 12, defect 15: the process dies after the reader confirmed on Apple's sheet, before the
     /// charge. The payment is Apple's once confirmed: it goes through, and the next launch's observer
     /// hears of it, as StoreKit's queue delivers an unfinished transaction.
