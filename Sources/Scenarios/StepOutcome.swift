@@ -33,6 +33,11 @@ public enum StepOutcome: Equatable, Sendable {
         }
     }
 
+    /// What a live expectation is in a report saved with no step left: settled, but one whose answers are still in
+    /// flight stays waiting. Saving is not a step: "FAILED: expected the world to settle first" was written of
+    /// expectations the pane turned green a moment later (session 28).
+    public var reported: StepOutcome { self == .waiting ? self : settled }
+
     /// What a live expectation settles to: what it showed last.
     public var settled: StepOutcome {
         switch self {

@@ -16,14 +16,20 @@ public struct WalkedScenario: Equatable, Sendable {
         return nil
     }
 
+    static let pendingWords = "pending (answers still in flight)"
+
     /// Steps done, expectations passed or failed: the ones not pending or still live.
     public var stepsSettled: Int { outcomes.filter { !$0.isLive && $0 != .pending }.count }
 
-    /// "passed", "failed at line N" or "incomplete (k of n steps)".
+    /// "passed", "failed at line N", "incomplete (k of n steps)", or pending: every step done and an expectation's
+    /// answers still in flight when the report was saved.
     public var verdict: String {
         if let failed = firstFailure { return "failed at line \(failed.step.line)" }
-        if stepsSettled < outcomes.count { return "incomplete (\(stepsSettled) of \(outcomes.count) steps)" }
-        return "passed"
+        let waiting = outcomes.filter { $0 == .waiting }.count
+        if stepsSettled + waiting < outcomes.count {
+            return "incomplete (\(stepsSettled) of \(outcomes.count) steps)"
+        }
+        return waiting > 0 ? Self.pendingWords : "passed"
     }
 }
 
@@ -49,7 +55,7 @@ extension ScenarioReports {
         switch outcome {
         case .pending: "not done"
         case .done: "done"
-        case .waiting: "not checked (answers still in flight)"
+        case .waiting: WalkedScenario.pendingWords
         case .holds: "passed (still live)"
         case .notYet(let failure): "not yet: expected \(failure.expected), got \(failure.actual)"
         case .passed: "passed"

@@ -186,16 +186,17 @@ public struct WalkState: Equatable, Sendable {
         for live in liveExpectations { current!.outcomes[live] = .waiting }
     }
 
-    /// Every walk this session, for the report; the current one's live expectations settle if no step is left.
+    /// Every walk this session, for the report; the current one's live expectations settle if no step is left (those
+    /// still waiting for answers stay pending: `StepOutcome.reported`).
     public var report: [WalkedScenario] {
         guard var current else { return earlier }
-        if nextStep == nil { current.outcomes = current.outcomes.map(\.settled) }
+        if nextStep == nil { current.outcomes = current.outcomes.map(\.reported) }
         return earlier.filter { $0.scenario.file != current.scenario.file } + [current]
     }
 
     private mutating func archive(_ walked: WalkedScenario) {
         var walked = walked
-        if nextStep == nil { walked.outcomes = walked.outcomes.map(\.settled) }
+        if nextStep == nil { walked.outcomes = walked.outcomes.map(\.reported) }
         earlier.removeAll { $0.scenario.file == walked.scenario.file }
         earlier.append(walked)
     }

@@ -226,6 +226,39 @@ import WhiteLabel
         #expect(report.contains("| 8 | `subscribe` | not done |"))
     }
 
+    /// `s` pressed while the last step's answers were on their way wrote "FAILED: expected the world to settle first"
+    /// of expectations the pane turned green a moment later (session 28): saving is not a step, so they are pending.
+    @Test func aReportSavedWhileAnswersAreInFlightSaysTheLastExpectationsArePending() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            app daily-news
+            latency typical
+            launch
+            open content night-trains
+            subscribe
+            select offer premium-monthly
+            confirm payment
+            expect charges 1
+            expect levels premium
+            """, file: "pending.scenario")
+        let session = WalkSession.over([scenario])
+        var (world, state) = try session.started()
+        try session.doByHand(Array(buyingNightTrains.dropLast()), on: world, &state)
+        try world.perform(.confirmPayment)
+        session.settle(world, state: &state)
+        #expect(!world.scheduler.isIdle)
+        #expect(state.nextStep == nil)
+
+        let report = ScenarioReports.walk(state.report)
+        #expect(!report.contains("FAILED"), "\(report)")
+        #expect(report.contains("| 8 | `expect charges 1` | pending (answers still in flight) |"), "\(report)")
+        #expect(report.contains("| pending |  | pending (answers still in flight) |"), "\(report)")
+        // Once they land, the same walk's report says how it ended.
+        world.scheduler.runUntilIdle()
+        session.settle(world, state: &state)
+        #expect(ScenarioReports.walk(state.report).contains("| 9 | `expect levels premium` | passed |"))
+    }
+
     @Test func dismissingAnAlertIsTheBackStepAndSettlesTheAlertsExpectation() throws {
         let scenario = try ScenarioParser.parse(
             """
