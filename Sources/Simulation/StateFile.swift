@@ -42,9 +42,7 @@ public enum StateFile {
             }
         }
         // mkstemp makes the file 0600: give it the mode a new file gets, as Foundation's write did.
-        let mask = umask(0)
-        umask(mask)
-        if failure == 0 && fchmod(descriptor, 0o666 & ~mask) != 0 { failure = errno }
+        if failure == 0 && fchmod(descriptor, 0o666 & ~processUmask) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
@@ -73,6 +71,21 @@ public enum StateFile {
     }
 
     private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The process's umask, read without changing it where the kernel says it (`/proc/self/status`, Linux 4.7 on):
+    /// `umask(2)` can only be read by setting it, which would hand another thread's new file a mask of 0 for an
+    /// instant (tests run in parallel in one process).
+    private static var processUmask: mode_t {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = mode_t(String(line.dropFirst("Umask:".count).filter { !$0.isWhitespace }), radix: 8)
+        {
+            return mask
+        }
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
 }
 
 /// `write(2)`, named apart from `StateFile.write`.
