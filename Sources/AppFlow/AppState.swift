@@ -70,6 +70,9 @@ public struct AppState: Equatable, Sendable {
     public var pendingSubscribe: PendingSubscribe?
     /// The account already asked (or moved for) about this phone's subscription: asked once, not at every event.
     public var transferAskedFor: String?
+    /// The restore under way is the reader's "Move it" to a subscription held by another account (or a guest on
+    /// another phone): its success moved it to this account, and "Restored… back" said it had been theirs (session 28).
+    public var restoreMoves = false
 
     public init(app: AppPart) {
         self.app = app
@@ -191,7 +194,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.phoneSubscriptionList == rhs.phoneSubscriptionList
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
-            && lhs.transferAskedFor == rhs.transferAskedFor
+            && lhs.transferAskedFor == rhs.transferAskedFor && lhs.restoreMoves == rhs.restoreMoves
     }
 }
 

@@ -342,6 +342,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
         return [.transferAnonymousPurchases]
     case .acceptTransfer(.fromAnotherAccount), .acceptTransfer(.heldElsewhere):
         state.operation = "Moving your subscription"
+        state.restoreMoves = true
         return [.restore(confirmMoveFromAccount: true)]
     case .declineTransfer, .done:
         return close(&state)
@@ -657,6 +658,8 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
 
 private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -> [AppEffect] {
     state.operation = nil
+    let moved = state.restoreMoves
+    state.restoreMoves = false
     switch outcome {
     case .confirmMoveFromAnotherAccount:
         push(.transferPrompt(.fromAnotherAccount), &state)
@@ -664,7 +667,8 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
     case .restored:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }
-        state.tell(Alert(title: "Restored", message: outcome.message))
+        // A subscription moved from another account was never this one's: it is not "back", it is here now.
+        state.tell(moved ? movedToAccount : Alert(title: "Restored", message: outcome.message))
     default:
         popTransferPrompts(&state)
         state.tell(Alert(title: "Restore purchase", message: outcome.message))
@@ -702,7 +706,7 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             // purchase it ends: the reader is back where they were reading.
             popPurchaseAndAccountScreens(&state)
         }
-        state.tell(Alert(title: "All set", message: "Your subscription is now on your account."))
+        state.tell(movedToAccount)
         return [.reloadAccess]
     case .loggedOut:
         // True of any account: one with no subscription is not told it had one.
@@ -731,6 +735,9 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
     }
     return []
 }
+
+/// A subscription moved to the signed-in account: from the phone's guest, another account, or another phone's guest.
+private let movedToAccount = Alert(title: "All set", message: "Your subscription is now on your account.")
 
 private func isAccountScreen(_ route: AppState.Route) -> Bool {
     switch route {
