@@ -731,6 +731,16 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
                 title: "Sorry",
                 message: "Your subscription has ended, so there was nothing valid to move to your account."))
     case .failed(let message):
+        if state.route == .transferPrompt(.anonymousToAccount) {
+            // Every move that failed or could not be confirmed points to the profile ("Your profile shows where your
+            // subscription is now", "Profile offers to move it again"): OK lands there, not on the question again
+            // (session 28). The profile asks the server, and offers the move while the subscription is on the phone.
+            popTransferPrompts(&state)
+            state.tell(Alert(title: "Sorry", message: message))
+            guard state.route != .profile else { return [] }
+            push(.profile, &state)
+            return [.reloadAccess]
+        }
         state.tell(Alert(title: "Sorry", message: message))
     }
     return []
