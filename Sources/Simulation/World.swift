@@ -62,6 +62,9 @@ public final class World {
     var gateDraws: SeededGenerator
     /// Each phone's storage by name: what survives a restart of the app.
     var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    /// The phones the state folder held from earlier runs, read once: one process owns the folder, and a frame reads
+    /// `phones` for the control pane.
+    lazy var keptPhones: [String] = Self.phoneFolders(in: options.stateDirectory)
     /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
     var phoneAppleIds: [String: String] = [:]
     /// The question each phone's parental gate asked last, by phone: the app keeps it on that phone, so its next

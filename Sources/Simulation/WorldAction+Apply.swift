@@ -79,6 +79,12 @@ extension WorldAction {
             } catch {
                 throw refused(world, expected: "a new device \(name)", actual: error.description)
             }
+        case .phone(let name):
+            do {
+                try world.showPhone(named: name)
+            } catch {
+                throw refused(world, expected: "a phone named \(name) to go back to", actual: error.description)
+            }
         case .kill: world.kill()
         case .payments(let allowed): world.canMakePayments = allowed
         case .readerAge(let age): world.readerAge = age

@@ -48,6 +48,9 @@ public enum WorldAction: Equatable, Sendable {
     case foreground
     case restartApp
     case newDevice(String)
+    /// Another phone the world has comes on screen, its app started again on what that phone kept (session 28: no
+    /// control went back to the subscriber's own phone after a family member's or a new one).
+    case phone(String)
     /// The app's process dies; nothing runs on the phone until it is started again.
     case kill
     /// Screen Time lets the phone pay, or not.

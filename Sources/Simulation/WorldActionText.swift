@@ -30,6 +30,7 @@ extension WorldAction {
         case .foreground: "foreground"
         case .restartApp: "restart app"
         case .newDevice(let name): "new device \(name)"
+        case .phone(let name): "phone \(name)"
         case .kill: "kill"
         case .payments(let allowed): "payments \(allowed ? "allowed" : "restricted")"
         case .readerAge(let age): "reader-age \(age.map(String.init) ?? "adult")"
@@ -96,6 +97,7 @@ extension WorldAction {
                 throw WorldActionTextError("write new device NAME")
             }
             return .newDevice(arguments[1])
+        case ("phone", _): return .phone(try single(arguments, "phone NAME (a phone the world has)"))
         case ("kill", []): return .kill
         case ("payments", ["allowed"]), ("payments", ["restricted"]):
             return .payments(allowed: arguments == ["allowed"])

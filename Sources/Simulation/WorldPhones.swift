@@ -31,6 +31,46 @@ extension World {
         switchDevice(to: name)
     }
 
+    /// The phones of the world by name: every one this run had on screen, and those its state folder keeps from earlier
+    /// runs (the phone a reopened folder did not open on).
+    public var phones: [String] { Set(storages.keys).union(keptPhones).sorted() }
+
+    /// The phone folders under `state/devices`; none in memory, or when the folder cannot be listed.
+    static func phoneFolders(in state: String?) -> [String] {
+        guard let state else { return [] }
+        let folder = "\(state)/devices"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { name in
+            var isFolder = false
+            return FileManager.default.fileExists(atPath: "\(folder)/\(name)", isDirectory: &isFolder) && isFolder
+        }
+    }
+
+    /// `phone NAME`: a phone the world has comes back on screen. The world runs one app at a time, as `family add`
+    /// brings a member's phone "back": the phone left keeps what it stored (its guest, account, receipt, articles),
+    /// and Apple keeps charging and queueing for it; its app starts again on that when it is back.
+    public func showPhone(named name: String) throws(WorldSetupError) {
+        guard name != device.name else { throw WorldSetupError(description: "\(name) is already on screen") }
+        if storages[name] == nil {
+            guard phones.contains(name) else {
+                throw WorldSetupError(
+                    description: "there is no phone named \(name) (phones: \(phones.joined(separator: ", ")))")
+            }
+            // Kept by an earlier run: signed into a family member's Apple ID when named after one in the family; a
+            // member's phone whose member left is not taken for the purchaser's.
+            let member = familyMembers.first { Self.phoneName(of: $0) == name }
+            if member == nil, name.hasSuffix("-iphone"), phoneAppleIds[name] == nil {
+                throw WorldSetupError(
+                    description: "\(name) is a family member's phone whose Apple ID this run does not know: "
+                        + "family add the member to bring it back")
+            }
+            try addStorage(named: name)
+            if let member { phoneAppleIds[name] = member }
+        }
+        timeline.log(.control, "phone \(name) back on screen: its app starts again on what it kept")
+        switchDevice(to: name)
+    }
+
     /// A new phone's storage, in memory or under the state folder, watched as every phone's is.
     func addStorage(named name: String) throws(WorldSetupError) {
         do {

@@ -40,6 +40,11 @@ public enum ControlBoard {
             Control(.time, "+1 month", .advance(.months(1))),
             Control(.time, "To the next renewal", .renew),
             Control(.device, "Background and back", .foreground),
+            // Any phone the world has, in turn: back to the subscriber's own after a family member's or a new one. With
+            // one phone it names none: pressed, it is refused, and a value that never changes would say otherwise.
+            Control(
+                .device, "Phone", value: readings.phones.count > 1 ? readings.phone : nil,
+                .phone(next(after: readings.phone, in: readings.phones))),
             Control(.device, "Restart the app", .restartApp),
             Control(.device, "New device", .newDevice(readings.freeDeviceName)),
             Control(

@@ -15,6 +15,9 @@ public struct ControlReadings: Equatable, Sendable {
     public var locales = ["en_US"]
     /// The name "New device" gives the next phone.
     public var freeDeviceName = "iphone-2"
+    /// The phone on screen, and every phone of the world ("Phone" goes to the next).
+    public var phone = "iphone"
+    public var phones = ["iphone"]
     /// `ControlBoard.familyMember` is in the reader's family.
     public var familyMember = false
     public var familySharing = true
@@ -33,6 +36,8 @@ public struct ControlReadings: Equatable, Sendable {
         locale = world.locale
         locales = world.locales
         freeDeviceName = world.freeDeviceName
+        phone = world.deviceName
+        phones = world.phones
         familyMember = world.familyMembers.contains(ControlBoard.familyMember)
         familySharing = world.familySharing
     }

@@ -149,7 +149,7 @@ public enum KeyMap {
         KeyHint("Enter", "select on the phone / use the control"),
         KeyHint("Esc", "go back (timeline, controls: back to the phone)"),
         KeyHint("Tab", "move focus: phone → timeline → controls"),
-        KeyHint("c", "controls (on a small terminal they cover the timeline)"),
+        KeyHint("c", "controls (on a small terminal they cover the timeline); Phone: each phone in turn"),
         KeyHint("PgUp PgDn", "scroll the timeline a page"),
         KeyHint("Home End g G", "oldest / latest timeline entry, first / last control"),
         KeyHint("f", "timeline filter: all, app, store, backend, reader, control"),
