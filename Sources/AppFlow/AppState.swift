@@ -240,11 +240,18 @@ public struct ManagedPlan: Equatable, Sendable {
     public let productId: String
     public let title: String
     public let localizedPrice: String
+    /// The price with its period, in the store's words: "$59.99 per year".
+    public var terms: String
+    /// Chosen, it takes effect now; else at the subscription's next renewal.
+    public var startsNow: Bool
 
-    public init(productId: String, title: String, localizedPrice: String) {
+    public init(productId: String, title: String, localizedPrice: String, terms: String? = nil, startsNow: Bool = true)
+    {
         self.productId = productId
         self.title = title
         self.localizedPrice = localizedPrice
+        self.terms = terms ?? localizedPrice
+        self.startsNow = startsNow
     }
 }
 

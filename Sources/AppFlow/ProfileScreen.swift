@@ -103,10 +103,22 @@ extension ScreenBuilder {
         // The plan it is on, while a change waits for the renewal: choosing it undoes the change.
         let keeps = subscription.map { $0.productId == productId && $0.renewsInto != nil } ?? false
         let title = plan?.title ?? title(of: productId, state)
-        let price = plan.map { " (\($0.localizedPrice))" } ?? ""
-        guard sheet.count > 1, let subscription else { return "\(keeps ? "Keep" : "Switch to") \(title)" + price }
+        let price = plan.map { " (\($0.terms))" } ?? ""
+        let starts = keeps ? "" : plan.map { starting($0, subscription) } ?? ""
+        guard sheet.count > 1, let subscription else {
+            return "\(keeps ? "Keep" : "Switch to") \(title)" + price + starts
+        }
         return keeps
-            ? "Keep \(title) for \(subscription.title)" + price : "Switch \(subscription.title) to \(title)" + price
+            ? "Keep \(title) for \(subscription.title)" + price
+            : "Switch \(subscription.title) to \(title)" + price + starts
+    }
+
+    /// When a switch takes effect, as Apple's sheet says it: now, or at the subscription's renewal, on its date. Keeping
+    /// the plan it is on only undoes the change waiting, and says nothing of it.
+    private static func starting(_ plan: ManagedPlan, _ subscription: ManagedSubscription?) -> String {
+        guard !plan.startsNow else { return ", starting now" }
+        return ", starting "
+            + (subscription.map { SimInstant(milliseconds: $0.expires).dateDescription } ?? "at the renewal")
     }
 
     /// A subscription's own buttons on Apple's sheet: auto-renew, then its group's other plans. Named where the sheet

@@ -19,7 +19,9 @@ enum ManageSheetTruth {
             shown.inBillingRetry = $0.inBillingRetry
             shown.renewalNotSold = $0.renewalNotSold
             shown.plans = $0.plans.map {
-                ManagedPlan(productId: $0.productId, title: $0.title, localizedPrice: $0.localizedPrice)
+                ManagedPlan(
+                    productId: $0.productId, title: $0.title, localizedPrice: $0.localizedPrice, terms: $0.terms,
+                    startsNow: $0.startsNow)
             }
             return shown
         }

@@ -33,6 +33,11 @@ public struct ManageSheet: Equatable, Sendable {
         public let productId: String
         public let title: String
         public let localizedPrice: String
+        /// The price with its period in the store's words ("$59.99 per year"); the price alone for a plan without one.
+        public var terms: String
+        /// Chosen, it takes effect now (an upgrade, or a crossgrade of the same length), else at the next renewal:
+        /// "Switch to Coach ($59.99)" said neither the period nor when (session 28).
+        public var startsNow: Bool
     }
 
     public let appleId: String
@@ -90,9 +95,14 @@ extension PaymentQueue {
             let group = store.catalog.specs.filter { $0.subscriptionGroup == subscription.groupId }.map(\.productId)
             let sold = store.products(for: group).products
             // In the catalog's order, as App Store Connect ranks a group's plans.
+            let words = StoreWords(locale: store.locale)
             entry.plans = group.compactMap { id in
-                sold.first { $0.productIdentifier == id }.map {
-                    ManageSheet.Plan(productId: id, title: $0.localizedTitle, localizedPrice: $0.localizedPrice)
+                sold.first { $0.productIdentifier == id }.map { product in
+                    ManageSheet.Plan(
+                        productId: id, title: product.localizedTitle, localizedPrice: product.localizedPrice,
+                        terms: product.subscriptionPeriod.map { words.price(product.localizedPrice, per: $0) }
+                            ?? product.localizedPrice,
+                        startsNow: store.changesNow(from: subscription.productId, to: product))
                 }
             }
             return entry

@@ -77,6 +77,11 @@ public struct StoreWords: Sendable {
         return offer + regular + table.stop + " " + table.renews
     }
 
+    /// A price and the period it pays for: "$59.99 per year", "59,99 € par an", as the manage sheet lists a plan.
+    public func price(_ price: String, per period: CalendarPeriod) -> String {
+        table.regular.filling("{price}", with: price).filling("{per}", with: perPeriod(period))
+    }
+
     /// The sheet's two buttons: "Subscribe" and "Cancel", "S'abonner" and "Annuler".
     public var subscribe: String { table.subscribe }
     public var cancel: String { table.cancel }
