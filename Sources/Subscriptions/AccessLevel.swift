@@ -25,6 +25,8 @@ public struct AccessSnapshot: Equatable, Sendable {
         case none
         case anonymous(id: String)
         case account(email: String)
+
+        var isAccount: Bool { if case .account = self { true } else { false } }
     }
 
     public var identity: Identity

@@ -18,6 +18,19 @@ public enum BackendFailure: Error, Equatable, Sendable {
     case timedOut
 }
 
+/// A failure in words, as the timeline says it: `unauthorized(code: "token_expired")` read as a dump beside the
+/// plain lines around it (session 28).
+extension BackendFailure: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unauthorized(let code): "the server refused the credentials (\(code))"
+        case .refused(let status, let code): "the server refused it (\(status) \(code))"
+        case .unavailable: "the server failed or answered unreadably"
+        case .timedOut: "no answer in time"
+        }
+    }
+}
+
 /// Who the app speaks as: nobody yet, an anonymous identity, or a signed-in account.
 public enum BackendCredentials: Equatable, Sendable {
     case none

@@ -404,6 +404,12 @@ public final class SubscriptionCoordinator {
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()
                 completion(nil)
+            case .failure(.unauthorized) where asked != storedAccess().identity && asked.isAccount:
+                // Asked as an account whose session ended meanwhile (the refresh this request asked for was refused):
+                // the phone already shows what it holds without it, "access: …" said so, and "keeps what the backend
+                // said last" contradicted that line (session 28).
+                log("the account's session ended while its access was asked: the phone shows what it holds without it")
+                completion(nil)
             case .failure(let failure):
                 let keeps = passedEnd == nil ? "; the phone keeps what the backend said last" : ""
                 log("access could not be reloaded: \(failure)\(keeps)")
