@@ -15,9 +15,12 @@ public struct TransactionRow: Equatable, Sendable {
     public let autoRenew: Bool?
     /// Who owns it in the backend's ledger: an account's email, an anonymous identity, or nobody yet.
     public let owner: String
-    /// The phone it was bought on.
+    /// The phone it was bought on, or asked on.
     public let device: String
     public let controls: [TransactionControl]
+    /// A held payment or a lapsed request: nothing bought yet, only asked ("bought on iphone" of a request waiting
+    /// for a parent, session 28).
+    public var isRequest = false
 }
 
 extension World {
@@ -28,14 +31,14 @@ extension World {
                 id: payment.identifier, product: payment.product.productIdentifier,
                 state: payment.kind == .askToBuy ? "asks a parent" : "interrupted", expires: nil,
                 autoRenew: nil, owner: "—", device: deviceName(ofStoreDevice: payment.deviceId) ?? payment.deviceId,
-                controls: payment.kind == .askToBuy ? [.approve, .decline] : [.resolveInterrupted])
+                controls: payment.kind == .askToBuy ? [.approve, .decline] : [.resolveInterrupted], isRequest: true)
         }
         // A request no parent answered in time: listed, with nothing to press (`A` on it approved a lapsed request).
         let lapsed = store.lapsedRequests.filter { $0.appleId == options.appleId }.reversed().map { request in
             TransactionRow(
                 id: request.identifier, product: request.product.productIdentifier, state: "lapsed",
                 expires: request.lapsedAt, autoRenew: nil, owner: "—",
-                device: deviceName(ofStoreDevice: request.deviceId) ?? request.deviceId, controls: [])
+                device: deviceName(ofStoreDevice: request.deviceId) ?? request.deviceId, controls: [], isRequest: true)
         }
         let subscriptions = Dictionary(
             store.subscriptions(appleId: appleId).map { ($0.originalTransactionId, $0) },

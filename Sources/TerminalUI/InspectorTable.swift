@@ -87,7 +87,7 @@ struct InspectorTable {
         var fields = [row.id, row.product, row.state]
         if let expires = row.expires { fields.append("expires \(expires)") }
         if let renew = row.autoRenew { fields.append("auto-renew \(renew ? "on" : "off")") }
-        fields += ["owner \(row.owner)", "bought on \(row.device)"]
+        fields += ["owner \(row.owner)", "\(row.isRequest ? "asked" : "bought") on \(row.device)"]
         var lines: [String] = []
         for field in fields {
             if let last = lines.last, ColumnWidth.of(last) + 3 + ColumnWidth.of(field) <= width {

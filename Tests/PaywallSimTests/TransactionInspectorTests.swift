@@ -60,6 +60,9 @@ struct TransactionInspectorTests {
         let open = try frame(world, state).text
         #expect(open.contains("ask-to-buy-2  com.dailynews.premium.monthly  asks a parent"))
         #expect(open.hasSuffix(" ↑↓ move · A approve · D decline · t/Esc close · ? keys · q quit"))
+        // Nothing is bought while a parent is asked: the line under the table says where it was asked (session 28).
+        let detail = try frame(world, state, size: TerminalSize(columns: 80, rows: 24)).lines[19...22].joined()
+        #expect(detail.contains("asked on iphone") && !detail.contains("bought on"))
         press(.character("A"), &state, world)
         #expect(world.charges == 1)
     }
