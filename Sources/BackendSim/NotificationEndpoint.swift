@@ -69,7 +69,10 @@ extension Backend {
                 renewal = opened
             }
             let result = try ledgerChange { try apply(payload, transaction: transaction, renewal: renewal) }
-            timeline.log(.backend, "notification \(envelope.name) \(transaction.originalTransactionId): \(result)")
+            timeline.log(
+                .backend,
+                "notification \(envelope.name) \(transaction.originalTransactionId): "
+                    + said(result, uuid: envelope.notificationUUID))
             return Self.answer(result)
         }
     }
@@ -117,8 +120,25 @@ extension Backend {
                 detail: "\(envelope.name) \(envelope.notificationUUID)")
             return result
         }
-        timeline.log(.backend, "notification \(envelope.name): \(answer)")
+        timeline.log(.backend, "notification \(envelope.name): \(said(answer, uuid: envelope.notificationUUID))")
         return Self.answer(answer)
+    }
+
+    /// The timeline's words for an answer's code: a notification sent again read ": stale" or ": duplicate" with no
+    /// word of whether its news was applied (session 28). A duplicate says what became of the first one received.
+    private func said(_ result: String, uuid: String) -> String {
+        switch result {
+        case "stale": return "stale, older than the latest word from Apple the server holds: nothing changed"
+        case "duplicate":
+            let first: String?
+            do {
+                first = try ledger.notificationResult(uuid)
+            } catch {
+                first = nil
+            }
+            return first == "applied" ? "duplicate, already applied" : "duplicate, already received: nothing changed"
+        default: return result
+        }
     }
 
     private func apply(_ payload: NotificationPayload, transaction: TransactionInfo, renewal: RenewalInfo?) throws

@@ -564,6 +564,9 @@ final class Device {
         }
         let row = screen.selection.map { screen.rows[$0].text } ?? ""
         switch input {
+        // A screen with nothing to choose (a free article read in full): Enter selected nothing, and the line said
+        // `select "" on content` (session 28).
+        case .select where screen.selection == nil: return "Enter on \(screen.visibleID.rawValue): nothing to select"
         case .select where screen.selection.map({ screen.rows[$0].isField }) == true:
             return "next field on \(screen.visibleID.rawValue)"
         case .select: return "select \"\(row)\" on \(screen.visibleID.rawValue)"

@@ -141,7 +141,8 @@ extension World {
             timeline.log(.control, "time travel +\(duration) refused: the clock stops at \(SimInstant.latest)")
             return false
         }
-        timeline.log(.control, "time travel +\(duration)")
+        // Where it lands, as "+1 month, to 2026-04-02" says (session 28: "+1d" said nothing of it).
+        timeline.log(.control, "time travel +\(duration), to \(scheduler.now + duration)")
         scheduler.advance(by: duration)
         saveClock()
         return true

@@ -345,7 +345,7 @@ import WhiteLabel
         let answers = second.timeline.entries.map(\.text).filter { $0.hasPrefix("notification ") }
         #expect(answers.contains { $0.hasPrefix("notification DID_RENEW") && $0.hasSuffix(": applied") })
         #expect(answers.contains { $0.hasPrefix("notification REFUND") && $0.hasSuffix(": applied") })
-        #expect(!answers.contains { $0.hasSuffix(": duplicate") })
+        #expect(!answers.contains { $0.contains(": duplicate") })
         let purchase = try #require(try second.backend.ledger.allPurchases().first)
         #expect(purchase.revoked)
     }
