@@ -365,6 +365,8 @@ public struct PaymentSheetInfo: Equatable, Sendable {
     /// The sheet's buttons as the store words them in the device's language; English when nil.
     public var confirmLabel: String? = nil
     public var cancelLabel: String? = nil
+    /// Who pays, as the store words it in the device's language; "Apple ID: …" when nil.
+    public var appleIdLine: String? = nil
 
     public init(appleId: String, productTitle: String, price: String, terms: String, isPriceConsent: Bool = false) {
         self.appleId = appleId

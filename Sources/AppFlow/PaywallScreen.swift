@@ -21,7 +21,7 @@ extension ScreenBuilder {
         case nil: break
         }
         let screen = ScreenModel(
-            id: .paywall, title: "Subscribe", rows: rows, waiting: waiting,
+            id: .paywall, title: AppWords.subscribeHeader(state.locale), rows: rows, waiting: waiting,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
         return Built(screen: screen)
     }
@@ -30,7 +30,8 @@ extension ScreenBuilder {
     static func paymentSheet(_ sheet: PaymentSheetInfo) -> Built {
         let rows = [
             Row(.heading, sheet.productTitle),
-            Row(.text, sheet.price), Row(.spacer), Row(.muted, "Apple ID: \(sheet.appleId)"), Row(.muted, sheet.terms),
+            Row(.text, sheet.price), Row(.spacer), Row(.muted, sheet.appleIdLine ?? "Apple ID: \(sheet.appleId)"),
+            Row(.muted, sheet.terms),
             Row(.spacer),
             Row(.button, sheet.confirmLabel ?? (sheet.isPriceConsent ? "Agree" : "Subscribe"), choice: .confirmPayment),
             Row(.button, sheet.cancelLabel ?? (sheet.isPriceConsent ? "Not now" : "Cancel"), choice: .cancelPayment),

@@ -179,6 +179,7 @@ final class Device {
                             terms: $0.terms, isPriceConsent: $0.kind == .priceConsent)
                         info.confirmLabel = $0.confirmLabel
                         info.cancelLabel = $0.cancelLabel
+                        info.appleIdLine = $0.appleIdLine
                         return info
                     }))
         }

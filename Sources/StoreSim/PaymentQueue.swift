@@ -125,6 +125,7 @@ public final class PaymentQueue {
             terms: store.offerDue(subscription) ? words.termsAfterOffer : words.terms, confirmLabel: words.agree,
             cancelLabel: words.notNow)
         shown.productIdentifier = product.productIdentifier
+        shown.appleIdLine = StoreWords(locale: product.priceLocale).appleIdLine(appleId)
         sheet = shown
         store.log(
             "price increase sheet shown: \(product.localizedTitle)", event: .priceConsentShown(deviceId: deviceId))
@@ -300,6 +301,7 @@ public final class PaymentQueue {
                 localizedPrice: charged ?? product.localizedPrice, terms: terms, confirmLabel: words.subscribe,
                 cancelLabel: words.cancel)
             shown.productIdentifier = product.productIdentifier
+            shown.appleIdLine = words.appleIdLine(appleId)
             shown.regularPrice = charged == nil ? nil : product.localizedPrice
             // One sheet at a time: a payment's waits for the price-consent sheet up to be answered. Shown over it,
             // the reader's Subscribe answered the consent and the payment waited for good (session 23, long 673).

@@ -20,4 +20,6 @@ public struct PaymentSheet: Equatable, Sendable {
     /// The buttons of a payment sheet in the device's language ("S’abonner", "Annuler").
     public var confirmLabel = "Subscribe"
     public var cancelLabel = "Cancel"
+    /// Who pays, in the device's language: "Identifiant Apple : …" (nil: "Apple ID: …").
+    public var appleIdLine: String? = nil
 }

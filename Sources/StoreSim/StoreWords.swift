@@ -82,6 +82,18 @@ public struct StoreWords: Sendable {
         table.regular.filling("{price}", with: price).filling("{per}", with: perPeriod(period))
     }
 
+    /// The sheet's line naming who pays: "Apple ID: {id}", "Identifiant Apple : {id}" (session 28: English on a French
+    /// sheet).
+    public func appleIdLine(_ appleId: String) -> String {
+        (Self.appleIdLines[language] ?? "Apple ID: {id}").filling("{id}", with: appleId)
+    }
+
+    /// Apple's name for an Apple ID in each language it is not "Apple ID" in, as its sheets write it.
+    private static let appleIdLines = [
+        "fr": "Identifiant Apple : {id}", "de": "Apple-ID: {id}", "es": "ID de Apple: {id}", "it": "ID Apple: {id}",
+        "pt": "ID Apple: {id}",
+    ]
+
     /// The sheet's two buttons: "Subscribe" and "Cancel", "S'abonner" and "Annuler".
     public var subscribe: String { table.subscribe }
     public var cancel: String { table.cancel }
