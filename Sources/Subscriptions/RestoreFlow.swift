@@ -55,7 +55,8 @@ extension SubscriptionCoordinator {
         restoreInFlight = true
         let hadReceipt = store.appReceipt != nil
         // A restore moves purchases to whoever sends it: one an account tapped is that account's, or the phone's
-        // (its session may end meanwhile), never another account's; one a guest tapped, the phone's reader's.
+        // (its session may end meanwhile), never another account's; one a guest tapped, the guest's: an account
+        // signed in since takes the guest's purchases by the transfer it offers, not by a restore it never tapped.
         let tapper = storage.accountSession?.identityId
         let finished = { [self] (outcome: RestoreOutcome) in
             restoreInFlight = false
@@ -118,8 +119,10 @@ extension SubscriptionCoordinator {
             return done(.failed(message: "Your purchases could not be read from the App Store. Please try again."))
         }
         let account = storage.accountSession?.identityId
-        if let account, let tapper, account != tapper {
-            log("another account signed in since Restore was tapped: nothing is restored for it")
+        // A guest's restore asked again as the account signed in since moved the guest's purchase to it, the
+        // transfer it offers unanswered (fuzz seed 4151).
+        if let account, account != tapper {
+            log("an account signed in since Restore was tapped: nothing is restored for it")
             return done(Self.restoreNotAsked)
         }
         let askedAs = defect == .restoreTwice ? nil : anonymousId
@@ -128,7 +131,7 @@ extension SubscriptionCoordinator {
         // for it (without a yes to moving another account's purchase). Another account did not tap it.
         let askAgainIfSignedInSince = { [self] () -> Bool in
             guard !askedAgain, let now = storage.accountSession?.identityId, now != account else { return false }
-            guard tapper == nil || now == tapper else {
+            guard now == tapper else {
                 log("another account signed in while the server restored: the restore is not asked again for it")
                 done(Self.restoreNotAsked)
                 return true
@@ -214,7 +217,8 @@ extension SubscriptionCoordinator {
         }
     }
 
-    /// What a restore another account tapped ends in, for the account signed in since: it may tap it itself.
+    /// What a restore another account or the phone's guest tapped ends in, for the account signed in since: it may
+    /// tap it itself.
     static let restoreNotAsked = RestoreOutcome.failed(
         message: "Your purchases could not be restored. Please try again.")
 
