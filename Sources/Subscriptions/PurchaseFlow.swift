@@ -47,13 +47,12 @@ extension SubscriptionCoordinator {
         guard checksFirst else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
-        checkBeforePaying(offer, serial: serial, account: storage.accountSession?.identityId)
+        checkBeforePaying(offer, serial: serial)
     }
 
     /// Asks the server what the phone's receipt holds that the account has or may take. `askedAgain`: the
-    /// second ask, after a newer receipt arrived while the first was on its way; never a third. `account`: the one
-    /// signed in when the purchase began, the only one its move may go to.
-    private func checkBeforePaying(_ offer: Offer, serial: Int, account: String?, askedAgain: Bool = false) {
+    /// second ask, after a newer receipt arrived while the first was on its way; never a third.
+    private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
         receipts.receipt { [self] receipt in
             guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
@@ -61,12 +60,6 @@ extension SubscriptionCoordinator {
             let delivered = carriedOnSeen
             backend.inspectRestore(receipt) { [self] result in
                 guard stillRuns(serial) else { return }
-                // Signed out or in as another account meanwhile: the answer is about who asked, and a restore sent now
-                // would move the Apple ID's purchase to someone who did not ask for it (fuzz seed 4151's twin).
-                guard storage.accountSession?.identityId == account else {
-                    log("the account that asked is no longer signed in: the purchase stops, nothing handed to Apple")
-                    return finishPurchase(.cancelled)
-                }
                 switch result {
                 case .success(let purchases):
                     // A restore running meanwhile may have brought a receipt with a purchase this one lacks
@@ -74,7 +67,7 @@ extension SubscriptionCoordinator {
                     // not known.
                     guard askedAgain || (receipts.refreshes == refreshes && carriedOnSeen == delivered) else {
                         log("a newer receipt arrived while the server checked: asking again with it")
-                        return checkBeforePaying(offer, serial: serial, account: account, askedAgain: true)
+                        return checkBeforePaying(offer, serial: serial, askedAgain: true)
                     }
                     reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
                 case .failure(let failure):
