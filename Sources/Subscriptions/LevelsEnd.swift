@@ -4,21 +4,25 @@ import SimKernel
 /// end, a grace period's). Past it, the phone asks again before the reader sees more of them: an ended
 /// subscription's cached article stayed open, its ads hidden, until a screen happened to ask (session 26).
 extension SubscriptionCoordinator {
-    /// The end the server gave the levels the phone shows, once it has passed and was not asked about yet.
+    /// The earliest end the server gave levels the phone shows, once it has passed and was not asked about yet. Each
+    /// identity's levels (the account's, the phone's own anonymous identity's) have their own end, each asked about.
     var lapsedLevelsEnd: SimInstant? {
         guard access.isSubscriber else { return nil }
         // Kept with the levels on the phone: a launch whose first ask did not come back knows it too.
-        guard let end = levelsEnds.min().map(SimInstant.init(milliseconds:)), clock() >= end,
-            levelsEndAsked != end
-        else { return nil }
-        return end
+        let now = clock().milliseconds
+        return levelsEnds.filter { $0 <= now && !levelsEndsAsked.contains($0) }.min().map(
+            SimInstant.init(milliseconds:))
     }
 
-    /// Asks the server again when the levels' end has passed (once per end: an answer that does not come takes the
-    /// levels off, `serverNotAnswered`), then `then`; at once otherwise.
+    /// Asks the server again when an end of the levels has passed (once per end: an answer that does not come takes the
+    /// levels off, `serverNotAnswered`), then `then`; at once otherwise. One ask is about every identity the phone
+    /// holds, so every end passed by then counts as asked.
     public func askAgainIfLevelsEnded(then: @escaping () -> Void = {}) {
         guard let end = lapsedLevelsEnd else { return then() }
-        levelsEndAsked = end
+        let now = clock().milliseconds
+        // Ends no longer held are forgotten: the set stays as small as the phone's identities.
+        let held = levelsEnds
+        levelsEndsAsked = levelsEndsAsked.intersection(held).union(held.filter { $0 <= now })
         log("the levels were given until \(end): the server is asked again")
         reloadAccess { _ in then() }
     }

@@ -78,8 +78,9 @@ public final class SubscriptionCoordinator {
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
     var newestWord: [String: ServerStamp] = [:]
-    /// The end of the levels (`LevelsEnd`) last asked about.
-    var levelsEndAsked: SimInstant?
+    /// The ends of the levels the phone holds (`LevelsEnd`) already asked about once passed, each identity's its own: one
+    /// end kept for both, the earlier, left the later unasked when the earlier's answer did not come (long fuzz seed 1204).
+    var levelsEndsAsked: Set<Int64> = []
     /// The latest end of levels the server could not be asked about once past it: levels given until then are off
     /// until it answers again (`LevelsEnd`).
     var levelsEndUnanswered: Int64?
