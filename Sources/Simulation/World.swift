@@ -204,7 +204,9 @@ public final class World {
         storages.values.forEach(watch)
         attach(device)
         applyStoreKitSettings()
+        let settingsLine = resumeSettings()
         try resumeClock()
+        if let settingsLine { timeline.log(.control, settingsLine) }
         if let phoneLine { timeline.log(.control, phoneLine) }
         // After the clock: a payment confirmed before the last run stopped is charged at today's date.
         store.resumeHeldPayments()

@@ -77,6 +77,8 @@ extension World {
             let storage = try Self.storage(named: name, state: options.stateDirectory)
             storages[name] = storage
             watch(storage)
+            // A new phone shows the world's language (one for every phone): kept with it, as a reopened folder reads it.
+            if store.locale != config.store.locale { keepLocale(of: name) }
         } catch {
             throw WorldSetupError(description: "\(error)")
         }

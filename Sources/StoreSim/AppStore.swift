@@ -138,6 +138,7 @@ public final class AppStore {
         self.keys = keys
         resumePriceIncreases()
         resumeAskToBuy()
+        resumeBillingIssues()
         consentsGiven = logged("read the consents given", { try ledger.consents() }) ?? [:]
         resumeLifecycle()
     }

@@ -251,6 +251,13 @@ final class StoreLedger {
         UPDATE subscriptions SET anchor_ms = (SELECT purchase_ms FROM transactions
             WHERE transactions.transaction_id = subscriptions.latest_transaction_id)
         """,
+        // Each Apple ID's billing issue (with the grace period it was set with) and storefront, as the control pane set
+        // them: a reopened folder kept Ask to Buy but lost these, and charged a renewal the tester had set to fail
+        // (session 28). A column left null (a folder written before) is the store's default.
+        """
+        CREATE TABLE IF NOT EXISTS apple_id_settings (apple_id TEXT PRIMARY KEY, billing_issue INTEGER,
+            grace_period INTEGER, storefront TEXT)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -624,6 +631,38 @@ final class StoreLedger {
         var settings: [String: Bool] = [:]
         for row in try database.query("SELECT apple_id, enabled FROM ask_to_buy") {
             if let appleId = row[0].string { settings[appleId] = row[1].int == 1 }
+        }
+        return settings
+    }
+
+    func saveBillingIssue(_ failing: Bool, gracePeriod: Bool, appleId: String) throws(DatabaseError) {
+        try database.run(
+            """
+            INSERT INTO apple_id_settings (apple_id, billing_issue, grace_period) VALUES (?, ?, ?)
+                ON CONFLICT (apple_id) DO UPDATE SET billing_issue = excluded.billing_issue,
+                grace_period = excluded.grace_period
+            """,
+            [.text(appleId), .integer(failing ? 1 : 0), .integer(gracePeriod ? 1 : 0)])
+    }
+
+    func saveStorefront(_ countryCode: String, appleId: String) throws(DatabaseError) {
+        try database.run(
+            """
+            INSERT INTO apple_id_settings (apple_id, storefront) VALUES (?, ?)
+                ON CONFLICT (apple_id) DO UPDATE SET storefront = excluded.storefront
+            """,
+            [.text(appleId), .text(countryCode)])
+    }
+
+    /// Each Apple ID's kept settings (`apple_id_settings`), those never set nil.
+    func appleIdSettings() throws(DatabaseError) -> [String: AppleIdSettings] {
+        var settings: [String: AppleIdSettings] = [:]
+        for row in try database.query("SELECT apple_id, billing_issue, grace_period, storefront FROM apple_id_settings")
+        {
+            guard let appleId = row[0].string else { continue }
+            settings[appleId] = AppleIdSettings(
+                billingIssue: row[1].int.map { $0 == 1 }, gracePeriod: row[2].int.map { $0 == 1 },
+                storefront: row[3].string)
         }
         return settings
     }

@@ -53,7 +53,9 @@ extension AppStore {
 
     /// The Apple ID's payment method fails (or works again). Renewals fail while it fails; fixing it
     /// recovers every subscription in billing retry or grace with a renewal (DID_RENEW/BILLING_RECOVERY).
+    /// Kept in `appstore.sqlite` with the grace period it was set with, for the next run (`AppleIdSettings`).
     public func setBillingIssue(_ failing: Bool, appleId: String) throws(DatabaseError) {
+        try ledger.saveBillingIssue(failing, gracePeriod: billingGracePeriodEnabled, appleId: appleId)
         if failing {
             billingIssueAppleIds.insert(appleId)
             log("billing issue for \(appleId): renewals will fail")

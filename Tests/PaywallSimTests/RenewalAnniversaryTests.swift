@@ -49,7 +49,10 @@ import WhiteLabel
         do {
             let old = try Database(path: path)
             let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
-            try old.execute("ALTER TABLE subscriptions DROP COLUMN anchor_ms; PRAGMA user_version = \(version - 1)")
+            // The file as the build before `anchor_ms` wrote it: the migrations from it on (`apple_id_settings`) undone too.
+            try old.execute(
+                "ALTER TABLE subscriptions DROP COLUMN anchor_ms; DROP TABLE apple_id_settings; "
+                    + "PRAGMA user_version = \(version - 2)")
         }
         let (store, scheduler) = try Self.store(path)
         #expect(store.subscription(originalTransactionId: original)?.renewalAnchor == bought)
