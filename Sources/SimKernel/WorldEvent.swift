@@ -71,6 +71,10 @@ public enum WorldEvent: Hashable, Sendable {
     /// Apple ended the subscription `originalTransactionId`, which renews as `productId` at `price` now, for a raised
     /// price not agreed to (EXPIRED/PRICE_INCREASE). `offerDue`: the period it did not renew into was an offer's.
     case endedForPrice(originalTransactionId: String, productId: String, price: StorePrice?, offerDue: Bool)
+    /// Apple ended the subscription `originalTransactionId` for any other reason (EXPIRED: cancelled, billing retry
+    /// over, Xcode's Expire Subscription, product unavailable): in grace or billing retry its paid-through date had
+    /// passed already, so only this says when it ended.
+    case subscriptionExpired(originalTransactionId: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

@@ -175,7 +175,7 @@ public final class InvariantMonitor {
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue,
-                .sheetOpenedOnMoney:
+                .sheetOpenedOnMoney, .subscriptionExpired:
                 break
             }
         }

@@ -159,6 +159,22 @@ extension World {
         }
         guard let handedOver, let group = store.catalog.spec(for: productId)?.subscriptionGroup else { return false }
         let since = handedOver.time
+        // Ended in grace or billing retry, the paid-through date had passed already: only the end says when (Expire
+        // Subscription in grace while the sheet was coming, long fuzz seed 1267).
+        let ended = Set(
+            timeline.events.reversed().prefix { $0.time >= since }.compactMap { recorded -> String? in
+                switch recorded.event {
+                case .subscriptionExpired(let original), .endedForPrice(let original, _, _, _): original
+                default: nil
+                }
+            })
+        if !ended.isEmpty,
+            store.subscriptions(appleId: appleId).contains(where: {
+                $0.groupId == group && ended.contains($0.originalTransactionId)
+            })
+        {
+            return true
+        }
         return store.transactions(appleId: appleId).contains { record in
             store.catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group
                 && (record.purchaseDate >= since || record.revocationDate.map { $0 >= since } ?? false

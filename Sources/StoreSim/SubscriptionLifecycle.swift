@@ -400,7 +400,8 @@ extension AppStore {
                         StorePrice($0, in: storefront.countryCode)
                     },
                     // Unanswered, not declined (auto-renew still on), with an offer's period next.
-                    offerDue: current.autoRenew && offerDue(current)) : nil)
+                    offerDue: current.autoRenew && offerDue(current))
+                : .subscriptionExpired(originalTransactionId: subscription.originalTransactionId))
         try notifyLatest(.expired, subtype, subscription)
         scheduleNext(subscription)
     }
