@@ -85,9 +85,10 @@ public final class PaymentQueue {
         }
     }
 
-    /// The subscription whose price-increase sheet is up, if any, and the price the sheet shows: what Agree agrees to.
+    /// The subscription whose price-increase sheet is up, if any, and the plan and price the sheet shows: what Agree
+    /// agrees to.
     private var consentSubscription: String?
-    private var consentShown: StorePrice?
+    private var consentShown: (plan: String, price: StorePrice)?
 
     /// Whether Apple would show its price-consent sheet if the app asked now: a subscription of this Apple ID
     /// waits for consent to a higher price, its product is sold in this storefront, and no sheet is up.
@@ -116,7 +117,7 @@ public final class PaymentQueue {
     public func showPriceConsent() {
         guard sheet == nil, let (subscription, product) = consentToShow else { return }
         consentSubscription = subscription.originalTransactionId
-        consentShown = StorePrice(product.price, in: store.storefront.countryCode)
+        consentShown = (product.productIdentifier, StorePrice(product.price, in: store.storefront.countryCode))
         let words = StoreWords(locale: product.priceLocale).consent
         var shown = PaymentSheet(
             kind: .priceConsent, appleId: appleId,
@@ -165,7 +166,8 @@ public final class PaymentQueue {
             return
         }
         _ = store.logged("record the consent to the price increase of \(originalTransactionId)") {
-            try store.answerPriceIncrease(consent: true, originalTransactionId: originalTransactionId, shown: shown)
+            try store.answerPriceIncrease(
+                consent: true, originalTransactionId: originalTransactionId, shown: shown?.price, plan: shown?.plan)
         }
     }
 

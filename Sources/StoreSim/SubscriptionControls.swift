@@ -176,14 +176,23 @@ extension AppStore {
 
     /// The subscriber answers the price increase: consent renews at the new price (PRICE_INCREASE/
     /// ACCEPTED); declining turns auto-renew off, so the subscription expires (EXPIRED/PRICE_INCREASE).
-    /// `shown`: the price the consent sheet showed, the one agreed to; nil: the price now.
-    public func answerPriceIncrease(consent: Bool, originalTransactionId: String, shown: StorePrice? = nil)
-        throws(DatabaseError)
-    {
+    /// `shown`: the price the consent sheet showed, the one agreed to; nil: the price now. `plan`: the product the sheet
+    /// asked of; nil: the one it renews as.
+    public func answerPriceIncrease(
+        consent: Bool, originalTransactionId: String, shown: StorePrice? = nil, plan: String? = nil
+    ) throws(DatabaseError) {
         guard var subscription = try ledger.subscription(originalTransactionId),
             subscription.priceIncreaseStatus == 0, subscription.isRunning
         else {
             return log("price increase answer for \(originalTransactionId): nothing waits for consent any more")
+        }
+        if consent, let plan, plan != subscription.autoRenewProductId {
+            // Agreed to the raise of a plan it no longer renews as (a parent approved a switch while the sheet was up):
+            // nothing agreed of the plan it renews as, whose raise still waits and is asked. Kept as the next plan's,
+            // the yearly price agreed on the sheet let the monthly plan's raise pass as agreed (long fuzz seed 1265).
+            return log(
+                "price increase agreed to for \(plan), but \(originalTransactionId) renews as "
+                    + "\(subscription.autoRenewProductId) now: asked again")
         }
         let now = currentPrice(subscription.autoRenewProductId).map { StorePrice($0, in: storefront.countryCode) }
         if consent, let shown, shown != now {
