@@ -11,15 +11,20 @@ struct SubscribeLanding {
         guard state.access.isKnown, ReaderAction.of(input, in: state, choices: choices) == .subscribe else {
             return nil
         }
+        if case .content(let id) = state.route { article = id }
     }
+
+    /// The article the tap was made on, if any.
+    private var article: String?
 
     /// The server did not list the reader's subscriptions: which groups they hold is unknown, and the profile is right.
     private var unanswered = false
 
     /// A tap the app kept while the reader's access loaded, answered by the event about to be reduced.
     init?(pendingIn state: AppState, event: AppEvent) {
-        guard state.pendingSubscribe != nil else { return nil }
+        guard let pending = state.pendingSubscribe else { return nil }
         unanswered = event == .subscriptionsUnanswered
+        article = pending.fromContent
     }
 
     /// What is wrong with where the tap left the reader; nil when it was not a subscriber's, or not answered yet.
@@ -30,10 +35,13 @@ struct SubscribeLanding {
         guard state.pendingSubscribe == nil, state.access.isSubscriber, state.route != .accountRequired else {
             return nil
         }
-        // The article unlocked while the tap waited (a purchase approved meanwhile): nothing left to sell for it.
-        if case .content(let id) = state.route, let item = state.item(id), state.access.unlocks(item.requiredLevels) {
-            return nil
+        // The article unlocked while the tap waited (a purchase approved meanwhile): nothing left to sell for it, wherever
+        // the reader went since (back to the feed while an upgrade was told, long fuzz seed 1252).
+        var unlocked = article.flatMap(state.item).map { state.access.unlocks($0.requiredLevels) } ?? false
+        if case .content(let id) = state.route, let item = state.item(id) {
+            unlocked = unlocked || state.access.unlocks(item.requiredLevels)
         }
+        if unlocked { return nil }
         let levels = WorldReading.list(Set(state.access.levels.map(\.rawValue)))
         let groups = WorldReading.list(unheld)
         switch state.route {
