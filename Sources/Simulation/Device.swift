@@ -205,6 +205,7 @@ final class Device {
         isRunning = false
         queue.stopObserving()
         store.stopAnswering()
+        coordinator.quit()
         backend.cancelAll()
         return transport.receiptsOnTheirWay > 0
     }

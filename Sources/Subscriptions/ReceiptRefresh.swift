@@ -47,4 +47,9 @@ final class ReceiptRefresh {
             for caller in callers { caller(receipt) }
         }
     }
+
+    /// The app quit: the App Store's answer reaches no one now, so the callers waiting for it are let go. They hold the
+    /// flows that hold this refresh, a cycle the answer used to break (session 28: a run's memory grew a phone's worth
+    /// with each app quit mid-refresh).
+    func abandon() { waiting = [] }
 }

@@ -189,6 +189,9 @@ public final class SubscriptionCoordinator {
 
     /// Called at app launch: reads the stored identity, starts the transaction observer, and lets Apple show a
     /// price increase waiting for consent (StoreKit shows it at launch, as whenever the app becomes active).
+    /// The app quits: what waits on the App Store's answers, which a quit app never hears, is let go.
+    public func quit() { receipts.abandon() }
+
     public func start() {
         publishStoredAccess()
         observingSince = clock()
