@@ -136,27 +136,17 @@ private func configError(file: String, editing edit: (inout [String: Any]) -> Vo
 
 /// Input that loaded and did silent damage: a price read as another, an id that moves the state folder.
 @Suite struct HostileConfigTests {
-    private func error(replacing old: String, with new: String) throws -> ConfigError? {
-        let text = try String(
-            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
-        #expect(text.contains(old))
-        do {
-            _ = try DemoConfigLoader.decode(Data(text.replacingOccurrences(of: old, with: new).utf8), file: "app.json")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test(arguments: ["4,99", "-4.99", "4.99.1", " 4.99", "1e3", ""])
     func aPriceThatIsNotPlainDigitsIsRefusedWithItsField(price: String) throws {
-        let error = try #require(try error(replacing: #""USA": "4.99""#, with: #""USA": "\#(price)""#))
+        let error = try #require(
+            try TestSupport.configError(replacing: #""USA": "4.99""#, with: #""USA": "\#(price)""#))
         #expect(error.description.hasPrefix("app.json: store.products[0].prices.USA: "), "\(error)")
     }
 
     @Test(arguments: ["../../..", "a/b", ".hidden", "..", "news app"])
     func anAppIdThatIsNotAPlainNameIsRefused(id: String) throws {
-        let error = try #require(try error(replacing: #""id": "daily-news""#, with: #""id": "\#(id)""#))
+        let error = try #require(
+            try TestSupport.configError(replacing: #""id": "daily-news""#, with: #""id": "\#(id)""#))
         #expect(error.location == "app.id")
     }
 
@@ -164,7 +154,7 @@ private func configError(file: String, editing edit: (inout [String: Any]) -> Vo
     @Test(arguments: ["../../tmp/x", "a/b", ".hidden", "..", "", "/etc/theme"])
     func aThemeThatIsNotAPlainNameIsRefused(theme: String) throws {
         let error = try #require(
-            try error(replacing: #""theme": "newsprint""#, with: #""theme": "\#(theme)""#))
+            try TestSupport.configError(replacing: #""theme": "newsprint""#, with: #""theme": "\#(theme)""#))
         #expect(error.location == "app.theme")
     }
 }

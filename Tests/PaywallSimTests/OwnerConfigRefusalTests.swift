@@ -25,20 +25,24 @@ import WhiteLabel
         object[part] = value
     }
 
+    /// A "gold" level that only com.dailynews.gold, a product off the paywall, grants; school-meals requiring `levels`.
+    private func goldError(schoolMealsRequires levels: [String]) throws -> ConfigError? {
+        try error { object in
+            Self.edit(&object, "backend") { backend in
+                var granted = backend["productLevels"] as! [String: Any]
+                granted["com.dailynews.gold"] = ["gold"]
+                backend["productLevels"] = granted
+            }
+            Self.edit(&object, "app") { app in
+                var content = app["content"] as! [[String: Any]]
+                content[2]["requiredLevels"] = levels
+                app["content"] = content
+            }
+        }
+    }
+
     @Test func contentOfALevelOnlyAProductOffPaywallGrantsIsRefused() throws {
-        let error = try #require(
-            try error { object in
-                Self.edit(&object, "backend") { backend in
-                    var levels = backend["productLevels"] as! [String: Any]
-                    levels["com.dailynews.gold"] = ["gold"]
-                    backend["productLevels"] = levels
-                }
-                Self.edit(&object, "app") { app in
-                    var content = app["content"] as! [[String: Any]]
-                    content[2]["requiredLevels"] = ["gold"]
-                    app["content"] = content
-                }
-            })
+        let error = try #require(try goldError(schoolMealsRequires: ["gold"]))
         #expect(error.location == "app.content[2].requiredLevels")
         #expect(
             error.message
@@ -47,19 +51,7 @@ import WhiteLabel
     }
 
     @Test func contentWithOneLevelThePaywallSellsLoads() throws {
-        let error = try error { object in
-            Self.edit(&object, "backend") { backend in
-                var levels = backend["productLevels"] as! [String: Any]
-                levels["com.dailynews.gold"] = ["gold"]
-                backend["productLevels"] = levels
-            }
-            Self.edit(&object, "app") { app in
-                var content = app["content"] as! [[String: Any]]
-                content[2]["requiredLevels"] = ["gold", "premium"]
-                app["content"] = content
-            }
-        }
-        #expect(error == nil)
+        #expect(try goldError(schoolMealsRequires: ["gold", "premium"]) == nil)
     }
 
     /// podcast-club.json's store part replaced by `store`, beside `storekit` (the file's text) in a folder of its own.
@@ -155,22 +147,10 @@ import WhiteLabel
         #expect(paywall.localized(for: "fr_CA").title == paywall.title)
     }
 
-    private func textError(replacing old: String, with new: String) throws -> ConfigError? {
-        let text = try String(
-            contentsOfFile: "\(TestSupport.packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
-        #expect(text.contains(old))
-        do {
-            _ = try DemoConfigLoader.decode(Data(text.replacingOccurrences(of: old, with: new).utf8), file: "app.json")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// Every field an enumeration fills lists what it takes, as other messages do (session 28).
     @Test func aValueAFieldDoesNotTakeIsNamedWithTheValuesItTakes() throws {
         let mode = try #require(
-            try textError(replacing: #""mode": "optional""#, with: #""mode": "sometimes""#))
+            try TestSupport.configError(replacing: #""mode": "optional""#, with: #""mode": "sometimes""#))
         #expect(mode.location == "app.account.mode")
         #expect(
             mode.message
@@ -193,7 +173,7 @@ import WhiteLabel
     @Test(arguments: ["{title}}: {price}", "}{title}", "{title}: {price} }"])
     func aStrayClosingBraceIsRefused(offer: String) throws {
         let error = try #require(
-            try textError(
+            try TestSupport.configError(
                 replacing: #""offer": "{title}: {price} {perPeriod}","#, with: "\"offer\": \"\(offer)\","))
         #expect(error.location == "app.paywall.offer")
         #expect(error.message == "has a \"}\" that no \"{\" opens")
@@ -217,7 +197,8 @@ import WhiteLabel
 
     @Test(arguments: ["0", "0.00"])
     func aSubscriptionPricedAtNothingIsRefused(price: String) throws {
-        let error = try #require(try textError(replacing: #""USA": "4.99""#, with: "\"USA\": \"\(price)\""))
+        let error = try #require(
+            try TestSupport.configError(replacing: #""USA": "4.99""#, with: "\"USA\": \"\(price)\""))
         #expect(error.location == "store.products[0].prices.USA")
         #expect(error.message.hasPrefix("a subscription's price must be more than 0"))
     }

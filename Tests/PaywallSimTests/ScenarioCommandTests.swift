@@ -85,15 +85,24 @@ import Testing
         #expect(!tap.stdout.contains("not ok"))
     }
 
-    /// A product the app does not sell is a mistake in the file, named with the products it does sell: `store
-    /// price-increase com.nope 5.99` was a failed test, "the store refused it", exit 1 (session 26).
-    @Test(arguments: ["store price-increase com.nope 5.99", "store upgrade com.nope"])
-    func aStepNamingAProductTheAppDoesNotSellIsBadInputAtItsLine(line: String) throws {
-        let directory = try folder(["a.scenario": passing, "bad.scenario": "app daily-news\nlaunch\n\(line)\n"])
+    /// `play` over a folder holding a passing scenario and `bad.scenario` (`text`): refused as bad input, exit 2,
+    /// nothing on stdout. The folder is gone when this returns: the stderr names it.
+    private func playRefused(_ text: String) throws -> (
+        directory: String, result: (code: Int32, stdout: String, stderr: String)
+    ) {
+        let directory = try folder(["a.scenario": passing, "bad.scenario": text])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try TestSupport.runBinary(["play", directory])
         #expect(result.code == 2, "\(result.stdout)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
+        return (directory, result)
+    }
+
+    /// A product the app does not sell is a mistake in the file, named with the products it does sell: `store
+    /// price-increase com.nope 5.99` was a failed test, "the store refused it", exit 1 (session 26).
+    @Test(arguments: ["store price-increase com.nope 5.99", "store upgrade com.nope"])
+    func aStepNamingAProductTheAppDoesNotSellIsBadInputAtItsLine(line: String) throws {
+        let (directory, result) = try playRefused("app daily-news\nlaunch\n\(line)\n")
         #expect(
             result.stderr.hasPrefix(
                 "\(directory)/bad.scenario:3: unknown product \"com.nope\" (products: com.dailynews.premium.monthly, "
@@ -104,11 +113,7 @@ import Testing
     /// `locale zz_ZZ` played in English without a word (session 28).
     @Test(arguments: [("locale zz_ZZ\nlaunch\n", 2), ("launch\nlocale zz_ZZ\n", 3)])
     func aLocaleTheStoreCannotServeIsBadInputAtItsLine(lines: String, line: Int) throws {
-        let directory = try folder(["a.scenario": passing, "bad.scenario": "app daily-news\n\(lines)"])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try TestSupport.runBinary(["play", directory])
-        #expect(result.code == 2, "\(result.stdout)")
-        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        let (directory, result) = try playRefused("app daily-news\n\(lines)")
         #expect(
             result.stderr.hasPrefix(
                 "\(directory)/bad.scenario:\(line): no product is translated for \"zz_ZZ\" or its language, and the "

@@ -10,6 +10,21 @@ enum TestSupport {
         try DemoConfigLoader.load(path: "\(packageRoot)/demo-configs/\(name).json")
     }
 
+    /// The error decoding daily-news.json with `old` replaced by `new` gives, nil when it loads; `old` must be there.
+    static func configError(replacing old: String, with new: String) throws -> ConfigError? {
+        let text = try String(contentsOfFile: "\(packageRoot)/demo-configs/daily-news.json", encoding: .utf8)
+        guard text.contains(old) else { throw MissingText(text: old) }
+        do {
+            _ = try DemoConfigLoader.decode(Data(text.replacingOccurrences(of: old, with: new).utf8), file: "app.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A test's edit of a demo config whose text is not in it: the test would judge the file unchanged.
+    struct MissingText: Error { let text: String }
+
     /// The built `paywall-sim` next to the test bundle.
     static var binaryPath: String {
         let bundleDirectory = Bundle.main.bundleURL.path
