@@ -622,14 +622,10 @@ public final class BackendLedger {
     /// taken, even a stale one; Apple's state applied or asked for): a run that died without saving its clock carried
     /// on from before the SUBSCRIBED notification its backend had taken (session 28). Nil when empty.
     public func latestChange() throws(DatabaseError) -> SimInstant? {
-        try database.query(
-            """
-            SELECT MAX(at) FROM (
-                SELECT MAX(at_ms) AS at FROM audit UNION ALL SELECT MAX(received_ms) FROM notifications
-                UNION ALL SELECT MAX(updated_ms) FROM purchases UNION ALL SELECT MAX(apple_checked_ms) FROM purchases
-                UNION ALL SELECT MAX(at_ms) FROM ownership_moves)
-            """
-        ).first?.first?.int.map { SimInstant(milliseconds: $0) }
+        try database.largest(of: [
+            ("audit", "at_ms"), ("notifications", "received_ms"), ("purchases", "updated_ms"),
+            ("purchases", "apple_checked_ms"), ("ownership_moves", "at_ms"),
+        ]).map { SimInstant(milliseconds: $0) }
     }
 
     /// SQLite's own integrity check of the ledger file: "ok", or the problems it found.

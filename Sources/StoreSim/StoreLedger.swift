@@ -306,14 +306,10 @@ final class StoreLedger {
     /// The latest instant the file records anything at: a charge, a share or a revocation of any Apple ID, a payment
     /// held (a confirmation on Apple's sheet, a request) or lapsed, a share ended. Nil for an empty file.
     func latestRecorded() throws(DatabaseError) -> SimInstant? {
-        try database.query(
-            """
-            SELECT MAX(at) FROM (
-                SELECT MAX(purchase_ms) AS at FROM transactions UNION ALL SELECT MAX(revocation_ms) FROM transactions
-                UNION ALL SELECT MAX(requested_ms) FROM held_payments UNION ALL SELECT MAX(lapsed_ms) FROM held_payments
-                UNION ALL SELECT MAX(ended_ms) FROM family_shares)
-            """
-        ).first?.first?.int.map { SimInstant(milliseconds: $0) }
+        try database.largest(of: [
+            ("transactions", "purchase_ms"), ("transactions", "revocation_ms"), ("held_payments", "requested_ms"),
+            ("held_payments", "lapsed_ms"), ("family_shares", "ended_ms"),
+        ]).map { SimInstant(milliseconds: $0) }
     }
 
     func heldPayments() throws(DatabaseError) -> [HeldPayment] {
