@@ -38,10 +38,16 @@ public final class StateLock {
 
     private init(folder: String, creating: Bool) throws(StateLockError) {
         let path = "\(folder)/\(Self.fileName)"
-        // Made here, or opened as it is: what `restore` does differs.
+        // Made here, or opened as it is: what `restore` does differs. Never through a symbolic link: the pid was
+        // written into the file it pointed to, whatever that held (session 29); `O_EXCL` already refuses to follow one.
         var descriptor = creating ? open(path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL, 0o644) : -1
         let madeFile = descriptor >= 0
-        if !madeFile && (!creating || errno == EEXIST) { descriptor = open(path, O_RDWR | O_CLOEXEC) }
+        if !madeFile && (!creating || errno == EEXIST) { descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
+        if descriptor < 0 && errno == ELOOP {
+            throw StateLockError(
+                description: "\(path): a symbolic link, which the lock never follows; remove it, the next run makes "
+                    + "its own lock file")
+        }
         guard descriptor >= 0 else {
             throw StateLockError(
                 description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
