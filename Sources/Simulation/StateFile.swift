@@ -65,7 +65,7 @@ public enum StateFile {
     }
 
     /// `.NAME.paywall-sim-XXXXXX`, its last path component.
-    static func isTemporary(_ path: String) -> Bool {
+    public static func isTemporary(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasPrefix(".") && name.count > marker.count + 7 && name.dropLast(6).hasSuffix(marker)
     }

@@ -14,17 +14,11 @@ enum BenchFolder {
     static func own(_ path: String) throws(UsageError) -> StateLock {
         var isFolder = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: path)
-            } catch {
-                throw UsageError(message: "--state: cannot read \(path) (\(error.failureDescription))")
-            }
             // A lone lock file is a killed bench's, or a run's that wrote nothing: nothing in it is a person's.
-            let held = names.filter { $0 != StateLock.fileName }.sorted()
-            if !held.isEmpty && !names.contains(markName) {
+            let held = try StateFolder.contents(path)
+            if !held.isEmpty && !held.contains(markName) {
                 let isState = held.contains { StateCheck.databases.contains($0) }
-                let shown = held.prefix(4).joined(separator: ", ") + (held.count > 4 ? ", …" : "")
+                let shown = StateFolder.shown(held)
                 throw UsageError(
                     message: "--state: \(path) holds \(isState ? "a state folder" : "files") bench did not make "
                         + "(\(shown)); bench writes purchases, renewals and refunds into its folder: name a new or "

@@ -31,6 +31,7 @@ enum StateFolder {
     /// and ids in one ledger. Keep the returned lock for as long as the folder is used.
     static func own(_ path: String, option: String = "--state") throws(UsageError) -> StateLock {
         try prepare(path, option: option)
+        try checkNotAStranger(path, option: option)
         // A folder refused for what its names are gets not even a lock file.
         do {
             try StateCheck.checkShape(folder: path)
@@ -46,6 +47,37 @@ enum StateFolder {
         // Owned now: no other run writes here, so a temp file is one a killed run left (session 28).
         StateFile.removeStale(in: path)
         return lock
+    }
+
+    /// Names only a state folder holds: `app` is the first file every run writes into a new one, `keys` and the
+    /// databases come with it, and an older folder has its databases.
+    static let marks = StateCheck.databases + ["app", "keys", BenchFolder.markName]
+
+    /// What `path` holds besides what a run killed before it wrote anything leaves there (a lock file, a temp file).
+    static func contents(_ path: String, option: String = "--state") throws(UsageError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+                .filter { $0 != StateLock.fileName && !StateFile.isTemporary($0) }.sorted()
+        } catch {
+            throw UsageError(message: "\(option): cannot read \(path) (\(error.failureDescription))")
+        }
+    }
+
+    /// A folder that holds files and nothing of a state folder is refused, untouched: `run --state .` or
+    /// `--state ~/notes` wrote its state among a person's files, over their `phone` and `lock` (session 29). The rule
+    /// `bench` had for its folders, for every command that writes into `--state`: it never writes over what it did not
+    /// make.
+    static func checkNotAStranger(_ path: String, option: String = "--state") throws(UsageError) {
+        let held = try contents(path, option: option)
+        guard !held.isEmpty, !held.contains(where: marks.contains) else { return }
+        throw UsageError(
+            message: "\(option): \(path) holds files paywall-sim did not make (\(shown(held))) and is not a state "
+                + "folder; paywall-sim writes its state into the folder itself: name a new or empty folder")
+    }
+
+    /// The first few names, for a message.
+    static func shown(_ names: [String]) -> String {
+        names.prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "")
     }
 
     /// A folder whose shape was refused while it has an owner, or had one: seen while another run makes it (its

@@ -28,4 +28,24 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: "\(directory)/not-there"))
         }
     }
+
+    /// `run --state .` on a folder of a person's files wrote a state folder among them, over their `phone` and
+    /// `lock`: refused, as `bench` refuses it, and nothing written.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+    func runRefusesAFolderOfOtherFilesAndWritesNothing() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "Call mum: 555-0100\n".write(toFile: "\(directory)/phone", atomically: true, encoding: .utf8)
+        try "combination: 12-34-56\n".write(toFile: "\(directory)/lock", atomically: true, encoding: .utf8)
+        try "TODO\n".write(toFile: "\(directory)/todo.txt", atomically: true, encoding: .utf8)
+        let before = try StateFolderTests.files(directory)
+        let tmux = try TmuxSession(["run", "--state", directory], width: 200)
+        tmux.waitFor("EXIT=2")
+        #expect(
+            tmux.screen.contains(
+                "--state: \(directory) holds files paywall-sim did not make (phone, todo.txt) and is not a state folder"
+            ),
+            "\(tmux.screen)")
+        #expect(try StateFolderTests.files(directory) == before)
+    }
 }
