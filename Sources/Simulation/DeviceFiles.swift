@@ -23,6 +23,28 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
             throw WorldSetupError(
                 description: "\(directory): is a file, the state folder keeps a phone's files in a folder of that name")
         }
+        try Self.checkReadable(directory)
+    }
+
+    /// The files a phone reads, by name.
+    static let files = ["identity.json", "account.json", "receipt", "receipts-unanswered", "payments-unanswered.json"]
+
+    /// Each of the phone's files that is there can be read, as `keys` and `clock` must: an identity.json the run could
+    /// not open (a permission) was set aside as corrupt, and the paying reader started with no identity (session 29).
+    /// Only a file read and found not valid is set aside; one that cannot be read is refused and left as it is.
+    static func checkReadable(_ directory: String) throws(WorldSetupError) {
+        for name in files {
+            let path = "\(directory)/\(name)"
+            var isFolder = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
+                throw WorldSetupError(
+                    description: "\(path): is a folder, the phone keeps it in a file of that name; move it away or "
+                        + "start a new folder")
+            }
+            if let reason = StateFile.unreadable(path) {
+                throw WorldSetupError(description: "\(path): cannot be read (\(reason)); it is left as it is")
+            }
+        }
     }
 
     var anonymousIdentity: AnonymousIdentity? {

@@ -33,6 +33,10 @@ public enum StateCheck {
         let path = "\(folder)/app"
         let (bundleId, name) = (config.app.bundleId, folderName(for: config))
         let source = config.sourcePath ?? config.app.id
+        // Unreadable, it was taken as missing, and written over with this app's name: another app adopted the folder.
+        if let reason = StateFile.unreadable(path) {
+            throw WorldSetupError(description: "\(path): cannot be read (\(reason)); it is left as it is")
+        }
         if let data = FileManager.default.contents(atPath: path) {
             let held = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
             guard held.first == bundleId, held.count < 2 || held[1] == name else {
@@ -80,7 +84,9 @@ public enum StateCheck {
     /// throws naming the file.
     static func check(folder: String, phone: String) throws(WorldSetupError) {
         try checkKind("\(folder)/devices/\(phone)", isFolder: true, holds: "a phone's files")
+        try DeviceFiles.checkReadable("\(folder)/devices/\(phone)")
         try checkShape(folder: folder)
+        var storeVersion = 0
         for name in databases {
             let path = "\(folder)/\(name)"
             guard FileManager.default.fileExists(atPath: path) else { continue }
@@ -105,6 +111,36 @@ public enum StateCheck {
                     description: "\(path): not \(name == "backend.sqlite" ? "a ledger" : "the App Store's records") "
                         + "(schema version 0); restore it or start a new folder")
             }
+            if name == "appstore.sqlite" { storeVersion = version }
+        }
+        try checkNothingLost(folder: folder, storeVersion: storeVersion)
+    }
+
+    /// The App Store's schema versions the last builds without `keys` and without `app` wrote: every later build wrote
+    /// each of them into the folder before it moved the store's schema on.
+    static let lastStoreVersionWithout = (keys: 3, app: 11)
+
+    /// `keys` and `app` are there in a folder whose store a build that writes them wrote: gone, they were lost (a copy
+    /// made as another user leaves out the owner-only `keys`), and never made again. New keys left every phone's token
+    /// and receipt invalid, the paying reader locked out; a new `app` let another app adopt the folder (session 29).
+    /// Only a folder older than them (its store's schema version says so) gets them now.
+    private static func checkNothingLost(folder: String, storeVersion: Int) throws(WorldSetupError) {
+        let lost = [
+            (
+                "keys", lastStoreVersionWithout.keys,
+                "the folder's secrets, which signed every sign-in and receipt it holds, are gone (a copy made as another "
+                    + "user leaves this owner-only file out); new ones would lock every phone out"
+            ),
+            (
+                "app", lastStoreVersionWithout.app,
+                "which app's state the folder holds is not known, and another app's run would take it over"
+            ),
+        ]
+        for (name, lastWithout, gone) in lost where storeVersion > lastWithout {
+            let path = "\(folder)/\(name)"
+            guard access(path, F_OK) != 0, errno == ENOENT else { continue }
+            throw WorldSetupError(
+                description: "\(path): missing beside appstore.sqlite: \(gone); restore it or start a new folder")
         }
     }
 

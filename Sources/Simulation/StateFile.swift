@@ -51,6 +51,18 @@ public enum StateFile {
         }
     }
 
+    /// Why the file at `path`, which is there, cannot be opened to be read (a permission, a loop of links); nil when
+    /// it can, or when there is none. A file that cannot be read is left as it is and refused, never taken as missing
+    /// nor set aside as corrupt (session 29). Without blocking: a FIFO is opened, not waited on.
+    public static func unreadable(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return nil
+        }
+        return errno == ENOENT ? nil : reason(errno)
+    }
+
     /// Removes the temp files a run killed mid-write left anywhere in `folder`: only names this program makes.
     /// Call it holding the folder's lock, so no other run's write is in progress. The paths removed.
     @discardableResult

@@ -111,7 +111,7 @@ final class StoreLedger {
         }
     }
 
-    private static let migrations = [
+    static let migrations = [
         """
         CREATE TABLE transactions (
             transaction_id TEXT PRIMARY KEY,

@@ -372,24 +372,6 @@ import WhiteLabel
         #expect(try seeded(7) != key)
     }
 
-    @Test func aFolderMadeBeforeKeysKeepsTheKeysItsReceiptsWereSignedWith() throws {
-        let directory = try TestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try world(directory)
-        first.launch()
-        first.scheduler.runUntilIdle()
-        try first.subscribe()
-        let key = first.store.verifyingKey
-        // As an older build left it: the same records, no keys file, signed with the keys the source held.
-        try FileManager.default.removeItem(atPath: directory + "/keys")
-        let legacy = try world(directory).store.verifyingKey
-        #expect(legacy != key)
-        let held = SigningKey(seed: Digest.sha256(Array("paywall-sim app store receipt key".utf8)))
-        #expect(legacy == held?.publicKey)
-        #expect(FileManager.default.fileExists(atPath: directory + "/keys"))
-        #expect(try world(directory).store.verifyingKey == legacy)
-    }
-
     /// A keys file that is there but cannot be read stops the world with its path, and is left as it was:
     /// new keys would leave every receipt and sign-in of the folder unverifiable.
     @Test func aKeysFileThatCannotBeReadIsAnErrorNeverReplaced() throws {

@@ -32,20 +32,21 @@ import Testing
             "the unreadable file is kept for a person to recover the identity from")
     }
 
-    /// A file that is there but cannot be opened is not "no identity": it is kept aside and said, and the
-    /// identity the app then makes does not overwrite it.
+    /// A file that cannot be opened once the world is running is not "no identity": it is kept aside and said,
+    /// and the identity the app then makes does not overwrite it. (One that cannot be opened when the folder is
+    /// opened is refused and left where it is: `StateFilesLostTests`.)
     @Test func anIdentityThatCannotBeOpenedIsKeptAsideNotOverwritten() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = try subscribed(in: directory)
         let identity = "\(directory)/devices/iphone/identity.json"
         let saved = try String(contentsOfFile: identity, encoding: .utf8)
+        let reopened = try World(config: try TestSupport.demoConfig(), options: options)
         // A folder where the file was: reading it fails with an error that is not "no such file".
         try FileManager.default.removeItem(atPath: identity)
         try FileManager.default.createDirectory(atPath: identity, withIntermediateDirectories: false)
         try saved.write(toFile: "\(identity)/identity.json", atomically: true, encoding: .utf8)
 
-        let reopened = try World(config: try TestSupport.demoConfig(), options: options)
         reopened.launchAndSettle()
         let problem = try #require(reopened.problems.first)
         #expect(problem.hasPrefix("error: identity.json on iphone cannot be read; kept as identity.json.unreadable-1"))
