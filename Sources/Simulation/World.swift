@@ -210,6 +210,8 @@ public final class World {
         if let phoneLine { timeline.log(.control, phoneLine) }
         // After the clock: a payment confirmed before the last run stopped is charged at today's date.
         store.resumeHeldPayments()
+        // Apple's news still on its way when the last run stopped reaches the server in this one.
+        store.resumeNotifications()
     }
 
     deinit {

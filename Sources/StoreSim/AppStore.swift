@@ -73,7 +73,7 @@ public final class AppStore {
     /// The next lifecycle event (period end, grace end, retry end) of each subscription.
     var lifecycleEvents: [String: Scheduler.EventID] = [:]
     /// A reordered notification, delivered after the next one.
-    var heldBackNotification: String?
+    var heldBackNotification: NotificationOnItsWay?
     /// The signing time of the last notification (`notificationSignedDate`).
     var lastNotificationSigned: Int64 = 0
     /// What the server was last told of each subscription's renewal (`RenewalTold`), this run.
@@ -172,37 +172,41 @@ public final class AppStore {
     }
 
     /// Signs `payload` and posts it to the notification endpoint after the notification latency,
-    /// unless a fault plan drops, duplicates, delays or reorders it.
-    func post(_ payload: NotificationPayload) {
+    /// unless a fault plan drops, duplicates, delays or reorders it. `original`: the purchase it is about.
+    func post(_ payload: NotificationPayload, about original: String?) {
         let signed = notificationEndpoint == nil ? "" : NotificationCodec.seal(payload, with: signingKey)
         let name = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
         var wait = delay(.notification)
-        switch fault(for: .notification) {
-        case .notificationDropped:
-            return
+        let fault = fault(for: .notification)
+        if case .notificationDropped = fault { return }
+        if case .notificationDelayed(let extra) = fault { wait = wait + extra }
+        let news = onItsWay(signed, name: name, about: original, due: scheduler.now + wait)
+        switch fault {
         case .notificationReordered:
             // Held back until the next notification has gone, so the backend sees the two swapped.
             if let earlier = heldBackNotification { deliverNotification(earlier, name: "held back", after: wait) }
-            heldBackNotification = signed
+            heldBackNotification = news
             return
         case .notificationDuplicated:
-            deliverNotification(signed, name: name + " (duplicate)", after: wait + delay(.notification))
-        case .notificationDelayed(let extra):
-            wait = wait + extra
+            deliverNotification(news, name: name + " (duplicate)", after: wait + delay(.notification))
         default:
             break
         }
-        deliverNotification(signed, name: name, after: wait)
+        deliverNotification(news, name: name, after: wait)
         if let held = heldBackNotification {
             heldBackNotification = nil
             deliverNotification(held, name: "reordered", after: wait + .millis(1))
         }
     }
 
-    private func deliverNotification(_ signed: String, name: String, after wait: SimDuration) {
+    func deliverNotification(_ news: NotificationOnItsWay, name: String, after wait: SimDuration) {
         scheduler.schedule(after: wait) { [self] in
             log("notification \(name)")
-            notificationEndpoint?(signed)
+            notificationEndpoint?(news.signed)
+            guard let row = news.row else { return }
+            // Gone once delivered; a row left (this delete failed, or a kill came first) is delivered again in the
+            // next run, and the server drops it as a duplicate.
+            _ = logged("write down the notification \(name) as delivered") { try ledger.delivered(row) }
         }
     }
 

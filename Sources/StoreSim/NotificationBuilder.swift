@@ -38,7 +38,7 @@ extension AppStore {
                 signedTransactionInfo: read ? sign(transactionInfo(record, ownership: ownership)) : nil,
                 signedRenewalInfo: read ? subscription.map { sign(renewalInfo($0)) } : nil,
                 status: subscription?.state.rawValue))
-        post(payload)
+        post(payload, about: record.originalTransactionIdentifier)
         if let subscription { renewalsTold[subscription.originalTransactionId] = RenewalTold(subscription) }
         // Whatever changed the purchaser's purchase changes what the family shares of it.
         if !record.isFamilyShared {
@@ -77,7 +77,8 @@ extension AppStore {
                 signedDate: notificationSignedDate(),
                 data: NotificationData(
                     bundleId: bundleId, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil,
-                    status: nil)))
+                    status: nil)),
+            about: nil)
     }
 
     /// A notification about the subscription's latest transaction.

@@ -258,6 +258,13 @@ final class StoreLedger {
         CREATE TABLE IF NOT EXISTS apple_id_settings (apple_id TEXT PRIMARY KEY, billing_issue INTEGER,
             grace_period INTEGER, storefront TEXT)
         """,
+        // Server notifications posted and not yet delivered, written with what they tell: Apple's servers do not stop
+        // when `run` quits, and a REFUND on its way at a quit was never sent, the backend granting the refunded reader
+        // premium until the period ended (session 29). The next launch delivers each (`resumeNotifications`).
+        """
+        CREATE TABLE IF NOT EXISTS notifications_on_their_way (id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL, original_transaction_id TEXT, signed_payload TEXT NOT NULL, due_ms INTEGER NOT NULL)
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.

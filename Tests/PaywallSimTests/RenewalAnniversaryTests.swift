@@ -49,10 +49,11 @@ import WhiteLabel
         do {
             let old = try Database(path: path)
             let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
-            // The file as the build before `anchor_ms` wrote it: the migrations from it on (`apple_id_settings`) undone too.
+            // The file as the build before `anchor_ms` wrote it: the migrations from it on (`apple_id_settings`,
+            // `notifications_on_their_way`) undone too.
             try old.execute(
                 "ALTER TABLE subscriptions DROP COLUMN anchor_ms; DROP TABLE apple_id_settings; "
-                    + "PRAGMA user_version = \(version - 2)")
+                    + "DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version - 3)")
         }
         let (store, scheduler) = try Self.store(path)
         #expect(store.subscription(originalTransactionId: original)?.renewalAnchor == bought)

@@ -64,7 +64,10 @@ import Testing
         do {
             let old = try Database(path: "\(directory)/appstore.sqlite")
             let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
-            try old.execute("DROP TABLE apple_id_settings; PRAGMA user_version = \(version - 1)")
+            // Written before the settings were kept, so before the notifications on their way were (the next migration).
+            try old.execute(
+                "DROP TABLE apple_id_settings; DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version - 2)"
+            )
         }
         try FileManager.default.removeItem(atPath: "\(directory)/devices/iphone/locale")
         let reopened = try World(config: try TestSupport.demoConfig(), options: Self.options(directory))

@@ -2,11 +2,11 @@ import AppFlow
 import Foundation
 import Signing
 import SimKernel
-import StoreSim
 import Testing
 import WhiteLabel
 
 @testable import Simulation
+@testable import StoreSim
 
 /// A state directory reopened carries on: the virtual clock never goes back to the first morning.
 @Suite struct StateOnDiskTests {
@@ -348,6 +348,47 @@ import WhiteLabel
         #expect(!answers.contains { $0.contains(": duplicate") })
         let purchase = try #require(try second.backend.ledger.allPurchases().first)
         #expect(purchase.revoked)
+    }
+
+    /// Apple's REFUND on its way when `run` quit was never sent: every later run granted the refunded reader premium
+    /// until the period ended, and `check --ledger` said the ledger does not revoke it (session 29). Kept in the App
+    /// Store's records, it reaches the server in the next run, once: one left by a kill after its delivery is a
+    /// duplicate.
+    @Test func aNotificationOnItsWayWhenTheRunStoppedReachesTheServerInTheNext() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try world(directory, latency: .typical)
+        first?.launch()
+        first?.scheduler.runUntilIdle()
+        try first?.subscribe()
+        first?.scheduler.runUntilIdle()
+        #expect(first?.refundLatest() == true)
+        first?.saveClock()  // a quit, the REFUND still on its way
+        let kept = try #require(try first?.store.ledger.notificationsOnTheirWay())
+        #expect(kept.map(\.name) == ["REFUND"])
+        first = nil
+
+        let second = try world(directory, latency: .typical)
+        second.launch()
+        second.scheduler.runUntilIdle()
+        let lines = second.timeline.entries.map(\.text)
+        #expect(lines.contains("notification REFUND (from the last run)"))
+        #expect(lines.contains { $0.hasPrefix("notification REFUND ") && $0.hasSuffix(": applied") })
+        #expect(try #require(try second.backend.ledger.allPurchases().first).revoked)
+        second.returnToForeground()  // the app reads its access again
+        second.scheduler.runUntilIdle()
+        #expect(second.appState.access.levels.isEmpty)
+        #expect(try second.store.ledger.notificationsOnTheirWay().isEmpty)
+
+        // A kill between the server's commit and the row's delete: sent again, taken once.
+        let row = try #require(kept.first)
+        _ = try second.store.ledger.keepOnItsWay(
+            name: row.name, originalTransactionId: row.originalTransactionId, signed: row.signed, due: row.due)
+        let third = try world(directory, latency: .typical)
+        third.launch()
+        third.scheduler.runUntilIdle()
+        #expect(third.timeline.entries.contains { $0.text.hasSuffix(": duplicate, already applied") })
+        #expect(try third.store.ledger.notificationsOnTheirWay().isEmpty)
     }
 
     /// Each folder gets its own keys when it is made, readable by its owner only, kept from run to run;
