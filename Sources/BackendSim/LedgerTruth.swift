@@ -92,9 +92,11 @@ enum LedgerTruth {
     }
 
     /// Where the ledger gives more than Apple's records say: a revocation it lost, an expiry later than
-    /// Apple's, a purchase Apple has no record of. A ledger behind Apple (news still on its way) is not one.
+    /// Apple's, a purchase Apple has no record of. A ledger behind Apple (news still on its way) is not one: a purchase
+    /// the App Store still has a notification on its way about, which the next run delivers (session 29).
     static func disagreements(_ ledger: BackendLedger, store: StoreRecords) throws(DatabaseError) -> [String] {
         let apple = try store.latestTransactions()
+        let newsOnItsWay = Set(try store.newsOnItsWay().compactMap(\.originalTransactionId))
         var found: [String] = []
         for purchase in try ledger.allPurchases() {
             let id = purchase.originalTransactionId
@@ -102,6 +104,7 @@ enum LedgerTruth {
                 found.append("purchase \(id) is not in the App Store's records")
                 continue
             }
+            guard !newsOnItsWay.contains(id) else { continue }
             if record.revocationDate != nil && !purchase.revoked {
                 found.append("purchase \(id): Apple revoked it, the ledger does not")
             } else if record.revocationDate == nil && purchase.revoked {

@@ -32,3 +32,24 @@ public final class StoreRecords {
         return latest
     }
 }
+
+/// A server notification the App Store posted and has not delivered yet (a run stopped before it arrived): the next
+/// run delivers it, so a ledger behind it is behind the news, not wrong.
+public struct NewsOnItsWay: CustomStringConvertible, Sendable {
+    public let name: String
+    /// The purchase it is about; nil for a TEST.
+    public let originalTransactionId: String?
+
+    public var description: String { originalTransactionId.map { "\(name) about purchase \($0)" } ?? name }
+}
+
+extension StoreRecords {
+    /// The notifications on their way, in the order they were posted; none in a file written before they were kept.
+    public func newsOnItsWay() throws(DatabaseError) -> [NewsOnItsWay] {
+        let table = try database.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications_on_their_way'")
+        guard !table.isEmpty else { return [] }
+        return try database.query("SELECT name, original_transaction_id FROM notifications_on_their_way ORDER BY id")
+            .map { NewsOnItsWay(name: $0[0].string ?? "", originalTransactionId: $0[1].string) }
+    }
+}

@@ -91,8 +91,9 @@ enum Usage {
         3 ownership moves per purchase in any 30 days, an unbroken chain of owners, no restore from
         an account to a guest; the audit's hash chain, and every purchase and refresh token as its last
         audit row left it (a row edited, deleted or revived is found); and, against appstore.sqlite
-        beside it, no revocation lost and no expiry later than Apple's. It opens both files read-only
-        and never writes. Exit 0 when it holds, 1 with each violation listed, 2 for a file that is
+        beside it, no revocation lost and no expiry later than Apple's (a purchase Apple's news is still on
+        its way about, which the next run delivers, is noted, not a violation). It opens both files
+        read-only and never writes. Exit 0 when it holds, 1 with each violation listed, 2 for a file that is
         not a ledger.
 
         Options:

@@ -1,4 +1,5 @@
 import AppFlow
+import BackendSim
 import Foundation
 import Signing
 import SimKernel
@@ -365,8 +366,17 @@ import WhiteLabel
         #expect(first?.refundLatest() == true)
         first?.saveClock()  // a quit, the REFUND still on its way
         let kept = try #require(try first?.store.ledger.notificationsOnTheirWay())
+        let row = try #require(kept.first)
         #expect(kept.map(\.name) == ["REFUND"])
         first = nil
+        // Meanwhile the ledger is behind Apple, not wrong: `check --ledger` says the news is on its way.
+        do {
+            let records = try StoreRecords(readingOnly: "\(directory)/appstore.sqlite")
+            let ledger = try BackendLedger(readingOnly: "\(directory)/backend.sqlite")
+            #expect(try LedgerCheck.violations(in: ledger, against: records).isEmpty)
+            let purchase = try #require(row.originalTransactionId)
+            #expect(try records.newsOnItsWay().map(\.description) == ["REFUND about purchase \(purchase)"])
+        }
 
         let second = try world(directory, latency: .typical)
         second.launch()
@@ -381,7 +391,6 @@ import WhiteLabel
         #expect(try second.store.ledger.notificationsOnTheirWay().isEmpty)
 
         // A kill between the server's commit and the row's delete: sent again, taken once.
-        let row = try #require(kept.first)
         _ = try second.store.ledger.keepOnItsWay(
             name: row.name, originalTransactionId: row.originalTransactionId, signed: row.signed, due: row.due)
         let third = try world(directory, latency: .typical)
