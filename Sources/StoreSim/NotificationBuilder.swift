@@ -126,11 +126,17 @@ extension AppStore {
     /// so a reopened folder never names a new notification as an old one; the rest comes from the seeded
     /// generator, so the same seed names an ephemeral world's notifications alike (and draws as before).
     /// A serial that cannot be written is logged, and the UUID is then all unguessable bytes (the OS's for a
-    /// state folder): the backend would take a repeated UUID for a duplicate and drop the news.
+    /// state folder): the backend would take a repeated UUID for a duplicate and drop the news. Its serial digits
+    /// then start at 8…f, a serial no store reaches: a reopened folder compares the ledger's highest serial with
+    /// the store's (`StateKinship`), and a random one would read as news the store never numbered.
     func nextUUID() -> String {
         let serial = logged("number a notification") { try ledger.nextSerial("notification") }
         let drawn = random.bytes(16)
-        guard let serial else { return Self.uuid(keys.unguessableBytes(16)) }
+        guard let serial else {
+            var bytes = keys.unguessableBytes(16)
+            bytes[10] |= 0x80
+            return Self.uuid(bytes)
+        }
         return Self.uuid(drawn: drawn, serial: serial)
     }
 
