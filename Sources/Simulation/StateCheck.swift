@@ -142,6 +142,7 @@ public enum StateCheck {
             throw WorldSetupError(
                 description: "\(path): missing beside appstore.sqlite: \(gone); restore it or start a new folder")
         }
+        if let problem = StateKinship.problems(folder: folder).first { throw WorldSetupError(description: problem) }
     }
 
     /// The folder's own names as this tool left them, before any is opened: each a file or a folder as it

@@ -168,7 +168,10 @@ public final class World {
             backend.passwordIterations =
                 options.passwordIterations
                 ?? (state == nil ? PasswordHash.minimalIterations : PasswordHash.defaultIterations)
-            if let state { try StateCheck.crossCheck(store: store, backend: backend, folder: state) }
+            if let state {
+                try StateCheck.crossCheck(store: store, backend: backend, folder: state)
+                try StateKinship.stamp(folder: state)
+            }
             network = SimulatedNetwork(
                 backend: backend, scheduler: scheduler, timeline: timeline, random: random.split(),
                 latency: options.latency)

@@ -62,7 +62,10 @@ enum CheckCommand {
         } catch {
             throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
         }
-        let violations = try LedgerCheck.violations(in: ledger, against: store)
+        // The databases as a pair first: a store file from another folder, or one behind the ledger, is what `run`
+        // refuses; the ledger read against it said "holds" (session 29).
+        let violations =
+            StateKinship.problems(folder: directory) + (try LedgerCheck.violations(in: ledger, against: store))
         // Apple's news the last run stopped before delivering: the ledger is behind it, and the next run delivers it.
         let onItsWay = try store.newsOnItsWay().map { "Apple's \($0) is still on its way: the next run delivers it" }
         if violations.isEmpty {
