@@ -77,6 +77,10 @@ final class StoreLedger {
         highestRowid = nil
         knownFamilyAppleIds = nil
         appleIdsCharged = nil
+        // A block of serials reserved in the lost commit is not reserved on disk: numbering on from it handed out ids
+        // past the file's, read at the next open as news the store never numbered (session 29). The event's
+        // notifications were taken back with it, so the block is reserved again.
+        reservedSerials.removeAll()
     }
 
     /// A kept list of `appleId` changed at `index` (or is no longer kept: nil).
