@@ -39,8 +39,34 @@ void pws_restore_default_stop_handlers(void) {
 static struct termios saved_termios;
 static int has_saved_termios = 0;
 
+// Settings found with neither ICANON nor ECHO are a raw mode a killed program left where no shell repairs it (a tmux
+// command, a script, an IDE task): restoring them left the terminal unusable after `q` (h3 09). They are saved as
+// `stty sane` makes them, but for the line speed, character size and iutf8, which stay the terminal's.
+static void make_usable(struct termios *mode) {
+    if (mode->c_lflag & (ICANON | ECHO)) return;
+    mode->c_iflag &= ~(IGNBRK | INLCR | IGNCR | IXOFF | IXANY);
+    mode->c_iflag |= BRKINT | ICRNL | IMAXBEL;
+    mode->c_oflag &= ~(OCRNL | ONOCR | ONLRET);
+    mode->c_oflag |= OPOST | ONLCR;
+    mode->c_cflag |= CREAD;
+    mode->c_lflag &= ~(ECHONL | NOFLSH | TOSTOP | ECHOPRT);
+    mode->c_lflag |= ICANON | ISIG | IEXTEN | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE;
+    // A raw mode may have disabled the line-editing characters: each gets its usual key back.
+    const struct { int index; cc_t key; } keys[] = {
+        {VINTR, 003}, {VQUIT, 034}, {VERASE, 0177}, {VKILL, 025}, {VEOF, 004},
+        {VSTART, 021}, {VSTOP, 023}, {VSUSP, 032}, {VWERASE, 027}, {VLNEXT, 026},
+    };
+    for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (mode->c_cc[keys[i].index] == _POSIX_VDISABLE) mode->c_cc[keys[i].index] = keys[i].key;
+    }
+    mode->c_cc[VMIN] = 1;
+    mode->c_cc[VTIME] = 0;
+}
+
 void pws_save_termios(void) {
-    if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) has_saved_termios = 1;
+    if (tcgetattr(STDIN_FILENO, &saved_termios) != 0) return;
+    make_usable(&saved_termios);
+    has_saved_termios = 1;
 }
 
 void pws_restore_termios(void) {

@@ -11,7 +11,8 @@ int pws_pending_stop_signal(void);
 // After the screen ends, ^C must stop the program again the usual way.
 void pws_restore_default_stop_handlers(void);
 
-// The user's own terminal settings, restored on every exit path.
+// The user's own terminal settings, restored on every exit path; a raw mode found (no ICANON, no ECHO: a killed
+// program's) is saved as `stty sane` makes it, so quitting never leaves the terminal unusable.
 void pws_save_termios(void);
 void pws_restore_termios(void);
 
