@@ -105,10 +105,14 @@ extension Backend {
         do {
             return try endpoint()
         } catch let error as APIError {
-            if case .unavailable(let cause) = error { timeline.log(.backend, "ledger failed: \(cause)") }
+            if case .unavailable(let cause) = error {
+                timeline.log(.backend, "ledger failed: \(cause)")
+                if storageFailure == nil { storageFailure = cause.storage }
+            }
             return error.response
         } catch {
             timeline.log(.backend, "ledger failed: \(error)")
+            if storageFailure == nil { storageFailure = (error as? DatabaseError)?.storage }
             return JSONBody.response(500, ErrorBody(error: "ledger_unavailable"))
         }
     }

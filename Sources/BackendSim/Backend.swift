@@ -49,6 +49,8 @@ public final class Backend {
     /// The same phone restoring the same receipt again gets its identity back, and nothing moves twice.
     /// Off only to plant issue 12's first defect whole, for the fuzzer to prove it catches it.
     public var restoresAreIdempotentPerDevice = true
+    /// The first write or read of `backend.sqlite` the disk failed: the state cannot be kept, and `run` ends on it.
+    public internal(set) var storageFailure: StorageFailure?
     /// A restore applies the new purchase its receipt reports to who paid first, as a receipt check does. Off only to
     /// plant the defect session 21 fixed (`restore-ignores-who-paid`), for the fuzzer to prove it catches it.
     public var restoresFollowWhoPaid = true
@@ -69,6 +71,10 @@ public final class Backend {
         do {
             ledger = try BackendLedger(path: databasePath)
         } catch {
+            // The file and the disk's reason: "disk I/O error" alone named neither (h3 06).
+            if let storage = error.storage {
+                throw BackendSetupError(description: "\(storage.path): cannot be opened (\(storage.reason))")
+            }
             throw BackendSetupError(description: "cannot open the ledger: \(error)")
         }
         levelsByProduct = config.backend.productLevels

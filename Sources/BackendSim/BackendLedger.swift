@@ -102,6 +102,9 @@ public final class BackendLedger {
             purchaseColumns = Self.purchaseColumns(schema: version)
         } catch let error as LedgerOpenError {
             throw error
+        } catch let error as DatabaseError where error.storage != nil {
+            // A disk that cannot give the file (full, with a -wal to read beside it) says nothing of what it holds.
+            throw LedgerOpenError(description: "cannot be read (\(error.storage!.reason))")
         } catch {
             throw LedgerOpenError(description: "not a ledger (\(error))")
         }

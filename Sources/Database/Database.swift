@@ -17,11 +17,16 @@ public enum SQLValue: Hashable, Sendable {
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
-    public var description: String { "SQLite error \(code): \(message)" }
+    /// The file the disk could not read or write, and why (`StorageFailure`); nil for any other failure.
+    public var storage: StorageFailure?
+    public var description: String {
+        "SQLite error \(code): \(message)" + (storage.map { " (\($0.reason))" } ?? "")
+    }
 
-    public init(code: Int32, message: String) {
+    public init(code: Int32, message: String, storage: StorageFailure? = nil) {
         self.code = code
         self.message = message
+        self.storage = storage
     }
 }
 
@@ -62,9 +67,10 @@ public final class Database {
         let code = sqlite3_open_v2(name, &handle, flags, vfs)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let storage = StorageFailure(code: code, path: path, handle: handle)
             sqlite3_close(handle)
             handle = nil
-            throw DatabaseError(code: code, message: "\(path ?? ":memory:"): \(message)")
+            throw DatabaseError(code: code, message: "\(path ?? ":memory:"): \(message)", storage: storage)
         }
         sqlite3_busy_timeout(handle, 5_000)
         // 1 KiB pages for a new database (a file's page size is fixed once it has one, so an existing file
@@ -98,7 +104,8 @@ public final class Database {
         if code != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? "failed"
             sqlite3_free(errorMessage)
-            throw DatabaseError(code: code, message: message)
+            throw DatabaseError(
+                code: code, message: message, storage: StorageFailure(code: code, path: path, handle: handle))
         }
     }
 
@@ -357,7 +364,9 @@ public final class Database {
     }
 
     private func error(_ code: Int32) -> DatabaseError {
-        DatabaseError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database")
+        DatabaseError(
+            code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database",
+            storage: StorageFailure(code: code, path: path, handle: handle))
     }
 }
 

@@ -41,6 +41,21 @@ public final class Timeline {
         events.append(RecordedEvent(time: clock(), event: event, entry: max(entries.count - 1, 0)))
     }
 
+    /// Where the timeline ends now: `withdraw(since:)` takes back what was logged after it.
+    public struct Mark: Sendable {
+        fileprivate let entries: Int
+        fileprivate let events: Int
+    }
+
+    public var mark: Mark { Mark(entries: entries.count, events: events.count) }
+
+    /// Takes back the lines and events logged since `mark`: what a piece of work said it did, when its writes
+    /// were lost (a full disk showed a renewal the store never kept, h3 03).
+    public func withdraw(since mark: Mark) {
+        if entries.count > mark.entries { entries.removeSubrange(mark.entries...) }
+        if events.count > mark.events { events.removeSubrange(mark.events...) }
+    }
+
     /// The whole timeline as text, one entry a line.
     public var text: String { entries.map(\.description).joined(separator: "\n") }
 }

@@ -1,3 +1,4 @@
+import Database
 import SimKernel
 import StoreSim
 import Subscriptions
@@ -6,6 +7,10 @@ import Subscriptions
 /// a line on the timeline when it happens; `run` repeats them on stderr at the end, so none is silent.
 extension World {
     public var problems: [String] { ownProblems + store.errors }
+
+    /// The first file of the state folder the disk could not write or read (full, a file-size limit, an I/O
+    /// error), store's or ledger's: nothing more can be kept, and `run` ends with it said once (h3 03).
+    public var storageFailure: StorageFailure? { store.storageFailure ?? backend.storageFailure }
 
     /// A phone's files report what they could not read or write.
     func watch(_ storage: DeviceStorage & ReceiptSlot) {

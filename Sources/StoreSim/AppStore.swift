@@ -20,6 +20,9 @@ public final class AppStore {
     public var storefront: Storefront
     /// Errors met on a money or access path (`StoreErrors.swift`), each also a line on the timeline.
     public internal(set) var errors: [String] = []
+    /// The first write or read of `appstore.sqlite` the disk failed (full, a file-size limit, an I/O error):
+    /// the state cannot be kept, and `run` ends on it.
+    public internal(set) var storageFailure: StorageFailure?
     public var locale: String
     /// Products requests answered, by `identifiers|storefront|locale` (`products(for:)`).
     var productsAnswers: [String: ProductsResponse] = [:]
@@ -114,6 +117,10 @@ public final class AppStore {
         do {
             ledger = try StoreLedger(path: databasePath)
         } catch {
+            // A full disk is not a file that is not the store's (h3 06): said as the disk's failure.
+            if let storage = error.storage {
+                throw StoreSetupError(description: "cannot be opened (\(storage.reason))", file: storage.path)
+            }
             throw StoreSetupError(
                 description: "cannot be opened as the App Store's records: \(error)", file: databasePath)
         }

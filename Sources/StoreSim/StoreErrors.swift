@@ -8,6 +8,7 @@ extension AppStore {
         let line = "error: cannot \(what): \(error)"
         errors.append(line)
         log(line)
+        if storageFailure == nil, let storage = (error as? DatabaseError)?.storage { storageFailure = storage }
     }
 
     /// Runs `body`, the writes of one scheduler event, as one commit (`StoreLedger.inOneCommit`); writes the
@@ -23,11 +24,19 @@ extension AppStore {
     /// with its writes: an observer told "purchased" and a server notified of a transaction the file does not
     /// hold left a ledger purchase the store never had, and the folder was refused as "emptied or replaced" from
     /// then on (session 27). The payments held in memory are put back as the file still holds them.
+    /// The lines the body logged are taken back too: a renewal the file never held was on the timeline (h3 03).
     func committing(_ body: () -> Void) -> DatabaseError? {
         let mark = scheduler.nextEventID
+        let said = timeline.mark
         let held = (pendingPayments, lapsedRequests)
-        guard let error = ledger.inOneCommit(body) else { return nil }
+        let refusedBefore = storageFailure
+        let lost = ledger.inOneCommit {
+            body()
+            return storageFailure != refusedBefore ? storageFailure : nil
+        }
+        guard let error = lost else { return nil }
         scheduler.cancelAll(since: mark)
+        timeline.withdraw(since: said)
         (pendingPayments, lapsedRequests) = held
         return error
     }

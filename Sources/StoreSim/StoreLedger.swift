@@ -35,24 +35,29 @@ final class StoreLedger {
     /// Runs `body`, the writes of one scheduler event, as one commit: a charge releases its held payment and
     /// writes its transaction and subscription together (one write lock, one commit's frames), and a kill
     /// leaves the held payment or the charge, never both or neither. `body` handles each statement's failure
-    /// as it does outside a transaction: what succeeded is committed. Inside an open transaction `body` joins
-    /// it; when none can be opened it runs as it would without one. Answers the error that lost the writes
-    /// (the commit failed, or SQLite rolled the transaction back after a failed statement), the kept copies
-    /// then dropped, for they may hold rows the file does not.
-    func inOneCommit(_ body: () -> Void) -> DatabaseError? {
+    /// as it does outside a transaction: what succeeded is committed, unless the disk refused one (`body`
+    /// answers its `StorageFailure`): then none is, for the rest would be half of the event (h3 03). Inside an
+    /// open transaction `body` joins it; when none can be opened it runs as it would without one. Answers the
+    /// error that lost the writes (the commit failed, or SQLite rolled the transaction back after a failed
+    /// statement), the kept copies then dropped, for they may hold rows the file does not.
+    func inOneCommit(_ body: () -> StorageFailure?) -> DatabaseError? {
         guard !database.inTransaction else {
-            body()
+            _ = body()
             return nil
         }
         do {
             try database.begin()
         } catch {
             // Not opened (the file is busy): each write commits on its own and reports its own failure.
-            body()
+            _ = body()
             return nil
         }
-        body()
-        do {
+        let refused = body()
+        do throws(DatabaseError) {
+            // SQLITE_ABORT: the transaction was given up.
+            if let refused {
+                throw DatabaseError(code: 4, message: "rolled back after a write failed", storage: refused)
+            }
             try database.commit()
             return nil
         } catch {
@@ -62,7 +67,8 @@ final class StoreLedger {
                     try database.rollback()
                 } catch {
                     failure = DatabaseError(
-                        code: failure.code, message: "\(failure.message); rolling back failed too: \(error.message)")
+                        code: failure.code, message: "\(failure.message); rolling back failed too: \(error.message)",
+                        storage: failure.storage ?? error.storage)
                 }
             }
             forgetKept()

@@ -10,8 +10,9 @@ public enum TerminalFront {
         try TerminalSession.check()
     }
 
-    /// Launches the world's app and runs the screen until `q` (exit code 0) or a stop signal
-    /// (128 + the signal's number). The terminal is restored on every way out, including a throw.
+    /// Launches the world's app and runs the screen until `q` (exit code 0), a stop signal (128 + the signal's
+    /// number) or a file of the state folder the disk cannot write (2: `World.storageFailure` says which, and
+    /// nothing more is written). The terminal is restored on every way out, including a throw.
     /// `recordings` records the session (`r`, `--record`). With `walk` (a guided walk) or `live` (a live
     /// replay) the world comes launched, and a checklist pane shows the scenario. `save` keeps what must outlive the
     /// process (the clock), run while a stop signal still only sets a flag: a hangup then cannot cut it short.
@@ -45,7 +46,7 @@ public enum TerminalFront {
         let code = loop.run()
         recordings?.finish(world)
         if let state = loop.state.live { live?.ended(state) }
-        save()
+        if world.storageFailure == nil { save() }
         return code
     }
 }
@@ -86,6 +87,8 @@ struct InteractiveLoop {
     mutating func run() -> Int32 {
         while true {
             if let signal = session.stopSignal { return 128 + signal }
+            // A full disk: each further turn would show what the store cannot keep (h3 03).
+            if world.storageFailure != nil { return 2 }
             let keyFrame = keyFramePending
             keyFramePending = false
             var scriptWait: Int?
@@ -100,6 +103,7 @@ struct InteractiveLoop {
                 recordings?.settle(world)
                 state.isRecording = recordings?.showsMark ?? false
                 if let walk, state.walk != nil { walk.settle(world, state: &state.walk!) }
+                if world.storageFailure != nil { return 2 }
             }
 
             var content = FrontContent(world: world, inspecting: state.inspector != nil)

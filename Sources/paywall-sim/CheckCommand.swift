@@ -1,4 +1,5 @@
 import BackendSim
+import Database
 import FoundationEssentials
 import Simulation
 import StoreSim
@@ -59,6 +60,9 @@ enum CheckCommand {
             store = try StoreRecords(readingOnly: storePath)
         } catch let error as WorldSetupError {
             throw UsageError(message: error.description)
+        } catch let error as DatabaseError where error.storage != nil {
+            // A full disk kept a healthy file from being read: not a sign it is another program's (h3 06).
+            throw UsageError(message: "\(storePath): cannot be read (\(error.storage!.reason))")
         } catch {
             throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
         }

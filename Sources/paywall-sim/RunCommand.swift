@@ -95,6 +95,13 @@ enum RunCommand {
         } catch {
             throw UsageError(message: "\(error)")
         }
+        // One message, not the timeline's errors one by one: every write after the first failed the same way.
+        if let failure = world.storageFailure {
+            for message in recordings.messages { printError(message) }
+            throw UsageError(
+                message: "\(failure.path): cannot be written (\(failure.reason)); the run stopped there, and the "
+                    + "folder keeps what was written before")
+        }
         for message in recordings.messages + world.problems {
             printError(message)
         }
