@@ -14,10 +14,17 @@ import StoreSim
 struct RestoreFirstCheck {
     /// When the purchase on the phone on screen began: the start of the step before which it had none.
     private var purchaseBegan: SimInstant?
+    /// How many answers to its check before paying the phone on screen had received when that purchase began: those
+    /// were an earlier purchase's, though the last may have landed in the very millisecond this one began (long fuzz
+    /// seed 1275: "moved too often", then the plan tapped again and its check failing).
+    private var answersBefore: (device: String, count: Int)?
     private var found: [InvariantViolation] = []
 
     mutating func willRun(world: World, began: SimInstant) {
-        if !world.isAppRunning || world.appState.purchase == nil { purchaseBegan = began }
+        if !world.isAppRunning || world.appState.purchase == nil {
+            purchaseBegan = began
+            answersBefore = (world.deviceName, world.restoreInspected[world.deviceName]?.count ?? 0)
+        }
     }
 
     /// The store took a payment for `productId` from `deviceId` at `at`, which held `receipt` then (judged once the
@@ -26,9 +33,10 @@ struct RestoreFirstCheck {
         _ productId: String, deviceId: String, receipt: String?, at: SimInstant, world: World, lastFault: SimInstant?
     ) {
         // The check's answer the app received for this purchase, before the payment (one landing after the app gave
-        // up on it was not heard).
-        let checked = world.restoreInspected[world.deviceName].map { answered in
-            purchaseBegan.map { answered >= $0 } == true && answered <= at
+        // up on it was not heard): one more than the phone had when the purchase began.
+        let before = answersBefore.flatMap { $0.device == world.deviceName ? $0.count : nil } ?? 0
+        let checked = world.restoreInspected[world.deviceName].map { answers in
+            purchaseBegan != nil && answers.count > before && answers.last <= at
         }
         let state = world.appState
         guard world.isAppRunning, deviceId == World.deviceId(world.deviceName, world.appleId),

@@ -106,8 +106,9 @@ public final class World {
     var readerActed: SimInstant?
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
-    /// When each phone's app last received the server's answer to its check before paying (`PhoneTransport`).
-    var restoreInspected: [String: SimInstant] = [:]
+    /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it received,
+    /// and when the last one came.
+    var restoreInspected: [String: (count: Int, last: SimInstant)] = [:]
 
     /// Quits the app on screen, noting whether a receipt's answer was lost with it.
     func quitApp() {
@@ -296,7 +297,10 @@ public final class World {
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
-        device.transport.onRestoreInspected = { [weak self] in self?.restoreInspected[name] = self?.scheduler.now }
+        device.transport.onRestoreInspected = { [weak self] in
+            guard let self else { return }
+            restoreInspected[name] = ((restoreInspected[name]?.count ?? 0) + 1, scheduler.now)
+        }
     }
 
     /// Whether Apple retries now a subscription of the phone's Apple ID, or of its family purchaser that it shares.
