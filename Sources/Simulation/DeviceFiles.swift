@@ -93,6 +93,23 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
     private var knownPayments: [UnansweredPayment]?
 
+    /// What the app's latest launch heard (`HeardCharges`). Read once, written when it changes.
+    var heardCharges: HeardCharges? {
+        get {
+            if let knownHeard { return knownHeard }
+            let heard = decode(HeardCharges.self, "charges-heard.json")
+            knownHeard = heard
+            return heard
+        }
+        set {
+            guard newValue != heardCharges else { return }
+            knownHeard = nil
+            guard let data = encoded(newValue) else { return }
+            if write("charges-heard.json", data) { knownHeard = newValue }
+        }
+    }
+    private var knownHeard: HeardCharges??
+
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
         guard let value else { return .some(nil) }
@@ -271,6 +288,10 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
     var unansweredPayments: [UnansweredPayment] {
         get { storage.unansweredPayments }
         set { storage.unansweredPayments = newValue }
+    }
+    var heardCharges: HeardCharges? {
+        get { storage.heardCharges }
+        set { storage.heardCharges = newValue }
     }
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }

@@ -45,6 +45,9 @@ public protocol DeviceStorage: AnyObject {
     /// The payments those receipts were sent for, kept on disk too: the receipt sent again tells the reader how each
     /// ended (`UnansweredPayment`).
     var unansweredPayments: [UnansweredPayment] { get set }
+    /// When the app's latest launch began observing the store, and the charges it heard of: the next launch tells a
+    /// charge Apple delivers again that it never heard (`HeardCharges`).
+    var heardCharges: HeardCharges? { get set }
     /// The full version of content kept for `level`, if any.
     func cachedContent(_ contentId: String, level: AccessLevel) -> String?
     func cacheContent(_ contentId: String, level: AccessLevel, body: String)
@@ -60,6 +63,7 @@ public final class InMemoryDeviceStorage: DeviceStorage {
     public var accountSession: AccountSession?
     public var unansweredReceipts = 0
     public var unansweredPayments: [UnansweredPayment] = []
+    public var heardCharges: HeardCharges?
     private var content: [AccessLevel: [String: String]] = [:]
 
     public init() {}

@@ -335,6 +335,9 @@ extension SubscriptionCoordinator {
     func observe(_ transaction: StoreTransaction) {
         let onScreen = isOnScreen(transaction)
         let heardBefore = transaction.transactionIdentifier.map { !heardOf.insert($0).inserted } ?? false
+        if transaction.state == .purchased, !heardBefore, let id = transaction.transactionIdentifier {
+            storage.heardCharges?.transactionIds.append(id)
+        }
         if transaction.state != .purchasing { paymentsRunning.remove(transaction.paymentNumber) }
         switch transaction.state {
         case .purchasing:
@@ -373,9 +376,16 @@ extension SubscriptionCoordinator {
                 // Nobody on screen waits for it (Ask to Buy approved, an interruption resolved, a charge
                 // redelivered at launch): it carries on all the same, and the reader hears how it ended.
                 log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
-                // A charge this launch had not heard of, made while it observed (`heardOf`); Apple's record
-                // delivered again is not, and a failure then does not say a payment just went through.
-                let fresh = !heardBefore && (transaction.transactionDate.map { $0 >= observingSince } ?? false)
+                // A charge this launch had not heard of, made while it observed (`heardOf`), or delivered again after
+                // the last launch missed it (`HeardCharges`); Apple's record delivered again is not, and a failure then
+                // does not say a payment just went through.
+                let missed =
+                    transaction.state == .purchased
+                    && transaction.transactionIdentifier.flatMap { id in
+                        transaction.transactionDate.map { lastLaunchHeard?.missed(id, chargedAt: $0) ?? false }
+                    } == true
+                let fresh =
+                    !heardBefore && ((transaction.transactionDate.map { $0 >= observingSince } ?? false) || missed)
                 // A payment (not Apple's records restored): a purchase of its product may wait for its check.
                 carriedOnSeen += 1
                 let check = carriedOnSeen

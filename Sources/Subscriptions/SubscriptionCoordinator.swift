@@ -104,6 +104,9 @@ public final class SubscriptionCoordinator {
     /// anything else is Apple's record delivered again (at launch, or as the answer to a payment).
     var observingSince = SimInstant(milliseconds: 0)
     var heardOf: Set<String> = []
+    /// What the launch before this one heard, kept on the phone: a charge delivered again that it never heard of is
+    /// news too (`HeardCharges`).
+    var lastLaunchHeard: HeardCharges?
 
     struct ActivePurchase {
         /// Which purchase of this app process it is: an answer to an earlier one (its check before paying, its
@@ -195,6 +198,8 @@ public final class SubscriptionCoordinator {
     public func start() {
         publishStoredAccess()
         observingSince = clock()
+        lastLaunchHeard = storage.heardCharges
+        storage.heardCharges = HeardCharges(began: observingSince)
         store.startObserving { [weak self] transaction in self?.observe(transaction) }
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
         resendUnansweredReceipt()
