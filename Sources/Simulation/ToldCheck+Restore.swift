@@ -40,7 +40,10 @@ extension ToldCheck {
     }
 
     /// Why a restore by this phone's guest would be refused for a purchase of the outcome's group another guest
-    /// holds, as the ownership rules decide it when told; nil when it would move (or none is held so).
+    /// holds, as the ownership rules decide it when told; nil when it would move (or none is held so), or when another
+    /// active purchase of the group, the Apple ID's own or a family member's shared with it, would come here: the
+    /// restore then brings the group's access (long fuzz seed 1293: the reader's monthly past the move limit beside a
+    /// family share of the yearly, which a restore here moves).
     private static func guestRestoreRefusal(_ outcome: ReaderOutcome, _ world: World) throws -> String? {
         let catalog = world.store.catalog
         guard let productId = outcome.productId, let group = catalog.spec(for: productId)?.subscriptionGroup else {
@@ -50,14 +53,18 @@ extension ToldCheck {
         let guest = world.device.storage.anonymousIdentity?.id
         let policy = world.config.backend.restorePolicy ?? .transfer
         let moves = try ledger.moves()
+        let records =
+            world.store.transactions(appleId: world.appleId)
+            + world.store.familySharedTransactions(appleId: world.appleId)
         let originals = Set(
-            world.store.transactions(appleId: world.appleId).filter {
-                catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group
-            }.map(\.originalTransactionIdentifier))
+            records.filter { catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group }
+                .map(\.originalTransactionIdentifier))
+        var refusal: String?
         for original in originals.sorted() {
-            guard let purchase = try ledger.purchase(original), let owner = purchase.ownerId, owner != guest,
-                try ledger.identity(owner)?.kind == .anonymous, purchase.isActive(at: outcome.at)
-            else { continue }
+            guard let purchase = try ledger.purchase(original), purchase.isActive(at: outcome.at) else { continue }
+            // Nobody's or this guest's already: a restore here brings it.
+            guard let owner = purchase.ownerId, owner != guest else { return nil }
+            guard try ledger.identity(owner)?.kind == .anonymous else { continue }
             let inWindow = moves.filter {
                 $0.originalTransactionId == original && $0.at <= outcome.at
                     && $0.at.milliseconds > outcome.at.milliseconds - OwnershipRules.window.milliseconds
@@ -70,8 +77,9 @@ extension ToldCheck {
                     },
                     callerId: guest, callerKind: .anonymous, receiptIsFromThisDevice: true,
                     movesInWindow: inWindow.count, policy: policy, confirmedMoveFromAccount: false))
-            if case .refuse(let reason) = decision { return "\(original) → \(reason.rawValue)" }
+            guard case .refuse(let reason) = decision else { return nil }
+            refusal = refusal ?? "\(original) → \(reason.rawValue)"
         }
-        return nil
+        return refusal
     }
 }
