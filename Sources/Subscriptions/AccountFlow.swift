@@ -88,10 +88,14 @@ extension SubscriptionCoordinator {
             return completion(.failed(message: "There is no subscription on this phone to move."))
         }
         // A second tap while the move is on its way joins it: one move for one subscription.
-        guard !transferInFlight else { return log("transfer: one is already on its way; this tap waits for it") }
+        guard !transferInFlight else {
+            transferJoined = (storage.accountSession?.identityId, completion)
+            return log("transfer: one is already on its way; this tap waits for it")
+        }
         transferInFlight = true
         let completion = { [self] (outcome: AccountOutcome) in
             transferInFlight = false
+            transferJoined = nil
             completion(outcome)
         }
         let account = storage.accountSession?.identityId
@@ -105,7 +109,13 @@ extension SubscriptionCoordinator {
                     storage.anonymousIdentity = nil
                     publishStoredAccess()
                 }
-                return log("transfer answered after the account left this phone: nothing to tell here")
+                log("transfer answered after the account left this phone: nothing to tell here")
+                // The account signed in now tapped while it was on its way: its move was never asked.
+                let joined = transferJoined
+                transferJoined = nil
+                guard let joined, let now = storage.accountSession?.identityId, joined.account == now else { return }
+                log("a tap of the account signed in now waited for it: asking its move")
+                return transferAnonymousPurchases(completion: joined.completion)
             }
             switch result {
             case .success(let answer) where answer.refusal == nil:

@@ -92,6 +92,9 @@ public final class SubscriptionCoordinator {
     var levelsEndTimer: (end: SimInstant, cancel: () -> Void)?
     /// The move of this phone's anonymous subscription to the account under way.
     var transferInFlight = false
+    /// A tap that joined the move on its way, with the account signed in when it was made: a move answered after its
+    /// account left is asked again for the account signed in now, whose tap waited for it (long fuzz seed 1298).
+    var transferJoined: (account: String?, completion: (AccountOutcome) -> Void)?
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
     var catalogRequests = 0
     /// Log-ins and sign-ups started, for the same reason.
