@@ -22,9 +22,11 @@ extension ToldCheck {
                 // The profile says what the server answered. A server that no longer holds the consent pending heard
                 // Apple's news (OFFER_REDEEMED) after it answered: its word now is "renews", shown once the profile
                 // loads again (fuzz seed 4102). A server still holding it pending is judged: it was told, or should
-                // have been (a dropped notification is a fault, not judged).
+                // have been.
                 guard try world.backend.ledger.purchase(running.originalTransactionId)?.priceConsentPending != false
                 else { continue }
+                // Apple's news of it dropped or held back by a fault: the server was not told (fuzz seed 4207).
+                guard !world.store.newsWithheld.contains(running.originalTransactionId) else { continue }
                 return said("the profile", shown.productId, running, world)
             }
             // "Switches to …" of a plan the storefront does not sell: Apple ends it instead (session 27).

@@ -77,6 +77,10 @@ public final class AppStore {
     var lifecycleEvents: [String: Scheduler.EventID] = [:]
     /// A reordered notification, delivered after the next one.
     var heldBackNotification: NotificationOnItsWay?
+    /// The subscriptions (original transaction ids) whose latest news a notification fault kept from the server: dropped,
+    /// or held back until the next one. The next notification about one tells its whole state again. For invariants
+    /// that judge the server by what it was told (fuzz seed 4207).
+    public private(set) var newsWithheld: Set<String> = []
     /// The signing time of the last notification (`notificationSignedDate`).
     var lastNotificationSigned: Int64 = 0
     /// What the server was last told of each subscription's renewal (`RenewalTold`), this run.
@@ -185,14 +189,21 @@ public final class AppStore {
         let name = "\(payload.notificationType.rawValue)\(payload.subtype.map { "/\($0.rawValue)" } ?? "")"
         var wait = delay(.notification)
         let fault = fault(for: .notification)
-        if case .notificationDropped = fault { return }
+        if case .notificationDropped = fault {
+            if let original { newsWithheld.insert(original) }
+            return
+        }
         if case .notificationDelayed(let extra) = fault { wait = wait + extra }
         let news = onItsWay(signed, name: name, about: original, due: scheduler.now + wait)
         switch fault {
         case .notificationReordered:
             // Held back until the next notification has gone, so the backend sees the two swapped.
-            if let earlier = heldBackNotification { deliverNotification(earlier, name: "held back", after: wait) }
+            if let earlier = heldBackNotification {
+                deliverNotification(earlier, name: "held back", after: wait)
+                if let told = earlier.original { newsWithheld.remove(told) }
+            }
             heldBackNotification = news
+            if let original { newsWithheld.insert(original) }
             return
         case .notificationDuplicated:
             deliverNotification(news, name: name + " (duplicate)", after: wait + delay(.notification))
@@ -200,9 +211,11 @@ public final class AppStore {
             break
         }
         deliverNotification(news, name: name, after: wait)
+        if let original { newsWithheld.remove(original) }
         if let held = heldBackNotification {
             heldBackNotification = nil
             deliverNotification(held, name: "reordered", after: wait + .millis(1))
+            if let told = held.original { newsWithheld.remove(told) }
         }
     }
 

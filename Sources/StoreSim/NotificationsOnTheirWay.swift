@@ -7,6 +7,8 @@ import SimKernel
 /// is kept: no later run opens the file.
 struct NotificationOnItsWay {
     let signed: String
+    /// The purchase it is about (its original transaction id), if any.
+    let original: String?
     /// Its row in `notifications_on_their_way`, nil when not kept.
     let row: Int64?
 }
@@ -57,12 +59,12 @@ extension AppStore {
     /// `signed`, kept in the store's records until it is delivered (when they are a file and the server reads news).
     func onItsWay(_ signed: String, name: String, about original: String?, due: SimInstant) -> NotificationOnItsWay {
         guard notificationEndpoint != nil, ledger.keepsNotifications else {
-            return NotificationOnItsWay(signed: signed, row: nil)
+            return NotificationOnItsWay(signed: signed, original: original, row: nil)
         }
         let row = logged("keep the notification \(name) until it is delivered") {
             try ledger.keepOnItsWay(name: name, originalTransactionId: original, signed: signed, due: due)
         }
-        return NotificationOnItsWay(signed: signed, row: row)
+        return NotificationOnItsWay(signed: signed, original: original, row: row)
     }
 
     /// Delivers the notifications an earlier run posted and did not deliver before it stopped (a quit, a kill), each
@@ -74,7 +76,8 @@ extension AppStore {
         else { return }
         for news in kept {
             deliverNotification(
-                NotificationOnItsWay(signed: news.signed, row: news.id), name: "\(news.name) (from the last run)",
+                NotificationOnItsWay(signed: news.signed, original: news.originalTransactionId, row: news.id),
+                name: "\(news.name) (from the last run)",
                 after: max(news.due - scheduler.now, .zero))
         }
     }
