@@ -158,8 +158,9 @@ enum Usage {
             once the app became active since); "Purchases are off" only while the phone cannot pay,
             "Purchase in progress" only while one runs;
             "not active" never of a subscription just paid for whose levels the phone holds;
-            "ends unless you agree" never of a renewal Apple makes at an offer's price; "use Restore
-            purchase" never where the move limit or the policy refuses it
+            "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
+            server was told of); "use Restore purchase" never where the move limit or the policy
+            refuses it and nothing else of the group (a family share too) would come
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
