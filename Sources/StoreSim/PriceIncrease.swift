@@ -56,8 +56,10 @@ extension AppStore {
             }
             if let increase = priceIncreases["\(subscription.autoRenewProductId)|\(storefront.countryCode)"] {
                 // Not agreed here (just above): asked, whether nothing waited or a consent given in another storefront
-                // did (agreed to in Britain, it renewed at the raised USA price unasked, long fuzz seed 1030).
-                guard subscription.priceIncreaseStatus != 0, subscription.autoRenew else { continue }
+                // did (agreed to in Britain, it renewed at the raised USA price unasked, long fuzz seed 1030). With
+                // auto-renew off too, as a raise asks (`requestPriceIncreaseConsent`): turned on again here, it renewed
+                // at the raised price unasked (long fuzz seed 1312).
+                guard subscription.priceIncreaseStatus != 0 else { continue }
                 // What it pays for the plan it renews as: a yearly plan's price says nothing of the monthly plan it
                 // changes to at its renewal (long fuzz seed 1062).
                 let latest =
