@@ -27,7 +27,10 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     }
 
     /// The files a phone reads, by name.
-    static let files = ["identity.json", "account.json", "receipt", "receipts-unanswered", "payments-unanswered.json"]
+    static let files = [
+        "identity.json", "account.json", "receipt", "receipts-unanswered", "payments-unanswered.json",
+        "charges-heard.json",
+    ]
 
     /// Each of the phone's files that is there can be read, as `keys` and `clock` must: an identity.json the run could
     /// not open (a permission) was set aside as corrupt, and the paying reader started with no identity (session 29).
