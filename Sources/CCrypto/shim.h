@@ -90,15 +90,23 @@ static inline EVP_PKEY_CTX *pws_es256_signer(EVP_PKEY *key) {
 }
 
 /* `pws_es256_sign` with a context from `pws_es256_signer` and SHA-256 fetched once: ECDSA of the digest is
-   what EVP_DigestSign computes. */
+   what EVP_DigestSign computes. The message's SHA-256 is left in `digest32`. */
 static inline int pws_es256_sign_with(EVP_PKEY_CTX *signer, const EVP_MD *sha256, const uint8_t *message,
-                                      size_t length, uint8_t *signature64) {
-    unsigned char digest[32], der[80];
+                                      size_t length, uint8_t *signature64, uint8_t *digest32) {
+    unsigned char der[80];
     unsigned int digestLength = 0;
     size_t derLength = sizeof der;
-    if (EVP_Digest(message, length, digest, &digestLength, sha256, NULL) != 1 || digestLength != 32
-        || EVP_PKEY_sign(signer, der, &derLength, digest, sizeof digest) != 1)
+    if (EVP_Digest(message, length, digest32, &digestLength, sha256, NULL) != 1 || digestLength != 32
+        || EVP_PKEY_sign(signer, der, &derLength, digest32, 32) != 1)
         return 0;
+    return pws_es256_raw(der, derLength, signature64);
+}
+
+/* ECDSA P-256 of a SHA-256 digest with a context from `pws_es256_signer`, as r||s. */
+static inline int pws_es256_sign_digest_with(EVP_PKEY_CTX *signer, const uint8_t *digest32, uint8_t *signature64) {
+    unsigned char der[80];
+    size_t derLength = sizeof der;
+    if (EVP_PKEY_sign(signer, der, &derLength, digest32, 32) != 1) return 0;
     return pws_es256_raw(der, derLength, signature64);
 }
 

@@ -63,20 +63,30 @@ public final class SigningKey {
     func sign(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         guard let key else { return [] }
         var signature = [UInt8](repeating: 0, count: 64)
-        let signed =
-            if let context = signer.context, let sha256 = signer.sha256 {
-                pws_es256_sign_with(context, sha256, message.baseAddress, message.count, &signature)
-            } else {
-                pws_es256_sign(key, message.baseAddress, message.count, &signature)
-            }
-        return signed == 1 ? signature : []
+        guard let context = signer.context, let sha256 = signer.sha256 else {
+            return pws_es256_sign(key, message.baseAddress, message.count, &signature) == 1 ? signature : []
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        guard pws_es256_sign_with(context, sha256, message.baseAddress, message.count, &signature, &digest) == 1
+        else { return [] }
+        publicKey.held.made?.note(signature, of: digest)
+        return signature
     }
 
     /// The ES256 signature of a message whose SHA-256 is `digest` (`EnvelopeSealer` hashes a receipt on
     /// from a kept state).
     func sign(digest: [UInt8]) -> [UInt8] {
+        guard digest.count == 32 else { return [] }
         var signature = [UInt8](repeating: 0, count: 64)
-        return digest.count == 32 && pws_es256_sign_digest(key, digest, &signature) == 1 ? signature : []
+        let signed =
+            if let context = signer.context {
+                pws_es256_sign_digest_with(context, digest, &signature)
+            } else {
+                pws_es256_sign_digest(key, digest, &signature)
+            }
+        guard signed == 1 else { return [] }
+        publicKey.held.made?.note(signature, of: digest)
+        return signature
     }
 
     /// The Ed25519 signature an earlier build made with this seed: only to make such envelopes in tests.
@@ -121,7 +131,7 @@ public struct VerifyingKey: Hashable, Sendable {
     /// The uncompressed P-256 point (65 bytes).
     public let rawBytes: [UInt8]
     /// libcrypto's key, made once: building it from the point costs as much as a verification.
-    private let held: HeldKey
+    fileprivate let held: HeldKey
     private let legacy: LegacyKey
 
     /// The Ed25519 public key an earlier build's envelopes name, derived when first asked: few folders hold one.
@@ -138,7 +148,7 @@ public struct VerifyingKey: Hashable, Sendable {
         rawBytes = p256
         legacy = LegacyKey(seed: legacySeed)
         if let pair { EVP_PKEY_up_ref(pair) }
-        held = HeldKey(pair)
+        held = HeldKey(pair, made: MadeSignatures())
     }
 
     public static func == (lhs: VerifyingKey, rhs: VerifyingKey) -> Bool {
@@ -151,8 +161,12 @@ public struct VerifyingKey: Hashable, Sendable {
     }
 
     /// Whether `signature` (r||s) is this key's ES256 signature of `message`.
+    /// A signature the key pair's own private half made of a message with this SHA-256 holds without the
+    /// arithmetic: ECDSA's verification is a function of the key, the digest and the signature alone, and
+    /// for a pair the key signed it is true (`MadeSignatures`). Anything else is verified.
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == 64, let key = held.key else { return false }
+        if let made = held.made, made.contains(signature, of: Digest.sha256(message)) { return true }
         return pws_es256_verify(key, message, message.count, signature) == 1
     }
 
@@ -172,8 +186,13 @@ public struct VerifyingKey: Hashable, Sendable {
 /// Owns a libcrypto public key; libcrypto's keys may be used from any thread once built.
 private final class HeldKey: @unchecked Sendable {
     let key: OpaquePointer?
+    /// The signatures the private half made lately, when this is the public half of a `SigningKey`.
+    let made: MadeSignatures?
 
-    init(_ key: OpaquePointer?) { self.key = key }
+    init(_ key: OpaquePointer?, made: MadeSignatures? = nil) {
+        self.key = key
+        self.made = made
+    }
 
     deinit { if let key { EVP_PKEY_free(key) } }
 }
@@ -205,5 +224,41 @@ private final class LegacyKey: Sendable {
             kept = bytes
             return bytes
         }
+    }
+}
+
+/// The last signatures a `SigningKey` made, each with the SHA-256 of what it signed. The simulator verifies
+/// what it signed itself (the backend opens the App Store's notifications and signed transaction and renewal
+/// info, a few milliseconds of virtual time later): a signature found here with the same digest is one the
+/// private key made of that digest, which ECDSA's verification answers true, so the arithmetic (most of a
+/// verification) is skipped. A forged or altered envelope, a signature this key did not make lately, or any
+/// key held apart from its private half (`VerifyingKey(p256:legacyEd25519:)`) is verified as before.
+/// Bounded: the oldest is forgotten first, and one forgotten is only verified again.
+final class MadeSignatures: Sendable {
+    static let capacity = 128
+
+    private struct Kept {
+        var digests: [[UInt8]: [UInt8]] = [:]
+        var order: [[UInt8]] = []
+        var next = 0
+    }
+
+    private let kept = Mutex(Kept())
+
+    func note(_ signature: [UInt8], of digest: [UInt8]) {
+        kept.withLock { kept in
+            if kept.order.count < Self.capacity {
+                kept.order.append(signature)
+            } else {
+                kept.digests[kept.order[kept.next]] = nil
+                kept.order[kept.next] = signature
+                kept.next = (kept.next + 1) % Self.capacity
+            }
+            kept.digests[signature] = digest
+        }
+    }
+
+    func contains(_ signature: [UInt8], of digest: [UInt8]) -> Bool {
+        kept.withLock { $0.digests[signature] == digest }
     }
 }

@@ -32,8 +32,11 @@ enum Floors {
         let message = [UInt8](repeating: 0x61, count: 1_500)
         var signature: [UInt8] = []
         let sign = cpu { for _ in 0..<rounds { signature = key.sign(message) } } / Double(rounds)
+        // The point held apart from the private key: the key's own public half knows the signatures it made
+        // and answers them without the arithmetic (`MadeSignatures`), which the floor is to count.
+        let verifier = VerifyingKey(p256: key.publicKey.rawBytes, legacyEd25519: [])
         let verify =
-            cpu { for _ in 0..<rounds { _ = key.publicKey.isValidSignature(signature, for: message) } }
+            cpu { for _ in 0..<rounds { _ = verifier.isValidSignature(signature, for: message) } }
             / Double(rounds)
         return (sign, verify)
     }

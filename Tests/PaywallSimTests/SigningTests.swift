@@ -26,6 +26,33 @@ import Testing
         #expect(SignedEnvelope.open(sealed + "x", with: key.publicKey) == nil)
     }
 
+    /// A key's public half answers the signatures its private half made lately without the arithmetic
+    /// (`MadeSignatures`): the same answers as a key held apart from the private half, which verifies each.
+    @Test func aKeysOwnSignaturesOpenAsVerificationWouldAnswer() throws {
+        let key = try #require(SigningKey(seed: seed))
+        let apart = VerifyingKey(p256: key.publicKey.rawBytes, legacyEd25519: [])
+        let first = SignedEnvelope.seal(Array("first".utf8), with: key)
+        let second = SignedEnvelope.seal(Array("second".utf8), with: key)
+        let sealer = EnvelopeSealer()
+        let receipt = sealer.seal(Array("a receipt".utf8), unchanged: 0, with: key)
+        for verifier in [key.publicKey, apart] {
+            #expect(SignedEnvelope.open(first, with: verifier) == Array("first".utf8))
+            #expect(SignedEnvelope.open(second, with: verifier) == Array("second".utf8))
+            #expect(SignedEnvelope.open(receipt, with: verifier) == Array("a receipt".utf8))
+            // A signature the key made, under another message: refused.
+            let one = first.split(separator: "."), two = second.split(separator: ".")
+            #expect(SignedEnvelope.open(one[0] + "." + one[1] + "." + two[2], with: verifier) == nil)
+            #expect(SignedEnvelope.open(two[0] + "." + two[1] + "." + one[2], with: verifier) == nil)
+        }
+        let other = try #require(SigningKey(seed: Digest.sha256(Array("another".utf8))))
+        #expect(SignedEnvelope.open(first, with: other.publicKey) == nil)
+        #expect(!other.publicKey.isValidSignature(key.sign(Array("m".utf8)), for: Array("m".utf8)))
+        // Past what the key keeps, its oldest signatures still verify, by the arithmetic.
+        for index in 0..<300 { _ = key.sign(Array("filler \(index)".utf8)) }
+        #expect(SignedEnvelope.open(first, with: key.publicKey) == Array("first".utf8))
+        #expect(SignedEnvelope.open(receipt, with: key.publicKey) == Array("a receipt".utf8))
+    }
+
     /// A state folder from before ES256 holds receipts signed with Ed25519 from the same seed: they still open.
     @Test func anEnvelopeAnEarlierBuildSignedStillOpens() throws {
         let key = try #require(SigningKey(seed: seed))
