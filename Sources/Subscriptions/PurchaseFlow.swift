@@ -138,8 +138,10 @@ extension SubscriptionCoordinator {
             case .failure(let failure) where failure == .timedOut || failure == .unavailable:
                 moveUnanswered(offer, failure, serial: serial)
             case .failure(let failure):
-                log("the move failed (\(failure)): going on to pay")
-                pay(offer)
+                // Refused unheard (a 401 after the token refreshes, a 4xx): the server moved nothing, but the check
+                // said the Apple ID already pays, so Apple's sheet would ask for a second payment (fuzz seed 4247).
+                log("the move failed (\(failure)): nothing handed to Apple")
+                finishPurchase(.moveNotMade)
             }
         }
     }

@@ -70,7 +70,8 @@ extension PurchaseOutcome {
         message:
             "Whether your subscription is now on your account could not be checked. Nothing was charged; please try again."
     )
-    /// Restore before purchase: the move went unanswered, and the server holds the subscription where it was.
+    /// Restore before purchase: the move went unanswered, or was refused unheard (a 401, a 4xx), and the server holds
+    /// the subscription where it was.
     public static let moveNotMade = PurchaseOutcome.failed(
         message: "Your subscription could not be moved to your account. Nothing was charged; please try again.")
 
