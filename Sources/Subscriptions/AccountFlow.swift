@@ -61,6 +61,7 @@ extension SubscriptionCoordinator {
             storage.accountSession?.levelsUntil = answer.levelsUntil?.milliseconds
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
+            askAgainIfHeardLate(until: answer.levelsUntil?.milliseconds)
             if let subscriptions = signIn.subscriptions {
                 onSubscriptionsListed?(
                     SubscriptionList(identity: storedAccess().identity, subscriptions: subscriptions))

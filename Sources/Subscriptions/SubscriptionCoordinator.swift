@@ -330,6 +330,7 @@ public final class SubscriptionCoordinator {
             storage.anonymousIdentity = identity
         }
         publishStoredAccess()
+        askAgainIfHeardLate(until: answer.levelsUntil?.milliseconds)
         return true
     }
 
