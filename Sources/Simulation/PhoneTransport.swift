@@ -7,7 +7,8 @@ import Subscriptions
 /// A send the network drops (a timeout) stays counted: the app heard a failure, which a fault excuses.
 /// And each time the server answered the app's question about its levels with some: the server's word when it
 /// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
-/// And each answer to the check before paying the app received: what it knew before any sheet (`RestoreFirstCheck`).
+/// And each answer to the check before paying the app received, or to a restore's same ask: what it knew before any
+/// sheet (`RestoreFirstCheck`).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0

@@ -71,11 +71,25 @@ extension SubscriptionCoordinator {
                     }
                     reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
                 case .failure(let failure):
+                    // The server said meanwhile, to the same reader, what the receipt holds (a restore tapped while the
+                    // check was on its way): the app knows, and a fault on its own ask does not make paying right.
+                    if let heard = activePurchase?.heardMeanwhile, heard.asked == storedAccess().identity {
+                        log("the check before paying failed (\(failure)), but the server answered a restore meanwhile")
+                        return reconcileBeforePaying(
+                            offer, receipt: heard.receipt, purchases: heard.purchases, serial: serial)
+                    }
                     log("the check before paying failed (\(failure)): going on to pay")
                     pay(offer)
                 }
             }
         }
+    }
+
+    /// The server answered where the receipt's purchases are, for `asked`, outside the check before paying: a
+    /// purchase whose check is still on its way keeps the answer (fuzz seed 4276).
+    func heardInspected(_ receipt: String, asked: AccessSnapshot.Identity, _ purchases: [RestorablePurchase]) {
+        guard activePurchase?.handedOver == false else { return }
+        activePurchase?.heardMeanwhile = (receipt, asked, purchases)
     }
 
     /// Restore before purchase, as seed 001 says it: what the Apple ID already pays for in the offer's

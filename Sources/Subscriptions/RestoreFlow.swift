@@ -203,6 +203,7 @@ extension SubscriptionCoordinator {
                 reloadAccess()
                 return done(.notConfirmed)
             }
+            heardInspected(receipt, asked: asked, purchases)
             let active = purchases.filter(\.active)
             guard active.contains(where: { $0.owner == "you" }), !active.contains(where: \.restorable) else {
                 log("the server holds the purchases where they were: nothing was restored")
