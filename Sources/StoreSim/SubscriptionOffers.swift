@@ -29,9 +29,13 @@ extension AppStore {
         _ applied: AppliedOffer, to originalTransactionId: String, renewingTo product: Product? = nil
     ) throws(DatabaseError) {
         guard var subscription = try ledger.subscription(originalTransactionId) else { return }
+        var asksConsent = false
         if let product, product.productIdentifier != subscription.autoRenewProductId {
+            // Chosen at the price it sells at now, a raise made before included, as on Apple's sheet: a plan a code
+            // renews into after a raise kept no consent, and a move away and back asked it and ended the plan (long
+            // fuzz seed 1275).
+            asksConsent = agreeToPrice(of: product, &subscription)
             subscription.autoRenewProductId = product.productIdentifier
-            if choosingAPlanEndsItsConsent { subscription.priceIncreaseStatus = nil }
             log(
                 "\(originalTransactionId) renews into \(product.productIdentifier) for the offer",
                 event: chosen(subscription, product))
@@ -40,6 +44,7 @@ extension AppStore {
         subscription.introPeriodsLeft =
             applied.discount.paymentMode == .payAsYouGo ? applied.discount.numberOfPeriods : 1
         try ledger.save(subscription)
+        if asksConsent { try askConsent(subscription) }
         log(
             "\(originalTransactionId): \(subscription.autoRenewProductId)\(Self.charged(applied)) applies from the "
                 + "renewal on \(subscription.expiresDate)")
