@@ -14,7 +14,8 @@ final class SimulatedNetwork: BackendTransport {
     var faults = FaultPlan()
     /// When the last fault was injected, for the invariants that excuse what a fault explains.
     private(set) var lastFault: SimInstant?
-    /// When an injected 401 last answered a session refresh: the phone then rightly ends a session the server holds.
+    /// When an injected 401 last reached the phone as a session refresh's answer: the phone then rightly ends a
+    /// session the server holds.
     private(set) var lastRefreshRefusedByFault: SimInstant?
 
     init(backend: Backend, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator, latency: LatencyProfile) {
@@ -46,7 +47,6 @@ final class SimulatedNetwork: BackendTransport {
                 .control, "fault: \(rule.target) \(rule.fault) on \(request.method) \(request.path)",
                 event: .faultFired(.backend, target: rule.target))
         }
-        if fault == .unauthorized, request.path == "/v1/sessions/refresh" { lastRefreshRefusedByFault = scheduler.now }
         if fault == .slow { back = back + (rule?.argument.flatMap { SimDuration(text: $0) } ?? .seconds(30)) }
         if fault == .timeout { return }
         scheduler.schedule(after: there) { [self] in
@@ -62,6 +62,10 @@ final class SimulatedNetwork: BackendTransport {
             if fault == .lostResponse { return }
             scheduler.schedule(after: back) { [self] in
                 timeline.log(.app, "← \(response.status) \(request.method) \(request.path)")
+                // Dated as it arrives: the reader may move on before it does (fuzz seed 4317).
+                if fault == .unauthorized, request.path == "/v1/sessions/refresh" {
+                    lastRefreshRefusedByFault = scheduler.now
+                }
                 completion(response)
             }
         }
