@@ -16,6 +16,16 @@ import WhiteLabel
             config: try TestSupport.demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
     }
 
+    /// A world on `directory` at typical latency where the reader subscribed, everything settled.
+    private func subscribed(_ directory: String) throws -> World {
+        let world = try world(directory, latency: .typical)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try world.subscribe()
+        world.scheduler.runUntilIdle()
+        return world
+    }
+
     /// A world on `directory`, launched and settled.
     private func launched(_ directory: String) throws -> World {
         let world = try world(directory)
@@ -139,11 +149,7 @@ import WhiteLabel
     @Test func aRunKilledAfterANotificationCarriesOnFromTheNotification() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var first: World? = try world(directory, latency: .typical)
-        first?.launch()
-        first?.scheduler.runUntilIdle()
-        try first?.subscribe()
-        first?.scheduler.runUntilIdle()  // no control: nothing saves the clock
+        var first: World? = try subscribed(directory)  // no control: nothing saves the clock
         let notified = try #require(
             first?.timeline.entries.last { $0.source == .backend && $0.text.hasPrefix("notification SUBSCRIBED") }?.time
         )
@@ -358,11 +364,7 @@ import WhiteLabel
     @Test func aNotificationOnItsWayWhenTheRunStoppedReachesTheServerInTheNext() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var first: World? = try world(directory, latency: .typical)
-        first?.launch()
-        first?.scheduler.runUntilIdle()
-        try first?.subscribe()
-        first?.scheduler.runUntilIdle()
+        var first: World? = try subscribed(directory)
         #expect(first?.refundLatest() == true)
         first?.saveClock()  // a quit, the REFUND still on its way
         let kept = try #require(try first?.store.ledger.notificationsOnTheirWay())
