@@ -161,8 +161,7 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
-            let world = try World(
-                config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none, stateDirectory: directory))
+            let world = try TestSupport.demoWorld(in: directory, latency: .none)
             world.launchAndSettle()
             world.buyFromFeed()
         }

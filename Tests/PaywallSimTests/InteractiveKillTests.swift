@@ -60,8 +60,7 @@ struct InteractiveKillTests {
 
     /// Reopens the folder on the same phone: how the charge (if any) came back.
     private func recovery(directory: String, kill: Int) throws -> Recovery {
-        let world = try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none, stateDirectory: directory))
+        let world = try TestSupport.demoWorld(in: directory, latency: .none)
         let paid = !world.paidSubscriptions.isEmpty
         world.launch()
         world.scheduler.runUntilIdle()

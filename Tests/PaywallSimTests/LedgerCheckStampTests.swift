@@ -9,8 +9,7 @@ import Testing
 /// every write, through the server's connection or another, must give a new answer.
 @Suite struct LedgerCheckStampTests {
     private func subscribedWorld(in directory: String? = nil) throws -> World {
-        let world = try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+        let world = try TestSupport.demoWorld(in: directory, latency: .fast)
         world.launch()
         world.scheduler.runUntilIdle()
         try world.subscribe()

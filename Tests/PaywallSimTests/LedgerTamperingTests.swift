@@ -14,8 +14,7 @@ import Testing
     /// refunded, and signed up and refreshed a session (a used refresh token).
     private func usedFolder() throws -> String {
         let directory = try TestSupport.temporaryDirectory()
-        let world = try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+        let world = try TestSupport.demoWorld(in: directory, latency: .fast)
         world.launch()
         world.scheduler.runUntilIdle()
         try world.subscribe()
@@ -125,8 +124,7 @@ import Testing
         try Database(path: directory + "/appstore.sqlite").migrate(
             Array(StoreLedger.migrations.prefix(StateCheck.lastStoreVersionWithout.keys)))
         do {
-            let world = try World(
-                config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast, stateDirectory: directory))
+            let world = try TestSupport.demoWorld(in: directory, latency: .fast)
             world.launch()
             world.scheduler.runUntilIdle()
             try world.subscribe()

@@ -14,8 +14,7 @@ import WhiteLabel
     /// A folder whose phone bought a subscription.
     private func subscribedFolder() throws -> String {
         let directory = try TestSupport.temporaryDirectory()
-        let world = try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: .none, stateDirectory: directory))
+        let world = try TestSupport.demoWorld(in: directory, latency: .none)
         world.launchAndSettle()
         world.buyFromFeed()
         try #require(world.problems.isEmpty)

@@ -12,8 +12,7 @@ import WhiteLabel
 /// A state directory reopened carries on: the virtual clock never goes back to the first morning.
 @Suite struct StateOnDiskTests {
     private func world(_ directory: String, latency: LatencyProfile = .fast) throws -> World {
-        try World(
-            config: try TestSupport.demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
+        try TestSupport.demoWorld(in: directory, latency: latency)
     }
 
     /// A world on `directory` at typical latency where the reader subscribed, everything settled.

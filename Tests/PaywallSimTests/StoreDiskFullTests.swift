@@ -9,23 +9,13 @@ import Testing
 /// file never held it, and `run` went on as if nothing were lost. Now the event's writes are rolled back whole, its
 /// lines are taken back, and the store names the file the disk refused, for `run` to end on.
 @Suite struct StoreDiskFullTests {
-    private final class PlainReceipt: ReceiptSlot {
-        var receipt: String?
-        func load() -> String? { receipt }
-        func save(_ receipt: String?) { self.receipt = receipt }
-    }
-
     @Test func aRenewalTheDiskRefusesIsNeitherKeptNorSaid() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let config = try TestSupport.demoConfig()
-        let scheduler = Scheduler()
-        let timeline = Timeline(clock: { scheduler.now })
         let path = directory + "/appstore.sqlite"
-        let store = try AppStore(
-            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: path)
-        let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: PlainReceipt())
+        let fixture = try StoreFixture(databasePath: path)
+        let (store, scheduler, timeline) = (fixture.store, fixture.scheduler, fixture.timeline)
+        let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: ReceiptBox())
         queue.startObserving { _ in }
         queue.add(productIdentifier: StoreHarness.monthly)
         scheduler.runUntilIdle()

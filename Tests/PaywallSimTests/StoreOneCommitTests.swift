@@ -53,12 +53,6 @@ import Testing
         #expect(store.errors == [])
     }
 
-    private final class PlainReceipt: ReceiptSlot {
-        var receipt: String?
-        func load() -> String? { receipt }
-        func save(_ receipt: String?) { self.receipt = receipt }
-    }
-
     /// A charge whose commit is lost (a full disk, here a deferred foreign key the test plants through a trigger)
     /// told the observer "purchased" and notified the server of a transaction the file never held: the folder was
     /// refused as "emptied or replaced" from then on (session 27). Now the payment stays held, nothing of the charge
@@ -69,7 +63,7 @@ import Testing
         let (store, scheduler, path) = try Self.store(in: directory)
         var notified = 0
         store.notificationEndpoint = { _ in notified += 1 }
-        let receipt = PlainReceipt()
+        let receipt = ReceiptBox()
         let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: receipt)
         var states: [TransactionState] = []
         queue.startObserving { states.append($0.state) }
@@ -109,13 +103,8 @@ import Testing
 
     /// The demo app's App Store on a file in `directory`, on its own clock.
     private static func store(in directory: String) throws -> (AppStore, Scheduler, String) {
-        let config = try TestSupport.demoConfig()
-        let scheduler = Scheduler()
         let path = directory + "/appstore.sqlite"
-        let store = try AppStore(
-            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler,
-            timeline: Timeline(clock: { scheduler.now }), random: SeededGenerator(seed: 1), latency: .none,
-            databasePath: path)
-        return (store, scheduler, path)
+        let fixture = try StoreFixture(databasePath: path)
+        return (fixture.store, fixture.scheduler, path)
     }
 }

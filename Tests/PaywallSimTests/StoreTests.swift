@@ -6,20 +6,20 @@ import WhiteLabel
 
 @testable import Simulation
 
-/// A fake App Store for the bundled app, in memory, on its own scheduler.
+/// A fake App Store for the bundled app, on its own scheduler: in memory, or its records a file at `databasePath`.
 struct StoreFixture {
     let scheduler = Scheduler()
     let timeline: Timeline
     let store: AppStore
     let config: DemoConfig
 
-    init(latency: LatencyProfile = .none) throws {
+    init(latency: LatencyProfile = .none, databasePath: String? = nil) throws {
         config = try TestSupport.demoConfig()
         let scheduler = scheduler
         timeline = Timeline(clock: { scheduler.now })
         store = try AppStore(
             store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: latency, databasePath: nil)
+            random: SeededGenerator(seed: 1), latency: latency, databasePath: databasePath)
     }
 }
 

@@ -1,3 +1,4 @@
+import SimKernel
 import Simulation
 
 extension TestSupport {
@@ -7,5 +8,10 @@ extension TestSupport {
         world.launch()
         world.scheduler.runUntilIdle()
         return world
+    }
+
+    /// The bundled app's world on the state folder `directory` (files on disk; nil: in memory), not launched yet.
+    static func demoWorld(in directory: String?, latency: LatencyProfile) throws -> World {
+        try World(config: try demoConfig(), options: WorldOptions(latency: latency, stateDirectory: directory))
     }
 }
