@@ -260,6 +260,9 @@ public struct ManagedPlan: Equatable, Sendable {
 /// the store's catalog, which alone tells the group of a plan they hold.
 public struct PendingSubscribe: Equatable, Sendable {
     public let fromContent: String?
+    /// How deep the stack was when the reader tapped: a Back below it leaves the screen the tap was made on, and drops
+    /// the tap (h1 found it firing later, pushing the paywall or profile over the feed the reader went back to).
+    public let depth: Int
     public var awaitsList = false
     public var awaitsCatalog = false
 }

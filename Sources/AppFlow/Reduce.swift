@@ -236,7 +236,10 @@ private func goBack(_ state: inout AppState) -> [AppEffect] {
     case .refused: return []
     case .close:
         if state.route == .parentalGate { state.gate = nil }
-        return close(&state)
+        let effects = close(&state)
+        // Back off the screen a Subscribe was tapped on: the tap kept while access loaded goes with it.
+        if let pending = state.pendingSubscribe, state.stack.count < pending.depth { state.pendingSubscribe = nil }
+        return effects
     }
 }
 
@@ -268,7 +271,7 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     case .subscribe(let contentId):
         guard state.access.isKnown else {
             // No paywall while the reader's access is loading: decide once it is known.
-            state.pendingSubscribe = PendingSubscribe(fromContent: contentId)
+            state.pendingSubscribe = PendingSubscribe(fromContent: contentId, depth: state.stack.count)
             return []
         }
         if state.access.isSubscriber {
@@ -277,7 +280,8 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
             // catalog too: a plan's group is known only from it, and the catalog kept may be loading (a storefront
             // changed) or leave out the plan held (a partial answer), which read as no group held put a reader
             // holding workouts on a paywall selling coach, the same group's upgrade (fuzz --seed 4103, 4113).
-            state.pendingSubscribe = PendingSubscribe(fromContent: contentId, awaitsList: true, awaitsCatalog: true)
+            state.pendingSubscribe = PendingSubscribe(
+                fromContent: contentId, depth: state.stack.count, awaitsList: true, awaitsCatalog: true)
             return [.reloadAccess, .loadCatalog]
         }
         return subscribe(from: contentId, &state)

@@ -384,4 +384,18 @@ import WhiteLabel
         _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
         #expect(state.route == .paywall(fromContent: "night-trains"))
     }
+
+    /// Back off the article drops the tap kept on it: the access arriving pushes no paywall over the feed (h1).
+    @Test func backDropsASubscribeTapStillWaiting() throws {
+        var state = AppState(app: try TestSupport.demoConfig().app)
+        _ = reduce(&state, .launched)
+        _ = reduce(&state, .reader(.down))
+        _ = reduce(&state, .reader(.select))
+        _ = reduce(&state, .reader(.select))
+        #expect(state.pendingSubscribe != nil)
+        _ = reduce(&state, .reader(.back))
+        #expect(state.pendingSubscribe == nil)
+        _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
+        #expect(state.route == .feed)
+    }
 }
