@@ -56,23 +56,24 @@ extension AppStore {
     public var pendingAskToBuy: [PendingPayment] { pendingPayments.filter { $0.kind == .askToBuy } }
     public var interruptedPurchases: [PendingPayment] { pendingPayments.filter { $0.kind == .interrupted } }
 
-    /// Holds a payment, on disk too: its handle is its row, unique across every run on one state folder.
+    /// Holds a payment, on disk too: its handle is its kind's next number, unique across every run on one state folder
+    /// and one more than the last (the row's id, shared with confirmed payments, skipped: h1, session 30).
     func hold(_ payment: PendingPayment) -> PendingPayment {
         nextPendingNumber += 1
-        var number = Int64(nextPendingNumber)
+        var row = (id: Int64(nextPendingNumber), number: Int64(nextPendingNumber))
         do {
-            number = try ledger.hold(
-                kind: payment.kind.rawValue, appleId: payment.appleId, deviceId: payment.deviceId,
+            row = try ledger.hold(
+                kind: payment.kind.rawValue, numbered: true, appleId: payment.appleId, deviceId: payment.deviceId,
                 productId: payment.product.productIdentifier, paymentNumber: payment.paymentNumber,
                 at: payment.requestDate, appAccountToken: payment.appAccountToken, offerId: payment.offerId)
         } catch {
             log("the held payment could not be written down, it lives in memory only: \(error)")
         }
         var held = PendingPayment(
-            identifier: "\(payment.kind.rawValue)-\(number)", kind: payment.kind, appleId: payment.appleId,
+            identifier: "\(payment.kind.rawValue)-\(row.number)", kind: payment.kind, appleId: payment.appleId,
             deviceId: payment.deviceId, product: payment.product, paymentNumber: payment.paymentNumber,
             requestDate: payment.requestDate, appAccountToken: payment.appAccountToken)
-        held.heldId = number
+        held.heldId = row.id
         held.offerId = payment.offerId
         held.confirmation = payment.confirmation
         pendingPayments.append(held)
@@ -88,9 +89,10 @@ extension AppStore {
     ) -> Int64? {
         do {
             return try ledger.hold(
-                kind: Self.confirmedKind, appleId: appleId, deviceId: deviceId,
+                kind: Self.confirmedKind, numbered: false, appleId: appleId, deviceId: deviceId,
                 productId: product.productIdentifier, paymentNumber: number, at: scheduler.now,
-                appAccountToken: appAccountToken, offerId: offerId)
+                appAccountToken: appAccountToken, offerId: offerId
+            ).id
         } catch {
             log("the confirmed payment could not be written down: \(error)")
             return nil
@@ -144,7 +146,7 @@ extension AppStore {
                 !lapsedRequests.contains(where: { $0.heldId == payment.id })
             else { continue }
             var pending = PendingPayment(
-                identifier: "\(kind.rawValue)-\(payment.id)", kind: kind, appleId: payment.appleId,
+                identifier: "\(kind.rawValue)-\(payment.number)", kind: kind, appleId: payment.appleId,
                 deviceId: payment.deviceId, product: product, paymentNumber: payment.paymentNumber,
                 requestDate: payment.requested, appAccountToken: payment.appAccountToken)
             pending.heldId = payment.id

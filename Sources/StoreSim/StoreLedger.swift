@@ -275,11 +275,24 @@ final class StoreLedger {
         CREATE TABLE IF NOT EXISTS notifications_on_their_way (id INTEGER PRIMARY KEY AUTOINCREMENT,
             name TEXT NOT NULL, original_transaction_id TEXT, signed_payload TEXT NOT NULL, due_ms INTEGER NOT NULL)
         """,
+        // Each Ask to Buy request and interrupted purchase numbered by its kind's own serial (`ask-to-buy-1`, `-2`…):
+        // numbered by their row, which payments confirmed on the sheet share, requests read 1, 3, 4, 7 (h1, session
+        // 30). The serials start past every row the file ever numbered, so no handle a folder showed comes back; a
+        // payment held before keeps its row's number. IF NOT EXISTS, OR IGNORE: harmless run again.
+        """
+        CREATE TABLE IF NOT EXISTS held_numbers (held_id INTEGER PRIMARY KEY, number INTEGER NOT NULL);
+        INSERT OR IGNORE INTO held_numbers (held_id, number) SELECT id, id FROM held_payments WHERE kind != 'confirmed';
+        INSERT OR IGNORE INTO serials (name, value)
+            SELECT 'held ' || kind, (SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'held_payments')
+            FROM (SELECT 'ask-to-buy' AS kind UNION ALL SELECT 'interrupted')
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
     struct HeldPayment {
         let id: Int64
+        /// Its handle's number among its kind's (`ask-to-buy-N`); a confirmed payment's is its row's.
+        let number: Int64
         let kind: String
         let appleId: String
         let deviceId: String
@@ -293,26 +306,71 @@ final class StoreLedger {
         var lapsed: SimInstant? = nil
     }
 
+    /// Holds a payment: its row, and its number among its kind's (`numbered`: a request or an interrupted purchase,
+    /// written in one commit with its row; a confirmed payment's number is its row's).
     func hold(
-        kind: String, appleId: String, deviceId: String, productId: String, paymentNumber: Int, at time: SimInstant,
-        appAccountToken: String? = nil, offerId: String? = nil
-    ) throws(DatabaseError) -> Int64 {
-        try database.run(
-            """
-            INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
-                app_account_token, offer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
-                .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
-                offerId.map { .text($0) } ?? .null,
-            ])
-        // The new row's id from the connection (`id` is the rowid): it asked `SELECT last_insert_rowid()`.
-        return database.lastInsertRowid
+        kind: String, numbered: Bool, appleId: String, deviceId: String, productId: String, paymentNumber: Int,
+        at time: SimInstant, appAccountToken: String? = nil, offerId: String? = nil
+    ) throws(DatabaseError) -> (id: Int64, number: Int64) {
+        let insert = { () throws(DatabaseError) -> Int64 in
+            try self.database.run(
+                """
+                INSERT INTO held_payments (kind, apple_id, device_id, product_id, payment_number, requested_ms,
+                    app_account_token, offer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(kind), .text(appleId), .text(deviceId), .text(productId), .integer(Int64(paymentNumber)),
+                    .integer(time.milliseconds), appAccountToken.map { .text($0) } ?? .null,
+                    offerId.map { .text($0) } ?? .null,
+                ])
+            // The new row's id from the connection (`id` is the rowid): it asked `SELECT last_insert_rowid()`.
+            return self.database.lastInsertRowid
+        }
+        guard numbered else {
+            let id = try insert()
+            return (id, id)
+        }
+        return try inOwnCommit { () throws(DatabaseError) in
+            let rows = try database.query(
+                """
+                INSERT INTO serials (name, value) VALUES (?, 1)
+                ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value
+                """, [.text("held \(kind)")])
+            guard let number = rows.first?.first?.int else {
+                throw DatabaseError(code: 1, message: "no number for a held \(kind) payment")
+            }
+            let id = try insert()
+            try database.run(
+                "INSERT INTO held_numbers (held_id, number) VALUES (?, ?)", [.integer(id), .integer(number)])
+            return (id, number)
+        }
+    }
+
+    /// `body`'s writes in one commit: the open transaction's, or one of their own, rolled back if `body` fails.
+    private func inOwnCommit<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        guard !database.inTransaction else { return try body() }
+        try database.begin()
+        do {
+            let result = try body()
+            try database.commit()
+            return result
+        } catch {
+            if database.inTransaction {
+                do {
+                    try database.rollback()
+                } catch let rollback {
+                    throw DatabaseError(
+                        code: error.code, message: "\(error.message); rolling back failed too: \(rollback.message)",
+                        storage: error.storage ?? rollback.storage)
+                }
+            }
+            throw error
+        }
     }
 
     func release(_ id: Int64) throws(DatabaseError) {
         try database.run("DELETE FROM held_payments WHERE id = ?", [.integer(id)])
+        try database.run("DELETE FROM held_numbers WHERE held_id = ?", [.integer(id)])
     }
 
     func lapse(_ id: Int64, at time: SimInstant) throws(DatabaseError) {
@@ -333,12 +391,12 @@ final class StoreLedger {
         try database.query(
             """
             SELECT id, kind, apple_id, device_id, product_id, payment_number, requested_ms, app_account_token, offer_id,
-                lapsed_ms
-            FROM held_payments ORDER BY id
+                lapsed_ms, COALESCE(number, id)
+            FROM held_payments LEFT JOIN held_numbers ON held_id = id ORDER BY id
             """
         ).map { row in
             HeldPayment(
-                id: row[0].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
+                id: row[0].int ?? 0, number: row[10].int ?? 0, kind: row[1].string ?? "", appleId: row[2].string ?? "",
                 deviceId: row[3].string ?? "", productId: row[4].string ?? "", paymentNumber: Int(row[5].int ?? 0),
                 requested: SimInstant(milliseconds: row[6].int ?? 0), appAccountToken: row[7].string,
                 offerId: row[8].string, lapsed: row[9].int.map(SimInstant.init(milliseconds:)))

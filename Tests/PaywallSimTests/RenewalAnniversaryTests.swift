@@ -48,12 +48,12 @@ import WhiteLabel
         }
         do {
             let old = try Database(path: path)
-            let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
+            let version = try #require(StoreLedger.migrations.firstIndex { $0.contains("anchor_ms INTEGER") })
             // The file as the build before `anchor_ms` wrote it: the migrations from it on (`apple_id_settings`,
-            // `notifications_on_their_way`) undone too.
+            // `notifications_on_their_way`) undone too; the later ones run again harmlessly.
             try old.execute(
                 "ALTER TABLE subscriptions DROP COLUMN anchor_ms; DROP TABLE apple_id_settings; "
-                    + "DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version - 3)")
+                    + "DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version)")
         }
         let (store, scheduler) = try Self.store(path)
         #expect(store.subscription(originalTransactionId: original)?.renewalAnchor == bought)

@@ -2,10 +2,10 @@ import AppFlow
 import Database
 import Foundation
 import SimKernel
-import StoreSim
 import Testing
 
 @testable import Simulation
+@testable import StoreSim
 
 /// A relaunch on the same state folder keeps what the control pane set: Ask to Buy was kept, but the billing issue,
 /// the storefront and the language came back as the config's, and the renewal the tester set up to fail was charged
@@ -63,11 +63,11 @@ import Testing
         try Self.setUp(directory)
         do {
             let old = try Database(path: "\(directory)/appstore.sqlite")
-            let version = try #require(try old.query("PRAGMA user_version").first?.first?.int)
-            // Written before the settings were kept, so before the notifications on their way were (the next migration).
+            let version = try #require(StoreLedger.migrations.firstIndex { $0.contains("apple_id_settings") })
+            // Written before the settings were kept, so before the notifications on their way were (the next migration);
+            // the later ones run again harmlessly.
             try old.execute(
-                "DROP TABLE apple_id_settings; DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version - 2)"
-            )
+                "DROP TABLE apple_id_settings; DROP TABLE notifications_on_their_way; PRAGMA user_version = \(version)")
         }
         try FileManager.default.removeItem(atPath: "\(directory)/devices/iphone/locale")
         let reopened = try World(config: try TestSupport.demoConfig(), options: Self.options(directory))

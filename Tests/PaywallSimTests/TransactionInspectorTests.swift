@@ -58,7 +58,7 @@ struct TransactionInspectorTests {
         var state = FrontState()
         press(.character("t"), &state, world)
         let open = try frame(world, state).text
-        #expect(open.contains("ask-to-buy-2  com.dailynews.premium.monthly  asks a parent"))
+        #expect(open.contains("ask-to-buy-1  com.dailynews.premium.monthly  asks a parent"))
         #expect(open.hasSuffix(" ↑↓ move · A approve · D decline · t/Esc close · ? keys · q quit"))
         // Nothing is bought while a parent is asked: the line under the table says where it was asked (session 28).
         let detail = try frame(world, state, size: TerminalSize(columns: 80, rows: 24)).lines[19...22].joined()
