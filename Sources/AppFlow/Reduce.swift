@@ -668,6 +668,9 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
     case .confirmMoveFromAnotherAccount:
         push(.transferPrompt(.fromAnotherAccount), &state)
         return []
+    case .overtaken:
+        // The sign-in (or out) that overtook it tells what the reader holds; the question it asked stays up.
+        break
     case .restored:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }

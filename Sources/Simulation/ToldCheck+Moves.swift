@@ -29,6 +29,32 @@ extension ToldCheck {
         }
     }
 
+    /// "Could not be restored" while the reader holds what the Apple ID bought: an active purchase of it that the ledger
+    /// gives who the phone shows (when told or now) or the phone's own guest, whose levels a signed-in reader holds too,
+    /// the phone showing levels. A guest's restore overtaken by a sign-in whose transfer gave the account the
+    /// subscription was told failed beside it (fuzz seed 4151, h1 session 30). Judged only with no fault since it began.
+    static func heldWhileToldFailed(_ outcome: ReaderOutcome, _ context: StepContext) throws -> InvariantViolation? {
+        let world = context.world
+        guard case .restore(.failed) = outcome.told, !outcome.levelsWhenTold.isEmpty, !context.phoneLevels.isEmpty
+        else { return nil }
+        var readers = try [outcome.identityWhenTold, world.appState.access.identity].compactMap { identity in
+            try readerId(identity, world)
+        }
+        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let now = world.scheduler.now
+        let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
+        for original in bought.sorted() {
+            guard let purchase = try world.backend.ledger.purchase(original), let owner = purchase.ownerId,
+                readers.contains(owner), purchase.isActive(at: now)
+            else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but the reader (\(owner)) holds "
+                    + "\(world.appleId)'s \(purchase.productId) (\(original))")
+        }
+        return nil
+    }
+
     /// A move to the account told as failed ("Sorry — there was no subscription on this phone to move") while the
     /// phone's guest holds nothing active and a transfer from it put on the account a purchase the account still holds,
     /// active: the move was made (a kill lost its answer, and the one sent again found nothing left to move).

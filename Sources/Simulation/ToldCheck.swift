@@ -147,6 +147,7 @@ struct ToldCheck {
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
         case .purchase(.failed), .restore(.failed):
             if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) { return moved }
+            if let held = Self.readingLedger({ try Self.heldWhileToldFailed(outcome, context) }) { return held }
             // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an
             // earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25; a sign-in
             // to an account that holds the levels while Apple's sheet was up, long fuzz seed 1031).

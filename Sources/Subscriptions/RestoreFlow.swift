@@ -16,7 +16,7 @@ extension SubscriptionCoordinator {
         confirmHeldLevels { [self] confirmed in
             // Signed out or in as someone else while the server was asked: what was confirmed is not who is here now,
             // and their restore was not asked (long fuzz seed 3888).
-            guard storedAccess().identity == tapper else { return completion(Self.restoreNotAsked) }
+            guard storedAccess().identity == tapper else { return completion(restoreNotAsked) }
             guard confirmed, holdsEveryLevel else {
                 return restoreAsked(confirmMoveFromAccount: false, completion: completion)
             }
@@ -123,7 +123,7 @@ extension SubscriptionCoordinator {
         // transfer it offers unanswered (fuzz seed 4151).
         if let account, account != tapper {
             log("an account signed in since Restore was tapped: nothing is restored for it")
-            return done(Self.restoreNotAsked)
+            return done(restoreNotAsked)
         }
         let askedAs = defect == .restoreTwice ? nil : anonymousId
         // A refusal speaks of who asked: "another account's" to a guest is untrue of the account that tapped
@@ -133,7 +133,7 @@ extension SubscriptionCoordinator {
             guard !askedAgain, let now = storage.accountSession?.identityId, now != account else { return false }
             guard now == tapper else {
                 log("another account signed in while the server restored: the restore is not asked again for it")
-                done(Self.restoreNotAsked)
+                done(restoreNotAsked)
                 return true
             }
             log("the reader signed in again while the server restored: asking again for them")
@@ -197,7 +197,7 @@ extension SubscriptionCoordinator {
         }
         log("restore unanswered (\(failure)): asking the server where the purchases are now")
         backend.inspectRestore(receipt) { [self] result in
-            guard storedAccess().identity == asked else { return done(Self.restoreNotAsked) }
+            guard storedAccess().identity == asked else { return done(restoreNotAsked) }
             guard case .success(let purchases) = result else {
                 log("where the purchases are could not be asked")
                 reloadAccess()
@@ -212,16 +212,19 @@ extension SubscriptionCoordinator {
             }
             log("the server restored them: the reader holds them now")
             reloadAccess { [self] list in
-                guard storedAccess().identity == asked else { return done(Self.restoreNotAsked) }
+                guard storedAccess().identity == asked else { return done(restoreNotAsked) }
                 done(list != nil && access.isSubscriber ? .restored : .notConfirmed)
             }
         }
     }
 
     /// What a restore another account or the phone's guest tapped ends in, for the account signed in since: it may
-    /// tap it itself.
-    static let restoreNotAsked = RestoreOutcome.failed(
-        message: "Your purchases could not be restored. Please try again.")
+    /// tap it itself. Unless the reader holds levels by then: the sign-in's transfer gives the account the phone's
+    /// subscription (or the account had its own), and "could not be restored" beside it told a failure of a purchase
+    /// the reader held (fuzz seed 4151, h1 session 30): the restore ends without a word, the sign-in's is the news.
+    var restoreNotAsked: RestoreOutcome {
+        access.isSubscriber ? .overtaken : .failed(message: "Your purchases could not be restored. Please try again.")
+    }
 
     /// "Your subscription is back." only when access came back: a restore of a subscription that ended
     /// or was refunded is "nothing valid to restore" (seed 001), whatever it moved.

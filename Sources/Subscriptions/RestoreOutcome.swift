@@ -19,6 +19,8 @@ public enum RestoreOutcome: Equatable, Sendable {
     case keptWithOwner
     /// Unanswered, and the server could not be asked what the reader holds: the restore may have been made.
     case notConfirmed
+    /// Not made for who is here now (another identity signed in or out while it ran), who holds levels: nothing to tell.
+    case overtaken
     case failed(message: String)
 
     /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
@@ -52,6 +54,7 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .keptWithOwner:
             "This subscription stays where it was bought: with its account, or on the phone that bought it."
         case .notConfirmed: "Your restore could not be confirmed. Your profile shows what you hold now."
+        case .overtaken: "Your restore was tapped before you signed in or out. Your profile shows what you hold now."
         case .failed(let message): message
         }
     }
