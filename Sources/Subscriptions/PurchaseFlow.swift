@@ -315,6 +315,11 @@ extension SubscriptionCoordinator {
             updateTrials(likeGroupOf: offer.productId)
             return finishPurchase(.refused(.termsChanged))
         }
+        // Apple's terms are still the reader's choice, but the paywall may have changed under the purchase (a trial
+        // dropped for a charge since refunded): it says again what Apple's sheet will (fuzz seed 4362).
+        if let shown = catalog.offer(offer.id), now != nil, !Self.sameIntroductoryTerms(now, shown.product) {
+            updateTrials(likeGroupOf: offer.productId)
+        }
         guard mayHandOver(offer) else { return }
         activePurchase?.progress(.waitingForStore)
         if let winBack = offer.product.winBackOffer { return payWithOffer(offer, winBack) }
