@@ -43,11 +43,7 @@ public final class StateLock {
         var descriptor = creating ? open(path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL, 0o644) : -1
         let madeFile = descriptor >= 0
         if !madeFile && (!creating || errno == EEXIST) { descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
-        if descriptor < 0 && errno == ELOOP {
-            throw StateLockError(
-                description: "\(path): a symbolic link, which the lock never follows; remove it, the next run makes "
-                    + "its own lock file")
-        }
+        if descriptor < 0 && errno == ELOOP { throw Self.linkRefusal(path) }
         guard descriptor >= 0 else {
             throw StateLockError(
                 description: "\(folder): cannot create its lock file (\(String(cString: strerror(errno))))")
@@ -106,7 +102,9 @@ public final class StateLock {
     /// between two commits, and the check would report tampering that never happened.
     public static func reading(folder: String) throws(StateLockError) -> StateLock? {
         let path = "\(folder)/\(fileName)"
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Never through a symbolic link, as an owner's lock (h3, session 29): its target is none of the folder's.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 && errno == ELOOP { throw Self.linkRefusal(path) }
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)
@@ -120,6 +118,13 @@ public final class StateLock {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// A lock file that is a symbolic link, refused by an owner and a reader alike.
+    private static func linkRefusal(_ path: String) -> StateLockError {
+        StateLockError(
+            description: "\(path): a symbolic link, which the lock never follows; remove it, the next run makes its "
+                + "own lock file")
     }
 
     private static func holder(_ descriptor: Int32) -> String? {
