@@ -60,15 +60,21 @@ public final class Keyring {
         let lines = text.split(separator: "\n").map { Base64URL.decode($0) }
         guard lines.count == 3, let store = lines[0], let token = lines[1], let offer = lines[2],
             store.count == 32, offer.count == 32, !token.isEmpty
-        else { throw FileError(description: "\(path): not three base64url keys") }
+        else { throw FileError(description: "\(path): not three base64url keys; it is left as it is") }
         return Keyring(storeKeySeed: store, tokenSecret: token, offerKeySeed: offer, derivationKey: nil)
     }
 
     /// The keys file's text; nil only when there is no such file.
     private static func kept(_ path: String) throws(FileError) -> String? {
-        let descriptor = open(path, O_RDONLY)
+        // Never through a symbolic link: the keys read would be whatever file it names (h3, session 29).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw FileError(
+                    description: "\(path): a symbolic link, which the folder's secrets are never read through; it is "
+                        + "left as it is")
+            }
             throw FileError(
                 description: "\(path): cannot be read (\(String(cString: strerror(errno)))); it is left as it is")
         }

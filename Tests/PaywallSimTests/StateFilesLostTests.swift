@@ -79,6 +79,25 @@ import WhiteLabel
         #expect(error?.hasSuffix("restore it or start a new folder") == true)
     }
 
+    /// `keys` a symbolic link, or not keys at all: "not three base64url keys", without the "left as it is" every
+    /// other refusal of the folder's own files says, and a link was read through to whatever it named (h3, session
+    /// 29). A link is refused as one, naming it; neither file is touched.
+    @Test func keysThatAreALinkOrNotKeysAreRefusedAndLeftAsTheyAre() throws {
+        let directory = try subscribedFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/keys"
+        let kept = "\(directory).keys"
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        try FileManager.default.moveItem(atPath: path, toPath: kept)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: kept)
+        #expect(
+            try refusal(directory)
+                == "\(path): a symbolic link, which the folder's secrets are never read through; it is left as it is")
+        try FileManager.default.removeItem(atPath: path)
+        try "not keys\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try refusal(directory) == "\(path): not three base64url keys; it is left as it is")
+    }
+
     /// `app` gone beside a store a build that writes it wrote: another app of the same products adopted the folder.
     @Test func aFolderWhoseAppFileIsGoneIsRefusedToEveryApp() throws {
         let directory = try subscribedFolder()
