@@ -85,6 +85,12 @@ public enum StateCheck {
     static func check(folder: String, phone: String) throws(WorldSetupError) {
         try checkKind("\(folder)/devices/\(phone)", isFolder: true, holds: "a phone's files")
         try DeviceFiles.checkReadable("\(folder)/devices/\(phone)")
+        try check(folder: folder)
+    }
+
+    /// Everything a reopened folder must be before any of it is opened, its phones' files aside (`bench ledger`,
+    /// which opens no phone); throws naming the file.
+    public static func check(folder: String) throws(WorldSetupError) {
         try checkShape(folder: folder)
         var storeVersion = 0
         for name in databases {

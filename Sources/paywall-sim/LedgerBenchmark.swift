@@ -23,25 +23,31 @@ enum LedgerBenchmark {
         }
 
         let (config, _) = try AppArgument.load(nil)
-        if options.state != nil {
-            // Another app's folder is not this benchmark's to write daily-news purchases into (session 25).
-            do {
-                try StateCheck.checkApp(folder: directory, config: config)
-            } catch {
-                throw UsageError(message: error.description)
-            }
-        }
         let scheduler = Scheduler()
         let timeline = Timeline(clock: { scheduler.now })
-        // A folder's own keys, as `run --state` makes them, so the folder stays usable by later runs.
-        let keys = try Keyring.folder(
-            directory, legacy: FileManager.default.fileExists(atPath: directory + "/appstore.sqlite"))
-        let store = try AppStore(
-            store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
-            random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite", keys: keys)
-        let backend = try Backend(
-            config: config, store: store, clock: { scheduler.now }, timeline: timeline,
-            databasePath: directory + "/backend.sqlite", keys: keys)
+        let (store, backend) = try BenchFolder.opening(lock) {
+            if options.state != nil {
+                // Checked as `run` checks it, and another app's folder is not this benchmark's to write daily-news
+                // purchases into (session 25).
+                do {
+                    try StateCheck.check(folder: directory)
+                    try StateCheck.checkApp(folder: directory, config: config)
+                } catch {
+                    throw UsageError(message: "\(error)")
+                }
+            }
+            // A folder's own keys, as `run --state` makes them, so the folder stays usable by later runs.
+            let keys = try Keyring.folder(
+                directory, legacy: FileManager.default.fileExists(atPath: directory + "/appstore.sqlite"))
+            let store = try AppStore(
+                store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
+                random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite",
+                keys: keys)
+            let backend = try Backend(
+                config: config, store: store, clock: { scheduler.now }, timeline: timeline,
+                databasePath: directory + "/backend.sqlite", keys: keys)
+            return (store, backend)
+        }
         let product = config.store.products[0].productId
         var failures = 0
         var seconds = 0.0

@@ -23,10 +23,12 @@ enum LifecycleBenchmark {
         var workload: LifecycleWorkload?
         var stepCPU: [Double] = []
         let seconds = try measure {
-            let world = try World(
-                config: config,
-                options: WorldOptions(
-                    seed: options.seed, latency: .none, stateDirectory: directory, deviceName: "lifecycle"))
+            let world = try BenchFolder.opening(lock) {
+                try World(
+                    config: config,
+                    options: WorldOptions(
+                        seed: options.seed, latency: .none, stateDirectory: directory, deviceName: "lifecycle"))
+            }
             let running = LifecycleWorkload(world: world, seed: options.seed)
             workload = running
             if options.progress { running.onEvent = { StandardStream.output("event\n") } }

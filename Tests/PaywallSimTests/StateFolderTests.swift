@@ -130,6 +130,23 @@ import WhiteLabel
         #expect(!(try Self.files(own).keys.contains { $0.hasPrefix("bench-floors") || $0.contains("raw.sqlite") }))
     }
 
+    /// A bench folder whose world is refused (a ledger that is not a database): the refused benchmark had signed the
+    /// lock file with its pid, and only `run` put it back (h3, session 29). A refused folder is left byte for byte.
+    @Test(arguments: ["lifecycle", "ledger"])
+    func benchRefusingItsOwnFolderLeavesItAsItWas(name: String) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try TestSupport.runBinary(["bench", name, "--count", "1", "--state", directory])
+        #expect(made.code == 0, "\(made.stderr)")
+        try "not a database, but not empty either\n".write(
+            toFile: "\(directory)/backend.sqlite", atomically: true, encoding: .utf8)
+        let before = try Self.files(directory)
+        let result = try TestSupport.runBinary(["bench", name, "--count", "1", "--state", directory])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("\(directory)/backend.sqlite"), "\(result.stderr)")
+        #expect(try Self.files(directory) == before)
+    }
+
     @Test func aBenchmarkThatDoesNotUseStateSaysSo() throws {
         let result = try TestSupport.runBinary(["bench", "purchase", "--state", "unused"])
         #expect(result.code == 2)
