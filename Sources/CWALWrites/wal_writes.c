@@ -2,6 +2,7 @@
 // See include/CWALWrites.h for the contract. Everything else is passed through unchanged.
 #include "CWALWrites.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -27,17 +28,42 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static sqlite3_file *real(sqlite3_file *file) { return ((GatheredFile *)file)->real; }
 
+// The errno of this thread's last write, truncate, sync or shared-memory map SQLite's file failed with. SQLite keeps
+// it with the file and, after a failed commit, gives it to no caller (`sqlite3_system_errno` said 0): a file past
+// `ulimit -f` read "disk I/O error" instead of EFBIG's "File too large" (h3 07, session 29).
+static __thread int failedErrno;
+
+/// Notes why `code`, a call on `file` that failed on the disk, failed: the unix file's own record of it (a write
+/// retried after a short one), else errno. `file` NULL: errno alone (a shared-memory map keeps no record).
+static int noted(sqlite3_file *file, int code) {
+    int primary = code & 0xFF;
+    if (primary != SQLITE_IOERR && primary != SQLITE_FULL) return code;
+    int number = errno;
+    int kept = 0;
+    if (file != NULL && file->pMethods->xFileControl(file, SQLITE_FCNTL_LAST_ERRNO, &kept) == SQLITE_OK && kept != 0) {
+        number = kept;
+    }
+    failedErrno = number;
+    return code;
+}
+
+int pws_take_failed_errno(void) {
+    int number = failedErrno;
+    failedErrno = 0;
+    return number;
+}
+
 /// Writes what is gathered, if anything: one pwrite.
 static int flush(GatheredFile *file) {
     if (file->bufferLength == 0) return SQLITE_OK;
     int length = file->bufferLength;
     file->bufferLength = 0;
-    return file->real->pMethods->xWrite(file->real, file->buffer, length, file->bufferOffset);
+    return noted(file->real, file->real->pMethods->xWrite(file->real, file->buffer, length, file->bufferOffset));
 }
 
 static int gatheredWrite(sqlite3_file *handle, const void *data, int amount, sqlite3_int64 offset) {
     GatheredFile *file = (GatheredFile *)handle;
-    if (!file->isWal) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (!file->isWal) return noted(file->real, file->real->pMethods->xWrite(file->real, data, amount, offset));
     // Only a write that continues the gathered run joins it.
     if (file->bufferLength > 0 && offset != file->bufferOffset + file->bufferLength) {
         int code = flush(file);
@@ -51,13 +77,14 @@ static int gatheredWrite(sqlite3_file *handle, const void *data, int amount, sql
         int code = flush(file);
         if (code != SQLITE_OK) return code;
         if (amount > MOST_GATHERED) {
-            code = file->real->pMethods->xWrite(file->real, data, amount, offset);
-            return code;
+            return noted(file->real, file->real->pMethods->xWrite(file->real, data, amount, offset));
         }
     }
     if (file->buffer == NULL) {
         file->buffer = sqlite3_malloc(MOST_GATHERED);
-        if (file->buffer == NULL) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+        if (file->buffer == NULL) {
+            return noted(file->real, file->real->pMethods->xWrite(file->real, data, amount, offset));
+        }
     }
     if (file->bufferLength == 0) file->bufferOffset = offset;
     memcpy(file->buffer + file->bufferLength, data, (size_t)amount);
@@ -90,12 +117,12 @@ static int gatheredRead(sqlite3_file *handle, void *data, int amount, sqlite3_in
 
 static int gatheredTruncate(sqlite3_file *handle, sqlite3_int64 size) {
     FLUSHED(handle);
-    return real(handle)->pMethods->xTruncate(real(handle), size);
+    return noted(real(handle), real(handle)->pMethods->xTruncate(real(handle), size));
 }
 
 static int gatheredSync(sqlite3_file *handle, int flags) {
     FLUSHED(handle);
-    return real(handle)->pMethods->xSync(real(handle), flags);
+    return noted(real(handle), real(handle)->pMethods->xSync(real(handle), flags));
 }
 
 static int gatheredFileSize(sqlite3_file *handle, sqlite3_int64 *size) {
@@ -131,7 +158,7 @@ static int gatheredDeviceCharacteristics(sqlite3_file *handle) {
 
 static int gatheredShmMap(sqlite3_file *handle, int region, int size, int extend, void volatile **out) {
     FLUSHED(handle);
-    return real(handle)->pMethods->xShmMap(real(handle), region, size, extend, out);
+    return noted(NULL, real(handle)->pMethods->xShmMap(real(handle), region, size, extend, out));
 }
 
 static int gatheredShmLock(sqlite3_file *handle, int offset, int count, int flags) {

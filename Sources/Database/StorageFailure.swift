@@ -1,4 +1,5 @@
 import CSQLite
+import CWALWrites
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,9 @@ public struct StorageFailure: Error, CustomStringConvertible, Sendable, Equatabl
     /// The failure a code on the connection `handle` to `path` says, or nil when it is not the disk's.
     init?(code: Int32, path: String?, handle: OpaquePointer?) {
         guard let path, [SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN].contains(code & 0xFF) else { return nil }
-        var number = handle.map { sqlite3_system_errno($0) } ?? 0
+        // The errno of the write that failed, as the VFS noted it, first: after a failed commit SQLite's own is 0.
+        var number = pws_take_failed_errno()
+        if number == 0 { number = handle.map { sqlite3_system_errno($0) } ?? 0 }
         if number == 0 && code & 0xFF == SQLITE_FULL { number = ENOSPC }
         self.path = path
         reason = number != 0 ? String(cString: strerror(number)) : String(cString: sqlite3_errstr(code))

@@ -42,4 +42,28 @@ import Testing
         #expect(try reader.query("SELECT COUNT(*) FROM transactions").first?.first?.int == 1)
         #expect(try reader.query("SELECT COUNT(*) FROM filler").first?.first?.int == 0)
     }
+
+    /// Past a file-size limit (`ulimit -f`) a write fails with EFBIG: the reason read "disk I/O error", SQLite keeping
+    /// the errno with the file and giving it to no caller (h3 07, session 29). It is named as the system names it.
+    @Test func aFileSizeLimitIsNamedAsFileTooLarge() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = Process()
+        // bash's `ulimit -f` counts KiB: 60 stops the first write of the App Store's WAL past 60 KiB, at launch.
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", "ulimit -f 60; exec \"$0\" bench lifecycle --count 300 --state \"$1\"",
+            TestSupport.binaryPath, "\(directory)/state",
+        ]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("(File too large)"), "\(text)")
+        #expect(!text.contains("disk I/O error"), "\(text)")
+        #expect(text.split(separator: "\n").count == 1, "\(text)")
+    }
 }

@@ -10,4 +10,8 @@
 /// commit returns, and what a kill leaves, are as with the plain VFS. NULL if it could not be registered.
 const char *pws_wal_writes_vfs(void);
 
+/// The errno a file of that VFS last failed with on this thread (a write, truncate, sync or shared-memory map SQLite
+/// answered with SQLITE_IOERR or SQLITE_FULL), then 0 until the next failure; 0 when none failed.
+int pws_take_failed_errno(void);
+
 #endif
