@@ -51,11 +51,22 @@ extension World {
         } catch {
             throw WorldSetupError(description: "\(clockFile): cannot be read (\(error.failureDescription))")
         }
-        guard let milliseconds = Int64(text.trimmingWhitespace()) else {
+        // Digits alone, as `saveClock` writes them: "-5" and "+5" were read as numbers (h3, session 29).
+        let digits = text.trimmingWhitespace()
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let milliseconds = Int64(digits)
+        else {
             throw WorldSetupError(
                 description: "\(clockFile): not a number of milliseconds; remove it to carry on from the last records")
         }
-        return SimInstant(milliseconds: milliseconds)
+        // Before the first morning every world starts at, the file was ignored in silence: no run writes one.
+        let saved = SimInstant(milliseconds: milliseconds)
+        guard saved >= .worldStart else {
+            throw WorldSetupError(
+                description: "\(clockFile): \(saved) is before \(SimInstant.worldStart.dateDescription), the first "
+                    + "morning of every world; remove it to carry on from the last records")
+        }
+        return saved
     }
 
     /// Writes the clock to the state directory (atomically), so the next run carries on from here.

@@ -36,6 +36,11 @@ import Testing
             "clock: 3000-01-01 00:00:00.000 is more than ten years past the App Store's or the ledger's last record"
         ),
         ("yesterday", "clock: not a number of milliseconds"),
+        // Forms this tool never writes, read as numbers and then ignored: before the first morning a world starts at,
+        // the clock stayed where the records were, in silence (h3, session 29).
+        ("-5", "clock: not a number of milliseconds"),
+        ("+1772442000000", "clock: not a number of milliseconds"),
+        ("0", "clock: 1970-01-01 00:00:00.000 is before 2026-03-02"),
     ])
     func aFarFutureClockFileIsRefusedNamingIt(clock: String, message: String) throws {
         let directory = try TestSupport.temporaryDirectory()
