@@ -58,7 +58,9 @@ enum RunCommand {
         } catch {
             throw UsageError(message: "\(error)")
         }
-        let lock = try state.map { folder throws(UsageError) in try StateFolder.own(folder) }
+        // A message about the default folder names it, not an option nobody gave (h3, session 29).
+        let option = options["--state"] != nil ? "--state" : "\(config.app.id)'s state folder"
+        let lock = try state.map { folder throws(UsageError) in try StateFolder.own(folder, option: option) }
         defer { withExtendedLifetime(lock) {} }
         var worldOptions = WorldOptions(seed: UInt64(seed), latency: latency, stateDirectory: state)
         worldOptions.reopensLastPhone = true

@@ -192,6 +192,22 @@ import WhiteLabel
         }
     }
 
+    /// `run` with no `--state`, its default folder a file: the message began "--state:", an option nobody gave (h3,
+    /// session 29). It names the folder as `check --ledger` does.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
+    func runNamesItsDefaultFolderNotAnOptionNotGiven() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: "\(directory)/paywall-sim", withIntermediateDirectories: false)
+        let folder = "\(directory)/paywall-sim/daily-news"
+        try "not a folder\n".write(toFile: folder, atomically: true, encoding: .utf8)
+        let tmux = try TmuxSession(
+            ["run"], width: 200, environment: "LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(directory)")
+        tmux.waitFor("EXIT=2")
+        #expect(tmux.screen.contains("daily-news's state folder: \(folder) is a file, not a folder"), "\(tmux.screen)")
+        #expect(!tmux.screen.contains("--state"), "\(tmux.screen)")
+    }
+
     /// `run --state .` on a folder of a person's files wrote a state folder among them, over their `phone` and
     /// `lock`: refused, as `bench` refuses it, and nothing written.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: apt-get install tmux"))
