@@ -60,6 +60,12 @@ public final class Database {
             let escaped = Self.percentEncoded(path)
             name = "file:\(escaped)?immutable=1"
             flags |= SQLITE_OPEN_URI
+        } else if readOnly, let path, FileManager.default.fileExists(atPath: path + "-shm") {
+            // The -shm opened read-only: SQLite wrote its read marks (and, after a kill, a recovered index) into it,
+            // and `check --ledger` changed a file it only read (h3, session 29). With no writer holding it, SQLite
+            // reads the WAL into its own memory instead.
+            name = "file:\(Self.percentEncoded(path))?readonly_shm=1"
+            flags |= SQLITE_OPEN_URI
         }
         // A file this connection writes goes through the VFS that gathers each WAL transaction's frames
         // into one write (`CWALWrites`); what reaches the disk, and when, is the default VFS's.

@@ -205,6 +205,27 @@ import WhiteLabel
         #expect(free.stdout.contains("the ledger holds"))
     }
 
+    /// A folder a killed run left, its ledger's `-wal` and `-shm` beside it: `check --ledger` rewrote the `-shm` (h3,
+    /// session 29). A check reads and changes nothing, byte for byte.
+    @Test func aLedgerCheckOfAKilledRunsFolderChangesNoFile() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try TestSupport.runBinary(["bench", "lifecycle", "--count", "2", "--state", "\(directory)/live"])
+        #expect(made.code == 0, "\(made.stderr)")
+        // The files as a kill leaves them: copied while a connection holds a commit in the WAL, not checkpointed.
+        do {
+            let ledger = try Database(path: "\(directory)/live/backend.sqlite")
+            try ledger.execute("PRAGMA user_version=\(try ledger.schemaVersion())")
+            try FileManager.default.copyItem(atPath: "\(directory)/live", toPath: "\(directory)/killed")
+        }
+        let killed = "\(directory)/killed"
+        #expect(FileManager.default.fileExists(atPath: "\(killed)/backend.sqlite-shm"))
+        let before = try Self.files(killed)
+        let check = try TestSupport.runBinary(["check", "--ledger", "--state", killed])
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+        #expect(try Self.files(killed) == before)
+    }
+
     @Test func oneProcessCannotTakeAFolderTwice() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
