@@ -22,6 +22,8 @@ public final class StateLock {
     /// after it took the lock puts the file back as it found it (`restore`).
     private let madeFile: Bool
     private var signedOver: (bytes: [UInt8], times: [timespec])?
+    /// SQLite's side files as the folder had them when taken: `restore` removes those made since (`SQLiteSideFiles`).
+    private let sideFiles: SQLiteSideFiles
 
     /// Takes the folder's lock at once, or throws naming the process that holds it.
     public convenience init(folder: String) throws(StateLockError) {
@@ -61,6 +63,7 @@ public final class StateLock {
         self.descriptor = descriptor
         self.path = path
         self.madeFile = madeFile
+        sideFiles = SQLiteSideFiles(folder: folder)
     }
 
     /// Writes this process's pid into the lock file, for the message a second process prints; the lock itself is
@@ -72,28 +75,36 @@ public final class StateLock {
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
             if count == bytes.count { signedOver = (bytes, [status.st_atim, status.st_mtim]) }
         }
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        Self.replace(descriptor, with: Array("\(getpid())\n".utf8))
+    }
+
+    /// The file's bytes replaced by `bytes`: written over the old ones, then cut to their length. Emptied first, the
+    /// file lost its block, and a full disk (or `ulimit -f`) refused the write that followed: the lock file was left
+    /// empty, and a refused run could not put it back (h3 06, session 29).
+    private static func replace(_ descriptor: Int32, with bytes: [UInt8]) {
+        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        if written == bytes.count { _ = ftruncate(descriptor, off_t(bytes.count)) }
     }
 
     /// Puts the lock file back as this process found it, the lock still held: removed if this process made it, else
     /// its bytes and times as they were. A run refused after taking the lock (another app's folder) signed it, and
-    /// README says a refused folder is left as it was (session 28).
+    /// README says a refused folder is left as it was (session 28). SQLite's side files made since the lock was
+    /// taken go too (`SQLiteSideFiles`): call it once the refused world's databases are closed.
     public func restore() {
+        sideFiles.removeMade()
         if madeFile {
             unlink(path)
         } else if let (bytes, times) = signedOver {
-            _ = ftruncate(descriptor, 0)
-            _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            Self.replace(descriptor, with: bytes)
             _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
         }
     }
 
-    private init(holding descriptor: Int32, path: String) {
+    private init(holding descriptor: Int32, folder: String, path: String) {
         self.descriptor = descriptor
         self.path = path
         madeFile = false
+        sideFiles = SQLiteSideFiles(folder: folder)
     }
 
     /// A reader's hold on the folder (`check --ledger`): a shared lock, so no owner writes while it reads, taken
@@ -112,7 +123,7 @@ public final class StateLock {
             throw StateLockError(
                 description: "\(folder) is in use by paywall-sim, pid \(holder ?? "unknown"): check it once that ends")
         }
-        return StateLock(holding: descriptor, path: path)
+        return StateLock(holding: descriptor, folder: folder, path: path)
     }
 
     deinit {

@@ -43,25 +43,46 @@ import Testing
         #expect(try reader.query("SELECT COUNT(*) FROM filler").first?.first?.int == 0)
     }
 
-    /// Past a file-size limit (`ulimit -f`) a write fails with EFBIG: the reason read "disk I/O error", SQLite keeping
-    /// the errno with the file and giving it to no caller (h3 07, session 29). It is named as the system names it.
-    @Test func aFileSizeLimitIsNamedAsFileTooLarge() throws {
+    /// A disk that takes no byte when a folder is opened (`ulimit -f 0` stands in for a full one): the refused launch
+    /// left empty `-wal` and `-shm` files it had made, and the lock file emptied, truncated before its pid could not
+    /// be written (h3 06, session 29). The folder is left byte for byte.
+    @Test func aLaunchRefusedForAFullDiskLeavesTheFolderAsItWas() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try TestSupport.runBinary(["bench", "lifecycle", "--count", "2", "--state", directory])
+        try #require(made.code == 0, "\(made.stderr)")
+        let before = try StateFolderTests.files(directory)
+        let (code, text) = try Self.bash(
+            "ulimit -f 0; exec \"$0\" bench lifecycle --count 1 --state \"$1\"", TestSupport.binaryPath, directory)
+        #expect(code == 2, "\(text)")
+        #expect(text.contains("\(directory)/appstore.sqlite: cannot be opened (File too large)"), "\(text)")
+        #expect(try StateFolderTests.files(directory) == before)
+    }
+
+    /// `script` run by bash with `arguments` as $0, $1…: its exit code and standard error.
+    private static func bash(_ script: String, _ arguments: String...) throws -> (Int32, String) {
         let process = Process()
-        // bash's `ulimit -f` counts KiB: 60 stops the first write of the App Store's WAL past 60 KiB, at launch.
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", "ulimit -f 60; exec \"$0\" bench lifecycle --count 300 --state \"$1\"",
-            TestSupport.binaryPath, "\(directory)/state",
-        ]
+        process.arguments = ["-c", script] + arguments
         let error = Pipe()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(text)")
+        return (process.terminationStatus, text)
+    }
+
+    /// Past a file-size limit (`ulimit -f`) a write fails with EFBIG: the reason read "disk I/O error", SQLite keeping
+    /// the errno with the file and giving it to no caller (h3 07, session 29). It is named as the system names it.
+    @Test func aFileSizeLimitIsNamedAsFileTooLarge() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // bash's `ulimit -f` counts KiB: 60 stops the first write of the App Store's WAL past 60 KiB, at launch.
+        let (code, text) = try Self.bash(
+            "ulimit -f 60; exec \"$0\" bench lifecycle --count 300 --state \"$1\"", TestSupport.binaryPath,
+            "\(directory)/state")
+        #expect(code == 2, "\(text)")
         #expect(text.contains("(File too large)"), "\(text)")
         #expect(!text.contains("disk I/O error"), "\(text)")
         #expect(text.split(separator: "\n").count == 1, "\(text)")
