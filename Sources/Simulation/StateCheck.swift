@@ -31,7 +31,7 @@ public enum StateCheck {
     /// an app of that bundleId that sells every product it holds purchases of, and refused by any other.
     public static func checkApp(folder: String, config: DemoConfig) throws(WorldSetupError) {
         let path = "\(folder)/app"
-        let (bundleId, name) = (config.app.bundleId, folderName(for: config))
+        let (bundleId, name, names) = (config.app.bundleId, folderName(for: config), folderNames(for: config))
         let source = config.sourcePath ?? config.app.id
         // Unreadable, it was taken as missing, and written over with this app's name: another app adopted the folder.
         if let reason = StateFile.unreadable(path) {
@@ -39,7 +39,7 @@ public enum StateCheck {
         }
         if let data = FileManager.default.contents(atPath: path) {
             let held = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
-            guard held.first == bundleId, held.count < 2 || held[1] == name else {
+            guard held.first == bundleId, held.count < 2 || names.contains(held[1]) else {
                 let holder = held.count < 2 ? held.first ?? "no app" : "\(held[1]) (\(held[0]))"
                 throw WorldSetupError(
                     description: "\(path): this folder holds the state of \(holder) and \(source) is "
@@ -72,12 +72,24 @@ public enum StateCheck {
     /// The name of `config`'s state folder: the app's id; for an app made from a `.storekit` file alone, with a short
     /// hash of the file's absolute path: its id is the file's name, so two `Products.storekit` in different folders
     /// shared one folder, each run taking the other's purchases as its own (session 27).
-    public static func folderName(for config: DemoConfig) -> String {
+    public static func folderName(for config: DemoConfig) -> String { folderNames(for: config)[0] }
+
+    /// The names `config`'s state folder goes by, the one a new folder takes first. A `.storekit` file's hash is of
+    /// its real path, links resolved: named through a linked folder, one file got a second folder, its purchases
+    /// apart (h3, session 29). Then of its path as given, which earlier builds hashed: a folder one of them made
+    /// through a link is still found, and its `app` still matches.
+    public static func folderNames(for config: DemoConfig) -> [String] {
         guard config.store.storekitSettings != nil, let source = config.sourcePath, source.hasSuffix(".storekit") else {
-            return config.app.id
+            return [config.app.id]
         }
-        let absolute = URL(fileURLWithPath: source).standardizedFileURL.path
-        return "\(config.app.id)-\(Hex.encode(Digest.sha256(Array(absolute.utf8)).prefix(4)))"
+        let given = URL(fileURLWithPath: source).standardizedFileURL.path
+        let real = realpath(given, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        return ([real ?? given] + (real.map { $0 == given ? [] : [given] } ?? [])).map {
+            "\(config.app.id)-\(Hex.encode(Digest.sha256(Array($0.utf8)).prefix(4)))"
+        }
     }
 
     /// Everything a reopened folder must be before any of it is opened, the files of the phone `phone` too;

@@ -167,7 +167,9 @@ enum RunCommand {
         let base =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
-        return "\(base)/paywall-sim/\(StateCheck.folderName(for: config))"
+        // The first name's folder, or one an earlier build named by the second, if only that one is there.
+        let folders = StateCheck.folderNames(for: config).map { "\(base)/paywall-sim/\($0)" }
+        return folders.first { FileManager.default.fileExists(atPath: $0) } ?? folders[0]
     }
 
     /// `--record FILE`: checked before the session, so a session is never lost to a path that cannot be written.

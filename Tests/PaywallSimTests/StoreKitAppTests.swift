@@ -209,6 +209,26 @@ struct StoreKitAppTests {
         }
     }
 
+    /// A `.storekit` file named through a linked folder got a state folder of its own, apart from the one its real
+    /// path gets: one file, two sets of purchases (h3, session 29). Its folder is named by the real path; the path as
+    /// given, which earlier builds hashed, is the second name, so a folder made through the link is still found.
+    @Test func aStorekitFileThroughALinkedFolderKeepsOneStateFolder() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: "\(directory)/real", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit",
+            toPath: "\(directory)/real/My.storekit")
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/link", withDestinationPath: "real")
+        let known = BroughtCatalog.known
+        let real = try StoreKitApp.load(path: "\(directory)/real/My.storekit", knownStorefronts: known)
+        let linked = try StoreKitApp.load(path: "\(directory)/link/My.storekit", knownStorefronts: known)
+        #expect(StateCheck.folderName(for: linked) == StateCheck.folderName(for: real))
+        #expect(StateCheck.folderNames(for: real).count == 1)
+        let names = StateCheck.folderNames(for: linked)
+        #expect(names.count == 2 && names[1] != names[0] && names[1].hasPrefix("My-"), "\(names)")
+    }
+
     @Test func withAnAppTheOwnersTextAndOrderSellFromTheFile() throws {
         let catalog = "\(TestSupport.packageRoot)/demo-configs/podcast-club.storekit"
         let result = try TestSupport.runBinary(["check", "--paywall", "--app", "podcast-club", "--storekit", catalog])
