@@ -272,7 +272,7 @@ struct StepGenerator {
     /// One fault rule for the store or the backend, firing once, a few times, or by chance.
     private mutating func faultPlan() -> FaultPlan {
         var targets = StoreFaultTarget.allCases.map { ($0.rawValue, $0.faults) }
-        targets += BackendFault.targets.map { target in (target, BackendFault.allCases.map(\.rawValue)) }
+        targets += BackendFault.appTargets.map { target in (target, BackendFault.allCases.map(\.rawValue)) }
         let (target, faults) = pick(targets)
         let frequency: FaultFrequency = pick([.times(1), .times(1), .times(2), .chance(0.2)])
         return FaultPlan(rules: [FaultRule(target: target, fault: pick(faults), frequency: frequency)])

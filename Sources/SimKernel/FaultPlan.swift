@@ -120,9 +120,13 @@ public struct FaultPlan: Hashable, Sendable {
 
     /// The rule that fires on this call of `target`, if any; a `times` rule counts down and ends at zero.
     /// Only chance rules draw from `generator`, so a plan without them leaves the caller's numbers alone.
-    public mutating func draw(for target: String, using generator: inout SeededGenerator) -> FaultRule? {
+    /// `only`: the one fault of the target that can fire on this call (a notification's retry is only ever lost).
+    public mutating func draw(for target: String, only: String? = nil, using generator: inout SeededGenerator)
+        -> FaultRule?
+    {
         for index in rules.indices where rules[index].target == target {
             let rule = rules[index]
+            if let only, rule.fault != only { continue }
             switch rule.frequency {
             case .always:
                 return rule

@@ -1,8 +1,9 @@
 import SimKernel
 
 /// The faults the simulated network can inject on calls to the backend, by endpoint.
-/// Targets: `backend` (every call), or one endpoint: `receipts`, `restores`, `transfers`, `accounts`,
-/// `sessions`, `me`, `content`.
+/// Targets: `backend` (every call of the app), or one endpoint: `receipts`, `restores`, `transfers`, `accounts`,
+/// `sessions`, `me`, `content`, or `notifications`, the server's endpoint for Apple's news (Apple retries what it does
+/// not answer with a 2xx, `NotificationRetry`).
 public enum BackendFault: String, CaseIterable, Sendable {
     /// The server answers 500.
     case error
@@ -17,9 +18,11 @@ public enum BackendFault: String, CaseIterable, Sendable {
     /// The answer comes late: `slow:DURATION` (30s when no duration is given).
     case slow
 
-    public static let targets = [
+    /// The app's calls: what the fuzzer draws from (`notifications` left out, so a seed's sessions stay what they were).
+    public static let appTargets = [
         "backend", "receipts", "restores", "transfers", "accounts", "sessions", "me", "content",
     ]
+    public static let targets = appTargets + ["notifications"]
 
     /// The target a request's path belongs to: `/v1/restores/inspect` → `restores`.
     static func target(of path: String) -> String {

@@ -26,6 +26,34 @@ final class SimulatedNetwork: BackendTransport {
         self.latency = latency
     }
 
+    /// Apple's post of a server notification to the backend, under the `notifications` faults: the server's answer,
+    /// or nil when none reaches Apple (the request or the answer lost, or later than Apple waits).
+    func postNotification(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let rule = faults.draw(for: "notifications", using: &random) else { return backend.handle(request) }
+        lastFault = scheduler.now
+        timeline.log(
+            .control, "fault: notifications \(rule.fault) on \(request.method) \(request.path)",
+            event: .faultFired(.backend, target: rule.target))
+        switch BackendFault(rawValue: rule.fault) {
+        case .error: return HTTPResponse(status: 500, body: Array(#"{"error":"internal"}"#.utf8))
+        case .timeout: return nil
+        case .unauthorized: return HTTPResponse(status: 401, body: Array(#"{"error":"token_expired"}"#.utf8))
+        case .malformed: return HTTPResponse(status: 200, body: Array("<html>502 Bad Gateway</html>".utf8))
+        case .slow:
+            // Applied, but an answer later than Apple waits is none (about 30 s, forum 779594).
+            let late = rule.argument.flatMap { SimDuration(text: $0) } ?? .seconds(30)
+            let answer = backend.handle(request)
+            return late < Self.appleWaits ? answer : nil
+        default:
+            // Lost on its way back: the server applied it, Apple heard nothing.
+            _ = backend.handle(request)
+            return nil
+        }
+    }
+
+    /// How long Apple waits for the server's answer to a notification.
+    static let appleWaits = SimDuration.seconds(30)
+
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
         send(request, handled: nil, completion: completion)
     }

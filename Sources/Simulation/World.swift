@@ -188,8 +188,8 @@ public final class World {
             self.gateDraws = gateDraws
             store.registerOfferKey(backend.offerKeyIdentifier) { [weak backend] in backend?.offerVerifyingKey }
             // App Store Connect points the app's server notifications at the backend.
-            store.notificationEndpoint = { [backend] signedPayload in
-                _ = backend.handle(
+            store.notificationEndpoint = { [network] signedPayload in
+                network.postNotification(
                     HTTPRequest(
                         method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],
                         body: CanonicalJSONWriter.object(["signedPayload": signedPayload])))

@@ -32,8 +32,10 @@ public final class AppStore {
     var offerKeys: [String: () -> VerifyingKey?] = [:]
     public var latency: LatencyProfile
     public let verifyingKey: VerifyingKey
-    /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect).
-    public var notificationEndpoint: ((String) -> Void)?
+    /// Where the App Store posts `signedPayload`s of server notifications (the backend's URL in App Store Connect), and
+    /// the server's answer: nil when none came back (lost, timed out). Anything but a 2xx is retried
+    /// (`NotificationRetry`).
+    public var notificationEndpoint: ((String) -> HTTPResponse?)?
     /// Every purchase by every Apple ID needs a parent's approval (`SKTestSession.askToBuyEnabled`).
     public var askToBuyEnabled = false
     /// Every purchase needs an action outside the app first (`SKTestSession.interruptedPurchasesEnabled`).
@@ -78,9 +80,13 @@ public final class AppStore {
     /// A reordered notification, delivered after the next one.
     var heldBackNotification: NotificationOnItsWay?
     /// The subscriptions (original transaction ids) whose latest news a notification fault kept from the server: dropped,
-    /// or held back until the next one. The next notification about one tells its whole state again. For invariants
-    /// that judge the server by what it was told (fuzz seed 4207).
-    public private(set) var newsWithheld: Set<String> = []
+    /// held back until the next one, or not answered with a 2xx, until a retry of it is. The next notification about one
+    /// tells its whole state again. For invariants that judge the server by what it was told (fuzz seed 4207).
+    public internal(set) var newsWithheld: Set<String> = []
+    /// Notifications posted in this run, and the last one about each subscription (`NotificationOnItsWay.serial`): a
+    /// retry delivered tells the server the latest news only when it is the last posted.
+    var postsMade = 0
+    var latestPost: [String: Int] = [:]
     /// The signing time of the last notification (`notificationSignedDate`).
     var lastNotificationSigned: Int64 = 0
     /// What the server was last told of each subscription's renewal (`RenewalTold`), this run.
@@ -190,7 +196,13 @@ public final class AppStore {
         var wait = delay(.notification)
         let fault = fault(for: .notification)
         if case .notificationDropped = fault {
+            // Lost on its way: Apple hears no answer and retries an hour later (session 30; it was lost for the run).
             if let original { newsWithheld.insert(original) }
+            let firstRetry = NotificationRetry.waits[0]
+            let news = onItsWay(
+                signed, name: name, about: original, due: scheduler.now + wait + firstRetry, attempts: 1)
+            log("notification \(name) lost on its way: Apple tries again \(NotificationRetry.text(firstRetry)) later")
+            deliverNotification(news, name: name, after: wait + firstRetry)
             return
         }
         if case .notificationDelayed(let extra) = fault { wait = wait + extra }
@@ -206,7 +218,7 @@ public final class AppStore {
             if let original { newsWithheld.insert(original) }
             return
         case .notificationDuplicated:
-            deliverNotification(news, name: name + " (duplicate)", after: wait + delay(.notification))
+            deliverNotification(news, name: name + " (duplicate)", after: wait + delay(.notification), retried: false)
         default:
             break
         }
@@ -219,15 +231,54 @@ public final class AppStore {
         }
     }
 
-    func deliverNotification(_ news: NotificationOnItsWay, name: String, after wait: SimDuration) {
-        scheduler.schedule(after: wait) { [self] in
-            log("notification \(name)")
-            notificationEndpoint?(news.signed)
-            guard let row = news.row else { return }
-            // Gone once delivered; a row left (this delete failed, or a kill came first) is delivered again in the
-            // next run, and the server drops it as a duplicate.
-            _ = logged("write down the notification \(name) as delivered") { try ledger.delivered(row) }
+    /// One attempt to deliver `news`, after `wait`; one the server does not answer with a 2xx is tried again on
+    /// Apple's schedule, and dropped after the last retry. `retried` false: a copy of one delivered anyway (a
+    /// duplicate), which Apple would not retry. A retry is a background event, as a renewal is: a step does not wait
+    /// hours for it.
+    func deliverNotification(_ news: NotificationOnItsWay, name: String, after wait: SimDuration, retried: Bool = true)
+    {
+        scheduler.schedule(after: wait, background: news.attempts > 0) { [self] in
+            let attempt = news.attempts + 1
+            var lost = false
+            if attempt > 1, case .notificationDropped = fault(for: .notification, only: "dropped") { lost = true }
+            if !lost { log("notification \(NotificationRetry.name(name, attempt: attempt))") }
+            let answer = lost ? nil : notificationEndpoint?(news.signed)
+            if answer?.isSuccess ?? (notificationEndpoint == nil) {
+                if let original = news.original, latestPost[original] == news.serial { newsWithheld.remove(original) }
+                guard let row = news.row else { return }
+                // Gone once delivered; a row left (this delete failed, or a kill came first) is delivered again in the
+                // next run, and the server drops it as a duplicate.
+                _ = logged("write down the notification \(name) as delivered") { try ledger.delivered(row) }
+                return
+            }
+            guard retried else { return }
+            notAnswered(news, name: name, attempt: attempt, answer: answer, lost: lost)
         }
+    }
+
+    /// An attempt the server did not answer with a 2xx: Apple's next retry scheduled and kept, or the news dropped.
+    private func notAnswered(
+        _ news: NotificationOnItsWay, name: String, attempt: Int, answer: HTTPResponse?, lost: Bool
+    ) {
+        if let original = news.original, latestPost[original] == news.serial { newsWithheld.insert(original) }
+        let what = lost ? "lost on its way" : answer.map { "answered \($0.status)" } ?? "not answered"
+        let said = NotificationRetry.name(name, attempt: attempt)
+        guard let next = NotificationRetry.wait(afterAttempts: attempt) else {
+            log("notification \(said) \(what): Apple stops after its last retry and drops it")
+            if let row = news.row {
+                _ = logged("drop the notification \(name) after its last retry") { try ledger.delivered(row) }
+            }
+            return
+        }
+        log("notification \(said) \(what): Apple tries again in \(NotificationRetry.text(next))")
+        var again = news
+        again.attempts = attempt
+        if let row = news.row {
+            _ = logged("keep the notification \(name) for its retry") {
+                try ledger.retryLater(row, due: scheduler.now + next, attempts: attempt)
+            }
+        }
+        deliverNotification(again, name: name, after: next)
     }
 
     /// Signs a transaction or renewal info, as the JWS fields of notifications and the server API carry them.

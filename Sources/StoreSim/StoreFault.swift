@@ -132,9 +132,10 @@ extension AppStore {
         log("faults cleared" + (target.map { " for \($0.rawValue)" } ?? ""))
     }
 
-    /// The fault planned for this call of `target`, logged on the timeline when one fires.
-    func fault(for target: StoreFaultTarget) -> StoreFault? {
-        guard !faultPlan.isEmpty, let rule = faultPlan.draw(for: target.rawValue, using: &faultRandom),
+    /// The fault planned for this call of `target`, logged on the timeline when one fires; `only`: the one fault that
+    /// can fire on it.
+    func fault(for target: StoreFaultTarget, only: String? = nil) -> StoreFault? {
+        guard !faultPlan.isEmpty, let rule = faultPlan.draw(for: target.rawValue, only: only, using: &faultRandom),
             let fault = try? StoreFault(rule)
         else { return nil }
         log(

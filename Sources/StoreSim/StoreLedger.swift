@@ -286,6 +286,10 @@ final class StoreLedger {
             SELECT 'held ' || kind, (SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'held_payments')
             FROM (SELECT 'ask-to-buy' AS kind UNION ALL SELECT 'interrupted')
         """,
+        // Apple retries a notification the server did not answer with a 2xx, 1, 12, 24, 48 and 72 hours after the
+        // attempt before; a failed attempt's row keeps its next retry in `due_ms` and the attempts made, so a quit keeps
+        // Apple's schedule (session 30: a REFUND the server missed was lost for the run).
+        "ALTER TABLE notifications_on_their_way ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
     ]
 
     /// A payment the store holds, as kept on disk.

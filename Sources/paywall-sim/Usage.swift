@@ -43,8 +43,9 @@ enum Usage {
           --latency PROFILE  none, fast, typical, slow or flaky. Default: typical
           --inject RULES     Faults to inject, as TARGET FAULT [times N | always | chance P], rules
                              separated by ";". Store targets: products-request, payment, receipt,
-                             receipt-refresh, notification. Backend targets: backend (every call),
-                             receipts, restores, transfers, accounts, sessions, me, content.
+                             receipt-refresh, notification. Backend targets: backend (every call of
+                             the app), receipts, restores, transfers, accounts, sessions, me, content,
+                             notifications (Apple's posts: retried 1, 12, 24, 48, 72 h after a failure).
                              Example: --inject "payment deferred; receipts error times 2"
           --record FILE      Record the session as a scenario and write it to FILE when the app quits
                              (a new state folder or --ephemeral: a recording starts from an empty world)

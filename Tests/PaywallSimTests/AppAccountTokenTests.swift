@@ -86,7 +86,7 @@ import Testing
     @Test func applesNotificationMovesItBeforeTheAppReports() throws {
         let world = try LedgerWorld()
         world.store.notificationEndpoint = { [backend = world.backend] signed in
-            _ = backend.handle(
+            backend.handle(
                 HTTPRequest(
                     method: "POST", path: "/v1/notifications/apple",
                     body: Array(try! JSONEncoder().encode(["signedPayload": signed]))))

@@ -89,7 +89,10 @@ import Testing
         _ = try subscribed(world)
         let expires = SimInstant.worldStart + .days(60)
         var signed = ""
-        world.store.notificationEndpoint = { signed = $0 }
+        world.store.notificationEndpoint = {
+            signed = $0
+            return HTTPResponse(status: 200)
+        }
         world.store.requestTestNotification()
         world.scheduler.runUntilIdle()
         // The same TEST notification twice: read as such in either form, so the second is a duplicate.
@@ -174,7 +177,10 @@ import Testing
     @Test func appleTestNotificationIsRecordedAndAnswered200() throws {
         let world = try LedgerWorld()
         var answer: (status: Int, result: String?)?
-        world.store.notificationEndpoint = { answer = deliver(world, $0) }
+        world.store.notificationEndpoint = {
+            answer = deliver(world, $0)
+            return HTTPResponse(status: 200)
+        }
         world.store.requestTestNotification()
         world.scheduler.runUntilIdle()
         #expect(answer?.status == 200)

@@ -401,6 +401,44 @@ import WhiteLabel
         #expect(try third.store.ledger.notificationsOnTheirWay().isEmpty)
     }
 
+    /// A REFUND the server answered 500 is kept with Apple's next retry, an hour later: a quit before it keeps the
+    /// schedule, the next run tries again when it is due (not at launch), and the server applies it then. A retry
+    /// that fails again is kept for the next one, 12 hours later (session 30).
+    @Test func aNotificationTheServerDidNotAnswerIsRetriedOnAppleScheduleAcrossAQuit() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var first: World? = try subscribed(directory)
+        try first?.inject(FaultPlan.parse("notifications error"))
+        #expect(first?.refundLatest() == true)
+        first?.scheduler.runUntilIdle()
+        let refunded = try #require(first?.scheduler.now)
+        first?.saveClock()  // a quit, the REFUND waiting for Apple's retry
+        let row = try #require(try first?.store.ledger.notificationsOnTheirWay().first)
+        #expect(row.name == "REFUND" && row.attempts == 1)
+        #expect(row.due > refunded + .minutes(59) && row.due <= refunded + .hours(1))
+        #expect(try first?.backend.ledger.allPurchases().first?.revoked == false)
+        first = nil
+
+        let second = try world(directory, latency: .typical)
+        try second.inject(FaultPlan.parse("notifications error"))
+        second.launch()
+        second.scheduler.runUntilIdle()
+        // A retry is not due at launch: the server still holds what it last heard.
+        #expect(
+            !second.timeline.entries.contains { $0.text.hasPrefix("notification REFUND (from the last run) (retry") })
+        second.travel(by: .hours(1))
+        let lines = second.timeline.entries.map(\.text)
+        #expect(lines.contains("notification REFUND (from the last run) (retry 1 of 5)"))
+        #expect(
+            lines.contains(
+                "notification REFUND (from the last run) (retry 1 of 5) answered 500: Apple tries again in 12h"))
+        let kept = try #require(try second.store.ledger.notificationsOnTheirWay().first)
+        #expect(kept.attempts == 2 && kept.due == row.due + .hours(12))
+        second.travel(by: .hours(12))
+        #expect(try #require(try second.backend.ledger.allPurchases().first).revoked)
+        #expect(try second.store.ledger.notificationsOnTheirWay().isEmpty)
+    }
+
     /// Each folder gets its own keys when it is made, readable by its owner only, kept from run to run;
     /// an ephemeral world's keys come from its seed.
     @Test func aFolderHasItsOwnOwnerOnlyKeysAndEphemeralWorldsTheirSeeds() throws {

@@ -40,6 +40,7 @@ final class StoreHarness {
             if let payload = NotificationCodec.open(NotificationPayload.self, from: signed, with: key) {
                 notifications.append(payload)
             }
+            return HTTPResponse(status: 200)
         }
     }
 

@@ -62,7 +62,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (store, scheduler, path) = try Self.store(in: directory)
         var notified = 0
-        store.notificationEndpoint = { _ in notified += 1 }
+        store.notificationEndpoint = { _ in
+            notified += 1
+            return HTTPResponse(status: 200)
+        }
         let receipt = ReceiptBox()
         let queue = store.paymentQueue(deviceId: "phone-1", appleId: "a@icloud.test", receipt: receipt)
         var states: [TransactionState] = []
