@@ -39,8 +39,14 @@ public struct NewsOnItsWay: CustomStringConvertible, Sendable {
     public let name: String
     /// The purchase it is about; nil for a TEST.
     public let originalTransactionId: String?
+    /// The attempts the server did not answer with a 2xx: Apple retries it (`NotificationRetry`).
+    public var attempts = 0
 
-    public var description: String { originalTransactionId.map { "\(name) about purchase \($0)" } ?? name }
+    public var description: String {
+        let about = originalTransactionId.map { "\(name) about purchase \($0)" } ?? name
+        guard attempts > 0 else { return about }
+        return "\(about), not answered \(attempts) time\(attempts == 1 ? "" : "s") (Apple retries it)"
+    }
 }
 
 extension StoreRecords {
@@ -49,7 +55,14 @@ extension StoreRecords {
         let table = try database.query(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications_on_their_way'")
         guard !table.isEmpty else { return [] }
-        return try database.query("SELECT name, original_transaction_id FROM notifications_on_their_way ORDER BY id")
-            .map { NewsOnItsWay(name: $0[0].string ?? "", originalTransactionId: $0[1].string) }
+        // `attempts` is in a file written since Apple retries (session 30).
+        let counted = try !database.query(
+            "SELECT 1 FROM pragma_table_info('notifications_on_their_way') WHERE name = 'attempts'"
+        ).isEmpty
+        return try database.query(
+            "SELECT name, original_transaction_id, \(counted ? "attempts" : "0") FROM notifications_on_their_way ORDER BY id"
+        ).map {
+            NewsOnItsWay(name: $0[0].string ?? "", originalTransactionId: $0[1].string, attempts: Int($0[2].int ?? 0))
+        }
     }
 }

@@ -418,6 +418,9 @@ import WhiteLabel
         #expect(row.due > refunded + .minutes(59) && row.due <= refunded + .hours(1))
         #expect(try first?.backend.ledger.allPurchases().first?.revoked == false)
         first = nil
+        // `check --ledger` notes it as on its way, Apple retrying it.
+        let records = try StoreRecords(readingOnly: "\(directory)/appstore.sqlite")
+        #expect(try records.newsOnItsWay().map(\.attempts) == [1])
 
         let second = try world(directory, latency: .typical)
         try second.inject(FaultPlan.parse("notifications error"))
