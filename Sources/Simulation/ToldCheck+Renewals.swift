@@ -42,6 +42,7 @@ extension ToldCheck {
                         + "but the storefront does not sell it: Apple ends \(running.originalTransactionId) then")
             }
         }
+        if screen == .profile, profile, let shown = try sharedRenewalViolation(world) { return shown }
         if screen == .manageSubscription, manageSheet {
             for shown in state.manageSheet ?? [] where shown.waitsForPriceConsent && shown.willAutoRenew {
                 guard let running = held.first(where: { $0.productId == shown.productId && $0.isRunning }),
@@ -49,6 +50,24 @@ extension ToldCheck {
                 else { continue }
                 return said("Apple's manage sheet", shown.productId, running, world)
             }
+        }
+        return nil
+    }
+
+    /// A family member's share said to renew ("renews on", "switches to") where the purchaser's renewal will not renew
+    /// it: auto-renew off, a switch to a plan the family may not share, a raised price waiting for the purchaser's
+    /// consent. The member loses access that day (session 30, h11). A server that heard otherwise after it answered, or
+    /// whose news a fault held back, is not judged, as above.
+    private static func sharedRenewalViolation(_ world: World) throws -> InvariantViolation? {
+        for shown in world.appState.subscriptions where shown.autoRenew && !shown.billingIssue && shown.active {
+            guard let original = shown.originalTransactionId, world.store.shareRenews(original) == false,
+                try world.backend.ledger.purchase(original)?.autoRenew != false,
+                !world.store.newsWithheld.contains(original)
+            else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName)'s profile says the family share \(original) of \(shown.productId) renews, but the "
+                    + "purchaser's renewal does not renew it: it ends on its date")
         }
         return nil
     }

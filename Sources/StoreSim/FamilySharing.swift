@@ -118,6 +118,7 @@ extension AppStore {
                 if let (type, subtype) = told, type == .didFailToRenew || type == .gracePeriodExpired {
                     try tellShare(share, type, subtype, subscription)
                 }
+                try tellRenewalChange(of: share, subscription, told: told?.0)
             } else if let (type, subtype) = told, type == .gracePeriodExpired || type == .didFailToRenew {
                 try tellShare(share, type, subtype, subscription)
             }
@@ -137,6 +138,41 @@ extension AppStore {
             try ledger.cutExpiry(latest.transactionIdentifier, to: scheduler.now)
             try tellShare(share, .expired, .voluntary, subscription)
         }
+    }
+
+    /// Whether the purchaser's renewal renews the member's share too: auto-renew on, a plan the family may share, and
+    /// no raised price waiting for the purchaser's consent that ends it (an offer's period renews without it). A
+    /// member's profile said "renews on" of a share that ended that day (session 30, h11).
+    func renewsForFamily(_ subscription: SubscriptionRecord) -> Bool {
+        subscription.autoRenew
+            && catalog.spec(for: subscription.autoRenewProductId)?.isFamilyShareable == true
+            && !(subscription.priceIncreaseStatus == 0 && nextOfferType(subscription) == nil)
+    }
+
+    /// The purchaser's renewal changed what comes of the member's share (auto-renew, the plan chosen, a raised price
+    /// asked or agreed to): the member's server is told, as Apple tells the purchaser's. Without what was told this
+    /// run (a reopened store), only the purchaser's own renewal news is passed on.
+    private func tellRenewalChange(
+        of share: FamilyShare, _ subscription: SubscriptionRecord?, told: NotificationType?
+    ) throws(DatabaseError) {
+        guard let subscription,
+            let latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
+            let member = shared(subscription, as: latest)
+        else { return }
+        let now = RenewalTold(member)
+        if let before = renewalsTold[share.originalTransactionId] {
+            guard before != now else { return }
+        } else {
+            guard let told, [.didChangeRenewalStatus, .didChangeRenewalPref, .priceIncrease].contains(told) else {
+                return
+            }
+        }
+        let changedStatus = renewalsTold[share.originalTransactionId].map { $0.autoRenew != now.autoRenew } ?? true
+        let type: NotificationType = changedStatus ? .didChangeRenewalStatus : .didChangeRenewalPref
+        let subtype: NotificationSubtype? =
+            changedStatus ? (member.autoRenew ? .autoRenewEnabled : .autoRenewDisabled) : nil
+        log("family share \(share.originalTransactionId): \(type.rawValue) as the purchaser's renewal changed")
+        notify(type, subtype, latest, member)
     }
 
     /// The purchaser's billing news, told of the member's share: their access follows the purchaser's grace (a member
@@ -220,6 +256,18 @@ extension AppStore {
         } ?? false
     }
 
+    /// Whether the purchaser's renewal renews a running family share `original` (`renewsForFamily`); nil for anything
+    /// else, a share that ended, or records that cannot be read.
+    public func shareRenews(_ original: String) -> Bool? {
+        logged("read the family share \(original)") { () throws(DatabaseError) -> Bool? in
+            guard let share = try ledger.familyShare(original), share.ended == nil,
+                let subscription = try ledger.subscription(share.purchaserOriginalTransactionId),
+                subscription.isRunning
+            else { return nil }
+            return renewsForFamily(subscription)
+        } ?? nil
+    }
+
     /// A running family share's renewal state, the purchaser's under the member's ids: what a receipt's pending renewal
     /// info says of it. Nil for anything else, or a share that ended.
     func sharedRenewal(of original: String) -> RenewalInfo? {
@@ -233,17 +281,20 @@ extension AppStore {
         } ?? nil
     }
 
-    /// The purchaser's renewal state as the member's notifications carry it, under the member's own ids.
+    /// The purchaser's renewal state as the member's notifications carry it, under the member's own ids: auto-renew
+    /// off where the purchaser's renewal does not renew the share (`renewsForFamily`); a raised price is the
+    /// purchaser's to agree to, never asked of the member.
     private func shared(_ subscription: SubscriptionRecord?, as record: TransactionRecord) -> SubscriptionRecord? {
         guard let subscription else { return nil }
+        let renews = renewsForFamily(subscription)
         return SubscriptionRecord(
             originalTransactionId: record.originalTransactionIdentifier, appleId: record.appleId,
             deviceId: record.deviceId, groupId: subscription.groupId, productId: subscription.productId,
-            autoRenewProductId: subscription.autoRenewProductId, autoRenew: subscription.autoRenew,
+            autoRenewProductId: renews ? subscription.autoRenewProductId : subscription.productId, autoRenew: renews,
             state: subscription.state, expiresDate: subscription.expiresDate,
             gracePeriodExpiresDate: subscription.gracePeriodExpiresDate,
             billingRetryEndsDate: subscription.billingRetryEndsDate, expirationIntent: subscription.expirationIntent,
-            priceIncreaseStatus: subscription.priceIncreaseStatus, introPeriodsLeft: 0,
+            priceIncreaseStatus: nil, introPeriodsLeft: 0,
             latestTransactionId: record.transactionIdentifier)
     }
 }
