@@ -72,11 +72,21 @@ extension World {
         } ?? false
     }
 
-    /// The reader's payment method fails (true) or works again (false); `grace` turns Apple's billing grace period on.
-    public func setBillingIssue(_ failing: Bool, grace: Bool = true) {
+    /// The reader's payment method fails (true) or works again (false); `grace` turns Apple's billing grace period on
+    /// or off. Unsaid, it is what the `.storekit` file or the config's store settings set (the step turned a grace
+    /// period on over a file's `_billingGracePeriodEnabled: false`, session 30, h11), and on where neither says.
+    public func setBillingIssue(_ failing: Bool, grace: Bool? = nil) {
+        let grace = grace ?? configuredGracePeriod ?? true
         store.billingGracePeriodEnabled = grace
         timeline.log(.control, failing ? "billing issue\(grace ? " with grace period" : "")" : "billing fixed")
         _ = attempt("set the billing issue") { try store.setBillingIssue(failing, appleId: options.appleId) }
+    }
+
+    /// The billing grace period the `.storekit` file sets (it wins, as `applyStoreKitSettings` applies it), else the
+    /// config's store settings; nil when neither says.
+    private var configuredGracePeriod: Bool? {
+        if let settings = config.store.storekitSettings { return settings.billingGracePeriodEnabled }
+        return config.store.settings?.billingGracePeriod
     }
 
     /// App Store Connect raises the price of every plan the reader subscribes to, with consent required.

@@ -296,11 +296,15 @@ enum Usage {
                  switch plan PRODUCT, parent approve, parent decline,
                  advance DURATION (3s, 2d, 1mo, 1y), background, foreground, restart app, new device NAME,
                  phone NAME (a phone the world has back on screen, its app started on what it kept), kill,
-                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase,
+                 store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase
+                 (billing-issue: with a grace period as the .storekit file's or the config's store settings say,
+                 on where neither says),
                  store upgrade|downgrade|crossgrade PRODUCT, store price-increase PRODUCT PRICE,
                  store refund|revoke|expire|approve|decline|resolve-interrupted ID (run's t lists the ids),
                  next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,
-                 payments allowed|restricted, remove receipt, clear faults TARGET,
+                 payments allowed|restricted, remove receipt,
+                 clear faults TARGET (an App Store target: products-request, payment, receipt, receipt-refresh,
+                 notification),
                  family add|remove APPLE_ID (a member's own phone comes on screen as they join),
                  family sharing on|off, redeem code CODE (an offer code on the App Store),
                  reader-age N|adult (under 18, every purchase asks the parental gate); after launch the settings
