@@ -12,6 +12,8 @@ public struct FuzzCoverage: Sendable {
     public private(set) var withoutWaiting = 0
     public private(set) var screens: Set<String> = []
     public private(set) var faultsFired = 0
+    /// The faults that fired by their target (`payment`, `receipts`…), so a run says which kinds it passed over.
+    public private(set) var faultsByTarget: [String: Int] = [:]
     /// The same action twice, the second before the first's answers came back.
     public private(set) var doubleTaps = 0
     /// Clock moves of a year or more at once (tokens and yearly plans run out on the way).
@@ -34,7 +36,11 @@ public struct FuzzCoverage: Sendable {
 
     /// Counts the faults that fired, from the world's recorded events, once the session is over.
     mutating func read(_ world: World) {
-        faultsFired += world.timeline.events.count { if case .faultFired = $0.event { true } else { false } }
+        for recorded in world.timeline.events {
+            guard case .faultFired(_, let target) = recorded.event else { continue }
+            faultsFired += 1
+            faultsByTarget[target, default: 0] += 1
+        }
     }
 
     mutating func add(_ other: FuzzCoverage) {
@@ -43,6 +49,7 @@ public struct FuzzCoverage: Sendable {
         withoutWaiting += other.withoutWaiting
         screens.formUnion(other.screens)
         faultsFired += other.faultsFired
+        faultsByTarget.merge(other.faultsByTarget, uniquingKeysWith: +)
         doubleTaps += other.doubleTaps
         pastAYear += other.pastAYear
     }
@@ -86,12 +93,20 @@ public struct FuzzCoverage: Sendable {
     /// A few lines for the terminal: the screens, the faults, then every kind of step by count.
     public var summary: String {
         let done = steps.values.reduce(0, +)
-        let byCount = steps.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let byCount = Self.byCount(steps)
+        let faults =
+            faultsByTarget.isEmpty
+            ? "" : " (\(Self.byCount(faultsByTarget).map { "\($0.key) \($0.value)" }.joined(separator: ", ")))"
         return """
             screens: \(screens.sorted().joined(separator: ", "))
             \(done) steps done (\(withoutWaiting) without waiting for answers, \(doubleTaps) double taps, \(pastAYear) \
-            clock moves of a year or more), \(refused) refused by the screen or the world; \(faultsFired) faults fired
+            clock moves of a year or more), \(refused) refused by the screen or the world; \(faultsFired) faults fired\(faults)
             steps: \(byCount.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """
+    }
+
+    /// Most first, ties by name: the same run prints the same line.
+    private static func byCount(_ counts: [String: Int]) -> [(key: String, value: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
     }
 }

@@ -160,7 +160,8 @@ enum Usage {
             "Purchase in progress" only while one runs;
             "not active" never of a subscription just paid for whose levels the phone holds;
             "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
-            server was told of); "use Restore purchase" never where the move limit or the policy
+            server was told of); "renews" never of a family share the purchaser's renewal ends;
+            "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
@@ -217,6 +218,8 @@ enum Usage {
             never refuses one for a phone that cannot pay
          23 a reader who subscribed without an account and signs in is asked whether to move the
             subscription to the account (or it moves, signing in from the owner's request)
+         24 a stray key moves no money: Apple's sheets open on a choice that neither pays nor changes a
+            subscription (Cancel, Not now, Done)
         The first violation is shrunk to a few steps and written as a scenario that fails the same
         way under `paywall-sim play`. The same seed gives the same sessions. Sessions hash
         passwords with 1 PBKDF2 iteration (a state folder a person uses: 10,000), and run SQLite's
