@@ -1,16 +1,22 @@
 import Database
+import Signing
 import SimKernel
 import StoreSim
 
 /// The ledger's invariants, checked from the tables themselves: what `paywall-sim check --ledger` reports.
 public enum LedgerCheck {
-    /// The ledger's violations and, with the store's records beside it, where the two disagree.
-    public static func violations(in ledger: BackendLedger, against store: StoreRecords?) throws(DatabaseError)
-        -> [String]
+    /// The ledger's violations and, with the store's records beside it, where the two disagree. `keys`: the folder's,
+    /// to find the customer an appAccountToken names as the server does (nobody without them can); without them, the
+    /// tokens the ledger remembered.
+    public static func violations(in ledger: BackendLedger, against store: StoreRecords?, keys: Keyring? = nil)
+        throws(DatabaseError) -> [String]
     {
         try violations(in: ledger)
             + (store.map { store throws(DatabaseError) in
-                try LedgerTruth.disagreements(ledger, store: store)
+                try LedgerTruth.disagreements(ledger, store: store) { token throws(DatabaseError) in
+                    guard let keys else { return try ledger.identityId(appAccountToken: token) }
+                    return try ledger.identityIds().first { Backend.appAccountToken(for: $0, keys: keys) == token }
+                }
             } ?? [])
     }
 

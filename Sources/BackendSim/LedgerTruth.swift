@@ -92,9 +92,12 @@ enum LedgerTruth {
     }
 
     /// Where the ledger gives more than Apple's records say: a revocation it lost, an expiry later than
-    /// Apple's, a purchase Apple has no record of. A ledger behind Apple (news still on its way) is not one: a purchase
-    /// the App Store still has a notification on its way about, which the next run delivers (session 29).
-    static func disagreements(_ ledger: BackendLedger, store: StoreRecords) throws(DatabaseError) -> [String] {
+    /// Apple's, a purchase Apple has no record of, a move by purchase to a customer no payment of it named. A ledger
+    /// behind Apple (news still on its way) is not one: a purchase the App Store still has a notification on its way
+    /// about, which the next run delivers (session 29). `customer`: the identity a token names (`Backend.customer`).
+    static func disagreements(
+        _ ledger: BackendLedger, store: StoreRecords, customer: (String) throws(DatabaseError) -> String?
+    ) throws(DatabaseError) -> [String] {
         let apple = try store.latestTransactions()
         let newsOnItsWay = Set(try store.newsOnItsWay().compactMap(\.originalTransactionId))
         var found: [String] = []
@@ -112,6 +115,41 @@ enum LedgerTruth {
             }
             if let ours = purchase.expires, let theirs = record.expiresDate, ours > theirs {
                 found.append("purchase \(id): the ledger gives access until \(ours), Apple's records end at \(theirs)")
+            }
+        }
+        return found + (try unpaidMoves(ledger, store: store, customer: customer))
+    }
+
+    /// A move "via purchase" goes to the customer a payment's appAccountToken names, a payment made before the move and
+    /// after the one behind the purchase's move by purchase before it (the server follows only a payment newer than
+    /// the owner's): one Apple's records do not back was written outside the server, whatever the audit chain says
+    /// (the chain is keyless: a hand that forges a move can hash it again, session 30, h11).
+    private static func unpaidMoves(
+        _ ledger: BackendLedger, store: StoreRecords, customer: (String) throws(DatabaseError) -> String?
+    ) throws(DatabaseError) -> [String] {
+        let moves = try ledger.moves().filter { $0.via == .purchase }
+        guard !moves.isEmpty else { return [] }
+        let payments = try store.namedPayments()
+        var named: [String: String?] = [:]
+        var lastPayment: [String: Int64] = [:]
+        var found: [String] = []
+        for move in moves {
+            let id = move.originalTransactionId
+            var backed = false
+            for payment in payments[id] ?? []
+            where payment.purchaseMillis > lastPayment[id] ?? .min && payment.purchaseMillis <= move.at.milliseconds {
+                if named[payment.token] == nil { named[payment.token] = try customer(payment.token) }
+                if named[payment.token] == move.to {
+                    lastPayment[id] = payment.purchaseMillis
+                    backed = true
+                    break
+                }
+            }
+            if !backed {
+                found.append(
+                    "purchase \(move.originalTransactionId) moved to \(move.to) via purchase at \(move.at), but no "
+                        + "payment of it in Apple's records since the one its last move by purchase followed names that "
+                        + "customer")
             }
         }
         return found

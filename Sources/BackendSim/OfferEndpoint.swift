@@ -52,7 +52,12 @@ extension Backend {
     /// The customer's appAccountToken: a UUID that names them to the App Store without saying who they
     /// are (derived from the identity under the folder's secret, so nobody else can compute it).
     public func appAccountToken(for identityId: String) -> String {
-        Self.uuid(keys.tokenSecretKey.mac(Array("app account token \(identityId)".utf8)))
+        Self.appAccountToken(for: identityId, keys: keys)
+    }
+
+    /// The same from a folder's keys, for `check --ledger`.
+    static func appAccountToken(for identityId: String, keys: Keyring) -> String {
+        uuid(keys.tokenSecretKey.mac(Array("app account token \(identityId)".utf8)))
     }
 
     /// The first 16 bytes as a lowercase UUID, as Apple's nonces are written.

@@ -33,6 +33,24 @@ public final class StoreRecords {
     }
 }
 
+extension StoreRecords {
+    /// The payments of each purchase that named a customer, by original transaction id, oldest first: when each was
+    /// made and its appAccountToken, lowercased. A move by purchase is to one of these customers.
+    public func namedPayments() throws(DatabaseError) -> [String: [(purchaseMillis: Int64, token: String)]] {
+        var payments: [String: [(purchaseMillis: Int64, token: String)]] = [:]
+        for row in try database.query(
+            """
+            SELECT original_transaction_id, purchase_ms, app_account_token FROM transactions
+                WHERE app_account_token IS NOT NULL ORDER BY purchase_ms, transaction_id
+            """)
+        {
+            guard let original = row[0].string, let millis = row[1].int, let token = row[2].string else { continue }
+            payments[original, default: []].append((millis, token.lowercased()))
+        }
+        return payments
+    }
+}
+
 /// A server notification the App Store posted and has not delivered yet (a run stopped before it arrived): the next
 /// run delivers it, so a ledger behind it is behind the news, not wrong.
 public struct NewsOnItsWay: CustomStringConvertible, Sendable {

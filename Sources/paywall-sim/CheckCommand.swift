@@ -1,6 +1,7 @@
 import BackendSim
 import Database
 import FoundationEssentials
+import Signing
 import Simulation
 import StoreSim
 import WhiteLabel
@@ -66,10 +67,21 @@ enum CheckCommand {
         } catch {
             throw UsageError(message: "\(storePath): not the App Store's records (\(error))")
         }
+        // The folder's keys, read and never made: with them a move by purchase is held to the customer its payment's
+        // appAccountToken names, which nobody without them can compute (a forged move hashed into the chain, h11).
+        var keys: Keyring?
+        if FileManager.default.fileExists(atPath: directory + "/keys") {
+            do {
+                keys = try Keyring.folder(directory, legacy: false)
+            } catch {
+                throw UsageError(message: error.description)
+            }
+        }
         // The databases as a pair first: a store file from another folder, or one behind the ledger, is what `run`
         // refuses; the ledger read against it said "holds" (session 29).
         let violations =
-            StateKinship.problems(folder: directory) + (try LedgerCheck.violations(in: ledger, against: store))
+            StateKinship.problems(folder: directory)
+            + (try LedgerCheck.violations(in: ledger, against: store, keys: keys))
         // Apple's news the last run stopped before delivering: the ledger is behind it, and the next run delivers it.
         let onItsWay = try store.newsOnItsWay().map { "Apple's \($0) is still on its way: the next run delivers it" }
         if violations.isEmpty {

@@ -1,5 +1,6 @@
 import Database
 import Foundation
+import Signing
 import SimKernel
 import Testing
 
@@ -40,10 +41,10 @@ import Testing
         return directory
     }
 
-    private func check(_ directory: String) throws -> [String] {
+    private func check(_ directory: String, keys: Keyring? = nil) throws -> [String] {
         let ledger = try BackendLedger(readingOnly: directory + "/backend.sqlite")
         let store = try StoreRecords(readingOnly: directory + "/appstore.sqlite")
-        return try LedgerCheck.violations(in: ledger, against: store)
+        return try LedgerCheck.violations(in: ledger, against: store, keys: keys)
     }
 
     private func edit(_ directory: String, _ sql: String) throws {
@@ -134,6 +135,45 @@ import Testing
             try BackendLedger(readingOnly: directory + "/backend.sqlite").schemaVersion()
                 == LedgerSchema.migrations.count)
         #expect(try check(directory) == [])
+    }
+
+    /// A move "via purchase" is held to Apple's records: a payment of the purchase names, by its appAccountToken, the
+    /// customer it moved to. The audit chain is keyless: a move forged through the ledger's own writes chains and
+    /// audits as the server's would, and the check said the ledger holds (session 30, h11).
+    @Test func aMoveByPurchaseNoPaymentNamesIsFound() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (id, ana, ben, keys) = try {
+            let world = try World(
+                config: try TestSupport.demoConfig(),
+                options: WorldOptions(seed: 5, latency: .fast, stateDirectory: directory))
+            world.launchAndSettle()
+            world.openProfile()
+            world.signUp("ana@example.com")
+            world.buyFromFeed()
+            let id = try #require(world.store.transactions(appleId: world.appleId).first?.originalTransactionIdentifier)
+            try world.store.setAutoRenew(false, originalTransactionId: id)
+            world.travel(by: .days(32))
+            world.returnToForeground()
+            world.scheduler.runUntilIdle()
+            _ = world.dismissAlert()
+            world.openProfile()
+            world.signUp("ben@example.com")
+            world.buyFromFeed()
+            #expect(try world.backend.ledger.moves().map(\.via) == [.purchase])
+            let ana = try #require(try world.backend.ledger.identityId(email: "ana@example.com"))
+            let ben = try #require(try world.backend.ledger.identityId(email: "ben@example.com"))
+            return (id, ana, ben, world.backend.keys)
+        }()
+        #expect(try check(directory) == [])
+        #expect(try check(directory, keys: keys) == [])
+        do {
+            let ledger = try BackendLedger(path: directory + "/backend.sqlite")
+            try ledger.move(id, from: ben, to: ana, via: .purchase, at: SimInstant(milliseconds: 1_900_000_000_000))
+        }
+        let forged = "purchase \(id) moved to \(ana) via purchase at "
+        #expect(try check(directory).contains { $0.hasPrefix(forged) })
+        #expect(try check(directory, keys: keys).contains { $0.hasPrefix(forged) })
     }
 
     @Test func aRefundsRevokedFlagResetIsFound() throws {
