@@ -57,9 +57,12 @@ extension ToldCheck {
     /// A family member's share said to renew ("renews on", "switches to") where the purchaser's renewal will not renew
     /// it: auto-renew off, a switch to a plan the family may not share, a raised price waiting for the purchaser's
     /// consent. The member loses access that day (session 30, h11). A server that heard otherwise after it answered, or
-    /// whose news a fault held back, is not judged, as above.
+    /// whose news a fault held back or is still on its way (the world not idle), is not judged, as above.
     private static func sharedRenewalViolation(_ world: World) throws -> InvariantViolation? {
-        for shown in world.appState.subscriptions where shown.autoRenew && !shown.billingIssue && shown.active {
+        guard world.scheduler.isIdle else { return nil }
+        let state = world.appState
+        for shown in state.subscriptions
+        where shown.autoRenew && !shown.billingIssue && shown.active && !state.renewalNotSoldHere(shown) {
             guard let original = shown.originalTransactionId, world.store.shareRenews(original) == false,
                 try world.backend.ledger.purchase(original)?.autoRenew != false,
                 !world.store.newsWithheld.contains(original)
