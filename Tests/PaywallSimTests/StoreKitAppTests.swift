@@ -226,7 +226,7 @@ struct StoreKitAppTests {
         #expect(StateCheck.folderName(for: linked) == StateCheck.folderName(for: real))
         #expect(StateCheck.folderNames(for: real).count == 1)
         let names = StateCheck.folderNames(for: linked)
-        #expect(names.count == 2 && names[1] != names[0] && names[1].hasPrefix("My-"), "\(names)")
+        #expect(names.count == 2 && names[1] != names[0] && names[1].hasPrefix("my-"), "\(names)")
     }
 
     @Test func withAnAppTheOwnersTextAndOrderSellFromTheFile() throws {
