@@ -525,8 +525,9 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
 }
 
 /// What the reader is told of a purchase's end; nil where the screen itself says it (or nothing must). Each says what
-/// it says of a charge (`Alert.charge`), from the outcome, and of which product's payment.
-private func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, signedIn: Bool) -> Alert? {
+/// it says of a charge (`Alert.charge`), from the outcome, and of which product's payment. Public for invariant 9,
+/// which judges what the words advise (`ToldCheck.adviceViolation`).
+public func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, signedIn: Bool) -> Alert? {
     var alert = purchaseWords(outcome, signedIn: signedIn)
     alert?.charge = outcome.saysCharged ? .made : outcome.saysNothingCharged ? .nothing : nil
     alert?.productId = productId

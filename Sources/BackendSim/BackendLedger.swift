@@ -411,8 +411,8 @@ public final class BackendLedger {
         try setMillis(.appleChecked, of: originalTransactionId, to: time.milliseconds)
     }
 
-    /// The purchase time of the new purchase that last decided who owns a purchase (0: none).
-    func ownerPurchaseMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
+    /// The purchase time of the new purchase that last decided who owns a purchase (0: none); read by invariant 9 too.
+    public func ownerPurchaseMillis(_ originalTransactionId: String) throws(DatabaseError) -> Int64 {
         try millis(.ownerPurchase, of: originalTransactionId)
     }
 

@@ -34,9 +34,21 @@ extension Backend {
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let purchases = try receipt.records.map { record -> InspectedPurchase in
-                let known = try ledger.purchase(record.originalTransactionIdentifier)
-                let decision = try decide(
+                var known = try ledger.purchase(record.originalTransactionIdentifier)
+                // Apple's record no app reported yet: a restore enters it as the customer's its appAccountToken names
+                // first, and decides on them (a guest told "nobody's, restorable" of an account's purchase, session 30).
+                if known == nil, let token = record.appAccountToken, let payer = try customer(namedBy: token) {
+                    known = receipt.purchase(record, owner: payer)
+                }
+                var decision = try decide(
                     known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
+                // The phone the purchase's guest was made for gets it back, as `restore` hands it back under any
+                // policy: "stays where it was bought" said on that very phone was untrue (session 30).
+                if caller == nil, decision.movesOrRefuses, restoresAreIdempotentPerDevice,
+                    try identityCreated(on: request, owning: known) != nil
+                {
+                    decision = .move
+                }
                 let owner: String
                 if known?.ownerId == nil {
                     owner = "nobody"

@@ -1,26 +1,44 @@
+import AppFlow
 import BackendSim
 import SimKernel
 import StoreSim
 import Subscriptions
 
-/// Invariant 9 for what a guest is told to do about a subscription held elsewhere: "use Restore purchase to bring it
-/// here" only where a restore here would not be refused by the move limit or the owner's policy, and "it stays where
-/// it was bought" (or with its owner, or with an account) only where the policy or the owner says so (session 27).
+/// Invariant 9 for what a reader is told to do about a subscription held elsewhere: "use Restore purchase" only where
+/// a restore here would not be refused by the move limit or the owner's policy (said by any purchase alert: session
+/// 30), the move limit only where it is the reason, and "it stays where it was bought" (or with its owner, or with an
+/// account) only where the policy or the owner says so (session 27).
 extension ToldCheck {
-    /// A guest told to restore (Apple's "already subscribed", or a charge that went to another's subscription) while
-    /// the Apple ID's subscription of the group, held by another guest, moved the limit's times in the window, or the
-    /// policy keeps it with its owner.
-    static func restoreRefusedViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
-        guard case .account = outcome.identityWhenTold else {
-            guard let refusal = try guestRestoreRefusal(outcome, world) else { return nil }
-            return InvariantViolation(
-                .toldIsTrue,
-                "\(world.deviceName) was told \(describe(outcome.told)) with \"use Restore purchase\", but a restore "
-                    + "here is refused: \(refusal)")
+    /// What a purchase's alert advises or blames, judged by its words whatever the path that chose them (session 30:
+    /// "Use Restore purchase to get it back" of a check that failed after paying, past the move limit; "moves at most 3
+    /// times in 30 days" of an offer code's charge that never moved): the move limit named must be the ledger's reason,
+    /// and Restore advised (not "again later", which the limit judges) must be what a restore here would do. Judged
+    /// after a fault too when the app heard the server say what a restore here would answer while the act ran.
+    static func adviceViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        guard case .purchase(let told) = outcome.told else { return nil }
+        let signedIn = if case .account = outcome.identityWhenTold { true } else { false }
+        guard let words = purchaseAlert(told, of: outcome.productId, signedIn: signedIn)?.message.lowercased() else {
+            return nil
         }
-        return nil
+        if words.contains("moved too often") || words.contains("moves at most") {
+            return try limitViolation(outcome, world)
+        }
+        guard words.contains("restore purchase") else { return nil }
+        return try restoreRefusedViolation(outcome, world, accountsAside: words.contains("log in to"))
     }
 
+    /// A reader told to restore while a restore here is refused: the Apple ID's active subscription of the group,
+    /// held by someone else, moved the limit's times in the window, or the policy keeps it with its owner, or (to a
+    /// guest) an account holds it. `accountsAside`: the words send a guest to log in to an account that holds it.
+    static func restoreRefusedViolation(_ outcome: ReaderOutcome, _ world: World, accountsAside: Bool = true) throws
+        -> InvariantViolation?
+    {
+        guard let refusal = try restoreRefusal(outcome, world, accountsAside: accountsAside) else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)) with \"use Restore purchase\", but a restore "
+                + "here is refused: \(refusal)")
+    }
     /// "It stays where it was bought" (or with its owner, or with an account): someone else holds the Apple ID's
     /// purchase, and the restore policy (or the owner's kind) keeps it there.
     static func keptViolation(_ why: MoveRefusal, _ outcome: ReaderOutcome, _ world: World) throws
@@ -39,47 +57,88 @@ extension ToldCheck {
             .toldIsTrue, "\(world.deviceName) was told \(describe(outcome.told)), but the restore policy is \(policy)")
     }
 
-    /// Why a restore by this phone's guest would be refused for a purchase of the outcome's group another guest
-    /// holds, as the ownership rules decide it when told; nil when it would move (or none is held so), or when another
-    /// active purchase of the group, the Apple ID's own or a family member's shared with it, would come here: the
-    /// restore then brings the group's access (long fuzz seed 1293: the reader's monthly past the move limit beside a
-    /// family share of the yearly, which a restore here moves).
-    private static func guestRestoreRefusal(_ outcome: ReaderOutcome, _ world: World) throws -> String? {
+    /// Why a restore by the reader (the account told, else the phone's guest) would be refused for a purchase of the
+    /// outcome's group someone else holds, as the ownership rules decide it when told; nil when it would move (or
+    /// none is held so), or when another active purchase of the group, the Apple ID's own or a family member's shared
+    /// with it, would come here: the restore then brings the group's access (long fuzz seed 1293: the reader's monthly
+    /// past the move limit beside a family share of the yearly, which a restore here moves). Active by Apple's word,
+    /// as the restore judges it: a resubscription whose check failed is news the ledger has not heard (session 30).
+    private static func restoreRefusal(_ outcome: ReaderOutcome, _ world: World, accountsAside: Bool) throws
+        -> String?
+    {
         let catalog = world.store.catalog
         guard let productId = outcome.productId, let group = catalog.spec(for: productId)?.subscriptionGroup else {
             return nil
         }
         let ledger = world.backend.ledger
-        let guest = world.device.storage.anonymousIdentity?.id
+        let caller: (id: String?, kind: IdentityRecord.Kind) =
+            if case .account(let email) = outcome.identityWhenTold {
+                (try ledger.identityId(email: email), .account)
+            } else {
+                (world.device.storage.anonymousIdentity?.id, .anonymous)
+            }
         let policy = world.config.backend.restorePolicy ?? .transfer
         let moves = try ledger.moves()
         let records =
             world.store.transactions(appleId: world.appleId)
             + world.store.familySharedTransactions(appleId: world.appleId)
-        let originals = Set(
-            records.filter { catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group }
-                .map(\.originalTransactionIdentifier))
+        let inGroup = records.filter { catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group }
+        let entitled = Set(
+            world.store.subscriptions(appleId: world.appleId).filter(\.state.isEntitled).map(\.originalTransactionId))
         var refusal: String?
-        for original in originals.sorted() {
-            guard let purchase = try ledger.purchase(original), purchase.isActive(at: outcome.at) else { continue }
-            // Nobody's or this guest's already: a restore here brings it.
-            guard let owner = purchase.ownerId, owner != guest else { return nil }
-            guard try ledger.identity(owner)?.kind == .anonymous else { continue }
-            let inWindow = moves.filter {
+        for original in Set(inGroup.map(\.originalTransactionIdentifier)).sorted() {
+            guard let purchase = try ledger.purchase(original),
+                purchase.isActive(at: outcome.at) || entitled.contains(original)
+            else { continue }
+            // Nobody's or the reader's already: a restore here brings it. So does a guest made for this phone whose
+            // answer it never heard, to a phone without one (the restore hands it back under any policy).
+            guard var owner = purchase.ownerId, owner != caller.id else { return nil }
+            if caller.id == nil, try ledger.deviceOfAnonymousIdentity(owner) == world.device.queue.deviceId {
+                return nil
+            }
+            var ownerKind = try ledger.identity(owner)?.kind
+            var inWindow = moves.filter {
                 $0.originalTransactionId == original && $0.at <= outcome.at
                     && $0.at.milliseconds > outcome.at.milliseconds - OwnershipRules.window.milliseconds
+            }.count
+            // The restore reports Apple's newest purchase of it first, which follows who paid (seed 003).
+            if let payer = try newPayer(of: original, inGroup, owner: owner, ownerKind, inWindow, world) {
+                guard payer.id != caller.id else { return nil }
+                (owner, ownerKind, inWindow) = (payer.id, payer.kind, inWindow + 1)
             }
+            if accountsAside, caller.kind == .anonymous, ownerKind == .account { continue }
             let decision = OwnershipRules.decide(
                 OwnershipRules.Situation(
-                    ownerId: owner, ownerKind: .anonymous,
+                    ownerId: owner, ownerKind: ownerKind,
                     ownerHasActivePurchase: try ledger.purchases(ownedBy: owner).contains {
                         $0.isActive(at: outcome.at)
                     },
-                    callerId: guest, callerKind: .anonymous, receiptIsFromThisDevice: true,
-                    movesInWindow: inWindow.count, policy: policy, confirmedMoveFromAccount: false))
+                    callerId: caller.id, callerKind: caller.kind, receiptIsFromThisDevice: true,
+                    movesInWindow: inWindow, policy: policy, confirmedMoveFromAccount: true))
             guard case .refuse(let reason) = decision else { return nil }
             refusal = refusal ?? "\(original) → \(reason.rawValue)"
         }
         return refusal
+    }
+
+    /// The customer `original`'s newest purchase names, where reporting it moves the purchase to them (`follow`): a
+    /// new purchase, not a renewal, newer than the one that last decided its owner, within the move limit, never from
+    /// an account to a guest.
+    private static func newPayer(
+        of original: String, _ records: [TransactionRecord], owner: String, _ ownerKind: IdentityRecord.Kind?,
+        _ inWindow: Int, _ world: World
+    ) throws -> (id: String, kind: IdentityRecord.Kind?)? {
+        let ledger = world.backend.ledger
+        guard
+            let newest = records.filter({ $0.originalTransactionIdentifier == original && !$0.isFamilyShared })
+                .max(by: { $0.purchaseDate < $1.purchaseDate }),
+            newest.transactionReason != "RENEWAL", let token = newest.appAccountToken,
+            newest.purchaseDate.milliseconds > (try ledger.ownerPurchaseMillis(original)),
+            let payer = try world.backend.customer(namedBy: token), payer != owner,
+            inWindow < OwnershipRules.moveLimit
+        else { return nil }
+        let kind = try ledger.identity(payer)?.kind
+        if ownerKind == .account, kind == .anonymous { return nil }
+        return (payer, kind)
     }
 }

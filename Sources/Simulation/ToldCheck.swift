@@ -1,5 +1,6 @@
 import AppFlow
 import BackendSim
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -44,14 +45,34 @@ struct ToldCheck {
         return here.compactMap { outcome in
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
-                return Self.readingLedger { try Self.restoredWhileToldFailed(outcome, context) }
+                if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) {
+                    return moved
+                }
+                // Nor does a failed check make "use Restore purchase" true, where the app heard the server say what a
+                // restore here would answer while the act ran, to the same reader, or could have asked it: the faults
+                // were the receipt check's own (session 30).
+                let heard =
+                    outcome.identityWhenBegan == outcome.identityWhenTold
+                    && (world.restoreInspected[outcome.device].map { $0.last >= outcome.began } ?? false)
+                guard heard || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
+                return Self.readingLedger { try Self.adviceViolation(outcome, world) }
             }
             return violation(outcome, alone: here.count == 1, context)
         } + (renewal.map { [$0] } ?? [])
     }
 
+    /// Whether every fault fired since `instant` was the server's receipt check's (`receipts …`): the app could still ask
+    /// the server anything else.
+    private static func onlyReceiptFaults(since instant: SimInstant, _ world: World) -> Bool {
+        world.timeline.events.reversed().prefix { $0.time >= instant }.allSatisfy { recorded in
+            guard case .faultFired(let side, let target) = recorded.event else { return true }
+            return side == .backend && target == "receipts"
+        }
+    }
+
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
         if let charged = Self.chargedWhileToldNot(outcome, context.world) { return charged }
+        if let advice = Self.readingLedger({ try Self.adviceViolation(outcome, context.world) }) { return advice }
         // True when told, or true now: the reader may have logged out since, in the same step.
         let levels = context.phoneLevels.union(outcome.levelsWhenTold)
         let world = context.world
@@ -165,7 +186,6 @@ struct ToldCheck {
             if !outcome.carriedOn, let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .purchase(.chargedForAnotherOwner):
-            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount):
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
@@ -178,8 +198,7 @@ struct ToldCheck {
             if why == .limit { return Self.readingLedger { try Self.limitViolation(outcome, world) } }
             return Self.readingLedger { try Self.keptViolation(why, outcome, world) }
         case .purchase(.alreadySubscribedOnAppleId):
-            // Both say "use Restore purchase", a plan change set at the renewal too (session 28).
-            if let refused = Self.readingLedger({ try Self.restoreRefusedViolation(outcome, world) }) { return refused }
+            // Both say "use Restore purchase" (`adviceViolation`), a plan change set at the renewal too (session 28).
             return Self.alreadyPaysViolation(outcome, world)
         case .purchase(.subscriptionNotActive):
             return Self.notActiveViolation(outcome, context)

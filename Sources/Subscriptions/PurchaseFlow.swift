@@ -194,12 +194,14 @@ extension SubscriptionCoordinator {
             .compactMap { $0.refusal.flatMap(MoveRefusal.init(rawValue:)) }.first
     }
 
-    /// A guest told the Apple ID's subscription is held elsewhere: the server is asked what a restore here would
-    /// answer, so "use Restore purchase" is not said where it would be refused (a move limit, a keep-with-owner
-    /// policy: session 27). `told`: the outcome when a restore would move it, or the server cannot say.
+    /// A reader about to be told to use Restore purchase (a guest told the Apple ID's subscription is held elsewhere,
+    /// a charge someone else's subscription took, a check that failed after paying): the server is asked what a
+    /// restore here would answer, so "use Restore purchase" is not said where it would be refused (a move limit, a
+    /// keep-with-owner policy: session 27, and after a failed check, session 30). `told`: the outcome when a restore
+    /// would move it, or the server cannot say.
     /// `askAgain`: a sign-in that lands while the server is asked makes the answer about a guest no longer on
     /// screen; the receipt is checked again for who is signed in now (fuzz seed 4106).
-    private func tellGuestHeldElsewhere(
+    private func tellIfRestoreRefused(
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
         askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
@@ -546,7 +548,7 @@ extension SubscriptionCoordinator {
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the payment went to a subscription someone else holds: nothing unlocked here")
-                    tellGuestHeldElsewhere(
+                    tellIfRestoreRefused(
                         receipt, transaction.productIdentifier, charged: true, told: .chargedForAnotherOwner,
                         askAgain: ({ signedInSince(account) }, askAgain), completion)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
@@ -554,22 +556,20 @@ extension SubscriptionCoordinator {
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
                     // Another plan of the group answered with the running subscription: Apple set it for the renewal,
                     // which the reader is told first, with where the subscription is held when a restore would refuse it.
-                    tellGuestHeldElsewhere(
+                    tellIfRestoreRefused(
                         receipt, transaction.productIdentifier, charged: false,
                         told: .alreadySubscribedOnAppleId(planChanged: !paidForAsked),
                         askAgain: ({ signedInSince(account) }, askAgain), completion)
-                case .failure(let failure) where !freshCharge || !paidForAsked:
-                    log("server check failed: \(failure) (Apple charged nothing new for the plan asked)")
-                    completion(
-                        .notConfirmed(
-                            message: "Your purchase could not be confirmed. Use Restore purchase to get it back."))
                 case .failure(let failure):
-                    log("server check failed: \(failure)")
-                    completion(
-                        .serverCheckFailed(
-                            message:
-                                "Your payment went through but could not be confirmed. Use Restore purchase to get it back."
-                        ))
+                    // "Use Restore purchase" only where a restore would bring it: past the move limit, or where the
+                    // policy keeps it with its owner, the reader is told why instead (session 30).
+                    let charged = freshCharge && paidForAsked
+                    let nothingNew = charged ? "" : " (Apple charged nothing new for the plan asked)"
+                    log("server check failed: \(failure)\(nothingNew)")
+                    let told = UnansweredPayment(transaction, freshCharge: charged).unconfirmed
+                    tellIfRestoreRefused(
+                        receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {}),
+                        completion)
                 }
             }
         }

@@ -162,7 +162,9 @@ enum Usage {
             "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
             server was told of); "renews" never of a family share the purchaser's renewal ends;
             "use Restore purchase" never where the move limit or the policy
-            refuses it and nothing else of the group (a family share too) would come
+            refuses it and nothing else of the group (a family share too) would come, in any
+            purchase alert (a check that failed after paying too); the move limit named only
+            where it is the reason
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
