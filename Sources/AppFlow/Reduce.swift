@@ -603,9 +603,9 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(
             title: "Subscription held elsewhere",
             message:
-                "The App Store charged this Apple ID, but the subscription it paid for belongs to another account and "
-                + "stays with it for now (a subscription moves at most 3 times in 30 days). Nothing was unlocked "
-                + "here. Restore purchase can move it to you later.")
+                "The App Store charged this Apple ID, but the subscription it paid for belongs to another account: "
+                + "the one that asked for the payment, or the one that holds the subscription it renews. Nothing was "
+                + "unlocked here. If it should be yours, Restore purchase can move it to you.")
     case .chargedForAnotherOwner:
         Alert(
             title: "Subscription held elsewhere",

@@ -523,17 +523,25 @@ extension SubscriptionCoordinator {
                         answer.ownedElsewhere.contains(original)
                     {
                         if signedInSince(account) { return askAgain() }
+                        // Paid, and someone else's: "Restore purchase can move it to you" only where a restore would
+                        // (an offer code carries no appAccountToken and stays with its owner; a parent's approval
+                        // follows who asked: neither is the move limit, session 30).
+                        let told = { [self] (outcome: PurchaseOutcome) in
+                            guard outcome == .chargedForAnotherOwner else { return completion(outcome) }
+                            tellIfRestoreRefused(
+                                receipt, transaction.productIdentifier, charged: true, told: outcome,
+                                askAgain: ({ false }, {}), completion)
+                        }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
                             return askPhonesGuest(
-                                guest, about: original, transaction.productIdentifier, freshCharge: freshCharge,
-                                completion)
+                                guest, about: original, transaction.productIdentifier, freshCharge: freshCharge, told)
                         }
                         if freshCharge {
                             // A resubscription under an original someone else holds: paid, and still theirs (an
                             // account's too, when the purchase moved too often to follow who paid): "Move it?" spoke
                             // as if nothing had been charged (session 24).
                             log("the payment went to a subscription someone else holds: nothing unlocked here")
-                            return completion(.chargedForAnotherOwner)
+                            return told(.chargedForAnotherOwner)
                         }
                         log("the Apple ID's subscription is held by someone else: nothing unlocked here")
                         return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
