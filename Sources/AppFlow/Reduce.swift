@@ -677,6 +677,10 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
         if case .paywall = state.route { pop(&state) }
         // A subscription moved from another account was never this one's: it is not "back", it is here now.
         state.tell(moved ? movedToAccount : Alert(title: "Restored", message: outcome.message))
+    case .partlyRestored:
+        popTransferPrompts(&state)
+        if case .paywall = state.route { pop(&state) }
+        state.tell(Alert(title: "Restore purchase", message: outcome.message))
     default:
         popTransferPrompts(&state)
         state.tell(Alert(title: "Restore purchase", message: outcome.message))

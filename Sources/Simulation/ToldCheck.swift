@@ -89,6 +89,14 @@ struct ToldCheck {
         case .purchase(.restoredInsteadOfCharging), .restore(.restored):
             guard levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
+        case .restore(.partlyRestored(let refusal)):
+            // Back, and the rest refused: each half as it is judged alone (session 30).
+            if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
+            switch RestoreOutcome.refusal(refusal) {
+            case .linkedToAnotherAccount: return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
+            case .limitReached: return Self.readingLedger { try Self.limitViolation(outcome, world) }
+            default: return nil
+            }
         case .restore(.paymentRetrying):
             // "Apple is still trying" of an Apple ID none of whose subscriptions Apple retries, nor its family
             // purchaser's it shares, when told (the retry may end before the step does: long fuzz seed 1038).

@@ -159,7 +159,13 @@ extension SubscriptionCoordinator {
                                 + "Log in again to use them."))
                 }
                 if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
-                if let refusal = answer.refusal {
+                if let refusal = answer.refusal, !answer.restored.isEmpty, !answer.access.levels.isEmpty,
+                    outcome(forRefusal: refusal) != .confirmMoveFromAnotherAccount
+                {
+                    // Something came back and the rest was refused: "belongs to another account" alone hid what did
+                    // (session 30). Another account's, the signed-in reader is still asked about it first.
+                    done(.partlyRestored(refusal: refusal))
+                } else if let refusal = answer.refusal {
                     done(outcome(forRefusal: refusal))
                 } else if !kept, access.levels.isEmpty, !answer.access.levels.isEmpty {
                     // Newer news about the reader came first (a charge that moved the subscription to who paid for

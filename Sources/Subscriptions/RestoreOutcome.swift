@@ -21,6 +21,9 @@ public enum RestoreOutcome: Equatable, Sendable {
     case notConfirmed
     /// Not made for who is here now (another identity signed in or out while it ran), who holds levels: nothing to tell.
     case overtaken
+    /// Something came back (the phone holds levels now) and the server refused the rest for `refusal`'s code: the
+    /// reader hears both (seed 001: restore outcomes become messages the reader sees; session 30).
+    case partlyRestored(refusal: String)
     case failed(message: String)
 
     /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
@@ -55,6 +58,9 @@ public enum RestoreOutcome: Equatable, Sendable {
             "This subscription stays where it was bought: with its account, or on the phone that bought it."
         case .notConfirmed: "Your restore could not be confirmed. Your profile shows what you hold now."
         case .overtaken: "Your restore was tapped before you signed in or out. Your profile shows what you hold now."
+        case .partlyRestored(let refusal):
+            "Part of what this Apple ID pays for is back here. The rest did not come: "
+                + Self.refusal(refusal).message.prefix(1).lowercased() + Self.refusal(refusal).message.dropFirst()
         case .failed(let message): message
         }
     }
