@@ -34,18 +34,23 @@ extension Backend {
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             let purchases = try receipt.records.map { record -> InspectedPurchase in
-                var known = try ledger.purchase(record.originalTransactionIdentifier)
-                // Apple's record no app reported yet: a restore enters it as the customer's its appAccountToken names
-                // first, and decides on them (a guest told "nobody's, restorable" of an account's purchase, session 30).
-                if known == nil, let token = record.appAccountToken, let payer = try customer(namedBy: token) {
-                    known = receipt.purchase(record, owner: payer)
+                let known = try ledger.purchase(record.originalTransactionIdentifier)
+                // Apple's record no app reported yet is nobody's in the ledger (its owner is said as the ledger holds
+                // it: fuzz seed 2448), but a restore enters it as the customer's its appAccountToken names first, and
+                // decides on them: another's, it may be refused (a guest told "restorable" of an account's purchase,
+                // session 30).
+                var decided = known
+                if known == nil, let token = record.appAccountToken, let payer = try customer(namedBy: token),
+                    payer != caller?.id
+                {
+                    decided = receipt.purchase(record, owner: payer)
                 }
                 var decision = try decide(
-                    known, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
+                    decided, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
                 // The phone the purchase's guest was made for gets it back, as `restore` hands it back under any
                 // policy: "stays where it was bought" said on that very phone was untrue (session 30).
                 if caller == nil, decision.movesOrRefuses, restoresAreIdempotentPerDevice,
-                    try identityCreated(on: request, owning: known) != nil
+                    try identityCreated(on: request, owning: decided) != nil
                 {
                     decision = .move
                 }

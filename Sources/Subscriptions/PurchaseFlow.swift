@@ -188,9 +188,10 @@ extension SubscriptionCoordinator {
         }
     }
 
-    /// Why the first of `purchases` held by someone else would be refused to a restore here, if one is.
+    /// Why the first of `purchases` held by someone else would be refused to a restore here, if one is (one nobody
+    /// holds yet is refused where the restore enters it as another customer's first: its appAccountToken's).
     static func refusalHere(_ purchases: [RestorablePurchase]) -> MoveRefusal? {
-        purchases.lazy.filter { $0.owner != "you" && $0.owner != "nobody" }
+        purchases.lazy.filter { $0.owner != "you" }
             .compactMap { $0.refusal.flatMap(MoveRefusal.init(rawValue:)) }.first
     }
 
