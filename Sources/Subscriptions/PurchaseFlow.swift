@@ -206,17 +206,11 @@ extension SubscriptionCoordinator {
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
         askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
-        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
         backend.inspectRestore(receipt) { [self] result in
             if askAgain.signedInSince() { return askAgain.ask() }
-            guard case .success(let purchases) = result else { return completion(told) }
-            let held = purchases.filter { purchase in
-                purchase.active
-                    && (group == nil
-                        || catalog.offers.first { $0.productId == purchase.productId }?.product
-                            .subscriptionGroupIdentifier == group)
+            guard case .success(let purchases) = result, let why = restoreRefusal(for: productId, purchases) else {
+                return completion(told)
             }
-            guard !held.contains(where: \.restorable), let why = Self.refusalHere(held) else { return completion(told) }
             log("a restore here would be refused (\(why.rawValue)): the reader is told so")
             // A plan change Apple set is told with it (session 28: "use Restore purchase" of one Restore refused).
             if case .alreadySubscribedOnAppleId(planChanged: true) = told {
@@ -224,6 +218,20 @@ extension SubscriptionCoordinator {
             }
             completion(.heldElsewhere(why, charged: charged))
         }
+    }
+
+    /// Why a restore here would not bring `productId`'s group, by the server's inspect answer: nil when one of its
+    /// active purchases would come, or none is refused.
+    func restoreRefusal(for productId: String, _ purchases: [RestorablePurchase]) -> MoveRefusal? {
+        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        let held = purchases.filter { purchase in
+            purchase.active
+                && (group == nil
+                    || catalog.offers.first { $0.productId == purchase.productId }?.product
+                        .subscriptionGroupIdentifier == group)
+        }
+        guard !held.contains(where: \.restorable) else { return nil }
+        return Self.refusalHere(held)
     }
 
     /// Whether purchase `serial` still runs: an answer for one that ended (the reader was told how, and may
