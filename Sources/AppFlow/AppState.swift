@@ -73,6 +73,10 @@ public struct AppState: Equatable, Sendable {
     /// The restore under way is the reader's "Move it" to a subscription held by another account (or a guest on
     /// another phone): its success moved it to this account, and "Restored… back" said it had been theirs (session 28).
     public var restoreMoves = false
+    /// The virtual clock (milliseconds) when the phone last handled an event, set by the phone as it hands one over:
+    /// the profile says "ends on" and "renews on" only of what is still ahead of it. Opened six seconds past a
+    /// renewal it refused, it said "ends on … unless you agree" and offered to manage a subscription gone (session 30).
+    public var clock: Int64?
 
     public init(app: AppPart) {
         self.app = app
@@ -195,6 +199,7 @@ public struct AppState: Equatable, Sendable {
             && lhs.manageSheet == rhs.manageSheet
             && lhs.pendingSubscribe == rhs.pendingSubscribe && lhs.gate == rhs.gate
             && lhs.transferAskedFor == rhs.transferAskedFor && lhs.restoreMoves == rhs.restoreMoves
+            && lhs.clock == rhs.clock
     }
 }
 

@@ -8,7 +8,11 @@ extension ScreenBuilder {
         // Past its grace, a subscription Apple still retries gives no access but will be charged: it is said, and
         // "Manage my subscription" stays so the reader can cancel it (session 24). So is one whose plan brings no
         // level (the owner dropped it from the config, session 28).
-        let charged = state.profileSubscriptions.filter { $0.active || $0.billingIssue }
+        // One the server listed as running whose end the clock has passed, with nothing to renew it (cancelled, a raised
+        // price not agreed to, a plan not sold here), ended: said so, with nothing to manage (session 30).
+        let listed = state.profileSubscriptions.filter { $0.active || $0.billingIssue }
+        let ended = listed.filter { state.endedByTheClock($0) }
+        let charged = listed.filter { !state.endedByTheClock($0) }
         switch state.access.identity {
         case .none: rows.append(Row(.text, "Not signed in."))
         case .anonymous where state.access.isSubscriber:
@@ -30,7 +34,10 @@ extension ScreenBuilder {
             let failed =
                 subscription.renewsAs.map { "renewal as \(self.title(of: $0, state)) failed" } ?? "renewal failed"
             let line: String
-            if subscription.billingIssue && !subscription.autoRenew {
+            if state.pastItsEnd(subscription) {
+                // Apple renews it, or retries, at that moment: the server's word on which has not come yet.
+                line = "\(title): renewal of \(date) being checked…"
+            } else if subscription.billingIssue && !subscription.autoRenew {
                 // Cancelled after its renewal failed: Apple retries nothing, and a new payment method keeps nothing.
                 line = "\(title): renewal failed on \(date); cancelled, it ends when Apple's grace period does"
             } else if subscription.billingIssue && !subscription.active {
@@ -60,6 +67,10 @@ extension ScreenBuilder {
                 rows.append(
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
             }
+        }
+        for subscription in ended {
+            let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "?"
+            rows.append(Row(.text, "\(title(of: subscription.productId, state)): ended on \(date)"))
         }
         if !state.access.isSubscriber && charged.contains(where: \.active) {
             // Apple renews it, yet the server gives it no level here: said, so the reader can decide to cancel it.
@@ -230,6 +241,21 @@ extension AppState {
             app.subscriptions.contains(where: { $0.productId == next })
         else { return false }
         return !offers.contains { $0.productId == next }
+    }
+
+    /// `subscription`, listed as running and not in billing retry, has a period end the clock passed (`clock`): the
+    /// list is older than that end, and "renews on" or "ends on" would state as ahead a day gone.
+    public func pastItsEnd(_ subscription: SubscriptionSummary) -> Bool {
+        guard !subscription.billingIssue, let expires = subscription.expires, let clock else { return false }
+        return expires <= clock
+    }
+
+    /// Past its end (`pastItsEnd`) with nothing to renew it: auto-renew off, a raised price not agreed to, or a
+    /// switch to a plan this storefront does not sell. Apple ended it, whatever the server has heard yet.
+    public func endedByTheClock(_ subscription: SubscriptionSummary) -> Bool {
+        pastItsEnd(subscription)
+            && (!subscription.autoRenew || subscription.priceConsentPending == true
+                || renewalNotSoldHere(subscription))
     }
 
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.

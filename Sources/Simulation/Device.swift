@@ -258,6 +258,7 @@ final class Device {
             onAction(action)
         }
         // The reader acts past the end the server gave the levels on screen: the app asks again (`LevelsEnd`).
+        if state.clock != clock().milliseconds { state.clock = clock().milliseconds }
         if case .reader(let input) = event, !input.keepsChoices { coordinator.askAgainIfLevelsEnded() }
         record(event)
         // The phone's language is a setting the app reads, as `Locale.current`.

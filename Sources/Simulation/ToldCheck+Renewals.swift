@@ -1,4 +1,5 @@
 import AppFlow
+import SimKernel
 import StoreSim
 import Subscriptions
 
@@ -71,6 +72,28 @@ extension ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName)'s profile says the family share \(original) of \(shown.productId) renews, but the "
                     + "purchaser's renewal does not renew it: it ends on its date")
+        }
+        return nil
+    }
+
+    /// Invariant 9 of the profile's dates, settled or not: a plan line states as ahead ("renews on", "ends on",
+    /// "switches to … on") no period end the phone's clock had passed when it last handled an event. Opened past a
+    /// refused price's end, before the server's answer, it said "ends on 2026-03-09 unless you agree" (session 30).
+    static func pastDateViolation(_ world: World) -> InvariantViolation? {
+        guard world.isAppRunning, world.screen.visibleID == .profile, let drawn = world.appState.clock else {
+            return nil
+        }
+        let rows = world.screen.rows.map(\.text)
+        for shown in world.appState.profileSubscriptions where !shown.billingIssue {
+            guard let expires = shown.expires, expires <= drawn else { continue }
+            let date = SimInstant(milliseconds: expires).dateDescription
+            let ahead = rows.first { text in
+                text.contains(" on \(date)") && ["renews on", "ends on", "switches to"].contains { text.contains($0) }
+            }
+            guard let ahead else { continue }
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName)'s profile says \"\(ahead)\" at \(SimInstant(milliseconds: drawn)), past that end")
         }
         return nil
     }

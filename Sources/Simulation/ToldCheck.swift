@@ -25,6 +25,8 @@ struct ToldCheck {
         let world = context.world
         waiting += world.readerOutcomes[taken...]
         taken = world.readerOutcomes.count
+        // At any step, settled or not: a profile opened before the server's answer came is what the reader reads.
+        if let past = Self.pastDateViolation(world) { return [past] }
         guard context.settled else { return [] }
         defer { waiting = [] }
         // A restart or another phone since: the app that was told is gone, and with it what it showed.
