@@ -226,12 +226,23 @@ final class Device {
         while isRunning, !queued.isEmpty {
             let gate = gateOnScreen
             handle(queued.removeFirst())
+            keepCursor()
             if let shown = gateOnScreen, shown != gate {
                 timeline.record(.parentalGateShown(deviceId: queue.deviceId, question: shown))
             }
         }
         queued.removeAll()
     }
+
+    /// The highlight on the choice it was on, where the event changed the choices under it (`CursorKeeper`).
+    private func keepCursor() {
+        guard isRunning else { return }
+        let shown = choices
+        guard let index = cursor.keep(state, choices: shown) else { return }
+        state.selection = index
+        builtChoices = shown
+    }
+    private var cursor = CursorKeeper()
 
     /// The question of the parental gate on screen, nil when none is: the gate check reads every gate shown as it
     /// comes up, for one a parent's approval closes within the step was the next gate all the same (fuzz --seed 4123).
@@ -247,6 +258,7 @@ final class Device {
 
     /// One event: logged, reported, reduced; then its effects run, and what they answer at once is queued.
     private func handle(_ event: AppEvent) {
+        if state.clock != clock().milliseconds { state.clock = clock().milliseconds }
         if case .reader(let input) = event, !input.keepsChoices, let text = Self.describe(input, on: screen) {
             timeline.log(.reader, text)
         }
@@ -258,7 +270,6 @@ final class Device {
             onAction(action)
         }
         // The reader acts past the end the server gave the levels on screen: the app asks again (`LevelsEnd`).
-        if state.clock != clock().milliseconds { state.clock = clock().milliseconds }
         if case .reader(let input) = event, !input.keepsChoices { coordinator.askAgainIfLevelsEnded() }
         record(event)
         // The phone's language is a setting the app reads, as `Locale.current`.

@@ -1,0 +1,36 @@
+import AppFlow
+
+/// The highlight stays on the choice the reader left it on when a screen's choices change under it: an answer that
+/// takes a button off the profile, or a return to a screen whose choices changed while another was over it. The
+/// state keeps an index; kept alone, it pointed at whatever took the place (session 30: an Enter aimed at "Manage my
+/// subscription" started a restore when the server's answer took it off; after logging in, the profile opened on
+/// "Restore purchase", where "Log in" had been). Where the choice went, the highlight goes to the first choice.
+struct CursorKeeper {
+    /// Each level of the selections (the stack's routes, then Apple's sheet while it is up, whose route is nil): the
+    /// route, the index and the choice highlighted when the level was last on top.
+    private var kept: [(route: AppState.Route?, index: Int, choice: Choice?)] = []
+
+    /// After an event: the level on top, the same route with an index the event left as it was, goes to the choice
+    /// kept for it (the index returned, nil when it stays); then what is highlighted is kept. `choices` are the top
+    /// screen's, which a move of the highlight does not change.
+    mutating func keep(_ state: AppState, choices: [Choice]) -> Int? {
+        let depth = state.selections.count - 1
+        let route = depth < state.stack.count ? state.stack[depth] : nil
+        var index = state.selection
+        var moved: Int?
+        // Apple's sheets choose their own highlight as they change (`SheetFocus`), and the highlight is never put on a
+        // choice that moves money: a stray key moves none.
+        if route != nil, route != .manageSubscription, depth < kept.count, kept[depth].route == route,
+            kept[depth].index == index, let choice = kept[depth].choice, !choice.movesMoney,
+            state.highlighted(among: choices.count).map({ choices[$0] }) != choice
+        {
+            index = choices.firstIndex(of: choice) ?? 0
+            moved = index
+        }
+        // Levels above the top are gone: a sheet or screen put up again later is a new one.
+        kept.removeSubrange(min(depth, kept.count)...)
+        let highlighted = choices.isEmpty ? nil : choices[index < choices.count ? index : 0]
+        kept.append((route, index, highlighted))
+        return moved
+    }
+}
