@@ -11,6 +11,8 @@ enum AsciiFallback {
         // A price's currency and the spaces and quotes around it keep one column each (a French price read "4,99??").
         "€": "E", "£": "L", "¥": "Y", "₹": "R", "\u{00A0}": " ", "\u{202F}": " ", "’": "'", "‘": "'", "“": "\"",
         "”": "\"", "«": "<", "»": ">",
+        // The themes' logos: midnight's moon and playground's stars read "?" (session 30).
+        "☾": "C", "☽": "C", "✦": "*", "✧": "*", "★": "*", "☆": "*",
     ]
 
     static func cell(_ text: String) -> String {
@@ -18,7 +20,17 @@ enum AsciiFallback {
         if text.isEmpty { return " " }
         if text.utf8.count == 1 { return text }
         if let known = table[text] { return known }
-        return folded(text) ?? "?"
+        return folded(text) ?? symbol(text) ?? "?"
+    }
+
+    /// A symbol with no stand-in of its own (a theme's logo may use any: `☾ midnight`) is a mark, `*`, not a
+    /// question: "?" reads as text that could not be shown. Letters and digits of other scripts stay "?".
+    static func symbol(_ text: String) -> String? {
+        guard let scalar = text.unicodeScalars.first else { return nil }
+        switch scalar.properties.generalCategory {
+        case .otherSymbol, .mathSymbol: return "*"
+        default: return nil
+        }
     }
 
     /// One ASCII character for a letter with marks (é → e) or a full-width form (Ａ → A), as Foundation's

@@ -12,4 +12,20 @@ import Testing
     func aPriceReadsInAscii(text: String, ascii: String) {
         #expect(text.map { AsciiFallback.cell(String($0)) }.joined() == ascii)
     }
+
+    /// Every character a shipped theme's logo uses has an ASCII stand-in: midnight's ☾ and playground's ✦ read "?"
+    /// under LANG=C, newsprint's ▤ "#" (session 30).
+    @Test(arguments: ["newsprint", "playground", "midnight"])
+    func aThemesLogoReadsInAscii(name: String) throws {
+        let logo = try TerminalFixture.theme(name).logo
+        let ascii = logo.map { AsciiFallback.cell(String($0)) }.joined()
+        #expect(!ascii.contains("?"), "\(name): \(ascii)")
+        #expect(ascii.count == logo.count)
+    }
+
+    /// A symbol no table names (a theme's own) is a mark, not a question mark.
+    @Test func anUnnamedSymbolIsAMark() {
+        #expect(AsciiFallback.cell("♫") == "*")
+        #expect(AsciiFallback.cell("☾") == "C")
+    }
 }
