@@ -19,9 +19,10 @@ struct CursorKeeper {
         var index = state.selection
         var moved: Int?
         // Apple's sheets choose their own highlight as they change (`SheetFocus`), and the highlight is never put on a
-        // choice that moves money: a stray key moves none.
+        // choice that moves money: a stray key moves none. A highlight the reader left on the first choice stays on
+        // the first: a paywall filling in its offers opens on the first offer, not on "Log in", first while loading.
         if route != nil, route != .manageSubscription, depth < kept.count, kept[depth].route == route,
-            kept[depth].index == index, let choice = kept[depth].choice, !choice.movesMoney,
+            kept[depth].index == index, index > 0, let choice = kept[depth].choice, !choice.movesMoney,
             state.highlighted(among: choices.count).map({ choices[$0] }) != choice
         {
             index = choices.firstIndex(of: choice) ?? 0
