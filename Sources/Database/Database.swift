@@ -42,6 +42,9 @@ public final class Database {
     private var spareKey: SpareConnections.Key?
     /// Whether this database took over a spare connection (for tests).
     private(set) var adoptedSpare = false
+    /// In memory, the empty commits' share of the pager's version (`EmptyCommits`). Read and written by this
+    /// connection's own calls only, which never overlap: unchecked, as a check per statement cost more than it.
+    @exclusivity(unchecked) private var empty = EmptyCommits()
     /// Where it lives; nil in memory.
     public let path: String?
 
@@ -105,6 +108,7 @@ public final class Database {
 
     /// Runs SQL that returns no rows; several statements may be separated by semicolons.
     public func execute(_ sql: String) throws(DatabaseError) {
+        empty.uncounted &+= 1  // whatever it runs: a commit around it is never taken for an empty one
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {
@@ -125,6 +129,7 @@ public final class Database {
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(DatabaseError) -> [[SQLValue]] {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
+        let mark = path == nil ? empty.willRun(statement, handle) : nil
         // Every parameter is bound again below; only one left unbound would keep the last call's value.
         if parameters.count < sqlite3_bind_parameter_count(statement) { sqlite3_clear_bindings(statement) }
         for (offset, value) in parameters.enumerated() {
@@ -137,6 +142,7 @@ public final class Database {
             guard code == SQLITE_ROW else { throw error(code) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+        if path == nil { empty.didRun(mark, handle) }
         return rows
     }
 
@@ -239,6 +245,7 @@ public final class Database {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
         handle = spare.handle
+        empty = EmptyCommits()
         statements = spare.statements
         functions = spare.functions
         spareKey = spare.key
@@ -260,6 +267,7 @@ public final class Database {
         buffer.update(from: image, count: image.count)
         for statement in statements.values { sqlite3_finalize(statement) }
         statements.removeAll()
+        empty = EmptyCommits()
         let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
         return sqlite3_deserialize(
             handle, "main", buffer, sqlite3_int64(image.count), sqlite3_int64(image.count), flags)
@@ -276,7 +284,7 @@ public final class Database {
         let others = path == nil ? 0 : try query("PRAGMA data_version").first?.first?.int ?? 0
         var pager: UInt32 = 0
         try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager))
-        return ChangeStamp(others: others, pager: pager)
+        return ChangeStamp(others: others, pager: pager &- empty.skipped)
     }
 
     /// The pager's data version alone (no statement run): it moves with every commit of this
@@ -286,7 +294,8 @@ public final class Database {
     public func ownDataVersion() -> UInt32? {
         guard sqlite3_get_autocommit(handle) != 0 else { return nil }
         var pager: UInt32 = 0
-        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager) == SQLITE_OK ? pager : nil
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &pager) == SQLITE_OK
+            ? pager &- empty.skipped : nil
     }
 
     /// `PRAGMA integrity_check`: "ok" or SQLite's list of problems.

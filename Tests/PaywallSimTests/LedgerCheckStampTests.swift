@@ -86,4 +86,36 @@ import Testing
         }
         #expect(try database.changeStamp() != one)
     }
+
+    /// In memory a commit that changed no row keeps the stamp (`EmptyCommits`); a row changed, a table made or a
+    /// pragma written by any path moves it.
+    @Test func aCommitThatChangedNothingKeepsTheStampInMemory() throws {
+        let database = try Database(path: nil)
+        try database.execute("CREATE TABLE t (x INTEGER)")
+        try database.run("INSERT INTO t VALUES (1)")
+        let one = try database.changeStamp()
+        try database.transaction { _ = try database.query("SELECT x FROM t") }
+        #expect(try database.changeStamp() == one)
+        try database.transaction { try database.run("UPDATE t SET x = 5 WHERE x = 9") }
+        try database.run("DELETE FROM t WHERE x = 9")
+        #expect(try database.changeStamp() == one)
+        #expect(database.ownDataVersion() == database.ownDataVersion())
+        try database.transaction { try database.run("UPDATE t SET x = 1") }  // the same value: still a change
+        let two = try database.changeStamp()
+        #expect(two != one)
+        try database.transaction { try database.run("CREATE TABLE u (y INTEGER)") }
+        let three = try database.changeStamp()
+        #expect(three != two)
+        try database.run("PRAGMA user_version = 9")
+        #expect(try database.changeStamp() != three)
+        let four = try database.changeStamp()
+        try database.begin()
+        try database.run("INSERT INTO t VALUES (2)")
+        try database.rollback()
+        #expect(try database.changeStamp() == four)  // rolled back: the rows, and SQLite's version, as they were
+        try database.begin()
+        try database.run("INSERT INTO t VALUES (3)")
+        try database.commit()
+        #expect(try database.changeStamp() != four)
+    }
 }
