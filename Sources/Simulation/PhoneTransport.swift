@@ -7,8 +7,8 @@ import Subscriptions
 /// A send the network drops (a timeout) stays counted: the app heard a failure, which a fault excuses.
 /// And each time the server answered the app's question about its levels with some: the server's word when it
 /// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
-/// And each answer to the check before paying the app received, or to a restore's same ask: what it knew before any
-/// sheet (`RestoreFirstCheck`).
+/// And each answer to the check before paying the app took, or to a restore's same ask: what it knew before any sheet
+/// (`RestoreFirstCheck`).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0
@@ -16,8 +16,10 @@ final class PhoneTransport: BackendTransport {
     var onReceiptAccepted: (() -> Void)?
     /// Set by the world: the server answered `GET /v1/me` of this process with levels.
     var onLevelsAnswered: (() -> Void)?
-    /// Set by the world: this process received the server's 200 to `POST /v1/restores/inspect`.
-    var onRestoreInspected: (() -> Void)?
+    /// True while the server's own 200 to `POST /v1/restores/inspect` is handed to the app: the app's `onAnswer`, called
+    /// only for an answer it took (not one landing after it gave up at its timeout, fuzz seed 1 session 1367), then
+    /// tells the world the app heard what a restore would answer.
+    private(set) var handingInspectAnswer = false
 
     init(_ network: SimulatedNetwork) {
         self.network = network
@@ -31,12 +33,13 @@ final class PhoneTransport: BackendTransport {
                 completion: completion)
         }
         if request.method == "POST", request.path == "/v1/restores/inspect" {
-            // The server's own 200 (not a fault standing in for it: a malformed body), and it reached the app.
+            // The server's own 200 (not a fault standing in for it: a malformed body), told as the app takes it.
             var answered = false
             return network.send(
                 request, handled: { answered = $0.status == 200 },
                 completion: { [self] response in
-                    if answered { onRestoreInspected?() }
+                    handingInspectAnswer = answered
+                    defer { handingInspectAnswer = false }
                     completion(response)
                 })
         }

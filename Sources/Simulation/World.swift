@@ -106,8 +106,8 @@ public final class World {
     var readerActed: SimInstant?
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
-    /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it received,
-    /// and when the last one came.
+    /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it took (not
+    /// one landing after it gave up), and when the last one came.
     var restoreInspected: [String: (count: Int, last: SimInstant)] = [:]
 
     /// Quits the app on screen, noting whether a receipt's answer was lost with it.
@@ -286,7 +286,13 @@ public final class World {
             self?.readerActed = self?.scheduler.now
             self?.onReaderAction?($0)
         }
-        device.onAnswer = { [weak self] in self?.words.record($0, on: name) }
+        device.onAnswer = { [weak self, transport = device.transport] in
+            guard let self else { return }
+            words.record($0, on: name)
+            if transport.handingInspectAnswer {
+                restoreInspected[name] = ((restoreInspected[name]?.count ?? 0) + 1, scheduler.now)
+            }
+        }
         device.heardLevels = { [weak self] id in
             guard let self else { return [] }
             // Past the end the backend gave them, the levels are not its word now (`LevelsEndCheck`): a phone that
@@ -297,10 +303,6 @@ public final class World {
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
-        device.transport.onRestoreInspected = { [weak self] in
-            guard let self else { return }
-            restoreInspected[name] = ((restoreInspected[name]?.count ?? 0) + 1, scheduler.now)
-        }
     }
 
     /// Whether Apple retries now a subscription of the phone's Apple ID, or of its family purchaser that it shares.
