@@ -585,8 +585,16 @@ extension SubscriptionCoordinator {
                     log("server check failed: \(failure)\(nothingNew)")
                     let told = UnansweredPayment(transaction, freshCharge: charged).unconfirmed
                     tellIfRestoreRefused(
-                        receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {}),
-                        completion)
+                        receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {})
+                    ) { [self] outcome in
+                        // The account's session ended while the server was asked: the guest left on screen would be
+                        // refused a restore of what the account paid for, with its appAccountToken (default fuzz seed
+                        // 1, session 1960). The account is where it went.
+                        guard outcome == told, charged, account != nil, storage.accountSession == nil else {
+                            return completion(outcome)
+                        }
+                        completion(UnansweredPayment.signedOutMeanwhile)
+                    }
                 }
             }
         }

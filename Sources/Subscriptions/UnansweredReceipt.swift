@@ -186,4 +186,8 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
                 message: "Your payment went through but could not be confirmed. Use Restore purchase to get it back.")
             : .notConfirmed(message: "Your purchase could not be confirmed. Use Restore purchase to get it back.")
     }
+
+    /// A payment made signed in, unconfirmed, whose account was signed out meanwhile: it follows the account that paid.
+    static let signedOutMeanwhile = PurchaseOutcome.serverCheckFailed(
+        message: "Your payment went through but could not be confirmed, and you were signed out. Log in to use it.")
 }
