@@ -629,7 +629,13 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
     case .failed(let message):
         Alert(title: "Purchase failed", message: message)
     case .serverCheckFailed(let message), .notConfirmed(let message):
-        Alert(title: "Something went wrong", message: message)
+        // A guest's app cannot tell whether an account holds what Restore would bring (the account's payment, its
+        // appAccountToken's): told both ways, as the "already subscribed" alerts are (session 30: a guest told to
+        // restore what an account held, which the server then refused).
+        Alert(
+            title: "Something went wrong",
+            message: !signedIn && message.contains("Use Restore purchase")
+                ? message + " If an account holds it, log in to that account." : message)
     case .refused(.paymentsNotAllowed):
         {
             var off = Alert(title: "Purchases are off", message: "This device is not allowed to make payments.")

@@ -108,9 +108,11 @@ import Testing
                 $0.text == "the earlier payment's check gave no access: paying as the reader asked"
             })
         #expect(world.screen.id == .appStoreSheet)
-        // The old charge is told as any charge carried on: never silent.
+        // The old charge is told as any charge carried on: never silent (to a guest, the account's way too).
         #expect(
-            world.screen.alert?.message == "Your purchase could not be confirmed. Use Restore purchase to get it back.")
+            world.screen.alert?.message
+                == "Your purchase could not be confirmed. Use Restore purchase to get it back. If an account holds it, "
+                + "log in to that account.")
         monitor.willRun(.reader(.confirmPayment))
         try world.perform(.confirmPayment)
         world.scheduler.runUntilIdle()
