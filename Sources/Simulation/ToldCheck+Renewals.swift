@@ -84,13 +84,22 @@ extension ToldCheck {
             return nil
         }
         let rows = world.screen.rows.map(\.text)
-        for shown in world.appState.profileSubscriptions where !shown.billingIssue {
+        let listed = world.appState.profileSubscriptions
+        let day = { (expires: Int64) in SimInstant(milliseconds: expires).dateDescription }
+        for shown in listed where !shown.billingIssue {
             guard let expires = shown.expires, expires <= drawn else { continue }
-            let date = SimInstant(milliseconds: expires).dateDescription
-            let ahead = rows.first { text in
+            let date = day(expires)
+            let ahead = rows.filter { text in
                 text.contains(" on \(date)") && ["renews on", "ends on", "switches to"].contains { text.contains($0) }
             }
-            guard let ahead else { continue }
+            // A line is its plan's, not the date's: another plan listed whose end falls later that same day, not yet
+            // passed, is rightly said to renew or end on it. Each plan draws one line, so only more such lines than
+            // those plans state a passed end as ahead (fuzz seed 4394: a family member's own trial, ending 1.7 s after
+            // the purchaser's share of the same plan, said "renews on" beside the share's "being checked").
+            let dueLaterThatDay = listed.filter { other in
+                other.active && !other.billingIssue && other.expires.map { $0 > drawn && day($0) == date } == true
+            }
+            guard ahead.count > dueLaterThatDay.count, let ahead = ahead.first else { continue }
             return InvariantViolation(
                 .toldIsTrue,
                 "\(world.deviceName)'s profile says \"\(ahead)\" at \(SimInstant(milliseconds: drawn)), past that end")
