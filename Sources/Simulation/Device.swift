@@ -73,8 +73,17 @@ final class Device {
     var onAction: ((ReaderAction) -> Void)?
     /// Told each backend answer the app accepted, for the invariant checks.
     var onAnswer: ((HTTPResponse) -> Void)? {
-        didSet { backend.onAnswer = onAnswer }
+        didSet {
+            backend.onAnswer = { [weak self] answer in
+                guard let self else { return }
+                if transport.handingInspectAnswer { inspectAnswersTaken += 1 }
+                onAnswer?(answer)
+            }
+        }
     }
+    /// How many of the server's answers to what a restore here would do this process took: an act heard one only if
+    /// the count grew after it began (an answer at the very instant a purchase began may be the act before's).
+    private var inspectAnswersTaken = 0
     /// Told when the app gives up on a request after its timeout.
     var onGiveUp: (() -> Void)? {
         didSet { backend.onGiveUp = onGiveUp }
@@ -104,7 +113,7 @@ final class Device {
     /// When the running purchase, and the running restore or account step, began, with the levels then.
     private typealias Beginning = (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity)
     private var purchaseBegan:
-        (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?)?
+        (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?, inspected: Int)?
     /// A restore and an account step can run at once (one asked without waiting for the other): each keeps its own.
     private var restoreBegan: Beginning?
     private var accountBegan: Beginning?
@@ -414,6 +423,7 @@ final class Device {
         var carriedOn = false
         var chargeWasNews = false
         var transfer: String?
+        var inspectedSince: Int?
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
             joinedChargeAt = paidAt
@@ -431,6 +441,7 @@ final class Device {
             began = purchaseBegan.map { (min($0.at, joinedChargeAt ?? $0.at), $0.levels, $0.identity) }
             if outcome != .refused(.purchaseInProgress) { joinedChargeAt = nil }
             productId = purchaseBegan?.productId
+            inspectedSince = purchaseBegan.map { inspectAnswersTaken - $0.inspected }
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
         case .purchaseCarriedOn(let outcome, let product, let transactionId, _):
@@ -464,6 +475,7 @@ final class Device {
         outcome.receiptWhenTold = queue.heldReceipt
         outcome.identityWhenBegan = began?.identity ?? identity
         outcome.transferFrom = transfer
+        outcome.inspectAnswersSinceBegan = inspectedSince
         onOutcome(outcome)
     }
 
@@ -475,7 +487,7 @@ final class Device {
         switch effect {
         case .purchase(let offerId, _) where purchaseBegan == nil:
             let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
-            purchaseBegan = (clock(), levels, identity, productId)
+            purchaseBegan = (clock(), levels, identity, productId, inspectAnswersTaken)
             joinedChargeAt = nil
         case .restore:
             restoreBegan = (clock(), levels, identity)

@@ -47,4 +47,7 @@ public struct ReaderOutcome: Sendable {
     /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
     /// phone held it when the act began; nil for any other act.
     public var transferFrom: String?
+    /// For a purchase the reader started: how many of the server's answers to what a restore here would do the app
+    /// took since it started; nil for any other act (a purchase carried on has no start on the phone).
+    public var inspectAnswersSinceBegan: Int?
 }

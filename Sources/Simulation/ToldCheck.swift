@@ -52,10 +52,15 @@ struct ToldCheck {
                 }
                 // Nor does a failed check make "use Restore purchase" true, where the app heard the server say what a
                 // restore here would answer while the act ran, to the same reader, or could have asked it: the faults
-                // were the receipt check's own (session 30).
+                // were the receipt check's own (session 30). Counted from the tap where the phone started it: an
+                // answer handed at that very instant, to the act before, is not this act's (default fuzz seed 4391,
+                // long 1410: "a restore here would be refused" told, then the next purchase's check failed with no
+                // way to ask, the receipt missing or the server unreachable, and what the server said an act ago may
+                // have changed since; the app is judged on what it heard while it ran).
                 let heard =
                     outcome.identityWhenBegan == outcome.identityWhenTold
-                    && (world.restoreInspected[outcome.device].map { $0.last >= outcome.began } ?? false)
+                    && (outcome.inspectAnswersSinceBegan.map { $0 > 0 }
+                        ?? world.restoreInspected[outcome.device].map { $0.last >= outcome.began } ?? false)
                 guard heard || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
                 return Self.readingLedger { try Self.adviceViolation(outcome, world) }
             }
