@@ -57,10 +57,15 @@ struct ToldCheck {
                 // long 1410: "a restore here would be refused" told, then the next purchase's check failed with no
                 // way to ask, the receipt missing or the server unreachable, and what the server said an act ago may
                 // have changed since; the app is judged on what it heard while it ran).
+                // And about the reader told: a purchase a parent approved after the account logged out is told to
+                // the guest, and the answer the app took while the account was signed in spoke of the account
+                // (default fuzz seed 4393).
+                let inspected = world.restoreInspected[outcome.device]
                 let heard =
                     outcome.identityWhenBegan == outcome.identityWhenTold
+                    && inspected?.identity == outcome.identityWhenTold
                     && (outcome.inspectAnswersSinceBegan.map { $0 > 0 }
-                        ?? world.restoreInspected[outcome.device].map { $0.last >= outcome.began } ?? false)
+                        ?? inspected.map { $0.last >= outcome.began } ?? false)
                 guard heard || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
                 return Self.readingLedger { try Self.adviceViolation(outcome, world) }
             }
