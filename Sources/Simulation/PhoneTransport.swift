@@ -20,6 +20,8 @@ final class PhoneTransport: BackendTransport {
     /// only for an answer it took (not one landing after it gave up at its timeout, fuzz seed 1 session 1367), then
     /// tells the world the app heard what a restore would answer.
     private(set) var handingInspectAnswer = false
+    /// While one is handed: when the server spoke it (ownership may change while it travels, long fuzz seed 1410).
+    private(set) var handingInspectSpokenAt: SimInstant?
 
     init(_ network: SimulatedNetwork) {
         self.network = network
@@ -35,11 +37,16 @@ final class PhoneTransport: BackendTransport {
         if request.method == "POST", request.path == "/v1/restores/inspect" {
             // The server's own 200 (not a fault standing in for it: a malformed body), told as the app takes it.
             var answered = false
+            var spoken: SimInstant?
             return network.send(
-                request, handled: { answered = $0.status == 200 },
+                request,
+                handled: { [network] in
+                    answered = $0.status == 200
+                    spoken = network.now
+                },
                 completion: { [self] response in
-                    handingInspectAnswer = answered
-                    defer { handingInspectAnswer = false }
+                    (handingInspectAnswer, handingInspectSpokenAt) = (answered, spoken)
+                    defer { (handingInspectAnswer, handingInspectSpokenAt) = (false, nil) }
                     completion(response)
                 })
         }

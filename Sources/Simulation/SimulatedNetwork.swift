@@ -18,6 +18,9 @@ final class SimulatedNetwork: BackendTransport {
     /// session the server holds.
     private(set) var lastRefreshRefusedByFault: SimInstant?
 
+    /// The virtual clock's instant, for what watches the network from outside the app (`PhoneTransport`).
+    var now: SimInstant { scheduler.now }
+
     init(backend: Backend, scheduler: Scheduler, timeline: Timeline, random: SeededGenerator, latency: LatencyProfile) {
         self.backend = backend
         self.scheduler = scheduler

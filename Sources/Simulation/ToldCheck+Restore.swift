@@ -14,7 +14,10 @@ extension ToldCheck {
     /// times in 30 days" of an offer code's charge that never moved): the move limit named must be the ledger's reason,
     /// and Restore advised (not "again later", which the limit judges) must be what a restore here would do. Judged
     /// after a fault too when the app heard the server say what a restore here would answer while the act ran.
-    static func adviceViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+    /// `spoken`: when the server spoke the answer to what a restore here would do that the app heard while the act ran.
+    static func adviceViolation(_ outcome: ReaderOutcome, _ world: World, spoken: SimInstant? = nil) throws
+        -> InvariantViolation?
+    {
         guard case .purchase(let told) = outcome.told else { return nil }
         let signedIn = if case .account = outcome.identityWhenTold { true } else { false }
         guard let words = purchaseAlert(told, of: outcome.productId, signedIn: signedIn)?.message.lowercased() else {
@@ -24,16 +27,19 @@ extension ToldCheck {
             return try limitViolation(outcome, world)
         }
         guard words.contains("restore purchase") else { return nil }
-        return try restoreRefusedViolation(outcome, world, accountsAside: words.contains("log in to"))
+        return try restoreRefusedViolation(
+            outcome, world, accountsAside: words.contains("log in to"), spoken: spoken)
     }
 
     /// A reader told to restore while a restore here is refused: the Apple ID's active subscription of the group,
     /// held by someone else, moved the limit's times in the window, or the policy keeps it with its owner, or (to a
     /// guest) an account holds it. `accountsAside`: the words send a guest to log in to an account that holds it.
-    static func restoreRefusedViolation(_ outcome: ReaderOutcome, _ world: World, accountsAside: Bool = true) throws
-        -> InvariantViolation?
-    {
-        guard let refusal = try restoreRefusal(outcome, world, accountsAside: accountsAside) else { return nil }
+    static func restoreRefusedViolation(
+        _ outcome: ReaderOutcome, _ world: World, accountsAside: Bool = true, spoken: SimInstant? = nil
+    ) throws -> InvariantViolation? {
+        guard let refusal = try restoreRefusal(outcome, world, accountsAside: accountsAside, spoken: spoken) else {
+            return nil
+        }
         return InvariantViolation(
             .toldIsTrue,
             "\(world.deviceName) was told \(describe(outcome.told)) with \"use Restore purchase\", but a restore "
@@ -63,9 +69,12 @@ extension ToldCheck {
     /// with it, would come here: the restore then brings the group's access (long fuzz seed 1293: the reader's monthly
     /// past the move limit beside a family share of the yearly, which a restore here moves). Active by Apple's word,
     /// as the restore judges it: a resubscription whose check failed is news the ledger has not heard (session 30).
-    private static func restoreRefusal(_ outcome: ReaderOutcome, _ world: World, accountsAside: Bool) throws
-        -> String?
-    {
+    /// A purchase that moved after the server `spoken` its answer the app heard, before the reader was told, is not
+    /// judged: the server's word was of the owner then (long fuzz seed 1410: Apple's news of a resubscription moved it
+    /// to the account that paid while "a restore here brings it" travelled to the guest).
+    private static func restoreRefusal(
+        _ outcome: ReaderOutcome, _ world: World, accountsAside: Bool, spoken: SimInstant?
+    ) throws -> String? {
         let catalog = world.store.catalog
         guard let productId = outcome.productId, let group = catalog.spec(for: productId)?.subscriptionGroup else {
             return nil
@@ -90,6 +99,13 @@ extension ToldCheck {
             guard let purchase = try ledger.purchase(original),
                 purchase.isActive(at: outcome.at) || entitled.contains(original)
             else { continue }
+            if let spoken,
+                moves.contains(where: {
+                    $0.originalTransactionId == original && $0.at > spoken && $0.at <= outcome.at
+                })
+            {
+                continue
+            }
             // Nobody's or the reader's already: a restore here brings it. So does a guest made for this phone whose
             // answer it never heard, to a phone without one (the restore hands it back under any policy).
             guard var owner = purchase.ownerId, owner != caller.id else { return nil }

@@ -51,26 +51,29 @@ struct ToldCheck {
                     return moved
                 }
                 // Nor does a failed check make "use Restore purchase" true, where the app heard the server say what a
-                // restore here would answer while the act ran, to the same reader, or could have asked it: the faults
-                // were the receipt check's own (session 30). Counted from the tap where the phone started it: an
-                // answer handed at that very instant, to the act before, is not this act's (default fuzz seed 4391,
-                // long 1410: "a restore here would be refused" told, then the next purchase's check failed with no
-                // way to ask, the receipt missing or the server unreachable, and what the server said an act ago may
-                // have changed since; the app is judged on what it heard while it ran).
-                // And about the reader told: a purchase a parent approved after the account logged out is told to
-                // the guest, and the answer the app took while the account was signed in spoke of the account
-                // (default fuzz seed 4393).
-                let inspected = world.restoreInspected[outcome.device]
-                let heard =
-                    outcome.identityWhenBegan == outcome.identityWhenTold
-                    && inspected?.identity == outcome.identityWhenTold
-                    && (outcome.inspectAnswersSinceBegan.map { $0 > 0 }
-                        ?? inspected.map { $0.last >= outcome.began } ?? false)
-                guard heard || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
-                return Self.readingLedger { try Self.adviceViolation(outcome, world) }
+                // restore here would answer while the act ran (`spokenWhileRan`), or could have asked it: the faults
+                // were the receipt check's own (session 30).
+                let spoken = Self.spokenWhileRan(outcome, world)
+                guard spoken != nil || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
+                return Self.readingLedger { try Self.adviceViolation(outcome, world, spoken: spoken) }
             }
             return violation(outcome, alone: here.count == 1, context)
         } + (renewal.map { [$0] } ?? [])
+    }
+
+    /// When the server spoke the last answer to what a restore here would do that the app took while the outcome's act
+    /// ran, to the reader told; nil if none. Counted from the tap where the phone started it: an answer handed at that
+    /// very instant, to the act before, is not this act's (default fuzz seed 4391, long 1410: "a restore here would be
+    /// refused" told, then the next purchase's check failed with no way to ask, the receipt missing or the server
+    /// unreachable, and what the server said an act ago may have changed since; the app is judged on what it heard
+    /// while it ran). And about the reader told: a purchase a parent approved after the account logged out is told to
+    /// the guest, and the answer the app took while the account was signed in spoke of the account (fuzz seed 4393).
+    static func spokenWhileRan(_ outcome: ReaderOutcome, _ world: World) -> SimInstant? {
+        guard let inspected = world.restoreInspected[outcome.device],
+            outcome.identityWhenBegan == outcome.identityWhenTold, inspected.identity == outcome.identityWhenTold,
+            outcome.inspectAnswersSinceBegan.map({ $0 > 0 }) ?? (inspected.last >= outcome.began)
+        else { return nil }
+        return inspected.spoken
     }
 
     /// Whether every fault fired since `instant` was the server's receipt check's (`receipts …`): the app could still ask
@@ -84,7 +87,11 @@ struct ToldCheck {
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
         if let charged = Self.chargedWhileToldNot(outcome, context.world) { return charged }
-        if let advice = Self.readingLedger({ try Self.adviceViolation(outcome, context.world) }) { return advice }
+        if let advice = Self.readingLedger({
+            try Self.adviceViolation(outcome, context.world, spoken: Self.spokenWhileRan(outcome, context.world))
+        }) {
+            return advice
+        }
         // True when told, or true now: the reader may have logged out since, in the same step.
         let levels = context.phoneLevels.union(outcome.levelsWhenTold)
         let world = context.world

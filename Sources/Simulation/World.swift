@@ -107,8 +107,10 @@ public final class World {
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
     /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it took (not
-    /// one landing after it gave up), when the last one came, and who the app said the reader was as it took it.
-    var restoreInspected: [String: (count: Int, last: SimInstant, identity: AccessSnapshot.Identity)] = [:]
+    /// one landing after it gave up), when the last one came and when the server spoke it, and who the app said the
+    /// reader was as it took it.
+    var restoreInspected:
+        [String: (count: Int, last: SimInstant, spoken: SimInstant, identity: AccessSnapshot.Identity)] = [:]
 
     /// Quits the app on screen, noting whether a receipt's answer was lost with it.
     func quitApp() {
@@ -291,7 +293,8 @@ public final class World {
             words.record($0, on: name)
             if transport.handingInspectAnswer {
                 restoreInspected[name] = (
-                    (restoreInspected[name]?.count ?? 0) + 1, scheduler.now, device.state.access.identity
+                    (restoreInspected[name]?.count ?? 0) + 1, scheduler.now,
+                    transport.handingInspectSpokenAt ?? scheduler.now, device.state.access.identity
                 )
             }
         }
