@@ -42,6 +42,23 @@ extension Backend {
         return try ledger.identityIds().first { appAccountToken(for: $0) == token }
     }
 
+    /// The customer `follow` would give a known purchase to, without writing: nil where it would stay. For the inspect
+    /// a restore's ask is answered with (long fuzz seed 1410, session 223: "yours" told to the guest of a purchase the
+    /// restore would hand to the account that paid for its newest purchase, refusing the guest).
+    func wouldFollow(_ purchase: NewPurchase, at now: SimInstant) throws -> String? {
+        let id = purchase.originalTransactionId
+        guard purchase.reason != "RENEWAL", let known = try ledger.purchase(id),
+            purchase.purchaseMillis > (try ledger.ownerPurchaseMillis(id)),
+            let payer = try payer(purchase.appAccountToken)
+        else { return nil }
+        guard let ownerId = known.ownerId else { return payer.id }
+        guard ownerId != payer.id,
+            !(try ledger.identity(ownerId)?.kind == .account && payer.kind == .anonymous),
+            try ledger.moveCount(id, within: OwnershipRules.window, before: now) < OwnershipRules.moveLimit
+        else { return nil }
+        return payer.id
+    }
+
     /// Gives a known purchase to the customer who paid for its newest purchase, within the moves' rules;
     /// the refusal when it stays where it was. Runs inside the request's change.
     func follow(_ purchase: NewPurchase, at now: SimInstant) throws -> OwnershipRefusal? {

@@ -40,6 +40,15 @@ extension Backend {
                 // decides on them: another's, it may be refused (a guest told "restorable" of an account's purchase,
                 // session 30).
                 var decided = known
+                // A known one the restore reports first follows who paid before it is decided (`restore`), so
+                // it is decided, and its owner said, as that payer's here too.
+                var followed: String?
+                if restoresFollowWhoPaid, var stored = known,
+                    let payer = try wouldFollow(NewPurchase(record), at: now)
+                {
+                    stored.ownerId = payer
+                    (decided, followed) = (stored, payer)
+                }
                 if known == nil, let token = record.appAccountToken, let payer = try customer(namedBy: token),
                     payer != caller?.id
                 {
@@ -55,12 +64,13 @@ extension Backend {
                     decision = .move
                 }
                 let owner: String
-                if known?.ownerId == nil {
+                let ownerId = followed ?? known?.ownerId
+                if ownerId == nil {
                     owner = "nobody"
-                } else if known?.ownerId == caller?.id {
+                } else if ownerId == caller?.id {
                     owner = "you"
                 } else {
-                    owner = try known?.ownerId.flatMap { try ledger.identity($0) }?.kind.rawValue ?? "nobody"
+                    owner = try ownerId.flatMap { try ledger.identity($0) }?.kind.rawValue ?? "nobody"
                 }
                 var refusal: String?
                 if case .refuse(let reason) = decision { refusal = reason.rawValue }
