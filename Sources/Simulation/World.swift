@@ -288,8 +288,9 @@ public final class World {
             self?.readerActed = self?.scheduler.now
             self?.onReaderAction?($0)
         }
-        device.onAnswer = { [weak self, transport = device.transport] in
-            guard let self else { return }
+        // The device weakly: it holds this closure, and a phone never freed keeps its App Store open (no checkpoint).
+        device.onAnswer = { [weak self, weak device, transport = device.transport] in
+            guard let self, let device else { return }
             words.record($0, on: name)
             if transport.handingInspectAnswer {
                 restoreInspected[name] = (
