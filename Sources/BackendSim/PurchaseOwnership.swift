@@ -42,43 +42,59 @@ extension Backend {
         return try ledger.identityIds().first { appAccountToken(for: $0) == token }
     }
 
-    /// The customer `follow` would give a known purchase to, without writing: nil where it would stay. For the inspect
-    /// a restore's ask is answered with (long fuzz seed 1410, session 223: "yours" told to the guest of a purchase the
-    /// restore would hand to the account that paid for its newest purchase, refusing the guest).
-    func wouldFollow(_ purchase: NewPurchase, at now: SimInstant) throws -> String? {
+    /// Where a known purchase goes by who paid for its newest purchase, within the moves' rules: `follow` carries it
+    /// out, `wouldFollow` only reads it (one decision, so the inspect and the restore cannot disagree).
+    enum FollowDecision {
+        case claim(by: String)
+        case move(from: String, to: String)
+        case refused(OwnershipRefusal)
+        case stays
+    }
+
+    /// The decision for `purchase`; nil where who paid does not apply (a renewal, an unknown or older purchase, no
+    /// customer named by its token).
+    func followDecision(_ purchase: NewPurchase, at now: SimInstant) throws -> FollowDecision? {
         let id = purchase.originalTransactionId
         guard purchase.reason != "RENEWAL", let known = try ledger.purchase(id),
             purchase.purchaseMillis > (try ledger.ownerPurchaseMillis(id)),
             let payer = try payer(purchase.appAccountToken)
         else { return nil }
-        guard let ownerId = known.ownerId else { return payer.id }
-        guard ownerId != payer.id,
-            !(try ledger.identity(ownerId)?.kind == .account && payer.kind == .anonymous),
-            try ledger.moveCount(id, within: OwnershipRules.window, before: now) < OwnershipRules.moveLimit
-        else { return nil }
-        return payer.id
+        guard let ownerId = known.ownerId else { return .claim(by: payer.id) }
+        guard ownerId != payer.id else { return .stays }
+        if try ledger.identity(ownerId)?.kind == .account && payer.kind == .anonymous { return .refused(.accountOwned) }
+        if try ledger.moveCount(id, within: OwnershipRules.window, before: now) >= OwnershipRules.moveLimit {
+            return .refused(.limit)
+        }
+        return .move(from: ownerId, to: payer.id)
+    }
+
+    /// The customer `follow` would give a known purchase to, without writing: nil where it would stay. For the inspect
+    /// a restore's ask is answered with (long fuzz seed 1410, session 223: "yours" told to the guest of a purchase the
+    /// restore would hand to the account that paid for its newest purchase, refusing the guest).
+    func wouldFollow(_ purchase: NewPurchase, at now: SimInstant) throws -> String? {
+        switch try followDecision(purchase, at: now) {
+        case .claim(let payer), .move(_, let payer): payer
+        case .refused, .stays, nil: nil
+        }
     }
 
     /// Gives a known purchase to the customer who paid for its newest purchase, within the moves' rules;
     /// the refusal when it stays where it was. Runs inside the request's change.
     func follow(_ purchase: NewPurchase, at now: SimInstant) throws -> OwnershipRefusal? {
         let id = purchase.originalTransactionId
-        guard purchase.reason != "RENEWAL", let known = try ledger.purchase(id),
-            purchase.purchaseMillis > (try ledger.ownerPurchaseMillis(id)),
-            let payer = try payer(purchase.appAccountToken)
-        else { return nil }
+        guard let decision = try followDecision(purchase, at: now) else { return nil }
         try ledger.setOwnerPurchaseMillis(id, purchase.purchaseMillis)
-        guard let ownerId = known.ownerId else {
-            try ledger.claim(id, by: payer.id, at: now)
-            return nil
+        switch decision {
+        case .claim(let payer):
+            try ledger.claim(id, by: payer, at: now)
+        case .move(let owner, let payer):
+            try ledger.move(id, from: owner, to: payer, via: .purchase, at: now)
+            timeline.log(.backend, "purchase \(id) follows who paid: \(owner) → \(payer)")
+        case .refused(let refusal):
+            return refusal
+        case .stays:
+            break
         }
-        guard ownerId != payer.id else { return nil }
-        if try ledger.identity(ownerId)?.kind == .account && payer.kind == .anonymous { return .accountOwned }
-        if try ledger.moveCount(id, within: OwnershipRules.window, before: now) >= OwnershipRules.moveLimit {
-            return .limit
-        }
-        try ledger.move(id, from: ownerId, to: payer.id, via: .purchase, at: now)
-        timeline.log(.backend, "purchase \(id) follows who paid: \(ownerId) → \(payer.id)")
         return nil
     }
 }
