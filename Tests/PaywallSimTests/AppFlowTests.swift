@@ -375,23 +375,26 @@ import WhiteLabel
         #expect(state.route == .content(id: "night-trains"))
     }
 
-    @Test func aReaderWithoutLevelsGetsThePaywallOnceAccessIsKnown() throws {
+    /// Launched with the reader's access still loading, then Subscribe tapped on the first locked article: the tap is
+    /// kept until the access arrives.
+    private func subscribeTappedWhileAccessLoads() throws -> AppState {
         var state = AppState(app: try TestSupport.demoConfig().app)
         _ = reduce(&state, .launched)
         _ = reduce(&state, .reader(.down))
         _ = reduce(&state, .reader(.select))
         _ = reduce(&state, .reader(.select))
+        return state
+    }
+
+    @Test func aReaderWithoutLevelsGetsThePaywallOnceAccessIsKnown() throws {
+        var state = try subscribeTappedWhileAccessLoads()
         _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
         #expect(state.route == .paywall(fromContent: "night-trains"))
     }
 
     /// Back off the article drops the tap kept on it: the access arriving pushes no paywall over the feed (h1).
     @Test func backDropsASubscribeTapStillWaiting() throws {
-        var state = AppState(app: try TestSupport.demoConfig().app)
-        _ = reduce(&state, .launched)
-        _ = reduce(&state, .reader(.down))
-        _ = reduce(&state, .reader(.select))
-        _ = reduce(&state, .reader(.select))
+        var state = try subscribeTappedWhileAccessLoads()
         #expect(state.pendingSubscribe != nil)
         _ = reduce(&state, .reader(.back))
         #expect(state.pendingSubscribe == nil)
