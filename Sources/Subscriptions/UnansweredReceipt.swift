@@ -17,15 +17,18 @@ extension SubscriptionCoordinator {
         storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
         receiptSendsInFlight += 1
         receipts.receipt { [self] receipt in
+            // The payments it answers for: those this launch sends for later are answered by their own sends.
+            let waiting = storage.unansweredPayments
             guard let receipt else {
+                // A receipt missing, its refresh failed, passes as a failed send does: kept to send when the app is
+                // next active, each payment told once. Forgetting it left a code redeemed as the app restarted, which
+                // the server then granted, locked with nothing said (long fuzz seed 1430).
                 receiptSendsInFlight -= 1
-                storage.unansweredReceipts = 0
-                return log("a receipt sent before the app quit was never answered, and none is on the phone now")
+                log("a receipt sent before the app quit was never answered, and none is on the phone now: kept")
+                return tell(waiting.filter { !$0.toldUnconfirmed }, keeping: true) { $0.unconfirmed }
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
-            // The payments it answers for: those this launch sends for later are answered by their own sends.
-            let waiting = storage.unansweredPayments
             backend.validateReceipt(receipt) { [self] result in
                 receiptSendsInFlight -= 1
                 switch result {
