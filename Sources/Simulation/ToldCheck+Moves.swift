@@ -75,6 +75,31 @@ extension ToldCheck {
         }
     }
 
+    /// Whether the levels a phone gained while an act ran that failed are all the server's through purchases the reader
+    /// (the identity told, or the phone's own guest) held before the act began: old news the phone heard meanwhile (a
+    /// session refreshed while the purchase asked the server showed a parent's approval of days before), not the act's.
+    /// An act gives access only by a charge, a receipt the server accepted, or a purchase moved to or claimed by the
+    /// reader, each since the act began: the check still judges those.
+    static func heldBeforeTheAct(_ gained: Set<String>, _ outcome: ReaderOutcome, _ context: StepContext) throws
+        -> Bool
+    {
+        let world = context.world
+        var readers = try [readerId(outcome.identityWhenTold, world)].compactMap { $0 }
+        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let ledger = world.backend.ledger
+        let now = world.scheduler.now
+        var held: Set<String> = []
+        for reader in readers {
+            for purchase in try ledger.purchases(ownedBy: reader) where purchase.isActive(at: now) {
+                guard let since = try ledger.ownedSince(purchase.originalTransactionId), since < outcome.began else {
+                    continue
+                }
+                held.formUnion(context.levels(of: purchase.productId) ?? [])
+            }
+        }
+        return gained.isSubset(of: held)
+    }
+
     /// The latest move to `owner` by `instant` that `matches`, of a purchase `owner` still holds, active then.
     private static func heldMove(
         to owner: String, at instant: SimInstant, _ world: World, matching matches: (OwnershipMove) -> Bool

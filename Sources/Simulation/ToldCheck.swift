@@ -201,12 +201,19 @@ struct ToldCheck {
             if let held = Self.readingLedger({ try Self.heldWhileToldFailed(outcome, context) }) { return held }
             // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an
             // earlier purchase's receipt the server accepted meanwhile: its check had timed out, session 25; a sign-in
-            // to an account that holds the levels while Apple's sheet was up, long fuzz seed 1031).
-            guard alone, !levels.subtracting(outcome.levelsBefore).isEmpty,
+            // to an account that holds the levels while Apple's sheet was up, long fuzz seed 1031; a purchase the
+            // reader held before the act, heard of during it: long fuzz seed 1422).
+            let gained = levels.subtracting(outcome.levelsBefore)
+            guard alone, !gained.isEmpty,
                 outcome.identityWhenBegan == outcome.identityWhenTold,
                 !world.store.transactions(appleId: world.appleId).contains(where: { $0.purchaseDate >= outcome.began }),
                 (world.receiptAccepted[world.deviceName].map { $0 < outcome.began }) ?? true
             else { return nil }
+            do {
+                if try Self.heldBeforeTheAct(gained, outcome, context) { return nil }
+            } catch {
+                return InvariantViolation(.toldIsTrue, "cannot be checked, the ledger cannot be read: \(error)")
+            }
             return InvariantViolation(
                 .toldIsTrue,
                 "\(world.deviceName) was told \(Self.describe(outcome.told)) but holds \(WorldReading.list(levels)) "
