@@ -244,6 +244,12 @@ public final class AppStore {
             if !lost { log("notification \(NotificationRetry.name(name, attempt: attempt))") }
             let answer = lost ? nil : notificationEndpoint?(news.signed)
             if answer?.isSuccess ?? (notificationEndpoint == nil) {
+                if let answer, !Self.looksLikeJSON(answer.body) {
+                    // Apple reads the status alone: a 2xx is delivered, whatever came with it (session 31).
+                    log(
+                        "notification \(NotificationRetry.name(name, attempt: attempt)) answered \(answer.status) "
+                            + "(not JSON): Apple counts it delivered and does not send it again")
+                }
                 if let original = news.original, latestPost[original] == news.serial { newsWithheld.remove(original) }
                 guard let row = news.row else { return }
                 // Gone once delivered; a row left (this delete failed, or a kill came first) is delivered again in the
@@ -254,6 +260,14 @@ public final class AppStore {
             guard retried else { return }
             notAnswered(news, name: name, attempt: attempt, answer: answer, lost: lost)
         }
+    }
+
+    /// Whether an answer's body opens as a JSON object or array does: the server's own answers all do.
+    private static func looksLikeJSON(_ body: [UInt8]) -> Bool {
+        let first = body.first {
+            ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0)
+        }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// An attempt the server did not answer with a 2xx: Apple's next retry scheduled and kept, or the news dropped.
