@@ -221,6 +221,7 @@ extension WorldAction {
         do throws(FaultPlanError) {
             let plan = try FaultPlan.parse(text)
             for rule in plan.rules {
+                try NotificationFaultSides.check(rule)
                 if StoreFaultTarget(rawValue: rule.target) != nil {
                     _ = try StoreFault(rule)
                 } else if BackendFault.targets.contains(rule.target) {

@@ -25,6 +25,7 @@ extension World {
         var storeRules = FaultPlan()
         var backendRules: [FaultRule] = []
         for rule in plan.rules {
+            try NotificationFaultSides.check(rule)
             if StoreFaultTarget(rawValue: rule.target) != nil {
                 _ = try StoreFault(rule)
                 storeRules.add(rule)

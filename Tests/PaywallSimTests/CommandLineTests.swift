@@ -81,6 +81,7 @@ import Testing
         (["--inject", "wifi error"], "unknown target"), (["--inject", "payment"], "--inject"),
         // Quoted as typed: a frequency the user left out is not put in their mouth.
         (["--inject", "receipts bogus"], "\"receipts bogus\": unknown backend fault"),
+        (["--inject", "notifications dropped"], "dropped is a fault of Apple's notification target"),
     ])
     func badRunOptionsExitTwoBeforeTouchingTheTerminal(_ arguments: [String], named: String) throws {
         let result = try TestSupport.runBinary(["run"] + arguments)

@@ -201,6 +201,15 @@ import WhiteLabel
         ("fly away", "t.scenario:1: unknown step \"fly\""),
         ("advance soon", "t.scenario:1: \"soon\" is not a duration"),
         ("inject payment explode", "t.scenario:1: payment has no fault \"explode\": use error, timeout"),
+        // Apple's notification and the server's notifications differ by one letter: each names the other (session 31).
+        (
+            "inject notifications dropped",
+            "t.scenario:1: \"notifications dropped\": dropped is a fault of Apple's notification target"
+        ),
+        (
+            "inject notification malformed",
+            "t.scenario:1: \"notification malformed\": malformed is a fault of the server's notifications target"
+        ),
         (
             "inject warp-drive error",
             "t.scenario:1: \"warp-drive error\": unknown target (targets: products-request"
