@@ -68,12 +68,22 @@ extension Backend {
         return .move(from: ownerId, to: payer.id)
     }
 
-    /// The customer `follow` would give a known purchase to, without writing: nil where it would stay. For the inspect
-    /// a restore's ask is answered with (long fuzz seed 1410, session 223: "yours" told to the guest of a purchase the
-    /// restore would hand to the account that paid for its newest purchase, refusing the guest).
-    func wouldFollow(_ purchase: NewPurchase, at now: SimInstant) throws -> String? {
+    /// What `follow` would do to a known purchase, read without writing: for the inspect a restore's ask is answered
+    /// with (long fuzz seed 1410, session 223: "yours" told to the guest of a purchase the restore would hand to the
+    /// account that paid for its newest purchase, refusing the guest).
+    struct UnwrittenFollow {
+        /// The customer it would go to.
+        let payer: String
+        /// A move (counted toward the limit), not a claim of a purchase nobody held.
+        let moves: Bool
+    }
+
+    /// The follow `follow` would carry out, without writing: nil where the purchase would stay. The restore decides
+    /// after its follow is written, so the inspect's decision counts this one's move (session 31).
+    func wouldFollow(_ purchase: NewPurchase, at now: SimInstant) throws -> UnwrittenFollow? {
         switch try followDecision(purchase, at: now) {
-        case .claim(let payer), .move(_, let payer): payer
+        case .claim(let payer): UnwrittenFollow(payer: payer, moves: false)
+        case .move(_, let payer): UnwrittenFollow(payer: payer, moves: true)
         case .refused, .stays, nil: nil
         }
     }

@@ -42,20 +42,22 @@ extension Backend {
                 var decided = known
                 // A known one the restore reports first follows who paid before it is decided (`restore`), so
                 // it is decided, and its owner said, as that payer's here too.
-                var followed: String?
-                if restoresFollowWhoPaid, var stored = known,
-                    let payer = try wouldFollow(NewPurchase(record), at: now)
+                var followed: UnwrittenFollow?
+                if restoresFollowWhoPaid, var stored = known, let follow = try wouldFollow(NewPurchase(record), at: now)
                 {
-                    stored.ownerId = payer
-                    (decided, followed) = (stored, payer)
+                    stored.ownerId = follow.payer
+                    (decided, followed) = (stored, follow)
                 }
                 if known == nil, let token = record.appAccountToken, let payer = try customer(namedBy: token),
                     payer != caller?.id
                 {
                     decided = receipt.purchase(record, owner: payer)
                 }
+                // Apple's word, not the ledger's: a notification the backend missed must not hide a purchase.
+                let active = receipt.purchase(record, owner: nil).isActive(at: now)
                 var decision = try decide(
-                    decided, caller: caller, receipt: receipt.payload, request: request, confirmed: true)
+                    decided, caller: caller, receipt: receipt.payload, request: request, confirmed: true,
+                    after: followed, active: active)
                 // The phone the purchase's guest was made for gets it back, as `restore` hands it back under any
                 // policy: "stays where it was bought" said on that very phone was untrue (session 30).
                 if caller == nil, decision.movesOrRefuses, restoresAreIdempotentPerDevice,
@@ -64,7 +66,7 @@ extension Backend {
                     decision = .move
                 }
                 let owner: String
-                let ownerId = followed ?? known?.ownerId
+                let ownerId = followed?.payer ?? known?.ownerId
                 if ownerId == nil {
                     owner = "nobody"
                 } else if ownerId == caller?.id {
@@ -74,8 +76,6 @@ extension Backend {
                 }
                 var refusal: String?
                 if case .refuse(let reason) = decision { refusal = reason.rawValue }
-                // Apple's word, not the ledger's: a notification the backend missed must not hide a purchase.
-                let active = receipt.purchase(record, owner: nil).isActive(at: now)
                 return InspectedPurchase(
                     originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
                     active: active, owner: owner, restorable: refusal == nil && decision != .alreadyYours,
@@ -251,21 +251,26 @@ extension Backend {
         request.headers[Self.deviceHeader].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// `follow`: one the inspect read and did not write, counted as the restore counts the one it writes before
+    /// deciding: its move toward the limit (the inspect said "restorable" where the restore, one move later, refused
+    /// for the limit: session 31), and the purchase among its payer's, `active` by Apple's word as the restore
+    /// refreshes it first.
     private func decide(
         _ purchase: PurchaseRecord?, caller: IdentityRecord?, receipt: ReceiptPayload, request: HTTPRequest,
-        confirmed: Bool
+        confirmed: Bool, after follow: UnwrittenFollow? = nil, active: Bool = false
     ) throws -> OwnershipRules.Decision {
         guard let purchase, let ownerId = purchase.ownerId else { return .claim }
         let now = clock()
         let owner = try ledger.identity(ownerId)
+        let moves = try ledger.moveCount(purchase.originalTransactionId, within: OwnershipRules.window, before: now)
+        let ownerActive = try ledger.purchases(ownedBy: ownerId).contains { $0.isActive(at: now) }
         return OwnershipRules.decide(
             OwnershipRules.Situation(
                 ownerId: ownerId, ownerKind: owner?.kind,
-                ownerHasActivePurchase: try ledger.purchases(ownedBy: ownerId).contains { $0.isActive(at: now) },
+                ownerHasActivePurchase: ownerActive || (follow != nil && active),
                 callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
                 receiptIsFromThisDevice: receipt.wasIssued(for: request.headers[Self.deviceHeader]),
-                movesInWindow: try ledger.moveCount(
-                    purchase.originalTransactionId, within: OwnershipRules.window, before: now),
+                movesInWindow: moves + (follow?.moves == true ? 1 : 0),
                 policy: restorePolicy, confirmedMoveFromAccount: confirmed))
     }
 

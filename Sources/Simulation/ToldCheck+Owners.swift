@@ -40,6 +40,11 @@ extension ToldCheck {
             if elsewhere, askers.contains(where: { !$0.contains(owner) }) { return nil }
             owners.append("\(original) → \(owner)")
         }
+        // Or who paid for its newest purchase, unheard yet: the server speaks of it as theirs (session 31).
+        for unheard in try UnheardPayer.all(world, among: originals) {
+            let elsewhere = try !accountsOnly || ledger.identity(unheard.payer)?.kind == .account
+            if elsewhere, askers.contains(where: { !$0.contains(unheard.payer) }) { return nil }
+        }
         return InvariantViolation(
             .toldIsTrue,
             "\(world.deviceName) was told \(describe(outcome.told)), but no purchase \(world.appleId) holds or is "
@@ -48,7 +53,8 @@ extension ToldCheck {
     }
 
     /// "This subscription has moved too often recently": one of the Apple ID's purchases moved the limit's
-    /// number of times in the window before the act (or during it).
+    /// number of times in the window before the act (or during it), counting the move the next report of a newest
+    /// purchase the server has not heard of makes to who paid for it, as the server counts it (session 31).
     static func limitViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
         let originals = originals(world)
         let from = outcome.began.milliseconds - OwnershipRules.window.milliseconds
@@ -56,6 +62,9 @@ extension ToldCheck {
         for move in try world.backend.ledger.moves()
         where originals.contains(move.originalTransactionId) && move.at.milliseconds > from && move.at <= outcome.at {
             counts[move.originalTransactionId, default: 0] += 1
+        }
+        for unheard in try UnheardPayer.all(world, among: originals) where unheard.moves {
+            counts[unheard.originalTransactionId, default: 0] += 1
         }
         guard counts.values.allSatisfy({ $0 < OwnershipRules.moveLimit }) else { return nil }
         return InvariantViolation(
