@@ -475,10 +475,14 @@ public final class PaymentQueue {
         store.log("transaction finished: \(identifier)")
     }
 
-    /// The app receipt on the device, or nil when missing (fresh install, new device, or a planned fault).
+    /// The app receipt on the device, or nil when missing (fresh install, new device, or a planned fault); a planned
+    /// `forged` fault alters what this read answers, not what the phone keeps.
     public var appReceipt: String? {
-        if store.fault(for: .receipt) == .receiptMissing { return nil }
-        return receipt.load()
+        switch store.fault(for: .receipt) {
+        case .receiptMissing: nil
+        case .receiptForged: receipt.load().map(ReceiptCodec.forged)
+        default: receipt.load()
+        }
     }
 
     /// The receipt the device holds, read without drawing a planned fault: what a check compares the app with.

@@ -78,6 +78,17 @@ public enum ReceiptCodec {
         return try? JSONDecoder().decode(ReceiptPayload.self, from: Data(bytes))
     }
 
+    /// `receipt` with one character of its payload changed, as a tweak on a jailbroken phone edits what a receipt
+    /// claims: the bytes are the real receipt's but one, so its signature no longer holds and `open` refuses it. A
+    /// middle character of the base64url payload carries six bits of it, never padding.
+    public static func forged(_ receipt: String) -> String {
+        var parts = receipt.split(separator: ".", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        guard parts.count == 3, !parts[1].isEmpty else { return receipt + "x" }
+        let middle = parts[1].count / 2
+        parts[1][middle] = parts[1][middle] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        return parts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ".")
+    }
+
     static func canonicalBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
         Array(try canonicalJSON.encode(value))
     }

@@ -14,7 +14,7 @@ public enum StoreFaultTarget: String, CaseIterable, Sendable {
         switch self {
         case .productsRequest: ["error", "timeout", "partial"]
         case .payment: ["error", "timeout", "cancelled", "deferred", "interrupted"]
-        case .receipt: ["missing"]
+        case .receipt: ["missing", "forged"]
         case .receiptRefresh: ["error", "timeout", "missing"]
         case .notification: ["dropped", "duplicated", "delayed", "reordered"]
         }
@@ -37,6 +37,10 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
     case partialProducts
     /// The device has no receipt (read), or the refresh ends without one.
     case receiptMissing
+    /// The receipt the app reads has altered bytes (a jailbroken phone's tampered receipt): its signature no longer
+    /// holds, so Apple's verifyReceipt refuses it and the backend answers `422 receipt_invalid`. The phone keeps the
+    /// true one, which the next read without the fault, a refresh or a restore sends.
+    case receiptForged
     case notificationDropped
     case notificationDuplicated
     case notificationDelayed(SimDuration)
@@ -72,6 +76,7 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
         case (_, "interrupted"): self = .interrupted
         case (_, "partial"): self = .partialProducts
         case (_, "missing"): self = .receiptMissing
+        case (_, "forged"): self = .receiptForged
         case (_, "dropped"): self = .notificationDropped
         case (_, "duplicated"): self = .notificationDuplicated
         case (_, "reordered"): self = .notificationReordered
@@ -96,6 +101,7 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
         case .interrupted: "interrupted"
         case .partialProducts: "products partially returned"
         case .receiptMissing: "receipt missing"
+        case .receiptForged: "receipt forged"
         case .notificationDropped: "notification dropped"
         case .notificationDuplicated: "notification duplicated"
         case .notificationDelayed(let delay): "notification delayed \(delay)"
