@@ -58,18 +58,21 @@ extension SubscriptionCoordinator {
             guard let receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
             let delivered = carriedOnSeen
-            backend.inspectRestore(receipt) { [self] result in
+            sendRefreshingIfInvalid(receipt, backend.inspectRestore) { [self] sent, result in
                 guard stillRuns(serial) else { return }
+                // The refresh a refused receipt asked for is this check's own: the receipt it sent is the newest.
+                let ownRefresh = sent == receipt ? 0 : 1
                 switch result {
                 case .success(let purchases):
                     // A restore running meanwhile may have brought a receipt with a purchase this one lacks
                     // (another phone's), or Apple delivered one (a parent's approval): "nothing to take" is then
                     // not known.
-                    guard askedAgain || (receipts.refreshes == refreshes && carriedOnSeen == delivered) else {
+                    guard askedAgain || (receipts.refreshes == refreshes + ownRefresh && carriedOnSeen == delivered)
+                    else {
                         log("a newer receipt arrived while the server checked: asking again with it")
                         return checkBeforePaying(offer, serial: serial, askedAgain: true)
                     }
-                    reconcileBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
+                    reconcileBeforePaying(offer, receipt: sent, purchases: purchases, serial: serial)
                 case .failure(let failure):
                     // The server said meanwhile, to the same reader, what the receipt holds (a restore tapped while the
                     // check was on its way): the app knows, and a fault on its own ask does not make paying right.
@@ -77,6 +80,13 @@ extension SubscriptionCoordinator {
                         log("the check before paying failed (\(failure)), but the server answered a restore meanwhile")
                         return reconcileBeforePaying(
                             offer, receipt: heard.receipt, purchases: heard.purchases, serial: serial)
+                    }
+                    // Refused as no receipt of Apple's, even fresh: what the Apple ID pays for is unknown, and the
+                    // purchase's own check would be refused too. Paying moved another account's plan and told the
+                    // reader "use Restore purchase to get it back" of nothing they had (session 31).
+                    if case .refused(_, "receipt_invalid") = failure {
+                        log("the check before paying refused the receipt as not Apple's: nothing handed to Apple")
+                        return finishPurchase(.receiptNotVerified)
                     }
                     log("the check before paying failed (\(failure)): going on to pay")
                     pay(offer)
@@ -511,7 +521,7 @@ extension SubscriptionCoordinator {
             log("sending the receipt to the server")
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
-            backend.validateReceipt(receipt) { [self] result in
+            sendRefreshingIfInvalid(receipt, backend.validateReceipt) { [self] receipt, result in
                 receiptSendsInFlight -= 1
                 receiptAnswered(result, for: transaction)
                 switch result {

@@ -74,6 +74,12 @@ extension PurchaseOutcome {
     /// the subscription where it was.
     public static let moveNotMade = PurchaseOutcome.failed(
         message: "Your subscription could not be moved to your account. Nothing was charged; please try again.")
+    /// Restore before purchase: the server refused the phone's receipt as not Apple's (`422 receipt_invalid`), a fresh
+    /// one too, so what the Apple ID already pays for could not be checked: no payment went to Apple.
+    public static let receiptNotVerified = PurchaseOutcome.failed(
+        message:
+            "The App Store receipt on this phone could not be verified, so what your Apple ID already pays for could "
+            + "not be checked. Nothing was charged; please try again later.")
 
     /// Whether the reader is told nothing was charged, or nothing yet (a parent has to approve first): a held payment
     /// Apple charges later makes it untrue.
@@ -82,7 +88,7 @@ extension PurchaseOutcome {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
             Self.storeFailed,
-            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade:
+            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified:
             true
         default:
             false

@@ -140,7 +140,10 @@ extension SubscriptionCoordinator {
             restore(with: receipt, confirmMoveFromAccount: false, tapper: tapper, askedAgain: true, completion: done)
             return true
         }
-        backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount) { [self] result in
+        let send = { [backend] (receipt: String, answer: @escaping (Result<RestoreAnswer, BackendFailure>) -> Void) in
+            backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount, completion: answer)
+        }
+        sendRefreshingIfInvalid(receipt, send) { [self] receipt, result in
             switch result {
             case .success(let answer) where answer.restored.isEmpty && answer.refusal != nil:
                 save(answer.access, askedAs: askedAs)

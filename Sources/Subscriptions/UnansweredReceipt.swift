@@ -29,7 +29,7 @@ extension SubscriptionCoordinator {
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
-            backend.validateReceipt(receipt) { [self] result in
+            sendRefreshingIfInvalid(receipt, backend.validateReceipt) { [self] receipt, result in
                 receiptSendsInFlight -= 1
                 switch result {
                 case .success(let answer):
