@@ -36,6 +36,12 @@ public enum RestoreOutcome: Equatable, Sendable {
         case "restore_not_this_device": .notThisDevice
         case "restore_limit": .limitReached
         case "restore_kept_with_owner", "restore_owner_active": .keptWithOwner
+        // Refused as no receipt of Apple's, a fresh one too (a jailbroken phone's tweak alters every read): "try again
+        // later" said nothing of why, nor that another device's receipt brings it (session 31).
+        case "receipt_invalid":
+            .failed(
+                message: "The App Store receipt on this phone could not be verified, so nothing was restored. "
+                    + "Try again later, or use Restore purchase on another device with your Apple ID.")
         default: .failed(message: "Your purchases could not be restored. Please try again later.")
         }
     }
