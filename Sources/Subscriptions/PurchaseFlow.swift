@@ -212,7 +212,7 @@ extension SubscriptionCoordinator {
     /// would move it, or the server cannot say.
     /// `askAgain`: a sign-in that lands while the server is asked makes the answer about a guest no longer on
     /// screen; the receipt is checked again for who is signed in now (fuzz seed 4106).
-    private func tellIfRestoreRefused(
+    func tellIfRestoreRefused(
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
         askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
     ) {

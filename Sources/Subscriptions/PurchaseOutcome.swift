@@ -102,6 +102,15 @@ extension PurchaseOutcome {
         default: false
         }
     }
+
+    /// Whether the reader is told to use Restore purchase (to get it back, or to move it here): said only where the
+    /// server's restore inspect does not refuse a restore here.
+    var advisesRestore: Bool {
+        switch self {
+        case .serverCheckFailed, .notConfirmed, .chargedForAnotherOwner: true
+        default: false
+        }
+    }
 }
 
 /// Why a purchase did not start.

@@ -25,7 +25,7 @@ extension SubscriptionCoordinator {
                 // the server then granted, locked with nothing said (long fuzz seed 1430).
                 receiptSendsInFlight -= 1
                 log("a receipt sent before the app quit was never answered, and none is on the phone now: kept")
-                return tell(waiting.filter { !$0.toldUnconfirmed }, keeping: true) { $0.unconfirmed }
+                return tell(waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed) }, keeping: true)
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
@@ -35,60 +35,65 @@ extension SubscriptionCoordinator {
                 case .success(let answer):
                     receiptAnswered(result)
                     save(answer, askedAs: askedAs)
-                    tell(waiting) { resentOutcome(answer, $0) }
-                    tellPhonesGuestHeld(waiting, answer)
+                    tellAsked(waiting.map { ($0, resentOutcome(answer, $0)) }, receipt)
+                    tellPhonesGuestHeld(waiting, answer, receipt)
                 case .failure(.refused(let status, let code)):
                     receiptAnswered(result)
                     log("the receipt sent again was refused (\(status) \(code)): Restore purchase brings it back")
-                    tellUnconfirmed(waiting.filter { !$0.toldUnconfirmed }, receipt)
+                    tellAsked(waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed) }, receipt)
                 case .failure(let failure):
                     log(
                         "the receipt sent again could not be checked (\(failure)): "
                             + "kept to send when the app is next active")
                     // Told once, as a failed check after paying is told (session 27: charged, locked and never told).
-                    tellUnconfirmed(waiting.filter { !$0.toldUnconfirmed }, receipt, keeping: true)
+                    tellAsked(
+                        waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed) }, receipt, keeping: true)
                 }
             }
         }
     }
 
-    /// Tells each payment unconfirmed, "use Restore purchase to get it back", only where a restore here would bring it:
-    /// the server is asked first, as a failed check after paying asks it, and a refusal is told instead (a signed-out
-    /// phone told to restore its account's payment, which Restore then refused: fuzz seed 3030, session 30). Counted as
-    /// a send in flight meanwhile, so the app becoming active does not send and tell it again.
-    private func tellUnconfirmed(_ payments: [UnansweredPayment], _ receipt: String, keeping: Bool = false) {
-        guard !payments.isEmpty else { return tell(payments, keeping: keeping) { $0.unconfirmed } }
+    /// Tells each payment how it ended, where an outcome that advises Restore purchase ("use Restore purchase to get it
+    /// back", "Restore purchase can move it to you") is told only where a restore here would bring it: the server is
+    /// asked first, as `validatePayment` asks it, and a refusal is told instead (a signed-out phone told to restore its
+    /// account's payment, which Restore then refused: fuzz seed 3030, session 30; a fresh charge someone else holds,
+    /// answered to the receipt sent again after a restart, told "Restore purchase can move it to you" past the move
+    /// limit: long fuzz seed 1451, session 232). Counted as a send in flight meanwhile, so the app becoming active does
+    /// not send and tell it again. The outcomes are read when the answer came, for who was signed in then.
+    private func tellAsked(
+        _ told: [(payment: UnansweredPayment, outcome: PurchaseOutcome?)], _ receipt: String, keeping: Bool = false
+    ) {
+        guard told.contains(where: { $0.outcome?.advisesRestore == true }) else { return tell(told, keeping: keeping) }
         let asked = storedAccess().identity
         receiptSendsInFlight += 1
         backend.inspectRestore(receipt) { [self] result in
             receiptSendsInFlight -= 1
             var inspected: [RestorablePurchase]?
             if case .success(let purchases) = result, storedAccess().identity == asked { inspected = purchases }
-            tell(payments, keeping: keeping) { payment in
-                guard let inspected, let why = restoreRefusal(for: payment.productId, inspected) else {
-                    return payment.unconfirmed
-                }
+            let answered = told.map { payment, outcome in
+                guard let outcome, outcome.advisesRestore, let inspected,
+                    let why = restoreRefusal(for: payment.productId, inspected)
+                else { return (payment, outcome) }
                 log("a restore here would be refused (\(why.rawValue)): the reader is told so")
-                return .heldElsewhere(why, charged: payment.freshCharge)
+                return (payment, PurchaseOutcome.heldElsewhere(why, charged: payment.freshCharge))
             }
+            tell(answered, keeping: keeping)
         }
     }
 
     /// Tells the reader how each payment a receipt sent again answered for ended, as a purchase nobody on screen
     /// waited for is told; kept (`keeping`), each is marked told, or it is forgotten.
-    private func tell(
-        _ payments: [UnansweredPayment], keeping: Bool = false, _ outcome: (UnansweredPayment) -> PurchaseOutcome?
-    ) {
-        let ids = Set(payments.map(\.transactionId))
+    private func tell(_ told: [(payment: UnansweredPayment, outcome: PurchaseOutcome?)], keeping: Bool = false) {
+        let ids = Set(told.map(\.payment.transactionId))
         storage.unansweredPayments = storage.unansweredPayments.compactMap { kept in
             guard ids.contains(kept.transactionId) else { return kept }
             guard keeping else { return nil }
-            var told = kept
-            told.toldUnconfirmed = true
-            return told
+            var marked = kept
+            marked.toldUnconfirmed = true
+            return marked
         }
-        for payment in payments {
-            guard let outcome = outcome(payment) else { continue }
+        for (payment, outcome) in told {
+            guard let outcome else { continue }
             onPurchaseCarriedOn(outcome, payment.transaction, payment.freshCharge)
         }
     }
@@ -110,7 +115,8 @@ extension SubscriptionCoordinator {
     /// account: the phone's guest is asked, as `validatePayment` asks it, and the reader hears how it ended (a
     /// resubscription of the guest's plan, its first answer lost to a restart, was charged in silence: fuzz seed
     /// 4102).
-    private func tellPhonesGuestHeld(_ payments: [UnansweredPayment], _ answer: AccessAnswer) {
+    /// A fresh charge the guest does not hold is told as `validatePayment` tells it, the restore inspect asked first.
+    private func tellPhonesGuestHeld(_ payments: [UnansweredPayment], _ answer: AccessAnswer, _ receipt: String) {
         guard storage.accountSession != nil, let guest = storage.anonymousIdentity else { return }
         for payment in payments {
             guard let original = payment.originalTransactionId, answer.ownedElsewhere.contains(original) else {
@@ -118,7 +124,12 @@ extension SubscriptionCoordinator {
             }
             askPhonesGuest(guest, about: original, payment.productId, freshCharge: payment.freshCharge) {
                 [self] outcome in
-                onPurchaseCarriedOn(outcome, payment.transaction, payment.freshCharge)
+                let carriedOn = { [self] (told: PurchaseOutcome) in
+                    onPurchaseCarriedOn(told, payment.transaction, payment.freshCharge)
+                }
+                guard outcome == .chargedForAnotherOwner else { return carriedOn(outcome) }
+                tellIfRestoreRefused(
+                    receipt, payment.productId, charged: true, told: outcome, askAgain: ({ false }, {}), carriedOn)
             }
         }
     }
