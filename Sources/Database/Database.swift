@@ -218,8 +218,9 @@ public final class Database {
         if path == nil && version == 0, let image = serialized() { SchemaImages.shared[migrations] = image }
     }
 
-    /// Empties every table (children first, `sqlite_sequence` too) in one transaction; false when the
-    /// connection is inside a transaction, its schema changed, or a delete failed: it is then not kept.
+    /// Empties every table (children first, `sqlite_sequence` too) and writes back the template's rows
+    /// (parents first) in one transaction; false when the connection is inside a transaction, its schema
+    /// changed, or a write failed: it is then not kept.
     private func emptied(_ key: SpareConnections.Key) -> Bool {
         guard sqlite3_get_autocommit(handle) != 0 else { return false }
         do {
@@ -229,6 +230,7 @@ public final class Database {
             try run("BEGIN IMMEDIATE")
             do {
                 for table in key.tables { try run("DELETE FROM \(table)") }
+                for table in key.refill { for row in table.rows { try run(table.insert, row) } }
                 try run("COMMIT")
             } catch {
                 _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)

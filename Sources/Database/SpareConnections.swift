@@ -4,17 +4,20 @@ import CSQLite
 /// database of the same schema. Restoring the template (`sqlite3_deserialize`) resets the schema, so SQLite
 /// prepared every statement again for every world; an emptied connection keeps them. What a reader can
 /// observe is the same as the template's: every table empty, `sqlite_sequence` too, so rowids and
-/// AUTOINCREMENT ids start over at 1; only the free pages inside differ, and nothing prints them.
+/// AUTOINCREMENT ids start over at 1, then the rows the template holds written back as they were
+/// (`TemplateRows`); only the free pages inside differ, and nothing prints them.
 final class SpareConnections: @unchecked Sendable {
     static let shared = SpareConnections()
     /// A few per schema: a world's databases are closed before the next world opens its own.
     private static let limit = 4
 
     /// A schema as its template was restored: the tables to empty (children before the tables they
-    /// point to), and the versions a spare must still have (a connection whose schema changed is closed).
+    /// point to), the template's rows to write back (parents first), and the versions a spare must still
+    /// have (a connection whose schema changed is closed).
     struct Key: Sendable {
         let migrations: [String]
         let tables: [String]
+        let refill: [TemplateRows]
         let schemaVersion: Int64
         let userVersion: Int64
     }
@@ -51,17 +54,19 @@ final class SpareConnections: @unchecked Sendable {
         }
     }
 
-    /// The key of `database`, just restored from its schema's template; nil (never kept) when the template
-    /// has a row in it or its foreign keys go round in a circle.
+    /// The key of `database`, just restored from its schema's template; nil (never kept) when a row the
+    /// template holds could not be written back as it is (`TemplateRows`) or its foreign keys go round in a circle.
     static func key(_ migrations: [String], of database: Database) throws(DatabaseError) -> Key? {
         if let known = shared.lock.withLock({ shared.keys[MigrationsKey(migrations)] }) { return known }
         let names = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             .compactMap { $0.first?.string }
         var parents: [String: Set<String>] = [:]
+        var held: [String: TemplateRows] = [:]
         for name in names {
             let quoted = "\"\(name.replacing("\"", with: "\"\""))\""
-            guard try database.query("SELECT EXISTS (SELECT 1 FROM \(quoted))").first?.first?.int == 0 else {
-                return nil
+            if try database.query("SELECT EXISTS (SELECT 1 FROM \(quoted))").first?.first?.int != 0 {
+                guard let rows = try TemplateRows.of(name, quoted: quoted, in: database) else { return nil }
+                held[quoted] = rows
             }
             let referenced = try database.query("PRAGMA foreign_key_list(\(quoted))").compactMap { $0[2].string }
             parents[quoted] = Set(referenced.map { "\"\($0.replacing("\"", with: "\"\""))\"" }).subtracting([quoted])
@@ -75,7 +80,7 @@ final class SpareConnections: @unchecked Sendable {
             left.removeAll { $0 == next }
         }
         let key = Key(
-            migrations: migrations, tables: order,
+            migrations: migrations, tables: order, refill: order.reversed().compactMap { held[$0] },
             schemaVersion: try database.query("PRAGMA schema_version").first?.first?.int ?? -1,
             userVersion: try database.query("PRAGMA user_version").first?.first?.int ?? -1)
         shared.lock.withLock { shared.keys[MigrationsKey(migrations)] = key }

@@ -53,6 +53,45 @@ import Testing
         #expect(adopted)
     }
 
+    /// A migration that seeds rows (the store's `held …` serials): a spare is still kept, and reads as the
+    /// template does, rowids and all, whatever the last world wrote over them.
+    @Test func aReusedDatabaseHoldsTheTemplatesRowsAgain() throws {
+        let migrations =
+            schema("seeded") + [
+                """
+                CREATE TABLE serials_seeded (name TEXT PRIMARY KEY, value INTEGER NOT NULL, note BLOB);
+                INSERT INTO serials_seeded (name, value, note) VALUES ('b', 0, x'00ff'), ('a', 0, NULL), ('c', 7, '')
+                """
+            ]
+        let read = "SELECT rowid, name, value, note FROM serials_seeded ORDER BY rowid"
+        let seeded: [[SQLValue]] = [
+            [.integer(1), .text("b"), .integer(0), .blob([0, 0xFF])], [.integer(2), .text("a"), .integer(0), .null],
+            [.integer(3), .text("c"), .integer(7), .text("")],
+        ]
+        var adopted = false
+        for _ in 0..<4 {
+            let database = try opened(migrations)
+            adopted = adopted || database.adoptedSpare
+            #expect(try database.query(read) == seeded)
+            try database.run("UPDATE serials_seeded SET value = value + 1 WHERE name = 'a'")
+            try database.run("DELETE FROM serials_seeded WHERE name = 'b'")
+            try database.run("INSERT INTO serials_seeded (name, value) VALUES ('d', 1)")
+            try database.run("INSERT INTO owners_seeded (name) VALUES ('ann')")
+            #expect(try database.query("SELECT id FROM owners_seeded") == [[.integer(1)]])
+        }
+        #expect(adopted)
+    }
+
+    /// A template row `SQLValue` cannot hold as it is (a REAL) is never written back: the database is closed.
+    @Test func aTemplateWithARealIsNotReused() throws {
+        let migrations = schema("real") + ["CREATE TABLE rates_real (x); INSERT INTO rates_real VALUES (0.1)"]
+        for _ in 0..<3 {
+            let database = try opened(migrations)
+            #expect(!database.adoptedSpare)
+            #expect(try database.query("SELECT typeof(x), x = 0.1 FROM rates_real") == [[.text("real"), .integer(1)]])
+        }
+    }
+
     @Test func aDatabaseWhoseSchemaChangedIsNotReused() throws {
         let migrations = schema("changed")
         _ = try opened(migrations)
