@@ -94,7 +94,10 @@ public struct AppState: Equatable, Sendable {
     /// The highlighted one of a screen's `count` choices: the first when the kept index is past them (the
     /// screen changed under it: after signing up, the profile has fewer choices than the guest's had); nil
     /// with none. The screen highlights it and Enter chooses it, so the two never disagree.
-    public func highlighted(among count: Int) -> Int? {
+    public func highlighted(among count: Int) -> Int? { Self.highlighted(selection, among: count) }
+
+    /// `highlighted(among:)` for a kept index `selection`.
+    public static func highlighted(_ selection: Int, among count: Int) -> Int? {
         count == 0 ? nil : selection < count ? selection : 0
     }
 

@@ -246,8 +246,10 @@ final class Device {
     /// The highlight on the choice it was on, where the event changed the choices under it (`CursorKeeper`).
     private func keepCursor() {
         guard isRunning else { return }
+        guard let index = cursor.keep(stack: state.stack, selections: state.selections, choices: { choices }) else {
+            return
+        }
         let shown = choices
-        guard let index = cursor.keep(state, choices: shown) else { return }
         state.selection = index
         builtChoices = shown
     }
