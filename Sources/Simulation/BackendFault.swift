@@ -18,11 +18,17 @@ public enum BackendFault: String, CaseIterable, Sendable {
     /// The answer comes late: `slow:DURATION` (30s when no duration is given).
     case slow
 
-    /// The app's calls: what the fuzzer draws from (`notifications` left out, so a seed's sessions stay what they were).
+    /// The app's calls.
     public static let appTargets = [
         "backend", "receipts", "restores", "transfers", "accounts", "sessions", "me", "content",
     ]
     public static let targets = appTargets + ["notifications"]
+
+    /// The faults that make sense on `target`: Apple's post carries no token a server could find expired, so
+    /// `notifications` takes no `unauthorized` (to Apple a 401 is one more non-2xx, as `error` is).
+    public static func faults(on target: String) -> [BackendFault] {
+        target == "notifications" ? allCases.filter { $0 != .unauthorized } : allCases
+    }
 
     /// The target a request's path belongs to: `/v1/restores/inspect` → `restores`.
     static func target(of path: String) -> String {

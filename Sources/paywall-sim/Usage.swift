@@ -134,7 +134,8 @@ enum Usage {
                                 [--state DIR] [--session N] [--defect NAME] [--invariants N,N…]
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
-        can do, with random faults and latency; one step in ten comes before the answers of the
+        can do, with random faults (on every store and backend target, the server's endpoint for
+        Apple's notifications too) and latency; one step in ten comes before the answers of the
         one before have arrived, buttons are tapped twice at once, the clock jumps past a year,
         held payments are approved (with the backend failing) or resolved. After every step it
         checks the invariants:

@@ -2,6 +2,7 @@ import AppFlow
 import Foundation
 import Fuzzing
 import Scenarios
+import StoreSim
 import Subscriptions
 import Testing
 import WhiteLabel
@@ -44,6 +45,11 @@ import WhiteLabel
         ]
         for kind in kinds { #expect((coverage.steps[kind] ?? 0) >= 10, "\(kind): \(coverage.steps[kind] ?? 0)") }
         #expect(coverage.faultsFired > 1_000)
+        // Every target the sessions draw fired, the server's endpoint for Apple's notifications too (session 31).
+        for target in BackendFault.targets + StoreFaultTarget.allCases.map(\.rawValue) {
+            #expect((coverage.faultsByTarget[target] ?? 0) >= 10, "\(target): \(coverage.faultsByTarget[target] ?? 0)")
+        }
+        #expect(!coverage.summary.contains("none fired on"))
         #expect(coverage.withoutWaiting > 1_000)
         // Issue 12's places: the same button twice at once, and horizons past a year.
         #expect(coverage.doubleTaps > 500)
