@@ -445,8 +445,16 @@ extension SubscriptionCoordinator {
                         // reader's purchase goes on to Apple as asked.
                         if outcome == .purchased || fresh { return finishPurchase(outcome) }
                         onPurchaseCarriedOn(outcome, transaction, fresh)
-                        log("the earlier payment's check gave no access: paying as the reader asked")
-                        return pay(joined.offer)
+                        // A signed-in reader's own check before paying may have gone unanswered, and the charge
+                        // carried on is the Apple ID's: the server is asked again what the account may take (fuzz
+                        // seed 4479: Apple's sheet after the server had said the first phone's plan could move).
+                        guard storage.accountSession != nil, defect != .skipRestoreBeforePurchase else {
+                            log("the earlier payment's check gave no access: paying as the reader asked")
+                            return pay(joined.offer)
+                        }
+                        log("the earlier payment's check gave no access: asking the server again before paying")
+                        activePurchase?.progress(.checkingWithServer)
+                        return checkBeforePaying(joined.offer, serial: joined.serial)
                     }
                     if defect == .silentApproval, outcome != .purchased { return }
                     onPurchaseCarriedOn(outcome, transaction, fresh)
