@@ -107,6 +107,7 @@ extension SubscriptionCoordinator {
     private func reconcileBeforePaying(
         _ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int
     ) {
+        activePurchase?.inspectedBeforePaying = (storedAccess().identity, purchases)
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }
         // Someone else's, and the rules keep it there: Apple's sheet would only answer "already subscribed", and "Move
@@ -522,6 +523,15 @@ extension SubscriptionCoordinator {
                 receiptSendsInFlight -= 1
                 checkEnded(for: transaction)
                 log("server check impossible: no receipt even after a refresh")
+                // "Use Restore purchase" only where a restore would bring it, by what the server said before paying:
+                // no receipt, nothing to ask it again with (long fuzz seed 1471, session 349: advised past the move
+                // limit).
+                if let why = refusalHeardBeforePaying(transaction) {
+                    log(
+                        "a restore here would be refused (\(why.rawValue)), as the server said before paying: the reader is told so"
+                    )
+                    return completion(.heldElsewhere(why, charged: freshCharge && paidForAsked))
+                }
                 return completion(
                     .serverCheckFailed(
                         message: "Your purchase could not be checked. Use Restore purchase to get it back."))
@@ -616,6 +626,33 @@ extension SubscriptionCoordinator {
                 }
             }
         }
+    }
+
+    /// Why a restore here would refuse `transaction`'s group, by the server's answer to the check before paying of the
+    /// purchase on screen that Apple charged, for the reader still signed in: nil where one of the group's purchases
+    /// would come, or nothing was heard. The charge made its purchase active; who paid for it takes it (seed 003: a
+    /// signed-in reader's payment names them), but where only the move limit or an account's hold kept it from them.
+    private func refusalHeardBeforePaying(_ transaction: StoreTransaction) -> MoveRefusal? {
+        guard let purchase = activePurchase, purchase.paymentNumber == transaction.paymentNumber,
+            let heard = purchase.inspectedBeforePaying, heard.asked == storedAccess().identity,
+            let original = transaction.originalTransactionIdentifier
+        else { return nil }
+        let stands: Set<String?> = [MoveRefusal.limit.rawValue, MoveRefusal.accountOwned.rawValue]
+        var purchases = heard.purchases.map { heard in
+            guard heard.originalTransactionId == original else { return heard }
+            let refused = stands.contains(heard.refusal)
+            return RestorablePurchase(
+                originalTransactionId: original, productId: transaction.productIdentifier, active: true,
+                owner: heard.owner, restorable: heard.restorable || !refused, refusal: refused ? heard.refusal : nil)
+        }
+        if !purchases.contains(where: { $0.originalTransactionId == original }) {
+            // A new subscription: the server never held it, and who paid claims it.
+            purchases.append(
+                RestorablePurchase(
+                    originalTransactionId: original, productId: transaction.productIdentifier, active: true,
+                    owner: "nobody", restorable: true, refusal: nil))
+        }
+        return restoreRefusal(for: transaction.productIdentifier, purchases)
     }
 
     /// Whether the answer's levels come from this transaction's subscription, where the server says which

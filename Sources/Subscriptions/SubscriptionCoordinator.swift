@@ -127,6 +127,9 @@ public final class SubscriptionCoordinator {
         /// The server's word on the receipt heard while the check before paying was on its way (a restore's ask
         /// where its purchases are), and who asked: what the app knows when its own check fails (fuzz seed 4276).
         var heardMeanwhile: (receipt: String, asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
+        /// The server's word on the receipt that the check before paying acted on, and who asked: what a restore here
+        /// would answer, known still when the payment's own check finds no receipt to ask with (long fuzz seed 1471).
+        var inspectedBeforePaying: (asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
