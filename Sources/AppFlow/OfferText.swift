@@ -64,17 +64,17 @@ public enum OfferText {
             }
         }
 
-        /// The placeholders filled in turn (a word may itself hold a later placeholder, as before).
+        /// The placeholders filled in turn (a word may itself hold a later placeholder, as before), as `replacing` fills them.
         var line: String {
             template
-                .replacing("{intro}", with: intro)
-                .replacing("{title}", with: title)
-                .replacing("{description}", with: description)
-                .replacing("{price}", with: price)
-                .replacing("{perPeriod}", with: perPeriod)
-                .replacing("{period}", with: period)
-                .replacing("{freeTrial}", with: freeTrial)
-                .replacing("{trial}", with: trial)
+                .replacingPlainly("{intro}", with: intro)
+                .replacingPlainly("{title}", with: title)
+                .replacingPlainly("{description}", with: description)
+                .replacingPlainly("{price}", with: price)
+                .replacingPlainly("{perPeriod}", with: perPeriod)
+                .replacingPlainly("{period}", with: period)
+                .replacingPlainly("{freeTrial}", with: freeTrial)
+                .replacingPlainly("{trial}", with: trial)
         }
     }
 

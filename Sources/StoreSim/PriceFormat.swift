@@ -19,7 +19,7 @@ struct PriceFormat {
 
     /// The locale's format: its own entry, else its language's, else ICU's root locale.
     static func forLocale(_ identifier: String) -> PriceFormat {
-        let normalized = identifier.replacing("-", with: "_")
+        let normalized = identifier.replacingPlainly("-", with: "_")
         if let format = table[normalized] { return format }
         let language = String(normalized.prefix { $0 != "_" })
         return table[language] ?? root
@@ -105,7 +105,7 @@ public enum PriceLocales {
     /// as `PriceFormat.forLocale` does (es_AR as es: es_US was refused while es_ES was served, session 27): a phone set to
     /// it is one the store serves, its titles in English where the catalog has no translation (session 23).
     public static func isKnown(_ identifier: String) -> Bool {
-        let normalized = identifier.replacing("-", with: "_")
+        let normalized = identifier.replacingPlainly("-", with: "_")
         return PriceFormat.table[normalized] != nil || PriceFormat.table[language(of: normalized)] != nil
     }
 

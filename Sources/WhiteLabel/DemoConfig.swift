@@ -70,7 +70,7 @@ public struct PaywallText: Codable, Sendable, Equatable {
     /// The words for `locale`: its own (`fr_FR`, or `fr-FR` read as `fr_FR`, as a loaded config's keys are), else its
     /// language's (`fr`), else these.
     public func localized(for locale: String) -> PaywallText {
-        let posix = locale.replacing("-", with: "_")
+        let posix = locale.replacingPlainly("-", with: "_")
         let language = LocaleIdentifier.language(of: posix)
         guard let words = localizations?[posix] ?? localizations?[language] else { return self }
         var text = self
