@@ -20,15 +20,13 @@ extension ToldCheck {
     {
         guard case .purchase(let told) = outcome.told else { return nil }
         let signedIn = if case .account = outcome.identityWhenTold { true } else { false }
-        guard let words = purchaseAlert(told, of: outcome.productId, signedIn: signedIn)?.message.lowercased() else {
+        guard let message = purchaseAlert(told, of: outcome.productId, signedIn: signedIn)?.message else {
             return nil
         }
-        if words.contains("moved too often") || words.contains("moves at most") {
-            return try limitViolation(outcome, world)
-        }
-        guard words.contains("restore purchase") else { return nil }
-        return try restoreRefusedViolation(
-            outcome, world, accountsAside: words.contains("log in to"), spoken: spoken)
+        let advice = AdviceWords.of(message)
+        if advice.movesLimit { return try limitViolation(outcome, world) }
+        guard advice.restore else { return nil }
+        return try restoreRefusedViolation(outcome, world, accountsAside: advice.logIn, spoken: spoken)
     }
 
     /// A reader told to restore while a restore here is refused: the Apple ID's active subscription of the group,
