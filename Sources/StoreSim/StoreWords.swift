@@ -1,4 +1,5 @@
 import SimKernel
+import WhiteLabel
 
 /// The words StoreKit gives an app about periods and offers, in the device's language: "par mois",
 /// "1 semaine gratuite", "pro Monat", "1週間無料". They belong to the store, as `Product.SubscriptionPeriod`'s
@@ -33,7 +34,7 @@ public struct StoreWords: Sendable {
     /// "per month", "par mois", "pro Monat", "every 3 months" (English: "per 3 months").
     public func perPeriod(_ period: CalendarPeriod) -> String {
         period.value == 1
-            ? table.per[period.unit]! : table.every[period.unit]!.filling("{length}", with: length(period))
+            ? table.per[period.unit]! : table.every[period.unit]!.replacingPlainly("{length}", with: length(period))
     }
 
     /// "1 week free", "1 semaine gratuite", "1 Woche gratis", "1週間無料".
@@ -59,33 +60,33 @@ public struct StoreWords: Sendable {
             template = (period.value == 1 ? first.one : first.many) + table.then
         case .payAsYouGo:
             template =
-                table.regular.filling("{per}", with: perPeriod(period)) + " "
-                + table.during.filling("{length}", with: length(whole)) + table.then
+                table.regular.replacingPlainly("{per}", with: perPeriod(period)) + " "
+                + table.during.replacingPlainly("{length}", with: length(whole)) + table.then
         }
         return
             template
-            .filling("{length}", with: length(whole))
-            .filling("{value}", with: String(period.value))
-            .filling("{price}", with: price)
+            .replacingPlainly("{length}", with: length(whole))
+            .replacingPlainly("{value}", with: String(period.value))
+            .replacingPlainly("{price}", with: price)
     }
 
     /// Apple's sheet: what is charged and how it renews, an offer first when one applies.
     public func sheetTerms(price: String, period: CalendarPeriod?, offer: String) -> String {
-        guard let period else { return table.oneTime.filling("{price}", with: price) }
-        let regular = table.regular.filling("{price}", with: price)
-            .filling("{per}", with: perPeriod(period))
+        guard let period else { return table.oneTime.replacingPlainly("{price}", with: price) }
+        let regular = table.regular.replacingPlainly("{price}", with: price)
+            .replacingPlainly("{per}", with: perPeriod(period))
         return offer + regular + table.stop + " " + table.renews
     }
 
     /// A price and the period it pays for: "$59.99 per year", "59,99 € par an", as the manage sheet lists a plan.
     public func price(_ price: String, per period: CalendarPeriod) -> String {
-        table.regular.filling("{price}", with: price).filling("{per}", with: perPeriod(period))
+        table.regular.replacingPlainly("{price}", with: price).replacingPlainly("{per}", with: perPeriod(period))
     }
 
     /// The sheet's line naming who pays: "Apple ID: {id}", "Identifiant Apple : {id}" (session 28: English on a French
     /// sheet).
     public func appleIdLine(_ appleId: String) -> String {
-        (Self.appleIdLines[language] ?? "Apple ID: {id}").filling("{id}", with: appleId)
+        (Self.appleIdLines[language] ?? "Apple ID: {id}").replacingPlainly("{id}", with: appleId)
     }
 
     /// Apple's name for an Apple ID in each language it is not "Apple ID" in, as its sheets write it.
@@ -104,16 +105,16 @@ public struct StoreWords: Sendable {
     /// What the payment sheet adds when the Apple ID already runs another plan of the product's group: the change
     /// takes that subscription's place now, or at its renewal on `date` (`nil`: now).
     public func replaces(_ title: String, on date: String?) -> String {
-        (date == nil ? table.replacesNow : table.replacesLater).filling("{title}", with: title)
-            .filling("{date}", with: date ?? "")
+        (date == nil ? table.replacesNow : table.replacesLater).replacingPlainly("{title}", with: title)
+            .replacingPlainly("{date}", with: date ?? "")
     }
 
     /// What the payment sheet adds when the plan asked is the one the Apple ID runs, with a change to `pending` set for
     /// its renewal on `date`: paying for it cancels that change (a third phone's tap undid a second phone's switch
     /// without a word, session 26).
     public func keeps(_ title: String, instead pending: String, on date: String) -> String {
-        table.keepsInstead.filling("{title}", with: title).filling("{pending}", with: pending)
-            .filling("{date}", with: date)
+        table.keepsInstead.replacingPlainly("{title}", with: title).replacingPlainly("{pending}", with: pending)
+            .replacingPlainly("{date}", with: date)
     }
 }
 
@@ -374,36 +375,4 @@ extension StoreWords {
                     "O preço da sua assinatura vai aumentar quando sua oferta terminar. Concorde para mantê-la depois; caso contrário, ela termina com sua oferta.",
                 agree: "Concordar", notNow: "Agora não")),
     ]
-}
-
-extension String {
-    /// Every `placeholder` ("{price}") replaced with `value`, left to right, as `replacing(_:with:)` does,
-    /// matched on UTF-8 bytes: Swift's generic `replacing` was a twentieth of a validated purchase (the
-    /// sheet's terms). The one difference: `replacing` compares characters, so it leaves a placeholder
-    /// followed by a combining mark, which no template here has (`StoreWordsFillingTests`).
-    func filling(_ placeholder: StaticString, with value: String) -> String {
-        placeholder.withUTF8Buffer { key in
-            var text = self
-            return text.withUTF8 { bytes in
-                guard let first = key.first, bytes.count >= key.count else { return self }
-                var out: [UInt8] = []
-                out.reserveCapacity(bytes.count + value.utf8.count)
-                var index = 0
-                var found = false
-                while index < bytes.count {
-                    if bytes[index] == first, index + key.count <= bytes.count,
-                        UnsafeBufferPointer(rebasing: bytes[index..<(index + key.count)]).elementsEqual(key)
-                    {
-                        out.append(contentsOf: value.utf8)
-                        index += key.count
-                        found = true
-                    } else {
-                        out.append(bytes[index])
-                        index += 1
-                    }
-                }
-                return found ? String(decoding: out, as: UTF8.self) : self
-            }
-        }
-    }
 }

@@ -1,23 +1,28 @@
 import SimKernel
 import Testing
+import WhiteLabel
 
 @testable import StoreSim
 
-/// `String.filling` (the store's words' placeholders) answers what `replacing(_:with:)` answers, for every
-/// text but one whose placeholder is followed by a combining mark (`replacing` compares characters, and
-/// no template of the store's words has one).
+/// `String.replacingPlainly` (the store's words' and the owner's placeholders, matched on bytes for speed) answers
+/// what `replacing(_:with:)` answers for every text, a placeholder beside a combining mark, a CR LF or another script
+/// included: it falls back to `replacing` where a byte match may not be whole characters.
 @Suite struct StoreWordsFillingTests {
     @Test func fillingAPlaceholderIsWhatReplacingDoes() {
         let templates = [
             "", "{price}", "{price}{price}", "{pri", "price}", "{{price}}", "{price} per {per}", "été {price} 😀",
-            "e\u{301}{price}", "{price}e\u{301}", "日本{price}円", "no placeholder at all",
-            "{length} free, then {price}", "{per}{length}{price}",
+            "e\u{301}{price}", "{price}e\u{301}", "{price}\u{301}", "日本{price}円", "no placeholder at all",
+            "{length} free, then {price}", "{per}{length}{price}", "\r{price}\n", "a-b", "-\u{301}", "\r\n-\r\n",
+            "🇫{price}🇷", "\u{200D}{length}\u{200D}", "\u{600}{price}",
         ]
-        let values = ["", "$4.99", "4,99 €", "{price}", "e\u{301}", "😀", "\u{301}"]
+        let values = ["", "$4.99", "4,99 €", "{price}", "e\u{301}", "😀", "\u{301}", "\n", "\r"]
         for template in templates {
-            for value in values {
-                #expect(template.filling("{price}", with: value) == template.replacing("{price}", with: value))
-                #expect(template.filling("{length}", with: value) == template.replacing("{length}", with: value))
+            for target in ["{price}", "{length}", "-", "\n", "\r", "e\u{301}", "{"] {
+                for value in values {
+                    #expect(
+                        template.replacingPlainly(target, with: value) == template.replacing(target, with: value),
+                        "\(template.debugDescription) \(target.debugDescription) \(value.debugDescription)")
+                }
             }
         }
     }
