@@ -276,11 +276,16 @@ struct StepGenerator {
         StoreFaultTarget.allCases.map { ($0.rawValue, $0.faults) }
         + BackendFault.targets.map { target in (target, BackendFault.faults(on: target).map(\.rawValue)) }
 
-    /// One fault rule for the store or the backend, firing once, a few times, or by chance.
+    /// One fault rule for the store or the backend, firing once, a few times, by chance, or on every call until the
+    /// session ends (a server or store down for the whole visit; session 32: never drawn before). A `slow` answer
+    /// comes after 30 s unless it says otherwise, as long as Apple waits for a notification's answer, so on
+    /// `notifications` it acted as a lost answer: half are drawn short, late but in time, anywhere.
     private mutating func faultPlan() -> FaultPlan {
         let (target, faults) = pick(Self.faultTargets)
-        let frequency: FaultFrequency = pick([.times(1), .times(1), .times(2), .chance(0.2)])
-        return FaultPlan(rules: [FaultRule(target: target, fault: pick(faults), frequency: frequency)])
+        let frequency: FaultFrequency = pick([.times(1), .times(1), .times(2), .chance(0.2), .always])
+        let fault = pick(faults)
+        let argument = fault == BackendFault.slow.rawValue && chance(0.5) ? pick(["2s", "10s"]) : nil
+        return FaultPlan(rules: [FaultRule(target: target, fault: fault, argument: argument, frequency: frequency)])
     }
 
     // MARK: - Draws
