@@ -148,9 +148,11 @@ import WhiteLabel
         // A double tap is written as one step, or as the same step again without waiting for the first.
         // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).
         var clues = clue == "double-tap offer" ? [clue, "without waiting select offer"] : [clue]
-        // An offer code redeemed on the App Store, or a plan switched in Apple's settings or the Transaction Manager,
-        // reaches the observer as a purchase nobody waits for too.
-        if clue == "parent approve" { clues += ["store approve", "redeem code", "switch plan", "store upgrade"] }
+        // An offer code redeemed on the App Store, a plan switched in Apple's settings or the Transaction Manager, or an
+        // interrupted purchase resolved outside the app, reaches the observer as a purchase nobody waits for too.
+        if clue == "parent approve" {
+            clues += ["store approve", "redeem code", "switch plan", "store upgrade", "store resolve-interrupted"]
+        }
         if clue == "sign in" { clues = ["login ", "signup "] }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
