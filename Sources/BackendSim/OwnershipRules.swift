@@ -93,8 +93,10 @@ public enum OwnershipRules {
         case .keepWithOriginalOwner: return .refuse(.keptWithOwner)
         case .transferIfOwnerInactive: if situation.ownerHasActivePurchase { return .refuse(.ownerActive) }
         }
-        if situation.ownerKind == .account && !situation.confirmedMoveFromAccount { return .refuse(.needsConfirmation) }
+        // The limit before the reader's confirmation: "Move it?" asked of a move the limit then refused offered what
+        // the server would not do (session 32).
         if situation.movesInWindow >= moveLimit { return .refuse(.limit) }
+        if situation.ownerKind == .account && !situation.confirmedMoveFromAccount { return .refuse(.needsConfirmation) }
         return .move
     }
 }

@@ -43,6 +43,21 @@ extension ToldCheck {
             "\(world.deviceName) was told \(describe(outcome.told)) with \"use Restore purchase\", but a restore "
                 + "here is refused: \(refusal)")
     }
+    /// "Move it to this account?" (a restore that found another account's subscription, or a purchase that stopped
+    /// before paying for one) offers a move the reader's "Move it" then asks the server for: untrue where the server
+    /// would refuse it, the move limit reached or the policy keeping it (session 32: asked past the limit, the server
+    /// checking the confirmation first). Of the purchase's group, or of any for a restore's.
+    static func moveOfferedViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        guard
+            let refusal = try restoreRefusal(
+                outcome, world, accountsAside: false, spoken: spokenWhileRan(outcome, world), anyGroup: true)
+        else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)), asked to move it here, but the move is refused: "
+                + refusal)
+    }
+
     /// "It stays where it was bought" (or with its owner, or with an account): someone else holds the Apple ID's
     /// purchase, and the restore policy (or the owner's kind) keeps it there.
     static func keptViolation(_ why: MoveRefusal, _ outcome: ReaderOutcome, _ world: World) throws
@@ -70,13 +85,13 @@ extension ToldCheck {
     /// A purchase that moved after the server `spoken` its answer the app heard, before the reader was told, is not
     /// judged: the server's word was of the owner then (long fuzz seed 1410: Apple's news of a resubscription moved it
     /// to the account that paid while "a restore here brings it" travelled to the guest).
+    /// `anyGroup`: an outcome with no product (a restore's) is judged over every group's purchases.
     private static func restoreRefusal(
-        _ outcome: ReaderOutcome, _ world: World, accountsAside: Bool, spoken: SimInstant?
+        _ outcome: ReaderOutcome, _ world: World, accountsAside: Bool, spoken: SimInstant?, anyGroup: Bool = false
     ) throws -> String? {
         let catalog = world.store.catalog
-        guard let productId = outcome.productId, let group = catalog.spec(for: productId)?.subscriptionGroup else {
-            return nil
-        }
+        let group = outcome.productId.flatMap { catalog.spec(for: $0)?.subscriptionGroup }
+        guard group != nil || (anyGroup && outcome.productId == nil) else { return nil }
         let ledger = world.backend.ledger
         let caller: (id: String?, kind: IdentityRecord.Kind) =
             if case .account(let email) = outcome.identityWhenTold {
@@ -89,7 +104,9 @@ extension ToldCheck {
         let records =
             world.store.transactions(appleId: world.appleId)
             + world.store.familySharedTransactions(appleId: world.appleId)
-        let inGroup = records.filter { catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group }
+        let inGroup = records.filter {
+            group == nil || catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group
+        }
         let entitled = Set(
             world.store.subscriptions(appleId: world.appleId).filter(\.state.isEntitled).map(\.originalTransactionId))
         var refusal: String?

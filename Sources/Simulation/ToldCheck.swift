@@ -218,13 +218,19 @@ struct ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName) was told \(Self.describe(outcome.told)) but holds \(WorldReading.list(levels)) "
                     + "(before: \(WorldReading.list(outcome.levelsBefore)))")
-        case .purchase(.ownedByAnotherAccount):
+        case .purchase(.ownedByAnotherAccount(let canMove)):
             // A purchase carried on (a parent's approval of another account's request) is not this reader's payment.
             if !outcome.carriedOn, let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
+            if canMove, let refused = Self.readingLedger({ try Self.moveOfferedViolation(outcome, world) }) {
+                return refused
+            }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .purchase(.chargedForAnotherOwner):
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
-        case .restore(.linkedToAnotherAccount), .restore(.confirmMoveFromAnotherAccount):
+        case .restore(.confirmMoveFromAnotherAccount):
+            if let refused = Self.readingLedger({ try Self.moveOfferedViolation(outcome, world) }) { return refused }
+            return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
+        case .restore(.linkedToAnotherAccount):
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.limitReached), .purchase(.heldElsewhere(.limit, _)):
             return Self.readingLedger { try Self.limitViolation(outcome, world) }

@@ -563,10 +563,14 @@ extension SubscriptionCoordinator {
                         // Paid, and someone else's: "Restore purchase can move it to you" only where a restore would
                         // (an offer code carries no appAccountToken and stays with its owner; a parent's approval
                         // follows who asked: neither is the move limit, session 30).
+                        // "Move it?" too only where the move would be made (session 32: asked past the move limit).
                         let told = { [self] (outcome: PurchaseOutcome) in
-                            guard outcome == .chargedForAnotherOwner else { return completion(outcome) }
+                            let charged = outcome == .chargedForAnotherOwner
+                            guard charged || outcome == .ownedByAnotherAccount(canMove: true) else {
+                                return completion(outcome)
+                            }
                             tellIfRestoreRefused(
-                                receipt, transaction.productIdentifier, charged: true, told: outcome,
+                                receipt, transaction.productIdentifier, charged: charged, told: outcome,
                                 askAgain: ({ false }, {}), completion)
                         }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
@@ -581,7 +585,7 @@ extension SubscriptionCoordinator {
                             return told(.chargedForAnotherOwner)
                         }
                         log("the Apple ID's subscription is held by someone else: nothing unlocked here")
-                        return completion(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
+                        return told(.ownedByAnotherAccount(canMove: storage.accountSession != nil))
                     }
                     guard !answer.levels.isEmpty, Self.grants(answer, transaction) else {
                         log("the server checked the receipt: the subscription is not active, nothing unlocked")

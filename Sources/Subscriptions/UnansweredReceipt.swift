@@ -127,9 +127,10 @@ extension SubscriptionCoordinator {
                 let carriedOn = { [self] (told: PurchaseOutcome) in
                     onPurchaseCarriedOn(told, payment.transaction, payment.freshCharge)
                 }
-                guard outcome == .chargedForAnotherOwner else { return carriedOn(outcome) }
+                let charged = outcome == .chargedForAnotherOwner
+                guard charged || outcome == .ownedByAnotherAccount(canMove: true) else { return carriedOn(outcome) }
                 tellIfRestoreRefused(
-                    receipt, payment.productId, charged: true, told: outcome, askAgain: ({ false }, {}), carriedOn)
+                    receipt, payment.productId, charged: charged, told: outcome, askAgain: ({ false }, {}), carriedOn)
             }
         }
     }

@@ -50,6 +50,11 @@ import WhiteLabel
             expected: .refuse(.limit)),
         Row(name: "the third move in 30 days", situation: situation(caller: "anon-2", moves: 2), expected: .move),
         Row(
+            name: "the move limit comes before asking to confirm",
+            situation: situation(
+                owner: "acct-1", ownerKind: .account, caller: "acct-2", callerKind: .account, moves: 3),
+            expected: .refuse(.limit)),
+        Row(
             name: "policy: keep with the original owner",
             situation: situation(caller: "anon-2", policy: .keepWithOriginalOwner), expected: .refuse(.keptWithOwner)),
         Row(
