@@ -197,6 +197,16 @@ struct ToldCheck {
         case .account(.failed):
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
         case .purchase(.failed), .restore(.failed):
+            // "Could not complete the payment" alone, over levels the phone gained while the purchase ran: true, but the
+            // reader holds a subscription and is not told (session 32: held before the tap, heard of during it).
+            if outcome.told == .purchase(.storeFailed), outcome.identityWhenBegan == outcome.identityWhenTold,
+                case let found = outcome.levelsWhenTold.subtracting(outcome.levelsBefore), !found.isEmpty
+            {
+                return InvariantViolation(
+                    .toldIsTrue,
+                    "\(world.deviceName) was told \(Self.describe(outcome.told)) alone, but showed "
+                        + "\(WorldReading.list(found)) gained while it ran")
+            }
             if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) { return moved }
             if let held = Self.readingLedger({ try Self.heldWhileToldFailed(outcome, context) }) { return held }
             // Access gained while the act failed, with nothing else in the step that could have given it (a charge, an

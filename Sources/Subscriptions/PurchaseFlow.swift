@@ -44,6 +44,7 @@ extension SubscriptionCoordinator {
         activePurchase = ActivePurchase(
             serial: serial, productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed,
             progress: progress, completion: completion)
+        activePurchase?.accessAtStart = access
         guard checksFirst else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
@@ -487,9 +488,21 @@ extension SubscriptionCoordinator {
                 // The reader hears it ended ("Waiting for approval" stayed up over a declined request, session 27).
                 onPurchaseCarriedOn(.declined, transaction, false)
             } else if onScreen {
-                finishPurchase(.storeFailed)
+                finishPurchase(storeFailure())
             }
         }
+    }
+
+    /// Apple failed the payment on screen: nothing was charged. Levels the reader gained while the purchase ran are
+    /// said too, not only the failure: a session refreshed during the check before paying brought a subscription a
+    /// parent approved days before, and the reader read "could not complete the payment" over what it unlocked (long
+    /// fuzz seed 1422, session 32).
+    private func storeFailure() -> PurchaseOutcome {
+        guard let before = activePurchase?.accessAtStart, before.identity == access.identity,
+            !access.levels.subtracting(before.levels).isEmpty
+        else { return .storeFailed }
+        log("payment failed, and the reader gained levels while it ran: they are told they have a subscription")
+        return .storeFailedBesideLevelsFound
     }
 
     /// After Apple charged: receipt → backend → identity and levels; only then is the purchase done.

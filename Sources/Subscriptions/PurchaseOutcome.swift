@@ -61,6 +61,12 @@ extension PurchaseOutcome {
     /// as failed until it is resolved outside the app).
     public static let storeFailed = PurchaseOutcome.failed(
         message: "The App Store could not complete the payment. You were not charged.")
+    /// Apple failed the payment while the reader gained levels during the purchase (a subscription found meanwhile: a
+    /// session refreshed during the check before paying brought one held before the tap): both are said (session 32).
+    public static let storeFailedBesideLevelsFound = PurchaseOutcome.failed(
+        message:
+            "The App Store could not complete the payment. You were not charged. You already have a subscription, "
+            + "found meanwhile: what it gives is unlocked.")
     /// The server did not sign the promotional offer the paywall showed: no payment went to Apple.
     public static let offerNotSigned = PurchaseOutcome.failed(
         message: "The offer could not be applied. Nothing was charged; try again.")
@@ -87,7 +93,7 @@ extension PurchaseOutcome {
         switch self {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
-            Self.storeFailed,
+            Self.storeFailed, Self.storeFailedBesideLevelsFound,
             Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified:
             true
         default:

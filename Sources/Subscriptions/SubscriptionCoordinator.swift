@@ -124,6 +124,9 @@ public final class SubscriptionCoordinator {
         var startedAt = SimInstant(milliseconds: 0)
         /// A grown-up answered the parental gate for this purchase.
         var gatePassed = false
+        /// Who the phone showed and the levels it held when the purchase started: levels gained since are told with a
+        /// failure (`storeFailure`).
+        var accessAtStart = AccessSnapshot.unknown
         /// The server's word on the receipt heard while the check before paying was on its way (a restore's ask
         /// where its purchases are), and who asked: what the app knows when its own check fails (fuzz seed 4276).
         var heardMeanwhile: (receipt: String, asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
