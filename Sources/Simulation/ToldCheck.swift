@@ -52,7 +52,9 @@ struct ToldCheck {
                 }
                 // Nor does a failed check make "use Restore purchase" true, where the app heard the server say what a
                 // restore here would answer while the act ran (`spokenWhileRan`), or could have asked it: the faults
-                // were the receipt check's own (session 30).
+                // were the receipt check's own (session 30); or had nothing to ask it with, the phone's receipt missing
+                // (its read, its refresh): the advice was the app's guess, of a payment carried on as of one on screen
+                // (session 32: a parent's approval with no receipt told to restore past the move limit).
                 let spoken = Self.spokenWhileRan(outcome, world)
                 guard spoken != nil || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
                 return Self.readingLedger { try Self.adviceViolation(outcome, world, spoken: spoken) }
@@ -79,12 +81,20 @@ struct ToldCheck {
         return inspected.spoken
     }
 
-    /// Whether every fault fired since `instant` was the server's receipt check's (`receipts …`): the app could still ask
-    /// the server anything else.
+    /// Whether every fault fired since `instant` was the server's receipt check's (`receipts …`), or took the phone's
+    /// receipt away (`receipt missing`, a failed `receipt-refresh`): the app could still ask the server anything else,
+    /// or had no receipt to ask it with, so nothing it could have heard to go by. (A forged receipt is one to ask with.)
     private static func onlyReceiptFaults(since instant: SimInstant, _ world: World) -> Bool {
-        world.timeline.events.reversed().prefix { $0.time >= instant }.allSatisfy { recorded in
+        let timeline = world.timeline
+        return timeline.events.reversed().prefix { $0.time >= instant }.allSatisfy { recorded in
             guard case .faultFired(let side, let target) = recorded.event else { return true }
-            return side == .backend && target == "receipts"
+            switch (side, target) {
+            case (.backend, "receipts"), (.store, "receipt-refresh"): return true
+            case (.store, "receipt"):
+                return timeline.entries.indices.contains(recorded.entry)
+                    && timeline.entries[recorded.entry].text.hasSuffix("missing")
+            default: return false
+            }
         }
     }
 

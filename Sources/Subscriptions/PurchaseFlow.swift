@@ -545,6 +545,13 @@ extension SubscriptionCoordinator {
                     )
                     return completion(.heldElsewhere(why, charged: freshCharge && paidForAsked))
                 }
+                // Nothing the server said to go by (a payment nobody on screen started: a parent's approval, an
+                // interruption resolved outside the app; a guest's, never checked before paying): Restore is not
+                // advised, as the server may refuse it (session 32: advised past the move limit).
+                guard heardBeforePaying(transaction) != nil else {
+                    log("no word of the server on what a restore here would do: Restore purchase is not advised")
+                    return completion(.noReceiptToCheck)
+                }
                 return completion(
                     .serverCheckFailed(
                         message: "Your purchase could not be checked. Use Restore purchase to get it back."))
@@ -650,9 +657,7 @@ extension SubscriptionCoordinator {
     /// would come, or nothing was heard. The charge made its purchase active; who paid for it takes it (seed 003: a
     /// signed-in reader's payment names them), but where only the move limit or an account's hold kept it from them.
     private func refusalHeardBeforePaying(_ transaction: StoreTransaction) -> MoveRefusal? {
-        guard let purchase = activePurchase, purchase.paymentNumber == transaction.paymentNumber,
-            let heard = purchase.inspectedBeforePaying, heard.asked == storedAccess().identity,
-            let original = transaction.originalTransactionIdentifier
+        guard let heard = heardBeforePaying(transaction), let original = transaction.originalTransactionIdentifier
         else { return nil }
         let stands: Set<String?> = [MoveRefusal.limit.rawValue, MoveRefusal.accountOwned.rawValue]
         var purchases = heard.purchases.map { heard in
@@ -670,6 +675,17 @@ extension SubscriptionCoordinator {
                     owner: "nobody", restorable: true, refusal: nil))
         }
         return restoreRefusal(for: transaction.productIdentifier, purchases)
+    }
+
+    /// The server's answer to the check before paying of the purchase on screen that Apple charged, for the reader
+    /// still signed in; nil for any other payment, or none heard.
+    private func heardBeforePaying(_ transaction: StoreTransaction) -> (
+        asked: AccessSnapshot.Identity, purchases: [RestorablePurchase]
+    )? {
+        guard let purchase = activePurchase, purchase.paymentNumber == transaction.paymentNumber,
+            let heard = purchase.inspectedBeforePaying, heard.asked == storedAccess().identity
+        else { return nil }
+        return heard
     }
 
     /// Whether the answer's levels come from this transaction's subscription, where the server says which

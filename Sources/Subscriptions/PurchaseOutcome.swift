@@ -67,6 +67,10 @@ extension PurchaseOutcome {
         message:
             "The App Store could not complete the payment. You were not charged. You already have a subscription, "
             + "found meanwhile: what it gives is unlocked.")
+    /// Paid, and no receipt to check it with even after a refresh, nor any word of the server on what a restore here
+    /// would do: Restore purchase is not advised, as the server may refuse it (session 32).
+    public static let noReceiptToCheck = PurchaseOutcome.serverCheckFailed(
+        message: "Your purchase could not be checked: the App Store gave this phone no receipt to send to the server.")
     /// The server did not sign the promotional offer the paywall showed: no payment went to Apple.
     public static let offerNotSigned = PurchaseOutcome.failed(
         message: "The offer could not be applied. Nothing was charged; try again.")
