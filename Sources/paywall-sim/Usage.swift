@@ -165,8 +165,8 @@ enum Usage {
             "renews on" or "ends on" never of a day the phone's clock passed;
             "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come, in any
-            purchase alert (a check that failed after paying too); the move limit named only
-            where it is the reason
+            purchase alert (a check that failed after paying too); "Move it?" never of a move the
+            server would refuse; the move limit named only where it is the reason
          10 a paying reader keeps access: every paid subscription an anonymous identity owns is kept
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
