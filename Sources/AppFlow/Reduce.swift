@@ -429,9 +429,13 @@ private func isPurchaseScreen(_ route: AppState.Route, _ gate: ParentalGate?) ->
 /// with no word but the article unlocking, session 26).
 private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge: Bool, _ state: inout AppState) {
     switch outcome {
-    case .purchased:
+    case .purchased, .confirmedAfterAll:
         if state.purchase == nil, case .paywall = state.route { pop(&state) }
         requireAccountIfNeeded(&state)
+        if let confirmed = purchaseAlert(outcome, of: productId, signedIn: state.isSignedIn) {
+            state.tell(confirmed)
+            break
+        }
         guard freshCharge else { break }
         let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
         state.tell(
@@ -568,6 +572,10 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
     switch outcome {
     case .purchased, .cancelled, .refused(.purchaseInProgress), .ownedByAnotherAccount(canMove: true):
         nil
+    case .confirmedAfterAll:
+        Alert(
+            title: "Purchase confirmed",
+            message: "Your purchase that could not be confirmed is confirmed now: your subscription is active.")
     case .restoredInsteadOfCharging:
         Alert(
             title: "Already subscribed",

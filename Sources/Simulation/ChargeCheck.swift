@@ -108,7 +108,8 @@ struct ChargeCheck {
         // Signed in with the offer to move this phone's subscription: the reader is asked where it goes.
         case .account(.signedIn(offerTransfer: true)):
             true
-        case .purchase(.purchased), .purchase(.restoredInsteadOfCharging), .purchase(.cancelled), .purchase(.refused),
+        case .purchase(.purchased), .purchase(.confirmedAfterAll), .purchase(.restoredInsteadOfCharging),
+            .purchase(.cancelled), .purchase(.refused),
             .restore(.restored), .restore(.alreadySubscribed), .account(.transferred), .account(.signedIn),
             .account(.loggedOut), .account(.notLoggedIn):
             false

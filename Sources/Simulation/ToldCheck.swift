@@ -109,7 +109,7 @@ struct ToldCheck {
         let levels = context.phoneLevels.union(outcome.levelsWhenTold)
         let world = context.world
         switch outcome.told {
-        case .purchase(.purchased):
+        case .purchase(.purchased), .purchase(.confirmedAfterAll):
             // The plan the purchase is on now: its levels are what the reader holds.
             let bought = outcome.productId.flatMap { context.levels(of: context.planNow(of: $0)) } ?? []
             guard bought.isEmpty ? levels.isEmpty : !bought.isSubset(of: levels) else { return nil }

@@ -4,6 +4,10 @@ import SimKernel
 public enum PurchaseOutcome: Equatable, Sendable {
     /// Paid, validated by the backend, levels published.
     case purchased
+    /// An earlier charge the reader was told could not be confirmed, whose receipt sent again the server has now
+    /// accepted: levels published, and the reader told so (session 32: the subscription came with no word after "could
+    /// not be confirmed", as Apple's record delivered again is not news of a charge).
+    case confirmedAfterAll
     /// Signed in, and the Apple ID already held a subscription the account could take: moved, not charged.
     case restoredInsteadOfCharging
     /// The reader cancelled on Apple's sheet: no error shown.

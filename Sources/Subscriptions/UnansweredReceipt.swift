@@ -108,7 +108,9 @@ extension SubscriptionCoordinator {
             return payment.freshCharge ? .chargedForAnotherOwner : nil
         }
         guard !answer.levels.isEmpty, Self.grants(answer, payment.transaction) else { return .subscriptionNotActive }
-        return .purchased
+        // Told "could not be confirmed": it is, now. A fresh charge is told so as a charge ("Purchase complete"); an
+        // earlier one would come in silence (session 32).
+        return payment.toldUnconfirmed && !payment.freshCharge ? .confirmedAfterAll : .purchased
     }
 
     /// A signed-in reader's payment the server says someone else holds may be the phone's own, made without an
