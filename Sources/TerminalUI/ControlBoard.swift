@@ -14,6 +14,9 @@ public enum ControlBoard {
                 .nextPurchase(readings.nextPurchase.next)),
             Control(.store, "Resolve the interrupted purchase", .resolveInterrupted),
             Control(.store, "Receipt goes missing", .removeReceipt),
+            // The app's next read of its receipt is altered by a byte, as a jailbroken phone's tweak would: Apple's
+            // verifyReceipt refuses it and the app refreshes and sends again (session 31's fault had no row).
+            Control(.store, "Receipt forged next", .inject(once("receipt", "forged"))),
             Control(
                 .store, "Payments allowed", value: onOff(readings.canMakePayments),
                 .payments(allowed: !readings.canMakePayments)),

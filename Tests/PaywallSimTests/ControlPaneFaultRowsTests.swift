@@ -1,0 +1,62 @@
+import AppFlow
+import SimKernel
+import Testing
+
+@testable import Simulation
+@testable import TerminalUI
+
+/// The faults a scenario writes that the control pane had no row for (session 32): each row is read off the pane as
+/// the terminal draws it at 80x24, the smallest size the README states, and its action is the scenario's words.
+struct ControlPaneFaultRowsTests {
+    let small = TerminalSize(columns: 80, rows: 24)
+
+    /// The pane at 80x24, focused, with the row labelled `label` selected: the frame's lines.
+    func pane(selecting label: String, readings: ControlReadings = ControlReadings()) throws -> [String] {
+        let controls = ControlBoard.controls(readings)
+        let index = try #require(controls.firstIndex { $0.label == label }, "no row \"\(label)\"")
+        var state = FrontState()
+        state.focus = .controls
+        state.controlSelection = index
+        let content = TerminalFixture.content().with(controls: readings)
+        return FrontView.render(content, state: state, theme: try TerminalFixture.theme(), size: small).lines
+    }
+
+    /// The row labelled `label`, as the pane offers it for `readings`.
+    func control(_ label: String, _ readings: ControlReadings = ControlReadings()) throws -> Control {
+        try #require(ControlBoard.controls(readings).first { $0.label == label }, "no row \"\(label)\"")
+    }
+
+    /// What `r` writes for a pressed row is read back as the same action: a recording replays it.
+    func readBack(_ action: WorldAction) throws -> WorldAction? {
+        let words = action.text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let rest = action.text.dropFirst(words.first?.count ?? 0).trimmingCharacters(in: .whitespaces)
+        return try WorldAction.parse(words, rest: rest)
+    }
+
+    /// Enter on the row labelled `label` of `world`'s pane, then the world runs until idle.
+    func press(_ label: String, on world: World) throws {
+        let row = try control(label, ControlReadings(world: world))
+        #expect(row.action.press(on: world) == nil, "\(label) was refused")
+        world.scheduler.runUntilIdle()
+    }
+
+    @Test func receiptForgedNextSitsWithTheReceiptRowsAndIsTheScenariosInject() throws {
+        let lines = try pane(selecting: "Receipt forged next")
+        let row = try #require(lines.firstIndex { $0.contains("Receipt forged next") })
+        #expect(lines[row - 1].contains("Receipt goes missing"))
+        let forged = try control("Receipt forged next")
+        #expect(forged.group == .store)
+        #expect(forged.action.text == "inject receipt forged times 1")
+        #expect(try readBack(forged.action) == forged.action)
+
+        // Pressed before a purchase: Apple refuses the altered receipt, the app asks for a fresh one and sends it.
+        let world = try newsWorld()
+        world.launchAndSettle()
+        try press("Receipt forged next", on: world)
+        world.buyFromFeed()
+        #expect(world.charges == 1)
+        #expect(world.timeline.text.contains("fault: receipt forged"))
+        #expect(world.timeline.text.contains("receipt refreshed"))
+        #expect(world.isUnlocked)
+    }
+}
