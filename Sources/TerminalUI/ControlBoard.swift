@@ -33,6 +33,12 @@ public enum ControlBoard {
             Control(.backend, "Receipt check fails next", .inject(once("receipts", "error"))),
             Control(.backend, "Next call times out", .inject(once("backend", "timeout"))),
             Control(.backend, "Next call slow (+30s)", .inject(once("backend", "slow"))),
+            // Apple's App Store Server Notifications, which had no row (session 32): the server refuses the next three
+            // posts (the first and Apple's retries an hour and twelve hours on), so it keeps what it last heard until
+            // the retry a day later lands or a receipt check tells it; or it applies one and its answer is lost, so
+            // Apple sends it again.
+            Control(.backend, "Notifications fail (3x)", .inject(times(3, "notifications", "error"))),
+            Control(.backend, "Notification answer lost", .inject(once("notifications", "lost-response"))),
             Control(
                 .family, "In the family: \(familyMember)", value: onOff(readings.familyMember),
                 readings.familyMember ? .familyRemove(familyMember) : .familyAdd(familyMember)),
@@ -49,6 +55,9 @@ public enum ControlBoard {
                 .device, "Phone", value: readings.phones.count > 1 ? readings.phone : nil,
                 .phone(next(after: readings.phone, in: readings.phones))),
             Control(.device, "Restart the app", .restartApp),
+            // The scenario's `kill`: the process dies, nothing runs on the phone until "Background and back" or
+            // "Restart the app" starts it again (session 32: no row).
+            Control(.device, "Kill the app", .kill),
             Control(.device, "New device", .newDevice(readings.freeDeviceName)),
             Control(
                 .network, "Latency", value: readings.latency.name, .latency(nextProfile(after: readings.latency))),
@@ -63,8 +72,11 @@ public enum ControlBoard {
     public static var count: Int { controls(ControlReadings()).count }
 
     /// A fault the next call meets once: what the backend rows plan.
-    private static func once(_ target: String, _ fault: String) -> FaultPlan {
-        FaultPlan(rules: [FaultRule(target: target, fault: fault)])
+    private static func once(_ target: String, _ fault: String) -> FaultPlan { times(1, target, fault) }
+
+    /// A fault the next `count` calls meet.
+    private static func times(_ count: Int, _ target: String, _ fault: String) -> FaultPlan {
+        FaultPlan(rules: [FaultRule(target: target, fault: fault, frequency: .times(count))])
     }
 
     /// The Apple ID of the reader's family member the pane adds and removes (their phone is `kid-iphone`).

@@ -59,4 +59,48 @@ struct ControlPaneFaultRowsTests {
         #expect(world.timeline.text.contains("receipt refreshed"))
         #expect(world.isUnlocked)
     }
+
+    @Test func notificationsFailIsABackendRowTheServerRefusesThreePostsAndAppleRetriesUntilOneLands() throws {
+        let lines = try pane(selecting: "Notifications fail (3x)")
+        #expect(lines.contains { $0.contains("Notifications fail (3x)") })
+        #expect(lines.contains { $0.contains("Notification answer lost") })
+        let failing = try control("Notifications fail (3x)")
+        #expect(failing.group == .backend)
+        #expect(failing.action.text == "inject notifications error times 3")
+        #expect(try readBack(failing.action) == failing.action)
+        let lost = try control("Notification answer lost")
+        #expect(lost.action.text == "inject notifications lost-response times 1")
+        #expect(try readBack(lost.action) == lost.action)
+
+        // Apple's news of a refund is refused three times, then retried until it lands: the server ends the access.
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.buyFromFeed()
+        #expect(world.isUnlocked)
+        try press("Notifications fail (3x)", on: world)
+        try press("Refund the latest", on: world)
+        #expect(world.timeline.text.contains("fault: notifications error"))
+        for _ in 0..<3 { try press("+1 day", on: world) }
+        #expect(world.timeline.entries.filter { $0.text.contains("fault: notifications error") }.count == 3)
+        world.backToFeed()
+        #expect(!world.isUnlocked)
+    }
+
+    @Test func killTheAppIsADeviceRowAndBackgroundAndBackStartsItAgain() throws {
+        let lines = try pane(selecting: "Kill the app")
+        let row = try #require(lines.firstIndex { $0.contains("Kill the app") })
+        #expect(lines[row - 1].contains("Restart the app"))
+        let kill = try control("Kill the app")
+        #expect(kill.group == .device)
+        #expect(kill.action == .kill)
+        #expect(try readBack(kill.action) == .kill)
+
+        let world = try newsWorld()
+        world.launchAndSettle()
+        try press("Kill the app", on: world)
+        #expect(!world.isAppRunning)
+        #expect(world.timeline.text.contains("app killed on iphone"))
+        try press("Background and back", on: world)
+        #expect(world.isAppRunning)
+    }
 }
