@@ -34,11 +34,23 @@ public struct FrontContent: Equatable, Sendable {
 
     public init(world: World, inspecting: Bool = false) {
         let now = world.scheduler.now
+        let screen = world.isAppRunning ? world.screen : Self.notRunning(world.screen, app: world.config.app.name)
         self.init(
-            appName: world.config.app.name, screen: world.screen, timeline: world.timeline.entries, now: now,
+            appName: world.config.app.name, screen: screen, timeline: world.timeline.entries, now: now,
             spinnerPhase: Int(now.milliseconds / Self.spinnerStepMilliseconds % 1_000_000),
             controls: ControlReadings(world: world))
         if inspecting { transactions = world.transactionRows }
         phoneName = world.phoneNameToShow
+    }
+
+    /// The phone while its app is killed: its last screen stayed up, and keys on it did nothing with nothing saying
+    /// why (session 32, the control pane's "Kill the app").
+    static func notRunning(_ last: ScreenModel, app: String) -> ScreenModel {
+        ScreenModel(
+            id: last.id, title: app,
+            rows: [
+                Row(.muted, "The app is not running: it was killed."), Row(.spacer),
+                Row(.muted, "Background and back, or Restart the app, in the controls (c) starts it again."),
+            ])
     }
 }

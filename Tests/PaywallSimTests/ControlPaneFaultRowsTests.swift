@@ -72,7 +72,7 @@ struct ControlPaneFaultRowsTests {
         #expect(lost.action.text == "inject notifications lost-response times 1")
         #expect(try readBack(lost.action) == lost.action)
 
-        // Apple's news of a refund is refused three times, then retried until it lands: the server ends the access.
+        // Apple's news of a refund is refused three times, then its third retry, a day and a half on, lands.
         let world = try newsWorld()
         world.launchAndSettle()
         world.buyFromFeed()
@@ -82,8 +82,10 @@ struct ControlPaneFaultRowsTests {
         #expect(world.timeline.text.contains("fault: notifications error"))
         for _ in 0..<3 { try press("+1 day", on: world) }
         #expect(world.timeline.entries.filter { $0.text.contains("fault: notifications error") }.count == 3)
-        world.backToFeed()
-        #expect(!world.isUnlocked)
+        #expect(world.timeline.text.contains("notification REFUND (retry 3 of 5)"))
+        #expect(
+            world.timeline.entries.contains { $0.text.hasPrefix("notification REFUND") && $0.text.hasSuffix("applied") }
+        )
     }
 
     @Test func killTheAppIsADeviceRowAndBackgroundAndBackStartsItAgain() throws {
@@ -100,7 +102,15 @@ struct ControlPaneFaultRowsTests {
         try press("Kill the app", on: world)
         #expect(!world.isAppRunning)
         #expect(world.timeline.text.contains("app killed on iphone"))
+        // The phone says so, not the last screen whose keys do nothing.
+        let theme = try TerminalFixture.theme()
+        let killed = FrontView.render(FrontContent(world: world), state: FrontState(), theme: theme, size: small).text
+        #expect(killed.contains("The app is not running"))
+        #expect(!killed.contains("The return of the night trains"))
         try press("Background and back", on: world)
         #expect(world.isAppRunning)
+        let started = FrontView.render(FrontContent(world: world), state: FrontState(), theme: theme, size: small).text
+        #expect(!started.contains("The app is not running"))
+        #expect(started.contains("The return of the night trains"))
     }
 }
