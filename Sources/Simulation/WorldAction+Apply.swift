@@ -42,6 +42,7 @@ extension WorldAction {
                 throw WorldActionRefusal(expected: "a transaction to revoke", actual: "none to revoke")
             }
         case .billingIssue(let failing): world.setBillingIssue(failing)
+        case .billingIssueWith(let grace): world.setBillingIssue(true, grace: grace)
         case .resolveInterrupted:
             guard world.resolveInterruptedPurchase() else {
                 throw WorldActionRefusal(expected: "an interrupted purchase to resolve", actual: "none waits")

@@ -19,8 +19,12 @@ public enum WorldAction: Equatable, Sendable {
     case refund
     /// Family Sharing stops sharing the latest transaction.
     case revoke
-    /// The reader's payment method fails (`store billing-issue`) or works again (`store recover`).
+    /// The reader's payment method fails (`store billing-issue`, with Apple's billing grace period as the `.storekit`
+    /// file or the config sets it) or works again (`store recover`).
     case billingIssue(Bool)
+    /// The reader's payment method fails, with the grace period on or off whatever the file sets (`store
+    /// billing-issue grace|no-grace`; session 31, h11: a scenario could not ask for either).
+    case billingIssueWith(grace: Bool)
     /// The reader did outside the app what an interrupted purchase asked (new terms, a payment method):
     /// the purchase completes as a new transaction reaching the observer.
     case resolveInterrupted

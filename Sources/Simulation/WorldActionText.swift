@@ -16,6 +16,7 @@ extension WorldAction {
         case .revoke: "store revoke"
         case .billingIssue(true): "store billing-issue"
         case .billingIssue(false): "store recover"
+        case .billingIssueWith(let grace): "store billing-issue \(grace ? "grace" : "no-grace")"
         case .resolveInterrupted: "store resolve-interrupted"
         case .priceIncrease: "store price-increase"
         case .raisePrice(let product, let price): "store price-increase \(product) \(price)"
@@ -151,6 +152,15 @@ extension WorldAction {
     /// The store's words that name what they act on: a plan change, a new price, one transaction.
     private static func storeControl(_ arguments: [String]) throws(WorldActionTextError) -> WorldAction {
         let word = arguments[0]
+        if word == "billing-issue" {
+            guard arguments.count == 2, let grace = ["grace": true, "no-grace": false][arguments[1]] else {
+                throw WorldActionTextError(
+                    "\"\(arguments.dropFirst().joined(separator: " "))\" is not a grace period: write store billing-issue "
+                        + "(the .storekit file's or config's grace period), store billing-issue grace or "
+                        + "store billing-issue no-grace")
+            }
+            return .billingIssueWith(grace: grace)
+        }
         if let change = PlanChange(rawValue: word) {
             guard arguments.count == 2 else { throw WorldActionTextError("write store \(word) PRODUCT") }
             return .changePlan(change, arguments[1])

@@ -76,11 +76,17 @@ extension World {
     /// or off. Unsaid, it is what the `.storekit` file or the config's store settings set (the step turned a grace
     /// period on over a file's `_billingGracePeriodEnabled: false`, session 30, h11), and on where neither says.
     public func setBillingIssue(_ failing: Bool, grace: Bool? = nil) {
-        let grace = grace ?? configuredGracePeriod ?? true
+        let grace = grace ?? defaultGracePeriod
         store.billingGracePeriodEnabled = grace
         timeline.log(.control, failing ? "billing issue\(grace ? " with grace period" : "")" : "billing fixed")
         _ = attempt("set the billing issue") { try store.setBillingIssue(failing, appleId: options.appleId) }
     }
+
+    /// The grace period `store billing-issue` gives: the file's or config's, on where neither says.
+    public var defaultGracePeriod: Bool { configuredGracePeriod ?? true }
+
+    /// Whether a renewal that fails now enters Apple's billing grace period (the control pane's "Billing issue").
+    public var billingGracePeriod: Bool { store.billingGracePeriodEnabled }
 
     /// The billing grace period the `.storekit` file sets (it wins, as `applyStoreKitSettings` applies it), else the
     /// config's store settings; nil when neither says.

@@ -21,8 +21,7 @@ public enum ControlBoard {
                 .store, "Payments allowed", value: onOff(readings.canMakePayments),
                 .payments(allowed: !readings.canMakePayments)),
             Control(.store, "Refund the latest", .refund),
-            Control(
-                .store, "Billing issue", value: onOff(readings.billingIssue), .billingIssue(!readings.billingIssue)),
+            billingIssue(readings),
             Control(.store, "Price increase", .priceIncrease),
             Control(
                 .store, "Storefront", value: readings.storefront,
@@ -77,6 +76,18 @@ public enum ControlBoard {
     /// A fault the next `count` calls meet.
     private static func times(_ count: Int, _ target: String, _ fault: String) -> FaultPlan {
         FaultPlan(rules: [FaultRule(target: target, fault: fault, frequency: .times(count))])
+    }
+
+    /// Off, then a billing issue with the grace period the file or config gives, then with the other, then off: the
+    /// first press is the file's, the second the one it does not give (session 31, h11: only the file's was offered).
+    private static func billingIssue(_ readings: ControlReadings) -> Control {
+        guard readings.billingIssue else {
+            return Control(.store, "Billing issue", value: "off", .billingIssueWith(grace: readings.defaultGrace))
+        }
+        let grace = readings.billingGrace
+        return Control(
+            .store, "Billing issue", value: grace ? "with grace" : "no grace",
+            grace == readings.defaultGrace ? .billingIssueWith(grace: !grace) : .billingIssue(false))
     }
 
     /// The Apple ID of the reader's family member the pane adds and removes (their phone is `kid-iphone`).

@@ -7,6 +7,9 @@ public struct ControlReadings: Equatable, Sendable {
     public var nextPurchase = NextPurchase.ok
     public var canMakePayments = true
     public var billingIssue = false
+    /// Whether a failed renewal gets Apple's grace period now, and whether the file or config gives one.
+    public var billingGrace = true
+    public var defaultGrace = true
     public var latency = LatencyProfile.typical
     public var finishesBeforeServerCheck = true
     public var storefront = "USA"
@@ -29,6 +32,8 @@ public struct ControlReadings: Equatable, Sendable {
         nextPurchase = world.nextPurchase
         canMakePayments = world.canMakePayments
         billingIssue = world.hasBillingIssue
+        billingGrace = world.billingGracePeriod
+        defaultGrace = world.defaultGracePeriod
         latency = world.latency
         finishesBeforeServerCheck = world.finishPolicy == .beforeServerCheck
         storefront = world.storefront

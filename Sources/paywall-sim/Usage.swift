@@ -305,7 +305,7 @@ enum Usage {
                  phone NAME (a phone the world has back on screen, its app started on what it kept), kill,
                  store renew|expire|refund|revoke|billing-issue|recover|resolve-interrupted|price-increase
                  (billing-issue: with a grace period as the .storekit file's or the config's store settings say,
-                 on where neither says),
+                 on where neither says), store billing-issue grace|no-grace (with or without, whatever they say),
                  store upgrade|downgrade|crossgrade PRODUCT, store price-increase PRODUCT PRICE,
                  store refund|revoke|expire|approve|decline|resolve-interrupted ID (run's t lists the ids),
                  next purchase ok|fails|cancelled|deferred|interrupted, ask-to-buy on|off,

@@ -113,4 +113,32 @@ struct ControlPaneFaultRowsTests {
         #expect(!started.contains("The app is not running"))
         #expect(started.contains("The return of the night trains"))
     }
+
+    /// "Billing issue" gave a grace period whatever the file said, and offered no other (session 31, h11): its first
+    /// press is the file's grace period, its second the other, its third lifts the issue.
+    @Test(arguments: [true, false]) func billingIssueGoesFromTheFilesGracePeriodToTheOtherAndOff(fileGrace: Bool) throws
+    {
+        var readings = ControlReadings()
+        readings.defaultGrace = fileGrace
+        readings.billingGrace = fileGrace
+        var seen: [String] = []
+        var texts: [String] = []
+        for _ in 0..<3 {
+            let row = try control("Billing issue", readings)
+            let line = try #require(
+                try pane(selecting: "Billing issue", readings: readings).first { $0.contains("Billing issue") })
+            seen.append(try #require(row.value))
+            #expect(line.contains(row.value ?? ""))
+            texts.append(row.action.text)
+            #expect(try readBack(row.action) == row.action)
+            switch row.action {
+            case .billingIssueWith(let grace): (readings.billingIssue, readings.billingGrace) = (true, grace)
+            case .billingIssue(false): (readings.billingIssue, readings.billingGrace) = (false, fileGrace)
+            default: Issue.record("Billing issue does \(row.action.text)")
+            }
+        }
+        let (first, second) = fileGrace ? ("grace", "no-grace") : ("no-grace", "grace")
+        #expect(texts == ["store billing-issue \(first)", "store billing-issue \(second)", "store recover"])
+        #expect(seen == ["off", fileGrace ? "with grace" : "no grace", fileGrace ? "no grace" : "with grace"])
+    }
 }

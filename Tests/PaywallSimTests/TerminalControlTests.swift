@@ -258,7 +258,7 @@ struct TerminalControlActionTests {
         #expect(value("Payments allowed", in: world) == "off")
         use("Billing issue", on: world)
         #expect(world.hasBillingIssue)
-        #expect(value("Billing issue", in: world) == "on")
+        #expect(value("Billing issue", in: world) == "with grace")
         #expect(value("Latency", in: world) == "fast")
         use("Latency", on: world)
         #expect(world.latency.name == "typical")

@@ -19,7 +19,8 @@ import Testing
         case .expire: (["store expire"], .refund)
         case .refund: (["store refund"], .revoke)
         case .revoke: (["store revoke"], .billingIssue(true))
-        case .billingIssue: (["store billing-issue", "store recover"], .resolveInterrupted)
+        case .billingIssue: (["store billing-issue", "store recover"], .billingIssueWith(grace: true))
+        case .billingIssueWith: (["store billing-issue grace", "store billing-issue no-grace"], .resolveInterrupted)
         case .resolveInterrupted: (["store resolve-interrupted"], .priceIncrease)
         case .priceIncrease: (["store price-increase"], .raisePrice(product: "p", price: 1))
         case .raisePrice: (["store price-increase premium.monthly 12.99"], .changePlan(.upgrade, "p"))
@@ -99,5 +100,17 @@ import Testing
     @Test func wordsNoActionStartsAreLeftToTheReader() throws {
         #expect(try Self.parse("open paywall") == nil)
         #expect(throws: WorldActionTextError.self) { try Self.parse("store refnud") }
+    }
+
+    /// A billing issue's grace period is the file's, or said: other words name the three that work (session 32).
+    @Test func aBillingIssueTakesGraceOrNoGraceAndNothingElse() throws {
+        #expect(try Self.parse("store billing-issue no-grace") == .billingIssueWith(grace: false))
+        for text in ["store billing-issue maybe", "store billing-issue grace no-grace", "store billing-issue Grace"] {
+            #expect {
+                try Self.parse(text)
+            } throws: { error in
+                "\(error)".contains("store billing-issue grace or store billing-issue no-grace")
+            }
+        }
     }
 }
