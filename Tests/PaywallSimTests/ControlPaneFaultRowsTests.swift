@@ -141,4 +141,16 @@ struct ControlPaneFaultRowsTests {
         #expect(texts == ["store billing-issue \(first)", "store billing-issue \(second)", "store recover"])
         #expect(seen == ["off", fileGrace ? "with grace" : "no grace", fileGrace ? "no grace" : "with grace"])
     }
+
+    /// Every row's words, as `r` records them, read back as the very action the row does: a recording replays what
+    /// was pressed, whatever the row (with a billing issue on, the Billing issue row does another action).
+    @Test func everyRowsWordsReadBackAsItsAction() throws {
+        var failing = ControlReadings()
+        failing.billingIssue = true
+        for readings in [ControlReadings(), failing] {
+            for row in ControlBoard.controls(readings) {
+                #expect(try readBack(row.action) == row.action, "\(row.label): \(row.action.text)")
+            }
+        }
+    }
 }
