@@ -53,10 +53,10 @@ public enum ControlBoard {
             Control(
                 .device, "Phone", value: readings.phones.count > 1 ? readings.phone : nil,
                 .phone(next(after: readings.phone, in: readings.phones))),
-            Control(.device, "Restart the app", .restartApp),
             // The scenario's `kill`: the process dies, nothing runs on the phone until "Background and back" or
             // "Restart the app" starts it again (session 32: no row).
             Control(.device, "Kill the app", .kill),
+            Control(.device, "Restart the app", .restartApp),
             Control(.device, "New device", .newDevice(readings.freeDeviceName)),
             Control(
                 .network, "Latency", value: readings.latency.name, .latency(nextProfile(after: readings.latency))),

@@ -91,7 +91,7 @@ struct ControlPaneFaultRowsTests {
     @Test func killTheAppIsADeviceRowAndBackgroundAndBackStartsItAgain() throws {
         let lines = try pane(selecting: "Kill the app")
         let row = try #require(lines.firstIndex { $0.contains("Kill the app") })
-        #expect(lines[row - 1].contains("Restart the app"))
+        #expect(lines[row + 1].contains("Restart the app"))
         let kill = try control("Kill the app")
         #expect(kill.group == .device)
         #expect(kill.action == .kill)
