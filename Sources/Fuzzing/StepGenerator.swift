@@ -151,7 +151,13 @@ struct StepGenerator {
         case 0, 1: return .world(.advance(pick([.fixed(.hours(1)), .fixed(.days(1)), .fixed(.days(3))])))
         case 2: return .world(.advance(.months(1)))
         case 3: return .world(pick(Self.apple))
-        case 4: return .world(pick([.renew, .refund, .billingIssue(true), .billingIssue(false)]))
+        // A billing issue as the file says, or with or without Apple's grace period whatever it says (session 32).
+        case 4:
+            return .world(
+                pick([
+                    .renew, .refund, .billingIssue(true), .billingIssue(false), .billingIssueWith(grace: true),
+                    .billingIssueWith(grace: false),
+                ]))
         case 5: return released(world)
         // Sometimes a child holds the phone: every purchase then passes the parental gate, in any app.
         case 6: return chance(0.25) ? .world(.readerAge(pick([10, 15, 17, 18, nil]))) : .world(.foreground)
