@@ -47,6 +47,8 @@ public final class Database {
     @exclusivity(unchecked) private var empty = EmptyCommits()
     /// Where it lives; nil in memory.
     public let path: String?
+    /// The file this connection has open, counted in `OpenFiles` until it closes.
+    private var openFile: OpenFiles.Identity?
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
     /// `readOnly` opens an existing file that this connection can never write (`SQLITE_OPEN_READONLY`):
@@ -81,6 +83,8 @@ public final class Database {
             handle = nil
             throw DatabaseError(code: code, message: "\(path ?? ":memory:"): \(message)", storage: storage)
         }
+        openFile = path.flatMap(OpenFiles.Identity.init)
+        if let openFile { OpenFiles.shared.opened(openFile) }
         sqlite3_busy_timeout(handle, 5_000)
         // 1 KiB pages for a new database (a file's page size is fixed once it has one, so an existing file
         // keeps its own): the rows are small, and a transaction writes each page it changes whole, into the
@@ -104,6 +108,13 @@ public final class Database {
         }
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
+        if let openFile { OpenFiles.shared.closed(openFile) }
+    }
+
+    /// Whether a connection of this process has the database at `path` open: SQLite then holds POSIX locks on it and
+    /// its `-shm`, which closing any other descriptor of those files would drop (`OpenFiles`).
+    public static func isOpenHere(_ path: String) -> Bool {
+        OpenFiles.Identity(path).map(OpenFiles.shared.isOpen) ?? false
     }
 
     /// Runs SQL that returns no rows; several statements may be separated by semicolons.

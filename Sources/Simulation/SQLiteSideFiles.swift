@@ -1,3 +1,5 @@
+import Database
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +25,9 @@ struct SQLiteSideFiles {
     func removeMade() {
         for database in StateCheck.databases {
             let (wal, shm) = ("\(folder)/\(database)-wal", "\(folder)/\(database)-shm")
-            guard !before.contains("\(database)-shm") || !before.contains("\(database)-wal"), Self.unheld(shm) else {
+            guard !before.contains("\(database)-shm") || !before.contains("\(database)-wal"),
+                Self.unheld("\(folder)/\(database)")
+            else {
                 continue
             }
             var status = stat()
@@ -36,11 +40,14 @@ struct SQLiteSideFiles {
         }
     }
 
-    /// Whether no connection, in any process, this one included, has the database whose index `shm` is open: each
-    /// holds a read lock on the index's DMS byte (128) while open. An open file description's lock conflicts with a
-    /// process's own record locks, where a plain `fcntl` lock would not. True when there is no `shm`.
-    private static func unheld(_ shm: String) -> Bool {
-        let descriptor = open(shm, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    /// Whether no connection, in any process, this one included, has `database` open. This process's own are known
+    /// without a look at the file: its `-shm` opened and closed here while one of them had it open, the close dropped
+    /// every POSIX lock the process held on it, SQLite's included (session 32). Another process's connection holds a
+    /// read lock on the index's DMS byte (128) while open, which an open file description's lock conflicts with. True
+    /// when there is no `-shm`.
+    private static func unheld(_ database: String) -> Bool {
+        guard !Database.isOpenHere(database) else { return false }
+        let descriptor = open("\(database)-shm", O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return errno == ENOENT }
         defer { close(descriptor) }
         var lock = flock()
