@@ -196,12 +196,17 @@ public final class World {
                         method: "POST", path: "/v1/notifications/apple", headers: ["Content-Type": "application/json"],
                         body: CanonicalJSONWriter.object(["signedPayload": signedPayload])))
             }
-        } catch let error as StoreSetupError {
+        } catch {
+            // Refused once the store opened: the events it scheduled hold it, its records' file open, until they go.
+            // `deinit` removes them for a world made, never for one refused: the folder kept the store's `-wal` and
+            // `-shm`, which `StateLock.restore` removes only once no connection holds them (session 32).
+            scheduler.removeAll()
             // A catalog the store cannot sell from is a mistake in the config: name the file; the store's records
             // that cannot be opened are the state folder's (a swapped or damaged database blamed the config).
-            throw WorldSetupError(
-                description: "\(error.file ?? config.sourcePath ?? "the demo config"): \(error)")
-        } catch {
+            if let error = error as? StoreSetupError {
+                throw WorldSetupError(
+                    description: "\(error.file ?? config.sourcePath ?? "the demo config"): \(error)")
+            }
             throw WorldSetupError(description: error.failureDescription)
         }
         self.scheduler = scheduler

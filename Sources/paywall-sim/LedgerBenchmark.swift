@@ -43,10 +43,17 @@ enum LedgerBenchmark {
                 store: config.store, bundleId: config.app.bundleId, scheduler: scheduler, timeline: timeline,
                 random: SeededGenerator(seed: 1), latency: .none, databasePath: directory + "/appstore.sqlite",
                 keys: keys)
-            let backend = try Backend(
-                config: config, store: store, clock: { scheduler.now }, timeline: timeline,
-                databasePath: directory + "/backend.sqlite", keys: keys)
-            return (store, backend)
+            do {
+                let backend = try Backend(
+                    config: config, store: store, clock: { scheduler.now }, timeline: timeline,
+                    databasePath: directory + "/backend.sqlite", keys: keys)
+                return (store, backend)
+            } catch {
+                // The store's scheduled events hold it, its file open: the refused folder kept its `-wal` and `-shm`
+                // (session 32). Gone, the store closes before `restore` looks.
+                scheduler.removeAll()
+                throw error
+            }
         }
         let product = config.store.products[0].productId
         var failures = 0

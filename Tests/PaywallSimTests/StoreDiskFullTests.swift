@@ -59,6 +59,27 @@ import Testing
         #expect(try StateFolderTests.files(directory) == before)
     }
 
+    /// A launch refused after the App Store's records opened, when the ledger's cannot be (a disk with ~60 KiB free
+    /// took the store's `-shm` and not the ledger's; here a ledger from a newer build): the store's scheduled renewals
+    /// held it, its connection stayed open, and its `-wal` and `-shm` stayed behind (session 32). The folder is left
+    /// byte for byte, by `bench lifecycle` (a world) and `bench ledger` (a store and a backend) alike.
+    @Test(arguments: ["lifecycle", "ledger"]) func aLaunchRefusedAfterTheStoreOpenedLeavesNoSideFiles(bench: String)
+        throws
+    {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try TestSupport.runBinary(["bench", "lifecycle", "--count", "2", "--state", directory])
+        try #require(made.code == 0, "\(made.stderr)")
+        try Database(path: "\(directory)/backend.sqlite").execute("PRAGMA user_version = 999")
+        let before = try StateFolderTests.files(directory)
+        try #require(!before.keys.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "\(before.keys)")
+
+        let refused = try TestSupport.runBinary(["bench", bench, "--count", "1", "--state", directory])
+        #expect(refused.code == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("schema version 999 is newer than this build knows"), "\(refused.stderr)")
+        #expect(try StateFolderTests.files(directory) == before)
+    }
+
     /// `script` run by bash with `arguments` as $0, $1…: its exit code and standard error.
     private static func bash(_ script: String, _ arguments: String...) throws -> (Int32, String) {
         let process = Process()
