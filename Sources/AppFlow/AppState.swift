@@ -227,6 +227,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     /// The plan it switches to at `expires` (a change already made) and its title; nil when it renews as it is.
     public let renewsInto: String?
     public let renewsIntoTitle: String?
+    /// A family member's purchase shared with the Apple ID: listed, nothing to press (its purchaser manages it).
+    public var sharedByFamily = false
 
     public init(
         productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil,

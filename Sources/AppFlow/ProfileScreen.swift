@@ -13,8 +13,13 @@ extension ScreenBuilder {
         let listed = state.profileSubscriptions.filter { $0.active || $0.billingIssue }
         let ended = listed.filter { state.endedByTheClock($0) }
         let charged = listed.filter { !state.endedByTheClock($0) }
+        // Access that only a family member's shared purchase gives: nobody on this phone subscribed (session 31, h10).
+        let running = charged.filter(\.active)
+        let sharedOnly = !running.isEmpty && running.allSatisfy { $0.familyShared == true }
         switch state.access.identity {
         case .none: rows.append(Row(.text, "Not signed in."))
+        case .anonymous where state.access.isSubscriber && sharedOnly:
+            rows.append(Row(.text, "Shared by your family, on this phone without an account."))
         case .anonymous where state.access.isSubscriber:
             rows.append(Row(.text, "Subscribed on this phone, without an account."))
         case .anonymous where !charged.isEmpty: rows.append(Row(.text, "Not signed in."))
@@ -63,6 +68,9 @@ extension ScreenBuilder {
                 line = "\(title): renews on \(date)"
             }
             rows.append(Row(.text, line))
+            if subscription.familyShared == true {
+                rows.append(Row(.muted, "Shared by your family: the family member who bought it pays for it."))
+            }
             if subscription.billingIssue && subscription.autoRenew {
                 rows.append(
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
@@ -107,7 +115,7 @@ extension ScreenBuilder {
     /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses. Where the sheet lists more
     /// than one subscription, it names the one it changes (two groups may have plans of one name, session 27).
     static func switchPlanLabel(_ productId: String, _ state: AppState) -> String {
-        let sheet = state.manageSheet ?? []
+        let sheet = (state.manageSheet ?? []).filter { !$0.sharedByFamily }
         let subscription = sheet.first { $0.plans.contains { $0.productId == productId } } ?? sheet.first
         // Apple's price now, as its sheet holds it: the paywall's may be older than a raise.
         let plan = subscription?.plans.first { $0.productId == productId }
@@ -172,7 +180,9 @@ extension ScreenBuilder {
             rows += [Row(.muted, "Loading…"), Row(.spacer), Row(.button, "Done", choice: .done)]
             return manageSheet(rows)
         }
-        for subscription in sheet {
+        // A family member's purchase shared with this Apple ID: listed, with nothing to press (session 31, h10).
+        let (own, shared) = (sheet.filter { !$0.sharedByFamily }, sheet.filter(\.sharedByFamily))
+        for subscription in own {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
             rows.append(Row(.text, "Plan: \(subscription.title)"))
             if subscription.inBillingRetry {
@@ -202,16 +212,24 @@ extension ScreenBuilder {
                 rows.append(
                     Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
             }
-            if sheet.count > 1 { rows += controls(of: subscription, named: true, state) + [Row(.spacer)] }
+            if own.count > 1 { rows += controls(of: subscription, named: true, state) + [Row(.spacer)] }
         }
-        if sheet.isEmpty {
+        if !own.isEmpty {
+            rows.append(Row(.muted, "Bought with your Apple ID: the App Store manages it."))
+        } else if shared.isEmpty {
             rows.append(Row(.text, "This Apple ID pays for no subscription to \(state.app.name)."))
             rows.append(Row(.muted, "A subscription bought with another Apple ID is managed from that Apple ID."))
-        } else {
-            rows.append(Row(.muted, "Bought with your Apple ID: the App Store manages it."))
+        }
+        for subscription in shared {
+            let date = SimInstant(milliseconds: subscription.expires).dateDescription
+            if !own.isEmpty { rows.append(Row(.spacer)) }
+            rows.append(Row(.text, "Plan: \(subscription.title)"))
+            rows.append(
+                Row(.muted, subscription.willAutoRenew ? "Renews with its purchase on \(date)" : "Ends on \(date)"))
+            rows.append(Row(.muted, "Shared by your family: the family member who bought it manages it."))
         }
         rows.append(Row(.spacer))
-        if sheet.count == 1, let only = sheet.first { rows += controls(of: only, named: false, state) }
+        if own.count == 1, let only = own.first { rows += controls(of: only, named: false, state) }
         rows.append(Row(.button, "Done", choice: .done))
         return manageSheet(rows)
     }

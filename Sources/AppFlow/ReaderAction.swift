@@ -75,7 +75,8 @@ public enum ReaderAction: Equatable, Sendable {
         case .manageSubscription: .manageSubscription
         // Named only where the sheet lists more than one subscription: which one is then what the reader chose.
         case .setAutoRenew(let enabled, let productId):
-            .setAutoRenew(enabled, productId: (state.manageSheet?.count ?? 0) > 1 ? productId : nil)
+            .setAutoRenew(
+                enabled, productId: (state.manageSheet ?? []).filter { !$0.sharedByFamily }.count > 1 ? productId : nil)
         case .changePlan(let productId): .changePlan(productId)
         case .done: .back
         }

@@ -37,6 +37,9 @@ public struct PurchaseRecord: Equatable, Sendable {
     public var renewsAs: String?
     /// Apple's signing time of the state applied last: older news never overwrites newer.
     public var appleSignedMillis: Int64 = 0
+    /// A family member's purchase shared with this Apple ID (FAMILY_SHARED): its own original transaction, never
+    /// anything else. Read as false from a ledger written before the column.
+    public var familyShared = false
 
     public init(
         originalTransactionId: String, productId: String, ownerId: String?, deviceId: String, expires: SimInstant?
@@ -315,8 +318,8 @@ public final class BackendLedger {
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
                 billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms,
-                owner_purchase_ms, price_consent_pending, renews_as)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                owner_purchase_ms, price_consent_pending, renews_as, family_shared)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
@@ -326,7 +329,7 @@ public final class BackendLedger {
                 // A notification is Apple's word as of its signing (`apple_signed_ms`), perhaps held back on its
                 // way: only a read of Apple's records counts as asking.
                 .integer(askedApple ? time.milliseconds : 0), .integer(ownerPurchaseMillis),
-                .bool(purchase.priceConsentPending), .optionalText(purchase.renewsAs),
+                .bool(purchase.priceConsentPending), .optionalText(purchase.renewsAs), .bool(purchase.familyShared),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(
@@ -370,10 +373,11 @@ public final class BackendLedger {
             ])
         let detail = "\(purchase.originalTransactionId) \(why)"
         if let known {
-            // The row now: Apple's columns as just written, the owner and device as they were.
+            // The row now: Apple's columns as just written, the owner, device and ownership type as they were.
             var after = purchase
             after.ownerId = known.ownerId
             after.deviceId = known.deviceId
+            after.familyShared = known.familyShared
             try audit(
                 at: time, actor: "app-store", action: "purchase.state", detail: detail,
                 subject: AuditChain.purchaseSubject(purchase.originalTransactionId), state: after.auditState)
@@ -644,7 +648,7 @@ public final class BackendLedger {
     }
 
     /// How many columns `purchaseColumns` names: a column selected after them is at this index.
-    private static let purchaseColumnCount = 12
+    private static let purchaseColumnCount = 13
 
     /// The purchase columns of a file at `version`: one read as it is (`check --ledger` never migrates) may predate
     /// the newest, which then read as their defaults (a folder of session 22's schema 7 met "no such column").
@@ -652,7 +656,7 @@ public final class BackendLedger {
         """
         original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
         grace_expires_ms, auto_renew, apple_signed_ms, \(version >= 7 ? "price_consent_pending" : "0"),
-        \(version >= 8 ? "renews_as" : "NULL")
+        \(version >= 8 ? "renews_as" : "NULL"), \(version >= 10 ? "family_shared" : "0")
         """
     }
 
@@ -667,6 +671,7 @@ public final class BackendLedger {
         purchase.appleSignedMillis = row[9].int ?? 0
         purchase.priceConsentPending = row[10].int == 1
         purchase.renewsAs = row[11].string
+        purchase.familyShared = row[12].int == 1
         return purchase
     }
 }

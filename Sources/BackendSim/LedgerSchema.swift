@@ -124,5 +124,10 @@ enum LedgerSchema {
         """
         ALTER TABLE refresh_tokens ADD COLUMN issued_for BLOB
         """,
+        // 10: a purchase a family member shares (Apple's inAppOwnershipType FAMILY_SHARED), fixed with its original
+        // transaction: the profile says it is shared by the family, not subscribed to on the phone (session 32).
+        """
+        ALTER TABLE purchases ADD COLUMN family_shared INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

@@ -152,6 +152,7 @@ extension Backend {
             ?? PurchaseRecord(
                 originalTransactionId: id, productId: transaction.productId, ownerId: nil,
                 deviceId: transaction.deviceId, expires: nil)
+        if known == nil { purchase.familyShared = transaction.inAppOwnershipType == FamilySharing.familyShared }
         let isStale = known != nil && payload.signedDate < purchase.appleSignedMillis
         let summary = NotificationSummary(
             uuid: payload.notificationUUID, originalTransactionId: id, type: payload.notificationType.rawValue,

@@ -108,6 +108,7 @@ extension Backend {
                 originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
                 ownerId: owner, deviceId: record.deviceId, expires: record.expiresDate)
             purchase.revoked = record.revocationDate != nil
+            purchase.familyShared = record.isFamilyShared
             if let renewal = renewals[record.originalTransactionIdentifier] { purchase.apply(renewal) }
             return purchase
         }
@@ -131,6 +132,7 @@ extension Backend {
             updated.renewsAs = known.renewsAs
         }
         updated.deviceId = known.deviceId
+        updated.familyShared = known.familyShared
         guard updated != known else { return }
         // This is Apple's word as of now: a notification signed earlier arriving later is older news.
         updated.appleSignedMillis = max(known.appleSignedMillis, now.milliseconds)
@@ -241,6 +243,8 @@ extension Backend {
         var renewsAs: String? = nil
         /// Its product's subscription group; absent for a product of none.
         var subscriptionGroupIdentifier: String? = nil
+        /// A family member's purchase shared with the Apple ID: true, else absent (nil).
+        var familyShared: Bool? = nil
     }
 
     /// `askingApple`: `POST /v1/me/sync`, after the reader changed something on Apple's sheet: Apple's records of every
@@ -275,7 +279,8 @@ extension Backend {
                 billingIssue: $0.billingIssue && !$0.revoked && ($0.isActive(at: now) || $0.autoRenew),
                 priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil,
                 renewsAs: $0.autoRenew ? $0.renewsAs : nil,
-                subscriptionGroupIdentifier: subscriptionGroups[$0.productId])
+                subscriptionGroupIdentifier: subscriptionGroups[$0.productId],
+                familyShared: $0.familyShared ? true : nil)
         }
     }
 }
@@ -342,6 +347,7 @@ extension Backend.SubscriptionBody {
                 body.bool("autoRenew", subscription.autoRenew)
                 body.bool("billingIssue", subscription.billingIssue)
                 body.integer("expires", subscription.expires)
+                if subscription.familyShared == true { body.bool("familyShared", true) }
                 body.string("originalTransactionId", subscription.originalTransactionId)
                 if subscription.priceConsentPending == true { body.bool("priceConsentPending", true) }
                 body.string("productId", subscription.productId)

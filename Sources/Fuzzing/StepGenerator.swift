@@ -112,8 +112,8 @@ struct StepGenerator {
             return chance(0.85) ? .selectOffer(offer) : .doubleTapOffer(offer)
         case .manageSubscription:
             // Auto-renew of a subscription Apple's sheet lists, another plan of its group (issue 15), or the plan it is
-            // on while a change waits (to keep it).
-            let sheet = state.manageSheet ?? []
+            // on while a change waits (to keep it). A family share has nothing to press.
+            let sheet = (state.manageSheet ?? []).filter { !$0.sharedByFamily }
             let switches = state.switchablePlans.map { ReaderAction.changePlan($0.productId) }
             let renewal = sheet.map {
                 ReaderAction.setAutoRenew(!$0.willAutoRenew, productId: sheet.count > 1 ? $0.productId : nil)

@@ -46,7 +46,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, nor "
                 + "\"Waiting for approval\" once a parent answered and no request waits (of a request Apple tells the app "
                 + "nothing of, once the app became active since), a renewal Apple makes at an offer's price is not "
-                + "said to end, and a family share is not said to renew where the purchaser's renewal ends it"
+                + "said to end, a family share is not said to renew where the purchaser's renewal ends it, and the "
+                + "profile says who paid: a family member's shared purchase is not said subscribed to on the phone"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

@@ -10,7 +10,14 @@ import Subscriptions
 enum ManageSheetTruth {
     /// The sheet as the app shows it.
     static func shown(_ sheet: ManageSheet) -> [ManagedSubscription] {
-        sheet.entries.map {
+        let shared = sheet.sharedByFamily.map {
+            var shown = ManagedSubscription(
+                productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
+                willAutoRenew: $0.willAutoRenew)
+            shown.sharedByFamily = true
+            return shown
+        }
+        return sheet.entries.map {
             var shown = ManagedSubscription(
                 productId: $0.productId, title: $0.productTitle, expires: $0.expiresDate.milliseconds,
                 willAutoRenew: $0.willAutoRenew, graceExpires: $0.gracePeriodExpiresDate?.milliseconds,
@@ -24,7 +31,7 @@ enum ManageSheetTruth {
                     startsNow: $0.startsNow)
             }
             return shown
-        }
+        } + shared
     }
 
     /// A subscription's cancel (or "Renew automatically") pressed on the sheet changes that subscription's auto-renew

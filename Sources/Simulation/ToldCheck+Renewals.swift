@@ -44,6 +44,7 @@ extension ToldCheck {
             }
         }
         if screen == .profile, profile, let shown = try sharedRenewalViolation(world) { return shown }
+        if screen == .profile, profile, let shown = whoPaidViolation(world) { return shown }
         if screen == .manageSubscription, manageSheet {
             for shown in state.manageSheet ?? [] where shown.waitsForPriceConsent && shown.willAutoRenew {
                 guard let running = held.first(where: { $0.productId == shown.productId && $0.isRunning }),

@@ -43,6 +43,9 @@ public struct ManageSheet: Equatable, Sendable {
     public let appleId: String
     /// Active, in grace or in billing retry, by original transaction id: what the sheet's buttons act on.
     public let entries: [Entry]
+    /// The family members' purchases shared with the Apple ID that give access now: listed, with nothing to press (the
+    /// member who bought one manages it). The sheet said "This Apple ID pays for no subscription" alone (session 31).
+    public var sharedByFamily: [Entry] = []
 }
 
 extension SubscriptionRecord {
@@ -107,7 +110,31 @@ extension PaymentQueue {
             }
             return entry
         }
-        return ManageSheet(appleId: appleId, entries: entries)
+        var sheet = ManageSheet(appleId: appleId, entries: entries)
+        sheet.sharedByFamily = familySharesListed()
+        return sheet
+    }
+
+    /// The Apple ID's family shares that give access now, the latest transaction of each, as the sheet lists them.
+    private func familySharesListed() -> [ManageSheet.Entry] {
+        var latest: [String: TransactionRecord] = [:]
+        for record in store.familySharedTransactions(appleId: appleId) {
+            let id = record.originalTransactionIdentifier
+            if latest[id].map({ $0.purchaseDate <= record.purchaseDate }) ?? true { latest[id] = record }
+        }
+        let now = store.scheduler.now
+        return latest.values.filter { $0.revocationDate == nil && ($0.expiresDate.map { $0 > now } ?? false) }
+            .sorted { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+            .compactMap { record in
+                guard let expires = record.expiresDate else { return nil }
+                let id = record.productIdentifier
+                return ManageSheet.Entry(
+                    originalTransactionId: record.originalTransactionIdentifier, productId: id,
+                    productTitle: store.products(for: [id]).products.first?.localizedTitle ?? catalogTitle(id),
+                    expiresDate: expires,
+                    willAutoRenew: store.shareRenews(record.originalTransactionIdentifier) ?? false,
+                    gracePeriodExpiresDate: nil, waitsForPriceConsent: false, renewsInto: nil, renewsIntoTitle: nil)
+            }
     }
 
     /// "Cancel subscription" or "Renew automatically": auto-renew of this Apple ID's running subscription on

@@ -126,12 +126,16 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// Its product's subscription group, as the server knows it: the App Store's answers to the phone may leave the
     /// product out (long fuzz seed 1204). Nil from a server older than the field.
     public var subscriptionGroupIdentifier: String? = nil
+    /// A family member's purchase shared with this Apple ID (Apple's FAMILY_SHARED): nobody on this phone paid for it.
+    /// Nil when it is the Apple ID's own, and from a server older than the field.
+    public var familyShared: Bool? = nil
 
     public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
         billingIssue: Bool, priceConsentPending: Bool? = nil, renewsAs: String? = nil,
-        subscriptionGroupIdentifier: String? = nil
+        subscriptionGroupIdentifier: String? = nil, familyShared: Bool? = nil
     ) {
+        self.familyShared = familyShared
         self.priceConsentPending = priceConsentPending
         self.renewsAs = renewsAs
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier

@@ -78,7 +78,8 @@ extension SubscriptionSummary {
                     billingIssue: fields.bool("billingIssue"),
                     priceConsentPending: fields.optionalBool("priceConsentPending"),
                     renewsAs: fields.optionalString("renewsAs"),
-                    subscriptionGroupIdentifier: fields.optionalString("subscriptionGroupIdentifier")))
+                    subscriptionGroupIdentifier: fields.optionalString("subscriptionGroupIdentifier"),
+                    familyShared: fields.optionalBool("familyShared")))
             if fields.failed { return nil }
         }
         return subscriptions

@@ -162,6 +162,8 @@ enum Usage {
             "not active" never of a subscription just paid for whose levels the phone holds;
             "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
             server was told of); "renews" never of a family share the purchaser's renewal ends;
+            "Subscribed on this phone" never where only a family member's shared purchase gives
+            access, "Shared by your family" never of the Apple ID's own purchase;
             "renews on" or "ends on" never of a day the phone's clock passed;
             "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come, in any
