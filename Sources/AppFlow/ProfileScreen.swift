@@ -122,34 +122,40 @@ extension ScreenBuilder {
         // The plan it is on, while a change waits for the renewal: choosing it undoes the change.
         let keeps = subscription.map { $0.productId == productId && $0.renewsInto != nil } ?? false
         let title = plan?.title ?? title(of: productId, state)
-        let price = plan.map { " (\($0.terms))" } ?? ""
-        let starts = keeps ? "" : plan.map { starting($0, subscription) } ?? ""
-        guard sheet.count > 1, let subscription else {
-            return "\(keeps ? "Keep" : "Switch to") \(title)" + price + starts
+        let words = ManageSheetWords(locale: state.locale)
+        let starts = keeps ? "" : plan.map { starting($0, subscription, words) } ?? ""
+        let label: String
+        if sheet.count > 1, let subscription {
+            label = (keeps ? words.keepNamed : words.switchNamed).filled([
+                "title": title, "subscription": subscription.title,
+            ])
+        } else {
+            label = (keeps ? words.keep : words.switchTo).filled(["title": title])
         }
-        return keeps
-            ? "Keep \(title) for \(subscription.title)" + price
-            : "Switch \(subscription.title) to \(title)" + price + starts
+        return (plan.map { words.priced.filled(["title": label, "price": $0.terms]) } ?? label) + starts
     }
 
     /// When a switch takes effect, as Apple's sheet says it: now, or at the subscription's renewal, on its date. Keeping
     /// the plan it is on only undoes the change waiting, and says nothing of it.
-    private static func starting(_ plan: ManagedPlan, _ subscription: ManagedSubscription?) -> String {
-        guard !plan.startsNow else { return ", starting now" }
-        return ", starting "
-            + (subscription.map { SimInstant(milliseconds: $0.expires).dateDescription } ?? "at the renewal")
+    private static func starting(
+        _ plan: ManagedPlan, _ subscription: ManagedSubscription?, _ words: ManageSheetWords
+    ) -> String {
+        guard !plan.startsNow else { return words.startingNow }
+        guard let subscription else { return words.startingAtRenewal }
+        return words.startingOn.filled(["date": SimInstant(milliseconds: subscription.expires).dateDescription])
     }
 
     /// A subscription's own buttons on Apple's sheet: auto-renew, then its group's other plans. Named where the sheet
     /// lists more than one: Apple's Subscriptions page has an entry per subscription, and one cancel ended both
     /// groups' (session 27).
     private static func controls(of subscription: ManagedSubscription, named: Bool, _ state: AppState) -> [Row] {
+        let words = ManageSheetWords(locale: state.locale)
         let label: String
         switch (subscription.willAutoRenew, named) {
-        case (true, false): label = "Cancel subscription"
-        case (false, false): label = "Renew automatically"
-        case (true, true): label = "Cancel \(subscription.title)"
-        case (false, true): label = "Renew \(subscription.title) automatically"
+        case (true, false): label = words.cancel
+        case (false, false): label = words.renew
+        case (true, true): label = words.cancelNamed.filled(["title": subscription.title])
+        case (false, true): label = words.renewNamed.filled(["title": subscription.title])
         }
         var rows = [
             Row(.button, label, choice: .setAutoRenew(!subscription.willAutoRenew, productId: subscription.productId))
@@ -175,72 +181,76 @@ extension ScreenBuilder {
     /// Apple's "Manage subscriptions" sheet, opened by "Manage my subscription": what the phone's Apple ID pays
     /// for, as the App Store holds it (`AppState.manageSheet`), with auto-renew and the group's other plans.
     static func manageSubscription(_ state: AppState) -> Built {
-        var rows = [Row(.heading, "Manage my subscription")]
+        // In the phone's language, as Apple's payment and price-consent sheets are (session 32, h13).
+        let words = ManageSheetWords(locale: state.locale)
+        var rows = [Row(.heading, words.heading)]
         guard let sheet = state.manageSheet else {
-            rows += [Row(.muted, "Loading…"), Row(.spacer), Row(.button, "Done", choice: .done)]
+            rows += [Row(.muted, words.loading), Row(.spacer), Row(.button, words.done, choice: .done)]
             return manageSheet(rows)
         }
         // A family member's purchase shared with this Apple ID: listed, with nothing to press (session 31, h10).
         let (own, shared) = (sheet.filter { !$0.sharedByFamily }, sheet.filter(\.sharedByFamily))
         for subscription in own {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
-            rows.append(Row(.text, "Plan: \(subscription.title)"))
+            rows.append(Row(.text, words.plan.filled(["title": subscription.title])))
             if subscription.inBillingRetry {
-                rows.append(Row(.muted, "Renewal failed on \(date): no access while Apple retries the payment"))
-                rows += retriedChange(subscription)
-                rows.append(Row(.banner, "Update your payment method to keep this subscription, or cancel it."))
+                rows.append(Row(.muted, words.billingRetry.filled(["date": date])))
+                rows += retriedChange(subscription, words)
+                rows.append(Row(.banner, words.updateOrCancel))
             } else if let grace = subscription.graceExpires, !subscription.willAutoRenew {
                 let until = SimInstant(milliseconds: grace).dateDescription
-                rows.append(Row(.muted, "Renewal failed on \(date); cancelled: access until \(until), then it ends"))
+                rows.append(Row(.muted, words.graceCancelled.filled(["date": date, "until": until])))
             } else if let grace = subscription.graceExpires {
                 let until = SimInstant(milliseconds: grace).dateDescription
-                rows.append(Row(.muted, "Renewal failed on \(date): access until \(until) while Apple retries"))
-                rows += retriedChange(subscription)
-                rows.append(Row(.banner, "Update your payment method to keep this subscription."))
+                rows.append(Row(.muted, words.grace.filled(["date": date, "until": until])))
+                rows += retriedChange(subscription, words)
+                rows.append(Row(.banner, words.update))
             } else if subscription.willAutoRenew && subscription.renewalNotSold {
                 let plan = subscription.renewsIntoTitle ?? subscription.title
-                rows.append(Row(.muted, "Ends on \(date): \(plan) is not sold in this country or region"))
+                rows.append(Row(.muted, words.renewalNotSold.filled(["date": date, "title": plan])))
             } else if subscription.willAutoRenew, let next = subscription.renewsIntoTitle {
                 // A plan change already made: the sheet says so rather than offering the same switch again, and that
                 // the new plan's raised price, if raised since, waits for consent.
-                let consent = subscription.waitsForPriceConsent ? "; ends then unless you agree to the new price" : ""
-                rows.append(Row(.muted, "Switches to \(next) on \(date)\(consent)"))
+                let consent = subscription.waitsForPriceConsent ? words.consentSuffix : ""
+                rows.append(Row(.muted, words.switches.filled(["title": next, "date": date]) + consent))
             } else if subscription.willAutoRenew && subscription.waitsForPriceConsent {
                 // Apple renews a raised price only with consent: "Next renewal" would promise what may not come.
-                rows.append(Row(.muted, "Ends on \(date) unless you agree to the new price"))
+                rows.append(Row(.muted, words.endsUnlessAgreed.filled(["date": date])))
             } else {
-                rows.append(
-                    Row(.muted, subscription.willAutoRenew ? "Next renewal: \(date)" : "Ends on \(date), not renewing"))
+                let line = subscription.willAutoRenew ? words.nextRenewal : words.endsNotRenewing
+                rows.append(Row(.muted, line.filled(["date": date])))
             }
             if own.count > 1 { rows += controls(of: subscription, named: true, state) + [Row(.spacer)] }
         }
         if !own.isEmpty {
-            rows.append(Row(.muted, "Bought with your Apple ID: the App Store manages it."))
+            rows.append(Row(.muted, words.boughtWithYours))
         } else if shared.isEmpty {
-            rows.append(Row(.text, "This Apple ID pays for no subscription to \(state.app.name)."))
-            rows.append(Row(.muted, "A subscription bought with another Apple ID is managed from that Apple ID."))
+            rows.append(Row(.text, words.paysForNone.filled(["app": state.app.name])))
+            rows.append(Row(.muted, words.otherAppleId))
         }
         for subscription in shared {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
             if !own.isEmpty { rows.append(Row(.spacer)) }
-            rows.append(Row(.text, "Plan: \(subscription.title)"))
-            rows.append(
-                Row(.muted, subscription.willAutoRenew ? "Renews with its purchase on \(date)" : "Ends on \(date)"))
-            rows.append(Row(.muted, "Shared by your family: the family member who bought it manages it."))
+            rows.append(Row(.text, words.plan.filled(["title": subscription.title])))
+            let line = subscription.willAutoRenew ? words.sharedRenews : words.sharedEnds
+            rows.append(Row(.muted, line.filled(["date": date])))
+            rows.append(Row(.muted, words.sharedByFamily))
         }
         rows.append(Row(.spacer))
         if own.count == 1, let only = own.first { rows += controls(of: only, named: false, state) }
-        rows.append(Row(.button, "Done", choice: .done))
+        rows.append(Row(.button, words.done, choice: .done))
         return manageSheet(rows)
     }
 
     /// The plan change a failed renewal waits with: Apple charges that plan, at its price, once the payment goes
     /// through (session 27: the sheet said only "Keep Premium Monthly ($4.99)", then charged $39.99 for a year).
-    private static func retriedChange(_ subscription: ManagedSubscription) -> [Row] {
+    private static func retriedChange(_ subscription: ManagedSubscription, _ words: ManageSheetWords) -> [Row] {
         guard subscription.willAutoRenew, let next = subscription.renewsInto else { return [] }
         let title = subscription.renewsIntoTitle ?? next
-        let price = subscription.plans.first { $0.productId == next }.map { " (\($0.localizedPrice))" } ?? ""
-        return [Row(.muted, "Renews as \(title)\(price) once the payment goes through")]
+        let plan =
+            subscription.plans.first { $0.productId == next }
+            .map { words.priced.filled(["title": title, "price": $0.localizedPrice]) } ?? title
+        return [Row(.muted, words.retriedChange.filled(["plan": plan]))]
     }
 
     private static func manageSheet(_ rows: [Row]) -> Built {
