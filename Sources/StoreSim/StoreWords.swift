@@ -159,23 +159,17 @@ extension StoreWords {
         var oneTime: String
         var subscribe: String
         var cancel: String
-        /// Apple's price-increase sheet: its heading, what it says, and its two buttons.
-        var consent = ConsentWords(
-            heading: "Price increase: {title}",
-            terms:
-                "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period.",
-            termsAfterOffer:
-                "The price of your subscription goes up once your offer ends. Agree to keep it then; otherwise it ends when your offer ends.",
-            agree: "Agree", notNow: "Not now")
+        /// Apple's price-increase sheet: its heading, what it says, and its two buttons. Each language gives it, and the
+        /// plan-change lines below: an English default left Italian, Japanese and Portuguese sheets with English lines
+        /// (session 32).
+        var consent: ConsentWords
         /// Japanese writes the number and the unit with no space.
         var joined = false
         /// A plan change on the payment sheet, with `{title}` for the plan it replaces and `{date}` for its renewal.
-        var replacesNow = "It replaces your {title} subscription now; the rest of its period is refunded."
-        var replacesLater = "It replaces your {title} subscription at its renewal on {date}; nothing is charged now."
+        var replacesNow: String
+        var replacesLater: String
         /// The plan the subscription runs, tapped while a change to `{pending}` waits for its renewal on `{date}`.
-        var keepsInstead =
-            "It keeps your {title} subscription as it is: the change to {pending} at its renewal on {date} is cancelled; "
-            + "nothing is charged now."
+        var keepsInstead: String
     }
 
     private static func same(_ word: String) -> [CalendarPeriod.Unit: (one: String, many: String)] {
@@ -204,7 +198,19 @@ extension StoreWords {
                 .year: ("{price} for the first year", "{price} for the first {length}"),
             ], during: "for {length}", then: ", then ",
             regular: "{price} {per}", renews: "Renews automatically until cancelled in Settings.",
-            oneTime: "One-time purchase of {price}.", subscribe: "Subscribe", cancel: "Cancel"),
+            oneTime: "One-time purchase of {price}.", subscribe: "Subscribe", cancel: "Cancel",
+            consent: ConsentWords(
+                heading: "Price increase: {title}",
+                terms:
+                    "The price of your subscription is going up. Agree to keep it; otherwise it ends at the end of the period.",
+                termsAfterOffer:
+                    "The price of your subscription goes up once your offer ends. Agree to keep it then; otherwise it ends when your offer ends.",
+                agree: "Agree", notNow: "Not now"),
+            replacesNow: "It replaces your {title} subscription now; the rest of its period is refunded.",
+            replacesLater: "It replaces your {title} subscription at its renewal on {date}; nothing is charged now.",
+            keepsInstead:
+                "It keeps your {title} subscription as it is: the change to {pending} at its renewal on {date} is "
+                + "cancelled; nothing is charged now."),
         "fr": Table(
             units: [
                 .day: Names(bare: "jour", one: "jour", many: "jours"),
@@ -329,7 +335,13 @@ extension StoreWords {
                     "Il prezzo del tuo abbonamento aumenta. Accetta per mantenerlo; altrimenti termina alla fine del periodo.",
                 termsAfterOffer:
                     "Il prezzo del tuo abbonamento aumenta al termine della tua offerta. Accetta per mantenerlo dopo; altrimenti termina con la tua offerta.",
-                agree: "Accetta", notNow: "Non ora")),
+                agree: "Accetta", notNow: "Non ora"),
+            replacesNow: "Sostituisce il tuo abbonamento {title} da subito; il resto del suo periodo viene rimborsato.",
+            replacesLater:
+                "Sostituisce il tuo abbonamento {title} al rinnovo del {date}; ora non viene addebitato nulla.",
+            keepsInstead:
+                "Mantiene il tuo abbonamento {title} così com’è: il passaggio a {pending} al rinnovo del {date} è "
+                + "annullato; ora non viene addebitato nulla."),
         "ja": Table(
             units: [
                 .day: Names(bare: "日", one: "日", many: "日"),
@@ -348,7 +360,10 @@ extension StoreWords {
                 terms: "サブスクリプションの価格が上がります。継続するには同意してください。同意しない場合は期間の終了時に終了します。",
                 termsAfterOffer:
                     "オファーの終了後にサブスクリプションの価格が上がります。その後も継続するには同意してください。同意しない場合はオファーの終了時に終了します。",
-                agree: "同意する", notNow: "今はしない"), joined: true),
+                agree: "同意する", notNow: "今はしない"), joined: true,
+            replacesNow: "{title}のサブスクリプションは今すぐ置き換えられ、期間の残りは返金されます。",
+            replacesLater: "{title}のサブスクリプションは{date}の更新時に置き換えられます。今は請求されません。",
+            keepsInstead: "{title}のサブスクリプションはそのまま継続されます：{date}の更新時の{pending}への変更はキャンセルされます。今は請求されません。"),
         "pt": Table(
             units: [
                 .day: Names(bare: "dia", one: "dia", many: "dias"),
@@ -373,6 +388,11 @@ extension StoreWords {
                     "O preço da sua assinatura vai aumentar. Concorde para mantê-la; caso contrário, ela termina no fim do período.",
                 termsAfterOffer:
                     "O preço da sua assinatura vai aumentar quando sua oferta terminar. Concorde para mantê-la depois; caso contrário, ela termina com sua oferta.",
-                agree: "Concordar", notNow: "Agora não")),
+                agree: "Concordar", notNow: "Agora não"),
+            replacesNow: "Substitui sua assinatura {title} agora; o restante do período é reembolsado.",
+            replacesLater: "Substitui sua assinatura {title} na renovação em {date}; nada é cobrado agora.",
+            keepsInstead:
+                "Mantém sua assinatura {title} como está: a mudança para {pending} na renovação em {date} é cancelada; "
+                + "nada é cobrado agora."),
     ]
 }
