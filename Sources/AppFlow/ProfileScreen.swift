@@ -286,6 +286,10 @@ extension AppState {
                 || renewalNotSoldHere(subscription))
     }
 
+    /// Apple's manage sheet's rows as they read in the phone's language, whatever is over them: what `ManageSheetTruth`
+    /// holds to the same sheet's rows in English.
+    public var manageSheetRows: [Row] { ScreenBuilder.manageSubscription(self).screen.rows }
+
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
     public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
     /// The plans Apple's sheet offers now, for each of its subscriptions (`ScreenBuilder.switchablePlans`).

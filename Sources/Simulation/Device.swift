@@ -327,6 +327,7 @@ final class Device {
                 let untrue =
                     ManageSheetTruth.broken(shown: state.manageSheet, store: sheet)
                     ?? ManageSheetTruth.leftOut(sheet, holding: queue.subscriptionsHeld)
+                    ?? ManageSheetTruth.saysOtherwise(state)
                 report(untrue) { .manageSheetUntrue(deviceId: $0, detail: $1) }
             }
             for effect in effects { run(effect) }

@@ -96,6 +96,45 @@ enum ManageSheetTruth {
             + store.appleId
     }
 
+    /// Apple's manage sheet in the phone's language says, row for row, what it says in English: the same rows, each of
+    /// the same kind doing the same thing, with the same dates, titles, prices and periods. `broken` judges the sheet's
+    /// facts by structure, in any language; this judges the words a reader of another language reads, which no check
+    /// read (session 32: the sheet was English on a French phone; a translated line that drops or swaps a date, or a
+    /// button that reads as another, lies in that language alone). Nil in English, or when they agree.
+    static func saysOtherwise(_ state: AppState) -> String? {
+        guard state.manageSheet != nil, !state.locale.hasPrefix("en") else { return nil }
+        var english = state
+        english.locale = "en_US"
+        return saysOtherwise(
+            state.manageSheetRows, english: english.manageSheetRows, facts: facts(state), locale: state.locale)
+    }
+
+    /// Where `rows` say something else than `english`, the same sheet's rows in English.
+    static func saysOtherwise(_ rows: [Row], english: [Row], facts: [String], locale: String) -> String? {
+        guard rows.count == english.count else {
+            return "Apple's manage sheet has \(rows.count) rows in \(locale), \(english.count) in English"
+        }
+        let said = { (text: String) in facts.filter { text.contains($0) } }
+        for (row, english) in zip(rows, english)
+        where row.kind != english.kind || row.choice != english.choice || said(row.text) != said(english.text) {
+            return "Apple's manage sheet in \(locale) says \"\(row.text)\" where in English it says \"\(english.text)\""
+        }
+        return nil
+    }
+
+    /// What the sheet is given to say: the app's name, and each subscription's titles, dates and plans' prices.
+    private static func facts(_ state: AppState) -> [String] {
+        var facts: Set<String> = [state.app.name]
+        for subscription in state.manageSheet ?? [] {
+            let dates = [subscription.expires] + (subscription.graceExpires.map { [$0] } ?? [])
+            facts.formUnion(dates.map { SimInstant(milliseconds: $0).dateDescription })
+            facts.insert(subscription.title)
+            if let next = subscription.renewsIntoTitle { facts.insert(next) }
+            for plan in subscription.plans { facts.formUnion([plan.title, plan.terms, plan.localizedPrice]) }
+        }
+        return facts.filter { !$0.isEmpty }.sorted()
+    }
+
     private static func describe(_ list: [ManagedSubscription]) -> String {
         guard !list.isEmpty else { return "no subscription" }
         return list.map {

@@ -4,6 +4,8 @@ import StoreSim
 import Testing
 import WhiteLabel
 
+@testable import Simulation
+
 /// README: Apple's sheets follow the phone's locale. Every sheet of Apple's, the payment sheet, the price-consent sheet
 /// and the manage sheet, in every state its words can take, rendered in each language the store speaks, keeps no word
 /// of its English text; the titles, prices, dates and Apple ID it is given aside, and Apple's brand names. The manage
@@ -59,6 +61,43 @@ import WhiteLabel
         }
     }
 
+    /// The manage sheet judged in each language (`ManageSheetTruth.saysOtherwise`, session 32): every state's rows say
+    /// what the English ones say, each language tells apart every two sheets English tells apart, and a translated row
+    /// that drops a date, says another one, or a button that reads as another, is caught.
+    @Test func theManageSheetIsJudgedInEveryLanguage() throws {
+        let english = try manageSheets("en_US").map { $0.screen.rows.map(\.text) }
+        for language in Self.languages where language != "en" {
+            let states = try manageSheets("\(language)_XX")
+            for state in states {
+                #expect(ManageSheetTruth.saysOtherwise(state) == nil, "\(language)")
+            }
+            let texts = states.map { $0.screen.rows.map(\.text) }
+            for i in texts.indices {
+                for j in texts.indices where i < j && english[i] != english[j] {
+                    #expect(texts[i] != texts[j], "\(language) reads alike: \(english[i]) and \(english[j])")
+                }
+            }
+            let renewing = states[2]
+            var inEnglish = renewing
+            inEnglish.locale = "en_US"
+            let facts = [Self.title, Self.otherTitle, Self.thirdTitle, Self.price, Self.date, "2026-03-10"]
+            let rows = renewing.manageSheetRows
+            let status = try #require(rows.firstIndex { $0.text.contains(Self.date) })
+            var otherDate = rows
+            otherDate[status].text = otherDate[status].text.replacing(Self.date, with: "2026-03-10")
+            var noDate = rows
+            noDate[status].text = noDate[status].text.replacing(Self.date, with: "")
+            let cancel = try #require(rows.firstIndex { $0.choice == .setAutoRenew(false, productId: "a") })
+            var swapped = rows
+            swapped[cancel].choice = rows.last?.choice
+            for lie in [otherDate, noDate, swapped] {
+                #expect(
+                    ManageSheetTruth.saysOtherwise(
+                        lie, english: inEnglish.manageSheetRows, facts: facts, locale: language) != nil, "\(language)")
+            }
+        }
+    }
+
     /// The words a rendering shares with English's, the inputs' and the shared ones aside.
     static func englishLeft(in texts: [String], english: Set<String>, language: String) -> [String: String] {
         var left: [String: String] = [:]
@@ -111,6 +150,12 @@ import WhiteLabel
     /// Every row of Apple's manage sheet, in each of its states, loading and empty too, with one subscription and
     /// with two (whose buttons name theirs).
     func manageSheetTexts(_ locale: String) throws -> [String] {
+        try manageSheets(locale).flatMap { $0.screen.rows.map(\.text) }
+    }
+
+    /// The phone on Apple's manage sheet in each state `manageSheetTexts` reads: loading, empty, one subscription in each
+    /// state (the third renewing, its plans switched to at the renewal), then two.
+    func manageSheets(_ locale: String) throws -> [AppState] {
         var state = AppState(app: try TestSupport.demoConfig().app)
         state.locale = locale
         state.stack = [.feed, .profile, .manageSubscription]
@@ -151,13 +196,10 @@ import WhiteLabel
             second.plans = plans(startsNow: true)
             sheets.append([first, second])
         }
-        var texts: [String] = []
-        for sheet in sheets {
+        return sheets.map { sheet in
             state.manageSheet = sheet
-            let screen = state.screen
-            #expect(screen.id == .manageSubscription)
-            texts += screen.rows.map(\.text)
+            #expect(state.screen.id == .manageSubscription)
+            return state
         }
-        return texts
     }
 }
