@@ -287,11 +287,11 @@ final class Device {
         if state.locale != queue.locale { state.locale = queue.locale }
         // The kept choices (built again if the state changed): reduce need not build the screen again.
         guard case .reader(let input) = event else {
-            let paywallReturn = PaywallReturn(event, state)
+            let paywallReturn = PaywallReturn(event, stack: state.stack)
             let transferOffer = heardLevels.flatMap {
                 TransferOffer(event, anonymous: storage.anonymousIdentity, heard: $0)
             }
-            let landing = SubscribeLanding(pendingIn: state, event: event)
+            let landing = SubscribeLanding(pending: state.pendingSubscribe, event: event)
             let sheetFocus = SheetFocus(event, state)
             let alertsBefore = [state.alert].compactMap { $0 } + state.alertsWaiting
             if defect == .gateAsksOneQuestion {
@@ -334,7 +334,9 @@ final class Device {
             return
         }
         let choices = choices
-        let landing = SubscribeLanding(input, state, choices: choices)
+        // Only Enter taps Subscribe (`ReaderAction.of` names nothing else `.subscribe`): the state, copied whole to
+        // be handed over, is not copied for each move and keystroke.
+        let landing = input == .select ? SubscribeLanding(input, state, choices: choices) : nil
         let effects = reduce(&state, event, choices: choices)
         if input.keepsChoices && effects.isEmpty {
             assert(state.screen.choices == choices, "\(input) changed the screen's choices")

@@ -8,12 +8,13 @@ import AppFlow
 struct PaywallReturn {
     let below: AppState.Route
 
-    init?(_ event: AppEvent, _ state: AppState) {
+    /// `stack`: the app state's, not the state: `Device.handle` would copy the whole state for every event.
+    init?(_ event: AppEvent, stack: [AppState.Route]) {
         guard case .purchaseFinished(let outcome) = event,
             outcome == .purchased || outcome == .restoredInsteadOfCharging,
-            case .paywall = state.route, state.stack.count > 1
+            case .paywall = stack.last, stack.count > 1
         else { return nil }
-        below = state.stack[state.stack.count - 2]
+        below = stack[stack.count - 2]
     }
 
     /// What is wrong with where the purchase left the reader; nil when it closed onto the screen it came from.

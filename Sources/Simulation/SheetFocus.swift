@@ -9,10 +9,15 @@ struct SheetFocus {
     /// The manage sheet's choices before its answer; nil for a payment sheet.
     private let before: [Choice]?
 
-    init?(_ event: AppEvent, _ state: AppState) {
+    /// `state` read only for the events judged: handed over, a class's stored state is copied whole.
+    init?(_ event: AppEvent, _ state: @autoclosure () -> AppState) {
         switch event {
-        case .paymentSheet(let sheet?) where sheet != state.paymentSheet: before = nil
-        case .manageSheetShown where state.route == .manageSubscription && state.paymentSheet == nil:
+        case .paymentSheet(let sheet?):
+            guard sheet != state().paymentSheet else { return nil }
+            before = nil
+        case .manageSheetShown:
+            let state = state()
+            guard state.route == .manageSubscription && state.paymentSheet == nil else { return nil }
             before = state.screen.choices
         default: return nil
         }

@@ -21,8 +21,8 @@ struct SubscribeLanding {
     private var unanswered = false
 
     /// A tap the app kept while the reader's access loaded, answered by the event about to be reduced.
-    init?(pendingIn state: AppState, event: AppEvent) {
-        guard let pending = state.pendingSubscribe else { return nil }
+    init?(pending: PendingSubscribe?, event: AppEvent) {
+        guard let pending else { return nil }
         unanswered = event == .subscriptionsUnanswered
         article = pending.fromContent
     }
