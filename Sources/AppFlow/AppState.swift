@@ -31,55 +31,202 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The owner's app as built; a planted defect alone changes it (`Device.defect`).
-    public var app: AppPart
+    @inlinable public var app: AppPart {
+        get { box.fields.app }
+        _modify {
+            makeUnique()
+            yield &box.fields.app
+        }
+    }
     /// The phone's language: the owner's paywall words are chosen by it.
-    public var locale = "en_US"
+    @inlinable public var locale: String {
+        get { box.fields.locale }
+        _modify {
+            makeUnique()
+            yield &box.fields.locale
+        }
+    }
     /// The navigation stack; the last route is on screen. Never empty.
-    public var stack: [Route] = [.feed]
+    @inlinable public var stack: [Route] {
+        get { box.fields.stack }
+        _modify {
+            makeUnique()
+            yield &box.fields.stack
+        }
+    }
     /// The highlighted choice of each route in `stack` (and of Apple's sheet while it is up).
-    public var selections: [Int] = [0]
+    @inlinable public var selections: [Int] {
+        get { box.fields.selections }
+        _modify {
+            makeUnique()
+            yield &box.fields.selections
+        }
+    }
     /// nil until the store has answered.
-    public var offers: [Offer]?
-    public var access = AccessSnapshot.unknown
+    @inlinable public var offers: [Offer]? {
+        get { box.fields.offers }
+        _modify {
+            makeUnique()
+            yield &box.fields.offers
+        }
+    }
+    @inlinable public var access: AccessSnapshot {
+        get { box.fields.access }
+        _modify {
+            makeUnique()
+            yield &box.fields.access
+        }
+    }
     /// The offer being bought, and how far it has come.
-    public var purchase: (offerId: String, stage: PurchaseStage)?
+    @inlinable public var purchase: (offerId: String, stage: PurchaseStage)? {
+        get { box.fields.purchase }
+        _modify {
+            makeUnique()
+            yield &box.fields.purchase
+        }
+    }
     /// Apple's sheet, while the system shows it over the app.
-    public var paymentSheet: PaymentSheetInfo?
-    public var alert: Alert?
+    @inlinable public var paymentSheet: PaymentSheetInfo? {
+        get { box.fields.paymentSheet }
+        _modify {
+            makeUnique()
+            yield &box.fields.paymentSheet
+        }
+    }
+    @inlinable public var alert: Alert? {
+        get { box.fields.alert }
+        _modify {
+            makeUnique()
+            yield &box.fields.alert
+        }
+    }
     /// Alerts told while another was up, shown in turn as each is dismissed: no message is lost to a later one.
-    public var alertsWaiting: [Alert] = []
-    public var fullContent: [String: FullContent] = [:]
+    @inlinable public var alertsWaiting: [Alert] {
+        get { box.fields.alertsWaiting }
+        _modify {
+            makeUnique()
+            yield &box.fields.alertsWaiting
+        }
+    }
+    @inlinable public var fullContent: [String: FullContent] {
+        get { box.fields.fullContent }
+        _modify {
+            makeUnique()
+            yield &box.fields.fullContent
+        }
+    }
     /// What the email and password fields hold.
-    public var form = AccountForm()
+    @inlinable public var form: AccountForm {
+        get { box.fields.form }
+        _modify {
+            makeUnique()
+            yield &box.fields.form
+        }
+    }
     /// The parental gate on screen, if any.
-    public var gate: ParentalGate?
+    @inlinable public var gate: ParentalGate? {
+        get { box.fields.gate }
+        _modify {
+            makeUnique()
+            yield &box.fields.gate
+        }
+    }
     /// Where the gate's questions come from: a split of the world's seeded generator for each launch (the same seed
     /// asks the same questions; never the wall clock), and the last question asked, which the next one is not.
-    public var gateDraws = SeededGenerator(seed: 0)
-    public var lastGateQuestion: String?
+    @inlinable public var gateDraws: SeededGenerator {
+        get { box.fields.gateDraws }
+        _modify {
+            makeUnique()
+            yield &box.fields.gateDraws
+        }
+    }
+    @inlinable public var lastGateQuestion: String? {
+        get { box.fields.lastGateQuestion }
+        _modify {
+            makeUnique()
+            yield &box.fields.lastGateQuestion
+        }
+    }
     /// A restore or account operation under way, for the spinner.
-    public var operation: String?
+    @inlinable public var operation: String? {
+        get { box.fields.operation }
+        _modify {
+            makeUnique()
+            yield &box.fields.operation
+        }
+    }
     /// The subscriptions the backend last listed, and for whom.
-    public var subscriptionList: SubscriptionList?
+    @inlinable public var subscriptionList: SubscriptionList? {
+        get { box.fields.subscriptionList }
+        _modify {
+            makeUnique()
+            yield &box.fields.subscriptionList
+        }
+    }
     /// Signed in, the subscriptions the backend last listed for the phone's own anonymous identity (not moved to the
     /// account): Apple still renews or retries them, so the profile shows them too.
-    public var phoneSubscriptionList: SubscriptionList?
+    @inlinable public var phoneSubscriptionList: SubscriptionList? {
+        get { box.fields.phoneSubscriptionList }
+        _modify {
+            makeUnique()
+            yield &box.fields.phoneSubscriptionList
+        }
+    }
     /// Apple's manage sheet as the App Store last showed it; nil until it answers.
-    public var manageSheet: [ManagedSubscription]?
+    @inlinable public var manageSheet: [ManagedSubscription]? {
+        get { box.fields.manageSheet }
+        _modify {
+            makeUnique()
+            yield &box.fields.manageSheet
+        }
+    }
     /// A Subscribe tapped while access was still loading: decided once it is known.
-    public var pendingSubscribe: PendingSubscribe?
+    @inlinable public var pendingSubscribe: PendingSubscribe? {
+        get { box.fields.pendingSubscribe }
+        _modify {
+            makeUnique()
+            yield &box.fields.pendingSubscribe
+        }
+    }
     /// The account already asked (or moved for) about this phone's subscription: asked once, not at every event.
-    public var transferAskedFor: String?
+    @inlinable public var transferAskedFor: String? {
+        get { box.fields.transferAskedFor }
+        _modify {
+            makeUnique()
+            yield &box.fields.transferAskedFor
+        }
+    }
     /// The restore under way is the reader's "Move it" to a subscription held by another account (or a guest on
     /// another phone): its success moved it to this account, and "Restored… back" said it had been theirs (session 28).
-    public var restoreMoves = false
+    @inlinable public var restoreMoves: Bool {
+        get { box.fields.restoreMoves }
+        _modify {
+            makeUnique()
+            yield &box.fields.restoreMoves
+        }
+    }
     /// The virtual clock (milliseconds) when the phone last handled an event, set by the phone as it hands one over:
     /// the profile says "ends on" and "renews on" only of what is still ahead of it. Opened six seconds past a
     /// renewal it refused, it said "ends on … unless you agree" and offered to manage a subscription gone (session 30).
-    public var clock: Int64?
+    @inlinable public var clock: Int64? {
+        get { box.fields.clock }
+        _modify {
+            makeUnique()
+            yield &box.fields.clock
+        }
+    }
+
+    /// The fields, shared by copies until one is changed: the phone's checks and judgements read the state (a class's
+    /// stored property, copied whole to be handed over) many times a step, and a copy is now one retain, not one per field.
+    @usableFromInline var box: AppStateBox
 
     public init(app: AppPart) {
-        self.app = app
+        box = AppStateBox(AppStateFields(app: app))
+    }
+
+    /// Before a change: a box another copy shares is copied first.
+    @inlinable mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = AppStateBox(box.fields) }
     }
 
     public var route: Route { stack[stack.count - 1] }
@@ -130,7 +277,13 @@ public struct AppState: Equatable, Sendable {
 
     /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out
     /// the plan held does not forget its group (fuzz --seed 4113, session 27).
-    public var productGroups: [String: String] = [:]
+    @inlinable public var productGroups: [String: String] {
+        get { box.fields.productGroups }
+        _modify {
+            makeUnique()
+            yield &box.fields.productGroups
+        }
+    }
 
     /// The paywall's offers for this reader: a subscriber's are the groups they do not hold (a file with two groups
     /// sold the second to nobody holding the first, session 27); nil while the store's are loading.
