@@ -232,15 +232,20 @@ final class Device {
         guard !draining else { return }
         draining = true
         defer { draining = false }
-        while isRunning, !queued.isEmpty {
+        // Read in place and emptied once drained, its buffer kept: taking each from the front moved the rest, and
+        // emptying freed the buffer, allocated again by the next key press.
+        var next = 0
+        while isRunning, next < queued.count {
             let gate = gateOnScreen
-            handle(queued.removeFirst())
+            let event = queued[next]
+            next += 1
+            handle(event)
             keepCursor()
             if let shown = gateOnScreen, shown != gate {
                 timeline.record(.parentalGateShown(deviceId: queue.deviceId, question: shown))
             }
         }
-        queued.removeAll()
+        queued.removeAll(keepingCapacity: true)
     }
 
     /// The highlight on the choice it was on, where the event changed the choices under it (`CursorKeeper`).
