@@ -38,7 +38,7 @@ enum AuditChain {
     static func hash(previous: [UInt8], _ row: Row) -> [UInt8] {
         var message = previous
         row.append(to: &message)
-        return Digest.sha256(message)
+        return ChainDigests.sha256(message)
     }
 
     static func purchaseSubject(_ originalTransactionId: String) -> String { "purchase:\(originalTransactionId)" }

@@ -83,7 +83,7 @@ public final class BackendLedger {
         // SHA-256 of its arguments joined: the audit's insert chains from the last row's hash as the file
         // holds it, read in the same statement (`audit`).
         try database.defineFunction(Self.chainFunction, arity: 2) { arguments in
-            Digest.sha256((arguments[0] ?? []) + (arguments[1] ?? []))
+            ChainDigests.sha256((arguments[0] ?? []) + (arguments[1] ?? []))
         }
     }
 
