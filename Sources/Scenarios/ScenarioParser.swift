@@ -15,6 +15,10 @@ public enum ScenarioParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Scenario {
         var scenario = Scenario(file: file)
         var launched = false
+        // The first action or expectation before any launch: a launch after it is that step's mistake, said at its
+        // line and in its words (the launch line was named, session 32, h13 05).
+        var actionBeforeLaunch: (line: Int, content: String, word: String)?
+        var launchAfterAnAction: Int?
         // The line of each setup word given so far.
         var setupLines: [String: Int] = [:]
         // Comment lines since the last step or blank line: the caption of the step that follows them.
@@ -82,9 +86,13 @@ public enum ScenarioParser {
                         }
                         setupLines[words[0]] = line
                     } else if case .launch = kind, launched {
-                        throw StepError("launch must come once, before every action (restart app launches again)")
+                        if actionBeforeLaunch == nil {
+                            throw StepError("launch must come once, before every action (restart app launches again)")
+                        }
+                        launchAfterAnAction = line
                     } else if !kind.configures {
                         // A setting (`storefront`, `latency`…) is setup before launch and an action after it.
+                        if !launched, kind != .launch { actionBeforeLaunch = (line, content, words[0]) }
                         launched = true
                     }
                     scenario.steps.append(
@@ -95,6 +103,12 @@ public enum ScenarioParser {
             } catch {
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
                 throw ConfigError(file: "\(file):\(line)", message: "\(error.description) (in \"\(content)\")")
+            }
+            if let launchLine = launchAfterAnAction, let early = actionBeforeLaunch {
+                throw ConfigError(
+                    file: "\(file):\(early.line)",
+                    message: "\(early.word) must come after launch (line \(launchLine)): only setup goes before it "
+                        + "(in \"\(early.content)\")")
             }
         }
         if scenario.steps.isEmpty { throw ConfigError(file: file, message: "no steps: write at least launch") }

@@ -217,6 +217,12 @@ import WhiteLabel
         ("latency instant", "t.scenario:1: unknown latency profile \"instant\""),
         ("launch\nseed 3", "t.scenario:2: seed builds the world, so it must come before launch"),
         ("launch\nlaunch", "t.scenario:2: launch must come once"),
+        // A step before launch is named at its own line, not the launch's (session 32, h13 05).
+        (
+            "app daily-news\nopen paywall\nlaunch",
+            "t.scenario:2: open must come after launch (line 3): only setup goes before it (in \"open paywall\")"
+        ),
+        ("expect screen feed\nlaunch", "t.scenario:1: expect must come after launch (line 2)"),
         ("app daily-news\napp fit-track\nlaunch", "t.scenario:2: app is given twice: first on line 1"),
         ("seed 1\n\nseed 2", "t.scenario:3: seed is given twice: first on line 1"),
         ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
