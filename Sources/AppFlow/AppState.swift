@@ -310,8 +310,25 @@ public struct AppState: Equatable, Sendable {
         // A decline told takes off "Waiting for approval": it said the purchase goes through once a parent approves
         // (session 27).
         if told.parentRequest == .declined { takeOffParentWaits() }
-        guard let shown = alert else { return alert = told }
+        // Apple's sheet is the system's, over the app: an alert told under it waits there (`sheetMoved`).
+        guard let shown = alert else {
+            if paymentSheet == nil { return alert = told }
+            if alertsWaiting.last != told { alertsWaiting.append(told) }
+            return
+        }
         if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
+    }
+
+    /// Apple's sheet came up or went (`paymentSheet` was `before`): the app's alert up goes beneath it, first of
+    /// those waiting, and is back once the sheet closes. Drawn over the price-consent sheet, "Purchase complete" took
+    /// the Enter and Esc meant for Apple's question (session 32, h13 02).
+    mutating func sheetMoved(from before: PaymentSheetInfo?) {
+        if paymentSheet != nil, let shown = alert {
+            alertsWaiting.insert(shown, at: 0)
+            alert = nil
+        } else if paymentSheet == nil, before != nil, alert == nil, !alertsWaiting.isEmpty {
+            dismissAlert()
+        }
     }
 
     /// A parent answered: the alerts saying a request waits come off, shown or in turn.

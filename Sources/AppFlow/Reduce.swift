@@ -33,6 +33,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .paymentSheet(let sheet):
         let shown = state.paymentSheet
         state.paymentSheet = sheet
+        state.sheetMoved(from: shown)
         if let sheet, sheet != shown {
             if shown == nil { state.selections.append(0) }
             state.selection = harmlessChoice(ScreenBuilder.paymentSheet(sheet).choices)

@@ -364,7 +364,9 @@ struct WorldReading {
         device = world.deviceName
         identity = state.access.identity
         levels = Set(state.access.levels.map(\.rawValue))
-        alert = state.alert != nil  // the screen's alert is the state's: no screen built to read it
+        // The screen's alert is the state's: no screen built to read it. One waiting beneath Apple's sheet is up too:
+        // it is back when the sheet closes, a Cancel's included (session 32).
+        alert = state.alert != nil || (state.paymentSheet != nil && !state.alertsWaiting.isEmpty)
         sheet = world.device.queue.sheet != nil
         running = world.isAppRunning
         transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
