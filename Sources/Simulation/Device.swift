@@ -260,6 +260,22 @@ final class Device {
     }
     private var cursor = CursorKeeper()
 
+    /// The gate's verdict on an answer, as an `app` line: the timeline said the reader pressed Continue and then
+    /// nothing of whether the gate let them through (session 32, h13 04).
+    private func logGateAnswer(_ asked: ParentalGate, _ effects: [AppEffect]) {
+        let passed = effects.contains {
+            switch $0 {
+            case .purchase(_, parentalGatePassed: true), .showManageSubscriptions(parentalGatePassed: true): true
+            default: false
+            }
+        }
+        if passed {
+            timeline.log(.app, "parental gate answered right (\"\(asked.question)\"): the grown-up goes on")
+        } else if let gate = state.gate, gate.question != asked.question {
+            timeline.log(.app, "parental gate answered wrong (\"\(asked.question)\"): another question is asked")
+        }
+    }
+
     /// The question of the parental gate on screen, nil when none is: the gate check reads every gate shown as it
     /// comes up, for one a parent's approval closes within the step was the next gate all the same (fuzz --seed 4123).
     private var gateOnScreen: String? { state.route == .parentalGate ? state.gate?.question : nil }
@@ -342,7 +358,9 @@ final class Device {
         // Only Enter taps Subscribe (`ReaderAction.of` names nothing else `.subscribe`): the state, copied whole to
         // be handed over, is not copied for each move and keystroke.
         let landing = input == .select ? SubscribeLanding(input, state, choices: choices) : nil
+        let asked = state.route == .parentalGate ? state.gate : nil
         let effects = reduce(&state, event, choices: choices)
+        if let asked { logGateAnswer(asked, effects) }
         if input.keepsChoices && effects.isEmpty {
             assert(state.screen.choices == choices, "\(input) changed the screen's choices")
             builtChoices = choices

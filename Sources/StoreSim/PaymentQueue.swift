@@ -171,10 +171,20 @@ public final class PaymentQueue {
         }
     }
 
-    /// The app quit: it hears no more payment updates until it starts observing again.
+    /// The app quit: it hears no more payment updates until it starts observing again. Apple's payment sheet closes
+    /// with it, and its payment is dropped, nothing charged: the timeline's story of it stopped at "payment sheet shown"
+    /// (session 32, h13 04).
     public func stopObserving() {
         observer = nil
         onSheetChange = nil
+        guard let payment = sheetPayment else { return }
+        sheetPayment = nil
+        waitingPaymentSheet = nil
+        if sheet?.kind != .priceConsent { sheet = nil }
+        addedInFlight[payment.number] = nil
+        store.log(
+            "payment sheet closed with the app: the payment of \(payment.product.productIdentifier) is dropped, "
+                + "nothing charged")
     }
 
     /// Asks for products; the answer comes after the products-request latency, unless a fault plan
