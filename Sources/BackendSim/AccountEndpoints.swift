@@ -91,7 +91,7 @@ extension Backend {
         let refreshToken = Base64URL.encode(keys.unguessableBytes(32))
         try ledger.saveRefreshToken(
             hash: Digest.sha256(Array(refreshToken.utf8)), identityId: identity.id,
-            expires: now + Self.refreshTokenLifetime, at: now, issuedFor: issuedFor)
+            expires: now + refreshTokenLife, at: now, issuedFor: issuedFor)
         let access = try accessBody(identity, newToken: true)
         return SessionBody(
             identity: access.identity, levels: access.levels, levelsUntil: access.levelsUntil,

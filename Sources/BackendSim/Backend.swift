@@ -62,7 +62,14 @@ public final class Backend {
     public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.
     static let accountTokenLifetime = SimDuration.hours(1)
-    static let refreshTokenLifetime = SimDuration.days(30)
+    /// A refresh token outlives any period the apps sell (a year at most) and Apple's billing retry after it, and each
+    /// refresh issues one good for as long from its use: with 30 days, every monthly renewal (31 days) signed a paying
+    /// subscriber out (session 32, h13 03). A session unused for longer still ends.
+    public static let refreshTokenLifetime = SimDuration.days(366) + AppStore.billingRetryLength
+    /// The refresh tokens issued now last this long: a world setting (`WorldOptions.refreshTokenLifetime`), shorter
+    /// only for the scenarios found when it was 30 days, and for the monitor's test that invariant 10 catches a paying
+    /// subscriber signed out by time alone.
+    public var refreshTokenLife = Backend.refreshTokenLifetime
 
     public init(
         config: DemoConfig, store: AppStore, clock: @escaping () -> SimInstant, timeline: Timeline,
@@ -145,6 +152,12 @@ public final class Backend {
     /// told its session ended while this is true was signed out without the server's word.
     public func holdsSession(refreshToken: String) throws(DatabaseError) -> Bool {
         try ledger.refreshTokenUsable(hash: Digest.sha256(Array(refreshToken.utf8)), now: clock())
+    }
+
+    /// Whether the server let this refresh token's session lapse with time (unused, past its expiry), not refused it
+    /// as spent: what invariant 10 asks of a paying subscriber signed out.
+    public func sessionLapsed(refreshToken: String) throws(DatabaseError) -> Bool {
+        try ledger.refreshTokenLapsed(hash: Digest.sha256(Array(refreshToken.utf8)), now: clock())
     }
 
     /// The levels of an identity's purchases as just read.

@@ -222,6 +222,16 @@ public final class BackendLedger {
         try tradable(hash, now: now) != nil
     }
 
+    /// Whether a refresh token was refused for its age alone: unused, and past its expiry. Reads only.
+    func refreshTokenLapsed(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> Bool {
+        guard
+            let row = try database.query(
+                "SELECT expires_ms, used FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)]
+            ).first
+        else { return false }
+        return row[1].int == 0 && (row[0].int ?? 0) <= now.milliseconds
+    }
+
     /// Marks a refresh token used and returns whose it was; nil when unknown, expired, or used and its answer
     /// not lost. A used one is traded again while the token issued for it was never used: the phone never had
     /// that answer (a timeout, a lost response), and a refresh token that works once would otherwise sign the

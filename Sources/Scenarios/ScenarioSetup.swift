@@ -122,6 +122,7 @@ struct ScenarioSetup {
         case .account(let email, let password): accounts.append((email, password))
         case .defect(let broken): defect = broken
         case .restorePolicy(let policy): restorePolicy = policy
+        case .refreshTokenLifetime(let lifetime): options.refreshTokenLifetime = lifetime
         }
     }
 

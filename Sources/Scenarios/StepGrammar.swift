@@ -17,7 +17,7 @@ enum StepGrammar {
                 throw StepError("account: \(problem)")
             }
             return .setup(.account(email: credentials[0], password: credentials[1]))
-        case "app", "storekit", "seed", "device", "apple-id", "defect", "restore-policy":
+        case "app", "storekit", "seed", "device", "apple-id", "defect", "restore-policy", "refresh-token-lifetime":
             return .setup(try setup(words[0], arguments))
         case "launch":
             try count(arguments, 0, "launch")
@@ -61,6 +61,12 @@ enum StepGrammar {
                 throw StepError("unknown defect \"\(name)\" (defects: \(names))")
             }
             return .defect(defect)
+        case "refresh-token-lifetime":
+            let text = try single(arguments, "refresh-token-lifetime DURATION")
+            guard let lifetime = SimDuration(text: text), lifetime > .zero else {
+                throw StepError("\"\(text)\" is not a duration of at most ten years, such as 30d")
+            }
+            return .refreshTokenLifetime(lifetime)
         default:
             let name = try single(arguments, "restore-policy NAME")
             guard let policy = RestorePolicy(rawValue: name) else {

@@ -50,6 +50,13 @@ public final class InvariantMonitor {
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
     private var family = FamilyCheck()
+    /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
+    /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
+    private var sessions: [String: (refreshToken: String, since: SimInstant)] = [:]
+    /// A session refreshed within this long is never let lapse under a paying subscriber: the longest period the apps
+    /// sell (a year) and Apple's billing retry after it. Refresh tokens of 30 days signed a monthly subscriber out at
+    /// every renewal (session 32, h13 03).
+    static let sessionOutlives = SimDuration.days(366) + AppStore.billingRetryLength
 
     public init(world: World) {
         self.world = world
@@ -59,6 +66,7 @@ public final class InvariantMonitor {
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
         intros = IntroOfferCheck(world: world)
+        if let token = before.refreshToken { sessions[before.device] = (token, SimInstant(milliseconds: 0)) }
         readEvents(judging: false)
     }
 
@@ -90,8 +98,10 @@ public final class InvariantMonitor {
         let context = StepContext(
             world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,
             paid: world.paidSubscriptions, charged: world.chargedTransactions)
+        let after = WorldReading(world, charged: context.charged)
+        defer { noteSession(after) }
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
-            + transitionViolations(WorldReading(world, charged: context.charged), charged: context.charged)
+            + transitionViolations(after, charged: context.charged)
             + told.check(context) + shownAlerts.check(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt)
             + charges.check(context) + intros.check(context) + moves.check(context) + family.check(context)
@@ -331,13 +341,43 @@ extension InvariantMonitor {
         // An injected 401 stood in for the server: the phone heard a refusal.
         if let refused = world.lastRefreshRefusedByFault, refused >= stepBegan { return [] }
         return InvariantViolation.checking(.payingKeepsAccess) {
-            guard try world.backend.holdsSession(refreshToken: refreshToken) else { return [] }
+            guard try world.backend.holdsSession(refreshToken: refreshToken) else {
+                return try lapsedUnderAPayer(email, refreshToken, after)
+            }
             return [
                 InvariantViolation(
                     .payingKeepsAccess,
                     "\(after.device) was told its session as \(email) ended, but the server still holds it")
             ]
         }
+    }
+
+    /// Seed 001: "a paying user … should simply retain the access they purchased". A session the server let lapse
+    /// with time under a reader the phone showed levels, though the phone had it refreshed less than
+    /// `sessionOutlives` ago: time alone signed a paying subscriber out.
+    private func lapsedUnderAPayer(_ email: String, _ refreshToken: String, _ after: WorldReading) throws
+        -> [InvariantViolation]
+    {
+        // A world told to keep sessions shorter (`refresh-token-lifetime`: the scenarios found when they lasted 30 days)
+        // chose it; the server's own lifetime is what this holds.
+        guard world.options.refreshTokenLifetime == nil, !before.levels.isEmpty, let session = sessions[after.device],
+            session.refreshToken == refreshToken,
+            world.scheduler.now - session.since < Self.sessionOutlives,
+            try world.backend.sessionLapsed(refreshToken: refreshToken)
+        else { return [] }
+        return [
+            InvariantViolation(
+                .payingKeepsAccess,
+                "\(after.device) was signed out of \(email), with \(before.levels.sorted().joined(separator: ", ")), "
+                    + "by time alone: the server let its session lapse \(world.scheduler.now - session.since) after the "
+                    + "phone had it (a paying subscriber's outlives a year and Apple's billing retry)")
+        ]
+    }
+
+    /// A refresh token the phone on screen holds that the monitor had not seen: new in this step at the earliest.
+    private func noteSession(_ after: WorldReading) {
+        guard let token = after.refreshToken else { return sessions[after.device] = nil }
+        if sessions[after.device]?.refreshToken != token { sessions[after.device] = (token, stepBegan) }
     }
 }
 

@@ -20,6 +20,8 @@ public struct WorldOptions: Sendable {
     public var reopensLastPhone = false
     /// PBKDF2 iterations for new passwords; nil: full for a state folder, minimal in memory.
     public var passwordIterations: Int?
+    /// How long the server keeps an unused account session; nil: its own (a year and Apple's billing retry).
+    public var refreshTokenLifetime: SimDuration?
     public static let minimalPasswordIterations = PasswordHash.minimalIterations
     /// The phone a world starts with unless told otherwise.
     public static let firstPhone = "iphone"
@@ -171,6 +173,7 @@ public final class World {
             backend.passwordIterations =
                 options.passwordIterations
                 ?? (state == nil ? PasswordHash.minimalIterations : PasswordHash.defaultIterations)
+            if let lifetime = options.refreshTokenLifetime { backend.refreshTokenLife = lifetime }
             if let state {
                 try StateCheck.crossCheck(store: store, backend: backend, folder: state)
                 try StateKinship.stamp(folder: state)

@@ -295,7 +295,7 @@ enum Usage {
                  that app selling from it), title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
-                 restore-policy NAME
+                 restore-policy NAME, refresh-token-lifetime DURATION (the server's, a year and 60 days unless set)
         Actions: launch, open feed|paywall|profile|login|signup, open content ID, back, select offer ID,
                  double-tap offer ID, subscribe, answer gate (a grown-up's right answer to the question shown),
                  answer gate TEXT (typed as is: "" is empty; below 36 is wrong whatever the seed asks),

@@ -177,8 +177,9 @@ import Testing
                 == world.backend.appAccountToken(for: ana))
         // Ana lets it lapse; Ben, on the same iPad and Apple ID, subscribes as himself.
         try world.store.setAutoRenew(false, originalTransactionId: id)
-        // A month on, her refresh token has run out too: the app signs her out when it next asks.
-        world.travel(by: .days(32))
+        // Past her refresh token's life too (a year and 60 days from its last use, at the levels' end): the app signs
+        // her out when it next asks.
+        world.travel(by: .days(32) + Backend.refreshTokenLifetime)
         world.returnToForeground()
         world.scheduler.runUntilIdle()
         #expect(world.appState.access.identity != .account(email: "ana@example.com"))

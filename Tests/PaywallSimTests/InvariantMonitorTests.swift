@@ -63,6 +63,35 @@ import Testing
         #expect(Set(unread.map(\.invariant)) == [.payingKeepsAccess, .movesOnlyAsAsked])
     }
 
+    /// 10, seed 001's "a paying user ... should simply retain the access they purchased": with refresh tokens of 30
+    /// days planted (session 32, h13 03), a month's renewal signs the monthly subscriber out by time alone; with the
+    /// server's own lifetime it does not.
+    @Test(arguments: [true, false])
+    func aPayingSubscriberSignedOutByTimeAloneBreaksInvariantTen(planted: Bool) throws {
+        let world = try TestSupport.launchedWorld()
+        if planted { world.backend.refreshTokenLife = .days(30) }
+        let monitor = InvariantMonitor(world: world)
+        monitor.willRun(.other)
+        world.openProfile()
+        world.signUp("ana@example.com")
+        world.buyFromFeed()
+        world.scheduler.runUntilIdle()
+        #expect(monitor.didRun() == [])
+        monitor.willRun(.foreground)
+        world.travel(by: .days(31))
+        world.returnToForeground()
+        world.scheduler.runUntilIdle()
+        let found = monitor.didRun().filter { $0.invariant == .payingKeepsAccess }.map(\.detail)
+        #expect(world.charges == 2)
+        if planted {
+            #expect(found.count == 1)
+            #expect(found.first?.contains("was signed out of ana@example.com, with premium, by time alone") == true)
+        } else {
+            #expect(found == [])
+            #expect(world.appState.access.identity == .account(email: "ana@example.com"))
+        }
+    }
+
     /// 12, seed 003's "the subscription follows who paid": a move by a purchase to a customer no purchase of the
     /// subscription names (a backend that gave it to whoever reported it) is caught, even when a purchase was asked.
     @Test func aPurchaseMovedToSomeoneWhoDidNotPayBreaksInvariantTwelve() throws {

@@ -153,7 +153,8 @@ import Testing
             world.buyFromFeed()
             let id = try #require(world.store.transactions(appleId: world.appleId).first?.originalTransactionIdentifier)
             try world.store.setAutoRenew(false, originalTransactionId: id)
-            world.travel(by: .days(32))
+            // Past ana's refresh token's life (from its last use, at the levels' end): she is signed out.
+            world.travel(by: .days(32) + Backend.refreshTokenLifetime)
             world.returnToForeground()
             world.scheduler.runUntilIdle()
             _ = world.dismissAlert()
