@@ -223,6 +223,11 @@ import WhiteLabel
             "t.scenario:2: open must come after launch (line 3): only setup goes before it (in \"open paywall\")"
         ),
         ("expect screen feed\nlaunch", "t.scenario:1: expect must come after launch (line 2)"),
+        ("refresh-token-lifetime soon", "t.scenario:1: \"soon\" is not a duration of at most ten years, such as 30d"),
+        (
+            "launch\nrefresh-token-lifetime 30d",
+            "t.scenario:2: refresh-token-lifetime builds the world, so it must come"
+        ),
         ("app daily-news\napp fit-track\nlaunch", "t.scenario:2: app is given twice: first on line 1"),
         ("seed 1\n\nseed 2", "t.scenario:3: seed is given twice: first on line 1"),
         ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
