@@ -135,7 +135,8 @@ enum Usage {
 
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
         can do, with random faults (on every store and backend target, the server's endpoint for
-        Apple's notifications too) and latency; one step in ten comes before the answers of the
+        Apple's notifications too; once, twice, by chance or for the whole session; slow answers
+        late by 2 s, 10 s or 30 s) and latency; one step in ten comes before the answers of the
         one before have arrived, buttons are tapped twice at once, the clock jumps past a year,
         held payments are approved (with the backend failing) or resolved. After every step it
         checks the invariants:
@@ -173,7 +174,9 @@ enum Usage {
             by a phone; an unlocked article loads; after a restart or a return to the foreground the
             phone shows the levels its identity owns (unless a fault fired meanwhile); a signed-in
             reader is signed out only by logging out, or told the session ended when the server
-            refused to renew it (its refresh token spent or expired, or an injected 401)
+            refused to renew it (its refresh token spent or expired, or an injected 401), and
+            never by time alone while the phone shows levels, a session it refreshed within a year
+            and Apple's billing retry
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees; one no purchase on screen waited for (a held
             payment settled while the app ran), or whose app was quit before the reader heard of it
