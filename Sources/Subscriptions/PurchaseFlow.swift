@@ -45,6 +45,8 @@ extension SubscriptionCoordinator {
             serial: serial, productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed,
             progress: progress, completion: completion)
         activePurchase?.accessAtStart = access
+        // A charge of this product whose check still runs is heard during this purchase (its end told meanwhile).
+        activePurchase?.chargeHeard = carriedOnChecks.contains { $0.fresh && $0.productId == offer.productId }
         guard checksFirst else { return pay(offer) }
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
@@ -87,6 +89,11 @@ extension SubscriptionCoordinator {
                     // reader "use Restore purchase to get it back" of nothing they had (session 31).
                     if case .refused(_, "receipt_invalid") = failure {
                         log("the check before paying refused the receipt as not Apple's: nothing handed to Apple")
+                        // A payment of this product Apple charged meanwhile (an interruption resolved outside the
+                        // app) is what the reader hears of, not "Nothing was charged": its check still running is
+                        // joined, as paying would; one already told is not contradicted (long fuzz seed 1542).
+                        if joinCarriedOnCheck(offer) { return }
+                        if activePurchase?.chargeHeard == true { return finishPurchase(.receiptNotVerifiedAfterCharge) }
                         return finishPurchase(.receiptNotVerified)
                     }
                     log("the check before paying failed (\(failure)): going on to pay")
@@ -315,19 +322,22 @@ extension SubscriptionCoordinator {
         return group == other
     }
 
+    /// Whether a payment of `offer`'s product that went through moments ago is still being checked: the purchase on
+    /// screen waits for that check, and hears its end, instead of asking Apple again.
+    private func joinCarriedOnCheck(_ offer: Offer) -> Bool {
+        guard let index = carriedOnChecks.firstIndex(where: { $0.joinedBy == nil && $0.productId == offer.productId }),
+            let serial = activePurchase?.serial
+        else { return false }
+        log("a payment for this subscription went through moments ago: waiting for its check instead of paying again")
+        carriedOnChecks[index].joinedBy = (serial, offer)
+        activePurchase?.progress(.checkingEarlierPayment(paidAt: carriedOnChecks[index].paidAt))
+        return true
+    }
+
     private func pay(_ offer: Offer) {
         // The same product only: its end is what this purchase's reader asked for. Another plan of the group
         // goes to Apple as before (the reader's own choice, and the check's end would be about another product).
-        if let index = carriedOnChecks.firstIndex(where: { $0.joinedBy == nil && $0.productId == offer.productId }),
-            let serial = activePurchase?.serial
-        {
-            log(
-                "a payment for this subscription went through moments ago: waiting for its check instead of paying again"
-            )
-            carriedOnChecks[index].joinedBy = (serial, offer)
-            activePurchase?.progress(.checkingEarlierPayment(paidAt: carriedOnChecks[index].paidAt))
-            return
-        }
+        if joinCarriedOnCheck(offer) { return }
         var now = store.currentProduct(offer.productId).map(offerable)
         // A win-back offer the paywall did not show is not applied unasked: the reader pays what was shown.
         if offer.product.winBackOffer == nil { now?.winBackOffer = nil }
@@ -434,9 +444,14 @@ extension SubscriptionCoordinator {
                 carriedOnSeen += 1
                 let check = carriedOnSeen
                 if transaction.state == .purchased {
+                    // The purchase on screen, of this product, did not charge, but its reader heard a charge of it.
+                    if fresh, activePurchase?.productId == transaction.productIdentifier {
+                        activePurchase?.chargeHeard = true
+                    }
                     let paidAt = transaction.transactionDate ?? clock()
                     carriedOnChecks.append(
-                        CarriedOnCheck(id: check, productId: transaction.productIdentifier, paidAt: paidAt))
+                        CarriedOnCheck(
+                            id: check, productId: transaction.productIdentifier, paidAt: paidAt, fresh: fresh))
                 }
                 return validatePayment(transaction, freshCharge: fresh) { [self] outcome in
                     let joined = carriedOnChecks.first { $0.id == check }?.joinedBy

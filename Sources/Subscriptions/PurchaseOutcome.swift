@@ -94,6 +94,13 @@ extension PurchaseOutcome {
         message:
             "The App Store receipt on this phone could not be verified, so what your Apple ID already pays for could "
             + "not be checked. Nothing was charged; please try again later.")
+    /// `receiptNotVerified` where Apple charged a payment of the product while the purchase ran (an interruption
+    /// resolved outside the app, told "could not be confirmed"): this tap charged nothing, but "Nothing was charged"
+    /// said after that charge was untrue of the product the reader asked for (long fuzz seed 1542).
+    public static let receiptNotVerifiedAfterCharge = PurchaseOutcome.failed(
+        message:
+            "The App Store receipt on this phone could not be verified, so this purchase was not sent to the App "
+            + "Store. Your earlier payment for this subscription went through; please try again later.")
 
     /// Whether the reader is told nothing was charged, or nothing yet (a parent has to approve first): a held payment
     /// Apple charges later makes it untrue.

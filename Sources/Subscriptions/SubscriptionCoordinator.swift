@@ -133,6 +133,9 @@ public final class SubscriptionCoordinator {
         /// The server's word on the receipt that the check before paying acted on, and who asked: what a restore here
         /// would answer, known still when the payment's own check finds no receipt to ask with (long fuzz seed 1471).
         var inspectedBeforePaying: (asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
+        /// Apple charged a payment of this product while the purchase ran (one nobody on screen waited for, carried
+        /// on): a purchase stopped before Apple does not tell "Nothing was charged" (long fuzz seed 1542).
+        var chargeHeard = false
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
@@ -145,6 +148,8 @@ public final class SubscriptionCoordinator {
         let productId: String
         /// When Apple took the payment.
         let paidAt: SimInstant
+        /// Apple charged it while this launch observed (not its record delivered again).
+        var fresh = false
         /// The purchase on screen waiting for this check's answer (`ActivePurchase.serial`), and its offer: paid
         /// for after all when an old charge delivered again gives no access.
         var joinedBy: (serial: Int, offer: Offer)?
