@@ -225,8 +225,12 @@ extension SubscriptionCoordinator {
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
         askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
+        let asked = storedAccess().identity
         backend.inspectRestore(receipt) { [self] result in
             if askAgain.signedInSince() { return askAgain.ask() }
+            // A purchase waiting on screen keeps the answer: its own ask before paying may fail, and the app then
+            // knows what the receipt holds all the same (fuzz seed 4748, session 32).
+            if case .success(let purchases) = result { heardInspected(receipt, asked: asked, purchases) }
             guard case .success(let purchases) = result, let why = restoreRefusal(for: productId, purchases) else {
                 return completion(told)
             }
