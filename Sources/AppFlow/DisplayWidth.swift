@@ -61,4 +61,25 @@ public enum DisplayWidth {
         }
         return (head, String(text[index...]))
     }
+
+    /// Like `split`, for wrapping a word too wide for its line: a closing mark (！ 。 、 」 …) never begins the next
+    /// line, the rule of Japanese and Chinese typesetting; the characters before it go down with it (a Japanese
+    /// win-back banner left "！" alone on a line, session 32).
+    public static func wrapSplit(_ text: String, at columns: Int) -> (head: String, rest: String) {
+        var (head, rest) = split(text, at: columns)
+        while let first = rest.first, closesLine(first), head.count > 1, let last = head.popLast() {
+            rest.insert(last, at: rest.startIndex)
+        }
+        return (head, rest)
+    }
+
+    /// The marks that may not begin a line (JIS X 4051's, punctuation and closing brackets).
+    static func closesLine(_ character: Character) -> Bool {
+        "、。，．・：；？！）］｝〕〉》」』】〙〗゛゜ヽヾゝゞ々ー,.:;?!)]}»".contains(character)
+    }
+
+    /// A word made of closing marks alone, as French sets "!" or "»" after a space.
+    static func closesLine(_ word: String) -> Bool {
+        !word.isEmpty && word.allSatisfy(closesLine)
+    }
 }

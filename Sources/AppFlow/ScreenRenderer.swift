@@ -114,7 +114,9 @@ public enum ScreenRenderer {
     /// Greedy word wrap by terminal columns (a wide character takes two); words longer than the width are cut. A tab
     /// parts words as a space does: the terminal draws no control character, and "Line two\tTabbed" read "Line
     /// twoTabbed" (session 28).
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// A word wider than a line is cut, never before a closing mark, and a mark set apart ("Bon retour !") goes
+    /// down with the word before it.
+    public static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(width, 1)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -126,7 +128,7 @@ public enum ScreenRenderer {
                         lines.append(current)
                         current = ""
                     }
-                    let (head, rest) = DisplayWidth.split(word, at: width)
+                    let (head, rest) = DisplayWidth.wrapSplit(word, at: width)
                     lines.append(head)
                     word = rest
                 }
@@ -134,6 +136,11 @@ public enum ScreenRenderer {
                     current = word
                 } else if DisplayWidth.of(current) + 1 + DisplayWidth.of(word) <= width {
                     current += " " + word
+                } else if DisplayWidth.closesLine(word), let space = current.lastIndex(of: " "),
+                    DisplayWidth.of(current[current.index(after: space)...]) + 1 + DisplayWidth.of(word) <= width
+                {
+                    lines.append(String(current[..<space]))
+                    current = current[current.index(after: space)...] + " " + word
                 } else {
                     lines.append(current)
                     current = word

@@ -219,6 +219,24 @@ struct TerminalFrameTests {
         #expect(frame.lines == [" x本─"])
     }
 
+    /// A Japanese win-back banner wrapped "！" alone onto a line (session 32): at every width a phone has, no line
+    /// begins with a closing mark (its word or character goes down with it), none overflows, nothing is lost.
+    @Test func noWrappedLineBeginsWithAClosingMark() {
+        let texts = [
+            "おかえりなさい！Listener+ に登録：月額¥480", "全エピソードを広告なしで。独立系オーディオを応援しましょう。",
+            "Bon retour ! Devenez Listener+ : 4,99 € par mois", "Willkommen zurück! Werde Listener+",
+        ]
+        let closing: Set<Character> = ["！", "。", "、", "：", "!", ":", "?"]
+        for text in texts {
+            for width in 12...40 {
+                let lines = ScreenRenderer.wrap(text, width: width)
+                #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "\(text) at \(width): \(lines)")
+                #expect(lines.joined().filter { $0 != " " } == text.filter { $0 != " " }, "\(text) at \(width)")
+                #expect(!lines.contains { $0.first.map(closing.contains) == true }, "\(text) at \(width): \(lines)")
+            }
+        }
+    }
+
     /// Issue 13, item 10: an emoji logo shifted the border. An emoji made wide only by its presentation
     /// selector (U+FE0F) is one column to ncurses and two to the terminal; it is drawn without it.
     @Test func anEmojiWithAPresentationSelectorTakesTheColumnsTheTerminalGivesIt() {
