@@ -515,7 +515,7 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
             showGate(.purchase(offerId: offerId), &state)
             return
         }
-    case .purchased, .restoredInsteadOfCharging:
+    case .purchased, .restoredInsteadOfCharging, .sharedInsteadOfCharging:
         // Only now, with the backend's levels published, does the paywall close.
         if case .paywall = state.route { pop(&state) }
         requireAccountIfNeeded(&state)
@@ -581,6 +581,12 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(
             title: "Already subscribed",
             message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
+    case .sharedInsteadOfCharging:
+        Alert(
+            title: "Shared by your family",
+            message:
+                "Your family already shares this subscription with this Apple ID, so you were not charged. It is now "
+                + "on your account; the family member who bought it pays for it.")
     case .alreadySubscribedOnAppleId(planChanged: false):
         Alert(
             title: "Already subscribed",
@@ -687,7 +693,7 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
     case .overtaken:
         // The sign-in (or out) that overtook it tells what the reader holds; the question it asked stays up.
         break
-    case .restored:
+    case .restored, .sharedByFamily:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }
         // A subscription moved from another account was never this one's: it is not "back", it is here now.

@@ -181,6 +181,15 @@ public final class Backend {
             .map(\.originalTransactionId).sorted()
     }
 
+    /// Which of them a family member pays for, shared with the Apple ID; nil when none is.
+    func sharedByFamily(in purchases: [PurchaseRecord]) -> [String]? {
+        let now = clock()
+        let shared = purchases.filter {
+            $0.familyShared && $0.isActive(at: now) && !(levelsByProduct[$0.productId] ?? []).isEmpty
+        }.map(\.originalTransactionId).sorted()
+        return shared.isEmpty ? nil : shared
+    }
+
     /// A new token for an identity: long-lived for anonymous ones, short for accounts.
     func token(for identity: IdentityRecord) -> String {
         let lifetime = identity.kind == .anonymous ? Self.anonymousTokenLifetime : Self.accountTokenLifetime

@@ -26,6 +26,10 @@ extension Backend {
         var refused: [RefusedBody] = []
         /// The first refusal's code, when the answer is a refusal after the rest was applied.
         var error: String?
+        /// Those of `granting` a family member pays for, shared with the Apple ID (Apple's FAMILY_SHARED); nil when
+        /// none is: the app tells what came back as the profile does, a share from the family, not "your
+        /// subscription is back" (session 33: the organiser restoring a member's plan was told it was theirs).
+        var sharedByFamily: [String]?
     }
 
     struct RefusedBody: Encodable {
@@ -72,7 +76,8 @@ extension Backend {
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
                 email: email, appAccountToken: appAccountToken(for: identity.id)),
-            levels: levels(in: purchases), levelsUntil: levelsUntil(in: purchases), granting: granting(in: purchases))
+            levels: levels(in: purchases), levelsUntil: levelsUntil(in: purchases), granting: granting(in: purchases),
+            sharedByFamily: sharedByFamily(in: purchases))
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -316,12 +321,13 @@ extension Backend.AccessBody: HandWrittenAnswer {
                 }
             }
             json.array("restored", restored) { $0.element($1) }
+            if let sharedByFamily { json.array("sharedByFamily", sharedByFamily) { $0.element($1) } }
         }
     }
 
     var texts: [String?] {
         [error] + granting + identity.texts + levels + ownedElsewhere + restored
-            + refused.flatMap { [$0.error, $0.originalTransactionId] }
+            + refused.flatMap { [$0.error, $0.originalTransactionId] } + (sharedByFamily ?? [])
     }
 }
 

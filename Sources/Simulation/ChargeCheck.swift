@@ -109,8 +109,9 @@ struct ChargeCheck {
         case .account(.signedIn(offerTransfer: true)):
             true
         case .purchase(.purchased), .purchase(.confirmedAfterAll), .purchase(.restoredInsteadOfCharging),
-            .purchase(.cancelled), .purchase(.refused),
-            .restore(.restored), .restore(.alreadySubscribed), .account(.transferred), .account(.signedIn),
+            .purchase(.sharedInsteadOfCharging), .purchase(.cancelled), .purchase(.refused),
+            .restore(.restored), .restore(.sharedByFamily), .restore(.alreadySubscribed), .account(.transferred),
+            .account(.signedIn),
             .account(.loggedOut), .account(.notLoggedIn):
             false
         default:

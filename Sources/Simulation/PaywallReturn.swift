@@ -11,7 +11,7 @@ struct PaywallReturn {
     /// `stack`: the app state's, not the state: `Device.handle` would copy the whole state for every event.
     init?(_ event: AppEvent, stack: [AppState.Route]) {
         guard case .purchaseFinished(let outcome) = event,
-            outcome == .purchased || outcome == .restoredInsteadOfCharging,
+            [.purchased, .restoredInsteadOfCharging, .sharedInsteadOfCharging].contains(outcome),
             case .paywall = stack.last, stack.count > 1
         else { return nil }
         below = stack[stack.count - 2]

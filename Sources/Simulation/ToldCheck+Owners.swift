@@ -82,7 +82,8 @@ extension ToldCheck {
         let saysNotCharged =
             switch told {
             case .failed(let message): message.contains("You were not charged")
-            case .restoredInsteadOfCharging, .alreadySubscribedOnAppleId(_), .ownedByAnotherAccount(canMove: false),
+            case .restoredInsteadOfCharging, .sharedInsteadOfCharging, .alreadySubscribedOnAppleId(_),
+                .ownedByAnotherAccount(canMove: false),
                 .heldElsewhere(_, charged: false), .planChangeSetElsewhere:
                 true
             default: false

@@ -1,4 +1,5 @@
 import AppFlow
+import BackendSim
 import StoreSim
 import Subscriptions
 
@@ -28,6 +29,59 @@ extension ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName)'s profile says \(paid.productId) (\(paid.originalTransactionId ?? "?")) is shared "
                     + "by the family, but it is no family share: its Apple ID paid for it")
+        }
+        return nil
+    }
+}
+
+/// Invariant 9 of who pays, as a restore (or a purchase that restored instead of charging) says it: "Your subscription
+/// is back" (or "This Apple ID already had a subscription") where every purchase giving the reader access is a family
+/// member's, shared with an Apple ID, or "your family shares" where none is, or "your subscription is back, with one
+/// your family shares" where not both are. The family organiser restoring a member's plan was told it was theirs while
+/// the profile said "Shared by your family" (session 33).
+extension ToldCheck {
+    static func whoPaysToldViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        let (own, shared): (Bool?, Bool)
+        switch outcome.told {
+        case .restore(.restored), .purchase(.restoredInsteadOfCharging): (own, shared) = (true, false)
+        case .restore(.sharedByFamily(let alsoOwn)): (own, shared) = (alsoOwn ? true : nil, true)
+        case .purchase(.sharedInsteadOfCharging): (own, shared) = (nil, true)
+        default: return nil
+        }
+        let ledger = world.backend.ledger
+        let holder: String? =
+            switch outcome.identityWhenTold {
+            case .none: nil
+            case .anonymous(let id): id
+            case .account(let email): try ledger.identityId(email: email)
+            }
+        guard let holder else { return nil }
+        let shares = Set(
+            world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
+                .map(\.originalTransactionIdentifier))
+        let giving = try ledger.purchases(ownedBy: holder).filter {
+            $0.isActive(at: outcome.at) && !(world.config.backend.productLevels[$0.productId] ?? []).isEmpty
+        }
+        guard !giving.isEmpty else { return nil }
+        let (holdsOwn, holdsShare) = (
+            giving.contains { !shares.contains($0.originalTransactionId) },
+            giving.contains { shares.contains($0.originalTransactionId) }
+        )
+        let names = { (records: [PurchaseRecord]) in
+            records.map { "\($0.productId) (\($0.originalTransactionId))" }.joined(separator: ", ")
+        }
+        if own == true, !holdsOwn {
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but what gives the reader access, "
+                    + "\(names(giving)), is a family member's purchase shared with the Apple ID: nobody here paid for it"
+            )
+        }
+        if shared, !holdsShare {
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told \(describe(outcome.told)), but what gives the reader access, "
+                    + "\(names(giving)), is no family share: the Apple ID paid for it")
         }
         return nil
     }

@@ -118,8 +118,11 @@ struct ToldCheck {
             if let moved = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return moved }
             guard outcome.told == .account(.transferred), levels.isEmpty else { return nil }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
-        case .purchase(.restoredInsteadOfCharging), .restore(.restored):
-            guard levels.isEmpty else { return nil }
+        case .purchase(.restoredInsteadOfCharging), .purchase(.sharedInsteadOfCharging), .restore(.restored),
+            .restore(.sharedByFamily):
+            guard levels.isEmpty else {
+                return Self.readingLedger { try Self.whoPaysToldViolation(outcome, world) }
+            }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .restore(.partlyRestored(let refusal)):
             // Back, and the rest refused: each half as it is judged alone (session 30).

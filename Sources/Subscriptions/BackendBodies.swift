@@ -28,6 +28,8 @@ struct AccessBody: IdentityAnswerBody {
     let error: String?
     /// Purchases of the receipt that stay with another customer (`POST /v1/receipts`).
     let ownedElsewhere: [String]?
+    /// Those of `granting` a family member pays for, shared with the Apple ID (nil when none is, or unsaid).
+    var sharedByFamily: [String]? = nil
 }
 
 struct SessionBody: IdentityAnswerBody {
@@ -72,7 +74,7 @@ extension AccessBody {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
             ownedElsewhere: ownedElsewhere ?? [], granting: granting,
-            levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)))
+            levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)), sharedByFamily: sharedByFamily ?? [])
     }
 }
 

@@ -62,6 +62,9 @@ public struct AccessAnswer: Equatable, Sendable {
     public var granting: [String]? = nil
     /// When those levels could first end by themselves (a period's end): the app asks again then.
     public var levelsUntil: SimInstant? = nil
+    /// Those of `granting` a family member pays for, shared with the Apple ID (Apple's FAMILY_SHARED): nobody here
+    /// paid for them. Empty where the answer does not say.
+    public var sharedByFamily: [String] = []
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.

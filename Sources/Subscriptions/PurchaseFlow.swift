@@ -152,7 +152,7 @@ extension SubscriptionCoordinator {
             case .success(let answer) where !answer.restored.isEmpty:
                 save(answer.access)
                 reloadPhoneIdentity()
-                finishPurchase(.restoredInsteadOfCharging)
+                finishPurchase(Self.insteadOfCharging(answer))
             case .success(let answer) where answer.refusal == nil || alreadyYours:
                 // Nothing moved and nothing refused: every purchase of the receipt is the account's already (a
                 // restore running meanwhile may have moved it). Paying would ask Apple for what the account holds.
@@ -164,7 +164,7 @@ extension SubscriptionCoordinator {
                     return pay(offer)
                 }
                 if !alreadyYours { log("the account already holds what this Apple ID pays for: nothing to buy") }
-                finishPurchase(.restoredInsteadOfCharging)
+                finishPurchase(Self.insteadOfCharging(answer))
             case .success(let answer):
                 log("the move was refused (\(answer.refusal ?? "nothing moved")): going on to pay")
                 pay(offer)
@@ -203,8 +203,17 @@ extension SubscriptionCoordinator {
                 return finishPurchase(.moveNotMade)
             }
             log("the server moved it: the account holds the subscription, nothing to buy")
-            finishPurchase(.restoredInsteadOfCharging)
+            let group = list.subscriptions.filter { $0.active && sameGroup($0.productId, as: offer) }
+            finishPurchase(
+                group.allSatisfy { $0.familyShared == true } ? .sharedInsteadOfCharging : .restoredInsteadOfCharging)
         }
+    }
+
+    /// Not charged, the Apple ID's subscription moved here instead: a family member's shared with it is said to be
+    /// the family's (session 33), as the restore says it.
+    static func insteadOfCharging(_ answer: RestoreAnswer) -> PurchaseOutcome {
+        Self.restored(answer.access, brought: answer.restored) == .sharedByFamily(alsoOwn: false)
+            ? .sharedInsteadOfCharging : .restoredInsteadOfCharging
     }
 
     /// Why the first of `purchases` held by someone else would be refused to a restore here, if one is (one nobody

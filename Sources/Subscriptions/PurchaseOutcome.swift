@@ -10,6 +10,9 @@ public enum PurchaseOutcome: Equatable, Sendable {
     case confirmedAfterAll
     /// Signed in, and the Apple ID already held a subscription the account could take: moved, not charged.
     case restoredInsteadOfCharging
+    /// As `restoredInsteadOfCharging`, of a family member's purchase shared with the Apple ID: "This Apple ID already
+    /// had a subscription" told a family member the plan the organiser pays for was theirs (session 33).
+    case sharedInsteadOfCharging
     /// The reader cancelled on Apple's sheet: no error shown.
     case cancelled
     /// Waiting for a parent's approval (Ask to Buy).
@@ -106,7 +109,8 @@ extension PurchaseOutcome {
     /// Apple charges later makes it untrue.
     public var saysNothingCharged: Bool {
         switch self {
-        case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .alreadySubscribedOnAppleId,
+        case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .sharedInsteadOfCharging,
+            .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
             Self.storeFailed, Self.storeFailedBesideLevelsFound,
             Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified:

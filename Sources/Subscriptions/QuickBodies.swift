@@ -35,7 +35,8 @@ extension AccessBody: QuickBody {
             identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
             granting: json.optionalStrings("granting"),
             restored: json.optionalStrings("restored"),
-            error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"))
+            error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"),
+            sharedByFamily: json.optionalStrings("sharedByFamily"))
     }
 }
 

@@ -176,7 +176,7 @@ extension SubscriptionCoordinator {
                     log("restore: a newer answer came first, and the levels it gave are gone")
                     done(.failed(message: "Your subscription changed while it was being restored. Please try again."))
                 } else {
-                    done(outcome(restored: answer.restored, levels: answer.access.levels))
+                    done(outcome(restored: answer))
                 }
             case .failure(.refused(_, let code)):
                 if askAgainIfSignedInSince() { return }
@@ -222,7 +222,9 @@ extension SubscriptionCoordinator {
             log("the server restored them: the reader holds them now")
             reloadAccess { [self] list in
                 guard storedAccess().identity == asked else { return done(restoreNotAsked) }
-                done(list != nil && access.isSubscriber ? .restored : .notConfirmed)
+                guard let list, access.isSubscriber else { return done(.notConfirmed) }
+                let running = list.subscriptions.filter(\.active)
+                done(Self.restored(shared: running.filter { $0.familyShared == true }.count, of: running.count))
             }
         }
     }
@@ -237,15 +239,34 @@ extension SubscriptionCoordinator {
 
     /// "Your subscription is back." only when access came back: a restore of a subscription that ended
     /// or was refunded is "nothing valid to restore" (seed 001), whatever it moved.
-    private func outcome(restored: [String], levels: [AccessLevel]) -> RestoreOutcome {
+    private func outcome(restored answer: RestoreAnswer) -> RestoreOutcome {
+        let restored = answer.restored
         // Already this identity's (a purchase checked late, after the reader had given up on it): it is back here.
-        if !levels.isEmpty { return .restored }
+        if !answer.access.levels.isEmpty { return Self.restored(answer.access, brought: restored) }
         if restored.isEmpty { return .nothingToRestore }
         if defect != .restoredWithoutAccess {
             log("restore: what this Apple ID bought has ended; nothing valid to restore")
             return .nothingValidToRestore
         }
         return .restored
+    }
+
+    /// Back, in the words the profile uses of who pays: a family member's purchase shared with the Apple ID is said to be
+    /// the family's, not "your subscription" (session 33: the organiser restoring a member's plan, a member restoring the
+    /// organiser's). Of what the restore brought that gives access, or, when it brought nothing new (already here), of
+    /// all that does.
+    static func restored(_ access: AccessAnswer, brought: [String]) -> RestoreOutcome {
+        let granting = access.granting ?? []
+        let new = granting.filter(brought.contains)
+        let back = new.isEmpty ? granting : new
+        let shared = Set(access.sharedByFamily)
+        return restored(shared: back.filter(shared.contains).count, of: back.count)
+    }
+
+    /// `shared` of the `count` purchases that give access are a family member's.
+    static func restored(shared: Int, of count: Int) -> RestoreOutcome {
+        guard shared > 0 else { return .restored }
+        return .sharedByFamily(alsoOwn: shared < count)
     }
 
     /// A signed-in reader may be asked to move another account's purchase; a guest may not.

@@ -1,6 +1,10 @@
 /// How a restore ended, in terms of what the reader sees.
 public enum RestoreOutcome: Equatable, Sendable {
     case restored
+    /// What came back is a family member's purchase, shared with this Apple ID (Apple's FAMILY_SHARED), as the profile
+    /// says it: "Your subscription is back" told the family organiser that a member's plan was theirs (session 33).
+    /// `alsoOwn`: the Apple ID's own subscription came back with it.
+    case sharedByFamily(alsoOwn: Bool)
     /// Levels were already active: nothing to do.
     case alreadySubscribed
     case nothingToRestore
@@ -50,6 +54,12 @@ public enum RestoreOutcome: Equatable, Sendable {
     public var message: String {
         switch self {
         case .restored: "Your subscription is back."
+        case .sharedByFamily(alsoOwn: false):
+            "Your family shares a subscription with you, and it is here now. The family member who bought it pays for "
+                + "it."
+        case .sharedByFamily(alsoOwn: true):
+            "Your subscription is back, with one your family shares with you. The family member who bought that one "
+                + "pays for it."
         case .alreadySubscribed: "You are already subscribed."
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
         case .nothingValidToRestore: "Your subscription on this Apple ID has ended. There is nothing valid to restore."

@@ -164,7 +164,9 @@ enum Usage {
             "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
             server was told of); "renews" never of a family share the purchaser's renewal ends;
             "Subscribed on this phone" never where only a family member's shared purchase gives
-            access, "Shared by your family" never of the Apple ID's own purchase;
+            access, "Shared by your family" never of the Apple ID's own purchase; "Your subscription
+            is back" (or "already had a subscription") never where only a family share gives access,
+            "your family shares" never where none does;
             "renews on" or "ends on" never of a day the phone's clock passed;
             "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come, in any

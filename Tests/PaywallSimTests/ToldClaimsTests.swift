@@ -96,3 +96,59 @@ import Testing
         #expect(ToldCheck.wentThroughViolation(later, world) == nil)
     }
 }
+
+/// Invariant 9 of who pays, as a restore says it: judged on a world where the organiser's iPad holds only a family
+/// member's share (session 33: "Your subscription is back" of a plan the member bought and shares), and where it holds
+/// its own plan: each claim fails where it is false.
+@Suite struct WhoPaysToldTests {
+    /// `shared`: the member buys and shares the yearly plan, and the organiser's iPad restores it; else the
+    /// organiser's phone buys it itself.
+    private func restoredWorld(shared: Bool) throws -> World {
+        let world = try TestSupport.launchedWorld()
+        var actions: [ReaderAction] = [.openPaywall, .selectOffer("premium-yearly"), .confirmPayment]
+        if shared {
+            try world.addFamilyMember("kid@icloud.test")
+            world.scheduler.runUntilIdle()
+            try world.perform(.openPaywall)
+            world.scheduler.runUntilIdle()
+            actions = [.selectOffer("premium-yearly"), .confirmPayment]
+        }
+        for action in actions {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        if shared {
+            try world.newDevice(named: "parent-ipad")
+            world.scheduler.runUntilIdle()
+            try world.perform(.openProfile)
+            try world.perform(.restore)
+            world.scheduler.runUntilIdle()
+        }
+        #expect(!world.appState.access.levels.isEmpty)
+        return world
+    }
+
+    private func outcome(_ told: ReaderOutcome.Told, _ world: World) -> ReaderOutcome {
+        var outcome = ReaderOutcome(
+            told: told, device: world.deviceName, launch: world.currentLaunch, at: world.scheduler.now,
+            began: world.scheduler.now, levelsBefore: [], productId: nil)
+        outcome.identityWhenTold = world.appState.access.identity
+        return outcome
+    }
+
+    @Test func backIsFalseOfAShareAndSharedIsFalseOfAnOwnPlan() throws {
+        let share = try restoredWorld(shared: true)
+        let back = try ToldCheck.whoPaysToldViolation(outcome(.restore(.restored), share), share)
+        #expect(back?.detail.contains("is a family member's purchase shared with the Apple ID") == true)
+        #expect(
+            try ToldCheck.whoPaysToldViolation(outcome(.restore(.sharedByFamily(alsoOwn: false)), share), share) == nil)
+        #expect(
+            try ToldCheck.whoPaysToldViolation(outcome(.restore(.sharedByFamily(alsoOwn: true)), share), share) != nil)
+        #expect(try ToldCheck.whoPaysToldViolation(outcome(.purchase(.restoredInsteadOfCharging), share), share) != nil)
+        let own = try restoredWorld(shared: false)
+        #expect(try ToldCheck.whoPaysToldViolation(outcome(.restore(.restored), own), own) == nil)
+        let shared = try ToldCheck.whoPaysToldViolation(outcome(.restore(.sharedByFamily(alsoOwn: false)), own), own)
+        #expect(shared?.detail.contains("is no family share") == true)
+        #expect(try ToldCheck.whoPaysToldViolation(outcome(.purchase(.sharedInsteadOfCharging), own), own) != nil)
+    }
+}
