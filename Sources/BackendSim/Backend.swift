@@ -43,6 +43,9 @@ public final class Backend {
     let timeline: Timeline
     /// The answers given so far, for `serverOrderHeader`.
     private var answersGiven: Int64 = 0
+    /// Whether Apple was asked the ownership type of every purchase the ledger did not know it of
+    /// (`askOwnershipTypes`): once per process, at the first request.
+    var ownershipTypesKnown = false
 
     /// Anonymous tokens live long: the phone has no password to get another.
     static let anonymousTokenLifetime = SimDuration.days(365)
@@ -110,7 +113,19 @@ public final class Backend {
 
     /// Answers one request. Never throws: every failure is a status and a JSON error body.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        var response: HTTPResponse
+        // Before the first answer, Apple is asked what a ledger from before schema 10 could not say (`LedgerSchema`).
+        var response = ownershipTypesKnown ? route(request) : askingOwnershipTypes() ?? route(request)
+        timeline.log(.backend, "\(request.method) \(request.path) → \(response.status)\(Self.errorCode(response))")
+        // When the server said it, so a client can tell an old answer from a newer one; and the answer's place
+        // among the server's answers, since two may be given in one millisecond (seed 2567).
+        answersGiven += 1
+        response.headers[Self.serverTimeHeader] = String(clock().milliseconds)
+        response.headers[Self.serverOrderHeader] = String(answersGiven)
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        let response: HTTPResponse
         switch (request.method, request.path) {
         case ("POST", "/v1/receipts"): response = validateReceipt(request)
         case ("POST", "/v1/restores/inspect"): response = inspectRestore(request)
@@ -128,12 +143,6 @@ public final class Backend {
             response = content(request, id: String(path.dropFirst("/v1/content/".count)))
         default: response = APIError.notFound.response
         }
-        timeline.log(.backend, "\(request.method) \(request.path) → \(response.status)\(Self.errorCode(response))")
-        // When the server said it, so a client can tell an old answer from a newer one; and the answer's place
-        // among the server's answers, since two may be given in one millisecond (seed 2567).
-        answersGiven += 1
-        response.headers[Self.serverTimeHeader] = String(clock().milliseconds)
-        response.headers[Self.serverOrderHeader] = String(answersGiven)
         return response
     }
 

@@ -420,6 +420,29 @@ public final class BackendLedger {
         try millis(.appleChecked, of: originalTransactionId)
     }
 
+    /// The purchases whose ownership type Apple has not been asked (held before schema 10 kept it), in id order.
+    func ownershipUnasked() throws(DatabaseError) -> [String] {
+        try database.query("SELECT original_transaction_id FROM ownership_unasked ORDER BY original_transaction_id")
+            .compactMap { $0.first?.string }
+    }
+
+    /// Apple's word on a purchase's ownership type: a family member's share is marked so (Apple's FAMILY_SHARED never
+    /// changes for an original transaction), with its audit row; either way it is off the list.
+    func setOwnershipType(_ originalTransactionId: String, familyShared: Bool, at time: SimInstant)
+        throws(DatabaseError)
+    {
+        try database.run(
+            "DELETE FROM ownership_unasked WHERE original_transaction_id = ?", [.text(originalTransactionId)])
+        guard familyShared else { return }
+        try database.run(
+            "UPDATE purchases SET family_shared = 1, updated_ms = ? WHERE original_transaction_id = ?",
+            [.integer(time.milliseconds), .text(originalTransactionId)])
+        try audit(
+            at: time, actor: "app-store", action: "purchase.state",
+            detail: "\(originalTransactionId) asked Apple: a family member's purchase shared with the Apple ID",
+            purchase: originalTransactionId)
+    }
+
     /// Notes that Apple was asked: bookkeeping, not a state change, so no audit row.
     func markAppleChecked(_ originalTransactionId: String, at time: SimInstant) throws(DatabaseError) {
         try setMillis(.appleChecked, of: originalTransactionId, to: time.milliseconds)

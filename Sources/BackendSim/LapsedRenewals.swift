@@ -76,3 +76,44 @@ extension Backend {
         return try changed || ledger.purchase(id)?.ownerId != owner
     }
 }
+
+/// A ledger written before schema 10 gave every purchase it held `family_shared = 0`: a family member's share read
+/// "Subscribed on this phone" on a reopened folder for good (session 33). Nothing in the ledger tells a share, so the
+/// server asks Apple, as a real one fills a new column from the App Store Server API's transaction info: each purchase
+/// on `ownership_unasked`, once, before the first answer. One Apple cannot answer stays on it for the next start.
+extension Backend {
+    /// Nil once asked; the answer a failed ledger gives the request otherwise (a 500, as any endpoint's).
+    func askingOwnershipTypes() -> HTTPResponse? {
+        do {
+            try ledgerChange { try askOwnershipTypes() }
+            ownershipTypesKnown = true
+            return nil
+        } catch {
+            return answering { throw error }
+        }
+    }
+
+    func askOwnershipTypes() throws {
+        let unasked = try ledger.ownershipUnasked()
+        guard !unasked.isEmpty else { return }
+        let now = clock()
+        var (shares, unanswered) = (0, 0)
+        for id in unasked {
+            guard let signed = store.signedLatestTransaction(originalTransactionId: id),
+                let transaction = NotificationCodec.open(TransactionInfo.self, from: signed, with: store.verifyingKey)
+            else {
+                unanswered += 1
+                continue
+            }
+            let shared =
+                transaction.bundleId == bundleId && transaction.inAppOwnershipType == FamilySharing.familyShared
+            try ledger.setOwnershipType(id, familyShared: shared, at: now)
+            if shared { shares += 1 }
+        }
+        timeline.log(
+            .backend,
+            "asked Apple whose payment each of \(unasked.count - unanswered) purchases kept before the ledger noted it "
+                + "is: \(shares) shared by a family member"
+                + (unanswered > 0 ? "; \(unanswered) unanswered, asked again at the next start" : ""))
+    }
+}

@@ -129,5 +129,13 @@ enum LedgerSchema {
         """
         ALTER TABLE purchases ADD COLUMN family_shared INTEGER NOT NULL DEFAULT 0
         """,
+        // 11: the purchases whose ownership type the ledger does not know: 10 gave every purchase already held 0, and a
+        // family member's share kept before it read "Subscribed on this phone" for good (session 33). Nothing the
+        // ledger holds tells a share (Apple's inAppOwnershipType was never kept), so the server asks Apple about each
+        // (`Backend.askOwnershipTypes`) and takes it off the list; a 0 written since 10 is asked again, harmlessly.
+        """
+        CREATE TABLE ownership_unasked (original_transaction_id TEXT PRIMARY KEY);
+        INSERT INTO ownership_unasked SELECT original_transaction_id FROM purchases WHERE family_shared = 0
+        """,
     ]
 }
