@@ -19,6 +19,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
 
     var canMakePayments: Bool { queue.canMakePayments }
     var appReceipt: String? { queue.appReceipt }
+    var holdsReceipt: Bool { queue.holdsReceipt }
     var productsAwaitingApproval: [String] { queue.productsAwaitingApproval }
 
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void) {

@@ -486,14 +486,30 @@ public final class PaymentQueue {
     }
 
     /// The app receipt on the device, or nil when missing (fresh install, new device, or a planned fault); a planned
-    /// `forged` fault alters what this read answers, not what the phone keeps.
+    /// `forged` fault alters what this read answers, not what the phone keeps. A phone holding no receipt has nothing
+    /// to forge: a planned forged read waits for the first read that finds one, and the timeline says so (session 33:
+    /// "fault: receipt forged" was spent on a new phone's read, and the receipt the refresh brought was sent as it was).
     public var appReceipt: String? {
+        guard let held = receipt.load() else {
+            if store.faultPlan.rules.contains(where: {
+                $0.target == StoreFaultTarget.receipt.rawValue && $0.fault == "forged"
+            }) {
+                store.log("receipt read: this phone holds none, so the planned forged receipt waits for one")
+            }
+            _ = store.fault(for: .receipt, only: "missing")
+            return nil
+        }
         switch store.fault(for: .receipt) {
-        case .receiptMissing: nil
-        case .receiptForged: receipt.load().map(ReceiptCodec.forged)
-        default: receipt.load()
+        case .receiptMissing: return nil
+        case .receiptForged: return ReceiptCodec.forged(held)
+        default: return held
         }
     }
+
+    /// Whether the phone holds a receipt, asked without reading it (a file's presence): no planned fault is drawn, so
+    /// one planned for the next read meets the read the app sends (session 33: a restore's look for a receipt spent the
+    /// forged read, and the true receipt went to the server).
+    public var holdsReceipt: Bool { receipt.load() != nil }
 
     /// The receipt the device holds, read without drawing a planned fault: what a check compares the app with.
     public var heldReceipt: String? { receipt.load() }

@@ -53,7 +53,7 @@ extension SubscriptionCoordinator {
             return log("restore: one is already on its way; this tap waits for it")
         }
         restoreInFlight = true
-        let hadReceipt = store.appReceipt != nil
+        let hadReceipt = store.holdsReceipt
         // A restore moves purchases to whoever sends it: one an account tapped is that account's, or the phone's
         // (its session may end meanwhile), never another account's; one a guest tapped, the guest's: an account
         // signed in since takes the guest's purchases by the transfer it offers, not by a restore it never tapped.

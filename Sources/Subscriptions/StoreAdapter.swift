@@ -156,6 +156,9 @@ public protocol StoreAdapter: AnyObject {
     func finish(_ transaction: StoreTransaction)
     /// The receipt on the device, or nil when missing.
     var appReceipt: String? { get }
+    /// Whether the device holds a receipt, without reading it (Bundle.main.appStoreReceiptURL's file is there): a look
+    /// that sends nothing.
+    var holdsReceipt: Bool { get }
     func refreshReceipt(completion: @escaping (_ receipt: String?) -> Void)
     /// Shows the store's price-increase consent sheet if a subscription waits for it.
     func showPriceConsentIfNeeded()
