@@ -17,13 +17,15 @@ public final class ScenarioRecorder {
     private var settled: (since: Bool, at: SimInstant?) = (false, nil)
 
     /// Starts with the setup that rebuilds the world: app, seed, latency, any further `setup` and
-    /// `settings`, then `launch`.
+    /// `settings`, then `launch`. `app` nil: no `app` line, for a world built around a `.storekit` file alone
+    /// (`storekit FILE` in `setup`), which a named app would make an owner's app selling from the file.
     public init(
-        app: String, seed: UInt64, latency: LatencyProfile, setup: [SetupStep] = [], settings: [WorldAction] = [],
+        app: String?, seed: UInt64, latency: LatencyProfile, setup: [SetupStep] = [], settings: [WorldAction] = [],
         comments: [String] = []
     ) {
         lines = comments.map { "# \($0)" }
-        lines += [.app(app), .seed(seed)].map(StepText.setup) + [WorldAction.latency(latency).text]
+        lines += (app.map { [SetupStep.app($0)] } ?? []).map(StepText.setup) + [StepText.setup(.seed(seed))]
+        lines += [WorldAction.latency(latency).text]
         lines += setup.map(StepText.setup) + settings.map(\.text) + ["launch"]
     }
 

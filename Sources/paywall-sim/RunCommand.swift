@@ -133,14 +133,7 @@ enum RunCommand {
     private static func recorder(
         _ options: Options, seed: UInt64, latency: LatencyProfile, faults: FaultPlan?, state: String?
     ) -> ScenarioRecorder {
-        var app = options["--app"] ?? options["--storekit"] ?? AppArgument.defaultApp
-        if app.contains("/") || app.hasSuffix(".json") || app.hasSuffix(".storekit") {
-            app = URL(fileURLWithPath: app).standardizedFileURL.path
-        }
-        var setup: [SetupStep] = []
-        if options["--app"] != nil, let storekit = options["--storekit"] {
-            setup.append(.storekit(URL(fileURLWithPath: storekit).standardizedFileURL.path))
-        }
+        let (app, setup) = recordedApp(app: options["--app"], storekit: options["--storekit"])
         let comments =
             state.map {
                 ["recorded by paywall-sim run with its state in \($0): what earlier sessions left there is not here"]
@@ -148,6 +141,20 @@ enum RunCommand {
         return ScenarioRecorder(
             app: app, seed: seed, latency: latency, setup: setup, settings: faults.map { [.inject($0)] } ?? [],
             comments: comments)
+    }
+
+    /// The setup lines naming what `--app` and `--storekit` ran, as `AppArgument.load` reads them: a `.storekit`
+    /// file alone (`--storekit FILE`, or `--app FILE.storekit`) is `storekit FILE` and no `app` line; an owner's app
+    /// selling from one is both. `run --storekit FILE` was recorded as `app FILE`, which replays only while the file's
+    /// name ends in `.storekit`: any other name was read as an app's config (session 33).
+    static func recordedApp(app: String?, storekit: String?) -> (app: String?, setup: [SetupStep]) {
+        let absolute = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
+        var (owner, file) = (app, storekit)
+        if file == nil, let named = owner, named.hasSuffix(".storekit") { (owner, file) = (nil, named) }
+        let setup = file.map { [SetupStep.storekit(absolute($0))] } ?? []
+        guard var owner else { return (file == nil ? AppArgument.defaultApp : nil, setup) }
+        if owner.contains("/") || owner.hasSuffix(".json") { owner = absolute(owner) }
+        return (owner, setup)
     }
 
     /// Why a recording of a run on `folder` would not replay: a scenario starts from an empty world, and the

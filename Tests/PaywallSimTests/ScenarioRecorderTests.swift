@@ -193,6 +193,46 @@ struct TerminalRecordingTests {
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
     }
 
+    /// The shared fixture, beside the checkout as the StoreKit app tests find it, else where the project's shared
+    /// folder is; nil where neither has it.
+    static let foodTruck = [TestSupport.packageRoot + "/../shared", "/work/shared"]
+        .map { "\($0)/fixtures/storekit/apple-food-truck-Products.storekit" }
+        .first { FileManager.default.fileExists(atPath: $0) }
+
+    /// `run --storekit FILE` was recorded as `app FILE`: it replayed only while the file's name ended in `.storekit`,
+    /// any other name read as an app's config (session 33). The recording says `storekit FILE`, with no `app` line
+    /// (which would make a named app sell from the file), and replays to the same end, whatever the file is called.
+    @Test(
+        .enabled(if: foodTruck != nil, "../shared/fixtures is absent"),
+        arguments: ["apple-food-truck-Products.storekit", "food-truck-products.json"])
+    func aStoreKitRunIsRecordedAsItsFileAndReplaysGreen(name: String) throws {
+        let fixture = try #require(Self.foodTruck)
+        let directory = try TestSupport.temporaryDirectory()
+        let storekit = "\(directory)/\(name)"
+        try FileManager.default.copyItem(atPath: fixture, toPath: storekit)
+        let file = "\(directory)/r.scenario"
+        let tmux = try TmuxSession(["--storekit", storekit, "--ephemeral", "--latency", "fast", "--record", file])
+        tmux.waitFor("social-feed article 1")
+        // The third row is the first article: its paywall, the monthly plan's sheet, confirmed.
+        try tmux.send("Down", "Down", "Enter")
+        tmux.waitFor("Subscribe to read the full article.")
+        try tmux.send("Enter")
+        tmux.waitFor("Monthly Plan")
+        try tmux.send("Enter")
+        tmux.waitFor("Apple ID:")
+        try tmux.send("Up", "Enter")
+        tmux.waitFor("unlocked by the backend's answer")
+        try tmux.quit()
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("storekit \(storekit)"), "\(text)")
+        #expect(!lines.contains { $0.hasPrefix("app ") }, "\(text)")
+        #expect(text.contains("expect levels social-feed"), "\(text)")
+        #expect(text.contains("expect charges 1"), "\(text)")
+        let result = try TestSupport.runBinary(["play", file])
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
+    }
+
     @Test func theRecordKeyWritesTheSessionIntoTheWorkingDirectoryAndItReplaysGreen() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
