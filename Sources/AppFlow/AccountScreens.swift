@@ -1,3 +1,5 @@
+import SimKernel
+
 extension ScreenBuilder {
     /// Log in: email, password (masked), and the way to sign up instead.
     static func login(_ purpose: AccountForm.Purpose, _ state: AppState) -> Built {
@@ -70,7 +72,17 @@ extension ScreenBuilder {
     /// phone (the profile offers the move later), or a log-out to use another; never a log-in over the account.
     static func accountRequired(_ state: AppState) -> Built {
         var rows = [Row(.heading, "One more step")]
-        if case .account(let email) = state.access.identity {
+        if case .account(let email) = state.access.identity, let until = state.access.moveRefusedUntil {
+            // The server refuses the move for the limit until then: no "Move" it would refuse.
+            rows += [
+                Row(
+                    .text,
+                    "Your subscription is on this phone, not on \(email) yet. It has moved too often recently (at most "
+                        + "\(moveLimitWords)), so it can move to your account from \(until.dateDescription)."),
+                Row(.spacer), Row(.button, "Not now", choice: .declineTransfer),
+                Row(.button, "Log out", choice: .logOut),
+            ]
+        } else if case .account(let email) = state.access.identity {
             rows += [
                 Row(.text, "Your subscription is on this phone, not on \(email) yet. Move it to keep it safe."),
                 Row(.spacer),

@@ -86,9 +86,16 @@ extension ScreenBuilder {
         }
         if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
             rows.append(Row(.banner, "Your subscription is on this phone, not on your account yet."))
+            if let until = state.access.moveRefusedUntil {
+                rows.append(
+                    Row(
+                        .muted,
+                        "It has moved too often recently (at most \(moveLimitWords)): it can move to your account from "
+                            + "\(until.dateDescription)."))
+            }
         }
         rows.append(Row(.spacer))
-        if state.isSignedIn && !state.access.unmovedLevels.isEmpty {
+        if state.isSignedIn && !state.access.unmovedLevels.isEmpty && state.access.moveRefusedUntil == nil {
             rows.append(
                 Row(.button, "Move my subscription to my account", choice: .acceptTransfer(.anonymousToAccount)))
         }

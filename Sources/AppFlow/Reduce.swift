@@ -1,3 +1,4 @@
+import SimKernel
 import Subscriptions
 
 /// The app's update function: the new state, and the effects to run. Pure: no store, no backend, no clock.
@@ -127,8 +128,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
 /// when nothing else is under way.
 private func offerMoveToAccount(_ state: inout AppState) -> [AppEffect] {
     guard case .account(let email) = state.access.identity, !state.access.unmovedLevels.isEmpty,
-        state.transferAskedFor != email, state.operation == nil, state.purchase == nil, state.paymentSheet == nil,
-        !isAccountScreen(state.route)
+        state.access.moveRefusedUntil == nil, state.transferAskedFor != email, state.operation == nil,
+        state.purchase == nil, state.paymentSheet == nil, !isAccountScreen(state.route)
     else { return [] }
     state.transferAskedFor = email
     if state.app.account.mode == .requiredAfterSubscribing {
@@ -156,10 +157,11 @@ private func releaseAccountRequirement(_ state: inout AppState) {
 
 /// "Move your subscription?" asks about the phone's own subscription, for the account signed in: once the phone's
 /// guest holds none (moved by a request whose answer was lost, ended, refunded), or no account is signed in any more
-/// (the session ended), there is nothing to move, or nowhere to, and the question goes.
+/// (the session ended), there is nothing to move, or nowhere to, and the question goes; so it does once the server
+/// said it refuses the move for the limit (a guest's answer heard while it was up).
 private func releaseTransferPrompt(_ state: inout AppState) {
     guard state.route == .transferPrompt(.anonymousToAccount), state.operation == nil,
-        !state.isSignedIn || state.access.unmovedLevels.isEmpty
+        !state.isSignedIn || state.access.unmovedLevels.isEmpty || state.access.moveRefusedUntil != nil
     else { return }
     pop(&state)
 }
@@ -712,7 +714,7 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
 private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -> [AppEffect] {
     state.operation = nil
     switch outcome {
-    case .signedIn(let offerTransfer):
+    case .signedIn(let offerTransfer, let refusedUntil):
         let purpose: AccountForm.Purpose
         switch state.route {
         case .login(let form), .signup(let form): purpose = form
@@ -720,6 +722,13 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
         }
         state.form = AccountForm()
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        if let refusedUntil {
+            // The server refuses the move for the limit until then: asking "Move it?", or moving it unasked where the
+            // owner requires an account, would end in "moved too often". The reader is told when it can move;
+            // `offerMoveToAccount` asks then.
+            state.tell(moveWaitsForTheLimit(refusedUntil))
+            return []
+        }
         let moves = purpose == .accountRequired || state.route == .accountRequired
         if case .account(let email) = state.access.identity, offerTransfer || moves {
             // This sign-in asks, or moves it: `offerMoveToAccount` need not ask again.
@@ -778,6 +787,20 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
     }
     return []
 }
+
+/// The phone's subscription cannot move to the account signed in until `until`: it moved between accounts as often as
+/// the server allows (3 times in 30 days), which a sign-in's answer said.
+public func moveWaitsForTheLimit(_ until: SimInstant) -> Alert {
+    Alert(
+        title: "Signed in",
+        message:
+            "Your subscription stays on this phone for now: it has moved too often recently, and a subscription moves "
+            + "at most \(moveLimitWords). It can move to your account from \(until.dateDescription); Profile offers it "
+            + "then.")
+}
+
+/// The server's move limit, in the reader's words.
+public let moveLimitWords = "3 times in 30 days"
 
 /// A subscription moved to the signed-in account: from the phone's guest, another account, or another phone's guest.
 private let movedToAccount = Alert(title: "All set", message: "Your subscription is now on your account.")

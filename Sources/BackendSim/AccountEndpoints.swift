@@ -10,6 +10,8 @@ extension Backend {
     struct Credentials: Decodable {
         let email: String
         let password: String
+        /// The phone's guest token, when it holds one: the answer says whether its purchases would move to the account.
+        var anonymousToken: String?
     }
 
     struct SessionBody: Encodable {
@@ -19,6 +21,9 @@ extension Backend {
         let refreshToken: String
         /// The account's subscriptions, as `GET /v1/me` lists them: the profile shows them at once.
         let subscriptions: [SubscriptionBody]
+        /// Of the guest whose token the sign-in carried: until when a move of its purchases to this account would be
+        /// refused for the move limit (`transferRefusedUntil`), so the phone offers no move the server refuses.
+        var transferRefusedUntil: Int64? = nil
     }
 
     struct RefreshRequest: Decodable {
@@ -52,7 +57,9 @@ extension Backend {
                     email: email,
                     password: PasswordHash(password: credentials.password, salt: salt, iterations: passwordIterations),
                     at: now)
-                return try session(for: identity)
+                var body = try session(for: identity)
+                body.transferRefusedUntil = try guestTransferRefusedUntil(credentials.anonymousToken)
+                return body
             }
             return JSONBody.response(201, body)
         }
@@ -64,8 +71,29 @@ extension Backend {
             guard let (identity, hash) = try ledger.account(email: credentials.email.lowercased()),
                 hash.matches(credentials.password)
             else { throw APIError.unauthorized("credentials_invalid") }
-            return JSONBody.response(200, try ledgerChange { try session(for: identity) })
+            return JSONBody.response(
+                200,
+                try ledgerChange {
+                    var body = try session(for: identity)
+                    body.transferRefusedUntil = try guestTransferRefusedUntil(credentials.anonymousToken)
+                    return body
+                })
         }
+    }
+
+    /// `transferRefusedUntil` of the guest a sign-in's token proves the phone holds (authentic is enough, as for a
+    /// transfer); nil without one, or for a token that proves no guest.
+    private func guestTransferRefusedUntil(_ token: String?) throws -> Int64? {
+        guard let token else { return nil }
+        let claims: TokenClaims
+        do {
+            claims = try tokens.verify(token, now: clock(), acceptingExpired: true)
+        } catch {
+            // Not a token this server signed: the sign-in stands, and says nothing of a guest.
+            return nil
+        }
+        guard claims.kind == .anonymous else { return nil }
+        return try transferRefusedUntil(refreshLapsedRenewals(of: claims.sub))
     }
 
     func refreshSession(_ request: HTTPRequest) -> HTTPResponse {
@@ -113,6 +141,7 @@ extension Backend.SessionBody: HandWrittenAnswer {
             json.integer("levelsUntil", levelsUntil)
             json.string("refreshToken", refreshToken)
             Backend.SubscriptionBody.write(subscriptions, to: &json)
+            json.integer("transferRefusedUntil", transferRefusedUntil)
         }
     }
 

@@ -526,6 +526,16 @@ public final class BackendLedger {
             ).first?.first?.int ?? 0)
     }
 
+    /// When each of the purchase's moves counted in `window` before `now` was made, oldest first (`moveCount`'s moves).
+    func moveTimes(_ originalTransactionId: String, within window: SimDuration, before now: SimInstant)
+        throws(DatabaseError) -> [SimInstant]
+    {
+        try database.query(
+            "SELECT at_ms FROM ownership_moves WHERE original_transaction_id = ? AND at_ms > ? ORDER BY at_ms",
+            [.text(originalTransactionId), .integer(now.milliseconds - window.milliseconds)]
+        ).map { SimInstant(milliseconds: $0[0].int ?? 0) }
+    }
+
     /// When the purchase last got its owner: a move, a claim by its first customer, or its row made with one.
     public func ownedSince(_ originalTransactionId: String) throws(DatabaseError) -> SimInstant? {
         try database.query(

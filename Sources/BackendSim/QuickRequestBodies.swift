@@ -10,7 +10,9 @@ protocol QuickRequestBody: Decodable {
 
 extension Backend.Credentials: QuickRequestBody {
     init?(quick json: inout QuickFields) {
-        self.init(email: json.string("email"), password: json.string("password"))
+        self.init(
+            email: json.string("email"), password: json.string("password"),
+            anonymousToken: json.optionalString("anonymousToken"))
     }
 }
 

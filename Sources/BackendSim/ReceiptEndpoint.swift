@@ -30,6 +30,9 @@ extension Backend {
         /// none is: the app tells what came back as the profile does, a share from the family, not "your
         /// subscription is back" (session 33: the organiser restoring a member's plan was told it was theirs).
         var sharedByFamily: [String]?
+        /// A guest's: until when a move of its purchases to an account would be refused for the move limit
+        /// (`transferRefusedUntil`); absent when it would be made, and for an account.
+        var transferRefusedUntil: Int64?
     }
 
     struct RefusedBody: Encodable {
@@ -72,12 +75,14 @@ extension Backend {
         let purchases = try refreshLapsedRenewals(of: identity.id)
         // Only an account has an email: `createAccount` writes the one row, for a new account identity.
         let email = identity.kind == .account ? try ledger.email(of: identity.id) : nil
-        return AccessBody(
+        var body = AccessBody(
             identity: IdentityBody(
                 id: identity.id, kind: identity.kind.rawValue, token: newToken ? token(for: identity) : nil,
                 email: email, appAccountToken: appAccountToken(for: identity.id)),
             levels: levels(in: purchases), levelsUntil: levelsUntil(in: purchases), granting: granting(in: purchases),
             sharedByFamily: sharedByFamily(in: purchases))
+        if identity.kind == .anonymous { body.transferRefusedUntil = try transferRefusedUntil(purchases) }
+        return body
     }
 
     /// The store's records of a receipt's purchases, once the receipt is proven to be this app's,
@@ -230,6 +235,8 @@ extension Backend {
         let levels: [String]
         let levelsUntil: Int64?
         let subscriptions: [SubscriptionBody]
+        /// A guest's, as `AccessBody.transferRefusedUntil`.
+        var transferRefusedUntil: Int64?
     }
 
     struct SubscriptionBody: Encodable {
@@ -267,7 +274,8 @@ extension Backend {
                 let access = try accessBody(identity, newToken: false)
                 return MeBody(
                     identity: access.identity, levels: access.levels, levelsUntil: access.levelsUntil,
-                    subscriptions: try subscriptions(ownedBy: identity.id, at: now))
+                    subscriptions: try subscriptions(ownedBy: identity.id, at: now),
+                    transferRefusedUntil: access.transferRefusedUntil)
             }
             return JSONBody.response(200, body)
         }
@@ -322,6 +330,7 @@ extension Backend.AccessBody: HandWrittenAnswer {
             }
             json.array("restored", restored) { $0.element($1) }
             if let sharedByFamily { json.array("sharedByFamily", sharedByFamily) { $0.element($1) } }
+            json.integer("transferRefusedUntil", transferRefusedUntil)
         }
     }
 
@@ -338,6 +347,7 @@ extension Backend.MeBody: HandWrittenAnswer {
             json.array("levels", levels) { $0.element($1) }
             json.integer("levelsUntil", levelsUntil)
             Backend.SubscriptionBody.write(subscriptions, to: &json)
+            json.integer("transferRefusedUntil", transferRefusedUntil)
         }
     }
 

@@ -238,6 +238,24 @@ extension Backend {
         }
     }
 
+    /// Until when `POST /v1/transfers` would refuse to move anything of the guest `purchases` (theirs, as just read)
+    /// for the move limit, in milliseconds: every one it would move has moved `OwnershipRules.moveLimit` times in the
+    /// window, and the first to fall under the limit does so then. Nil when it would move something, or has nothing
+    /// to move. Told the phone so it offers no move the server refuses (a sign-in's "Move it?" past the limit).
+    func transferRefusedUntil(_ purchases: [PurchaseRecord]) throws -> Int64? {
+        let now = clock()
+        var until: Int64?
+        for purchase in purchases where !transfersMoveOnlyActive || purchase.isActive(at: now) {
+            let times = try ledger.moveTimes(
+                purchase.originalTransactionId, within: OwnershipRules.window, before: now)
+            guard times.count >= OwnershipRules.moveLimit else { return nil }
+            // The move whose ageing out leaves one under the limit.
+            let frees = times[times.count - OwnershipRules.moveLimit].milliseconds + OwnershipRules.window.milliseconds
+            until = min(until ?? frees, frees)
+        }
+        return until
+    }
+
     /// The anonymous identity that owns `purchase`, when it was created for the device asking.
     func identityCreated(on request: HTTPRequest, owning purchase: PurchaseRecord?) throws -> IdentityRecord? {
         guard let ownerId = purchase?.ownerId, let device = device(of: request),

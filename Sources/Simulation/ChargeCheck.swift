@@ -106,7 +106,8 @@ struct ChargeCheck {
     private static func saysSomethingWrong(_ told: ReaderOutcome.Told) -> Bool {
         switch told {
         // Signed in with the offer to move this phone's subscription: the reader is asked where it goes.
-        case .account(.signedIn(offerTransfer: true)):
+        // Or told the move waits for the move limit.
+        case .account(.signedIn(offerTransfer: true, _)), .account(.signedIn(_, moveRefusedUntil: .some)):
             true
         case .purchase(.purchased), .purchase(.confirmedAfterAll), .purchase(.restoredInsteadOfCharging),
             .purchase(.sharedInsteadOfCharging), .purchase(.cancelled), .purchase(.refused),

@@ -44,6 +44,8 @@ struct ToldCheck {
             context.faultSince(context.began)
             ? nil
             : Self.readingLedger { try Self.renewalViolation(world, profile: fresh.list, manageSheet: fresh.sheet) }
+        // Every "Move it" of the phone's own subscription the reader reads, wherever it is (session 33).
+        let moveOffer = Self.readingLedger { try Self.moveOfferViolation(world) }
         return here.compactMap { outcome in
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
@@ -60,7 +62,7 @@ struct ToldCheck {
                 return Self.readingLedger { try Self.adviceViolation(outcome, world, spoken: spoken) }
             }
             return violation(outcome, alone: here.count == 1, context)
-        } + (renewal.map { [$0] } ?? [])
+        } + (renewal.map { [$0] } ?? []) + (moveOffer.map { [$0] } ?? [])
     }
 
     /// When the server spoke the last answer to what a restore here would do that the app took while the outcome's act
@@ -209,6 +211,8 @@ struct ToldCheck {
             return Self.wentThroughViolation(outcome, world)
         case .account(.failed):
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
+        case .account(.signedIn(_, moveRefusedUntil: .some)):
+            return Self.readingLedger { try Self.moveWaitViolation(outcome, world) }
         case .purchase(.failed), .restore(.failed):
             // "Could not complete the payment" alone, over levels the phone gained while the purchase ran: true, but the
             // reader holds a subscription and is not told (session 32: held before the tap, heard of during it).

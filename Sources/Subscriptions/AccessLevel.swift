@@ -1,3 +1,5 @@
+import SimKernel
+
 /// An access level the backend grants ("premium"). The phone learns levels only from backend answers.
 public struct AccessLevel: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     public let rawValue: String
@@ -34,6 +36,9 @@ public struct AccessSnapshot: Equatable, Sendable {
     /// Signed in: the levels of the phone's own anonymous subscription, not yet moved to the account
     /// (counted in `levels`, and offered to move again on the profile).
     public var unmovedLevels: Set<AccessLevel> = []
+    /// Signed in: until when the server refuses to move those to the account, the subscription having moved 3 times
+    /// in 30 days (the move limit); nil when it would move them. The app offers no move until then.
+    public var moveRefusedUntil: SimInstant?
     /// False until the stored identity has been read at launch: no paywall before then.
     public var isKnown: Bool
 

@@ -1,7 +1,11 @@
+import SimKernel
+
 /// How logging in, signing up, transferring and logging out ended, in the reader's terms.
 public enum AccountOutcome: Equatable, Sendable {
     /// Signed in; `offerTransfer` when this phone holds an anonymous subscription the account could take.
-    case signedIn(offerTransfer: Bool)
+    /// `moveRefusedUntil`: the phone holds one, and the server said its move would be refused for the move limit (3
+    /// moves in 30 days) until then: the reader is told so, not offered the move.
+    case signedIn(offerTransfer: Bool, moveRefusedUntil: SimInstant? = nil)
     case transferred
     case loggedOut
     /// Logging out while anonymous: nothing to do, said plainly.
@@ -18,23 +22,26 @@ extension SubscriptionCoordinator {
     public func logIn(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
         signIns += 1
         let attempt = signIns
-        backend.logIn(email: email, password: password) { [self] result in
-            signedIn(result, attempt: attempt, completion: completion)
+        let guest = storage.anonymousIdentity
+        backend.logIn(email: email, password: password, anonymousToken: guest?.token) { [self] result in
+            signedIn(result, attempt: attempt, guest: guest?.id, completion: completion)
         }
     }
 
     public func signUp(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
         signIns += 1
         let attempt = signIns
-        backend.signUp(email: email, password: password) { [self] result in
-            signedIn(result, attempt: attempt, completion: completion)
+        let guest = storage.anonymousIdentity
+        backend.signUp(email: email, password: password, anonymousToken: guest?.token) { [self] result in
+            signedIn(result, attempt: attempt, guest: guest?.id, completion: completion)
         }
     }
 
     /// Only the latest sign-in counts: a reader who logged in, then signed up as someone else before the
     /// first answer came, is the second; the first answer, arriving late, is dropped.
+    /// `guest`: the phone's guest whose token the sign-in carried, whose move the answer speaks of.
     private func signedIn(
-        _ result: Result<SessionAnswer, BackendFailure>, attempt: Int,
+        _ result: Result<SessionAnswer, BackendFailure>, attempt: Int, guest: String?,
         completion: @escaping (AccountOutcome) -> Void
     ) {
         guard attempt == signIns else {
@@ -54,6 +61,11 @@ extension SubscriptionCoordinator {
         switch result {
         case .success(let signIn):
             let answer = signIn.access
+            // The server's word on moving the guest it was asked about, if the phone still holds that guest: kept
+            // with it, as its own answers keep it (`save`).
+            if let guest, storage.anonymousIdentity?.id == guest {
+                storage.anonymousIdentity?.transferRefusedUntil = signIn.guestTransferRefusedUntil?.milliseconds
+            }
             storage.accountSession = AccountSession(
                 identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
                 refreshToken: signIn.refreshToken, levels: answer.levels)
@@ -68,7 +80,12 @@ extension SubscriptionCoordinator {
             }
             // The levels the phone shows for its guest: none past their end when the server could not be asked.
             let anonymousLevels = storage.anonymousIdentity.map { onWord($0.levels, until: $0.levelsUntil) } ?? []
-            completion(.signedIn(offerTransfer: !anonymousLevels.isEmpty && defect != .skipTransferOffer))
+            // Past the move limit the server refuses the move: the reader is told when it can be made instead.
+            let refusedUntil = anonymousLevels.isEmpty ? nil : access.moveRefusedUntil
+            completion(
+                .signedIn(
+                    offerTransfer: !anonymousLevels.isEmpty && refusedUntil == nil && defect != .skipTransferOffer,
+                    moveRefusedUntil: refusedUntil))
         case .failure(.unauthorized):
             completion(.failed(message: "The email or the password is not right."))
         case .failure(.refused(_, "email_taken")):

@@ -30,6 +30,8 @@ struct AccessBody: IdentityAnswerBody {
     let ownedElsewhere: [String]?
     /// Those of `granting` a family member pays for, shared with the Apple ID (nil when none is, or unsaid).
     var sharedByFamily: [String]? = nil
+    /// A guest's: until when its move to an account would be refused for the move limit.
+    var transferRefusedUntil: Int64? = nil
 }
 
 struct SessionBody: IdentityAnswerBody {
@@ -39,9 +41,20 @@ struct SessionBody: IdentityAnswerBody {
     let refreshToken: String
     /// nil from a server older than the field.
     let subscriptions: [SubscriptionSummary]?
+    /// The guest's whose token the sign-in carried (`SessionAnswer.guestTransferRefusedUntil`).
+    var guestTransferRefusedUntil: Int64? = nil
+    /// Of the account: never said.
+    var transferRefusedUntil: Int64? { nil }
 
     var answer: SessionAnswer {
-        SessionAnswer(access: access, refreshToken: refreshToken, subscriptions: subscriptions)
+        var answer = SessionAnswer(access: access, refreshToken: refreshToken, subscriptions: subscriptions)
+        answer.guestTransferRefusedUntil = guestTransferRefusedUntil.map(SimInstant.init(milliseconds:))
+        return answer
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case identity, levels, levelsUntil, refreshToken, subscriptions
+        case guestTransferRefusedUntil = "transferRefusedUntil"
     }
 }
 
@@ -50,7 +63,7 @@ struct MeBody: IdentityAnswerBody {
     let levels: [AccessLevel]
     let levelsUntil: Int64?
     let subscriptions: [SubscriptionSummary]
-
+    var transferRefusedUntil: Int64? = nil
 }
 
 struct InspectBody: Decodable {
@@ -67,6 +80,8 @@ protocol IdentityAnswerBody: Decodable {
     var levels: [AccessLevel] { get }
     /// When the levels could first end by themselves, server milliseconds; nil from a server that does not say.
     var levelsUntil: Int64? { get }
+    /// A guest's: until when its move to an account would be refused for the move limit, server milliseconds.
+    var transferRefusedUntil: Int64? { get }
 }
 
 extension AccessBody {
@@ -74,7 +89,8 @@ extension AccessBody {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
             ownedElsewhere: ownedElsewhere ?? [], granting: granting,
-            levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)), sharedByFamily: sharedByFamily ?? [])
+            levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)), sharedByFamily: sharedByFamily ?? [],
+            transferRefusedUntil: transferRefusedUntil.map(SimInstant.init(milliseconds:)))
     }
 }
 
@@ -82,7 +98,8 @@ extension IdentityAnswerBody {
     var access: AccessAnswer {
         AccessAnswer(
             identityId: identity.id, kind: identity.kind, email: identity.email, token: identity.token, levels: levels,
-            appAccountToken: identity.appAccountToken, levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)))
+            appAccountToken: identity.appAccountToken, levelsUntil: levelsUntil.map(SimInstant.init(milliseconds:)),
+            transferRefusedUntil: transferRefusedUntil.map(SimInstant.init(milliseconds:)))
     }
 }
 

@@ -65,6 +65,9 @@ public struct AccessAnswer: Equatable, Sendable {
     /// Those of `granting` a family member pays for, shared with the Apple ID (Apple's FAMILY_SHARED): nobody here
     /// paid for them. Empty where the answer does not say.
     public var sharedByFamily: [String] = []
+    /// A guest's: until when the server would refuse to move its purchases to an account for the move limit (3 moves
+    /// in 30 days); nil when a move would be made, and from a server older than the field.
+    public var transferRefusedUntil: SimInstant? = nil
 }
 
 /// An answer to a restore or transfer: the access after it, what moved, and the first refusal if any.
@@ -93,6 +96,9 @@ public struct SessionAnswer: Equatable, Sendable {
     public let access: AccessAnswer
     public let refreshToken: String
     public let subscriptions: [SubscriptionSummary]?
+    /// Of the guest whose token the sign-in carried: until when its move to the account would be refused for the move
+    /// limit; nil when it would be made (or none was asked about).
+    public var guestTransferRefusedUntil: SimInstant? = nil
 }
 
 /// The subscriptions the backend listed for one identity (`GET /v1/me`): a list asked as one reader is never shown
@@ -250,19 +256,37 @@ public final class BackendClient {
         post("/v1/transfers", ["anonymousToken": anonymousToken]) { result in completion(Self.restoreAnswer(result)) }
     }
 
+    /// `anonymousToken`: the phone's guest, whose move to the account the answer says the server would refuse.
     public func signUp(
-        email: String, password: String, completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
+        email: String, password: String, anonymousToken: String? = nil,
+        completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
-        post("/v1/accounts", ["email": email, "password": password], authenticated: false) { result in
+        let answered = { (result: Result<[UInt8], BackendFailure>) in
             completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
+        }
+        if let anonymousToken {
+            post(
+                "/v1/accounts", ["anonymousToken": anonymousToken, "email": email, "password": password],
+                authenticated: false, completion: answered)
+        } else {
+            post("/v1/accounts", ["email": email, "password": password], authenticated: false, completion: answered)
         }
     }
 
+    /// `anonymousToken`: the phone's guest, whose move to the account the answer says the server would refuse.
     public func logIn(
-        email: String, password: String, completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
+        email: String, password: String, anonymousToken: String? = nil,
+        completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
-        post("/v1/sessions", ["email": email, "password": password], authenticated: false) { result in
+        let answered = { (result: Result<[UInt8], BackendFailure>) in
             completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
+        }
+        if let anonymousToken {
+            post(
+                "/v1/sessions", ["anonymousToken": anonymousToken, "email": email, "password": password],
+                authenticated: false, completion: answered)
+        } else {
+            post("/v1/sessions", ["email": email, "password": password], authenticated: false, completion: answered)
         }
     }
 

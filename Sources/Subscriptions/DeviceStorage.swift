@@ -6,6 +6,9 @@ public struct AnonymousIdentity: Codable, Equatable, Sendable {
     public var levels: [AccessLevel]
     /// Until when the server said the levels hold at the least, its milliseconds (`LevelsEnd`); nil when unsaid.
     public var levelsUntil: Int64?
+    /// Until when the server said a move of its purchases to an account would be refused for the move limit, its
+    /// milliseconds; nil when it would be made, or unsaid.
+    public var transferRefusedUntil: Int64?
 
     public init(id: String, token: String, levels: [AccessLevel]) {
         self.id = id

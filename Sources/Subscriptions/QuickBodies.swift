@@ -36,7 +36,8 @@ extension AccessBody: QuickBody {
             granting: json.optionalStrings("granting"),
             restored: json.optionalStrings("restored"),
             error: json.optionalString("error"), ownedElsewhere: json.optionalStrings("ownedElsewhere"),
-            sharedByFamily: json.optionalStrings("sharedByFamily"))
+            sharedByFamily: json.optionalStrings("sharedByFamily"),
+            transferRefusedUntil: json.optionalInteger("transferRefusedUntil"))
     }
 }
 
@@ -51,7 +52,8 @@ extension SessionBody: QuickBody {
         }
         self.init(
             identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
-            refreshToken: json.string("refreshToken"), subscriptions: subscriptions)
+            refreshToken: json.string("refreshToken"), subscriptions: subscriptions,
+            guestTransferRefusedUntil: json.optionalInteger("transferRefusedUntil"))
     }
 }
 
@@ -62,7 +64,7 @@ extension MeBody: QuickBody {
         else { return nil }
         self.init(
             identity: identity, levels: levels, levelsUntil: json.optionalInteger("levelsUntil"),
-            subscriptions: subscriptions)
+            subscriptions: subscriptions, transferRefusedUntil: json.optionalInteger("transferRefusedUntil"))
     }
 }
 

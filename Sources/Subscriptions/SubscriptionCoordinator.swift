@@ -270,6 +270,12 @@ public final class SubscriptionCoordinator {
                 levels: Set(onWord(session.levels, until: session.levelsUntil)).union(onThisPhone),
                 isKnown: true)
             snapshot.unmovedLevels = onThisPhone
+            // A move the server said it refuses for the limit, until then: not offered (`AccessSnapshot`).
+            if let until = storage.anonymousIdentity?.transferRefusedUntil, until > clock().milliseconds,
+                !onThisPhone.isEmpty
+            {
+                snapshot.moveRefusedUntil = SimInstant(milliseconds: until)
+            }
             return snapshot
         }
         if let anonymous = storage.anonymousIdentity {
@@ -341,6 +347,7 @@ public final class SubscriptionCoordinator {
             }
             var identity = AnonymousIdentity(id: answer.identityId, token: token, levels: answer.levels)
             identity.levelsUntil = answer.levelsUntil?.milliseconds
+            identity.transferRefusedUntil = answer.transferRefusedUntil?.milliseconds
             storage.anonymousIdentity = identity
         }
         publishStoredAccess()
