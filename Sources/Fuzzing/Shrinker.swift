@@ -94,10 +94,11 @@ struct Shrinker {
         return Array(steps.indices.dropFirst(launch + 1))
     }
 
-    /// Setup a session can do without: faults, latency, the account on the backend.
+    /// Setup a session can do without: faults, latency, the phone's language (English without), the account on the
+    /// backend.
     private static func isOptionalSetup(_ step: StepKind) -> Bool {
         switch step {
-        case .world(.inject), .setup(.account), .world(.latency): true
+        case .world(.inject), .setup(.account), .world(.latency), .world(.locale): true
         default: false
         }
     }

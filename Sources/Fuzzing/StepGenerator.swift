@@ -23,10 +23,15 @@ struct StepGenerator {
     static let knownAccount = (email: "ana@fuzz.test", password: "password-ana")
     static let newAccount = (email: "ben@fuzz.test", password: "password-ben")
 
-    /// The steps before launch: app, seed, latency, and a few faults.
+    /// The phone's languages a session draws from: one locale of each language Apple's sheets are written in
+    /// (`StoreWords.languages`), so every check that reads what the reader reads is run in each (session 33).
+    static let locales = StoreWords.languages.map(StoreWords.locale(of:))
+
+    /// The steps before launch: app, seed, latency, the phone's language, and a few faults.
     mutating func setup(app: String) -> [StepKind] {
         var steps: [StepKind] = [.setup(.app(app)), .setup(.seed(random.next() % 100_000))]
         steps.append(.world(.latency(pick([.fast, .fast, .typical, .slow, .flaky]))))
+        steps.append(.world(.locale(pick(Self.locales))))
         if chance(0.5) {
             steps.append(.setup(.account(email: Self.knownAccount.email, password: Self.knownAccount.password)))
         }

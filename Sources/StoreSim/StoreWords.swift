@@ -11,6 +11,19 @@ public struct StoreWords: Sendable {
     public let language: String
     private let table: Table
 
+    /// The languages the words are written in, sorted: `de`, `en`, `es`, `fr`, `it`, `ja`, `pt`.
+    public static var languages: [String] { tables.keys.sorted() }
+
+    /// A phone's locale of `language`, in its main storefront's country: `fr_FR`, `pt_BR`, `en_US`.
+    public static func locale(of language: String) -> String {
+        switch language {
+        case "en": "en_US"
+        case "ja": "ja_JP"
+        case "pt": "pt_BR"
+        default: "\(language)_\(language.uppercased())"
+        }
+    }
+
     /// `locale` as the store knows it: `fr_FR`, `pt_BR`, `ja-JP`.
     public init(locale: String) {
         let code = String(locale.prefix { $0 != "_" && $0 != "-" }).lowercased()

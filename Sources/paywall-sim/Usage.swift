@@ -136,7 +136,8 @@ enum Usage {
         Generates random sessions: anything a reader, a parent, the App Store, the network or time
         can do, with random faults (on every store and backend target, the server's endpoint for
         Apple's notifications too; once, twice, by chance or for the whole session; slow answers
-        late by 2 s, 10 s or 30 s) and latency; one step in ten comes before the answers of the
+        late by 2 s, 10 s or 30 s) and latency, on a phone set to one of the languages Apple's
+        sheets speak (en, fr, de, es, it, ja, pt); one step in ten comes before the answers of the
         one before have arrived, buttons are tapped twice at once, the clock jumps past a year,
         held payments are approved (with the backend failing) or resolved. After every step it
         checks the invariants:
@@ -228,7 +229,8 @@ enum Usage {
          22 the app checks that the phone can make payments before handing Apple a payment: Apple
             never refuses one for a phone that cannot pay
          23 a reader who subscribed without an account and signs in is asked whether to move the
-            subscription to the account (or it moves, signing in from the owner's request)
+            subscription to the account (or it moves, signing in from the owner's request), or told
+            when it can move where the server refuses the move for the move limit (9 judges the date)
          24 a stray key moves no money: Apple's sheets open on a choice that neither pays nor changes a
             subscription (Cancel, Not now, Done)
         The first violation is shrunk to a few steps and written as a scenario that fails the same
