@@ -46,6 +46,7 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             products.append(spec)
         }
         for (groupIndex, group) in (contents.subscriptionGroups ?? []).enumerated() {
+            try checkGroup(group, at: groupIndex, among: contents.subscriptionGroups ?? [], file: file)
             // The group's order is its levels' (1 first), then the file's: the order a paywall lists them in.
             let byLevel = group.subscriptions.enumerated().sorted {
                 ($0.element.groupNumber ?? Int.max, $0.offset) < ($1.element.groupNumber ?? Int.max, $1.offset)
@@ -73,6 +74,27 @@ public struct StoreKitConfiguration: Sendable, Equatable {
         let ignored = StoreKitIgnoredFields.warnings(in: data, file: file)
         return StoreKitConfiguration(
             products: products, settings: settings, groups: groups, warnings: importer.warnings + unsold + ignored)
+    }
+
+    /// A group is an access level: one that sells nothing, or shares its id with another, was refused naming a
+    /// field of the app generated from the file (`app.content[6].requiredLevels`, `app.content[4].id`), a field
+    /// no file has (session 33).
+    private static func checkGroup(
+        _ group: StoreKitFileGroup, at index: Int, among groups: [StoreKitFileGroup], file: String
+    ) throws(ConfigError) {
+        let location = "subscriptionGroups[\(index)]"
+        if group.subscriptions.isEmpty {
+            throw ConfigError(
+                file: file, location: "\(location).subscriptions",
+                message:
+                    "holds no subscription: the group \"\(group.name)\" would be an access level nothing sells; "
+                    + "add a subscription to it or remove the group")
+        }
+        if let first = groups.firstIndex(where: { $0.id == group.id }), first < index {
+            throw ConfigError(
+                file: file, location: "\(location).id",
+                message: "\"\(group.id)\" is the id of subscriptionGroups[\(first)] too: each group needs its own")
+        }
     }
 
     /// The catalog a demo app sells from.

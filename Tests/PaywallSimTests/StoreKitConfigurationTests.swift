@@ -169,6 +169,13 @@ struct StoreKitFixtureTests {
         Malformation(path: "products[0].localizations", json: "[]", message: "must hold at least one locale"),
         Malformation(path: "settings._askToBuyEnabled", json: "\"yes\"", message: "should be true or false"),
         Malformation(path: "subscriptionGroups[0].subscriptions", json: "{}", message: "should be a list"),
+        // A group is an access level: one that sells nothing was refused at `app.content[2].requiredLevels`, a field
+        // of the generated app, not of the file (session 33).
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions", json: "[]",
+            message:
+                "holds no subscription: the group \"Listener+\" would be an access level nothing sells; "
+                + "add a subscription to it or remove the group"),
     ])
     func aMalformedFileNamesTheFileAndTheJSONPath(_ malformation: Malformation) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
@@ -188,6 +195,20 @@ struct StoreKitFixtureTests {
         #expect(error?.file == "broken.storekit")
         #expect(error?.location?.hasPrefix("line 3") == true)
         #expect(error?.description.hasPrefix("broken.storekit: line 3") == true)
+    }
+
+    /// Two groups of one id were refused at `app.content[4].id`, a field of the generated app (session 33).
+    @Test func aGroupIdGivenTwiceIsRefusedAtTheSecondGroup() throws {
+        let file = "\(TestSupport.packageRoot)/scenarios/found-by-hand/two-groups.storekit"
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let edited = try JSONEdit.replacing("subscriptionGroups[1].id", with: "\"3A000001\"", in: data)
+        let error = #expect(throws: ConfigError.self) {
+            try StoreKitConfiguration.decode(edited, file: "twice.storekit")
+        }
+        #expect(
+            error?.description
+                == "twice.storekit: subscriptionGroups[1].id: \"3A000001\" is the id of subscriptionGroups[0] too: "
+                + "each group needs its own")
     }
 
     @Test func aProductDefinedTwiceIsRefused() throws {
