@@ -17,7 +17,16 @@ enum StepGrammar {
                 throw StepError("account: \(problem)")
             }
             return .setup(.account(email: credentials[0], password: credentials[1]))
-        case "app", "storekit", "seed", "device", "apple-id", "defect", "restore-policy", "refresh-token-lifetime":
+        case "app", "storekit":
+            // A path may be quoted: a recording of `run --storekit "My Products.storekit"` wrote it bare, and its
+            // replay was refused at that line (session 33).
+            let path = try QuotedWords.split(rest)
+            let usage = words[0] == "app" ? "app NAME|PATH" : "storekit FILE.storekit"
+            guard path.count == 1, !path[0].isEmpty else {
+                throw StepError("write \(usage) (a path with spaces in double quotes)")
+            }
+            return .setup(words[0] == "app" ? .app(path[0]) : .storekit(path[0]))
+        case "seed", "device", "apple-id", "defect", "restore-policy", "refresh-token-lifetime":
             return .setup(try setup(words[0], arguments))
         case "launch":
             try count(arguments, 0, "launch")
@@ -45,8 +54,6 @@ enum StepGrammar {
 
     private static func setup(_ word: String, _ arguments: [String]) throws(StepError) -> SetupStep {
         switch word {
-        case "app": return .app(try single(arguments, "app NAME|PATH"))
-        case "storekit": return .storekit(try single(arguments, "storekit FILE.storekit"))
         case "seed":
             guard let seed = UInt64(try single(arguments, "seed N")) else {
                 throw StepError("seed takes a whole number, such as seed 7")

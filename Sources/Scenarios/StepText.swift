@@ -46,8 +46,8 @@ public enum StepText {
 
     public static func setup(_ step: SetupStep) -> String {
         switch step {
-        case .app(let name): "app \(name)"
-        case .storekit(let path): "storekit \(path)"
+        case .app(let name): "app \(QuotedWords.word(name))"
+        case .storekit(let path): "storekit \(QuotedWords.word(path))"
         case .seed(let seed): "seed \(seed)"
         case .device(let name): "device \(name)"
         case .appleId(let email): "apple-id \(email)"

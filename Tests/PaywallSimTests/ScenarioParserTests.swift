@@ -76,6 +76,16 @@ import WhiteLabel
         }
     }
 
+    /// A recording of `run --storekit "My Products.storekit"` wrote `app /path/My Products.storekit`, and `play`
+    /// refused its own recording at that line (session 33): a path reads back as it was given.
+    @Test(arguments: ["/tmp/qa/My Products.storekit", "odd shape.storekit", "/tmp/a#b/x.storekit", "daily-news"])
+    func appAndStoreKitPathsReadBackAsGiven(_ path: String) throws {
+        for setup in [SetupStep.app(path), .storekit(path)] {
+            let line = StepText.line(.setup(setup)) + "  # a comment"
+            #expect(try kinds(line) == [.setup(setup)], "\(line)")
+        }
+    }
+
     @Test func everyReaderAction() throws {
         let text = """
             open feed
