@@ -101,8 +101,14 @@ public enum ScenarioParser {
                             condition: condition))
                 }
             } catch {
+                // `when inject=receipts error times 1 back` read `error` as the step, and nothing said that a world
+                // whose value has spaces is quoted (session 33).
+                let hint =
+                    condition != nil && !content.dropFirst(4).trimmingSpaces().hasPrefix("\"")
+                    ? "; a world whose value has spaces is quoted: when \"inject=receipts error times 1\" STEP" : ""
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
-                throw ConfigError(file: "\(file):\(line)", message: "\(error.description) (in \"\(content)\")")
+                throw ConfigError(
+                    file: "\(file):\(line)", message: "\(error.description) (in \"\(content)\")\(hint)")
             }
             if let launchLine = launchAfterAnAction, let early = actionBeforeLaunch {
                 throw ConfigError(

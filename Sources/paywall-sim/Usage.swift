@@ -376,7 +376,9 @@ enum Usage {
                                     such a file as its comparison
           expect diverge [at STEP]  the worlds must diverge (first after STEP, as written); play fails a
                                     file with it and no vary line: it needs compare
-          when KEY=VALUE STEP       a step (often an expectation) only for that world
+          when KEY=VALUE STEP       a step (often an expectation) only for that world; a value with
+                                    spaces is quoted (when "inject=receipts error times 1" STEP), the
+                                    world without the line is KEY=(none)
           finish before|after, restore-policy NAME   setup lines for the settings compare varies
         """
 

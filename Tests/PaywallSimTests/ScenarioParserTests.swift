@@ -343,6 +343,20 @@ import WhiteLabel
         #expect(scenario.needsComparison)
     }
 
+    @Test func aQuotedWhenNamesAWorldWhoseValueHasSpaces() throws {
+        let scenario = try ScenarioParser.parse(
+            """
+            vary inject=receipts error times 1,
+            launch
+            when "inject=receipts error times 1" back
+            when inject=(none) expect no alert
+            """, file: "t.scenario")
+        #expect(scenario.steps[1].condition == "inject=receipts error times 1")
+        #expect(scenario.steps[1].text == "back")
+        #expect(scenario.steps[2].condition == "inject=(none)")
+        #expect(scenario.variation?.labels == ["inject=receipts error times 1", "inject=(none)"])
+    }
+
     @Test func mistakesNameTheLine() {
         let cases = [
             ("launch\nvary colour=red,blue\n", "t.scenario:2", "unknown key \"colour\""),
@@ -350,6 +364,12 @@ import WhiteLabel
             ("restore-policy share\n", "t.scenario:1", "unknown restore policy \"share\""),
             ("launch\nwhen restore\n", "t.scenario:2", "write when KEY=VALUE STEP"),
             ("launch\nrestore-policy transfer\n", "t.scenario:2", "builds the world"),
+            // The value of `--vary "inject=receipts error times 1,"` has spaces: its `when` read `error` as the step,
+            // and nothing said how to write it (session 33).
+            (
+                "launch\nwhen inject=receipts error times 1 back\n", "t.scenario:2",
+                "a world whose value has spaces is quoted: when \"inject=receipts error times 1\" STEP"
+            ),
         ]
         for (text, file, message) in cases {
             #expect {
