@@ -270,9 +270,14 @@ public struct AppState: Equatable, Sendable {
 
     /// The subscription groups of the plans the backend lists as running for the reader: a plan of one would change
     /// that subscription, not bring another level. The server names each plan's group: a phone whose every catalog
-    /// answer since launch left the plan held out sold its upgrade (long fuzz seed 1204).
+    /// answer since launch left the plan held out sold its upgrade (long fuzz seed 1204). Signed in, the phone's own
+    /// subscription not moved to the account is the reader's too, as the profile lists it: the paywall sold its group
+    /// again to a reader who had said "Not now" to the move (h14, session 33).
     public var heldGroups: Set<String> {
-        Set(subscriptions.filter(\.active).compactMap { $0.subscriptionGroupIdentifier ?? productGroups[$0.productId] })
+        Set(
+            profileSubscriptions.filter(\.active).compactMap {
+                $0.subscriptionGroupIdentifier ?? productGroups[$0.productId]
+            })
     }
 
     /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out

@@ -205,8 +205,15 @@ extension World {
             next = index + 1
         }
         guard exact else { return [] }
-        // Less the plans of the groups the server lists the reader as holding: those are sold to them on the profile.
-        let held = appState.access.isSubscriber ? appState.heldGroups : []
+        // Less the plans of the groups the profile lists the reader as holding (the account's and, signed in, the
+        // phone's own not moved to it): those are sold to them on the profile. Read from the profile's list, not the
+        // paywall's own notion of it, which left out the phone's subscription (h14, session 33).
+        let held: Set<String> =
+            appState.access.isSubscriber
+            ? Set(
+                appState.profileSubscriptions.filter(\.active).compactMap {
+                    $0.subscriptionGroupIdentifier ?? store.catalog.spec(for: $0.productId)?.subscriptionGroup
+                }) : []
         let sold = configured.filter {
             store.catalog.sells($0.productId, in: store.storefront)
                 && !(store.catalog.spec(for: $0.productId)?.subscriptionGroup.map(held.contains) ?? false)
