@@ -105,6 +105,7 @@ public enum ScenarioParser {
                 // whose value has spaces is quoted (session 33).
                 let hint =
                     condition != nil && !content.dropFirst(4).trimmingSpaces().hasPrefix("\"")
+                        && error.description.hasPrefix("unknown step")
                     ? "; a world whose value has spaces is quoted: when \"inject=receipts error times 1\" STEP" : ""
                 // `file:line: message`, as compilers write it, so editors and terminals can jump to the line.
                 throw ConfigError(
