@@ -3,7 +3,9 @@ import SimKernel
 import Subscriptions
 import WhiteLabel
 
-/// Everything the app's screens show, and nothing the store or backend own.
+/// Everything the app's screens show, and nothing the store or backend own. Its stored fields are `AppStateFields`'s,
+/// read and changed through `subscript(dynamicMember:)` as if they were its own (`state.stack`, `state.alert = nil`).
+@dynamicMemberLookup
 public struct AppState: Equatable, Sendable {
     /// A place in the app's navigation.
     public enum Route: Equatable, Sendable {
@@ -30,192 +32,6 @@ public struct AppState: Equatable, Sendable {
         case failed(String)
     }
 
-    /// The owner's app as built; a planted defect alone changes it (`Device.defect`).
-    @inlinable public var app: AppPart {
-        get { box.fields.app }
-        _modify {
-            makeUnique()
-            yield &box.fields.app
-        }
-    }
-    /// The phone's language: the owner's paywall words are chosen by it.
-    @inlinable public var locale: String {
-        get { box.fields.locale }
-        _modify {
-            makeUnique()
-            yield &box.fields.locale
-        }
-    }
-    /// The navigation stack; the last route is on screen. Never empty.
-    @inlinable public var stack: [Route] {
-        get { box.fields.stack }
-        _modify {
-            makeUnique()
-            yield &box.fields.stack
-        }
-    }
-    /// The highlighted choice of each route in `stack` (and of Apple's sheet while it is up).
-    @inlinable public var selections: [Int] {
-        get { box.fields.selections }
-        _modify {
-            makeUnique()
-            yield &box.fields.selections
-        }
-    }
-    /// nil until the store has answered.
-    @inlinable public var offers: [Offer]? {
-        get { box.fields.offers }
-        _modify {
-            makeUnique()
-            yield &box.fields.offers
-        }
-    }
-    @inlinable public var access: AccessSnapshot {
-        get { box.fields.access }
-        _modify {
-            makeUnique()
-            yield &box.fields.access
-        }
-    }
-    /// The offer being bought, and how far it has come.
-    @inlinable public var purchase: (offerId: String, stage: PurchaseStage)? {
-        get { box.fields.purchase }
-        _modify {
-            makeUnique()
-            yield &box.fields.purchase
-        }
-    }
-    /// Apple's sheet, while the system shows it over the app.
-    @inlinable public var paymentSheet: PaymentSheetInfo? {
-        get { box.fields.paymentSheet }
-        _modify {
-            makeUnique()
-            yield &box.fields.paymentSheet
-        }
-    }
-    @inlinable public var alert: Alert? {
-        get { box.fields.alert }
-        _modify {
-            makeUnique()
-            yield &box.fields.alert
-        }
-    }
-    /// Alerts told while another was up, shown in turn as each is dismissed: no message is lost to a later one.
-    @inlinable public var alertsWaiting: [Alert] {
-        get { box.fields.alertsWaiting }
-        _modify {
-            makeUnique()
-            yield &box.fields.alertsWaiting
-        }
-    }
-    @inlinable public var fullContent: [String: FullContent] {
-        get { box.fields.fullContent }
-        _modify {
-            makeUnique()
-            yield &box.fields.fullContent
-        }
-    }
-    /// What the email and password fields hold.
-    @inlinable public var form: AccountForm {
-        get { box.fields.form }
-        _modify {
-            makeUnique()
-            yield &box.fields.form
-        }
-    }
-    /// The parental gate on screen, if any.
-    @inlinable public var gate: ParentalGate? {
-        get { box.fields.gate }
-        _modify {
-            makeUnique()
-            yield &box.fields.gate
-        }
-    }
-    /// Where the gate's questions come from: a split of the world's seeded generator for each launch (the same seed
-    /// asks the same questions; never the wall clock), and the last question asked, which the next one is not.
-    @inlinable public var gateDraws: SeededGenerator {
-        get { box.fields.gateDraws }
-        _modify {
-            makeUnique()
-            yield &box.fields.gateDraws
-        }
-    }
-    @inlinable public var lastGateQuestion: String? {
-        get { box.fields.lastGateQuestion }
-        _modify {
-            makeUnique()
-            yield &box.fields.lastGateQuestion
-        }
-    }
-    /// A restore or account operation under way, for the spinner.
-    @inlinable public var operation: String? {
-        get { box.fields.operation }
-        _modify {
-            makeUnique()
-            yield &box.fields.operation
-        }
-    }
-    /// The subscriptions the backend last listed, and for whom.
-    @inlinable public var subscriptionList: SubscriptionList? {
-        get { box.fields.subscriptionList }
-        _modify {
-            makeUnique()
-            yield &box.fields.subscriptionList
-        }
-    }
-    /// Signed in, the subscriptions the backend last listed for the phone's own anonymous identity (not moved to the
-    /// account): Apple still renews or retries them, so the profile shows them too.
-    @inlinable public var phoneSubscriptionList: SubscriptionList? {
-        get { box.fields.phoneSubscriptionList }
-        _modify {
-            makeUnique()
-            yield &box.fields.phoneSubscriptionList
-        }
-    }
-    /// Apple's manage sheet as the App Store last showed it; nil until it answers.
-    @inlinable public var manageSheet: [ManagedSubscription]? {
-        get { box.fields.manageSheet }
-        _modify {
-            makeUnique()
-            yield &box.fields.manageSheet
-        }
-    }
-    /// A Subscribe tapped while access was still loading: decided once it is known.
-    @inlinable public var pendingSubscribe: PendingSubscribe? {
-        get { box.fields.pendingSubscribe }
-        _modify {
-            makeUnique()
-            yield &box.fields.pendingSubscribe
-        }
-    }
-    /// The account already asked (or moved for) about this phone's subscription: asked once, not at every event.
-    @inlinable public var transferAskedFor: String? {
-        get { box.fields.transferAskedFor }
-        _modify {
-            makeUnique()
-            yield &box.fields.transferAskedFor
-        }
-    }
-    /// The restore under way is the reader's "Move it" to a subscription held by another account (or a guest on
-    /// another phone): its success moved it to this account, and "Restored… back" said it had been theirs (session 28).
-    @inlinable public var restoreMoves: Bool {
-        get { box.fields.restoreMoves }
-        _modify {
-            makeUnique()
-            yield &box.fields.restoreMoves
-        }
-    }
-    /// The virtual clock (milliseconds) when the phone last handled an event, set by the phone as it hands one over:
-    /// the profile says "ends on" and "renews on" only of what is still ahead of it. Opened six seconds past a
-    /// renewal it refused, it said "ends on … unless you agree" and offered to manage a subscription gone (session 30).
-    @inlinable public var clock: Int64? {
-        get { box.fields.clock }
-        _modify {
-            makeUnique()
-            yield &box.fields.clock
-        }
-    }
-
     /// The fields, shared by copies until one is changed: the phone's checks and judgements read the state (a class's
     /// stored property, copied whole to be handed over) many times a step, and a copy is now one retain, not one per field.
     @usableFromInline var box: AppStateBox
@@ -224,18 +40,27 @@ public struct AppState: Equatable, Sendable {
         box = AppStateBox(AppStateFields(app: app))
     }
 
+    /// A stored field, read from the box; changed in it once no other copy shares it.
+    @inlinable public subscript<Value>(dynamicMember field: WritableKeyPath<AppStateFields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
+        _modify {
+            makeUnique()
+            yield &box.fields[keyPath: field]
+        }
+    }
+
     /// Before a change: a box another copy shares is copied first.
     @inlinable mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&box) { box = AppStateBox(box.fields) }
     }
 
-    public var route: Route { stack[stack.count - 1] }
+    public var route: Route { self.stack[self.stack.count - 1] }
 
     /// The owner's paywall words in the phone's language.
-    public var paywallText: PaywallText { app.paywall.localized(for: locale) }
+    public var paywallText: PaywallText { self.app.paywall.localized(for: self.locale) }
     public var selection: Int {
-        get { selections[selections.count - 1] }
-        set { selections[selections.count - 1] = newValue }
+        get { self.selections[self.selections.count - 1] }
+        set { self.selections[self.selections.count - 1] = newValue }
     }
 
     /// The highlighted one of a screen's `count` choices: the first when the kept index is past them (the
@@ -248,22 +73,22 @@ public struct AppState: Equatable, Sendable {
         count == 0 ? nil : selection < count ? selection : 0
     }
 
-    public func item(_ id: String) -> ContentItem? { app.content.first { $0.id == id } }
+    public func item(_ id: String) -> ContentItem? { self.app.content.first { $0.id == id } }
 
     /// Ads show unless the owner hides them for subscribers and this reader is one.
-    public var showsAds: Bool { app.ads.enabled && !(app.ads.hideForSubscribers && access.isSubscriber) }
+    public var showsAds: Bool { self.app.ads.enabled && !(self.app.ads.hideForSubscribers && self.access.isSubscriber) }
 
     /// The subscriptions the backend last listed for the reader shown: none for another identity (listed before a
     /// log-out or a sign-in), so the profile never shows one reader's plan to another.
     public var subscriptions: [SubscriptionSummary] {
-        subscriptionList?.identity == access.identity ? subscriptionList?.subscriptions ?? [] : []
+        self.subscriptionList?.identity == self.access.identity ? self.subscriptionList?.subscriptions ?? [] : []
     }
 
     /// What the profile shows: the reader's subscriptions and, signed in, the phone's own not listed for the account.
     /// Signed up over a guest whose renewal Apple retries, the profile lost its plan line, its billing warning and
     /// "Manage my subscription", while Apple would still charge on recovery (session 27).
     public var profileSubscriptions: [SubscriptionSummary] {
-        guard isSignedIn, let phone = phoneSubscriptionList?.subscriptions else { return subscriptions }
+        guard isSignedIn, let phone = self.phoneSubscriptionList?.subscriptions else { return subscriptions }
         let listed = Set(subscriptions.compactMap(\.originalTransactionId))
         return subscriptions + phone.filter { $0.originalTransactionId.map { !listed.contains($0) } ?? true }
     }
@@ -274,26 +99,14 @@ public struct AppState: Equatable, Sendable {
     /// subscription not moved to the account is the reader's too, as the profile lists it: the paywall sold its group
     /// again to a reader who had said "Not now" to the move (h14, session 33).
     public var heldGroups: Set<String> {
-        Set(
-            profileSubscriptions.filter(\.active).compactMap {
-                $0.subscriptionGroupIdentifier ?? productGroups[$0.productId]
-            })
-    }
-
-    /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out
-    /// the plan held does not forget its group (fuzz --seed 4113, session 27).
-    @inlinable public var productGroups: [String: String] {
-        get { box.fields.productGroups }
-        _modify {
-            makeUnique()
-            yield &box.fields.productGroups
-        }
+        let groups = self.productGroups
+        return Set(profileSubscriptions.filter(\.active).compactMap { $0.subscriptionGroupIdentifier ?? groups[$0.productId] })
     }
 
     /// The paywall's offers for this reader: a subscriber's are the groups they do not hold (a file with two groups
     /// sold the second to nobody holding the first, session 27); nil while the store's are loading.
     public var paywallOffers: [Offer]? {
-        guard access.isSubscriber, let offers else { return offers }
+        guard self.access.isSubscriber, let offers = self.offers else { return self.offers }
         let held = heldGroups
         return offers.filter { $0.product.subscriptionGroupIdentifier.map { !held.contains($0) } ?? true }
     }
@@ -309,44 +122,44 @@ public struct AppState: Equatable, Sendable {
                 other.charge == .nothing
                     && (other.productId == nil || told.productId == nil || other.productId == told.productId)
             }
-            alertsWaiting.removeAll(where: denied)
-            if let shown = alert, denied(shown) { dismissAlert() }
+            self.alertsWaiting.removeAll(where: denied)
+            if let shown = self.alert, denied(shown) { dismissAlert() }
         }
         // A decline told takes off "Waiting for approval": it said the purchase goes through once a parent approves
         // (session 27).
         if told.parentRequest == .declined { takeOffParentWaits() }
         // Apple's sheet is the system's, over the app: an alert told under it waits there (`sheetMoved`).
-        guard let shown = alert else {
-            if paymentSheet == nil { return alert = told }
-            if alertsWaiting.last != told { alertsWaiting.append(told) }
+        guard let shown = self.alert else {
+            if self.paymentSheet == nil { return self.alert = told }
+            if self.alertsWaiting.last != told { self.alertsWaiting.append(told) }
             return
         }
-        if shown != told && alertsWaiting.last != told { alertsWaiting.append(told) }
+        if shown != told && self.alertsWaiting.last != told { self.alertsWaiting.append(told) }
     }
 
     /// Apple's sheet came up or went (`paymentSheet` was `before`): the app's alert up goes beneath it, first of
     /// those waiting, and is back once the sheet closes. Drawn over the price-consent sheet, "Purchase complete" took
     /// the Enter and Esc meant for Apple's question (session 32, h13 02).
     mutating func sheetMoved(from before: PaymentSheetInfo?) {
-        if paymentSheet != nil, let shown = alert {
-            alertsWaiting.insert(shown, at: 0)
-            alert = nil
-        } else if paymentSheet == nil, before != nil, alert == nil, !alertsWaiting.isEmpty {
+        if self.paymentSheet != nil, let shown = self.alert {
+            self.alertsWaiting.insert(shown, at: 0)
+            self.alert = nil
+        } else if self.paymentSheet == nil, before != nil, self.alert == nil, !self.alertsWaiting.isEmpty {
             dismissAlert()
         }
     }
 
     /// A parent answered: the alerts saying a request waits come off, shown or in turn.
     mutating func takeOffParentWaits() {
-        alertsWaiting.removeAll { $0.parentRequest == .waiting }
-        if alert?.parentRequest == .waiting { dismissAlert() }
+        self.alertsWaiting.removeAll { $0.parentRequest == .waiting }
+        if self.alert?.parentRequest == .waiting { dismissAlert() }
     }
 
     /// The alerts whose words stopped being true come off, shown or in turn: "Purchase in progress" once no purchase
     /// runs, "Purchases are off" once the phone can pay (`paymentsAllowed`: the app read so). They stayed up over the
     /// article the purchase unlocked (session 28).
     mutating func takeOffUntrue(paymentsAllowed: Bool = false) {
-        let running = purchase != nil
+        let running = self.purchase != nil
         let untrue = { (alert: Alert) in
             switch alert.holdsWhile {
             case .purchaseRunning: !running
@@ -354,16 +167,16 @@ public struct AppState: Equatable, Sendable {
             case nil: false
             }
         }
-        alertsWaiting.removeAll(where: untrue)
-        if let shown = alert, untrue(shown) { dismissAlert() }
+        self.alertsWaiting.removeAll(where: untrue)
+        if let shown = self.alert, untrue(shown) { dismissAlert() }
     }
 
     /// The reader dismissed the alert: the next one told meanwhile, if any.
     mutating func dismissAlert() {
-        alert = alertsWaiting.isEmpty ? nil : alertsWaiting.removeFirst()
+        self.alert = self.alertsWaiting.isEmpty ? nil : self.alertsWaiting.removeFirst()
     }
 
-    public var isSignedIn: Bool { if case .account = access.identity { true } else { false } }
+    public var isSignedIn: Bool { if case .account = self.access.identity { true } else { false } }
 
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
         lhs.app == rhs.app && lhs.locale == rhs.locale && lhs.stack == rhs.stack && lhs.selections == rhs.selections

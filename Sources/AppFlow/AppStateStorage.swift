@@ -3,34 +3,60 @@ import Subscriptions
 import WhiteLabel
 
 /// `AppState`'s stored fields, kept in one box that copies of the state share until one of them changes (copy on write).
-@usableFromInline struct AppStateFields: Sendable {
-    @usableFromInline var app: AppPart
-    @usableFromInline var locale: String = "en_US"
-    @usableFromInline var stack: [AppState.Route] = [AppState.Route.feed]
-    @usableFromInline var selections: [Int] = [0]
-    @usableFromInline var offers: [Offer]?
-    @usableFromInline var access: AccessSnapshot = AccessSnapshot.unknown
-    @usableFromInline var purchase: (offerId: String, stage: PurchaseStage)?
-    @usableFromInline var paymentSheet: PaymentSheetInfo?
-    @usableFromInline var alert: Alert?
-    @usableFromInline var alertsWaiting: [Alert] = []
-    @usableFromInline var fullContent: [String: AppState.FullContent] = [:]
-    @usableFromInline var form: AccountForm = AccountForm()
-    @usableFromInline var gate: ParentalGate?
-    @usableFromInline var gateDraws: SeededGenerator = SeededGenerator(seed: 0)
-    @usableFromInline var lastGateQuestion: String?
-    @usableFromInline var operation: String?
-    @usableFromInline var subscriptionList: SubscriptionList?
-    @usableFromInline var phoneSubscriptionList: SubscriptionList?
-    @usableFromInline var manageSheet: [ManagedSubscription]?
-    @usableFromInline var pendingSubscribe: PendingSubscribe?
-    @usableFromInline var transferAskedFor: String?
-    @usableFromInline var restoreMoves: Bool = false
-    @usableFromInline var clock: Int64?
-    @usableFromInline var productGroups: [String: String] = [:]
+public struct AppStateFields: Sendable {
+    /// The owner's app as built; a planted defect alone changes it (`Device.defect`).
+    public var app: AppPart
+    /// The phone's language: the owner's paywall words are chosen by it.
+    public var locale: String = "en_US"
+    /// The navigation stack; the last route is on screen. Never empty.
+    public var stack: [AppState.Route] = [AppState.Route.feed]
+    /// The highlighted choice of each route in `stack` (and of Apple's sheet while it is up).
+    public var selections: [Int] = [0]
+    /// nil until the store has answered.
+    public var offers: [Offer]?
+    public var access: AccessSnapshot = AccessSnapshot.unknown
+    /// The offer being bought, and how far it has come.
+    public var purchase: (offerId: String, stage: PurchaseStage)?
+    /// Apple's sheet, while the system shows it over the app.
+    public var paymentSheet: PaymentSheetInfo?
+    public var alert: Alert?
+    /// Alerts told while another was up, shown in turn as each is dismissed: no message is lost to a later one.
+    public var alertsWaiting: [Alert] = []
+    public var fullContent: [String: AppState.FullContent] = [:]
+    /// What the email and password fields hold.
+    public var form: AccountForm = AccountForm()
+    /// The parental gate on screen, if any.
+    public var gate: ParentalGate?
+    /// Where the gate's questions come from: a split of the world's seeded generator for each launch (the same seed
+    /// asks the same questions; never the wall clock), and the last question asked, which the next one is not.
+    public var gateDraws: SeededGenerator = SeededGenerator(seed: 0)
+    public var lastGateQuestion: String?
+    /// A restore or account operation under way, for the spinner.
+    public var operation: String?
+    /// The subscriptions the backend last listed, and for whom.
+    public var subscriptionList: SubscriptionList?
+    /// Signed in, the subscriptions the backend last listed for the phone's own anonymous identity (not moved to the
+    /// account): Apple still renews or retries them, so the profile shows them too.
+    public var phoneSubscriptionList: SubscriptionList?
+    /// Apple's manage sheet as the App Store last showed it; nil until it answers.
+    public var manageSheet: [ManagedSubscription]?
+    /// A Subscribe tapped while access was still loading: decided once it is known.
+    public var pendingSubscribe: PendingSubscribe?
+    /// The account already asked (or moved for) about this phone's subscription: asked once, not at every event.
+    public var transferAskedFor: String?
+    /// The restore under way is the reader's "Move it" to a subscription held by another account (or a guest on
+    /// another phone): its success moved it to this account, and "Restored… back" said it had been theirs (session 28).
+    public var restoreMoves: Bool = false
+    /// The virtual clock (milliseconds) when the phone last handled an event, set by the phone as it hands one over:
+    /// the profile says "ends on" and "renews on" only of what is still ahead of it. Opened six seconds past a
+    /// renewal it refused, it said "ends on … unless you agree" and offered to manage a subscription gone (session 30).
+    public var clock: Int64?
+    /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out
+    /// the plan held does not forget its group (fuzz --seed 4113, session 27).
+    public var productGroups: [String: String] = [:]
 }
 
-/// The box: read and written only through `AppState`'s accessors, and written only while no other copy holds it
+/// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it
 /// (`makeUnique`), so an access to it overlaps another only where the two are accesses to the same `AppState`, which
 /// Swift checks there. Unchecked: the runtime's check would be one more per field read.
 @usableFromInline final class AppStateBox: @unchecked Sendable {

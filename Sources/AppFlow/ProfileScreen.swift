@@ -272,8 +272,8 @@ extension AppState {
     /// The plan `subscription` switches to at its renewal is one the owner sells that the App Store's answer for
     /// this storefront left out; false before that answer, or with no switch waiting.
     public func renewalNotSoldHere(_ subscription: SubscriptionSummary) -> Bool {
-        guard let next = subscription.renewsAs, let offers,
-            app.subscriptions.contains(where: { $0.productId == next })
+        guard let next = subscription.renewsAs, let offers = self.offers,
+            self.app.subscriptions.contains(where: { $0.productId == next })
         else { return false }
         return !offers.contains { $0.productId == next }
     }
@@ -281,7 +281,9 @@ extension AppState {
     /// `subscription`, listed as running and not in billing retry, has a period end the clock passed (`clock`): the
     /// list is older than that end, and "renews on" or "ends on" would state as ahead a day gone.
     public func pastItsEnd(_ subscription: SubscriptionSummary) -> Bool {
-        guard !subscription.billingIssue, let expires = subscription.expires, let clock else { return false }
+        guard !subscription.billingIssue, let expires = subscription.expires, let clock = self.clock else {
+            return false
+        }
         return expires <= clock
     }
 
@@ -300,5 +302,5 @@ extension AppState {
     /// The manage sheet's "Switch to …" row for `productId`, as `World.perform` finds it.
     public func switchPlanLabel(_ productId: String) -> String { ScreenBuilder.switchPlanLabel(productId, self) }
     /// The plans Apple's sheet offers now, for each of its subscriptions (`ScreenBuilder.switchablePlans`).
-    public var switchablePlans: [ManagedPlan] { (manageSheet ?? []).flatMap(ScreenBuilder.switchablePlans) }
+    public var switchablePlans: [ManagedPlan] { (self.manageSheet ?? []).flatMap(ScreenBuilder.switchablePlans) }
 }
