@@ -52,6 +52,28 @@ enum ScreenBuilder {
 extension AppState {
     /// What the phone shows in this state.
     public var screen: ScreenModel { ScreenBuilder.build(self).screen }
+
+    /// `screen.id` without building the screen: Apple's sheet over any route, else the route's own (each of
+    /// `ScreenBuilder`'s screens has its route's identifier). The checks after each step and the fuzzer ask which
+    /// screen is up far more often than they read its rows; building it to answer was a fifteenth of a fuzz step.
+    public var screenID: ScreenID {
+        if self.paymentSheet != nil { return .appStoreSheet }
+        switch route {
+        case .feed: return .feed
+        case .content: return .content
+        case .paywall: return .paywall
+        case .profile: return .profile
+        case .login: return .login
+        case .signup: return .signup
+        case .transferPrompt: return .transferPrompt
+        case .accountRequired: return .accountRequired
+        case .manageSubscription: return .manageSubscription
+        case .parentalGate: return .parentalGate
+        }
+    }
+
+    /// `screen.visibleID` without building the screen: `alert` while an alert is up.
+    public var visibleScreenID: ScreenID { self.alert == nil ? screenID : .alert }
 }
 
 /// Offer lines already made, by their parts: the paywall is built several times a step, and Foundation's

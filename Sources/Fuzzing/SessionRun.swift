@@ -55,7 +55,7 @@ struct SessionRun {
         for _ in 0..<count {
             guard let world = run.world else { break }
             execute(generator.next(for: world), on: run, done: &done)
-            coverage.saw(world.screen.visibleID)
+            coverage.saw(world.visibleScreenID)
             if let violation = firstWatched(run) { return finish(run, done, violation) }
         }
         let lost = lostViolation(run)

@@ -83,7 +83,7 @@ struct StepGenerator {
         let state = world.appState
         // A reader without access on a phone of an Apple ID that pays (a new phone, a lost identity) restores.
         if state.access.isKnown, state.access.levels.isEmpty, chance(0.15), !world.paidSubscriptions.isEmpty {
-            guard world.screen.id == .profile || world.screen.id == .paywall else {
+            guard world.screenID == .profile || world.screenID == .paywall else {
                 if chance(0.3) { planned.append(SessionStep(kind: .reader(.restore), waits: false)) }
                 planned.append(SessionStep(kind: .reader(.restore)))
                 return .openProfile
@@ -99,7 +99,7 @@ struct StepGenerator {
             anywhere += [.openPaywall, .openPaywall]
         }
         if !state.isSignedIn { anywhere += [credentials(login: true), credentials(login: false)] }
-        switch world.screen.id {
+        switch world.screenID {
         case .appStoreSheet:
             return pick([.confirmPayment, .confirmPayment, .confirmPayment, .cancelPayment])
         case .parentalGate:

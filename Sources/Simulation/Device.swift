@@ -38,6 +38,7 @@ final class Device {
     var screen: ScreenModel {
         if let builtScreen { return builtScreen }
         let screen = state.screen
+        assert(screen.id == state.screenID, "\(screen.id) built for a state whose screenID is \(state.screenID)")
         builtScreen = screen
         return screen
     }

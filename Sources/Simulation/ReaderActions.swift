@@ -16,7 +16,7 @@ extension World {
     /// Alerts on screen are dismissed first, as a reader taps OK on each (those told meanwhile come in turn) before
     /// doing anything else.
     public func perform(_ action: ReaderAction) throws(ReaderActionError) {
-        if screen.alert != nil {
+        if appState.alert != nil {
             dismissAlerts()
             if action == .back { return }
         }
@@ -32,8 +32,8 @@ extension World {
             send(.select)
         case .subscribe:
             // On Apple's sheet, Subscribe is its confirm button.
-            if screen.id == .appStoreSheet { return try choose(.confirmPayment, "Subscribe") }
-            guard screen.id == .content else { throw notHere("Subscribe", "a locked article or Apple's sheet") }
+            if screenID == .appStoreSheet { return try choose(.confirmPayment, "Subscribe") }
+            guard screenID == .content else { throw notHere("Subscribe", "a locked article or Apple's sheet") }
             try choose(.subscribe, "Subscribe")
         case .answerGate(let answer): try answerGate(answer)
         case .confirmPayment, .cancelPayment: try answerSheet(action)
@@ -43,20 +43,20 @@ extension World {
         case .logOut:
             if appState.row(doing: .logOut, on: screen) == nil { try openProfileScreen() }
             try choose(.logOut, "Log out")
-        case .acceptTransfer where screen.id == .profile || screen.id == .accountRequired:
+        case .acceptTransfer where screenID == .profile || screenID == .accountRequired:
             try choose(.acceptTransfer, "Move my subscription to my account")
-        case .declineTransfer where screen.id == .accountRequired:
+        case .declineTransfer where screenID == .accountRequired:
             try choose(.declineTransfer, "Not now")
         case .acceptTransfer, .declineTransfer:
-            guard screen.id == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
+            guard screenID == .transferPrompt else { throw notHere("a transfer prompt", "the transfer prompt") }
             try choose(action, action == .acceptTransfer ? "Move it" : "Not now")
         case .manageSubscription: try manageSubscription(waiting: false)
         case .setAutoRenew(let enabled, let productId):
-            if screen.id != .manageSubscription { try manageSubscription() }
+            if screenID != .manageSubscription { try manageSubscription() }
             let named = productId.map { " of \($0)" } ?? ""
             try choose(action, (enabled ? "Renew automatically" : "Cancel subscription") + named)
         case .changePlan(let productId):
-            if screen.id != .manageSubscription { try manageSubscription() }
+            if screenID != .manageSubscription { try manageSubscription() }
             try choose(action, appState.switchPlanLabel(productId))
         case .openLogin, .openSignup:
             if appState.row(doing: action, on: screen) == nil { try openProfileScreen() }
@@ -116,7 +116,7 @@ extension World {
 
     /// OK on every alert up, one after the other.
     private func dismissAlerts() {
-        while screen.alert != nil { send(.select) }
+        while appState.alert != nil { send(.select) }
     }
 
     private func notHere(_ what: String, _ whereItIs: String) -> ReaderActionError {
@@ -125,7 +125,7 @@ extension World {
 
     private func goBack() throws(ReaderActionError) {
         let before = appState.stack.count
-        let hadSheet = screen.id == .appStoreSheet
+        let hadSheet = screenID == .appStoreSheet
         send(.back)
         guard hadSheet || appState.stack.count < before else {
             throw ReaderActionError("back does nothing on \(screen.visibleID.rawValue)")
@@ -133,7 +133,7 @@ extension World {
     }
 
     private func goToFeed() throws(ReaderActionError) {
-        if screen.id == .appStoreSheet {
+        if screenID == .appStoreSheet {
             throw ReaderActionError("Apple's payment sheet is up: confirm payment or cancel payment first")
         }
         while appState.stack.count > 1 {
@@ -150,7 +150,7 @@ extension World {
     /// the last press, which the step's own `without waiting` decides on: a recording's profile opened and left
     /// 342 ms later replays on the profile as it was then, not as the server's answer 7 s later made it (session 30).
     private func openProfileScreen(waiting: Bool = true) throws(ReaderActionError) {
-        guard screen.id != .profile else { return }
+        guard screenID != .profile else { return }
         try goToFeed()
         try choose(.openProfile, "Profile")
         if waiting { settle() }
@@ -166,8 +166,8 @@ extension World {
     }
 
     private func openPaywall() throws(ReaderActionError) {
-        if screen.id == .paywall { return }
-        if screen.id == .content, appState.row(doing: .subscribe, on: screen) != nil {
+        if screenID == .paywall { return }
+        if screenID == .content, appState.row(doing: .subscribe, on: screen) != nil {
             try choose(.subscribe, "Subscribe")
             return
         }
@@ -186,7 +186,7 @@ extension World {
             throw ReaderActionError(
                 "no offer \(id) in \(appState.app.name) (its offers: \(owners.joined(separator: ", ")))")
         }
-        guard screen.id == .paywall else { throw notHere("offer \(id)", "the paywall") }
+        guard screenID == .paywall else { throw notHere("offer \(id)", "the paywall") }
         // The paywall's: a subscriber's leaves out the groups held (session 28).
         guard let offers = appState.paywallOffers else {
             throw ReaderActionError("the paywall's offers are still loading")
@@ -199,7 +199,7 @@ extension World {
     }
 
     private func answerGate(_ answer: String?) throws(ReaderActionError) {
-        guard screen.id == .parentalGate else {
+        guard screenID == .parentalGate else {
             throw notHere("parental gate", "the way to Apple's sheet of a kids app or an under-age reader")
         }
         // The right answer is read from the question on screen, as a grown-up reads it.
@@ -212,7 +212,7 @@ extension World {
 
     private func answerSheet(_ action: ReaderAction) throws(ReaderActionError) {
         let confirm = action == .confirmPayment
-        guard screen.id == .appStoreSheet else {
+        guard screenID == .appStoreSheet else {
             throw ReaderActionError(
                 "no payment sheet on \(screen.visibleID.rawValue) to \(confirm ? "confirm" : "cancel")")
         }
@@ -220,20 +220,20 @@ extension World {
     }
 
     /// The paywall's "Log in" in the owner's words for the phone's language; elsewhere the app's own.
-    private var logInLabel: String { screen.id == .paywall ? appState.paywallText.logIn ?? "Log in" : "Log in" }
+    private var logInLabel: String { screenID == .paywall ? appState.paywallText.logIn ?? "Log in" : "Log in" }
 
     private func logIn(_ email: String, _ password: String) throws(ReaderActionError) {
-        if screen.id != .login {
-            if screen.id == .feed || screen.id == .content { try openProfileScreen() }
+        if screenID != .login {
+            if screenID == .feed || screenID == .content { try openProfileScreen() }
             try choose(.openLogin, "Log in")
         }
         try submitForm(.logIn(email: email, password: password), email, password)
     }
 
     private func signUp(_ email: String, _ password: String) throws(ReaderActionError) {
-        if screen.id != .signup {
-            if screen.id == .feed || screen.id == .content { try openProfileScreen() }
-            if screen.id == .paywall { try choose(.openLogin, "Log in") }
+        if screenID != .signup {
+            if screenID == .feed || screenID == .content { try openProfileScreen() }
+            if screenID == .paywall { try choose(.openLogin, "Log in") }
             try choose(.openSignup, "Create an account")
         }
         try submitForm(.signUp(email: email, password: password), email, password)

@@ -10,7 +10,7 @@ import Subscriptions
 extension ToldCheck {
     static func renewalViolation(_ world: World, profile: Bool, manageSheet: Bool) throws -> InvariantViolation? {
         let state = world.appState
-        let screen = world.screen.visibleID
+        let screen = world.visibleScreenID
         let held = world.store.subscriptions(appleId: world.appleId)
         let renewsAnyway = { (subscription: SubscriptionRecord) in
             subscription.autoRenew && subscription.isRunning && world.store.nextOfferType(subscription) != nil
@@ -81,7 +81,7 @@ extension ToldCheck {
     /// "switches to … on") no period end the phone's clock had passed when it last handled an event. Opened past a
     /// refused price's end, before the server's answer, it said "ends on 2026-03-09 unless you agree" (session 30).
     static func pastDateViolation(_ world: World) -> InvariantViolation? {
-        guard world.isAppRunning, world.screen.visibleID == .profile, let drawn = world.appState.clock else {
+        guard world.isAppRunning, world.visibleScreenID == .profile, let drawn = world.appState.clock else {
             return nil
         }
         let rows = world.screen.rows.map(\.text)

@@ -33,7 +33,7 @@ struct ToldCheck {
         guard world.isAppRunning else { return [] }
         let here = waiting.filter { $0.device == world.deviceName && $0.launch == world.currentLaunch }
         let state = world.appState
-        let screen = world.screen.visibleID
+        let screen = world.visibleScreenID
         let cameUp = screen != renewalsJudged.screen
         let fresh = (
             list: cameUp || state.subscriptionList != renewalsJudged.list,

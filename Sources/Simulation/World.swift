@@ -263,6 +263,9 @@ public final class World {
 
     /// What the phone shows now.
     public var screen: ScreenModel { device.screen }
+    /// `screen.id` and `screen.visibleID`, read from the app's state without building the screen.
+    public var screenID: ScreenID { device.state.screenID }
+    public var visibleScreenID: ScreenID { device.state.visibleScreenID }
 
     /// The reader's age, nil for an adult; the same reader on every phone, from now on. Under age, a
     /// purchase asks the parental gate first, in any app.
