@@ -100,7 +100,8 @@ public struct AppState: Equatable, Sendable {
     /// again to a reader who had said "Not now" to the move (h14, session 33).
     public var heldGroups: Set<String> {
         let groups = self.productGroups
-        return Set(profileSubscriptions.filter(\.active).compactMap { $0.subscriptionGroupIdentifier ?? groups[$0.productId] })
+        return Set(
+            profileSubscriptions.filter(\.active).compactMap { $0.subscriptionGroupIdentifier ?? groups[$0.productId] })
     }
 
     /// The paywall's offers for this reader: a subscriber's are the groups they do not hold (a file with two groups
