@@ -89,12 +89,16 @@ extension SubscriptionCoordinator {
     /// the restore ran (its sheet confirmed just before Restore was tapped) is in neither receipt asked about:
     /// "nothing to restore" over the article it had just unlocked (session 26). The receipt now on the phone lists
     /// it: asked once more. A payment of this phone still with Apple may be such a charge, delivered a moment after
-    /// the server's answer (fuzz seed 3996): the restore waits for its end first.
+    /// the server's answer (fuzz seed 3996): the restore waits for its end first. So is "Apple is still trying to
+    /// charge": an upgrade confirmed just before Restore ends the retry with its own charge, and the answer about
+    /// the retried plan told "still trying" over the plan just bought (fuzz seed 4812, session 33).
     private func restoreEnded(
         _ outcome: RestoreOutcome, heardAtStart: Int, confirmMoveFromAccount: Bool, tapper: String?,
         finished: @escaping (RestoreOutcome) -> Void
     ) {
-        guard [.nothingToRestore, .nothingValidToRestore].contains(outcome) else { return finished(outcome) }
+        guard [.nothingToRestore, .nothingValidToRestore, .paymentRetrying].contains(outcome) else {
+            return finished(outcome)
+        }
         if activePurchase?.handedOver == true {
             log("restore: a payment of this phone is with Apple; the restore waits for its end")
             return afterPurchase.append { [self] in
