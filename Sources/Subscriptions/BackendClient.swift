@@ -261,16 +261,7 @@ public final class BackendClient {
         email: String, password: String, anonymousToken: String? = nil,
         completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
-        let answered = { (result: Result<[UInt8], BackendFailure>) in
-            completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
-        }
-        if let anonymousToken {
-            post(
-                "/v1/accounts", ["anonymousToken": anonymousToken, "email": email, "password": password],
-                authenticated: false, completion: answered)
-        } else {
-            post("/v1/accounts", ["email": email, "password": password], authenticated: false, completion: answered)
-        }
+        postCredentials("/v1/accounts", email: email, password: password, anonymousToken: anonymousToken, completion)
     }
 
     /// `anonymousToken`: the phone's guest, whose move to the account the answer says the server would refuse.
@@ -278,15 +269,23 @@ public final class BackendClient {
         email: String, password: String, anonymousToken: String? = nil,
         completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
     ) {
+        postCredentials("/v1/sessions", email: email, password: password, anonymousToken: anonymousToken, completion)
+    }
+
+    /// A sign-up's or log-in's request, with the phone's guest token when it has one, and its session answer.
+    private func postCredentials(
+        _ path: String, email: String, password: String, anonymousToken: String?,
+        _ completion: @escaping (Result<SessionAnswer, BackendFailure>) -> Void
+    ) {
         let answered = { (result: Result<[UInt8], BackendFailure>) in
             completion(result.flatMap { Self.decode(SessionBody.self, $0).map(\.answer) })
         }
         if let anonymousToken {
             post(
-                "/v1/sessions", ["anonymousToken": anonymousToken, "email": email, "password": password],
+                path, ["anonymousToken": anonymousToken, "email": email, "password": password],
                 authenticated: false, completion: answered)
         } else {
-            post("/v1/sessions", ["email": email, "password": password], authenticated: false, completion: answered)
+            post(path, ["email": email, "password": password], authenticated: false, completion: answered)
         }
     }
 

@@ -44,18 +44,21 @@ import Testing
         return world
     }
 
+    /// The folder's server ledger put back as an older build left it; the connection closed before the reopening.
+    private func rewind(_ directory: String, _ sql: String) throws {
+        try Database(path: directory + "/backend.sqlite").execute(sql)
+    }
+
     @Test func aShareHeldBeforeSchema10IsAskedOfAppleAndSaidToBeTheFamilys() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let share = try sharedFolder(directory)
-        do {
-            // The ledger as the build before schema 10 wrote it: no column (the migrations from it on undone).
-            let old = try Database(path: directory + "/backend.sqlite")
-            let version = try #require(LedgerSchema.migrations.firstIndex { $0.contains("family_shared INTEGER") })
-            try old.execute(
-                "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; "
-                    + "PRAGMA user_version = \(version)")
-        }
+        // The ledger as the build before schema 10 wrote it: no column (the migrations from it on undone).
+        let version = try #require(LedgerSchema.migrations.firstIndex { $0.contains("family_shared INTEGER") })
+        try rewind(
+            directory,
+            "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; PRAGMA user_version = \(version)"
+        )
         let world = try reopened(directory)
         #expect(world.deviceName == "kid-iphone")
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
@@ -81,10 +84,7 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let share = try sharedFolder(directory)
-        do {
-            let old = try Database(path: directory + "/backend.sqlite")
-            try old.execute("DROP TABLE ownership_unasked; PRAGMA user_version = 10")
-        }
+        try rewind(directory, "DROP TABLE ownership_unasked; PRAGMA user_version = 10")
         let world = try reopened(directory)
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
         // The share was known: asking found no other one, and wrote no state.
