@@ -427,11 +427,16 @@ final class Device {
     }
 
     /// The subscription groups the store sells on the paywall here that neither the App Store (this Apple ID's
-    /// subscriptions giving access) nor the server's list for the reader (another Apple ID's) holds, and those the
-    /// server's list does not hold.
+    /// subscriptions giving access) nor the server's lists that reached the phone hold, and those the server's lists
+    /// do not hold. The lists are the profile's: the reader's and, signed in, the phone's own subscription not moved
+    /// to the account. The App Store takes a revoked subscription back at once, before the server's word reaches the
+    /// phone: a reader whose phone still held the only group on sale went to the profile and was judged as left
+    /// there with a group unheld (default fuzz seed 4850).
     private var unheldGroups: (unheld: Set<String>, lacked: Set<String>) {
         let held = queue.subscriptionsHeld.filter(\.state.isEntitled).map(\.groupId)
-        let listed = state.subscriptions.filter(\.active).compactMap { queue.subscriptionGroup(of: $0.productId) }
+        let listed = state.profileSubscriptions.filter(\.active).compactMap {
+            queue.subscriptionGroup(of: $0.productId)
+        }
         let sold = (state.offers ?? []).compactMap { queue.subscriptionGroup(of: $0.productId) }
         let lacked = Set(sold).subtracting(listed)
         return (lacked.subtracting(held), lacked)
