@@ -560,6 +560,15 @@ public final class PaymentQueue {
         }
     }
 
+    /// A renewal Apple charged while this app runs, told to its observer as a purchased transaction, the phone's
+    /// receipt listing it first (the app sends that receipt). Nothing when no app observes: the charge stays finished.
+    func deliverRenewal(_ record: TransactionRecord) {
+        guard observer != nil else { return }
+        if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
+        paymentCount += 1
+        deliver(purchased(paymentCount, record), after: store.delay(.productsRequest))
+    }
+
     func purchased(_ number: Int, _ record: TransactionRecord, state: TransactionState = .purchased)
         -> PaymentTransaction
     {
