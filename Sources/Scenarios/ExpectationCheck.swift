@@ -18,12 +18,28 @@ enum ExpectationCheck {
         case .screen(let id):
             try match("screen \(id.rawValue)", "screen \(screen.visibleID.rawValue)", screen.visibleID == id)
         case .offers(let ids):
+            // An offer the owner never configured is a typo, named as one: "expected offers …, actual offers …" read as
+            // a paywall that left it out (session 34).
+            let configured = world.config.app.subscriptions.map(\.id)
+            if let unknown = ids.first(where: { !configured.contains($0) }) {
+                throw StepFailure(
+                    expected: "offers \(ids.joined(separator: ", "))",
+                    actual: "no offer \(unknown) in this app (its offers: \(configured.joined(separator: ", ")))")
+            }
             // The paywall's, as the reader sees them: not every offer the store returned (a subscriber's paywall leaves
             // out the groups held, session 28).
             let offers = state.paywallOffers
             let shown = offers.map { $0.map(\.id).joined(separator: ", ") } ?? "offers still loading"
             try match("offers \(ids.joined(separator: ", "))", "offers \(shown)", offers?.map(\.id) == ids)
         case .levels(let levels):
+            // A level no product grants is a typo, named as one: "expected levels storys, actual levels none" read as
+            // access missing (session 34).
+            let granted = Set(world.config.backend.productLevels.values.joined()).sorted()
+            if let unknown = levels.first(where: { !granted.contains($0) }) {
+                throw StepFailure(
+                    expected: "levels \(list(levels.sorted()))",
+                    actual: "no level \(unknown) in this app (levels: \(list(granted)))")
+            }
             let actual = state.access.levels.map(\.rawValue).sorted()
             try match("levels \(list(levels.sorted()))", "levels \(list(actual))", Set(levels) == Set(actual))
         case .identity(let expected):

@@ -103,7 +103,7 @@ public final class InvariantMonitor {
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
             + transitionViolations(after, charged: context.charged)
             + told.check(context) + shownAlerts.check(context)
-            + PayingCheck.violations(context, interruptedAt: interruptedAt)
+            + PayingCheck.violations(context, interruptedAt: interruptedAt) + RenewalReachesCheck.violations(context)
             + charges.check(context) + intros.check(context) + moves.check(context) + family.check(context)
             + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()

@@ -68,7 +68,8 @@ enum PayingCheck {
         return try world.backend.ledger.deviceOfAnonymousIdentity(owner) == world.device.queue.deviceId
     }
 
-    private static func toldFailure(since instant: SimInstant, _ world: World) -> Bool {
+    /// Whether the reader was told, since `instant`, that a purchase, a restore or a sign-in failed.
+    static func toldFailure(since instant: SimInstant, _ world: World) -> Bool {
         world.readerOutcomes.reversed().prefix { $0.at >= instant }.contains {
             switch $0.told {
             case .restore(.failed), .purchase(.failed), .purchase(.serverCheckFailed), .account(.failed): true

@@ -136,6 +136,7 @@ public final class World {
             backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
             backend.transfersMoveOnlyActive = defect != .transferMovesEnded
             store.choosingAPlanEndsItsConsent = defect != .consentFollowsTheSubscription
+            store.deliversRecoveries = defect != .recoveryKeptFromTheApp
         }
     }
 

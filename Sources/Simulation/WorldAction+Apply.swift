@@ -86,7 +86,13 @@ extension WorldAction {
             } catch {
                 throw refused(world, expected: "a phone named \(name) to go back to", actual: error.description)
             }
-        case .kill: world.kill()
+        case .kill:
+            // A dead app cannot die again: "app killed" twice on the timeline, and a step in the recording, for a press
+            // that changed nothing (session 34).
+            guard world.isAppRunning else {
+                throw WorldActionRefusal(expected: "a running app to kill", actual: "the app is not running (killed)")
+            }
+            world.kill()
         case .payments(let allowed): world.canMakePayments = allowed
         case .readerAge(let age): world.readerAge = age
         case .removeReceipt: world.removeReceipt()

@@ -47,6 +47,9 @@ public final class AppStore {
     /// A plan chosen (bought, switched to) at the price Apple's sheet showed answers the consent the old plan waited
     /// for. False only for the planted `consent-follows-the-subscription` (the store before session 24).
     public var choosingAPlanEndsItsConsent = true
+    /// A recovery from a billing issue past the grace period reaches the running app's observer (`deliverRecovery`).
+    /// False only for the planted `recovery-kept-from-the-app` (the store before session 34).
+    public var deliversRecoveries = true
 
     let scheduler: Scheduler
     let timeline: Timeline

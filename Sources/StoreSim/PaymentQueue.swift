@@ -548,16 +548,27 @@ public final class PaymentQueue {
             let id = transaction.transactionIdentifier.map { " \($0)" } ?? ""
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
             let cancelled = transaction.error == .paymentCancelled
+            // The app may have been restarted since: the phone's live queue hears it, as the new process's
+            // observer does in StoreKit. With no app running it stays unfinished until the next launch, and the
+            // timeline says so: "observer ←" of a killed app's phone told of an observer there was not (session 34).
+            let live = store.queues[deviceId]?.queue ?? self
+            let heard = live.observer != nil ? "observer ←" : "no app observes: kept for the next launch,"
             store.log(
-                "observer ← \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
+                "\(heard) \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
                 event: cancelled ? .paymentCancelled(productId: transaction.productIdentifier) : nil)
             if transaction.state != .purchasing { addedInFlight[transaction.paymentNumber] = nil }
-            // The app may have been restarted since: the phone's live queue hears it, as the new process's
-            // observer does in StoreKit. With no app running it stays unfinished until the next launch.
-            let live = store.queues[deviceId]?.queue ?? self
             if live.observer != nil, let id = transaction.transactionIdentifier { live.deliveries[id, default: 0] += 1 }
             live.observer?(transaction)
         }
+    }
+
+    /// A renewal Apple charged while this app runs, told to its observer as a purchased transaction, the phone's
+    /// receipt listing it first (the app sends that receipt). Nothing when no app observes: the charge stays finished.
+    func deliverRenewal(_ record: TransactionRecord) {
+        guard observer != nil else { return }
+        if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
+        paymentCount += 1
+        deliver(purchased(paymentCount, record), after: store.delay(.productsRequest))
     }
 
     func purchased(_ number: Int, _ record: TransactionRecord, state: TransactionState = .purchased)

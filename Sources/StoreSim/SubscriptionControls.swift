@@ -74,6 +74,25 @@ extension AppStore {
             try renew(
                 subscription, product: product, start: inGrace ? subscription.expiresDate : scheduler.now,
                 subtype: .billingRecovery, startsAnniversary: !inGrace)
+            if !inGrace, deliversRecoveries {
+                try deliverRecovery(of: subscription.originalTransactionId, appleId: appleId)
+            }
+        }
+    }
+
+    /// A recovery past the grace period (or with none) reaches the observer of the Apple ID's app that runs, as
+    /// StoreKit 1 delivers a renewal: the app learns other renewals when the levels' end comes (the server's `until`),
+    /// but a subscription that gave no access left the phone no end to wait for, and a reader who paid again stayed
+    /// locked out, shown ads and sold the plan they paid for until the app happened to ask (session 34). Not with the
+    /// app quit: its next launch asks the server.
+    private func deliverRecovery(of originalTransactionId: String, appleId: String) throws(DatabaseError) {
+        guard let renewed = try ledger.subscription(originalTransactionId),
+            let record = try ledger.transaction(renewed.latestTransactionId)
+        else { return }
+        // In the phones' order, not the dictionary's: only a running app observes, but the timeline stays the seed's.
+        for (_, kept) in queues.sorted(by: { $0.key < $1.key }) {
+            guard let queue = kept.queue, queue.appleId == appleId else { continue }
+            queue.deliverRenewal(record)
         }
     }
 

@@ -78,4 +78,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: the parental gate asks the same question each time it shows, so a child who watched a grown-up
     /// answer once knows the answer (as the app did before session 27).
     case gateAsksOneQuestion = "gate-asks-one-question"
+    /// The store's: a recovery from a billing issue past the grace period is kept from the running app's observer, so
+    /// the reader who paid again stays locked out until the app asks (as the App Store did before session 34).
+    case recoveryKeptFromTheApp = "recovery-kept-from-the-app"
 }

@@ -194,7 +194,8 @@ import WhiteLabel
     }
 
     /// Rare in the default run (a month away, a shared phone with a failed check and a lost notification, a phone
-    /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group), so the scenario that showed each stands in: it holds; with the
+    /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
+    /// app running and no fault since), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
     @Test(arguments: [
         (
@@ -229,6 +230,13 @@ import WhiteLabel
                 "expect alert \"Apple switches it to the plan you chose at its next renewal\"\n",
                 "expect no text \"Waiting for the App Store\"\n",
             ], .onePaymentAtATime, "with nothing on its way"
+        ),
+        (
+            "430-a-recovery-past-the-grace-period-reaches-the-running-app", .recoveryKeptFromTheApp,
+            [
+                "expect levels premium\nexpect content night-trains unlocked\n"
+                    + "expect text \"fourteen hours, three countries\"\nexpect alert \"Purchase complete\"\n"
+            ], .payingKeepsAccess, "while the app ran"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(

@@ -32,6 +32,17 @@ import Testing
         #expect(try relaunch { _ in }.isEmpty)
     }
 
+    /// A dead app cannot die again: the second kill is refused (a recording's comment), and the timeline says one kill
+    /// (session 34: the control pane's second press wrote "app killed" again and a step into the recording).
+    @Test func aKilledAppIsNotKilledAgain() throws {
+        let world = try TestSupport.launchedWorld()
+        try WorldAction.kill.apply(to: world)
+        #expect(throws: WorldActionRefusal.self) { try WorldAction.kill.apply(to: world) }
+        #expect(world.timeline.entries.filter { $0.text.contains("app killed") }.count == 1)
+        try WorldAction.foreground.apply(to: world)
+        #expect(world.isAppRunning)
+    }
+
     @Test func anIdentityLostWhileTheAppWasDeadIsReported() throws {
         let found = try relaunch { world in world.device.storage.anonymousIdentity = nil }
         #expect(found.first?.detail.contains("was lost when the app started again") == true, "\(found)")

@@ -78,6 +78,21 @@ import WhiteLabel
         #expect(failure.actual == "no offer nope in Daily News (its offers: \(offers))")
     }
 
+    /// A typo in an expectation's level or offer is named as one, not read as access or an offer missing (session 34:
+    /// "expected levels premum, actual levels none" sent a QA engineer looking for a lost subscription).
+    @Test func aLevelOrOfferTheAppDoesNotHaveIsNamedAsSuch() throws {
+        let levels = try #require(try run("launch\nexpect levels premum\n").failure)
+        #expect(levels.line == 2)
+        #expect(levels.actual == "no level premum in this app (levels: premium)")
+        let typo = "launch\nopen paywall\nexpect offers premium-yearly, premium-montly\n"
+        let offers = try #require(try run(typo).failure)
+        #expect(offers.line == 3)
+        let known = "premium-yearly, premium-monthly, premium-weekly"
+        #expect(offers.actual == "no offer premium-montly in this app (its offers: \(known))")
+        let right = "launch\nexpect levels none\nopen paywall\nexpect offers premium-yearly, premium-monthly\n"
+        #expect(try run(right).passed)
+    }
+
     @Test func aCancelledPaymentLeavesThePaywallUncharged() throws {
         let result = try run(
             """

@@ -1,0 +1,51 @@
+import SimKernel
+import StoreSim
+
+/// Invariant 10, a paying reader keeps access, of a renewal: Apple charged a renewal of a subscription the phone's
+/// identity owns while the phone's app ran, so once the world settled the phone shows that subscription's levels. The
+/// app learns an ordinary renewal when the levels' end comes (it asks the server); a recovery from a billing issue past
+/// the grace period left no end to wait for, and a reader who paid again stayed locked out, shown ads and sold the plan
+/// they paid for, while the monitor judged the phone only after a restart or a return to the foreground (session 34).
+/// A fault since the charge excuses it, as a phone that asked and failed learns it when it next asks.
+enum RenewalReachesCheck {
+    static func violations(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        guard context.settled, world.isAppRunning, let launched = world.device.queue.observingSince else { return [] }
+        return InvariantViolation.checking(.payingKeepsAccess) {
+            let ledger = world.backend.ledger
+            var owners: Set<String> = []
+            switch world.appState.access.identity {
+            case .none: break
+            case .anonymous(let id): owners.insert(id)
+            case .account(let email): if let id = try ledger.identityId(email: email) { owners.insert(id) }
+            }
+            if let guest = world.device.storage.anonymousIdentity?.id { owners.insert(guest) }
+            guard !owners.isEmpty else { return [] }
+            var found: [InvariantViolation] = []
+            for subscription in context.paid {
+                let id = subscription.originalTransactionId
+                let charges = context.charged.filter { $0.originalTransactionIdentifier == id }
+                    .sorted { $0.purchaseDate < $1.purchaseDate }
+                guard let latest = charges.last, charges.count > 1, latest.transactionReason == "RENEWAL",
+                    latest.revocationDate == nil, latest.purchaseDate >= launched,
+                    let levels = context.levels(of: subscription.productId), !levels.isSubset(of: context.phoneLevels),
+                    let owner = try ledger.purchase(id)?.ownerId, owners.contains(owner),
+                    // The phone heard the server on the owner during the period before, with no fault since, and the
+                    // reader was told of no failure then: it knew the subscription. One that never did (a check that
+                    // failed, the reader told to restore) learns of it when it next asks, renewal or not.
+                    let said = world.words.saidAt(on: world.deviceName, identityId: owner),
+                    said >= charges[charges.count - 2].purchaseDate.milliseconds,
+                    !context.faultSince(SimInstant(milliseconds: min(said, latest.purchaseDate.milliseconds))),
+                    !PayingCheck.toldFailure(since: charges[charges.count - 2].purchaseDate, world)
+                else { continue }
+                found.append(
+                    InvariantViolation(
+                        .payingKeepsAccess,
+                        "Apple renewed \(subscription.productId) (\(id)) at \(latest.purchaseDate), while the app ran, "
+                            + "for \(owner), who owns it, but \(world.deviceName) shows "
+                            + "\(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(levels))"))
+            }
+            return found
+        }
+    }
+}
