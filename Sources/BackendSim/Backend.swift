@@ -34,6 +34,8 @@ public final class Backend {
     /// The folder's secrets, and where refresh tokens and offer nonces come from (the OS's randomness
     /// for a state folder, the seed for an ephemeral world).
     let keys: Keyring
+    /// Each identity's appAccountToken as derived (`appAccountToken(for:)`).
+    var accountTokens: [String: String] = [:]
     public static let defaultOfferKeyIdentifier = "PWSIMKEY01"
     /// The key's ID in App Store Connect: a `.storekit` file's `subscriptionOffersKeyPair.id` when it has one.
     public let offerKeyIdentifier: String

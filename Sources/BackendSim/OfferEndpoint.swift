@@ -51,8 +51,14 @@ extension Backend {
 
     /// The customer's appAccountToken: a UUID that names them to the App Store without saying who they
     /// are (derived from the identity under the folder's secret, so nobody else can compute it).
+    /// A function of the identity and the folder's secret alone, neither of which changes: kept once derived (an
+    /// HMAC-SHA256, asked with every answer that carries access). Bounded: emptied when full.
     public func appAccountToken(for identityId: String) -> String {
-        Self.appAccountToken(for: identityId, keys: keys)
+        if let kept = accountTokens[identityId] { return kept }
+        let token = Self.appAccountToken(for: identityId, keys: keys)
+        if accountTokens.count >= 1_024 { accountTokens.removeAll(keepingCapacity: true) }
+        accountTokens[identityId] = token
+        return token
     }
 
     /// The same from a folder's keys, for `check --ledger`.

@@ -1,6 +1,12 @@
 import CCrypto
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An ES256 (ECDSA P-256, SHA-256) private key held by libcrypto: what Apple signs App Store Server
 /// Notifications V2, StoreKit 2 transactions and promotional offers with. Made from 32 seed bytes, so a
 /// seeded world always holds the same key (ECDSA's nonce is libcrypto's: signatures differ run to run).
@@ -69,7 +75,7 @@ public final class SigningKey {
         var digest = [UInt8](repeating: 0, count: 32)
         guard pws_es256_sign_with(context, sha256, message.baseAddress, message.count, &signature, &digest) == 1
         else { return [] }
-        publicKey.held.made?.note(signature, of: digest)
+        publicKey.held.made?.note(signature, of: digest, message: message)
         return signature
     }
 
@@ -166,7 +172,7 @@ public struct VerifyingKey: Hashable, Sendable {
     /// for a pair the key signed it is true (`MadeSignatures`). Anything else is verified.
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == 64, let key = held.key else { return false }
-        if let made = held.made, made.contains(signature, of: Digest.sha256(message)) { return true }
+        if let made = held.made, made.contains(signature, of: message) { return true }
         return pws_es256_verify(key, message, message.count, signature) == 1
     }
 
@@ -227,38 +233,65 @@ private final class LegacyKey: Sendable {
     }
 }
 
-/// The last signatures a `SigningKey` made, each with the SHA-256 of what it signed. The simulator verifies
-/// what it signed itself (the backend opens the App Store's notifications and signed transaction and renewal
-/// info, a few milliseconds of virtual time later): a signature found here with the same digest is one the
-/// private key made of that digest, which ECDSA's verification answers true, so the arithmetic (most of a
-/// verification) is skipped. A forged or altered envelope, a signature this key did not make lately, or any
-/// key held apart from its private half (`VerifyingKey(p256:legacyEd25519:)`) is verified as before.
-/// Bounded: the oldest is forgotten first, and one forgotten is only verified again.
+/// The last signatures a `SigningKey` made, each with the SHA-256 of what it signed, and the message itself when it is
+/// no longer than a notification (`keptMessageBytes`). The simulator verifies what it signed itself (the backend opens
+/// the App Store's notifications and signed transaction and renewal info, a few milliseconds of virtual time later): a
+/// signature found here with the same digest is one the private key made of that digest, which ECDSA's verification
+/// answers true, so the arithmetic (most of a verification) is skipped. A message kept whole is compared byte for
+/// byte, the same bytes having the same digest: hashing a notification again was most of what was left of its
+/// verification. A forged or altered envelope, a signature this key did not make lately, or any key held apart from
+/// its private half (`VerifyingKey(p256:legacyEd25519:)`) is verified as before. Bounded: the oldest is forgotten
+/// first, and one forgotten is only verified again.
 final class MadeSignatures: Sendable {
     static let capacity = 128
+    /// A notification's signing input is a few kilobytes; a receipt's can be megabytes, and is kept by its digest.
+    static let keptMessageBytes = 8_192
+
+    private struct Made {
+        let digest: [UInt8]
+        /// Nil when longer than `keptMessageBytes`, or signed by its digest alone.
+        let message: [UInt8]?
+    }
 
     private struct Kept {
-        var digests: [[UInt8]: [UInt8]] = [:]
+        var made: [[UInt8]: Made] = [:]
         var order: [[UInt8]] = []
         var next = 0
     }
 
     private let kept = Mutex(Kept())
 
-    func note(_ signature: [UInt8], of digest: [UInt8]) {
+    func note(_ signature: [UInt8], of digest: [UInt8], message: UnsafeBufferPointer<UInt8>? = nil) {
+        let whole = message.flatMap { $0.count <= Self.keptMessageBytes ? Array($0) : nil }
         kept.withLock { kept in
             if kept.order.count < Self.capacity {
                 kept.order.append(signature)
             } else {
-                kept.digests[kept.order[kept.next]] = nil
+                kept.made[kept.order[kept.next]] = nil
                 kept.order[kept.next] = signature
                 kept.next = (kept.next + 1) % Self.capacity
             }
-            kept.digests[signature] = digest
+            kept.made[signature] = Made(digest: digest, message: whole)
         }
     }
 
-    func contains(_ signature: [UInt8], of digest: [UInt8]) -> Bool {
-        kept.withLock { $0.digests[signature] == digest }
+    /// Whether the private half made `signature` of a message with `message`'s SHA-256: its very bytes kept, or its
+    /// digest the kept one (hashed only when the signature is kept and the bytes are not the same).
+    func contains(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        guard let made = kept.withLock({ $0.made[signature] }) else { return false }
+        if let whole = made.message, Self.same(whole, message) { return true }
+        return made.digest == Digest.sha256(message)
+    }
+
+    /// Whether two messages hold the same bytes, compared by `memcmp`.
+    private static func same(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        guard !first.isEmpty else { return true }
+        return first.withUnsafeBytes { one in
+            second.withUnsafeBytes { other in
+                guard let one = one.baseAddress, let other = other.baseAddress else { return false }
+                return memcmp(one, other, first.count) == 0
+            }
+        }
     }
 }

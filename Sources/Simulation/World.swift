@@ -68,7 +68,9 @@ public final class World {
     /// `phones` for the control pane.
     lazy var keptPhones: [String] = Self.phoneFolders(in: options.stateDirectory)
     /// The Apple ID each phone is signed into, when not the world's (a family member's phone).
-    var phoneAppleIds: [String: String] = [:]
+    var phoneAppleIds: [String: String] = [:] { didSet { appleIdsKept = nil } }
+    /// `appleIds` as last built from `phoneAppleIds` (the invariant monitor asks before and after every step).
+    var appleIdsKept: [String]?
     /// The question each phone's parental gate asked last, by phone: the app keeps it on that phone, so its next
     /// launch does not ask it first, even after other phones were on screen (long fuzz seeds 1202 to 1216).
     var lastGateQuestions: [String: String] = [:]

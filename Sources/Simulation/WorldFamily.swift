@@ -46,10 +46,15 @@ extension World {
     }
 
     /// The world's Apple IDs: the purchaser's, then each family member's who has had a phone.
-    public var appleIds: [String] { [options.appleId] + Set(phoneAppleIds.values).sorted() }
+    public var appleIds: [String] {
+        if let appleIdsKept { return appleIdsKept }
+        let built = [options.appleId] + Set(phoneAppleIds.values).sorted()
+        appleIdsKept = built
+        return built
+    }
 
     /// Every transaction charged to one of the world's Apple IDs (a family-shared one is charged to nobody).
-    public var chargedTransactions: [TransactionRecord] { appleIds.flatMap { store.transactions(appleId: $0) } }
+    public var chargedTransactions: [TransactionRecord] { store.chargedTransactions(of: appleIds) }
 
     /// The purchaser's family members, by Apple ID.
     public var familyMembers: [String] { store.familyMembers(of: options.appleId) }

@@ -9,9 +9,14 @@ final class StoreLedger {
     /// Transactions as last read, per Apple ID and per subscription, kept in step with this file's writes
     /// (a new row is added, a changed one replaced) so a step never reads a long history again; other
     /// writes drop them. The store writes outside SQL transactions (nothing rolls back) and one process
-    /// owns a folder, so the kept lists are what a read would return.
-    private var byAppleId: [String: [TransactionRecord]] = [:]
+    /// owns a folder, so the kept lists are what a read would return. Every change to them, a list read and
+    /// kept included, moves `appleIdListsVersion`, which keeps `keptCharged`'s answer honest.
+    private var byAppleId: [String: [TransactionRecord]] = [:] { didSet { appleIdListsVersion &+= 1 } }
     private var byOriginal: [String: [TransactionRecord]] = [:]
+    /// Moves with every change to `byAppleId` (`ChargedKept`).
+    private(set) var appleIdListsVersion: UInt64 = 0
+    /// `AppStore.chargedTransactions(of:)`'s last complete answer (`ChargedKept`).
+    var chargedKept: ChargedKept?
     /// Per Apple ID, how many leading records of its kept list are as they were when a receipt last listed
     /// them (`transactionsForReceipt`): the store builds again only the entries after them.
     private var unchangedSinceReceipt: [String: Int] = [:]

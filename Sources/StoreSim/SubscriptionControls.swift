@@ -265,4 +265,20 @@ extension AppStore {
             try ledger.transactions(appleId: appleId).filter { !$0.isFamilyShared }
         } ?? []
     }
+
+    /// `transactions(appleId:)` of each of `appleIds` in turn. The answer is kept while the ledger's lists are
+    /// unchanged (`ChargedKept`); one missing a list it could not read is not kept, so the next call tries again.
+    public func chargedTransactions(of appleIds: [String]) -> [TransactionRecord] {
+        if let kept = ledger.keptCharged(appleIds) { return kept }
+        var complete = true
+        let records = appleIds.flatMap { appleId -> [TransactionRecord] in
+            let read = logged("read the transactions of \(appleId)") {
+                try ledger.transactions(appleId: appleId).filter { !$0.isFamilyShared }
+            }
+            if read == nil { complete = false }
+            return read ?? []
+        }
+        if complete { ledger.keepCharged(records, of: appleIds) }
+        return records
+    }
 }
