@@ -145,6 +145,18 @@ extension StoreKitConfiguration {
             if let price = products[index].introductoryOffer?.prices?.removeValue(forKey: old) {
                 products[index].introductoryOffer?.prices?[storefront] = price
             }
+            // Promotional offers and offer codes too: left in the unknown storefront, they had no price where the
+            // file is sold, and were never offered, without a word (session 34).
+            for offer in products[index].promotionalOffers?.indices ?? 0..<0 {
+                if let price = products[index].promotionalOffers?[offer].prices?.removeValue(forKey: old) {
+                    products[index].promotionalOffers?[offer].prices?[storefront] = price
+                }
+            }
+            for code in products[index].offerCodes?.indices ?? 0..<0 {
+                if let price = products[index].offerCodes?[code].prices?.removeValue(forKey: old) {
+                    products[index].offerCodes?[code].prices?[storefront] = price
+                }
+            }
         }
         settings.storefront = storefront
     }
