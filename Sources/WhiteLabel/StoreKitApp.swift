@@ -39,15 +39,18 @@ public enum StoreKitApp {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let slug = appId(path: path)
+        var paywall = PaywallText(
+            title: GeneratedPaywallWords.title,
+            body: GeneratedPaywallWords.body.replacingPlainly("{file}", with: fileName),
+            // The store's words, so a file's French or Japanese storefront reads in its language: a free trial
+            // too, as Apple's sheet says it ({intro}), never "1 Woche gratis, then" (session 27).
+            offer: "{title}: {intro}{price} {perPeriod}", offerWithTrial: nil)
+        paywall.localizations = GeneratedPaywallWords.localizations(fileName: fileName)
         return AppPart(
             id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacing("-", with: ""))",
             theme: "midnight", tagline: "Built from \(fileName)",
             subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
-            paywall: PaywallText(
-                title: "Unlock every article", body: "Every subscription in \(fileName), as the App Store sells it.",
-                // The store's words, so a file's French or Japanese storefront reads in its language: a free trial
-                // too, as Apple's sheet says it ({intro}), never "1 Woche gratis, then" (session 27).
-                offer: "{title}: {intro}{price} {perPeriod}", offerWithTrial: nil),
+            paywall: paywall,
             content: GeneratedFeed.items(levels: levels), account: AccountPolicy(mode: .optional), kids: false,
             ads: AdsPolicy(enabled: false, hideForSubscribers: true))
     }
