@@ -6,8 +6,9 @@ import StoreSim
 /// and a paid offer at nothing is told as free: either is a price the reader never read.
 extension World {
     func shownPriceViolations() -> [InvariantViolation] {
-        guard let sheet = device.queue.sheet, sheet.kind == .payment,
-            let product = device.queue.product(sheet.productIdentifier)
+        // The product the sheet was drawn for, in its storefront's currency: the Apple ID may have moved since
+        // (a sheet in dollars judged in yen, fuzz --storekit, session 34).
+        guard let sheet = device.queue.sheet, sheet.kind == .payment, let product = device.queue.sheetProduct
         else { return [] }
         var problems: [String] = []
         let discount = device.queue.sheetOffer
