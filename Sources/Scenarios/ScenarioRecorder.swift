@@ -1,4 +1,5 @@
 import AppFlow
+import FoundationEssentials
 import SimKernel
 import Simulation
 
@@ -24,10 +25,21 @@ public final class ScenarioRecorder {
         comments: [String] = []
     ) {
         lines = comments.map { "# \($0)" }
-        lines += (app.map { [SetupStep.app($0)] } ?? []).map(StepText.setup) + [StepText.setup(.seed(seed))]
-        lines += [WorldAction.latency(latency).text]
-        lines += setup.map(StepText.setup) + settings.map(\.text) + ["launch"]
+        let steps = (app.map { [SetupStep.app($0)] } ?? []) + [.seed(seed)]
+        for step in steps + setup {
+            switch step {
+            case .app(let path) where path.hasPrefix("/"): files.append((lines.count, step))
+            case .storekit: files.append((lines.count, step))
+            default: break
+            }
+            lines.append(StepText.setup(step))
+            if case .seed = step { lines.append(WorldAction.latency(latency).text) }
+        }
+        lines += settings.map(\.text) + ["launch"]
     }
+
+    /// The setup lines naming a file, by line: written relative to the recording's folder when it is saved.
+    private var files: [(line: Int, step: SetupStep)] = []
 
     /// Records every reader action on `world`'s phones from now on.
     public func attach(to world: World) {
@@ -95,9 +107,22 @@ public final class ScenarioRecorder {
     /// A `#` comment line.
     public func note(_ comment: String) { lines.append("# \(comment)") }
 
-    /// The scenario so far, ending with what `world` shows now.
-    public func text(endingWith world: World) -> String {
+    /// The scenario so far, ending with what `world` shows now. `savedTo`: the file it is written to, whose folder
+    /// the files it names are written relative to where they share one (`RecordedPath`).
+    public func text(endingWith world: World, savedTo file: String? = nil) -> String {
         let idle = world.scheduler.isIdle ? idleLine(until: world.scheduler.now).map { [$0] } ?? [] : []
+        var lines = lines
+        if let file {
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+            for (line, step) in files {
+                switch step {
+                case .app(let path): lines[line] = StepText.setup(.app(RecordedPath.relative(path, from: folder)))
+                case .storekit(let path):
+                    lines[line] = StepText.setup(.storekit(RecordedPath.relative(path, from: folder)))
+                default: break
+                }
+            }
+        }
         return (lines + idle + [""] + Self.expectations(of: world).map(StepText.expectation)).joined(separator: "\n")
             + "\n"
     }

@@ -57,7 +57,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall and heads with what it charges "
-                + "now, a payment it confirmed at an "
+                + "now, in amounts its currency shows and never a paid offer at nothing, a payment it confirmed at an "
                 + "offer's price is charged at that price or not at all, the manage sheet agrees with the App Store "
                 + "(every subscription Apple may still charge listed, to cancel), the price-consent sheet threatens no "
                 + "end while an offer's periods are due, and an Apple ID gets one introductory offer per subscription group"

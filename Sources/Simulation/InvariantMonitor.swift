@@ -260,7 +260,7 @@ public final class InvariantMonitor {
         // 13, as the sheet appears: Apple decides its terms then, and a charge later may change what it
         // would decide (a trial used), not what the reader read on it.
         if world.isAppRunning, !before.sheet, after.sheet, after.transactions == before.transactions {
-            found += world.sheetViolations()
+            found += world.sheetViolations() + world.shownPriceViolations()
         }
         found += signedOutInSilence(after)
         // A restart, or the app started again after a kill: the phone's anonymous identity is on its disk.

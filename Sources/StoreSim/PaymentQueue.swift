@@ -25,6 +25,9 @@ public final class PaymentQueue {
         guard let payment = sheetPayment else { return nil }
         return payment.offer?.discount ?? (payment.trialShown ? payment.product.introductoryOffer : nil)
     }
+    /// The product as the payment sheet on screen sells it: its price and currency when the sheet was drawn (the
+    /// storefront may have moved since).
+    public var sheetProduct: Product? { sheetPayment?.product }
     /// A payment's sheet due while another sheet was up: shown once that one is answered.
     private var waitingPaymentSheet: PaymentSheet?
     var paymentCount = 0

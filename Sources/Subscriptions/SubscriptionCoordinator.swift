@@ -74,6 +74,9 @@ public final class SubscriptionCoordinator {
     public var onSessionEnded: ((AccountOutcome) -> Void)?
     /// The restore under way: a second tap joins it rather than sending another.
     var restoreInFlight = false
+    /// The reload of access asked last, while its answer is on its way: another asked in the same instant for the same
+    /// identity joins it (`reloadAccess`).
+    private var joinableReload: JoinedReload?
     /// Receipts this run sent and the server has not answered: while one is out, nothing is sent again.
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
@@ -427,9 +430,24 @@ public final class SubscriptionCoordinator {
         guard storage.accountSession != nil || storage.anonymousIdentity != nil else {
             return completion(SubscriptionList(identity: asked, subscriptions: []))
         }
+        let askedAs = anonymousId
+        // Two reasons to ask in one instant (a restore's end on the profile, whose levels changed, asks twice) are one
+        // question: the second `GET /v1/me` left beside the first, the same answer to the same asker (session 34).
+        // Asked later, something may have changed since the first left, so it asks again.
+        if !askingApple, let joinable = joinableReload, joinable.asked == asked, joinable.askedAs == askedAs,
+            joinable.at == clock()
+        {
+            log("access: already asked for at this instant; that answer serves this ask too")
+            return joinable.waiters.append(completion)
+        }
         // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
         reloadPhoneIdentity(clearingFirst: false)
-        let askedAs = anonymousId
+        let reload = JoinedReload(asked: asked, askedAs: askedAs, at: clock(), waiters: [completion])
+        if !askingApple { joinableReload = reload }
+        let completion = { [self] (list: SubscriptionList?) in
+            if joinableReload === reload { joinableReload = nil }
+            for waiter in reload.waiters { waiter(list) }
+        }
         backend.me(askingApple: askingApple) { [self] result in
             switch result {
             case .success(let (answer, subscriptions)):
@@ -451,5 +469,20 @@ public final class SubscriptionCoordinator {
                 completion(nil)
             }
         }
+    }
+}
+
+/// A reload of access on its way, and whoever asked for it: the first caller and those that joined it.
+private final class JoinedReload {
+    let asked: AccessSnapshot.Identity
+    let askedAs: String?
+    let at: SimInstant
+    var waiters: [(SubscriptionList?) -> Void]
+
+    init(asked: AccessSnapshot.Identity, askedAs: String?, at: SimInstant, waiters: [(SubscriptionList?) -> Void]) {
+        self.asked = asked
+        self.askedAs = askedAs
+        self.at = at
+        self.waiters = waiters
     }
 }

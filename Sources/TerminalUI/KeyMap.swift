@@ -152,7 +152,7 @@ public enum KeyMap {
         KeyHint("c", "controls (on a small terminal they cover the timeline); Phone: each phone in turn"),
         KeyHint("PgUp PgDn", "scroll the timeline a page"),
         KeyHint("Home End g G", "oldest / latest timeline entry, first / last control"),
-        KeyHint("f", "timeline filter: all, app, store, backend, reader, control"),
+        KeyHint("f", "timeline filter, from any pane: all, app, store, backend, reader, control"),
         KeyHint("r", "start / stop recording a scenario (written to recording-N.scenario)"),
         KeyHint("w", "run --walk: the checklist; there ↑↓ Enter choose, n next step, s report, l list"),
         KeyHint("Space p", "play --live: pause / resume"),

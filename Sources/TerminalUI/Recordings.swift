@@ -61,7 +61,7 @@ public final class Recordings {
         stopRequested = false
         isRecording = false
         let path = Self.freePath(in: directory)
-        write(recorder.text(endingWith: world), to: path, world: world)
+        write(to: path, world: world)
         recorder.note("\(path.split(separator: "/").last.map(String.init) ?? path) stopped here")
     }
 
@@ -71,16 +71,16 @@ public final class Recordings {
         world.scheduler.runUntilIdle()
         if isRecording { stopRequested = true }
         settle(world)
-        if let sessionFile { write(recorder.text(endingWith: world), to: sessionFile, world: world) }
+        if let sessionFile { write(to: sessionFile, world: world) }
     }
 
-    private func write(_ text: String, to asked: String, world: World) {
+    private func write(to asked: String, world: World) {
         let path = KeptFile.path(asked, own: .recording)
         if path != asked {
             world.timeline.log(.control, "\(asked) is not a recording now: kept, and the recording goes to \(path)")
         }
         do {
-            try OutputWriter.write(text, to: path, as: .recording)
+            try OutputWriter.write(recorder.text(endingWith: world, savedTo: path), to: path, as: .recording)
             world.timeline.log(.control, "recording saved to \(path)")
             messages.append("recording saved to \(path)")
         } catch {

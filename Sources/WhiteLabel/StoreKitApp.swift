@@ -39,15 +39,18 @@ public enum StoreKitApp {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let slug = appId(path: path)
+        var paywall = PaywallText(
+            title: GeneratedPaywallWords.title,
+            body: GeneratedPaywallWords.body.replacingPlainly("{file}", with: fileName),
+            // The store's words, so a file's French or Japanese storefront reads in its language: a free trial
+            // too, as Apple's sheet says it ({intro}), never "1 Woche gratis, then" (session 27).
+            offer: "{title}: {intro}{price} {perPeriod}", offerWithTrial: nil)
+        paywall.localizations = GeneratedPaywallWords.localizations(fileName: fileName)
         return AppPart(
             id: slug, name: name, bundleId: "com.paywallsim.\(slug.replacing("-", with: ""))",
             theme: "midnight", tagline: "Built from \(fileName)",
             subscriptions: subscriptions.map { ConfiguredSubscription(id: $0.productId, productId: $0.productId) },
-            paywall: PaywallText(
-                title: "Unlock every article", body: "Every subscription in \(fileName), as the App Store sells it.",
-                // The store's words, so a file's French or Japanese storefront reads in its language: a free trial
-                // too, as Apple's sheet says it ({intro}), never "1 Woche gratis, then" (session 27).
-                offer: "{title}: {intro}{price} {perPeriod}", offerWithTrial: nil),
+            paywall: paywall,
             content: GeneratedFeed.items(levels: levels), account: AccountPolicy(mode: .optional), kids: false,
             ads: AdsPolicy(enabled: false, hideForSubscribers: true))
     }
@@ -144,6 +147,18 @@ extension StoreKitConfiguration {
             }
             if let price = products[index].introductoryOffer?.prices?.removeValue(forKey: old) {
                 products[index].introductoryOffer?.prices?[storefront] = price
+            }
+            // Promotional offers and offer codes too: left in the unknown storefront, they had no price where the
+            // file is sold, and were never offered, without a word (session 34).
+            for offer in products[index].promotionalOffers?.indices ?? 0..<0 {
+                if let price = products[index].promotionalOffers?[offer].prices?.removeValue(forKey: old) {
+                    products[index].promotionalOffers?[offer].prices?[storefront] = price
+                }
+            }
+            for code in products[index].offerCodes?.indices ?? 0..<0 {
+                if let price = products[index].offerCodes?[code].prices?.removeValue(forKey: old) {
+                    products[index].offerCodes?[code].prices?[storefront] = price
+                }
             }
         }
         settings.storefront = storefront

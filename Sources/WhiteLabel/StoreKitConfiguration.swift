@@ -100,7 +100,8 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     /// The catalog a demo app sells from.
     ///
     /// Each product is sold at its file's price number in the file's storefront, in `storefront` (the device's,
-    /// the file's when nil) and in every storefront of `storefronts`: 4.99 in `USA` is also 4.99 € in `FRA`.
+    /// the file's when nil) and in every storefront of `storefronts`: 4.99 in `USA` is also 4.99 € in `FRA`, and
+    /// ¥5 in `JPN`, the number in the currency's minor units (`StorefrontPrice`).
     /// Xcode has one price per product, and a demo needs no price tiers. `unavailable` (storefront → product
     /// identifiers) takes products out of storefronts, as an App Store Connect availability setting does.
     public func storePart(
@@ -116,14 +117,18 @@ public struct StoreKitConfiguration: Sendable, Equatable {
             spec.prices = [:]
             spec.introductoryOffer?.prices = introductoryPrice == nil ? nil : [:]
             let selling = sellingStorefronts.filter { !(unavailable[$0] ?? []).contains(product.productId) }
+            // The file's number in each storefront's minor units, never a paid price rounded to nothing
+            // (`StorefrontPrice`: 0.49 was shown "¥0" and charged 0.49, session 34).
             for code in selling {
-                spec.prices[code] = price
-                if let introductoryPrice { spec.introductoryOffer?.prices?[code] = introductoryPrice }
+                spec.prices[code] = StorefrontPrice.of(price, in: code)
+                if let introductoryPrice {
+                    spec.introductoryOffer?.prices?[code] = StorefrontPrice.of(introductoryPrice, in: code)
+                }
             }
             // Offers are priced as their product: the file's number in every storefront that sells it.
             func spread(_ prices: [String: String]?) -> [String: String]? {
                 prices?[settings.storefront].map { offerPrice in
-                    Dictionary(uniqueKeysWithValues: selling.map { ($0, offerPrice) })
+                    Dictionary(uniqueKeysWithValues: selling.map { ($0, StorefrontPrice.of(offerPrice, in: $0)) })
                 }
             }
             spec.promotionalOffers = spec.promotionalOffers?.map {
@@ -163,6 +168,7 @@ struct StoreKitImporter {
             throw fail("\(location).type", "\"\(subscription.type)\" should be RecurringSubscription in a group")
         }
         try checkPeriod(subscription.recurringSubscriptionPeriod, at: "\(location).recurringSubscriptionPeriod")
+        try checkGroupID(subscription.subscriptionGroupID, of: group, at: "\(location).subscriptionGroupID")
         var offer: IntroductoryOfferSpec?
         if let intro = subscription.introductoryOffer {
             offer = try introductoryOffer(intro, at: "\(location).introductoryOffer")
@@ -173,7 +179,7 @@ struct StoreKitImporter {
             productId: subscription.productID, type: .autoRenewable, subscriptionGroup: group.id,
             groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
             introductoryOffer: offer,
-            prices: [storefront: try price(subscription.displayPrice, at: "\(location).displayPrice")],
+            prices: [storefront: try paidPrice(subscription.displayPrice, at: "\(location).displayPrice")],
             localizations: try localizations(
                 subscription.localizations, of: subscription.productID, at: "\(location).localizations"),
             isFamilyShareable: subscription.familyShareable)
@@ -192,10 +198,14 @@ struct StoreKitImporter {
             throw fail(
                 "\(location).type", "\"\(product.type)\" is not Consumable, NonConsumable or NonRenewingSubscription")
         }
+        let priceAt = "\(location).displayPrice"
         return StoreProductSpec(
             productId: product.productID, type: kind, subscriptionGroup: nil, groupLevel: nil,
             subscriptionPeriod: nil, introductoryOffer: nil,
-            prices: [storefront: try price(product.displayPrice, at: "\(location).displayPrice")],
+            prices: [
+                storefront: try kind == .nonRenewing
+                    ? paidPrice(product.displayPrice, at: priceAt) : price(product.displayPrice, at: priceAt)
+            ],
             localizations: try localizations(
                 product.localizations, of: product.productID, at: "\(location).localizations"),
             isFamilyShareable: product.familyShareable)
@@ -221,7 +231,7 @@ struct StoreKitImporter {
             guard let displayPrice = offer.displayPrice else {
                 throw fail("\(location).displayPrice", "is missing for an offer that is not free")
             }
-            prices = [storefront: try price(displayPrice, at: "\(location).displayPrice")]
+            prices = [storefront: try paidPrice(displayPrice, at: "\(location).displayPrice", offer: mode)]
         }
         return IntroductoryOfferSpec(
             paymentMode: mode, period: offer.subscriptionPeriod, periodCount: offer.numberOfPeriods, prices: prices)
@@ -246,6 +256,35 @@ struct StoreKitImporter {
             throw fail(location, "\"\(text)\" is not a decimal price such as 4.99")
         }
         return text
+    }
+
+    /// A subscription's, or a paid offer's, price: App Store Connect has no free price for a subscription (a free
+    /// period is an introductory offer), and a paid offer at "0" would be told as free and charge nothing. The demo
+    /// config's check refused a free subscription (session 28); a file's was sold "$0.00 per month" (session 34).
+    private func paidPrice(
+        _ text: String, at location: String, offer: IntroductoryOfferSpec.PaymentMode? = nil
+    ) throws(ConfigError) -> String {
+        let checked = try price(text, at: location)
+        guard checked.allSatisfy({ $0 == "0" || $0 == "." }) else { return checked }
+        if let offer {
+            let mode = offer == .payAsYouGo ? "payAsYouGo" : "payUpFront"
+            throw fail(
+                location,
+                "\"\(text)\" is no price for a \(mode) offer, which is paid: a free period is paymentMode free")
+        }
+        throw fail(
+            location,
+            "\"\(text)\": a subscription's price must be more than 0; App Store Connect has no free price for one (a free "
+                + "period is an introductory offer with paymentMode free)")
+    }
+
+    /// The group a subscription names is the one listing it: another id leaves its level and upgrades to a guess.
+    private func checkGroupID(_ id: String?, of group: StoreKitFileGroup, at location: String) throws(ConfigError) {
+        guard let id, id != group.id else { return }
+        throw fail(
+            location,
+            "\"\(id)\" is not the id of the group listing it, \"\(group.name)\" (\"\(group.id)\"): the file names two groups "
+                + "for one subscription; give it its group's id, or move it to the group it names")
     }
 
     /// An empty display name would make the paywall read ": $11.88 per year": the identifier stands in, said once.

@@ -36,6 +36,8 @@ struct StoreKitFileSubscription: Decodable {
     var productID: String
     var type: String
     var displayPrice: String
+    /// The group Xcode files it under: the id of the group that lists it, else the file contradicts itself.
+    var subscriptionGroupID: String?
     var groupNumber: Int?
     var recurringSubscriptionPeriod: String
     var familyShareable: Bool?

@@ -90,11 +90,42 @@ enum StoreKitIgnoredFields {
                 }
             }
             promotionalOffersNotShown(of: subscription, at: location)
-            // A plan billed up front at `displayPrice` is how the simulator sells every subscription.
+            billingPlans(of: subscription, at: location)
+        }
+
+        /// A plan billed up front at `displayPrice` is how the simulator sells every subscription (StoreKit's
+        /// `Product.displayPrice`). A plan that says otherwise is said with its own terms and what is sold instead:
+        /// an annual plan was sold at 11.88 without a word while its up-front plan said 0.99 (session 34).
+        private mutating func billingPlans(of subscription: [String: Any], at location: String) {
+            let price = subscription["displayPrice"] as? String ?? ""
+            let period = subscription["recurringSubscriptionPeriod"] as? String ?? ""
+            let sold =
+                "the paywall sells and charges \(price) every \(period), billed up front: the subscription's displayPrice"
             for (index, plan) in StoreKitIgnoredFields.array(subscription["billingPlans"]).enumerated()
-            where plan["billingPlanType"] as? String != "BILLED_UPFRONT" {
-                warn("\(location).billingPlans[\(index)]", plan, "only plans billed up front are sold")
+            where plan["isEnabled"] as? Bool != false {
+                let at = "\(location).billingPlans[\(index)]"
+                let planPrice = plan["displayPrice"] as? String ?? ""
+                switch plan["billingPlanType"] as? String {
+                case "BILLED_UPFRONT":
+                    guard Self.amount(planPrice) != Self.amount(price) else { continue }
+                    warn(
+                        "\(at).displayPrice", planPrice,
+                        "\(planPrice), this plan's price billed up front, is not the subscription's displayPrice; "
+                            + sold)
+                case "MONTHLY":
+                    let total = (plan["commitmentDisplayPrice"] as? String).map { ", \($0) in all" } ?? ""
+                    warn(
+                        at, plan,
+                        "billing monthly for a 12-month commitment (\(planPrice) a month\(total)) is not simulated; "
+                            + sold)
+                default:
+                    warn(at, plan, "only plans billed up front are sold; " + sold)
+                }
             }
+        }
+
+        static func amount(_ text: String) -> Decimal? {
+            Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         }
 
         /// A lapsed reader is shown one promotional offer: the first win-back offer, else the first ad hoc one (as

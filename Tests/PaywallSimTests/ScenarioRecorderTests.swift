@@ -225,12 +225,45 @@ struct TerminalRecordingTests {
         try tmux.quit()
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines.contains("storekit \(storekit)"), "\(text)")
+        // Beside the recording, it is named from the recording's folder (session 34): the two move together.
+        #expect(lines.contains("storekit \(name)"), "\(text)")
         #expect(!lines.contains { $0.hasPrefix("app ") }, "\(text)")
         #expect(text.contains("expect levels social-feed"), "\(text)")
         #expect(text.contains("expect charges 1"), "\(text)")
         let result = try TestSupport.runBinary(["play", file])
         #expect(result.code == 0, "\(result.stdout)\(result.stderr)\n\(text)")
+        let moved = try TestSupport.temporaryDirectory() + "/elsewhere"
+        try FileManager.default.moveItem(atPath: directory, toPath: moved)
+        let again = try TestSupport.runBinary(["play", "\(moved)/r.scenario"])
+        #expect(again.code == 0, "\(again.stdout)\(again.stderr)\n\(text)")
+    }
+
+    /// A recording wrote `storekit /home/me/…/Products.storekit`, a path of one machine (session 34): a file is named
+    /// relative to the recording's folder where the two share a folder below the root; elsewhere its path stays whole.
+    @Test(arguments: [
+        ("/home/qa/project/Products.storekit", "/home/qa/project/r.scenario", "storekit Products.storekit"),
+        (
+            "/home/qa/project/StoreKit/My Products.storekit", "/home/qa/project/recordings/r.scenario",
+            "storekit \"../StoreKit/My Products.storekit\""
+        ),
+        ("/work/shared/Products.storekit", "/tmp/r.scenario", "storekit /work/shared/Products.storekit"),
+        ("/home/qa/Products.storekit", "relative.scenario", "storekit /home/qa/Products.storekit"),
+    ])
+    func aRecordingNamesItsFileFromItsOwnFolder(file: String, recording: String, line: String) throws {
+        let recorder = ScenarioRecorder(app: nil, seed: 1, latency: .fast, setup: [.storekit(file)])
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .fast))
+        let text = recorder.text(endingWith: world, savedTo: recording)
+        #expect(text.split(separator: "\n").contains(Substring(line)), "\(text)")
+        #expect(text.hasPrefix("seed 1\nlatency fast\nstorekit "), "\(text)")
+    }
+
+    @Test func anOwnersAppIsNamedFromTheRecordingsFolderToo() throws {
+        let recorder = ScenarioRecorder(
+            app: "/home/qa/app.json", seed: 1, latency: .fast, setup: [.storekit("/home/qa/p.storekit")])
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 1, latency: .fast))
+        let text = recorder.text(endingWith: world, savedTo: "/home/qa/recordings/r.scenario")
+        #expect(text.hasPrefix("app ../app.json\nseed 1\nlatency fast\nstorekit ../p.storekit\nlaunch\n"), "\(text)")
+        #expect(recorder.text(endingWith: world).hasPrefix("app /home/qa/app.json\n"))
     }
 
     @Test func theRecordKeyWritesTheSessionIntoTheWorkingDirectoryAndItReplaysGreen() throws {

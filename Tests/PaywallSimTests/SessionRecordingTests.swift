@@ -129,7 +129,7 @@ import WhiteLabel
         recorder.attach(to: world)
         world.launch()
         // What the loop does between keys: the clock follows the wall, here 65 virtual days in all.
-        let idle = { world.scheduler.run(until: world.scheduler.now + SimDuration.days(1)) }
+        let idle = { _ = world.scheduler.run(until: world.scheduler.now + SimDuration.days(1)) }
         idle()
         try world.perform(.openPaywall)
         world.scheduler.runUntilIdle()

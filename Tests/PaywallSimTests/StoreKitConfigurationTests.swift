@@ -176,6 +176,21 @@ struct StoreKitFixtureTests {
             message:
                 "holds no subscription: the group \"Listener+\" would be an access level nothing sells; "
                 + "add a subscription to it or remove the group"),
+        // A free subscription and a paid offer at nothing were sold "$0.00 per month", and told free (session 34).
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].displayPrice", json: "\"0\"",
+            message:
+                "\"0\": a subscription's price must be more than 0; App Store Connect has no free price for one (a "
+                + "free period is an introductory offer with paymentMode free)"),
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[0].adHocOffers[0].displayPrice", json: "\"0.00\"",
+            message: "\"0.00\" is no price for a payAsYouGo offer, which is paid: a free period is paymentMode free"),
+        // A subscription naming another group than the one listing it was filed under the listing one in silence.
+        Malformation(
+            path: "subscriptionGroups[0].subscriptions[1].subscriptionGroupID", json: "\"0000FFFF\"",
+            message:
+                "\"0000FFFF\" is not the id of the group listing it, \"Listener+\" (\"7E4B2D90\"): the file names two "
+                + "groups for one subscription; give it its group's id, or move it to the group it names"),
     ])
     func aMalformedFileNamesTheFileAndTheJSONPath(_ malformation: Malformation) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
@@ -184,6 +199,71 @@ struct StoreKitFixtureTests {
             try StoreKitConfiguration.decode(edited, file: "broken.storekit")
         }
         #expect(error?.description == "broken.storekit: \(malformation.path): \(malformation.message)")
+    }
+
+    /// Xcode prices a product once; another storefront sells the number in its own currency's minor units, never
+    /// a paid price rounded to nothing (0.49 was shown "¥0" and charged 0.49, session 34).
+    @Test(arguments: [
+        ("0.49", "JPN", "1"), ("4.99", "JPN", "5"), ("2.50", "JPN", "2"), ("3.5", "JPN", "4"), ("480", "JPN", "480"),
+        ("0.004", "USA", "0.01"), ("4.999", "USA", "5.00"), ("4.99", "FRA", "4.99"), ("9.995", "GBR", "10.00"),
+        ("0", "JPN", "0"), ("0.00", "JPN", "0"), ("4.99", "XYZ", "4.99"),
+    ])
+    func aStorefrontSellsTheFilesNumberInItsCurrency(price: String, storefront: String, sold: String) {
+        #expect(StorefrontPrice.of(price, in: storefront) == sold)
+    }
+
+    @Test func aPaidIntroductoryPriceInTheYenIsNeverFree() throws {
+        let file = "\(TestSupport.packageRoot)/scenarios/found-by-hand/cents.storekit"
+        let part = try StoreKitConfiguration.load(path: file).storePart(storefronts: ["JPN"])
+        let monthly = try #require(part.products.first)
+        #expect(monthly.prices == ["USA": "4.99", "JPN": "5"])
+        #expect(monthly.introductoryOffer?.prices == ["USA": "0.49", "JPN": "1"])
+        let japan = try #require(Storefront.named("JPN"))
+        let answer = Catalog(specs: part.products).products(
+            for: [monthly.productId], storefront: japan, locale: "ja_JP")
+        let product = try #require(answer.products.first)
+        #expect(product.localizedPrice == "\u{A5}5")
+        #expect(product.introductoryOffer?.price == 1)
+        #expect(product.introductoryOffer?.localizedPrice == "\u{A5}1")
+    }
+
+    /// The up-front plan at another price than the subscription's, and the monthly plan, were dropped in silence or
+    /// said without their terms: what is sold instead is said at the field (session 34).
+    @Test func aBillingPlanThatSaysAnotherPriceIsSaidWithWhatIsSold() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
+        let plans = """
+            [{"billingPlanType": "BILLED_UPFRONT", "displayPrice": "0.99", "commitmentDisplayPrice": "0.99",
+              "isEnabled": true},
+             {"billingPlanType": "MONTHLY", "displayPrice": "0.5", "commitmentDisplayPrice": "6.00", "isEnabled": true},
+             {"billingPlanType": "MONTHLY", "displayPrice": "0.4", "isEnabled": false}]
+            """
+        let edited = try JSONEdit.replacing(
+            "subscriptionGroups[0].subscriptions[1].billingPlans", with: plans, in: data)
+        let warnings = try StoreKitConfiguration.decode(edited, file: "plans.storekit").warnings.map(\.description)
+        let sold = "the paywall sells and charges 44.99 every P1Y, billed up front: the subscription's displayPrice"
+        #expect(
+            warnings.contains(
+                "plans.storekit: subscriptionGroups[0].subscriptions[1].billingPlans[0].displayPrice: ignored: "
+                    + "0.99, this plan's price billed up front, is not the subscription's displayPrice; " + sold))
+        #expect(
+            warnings.contains(
+                "plans.storekit: subscriptionGroups[0].subscriptions[1].billingPlans[1]: ignored: billing "
+                    + "monthly for a 12-month commitment (0.5 a month, 6.00 in all) is not simulated; " + sold))
+        #expect(!warnings.contains { $0.contains("billingPlans[2]") })
+    }
+
+    /// A file priced in a storefront the simulator does not know is sold in USA: its promotional offer stayed priced
+    /// in the unknown one, and was never offered (session 34).
+    @Test func anUnknownStorefrontsOffersAreSoldInUSAToo() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.podcastFile))
+        let path = "\(directory)/elsewhere.storekit"
+        try JSONEdit.replacing("settings._storefront", with: "\"XYZ\"", in: data).write(to: URL(fileURLWithPath: path))
+        let config = try StoreKitApp.load(path: path, knownStorefronts: Set(StorefrontCodes.known))
+        let monthly = try #require(config.store.products.first)
+        #expect(monthly.prices["USA"] == "4.99")
+        #expect(monthly.promotionalOffers?.first?.prices?["USA"] == "1.99")
     }
 
     @Test func aFileThatIsNotJSONIsNamedWithTheLine() throws {

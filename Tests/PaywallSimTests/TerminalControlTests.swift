@@ -106,7 +106,7 @@ struct TerminalControlPaneTests {
         state.showsHelp = true
         let text = try render(state: state).text
         #expect(text.contains("phone → timeline → controls"))
-        #expect(text.contains("timeline filter: all, app, store, backend, reader, control"))
+        #expect(text.contains("timeline filter, from any pane: all, app, store, backend, reader, control"))
         #expect(KeyMap.help.contains { $0.key == "c" })
     }
 }

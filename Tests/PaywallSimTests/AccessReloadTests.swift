@@ -1,0 +1,30 @@
+import AppFlow
+import SimKernel
+import Simulation
+import Testing
+
+/// After a restore on the profile, two identical `GET /v1/me` left at once (session 34): the profile asks when its
+/// levels change, and the restore's end asks for what it brought. One request answers both.
+@Suite struct AccessReloadTests {
+    @Test func aRestoreOnTheProfileSendsOneRequestForTheAccessItChanged() throws {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        try WorldAction.newDevice("iphone-2").apply(to: world)
+        world.scheduler.runUntilIdle()
+        try world.perform(.openProfile)
+        world.scheduler.runUntilIdle()
+        let before = world.timeline.entries.count
+        try world.perform(.restore)
+        world.scheduler.runUntilIdle()
+        let lines = world.timeline.entries.dropFirst(before).map(\.description)
+        #expect(lines.filter { $0.contains("→ GET /v1/me") }.count == 1, "\(lines.joined(separator: "\n"))")
+        // Both askers heard the answer: the profile lists the plan the restore brought back.
+        #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
+        #expect(world.appState.subscriptions.count == 1, "\(lines.joined(separator: "\n"))")
+    }
+}
