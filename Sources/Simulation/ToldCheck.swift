@@ -118,7 +118,9 @@ struct ToldCheck {
             return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: bought, levels: levels)
         case .account(.transferred), .account(.nothingValidToMove):
             if let moved = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return moved }
-            guard outcome.told == .account(.transferred), levels.isEmpty else { return nil }
+            guard case .account(.transferred) = outcome.told else { return nil }
+            // Moved, and said whose: the family's share is not "your subscription" (session 34).
+            guard levels.isEmpty else { return Self.readingLedger { try Self.whoPaysToldViolation(outcome, world) } }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .purchase(.restoredInsteadOfCharging), .purchase(.sharedInsteadOfCharging), .restore(.restored),
             .restore(.sharedByFamily):
@@ -126,9 +128,10 @@ struct ToldCheck {
                 return Self.readingLedger { try Self.whoPaysToldViolation(outcome, world) }
             }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
-        case .restore(.partlyRestored(let refusal)):
-            // Back, and the rest refused: each half as it is judged alone (session 30).
+        case .restore(.partlyRestored(let refusal, _)):
+            // Back, and the rest refused: each half as it is judged alone (session 30), who pays for the part back too.
             if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
+            if let whose = Self.readingLedger({ try Self.whoPaysToldViolation(outcome, world) }) { return whose }
             switch RestoreOutcome.refusal(refusal) {
             case .linkedToAnotherAccount: return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
             case .limitReached: return Self.readingLedger { try Self.limitViolation(outcome, world) }

@@ -6,7 +6,8 @@ public enum AccountOutcome: Equatable, Sendable {
     /// `moveRefusedUntil`: the phone holds one, and the server said its move would be refused for the move limit (3
     /// moves in 30 days) until then: the reader is told so, not offered the move.
     case signedIn(offerTransfer: Bool, moveRefusedUntil: SimInstant? = nil)
-    case transferred
+    /// The phone's subscription moved to the account; `moved`: whose it is, the family's told as the family's.
+    case transferred(moved: WhoPays)
     case loggedOut
     /// Logging out while anonymous: nothing to do, said plainly.
     case notLoggedIn
@@ -142,7 +143,10 @@ extension SubscriptionCoordinator {
                 log("anonymous subscription moved to the account")
                 // The planted defect is the app before session 24 too: a move that brought no level was told ended.
                 let saidEnded = defect == .transferMovesEnded && answer.access.levels.isEmpty
-                completion(saidEnded ? .nothingValidToMove : .transferred)
+                completion(
+                    saidEnded
+                        ? .nothingValidToMove : .transferred(moved: WhoPays.of(answer.access, brought: answer.restored))
+                )
             case .success(let answer):
                 save(answer.access)
                 // Refused whole (three moves in 30 days), nothing left the phone: its levels stay shown while it is
@@ -167,7 +171,9 @@ extension SubscriptionCoordinator {
                         guestLevels.isSubset(of: held)
                     {
                         log("the account holds what the phone's guest held: the move was made")
-                        return completion(.transferred)
+                        let running = list?.subscriptions.filter(\.active) ?? []
+                        let shared = running.filter { $0.familyShared == true }.count
+                        return completion(.transferred(moved: WhoPays.of(shared: shared, of: running.count)))
                     }
                     completion(
                         .failed(
