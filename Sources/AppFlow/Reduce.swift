@@ -782,6 +782,10 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             Alert(
                 title: "Signed out",
                 message: "Your session as \(email) ended. Log in again: what your account holds stays with it."))
+    case .partlyTransferred(let whose, let refusal):
+        while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        state.tell(partlyMovedToAccount(whose, refusal: refusal))
+        return [.reloadAccess]
     case .nothingValidToMove:
         // Nothing is left on the phone to move: the question goes with it.
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
@@ -837,6 +841,28 @@ private func movedToAccount(_ whose: WhoPays) -> Alert {
                 "Your subscription is now on your account, with one your family shares with you. The family member who "
                 + "bought that one pays for it.")
     }
+}
+
+/// Part of the phone's subscriptions moved to the account and the rest was refused: both are said, and where to read
+/// when the rest can move (session 34: "stays on this phone" of a subscription that had moved).
+private func partlyMovedToAccount(_ whose: WhoPays, refusal: String) -> Alert {
+    let moved =
+        switch whose {
+        case .own: "Part of your subscriptions is now on your account."
+        case .family:
+            "The subscription your family shares with you is now on your account; the family member who bought it pays "
+                + "for it."
+        case .ownAndFamily:
+            "Part of your subscriptions is now on your account, with one your family shares with you; the family member "
+                + "who bought that one pays for it."
+        }
+    let rest =
+        refusal == "restore_limit"
+        ? "it has moved too often recently, and a subscription moves at most \(moveLimitWords). Your profile says "
+            + "from when it can move."
+        : RestoreOutcome.refusal(refusal).message.prefix(1).lowercased()
+            + RestoreOutcome.refusal(refusal).message.dropFirst()
+    return Alert(title: "Partly moved", message: "\(moved) The rest stays on this phone: \(rest)")
 }
 
 private func isAccountScreen(_ route: AppState.Route) -> Bool {

@@ -213,6 +213,7 @@ struct ToldCheck {
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .account(.failed):
+            if let partly = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return partly }
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
         case .account(.signedIn(_, moveRefusedUntil: .some)):
             return Self.readingLedger { try Self.moveWaitViolation(outcome, world) }
@@ -392,6 +393,18 @@ struct ToldCheck {
     /// "Nothing valid to move" is true only if the transfer moved nothing: moving an ended purchase spent one of its
     /// three moves on nothing (session 24). ("Now on your account" may follow an earlier move whose answer was late.)
     private static func transferViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        if case .account(.failed(let message)) = outcome.told, message.contains("stays on this phone"),
+            let guest = outcome.transferFrom,
+            let move = try world.backend.ledger.moves().last(where: {
+                $0.via == .transfer && $0.from == guest && $0.at >= outcome.began && $0.at <= outcome.at
+            })
+        {
+            // "Stays on this phone" of a transfer that moved part of it (session 34).
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told its subscription stays on this phone, but the transfer moved "
+                    + "\(move.originalTransactionId) to \(move.to)")
+        }
         guard outcome.told == .account(.nothingValidToMove),
             let move = try world.backend.ledger.moves().last(where: {
                 $0.via == .transfer && $0.at >= outcome.began && $0.at <= outcome.at

@@ -13,6 +13,9 @@ public enum AccountOutcome: Equatable, Sendable {
     case notLoggedIn
     /// The server refused the session's refresh token: the reader was signed out without asking.
     case sessionEnded(email: String)
+    /// Part of the phone's subscriptions moved (`moved`: whose), and the server refused the rest for `refusal`'s code
+    /// (the move limit): "stays on this phone" of all of it was untrue of what moved (session 34).
+    case partlyTransferred(moved: WhoPays, refusal: String)
     /// The phone's subscription had ended: nothing moved, and the phone keeps its guest with what it holds now.
     case nothingValidToMove
     case failed(message: String)
@@ -152,7 +155,13 @@ extension SubscriptionCoordinator {
                 // Refused whole (three moves in 30 days), nothing left the phone: its levels stay shown while it is
                 // asked again, and no cached article of a reader who kept access is deleted.
                 reloadPhoneIdentity(clearingFirst: !answer.restored.isEmpty)
-                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
+                guard answer.restored.isEmpty, let refusal = answer.refusal else {
+                    log("part of the phone's subscriptions moved to the account; the rest was refused")
+                    return completion(
+                        .partlyTransferred(
+                            moved: WhoPays.of(answer.access, brought: answer.restored), refusal: answer.refusal ?? ""))
+                }
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(refusal).message)))
             case .failure(.refused(_, "nothing_valid_to_move")):
                 // Ended (refunded, expired): it stays with the phone's guest, whose levels are asked again, so the
                 // phone stops offering to move what is not there.
