@@ -583,12 +583,25 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         Alert(
             title: "Already subscribed",
             message: "This Apple ID already had a subscription. It is now on your account; you were not charged.")
-    case .sharedInsteadOfCharging:
+    case .sharedInsteadOfCharging where signedIn:
         Alert(
             title: "Shared by your family",
             message:
                 "Your family already shares this subscription with this Apple ID, so you were not charged. It is now "
                 + "on your account; the family member who bought it pays for it.")
+    case .sharedInsteadOfCharging:
+        // A guest: nothing moved to an account (session 34).
+        Alert(
+            title: "Shared by your family",
+            message:
+                "Your family already shares this subscription with this Apple ID, so you were not charged. It is here "
+                + "now; the family member who bought it pays for it.")
+    case .sharedHeldElsewhere(let why):
+        Alert(
+            title: "Shared by your family",
+            message:
+                "Your family already shares this subscription with this Apple ID, so you were not charged. It cannot "
+                + "come to this phone now. \(moveRefusalWords(why))")
     case .alreadySubscribedOnAppleId(planChanged: false):
         Alert(
             title: "Already subscribed",
@@ -699,7 +712,11 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }
         // A subscription moved from another account was never this one's: it is not "back", it is here now.
-        state.tell(moved ? movedToAccount : Alert(title: "Restored", message: outcome.message))
+        state.tell(
+            moved
+                ? movedToAccount(
+                    outcome == .restored ? .own : outcome == .sharedByFamily(alsoOwn: true) ? .ownAndFamily : .family)
+                : Alert(title: "Restored", message: outcome.message))
     case .partlyRestored:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }
@@ -740,7 +757,7 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             return [.transferAnonymousPurchases]
         }
         if offerTransfer { push(.transferPrompt(.anonymousToAccount), &state) }
-    case .transferred:
+    case .transferred(let whose):
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
         if state.route == .accountRequired {
             pop(&state)
@@ -748,7 +765,7 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             // purchase it ends: the reader is back where they were reading.
             popPurchaseAndAccountScreens(&state)
         }
-        state.tell(movedToAccount)
+        state.tell(movedToAccount(whose))
         return [.reloadAccess]
     case .loggedOut:
         // True of any account: one with no subscription is not told it had one.
@@ -765,6 +782,10 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
             Alert(
                 title: "Signed out",
                 message: "Your session as \(email) ended. Log in again: what your account holds stays with it."))
+    case .partlyTransferred(let whose, let refusal):
+        while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
+        state.tell(partlyMovedToAccount(whose, refusal: refusal))
+        return [.reloadAccess]
     case .nothingValidToMove:
         // Nothing is left on the phone to move: the question goes with it.
         while isAccountScreen(state.route) && state.stack.count > 1 { pop(&state) }
@@ -802,8 +823,47 @@ public func moveWaitsForTheLimit(_ until: SimInstant) -> Alert {
 /// The server's move limit, in the reader's words.
 public let moveLimitWords = "3 times in 30 days"
 
-/// A subscription moved to the signed-in account: from the phone's guest, another account, or another phone's guest.
-private let movedToAccount = Alert(title: "All set", message: "Your subscription is now on your account.")
+/// A subscription moved to the signed-in account: from the phone's guest, another account, or another phone's guest. A
+/// family member's purchase shared with the Apple ID is the family's, as the profile and the restore say (session 34).
+private func movedToAccount(_ whose: WhoPays) -> Alert {
+    switch whose {
+    case .own: Alert(title: "All set", message: "Your subscription is now on your account.")
+    case .family:
+        Alert(
+            title: "All set",
+            message:
+                "The subscription your family shares with you is now on your account. The family member who bought it "
+                + "pays for it.")
+    case .ownAndFamily:
+        Alert(
+            title: "All set",
+            message:
+                "Your subscription is now on your account, with one your family shares with you. The family member who "
+                + "bought that one pays for it.")
+    }
+}
+
+/// Part of the phone's subscriptions moved to the account and the rest was refused: both are said, and where to read
+/// when the rest can move (session 34: "stays on this phone" of a subscription that had moved).
+private func partlyMovedToAccount(_ whose: WhoPays, refusal: String) -> Alert {
+    let moved =
+        switch whose {
+        case .own: "Part of your subscriptions is now on your account."
+        case .family:
+            "The subscription your family shares with you is now on your account; the family member who bought it pays "
+                + "for it."
+        case .ownAndFamily:
+            "Part of your subscriptions is now on your account, with one your family shares with you; the family member "
+                + "who bought that one pays for it."
+        }
+    let rest =
+        refusal == "restore_limit"
+        ? "it has moved too often recently, and a subscription moves at most \(moveLimitWords). Your profile says "
+            + "from when it can move."
+        : RestoreOutcome.refusal(refusal).message.prefix(1).lowercased()
+            + RestoreOutcome.refusal(refusal).message.dropFirst()
+    return Alert(title: "Partly moved", message: "\(moved) The rest stays on this phone: \(rest)")
+}
 
 private func isAccountScreen(_ route: AppState.Route) -> Bool {
     switch route {

@@ -18,6 +18,9 @@ extension Backend {
         /// Whether a restore would give it to the caller (after confirming, for another account's).
         let restorable: Bool
         let refusal: String?
+        /// True for a family member's purchase shared with the Apple ID (FAMILY_SHARED), left out otherwise: a guest's
+        /// purchase is checked for the family's share of its group before paying (session 34).
+        var familyShared: Bool? = nil
     }
 
     struct TransferRequest: Decodable {
@@ -79,7 +82,7 @@ extension Backend {
                 return InspectedPurchase(
                     originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
                     active: active, owner: owner, restorable: refusal == nil && decision != .alreadyYours,
-                    refusal: refusal)
+                    refusal: refusal, familyShared: record.isFamilyShared ? true : nil)
             }
             return JSONBody.response(200, InspectBody(purchases: purchases))
         }

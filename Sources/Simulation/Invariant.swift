@@ -73,7 +73,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .restoreBeforePurchase:
             "restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the Apple ID "
                 + "already pays for with a purchase the account holds or may take, or that the move limit or the policy keeps "
-                + "from it, nor told purchases are off for it"
+                + "from it, nor told purchases are off for it; a guest is never sent there for a group the family already "
+                + "shares with the Apple ID"
         case .receiptRefreshOnce:
             "receipt refresh done once for all who wait: an app never asks Apple for a receipt while its own "
                 + "request for one runs"

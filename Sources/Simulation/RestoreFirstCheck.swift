@@ -10,7 +10,9 @@ import StoreSim
 /// holds, nobody holds, or the ownership rules let the account take. A fault of the store or the backend
 /// since the purchase began excuses it only while the check was not answered: the app hands over to the App Store
 /// when its check cannot be made, but once the server said the Apple ID already pays, a fault after (the move's
-/// answer lost) makes paying no more right (session 27: Apple's $4.99 sheet for what the account then held).
+/// answer lost) makes paying no more right (session 27: Apple's $4.99 sheet for what the account then held). A guest's
+/// phone is held to the family's shares alone: Apple charges a member's Apple ID anew for a plan the family shares with
+/// it (session 34), where it answers "already subscribed" of the Apple ID's own.
 struct RestoreFirstCheck {
     /// When the purchase on the phone on screen began: the start of the step before which it had none.
     private var purchaseBegan: SimInstant?
@@ -40,11 +42,20 @@ struct RestoreFirstCheck {
         }
         let state = world.appState
         guard world.isAppRunning, deviceId == World.deviceId(world.deviceName, world.appleId),
-            case .account(let email) = state.access.identity,
             let offerId = state.purchase?.offerId,
             state.offers?.first(where: { $0.id == offerId })?.productId == productId,
             let began = purchaseBegan, checked == true || lastFault.map({ $0 < began }) ?? true
         else { return }
+        guard case .account(let email) = state.access.identity else {
+            found += sharedWithGuest(productId, at: began, in: world).map { share in
+                InvariantViolation(
+                    .restoreBeforePurchase,
+                    "a guest on \(world.deviceName) was sent to Apple's sheet for \(productId) while the family already "
+                        + "shared \(share.productIdentifier) of its group with \(world.appleId) (original transaction "
+                        + "\(share.originalTransactionIdentifier)): paying would pay for what the family gives")
+            }
+            return
+        }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
             return try takeable(productId, by: account, at: began, receipt: receipt, in: world).map { held in
@@ -81,6 +92,19 @@ struct RestoreFirstCheck {
                         + "\(held.productIdentifier) of its group (original transaction "
                         + "\(held.originalTransactionIdentifier)), which the account could take with no payment")
             }
+        }
+    }
+
+    /// The family shares of `productId`'s group that the phone's Apple ID held at `instant`: StoreKit tells the phone of
+    /// them, and a fresh receipt lists them, so a guest is never sent to Apple's sheet for what the family already gives
+    /// it (session 34), whoever holds the share in the ledger.
+    private func sharedWithGuest(_ productId: String, at instant: SimInstant, in world: World) -> [TransactionRecord] {
+        let catalog = world.store.catalog
+        guard let group = catalog.spec(for: productId)?.subscriptionGroup else { return [] }
+        return world.store.familySharedTransactions(appleId: world.appleId).filter { record in
+            catalog.spec(for: record.productIdentifier)?.subscriptionGroup == group && !record.isUpgraded
+                && record.purchaseDate < instant && (record.expiresDate.map { $0 > instant } ?? false)
+                && (record.revocationDate.map { $0 > instant } ?? true)
         }
     }
 

@@ -21,6 +21,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
     var appReceipt: String? { queue.appReceipt }
     var holdsReceipt: Bool { queue.holdsReceipt }
     var productsAwaitingApproval: [String] { queue.productsAwaitingApproval }
+    var familySharedEntitlements: [String] { queue.familySharedEntitlements }
 
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void) {
         queue.startObserving { observer(Self.transaction($0)) }

@@ -84,7 +84,7 @@ extension ToldCheck {
             case .failed(let message): message.contains("You were not charged")
             case .restoredInsteadOfCharging, .sharedInsteadOfCharging, .alreadySubscribedOnAppleId(_),
                 .ownedByAnotherAccount(canMove: false),
-                .heldElsewhere(_, charged: false), .planChangeSetElsewhere:
+                .heldElsewhere(_, charged: false), .planChangeSetElsewhere, .sharedHeldElsewhere:
                 true
             default: false
             }

@@ -34,8 +34,9 @@ extension ToldCheck {
     }
 }
 
-/// Invariant 9 of who pays, as a restore (or a purchase that restored instead of charging) says it: "Your subscription
-/// is back" (or "This Apple ID already had a subscription") where every purchase giving the reader access is a family
+/// Invariant 9 of who pays, as a restore (or a purchase that restored instead of charging, a partial restore, a move to
+/// the account) says it: "Your subscription is back" (or "This Apple ID already had a subscription", "Your subscription
+/// is now on your account") where every purchase giving the reader access (or, for a move, moved) is a family
 /// member's, shared with an Apple ID, or "your family shares" where none is, or "your subscription is back, with one
 /// your family shares" where not both are. The family organiser restoring a member's plan was told it was theirs while
 /// the profile said "Shared by your family" (session 33).
@@ -46,6 +47,8 @@ extension ToldCheck {
         case .restore(.restored), .purchase(.restoredInsteadOfCharging): (own, shared) = (true, false)
         case .restore(.sharedByFamily(let alsoOwn)): (own, shared) = (alsoOwn ? true : nil, true)
         case .purchase(.sharedInsteadOfCharging): (own, shared) = (nil, true)
+        case .account(.transferred(let whose)), .restore(.partlyRestored(_, let whose)):
+            (own, shared) = (whose == .family ? nil : true, whose != .own)
         default: return nil
         }
         let ledger = world.backend.ledger
@@ -59,8 +62,20 @@ extension ToldCheck {
         let shares = Set(
             world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
                 .map(\.originalTransactionIdentifier))
-        let giving = try ledger.purchases(ownedBy: holder).filter {
+        var giving = try ledger.purchases(ownedBy: holder).filter {
             $0.isActive(at: outcome.at) && !(world.config.backend.productLevels[$0.productId] ?? []).isEmpty
+        }
+        // A move to the account is said of what moved: the account's own beside a family share moved to it is not what
+        // "your subscription is now on your account" speaks of (session 34).
+        if case .account(.transferred) = outcome.told {
+            let moved = Set(
+                try ledger.moves().filter {
+                    $0.via == .transfer && $0.to == holder && $0.at >= outcome.began && $0.at <= outcome.at
+                }
+                .map(\.originalTransactionId))
+            if giving.contains(where: { moved.contains($0.originalTransactionId) }) {
+                giving = giving.filter { moved.contains($0.originalTransactionId) }
+            }
         }
         guard !giving.isEmpty else { return nil }
         let (holdsOwn, holdsShare) = (

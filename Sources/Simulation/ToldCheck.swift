@@ -118,7 +118,9 @@ struct ToldCheck {
             return told("\"purchased\" (\(outcome.productId ?? "?"))", wanted: bought, levels: levels)
         case .account(.transferred), .account(.nothingValidToMove):
             if let moved = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return moved }
-            guard outcome.told == .account(.transferred), levels.isEmpty else { return nil }
+            guard case .account(.transferred) = outcome.told else { return nil }
+            // Moved, and said whose: the family's share is not "your subscription" (session 34).
+            guard levels.isEmpty else { return Self.readingLedger { try Self.whoPaysToldViolation(outcome, world) } }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
         case .purchase(.restoredInsteadOfCharging), .purchase(.sharedInsteadOfCharging), .restore(.restored),
             .restore(.sharedByFamily):
@@ -126,9 +128,10 @@ struct ToldCheck {
                 return Self.readingLedger { try Self.whoPaysToldViolation(outcome, world) }
             }
             return told(Self.describe(outcome.told), wanted: [], levels: levels)
-        case .restore(.partlyRestored(let refusal)):
-            // Back, and the rest refused: each half as it is judged alone (session 30).
+        case .restore(.partlyRestored(let refusal, _)):
+            // Back, and the rest refused: each half as it is judged alone (session 30), who pays for the part back too.
             if levels.isEmpty { return told(Self.describe(outcome.told), wanted: [], levels: levels) }
+            if let whose = Self.readingLedger({ try Self.whoPaysToldViolation(outcome, world) }) { return whose }
             switch RestoreOutcome.refusal(refusal) {
             case .linkedToAnotherAccount: return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
             case .limitReached: return Self.readingLedger { try Self.limitViolation(outcome, world) }
@@ -210,6 +213,7 @@ struct ToldCheck {
         case .purchase(.serverCheckFailed):
             return Self.wentThroughViolation(outcome, world)
         case .account(.failed):
+            if let partly = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return partly }
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
         case .account(.signedIn(_, moveRefusedUntil: .some)):
             return Self.readingLedger { try Self.moveWaitViolation(outcome, world) }
@@ -389,6 +393,18 @@ struct ToldCheck {
     /// "Nothing valid to move" is true only if the transfer moved nothing: moving an ended purchase spent one of its
     /// three moves on nothing (session 24). ("Now on your account" may follow an earlier move whose answer was late.)
     private static func transferViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        if case .account(.failed(let message)) = outcome.told, message.contains("stays on this phone"),
+            let guest = outcome.transferFrom,
+            let move = try world.backend.ledger.moves().last(where: {
+                $0.via == .transfer && $0.from == guest && $0.at >= outcome.began && $0.at <= outcome.at
+            })
+        {
+            // "Stays on this phone" of a transfer that moved part of it (session 34).
+            return InvariantViolation(
+                .toldIsTrue,
+                "\(world.deviceName) was told its subscription stays on this phone, but the transfer moved "
+                    + "\(move.originalTransactionId) to \(move.to)")
+        }
         guard outcome.told == .account(.nothingValidToMove),
             let move = try world.backend.ledger.moves().last(where: {
                 $0.via == .transfer && $0.at >= outcome.began && $0.at <= outcome.at

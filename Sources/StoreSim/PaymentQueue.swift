@@ -44,6 +44,14 @@ public final class PaymentQueue {
     public var productsAwaitingApproval: [String] {
         store.pendingAskToBuy.filter { $0.appleId == appleId }.map(\.product.productIdentifier)
     }
+    /// The products the family shares with this Apple ID now (StoreKit 2's current entitlements of ownership type
+    /// `familyShared`): a share standing, neither revoked nor expired.
+    public var familySharedEntitlements: [String] {
+        let now = store.scheduler.now
+        return store.familySharedTransactions(appleId: appleId).filter {
+            $0.revocationDate == nil && !$0.isUpgraded && ($0.expiresDate.map { $0 > now } ?? false)
+        }.map(\.productIdentifier)
+    }
     /// Receipt refresh requests this app process sent that have not answered yet.
     private var refreshesRunning = 0
 

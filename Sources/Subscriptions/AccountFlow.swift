@@ -6,12 +6,16 @@ public enum AccountOutcome: Equatable, Sendable {
     /// `moveRefusedUntil`: the phone holds one, and the server said its move would be refused for the move limit (3
     /// moves in 30 days) until then: the reader is told so, not offered the move.
     case signedIn(offerTransfer: Bool, moveRefusedUntil: SimInstant? = nil)
-    case transferred
+    /// The phone's subscription moved to the account; `moved`: whose it is, the family's told as the family's.
+    case transferred(moved: WhoPays)
     case loggedOut
     /// Logging out while anonymous: nothing to do, said plainly.
     case notLoggedIn
     /// The server refused the session's refresh token: the reader was signed out without asking.
     case sessionEnded(email: String)
+    /// Part of the phone's subscriptions moved (`moved`: whose), and the server refused the rest for `refusal`'s code
+    /// (the move limit): "stays on this phone" of all of it was untrue of what moved (session 34).
+    case partlyTransferred(moved: WhoPays, refusal: String)
     /// The phone's subscription had ended: nothing moved, and the phone keeps its guest with what it holds now.
     case nothingValidToMove
     case failed(message: String)
@@ -142,13 +146,22 @@ extension SubscriptionCoordinator {
                 log("anonymous subscription moved to the account")
                 // The planted defect is the app before session 24 too: a move that brought no level was told ended.
                 let saidEnded = defect == .transferMovesEnded && answer.access.levels.isEmpty
-                completion(saidEnded ? .nothingValidToMove : .transferred)
+                completion(
+                    saidEnded
+                        ? .nothingValidToMove : .transferred(moved: WhoPays.of(answer.access, brought: answer.restored))
+                )
             case .success(let answer):
                 save(answer.access)
                 // Refused whole (three moves in 30 days), nothing left the phone: its levels stay shown while it is
                 // asked again, and no cached article of a reader who kept access is deleted.
                 reloadPhoneIdentity(clearingFirst: !answer.restored.isEmpty)
-                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(answer.refusal ?? "").message)))
+                guard answer.restored.isEmpty, let refusal = answer.refusal else {
+                    log("part of the phone's subscriptions moved to the account; the rest was refused")
+                    return completion(
+                        .partlyTransferred(
+                            moved: WhoPays.of(answer.access, brought: answer.restored), refusal: answer.refusal ?? ""))
+                }
+                completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(refusal).message)))
             case .failure(.refused(_, "nothing_valid_to_move")):
                 // Ended (refunded, expired): it stays with the phone's guest, whose levels are asked again, so the
                 // phone stops offering to move what is not there.
@@ -167,7 +180,9 @@ extension SubscriptionCoordinator {
                         guestLevels.isSubset(of: held)
                     {
                         log("the account holds what the phone's guest held: the move was made")
-                        return completion(.transferred)
+                        let running = list?.subscriptions.filter(\.active) ?? []
+                        let shared = running.filter { $0.familyShared == true }.count
+                        return completion(.transferred(moved: WhoPays.of(shared: shared, of: running.count)))
                     }
                     completion(
                         .failed(

@@ -87,6 +87,8 @@ public struct RestorablePurchase: Equatable, Sendable, Decodable {
     public let owner: String
     public let restorable: Bool
     public let refusal: String?
+    /// A family member's purchase Apple shares with the Apple ID (FAMILY_SHARED); nil when it is the Apple ID's own.
+    public var familyShared: Bool? = nil
 }
 
 /// A subscription as the profile shows it.

@@ -47,7 +47,10 @@ extension SubscriptionCoordinator {
         activePurchase?.accessAtStart = access
         // A charge of this product whose check still runs is heard during this purchase (its end told meanwhile).
         activePurchase?.chargeHeard = carriedOnChecks.contains { $0.fresh && $0.productId == offer.productId }
-        guard checksFirst else { return pay(offer) }
+        // A guest asks only whether the family already shares the group with this Apple ID (`FamilyShareFirst`).
+        let asksForShare = !checksFirst && asksForFamilyShare(offer)
+        guard checksFirst || asksForShare else { return pay(offer) }
+        activePurchase?.asksOnlyForFamilyShare = asksForShare
         // Signed in: if this Apple ID already holds a subscription the account can take, move it instead of charging.
         progress(.checkingWithServer)
         checkBeforePaying(offer, serial: serial)
@@ -56,7 +59,10 @@ extension SubscriptionCoordinator {
     /// Asks the server what the phone's receipt holds that the account has or may take. `askedAgain`: the
     /// second ask, after a newer receipt arrived while the first was on its way; never a third.
     private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
-        receipts.receipt { [self] receipt in
+        // The family's share reaches the phone's receipt only once Apple issues it again: a guest's check asks a fresh
+        // one (`FamilyShareFirst`), made only where StoreKit says the family shares the group.
+        let read = activePurchase?.asksOnlyForFamilyShare == true && !askedAgain ? receipts.fresh : receipts.receipt
+        read { [self] receipt in
             guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
@@ -75,7 +81,14 @@ extension SubscriptionCoordinator {
                         log("a newer receipt arrived while the server checked: asking again with it")
                         return checkBeforePaying(offer, serial: serial, askedAgain: true)
                     }
+                    if activePurchase?.asksOnlyForFamilyShare == true {
+                        return reconcileFamilyShare(offer, receipt: sent, purchases: purchases, serial: serial)
+                    }
                     reconcileBeforePaying(offer, receipt: sent, purchases: purchases, serial: serial)
+                case .failure(let failure) where activePurchase?.asksOnlyForFamilyShare == true:
+                    // Whether the family shares it is not known: a guest pays as before the check was asked.
+                    log("the check for a family share failed (\(failure)): going on to pay")
+                    pay(offer)
                 case .failure(let failure):
                     // The server said meanwhile, to the same reader, what the receipt holds (a restore tapped while the
                     // check was on its way): the app knows, and a fault on its own ask does not make paying right.
@@ -268,7 +281,7 @@ extension SubscriptionCoordinator {
 
     /// Whether purchase `serial` still runs: an answer for one that ended (the reader was told how, and may
     /// have started another) hands nothing to the App Store.
-    private func stillRuns(_ serial: Int) -> Bool {
+    func stillRuns(_ serial: Int) -> Bool {
         guard activePurchase?.serial == serial else {
             log("an answer for a purchase that has ended: nothing is handed to the App Store")
             return false
@@ -328,7 +341,7 @@ extension SubscriptionCoordinator {
 
     /// Whether a product the receipt holds replaces `offer` (one group: Apple charges for one at a time).
     /// A product the paywall does not know is taken as the same group: better to ask than to charge twice.
-    private func sameGroup(_ productId: String, as offer: Offer) -> Bool {
+    func sameGroup(_ productId: String, as offer: Offer) -> Bool {
         guard let group = offer.product.subscriptionGroupIdentifier,
             let other = catalog.offers.first(where: { $0.productId == productId })?.product.subscriptionGroupIdentifier
         else { return true }
@@ -347,7 +360,7 @@ extension SubscriptionCoordinator {
         return true
     }
 
-    private func pay(_ offer: Offer) {
+    func pay(_ offer: Offer) {
         // The same product only: its end is what this purchase's reader asked for. Another plan of the group
         // goes to Apple as before (the reader's own choice, and the check's end would be about another product).
         if joinCarriedOnCheck(offer) { return }

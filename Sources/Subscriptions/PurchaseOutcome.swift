@@ -47,6 +47,10 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// pays for, which someone else holds and a restore here would refuse for `why`: told the change, and why it
     /// stays, instead of "use Restore purchase" (session 28). Nothing was charged.
     case planChangeSetElsewhere(MoveRefusal)
+    /// A guest chose a plan of a group the family already shares with this Apple ID, and the share is held where a
+    /// restore here would refuse it for `why` (an account holds it, the move limit): told before any sheet, nothing
+    /// charged (session 34).
+    case sharedHeldElsewhere(MoveRefusal)
     /// Not started.
     case refused(PurchaseRefusal)
 }
@@ -105,6 +109,13 @@ extension PurchaseOutcome {
             "The App Store receipt on this phone could not be verified, so this purchase was not sent to the App "
             + "Store. Your earlier payment for this subscription went through; please try again later.")
 
+    /// Restore before purchase of a guest: the family shares the group with this Apple ID, and bringing the share here
+    /// went unanswered or brought no access; paying would pay for what the family gives (session 34).
+    public static let shareNotBrought = PurchaseOutcome.failed(
+        message:
+            "Your family already shares this subscription with this Apple ID, but it could not be brought to this "
+            + "phone. Nothing was charged; please try again.")
+
     /// Whether the reader is told nothing was charged, or nothing yet (a parent has to approve first): a held payment
     /// Apple charges later makes it untrue.
     public var saysNothingCharged: Bool {
@@ -112,8 +123,9 @@ extension PurchaseOutcome {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .sharedInsteadOfCharging,
             .alreadySubscribedOnAppleId,
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
+            .sharedHeldElsewhere,
             Self.storeFailed, Self.storeFailedBesideLevelsFound,
-            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified:
+            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified, Self.shareNotBrought:
             true
         default:
             false

@@ -171,7 +171,7 @@ extension SubscriptionCoordinator {
                 {
                     // Something came back and the rest was refused: "belongs to another account" alone hid what did
                     // (session 30). Another account's, the signed-in reader is still asked about it first.
-                    done(.partlyRestored(refusal: refusal))
+                    done(.partlyRestored(refusal: refusal, back: WhoPays.of(answer.access, brought: answer.restored)))
                 } else if let refusal = answer.refusal {
                     done(outcome(forRefusal: refusal))
                 } else if !kept, access.levels.isEmpty, !answer.access.levels.isEmpty {

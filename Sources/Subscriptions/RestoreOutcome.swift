@@ -26,8 +26,9 @@ public enum RestoreOutcome: Equatable, Sendable {
     /// Not made for who is here now (another identity signed in or out while it ran), who holds levels: nothing to tell.
     case overtaken
     /// Something came back (the phone holds levels now) and the server refused the rest for `refusal`'s code: the
-    /// reader hears both (seed 001: restore outcomes become messages the reader sees; session 30).
-    case partlyRestored(refusal: String)
+    /// reader hears both (seed 001: restore outcomes become messages the reader sees; session 30). `back`: whose is
+    /// what came back, a family member's share told as the family's (session 34).
+    case partlyRestored(refusal: String, back: WhoPays = .own)
     case failed(message: String)
 
     /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
@@ -74,10 +75,22 @@ public enum RestoreOutcome: Equatable, Sendable {
             "This subscription stays where it was bought: with its account, or on the phone that bought it."
         case .notConfirmed: "Your restore could not be confirmed. Your profile shows what you hold now."
         case .overtaken: "Your restore was tapped before you signed in or out. Your profile shows what you hold now."
-        case .partlyRestored(let refusal):
-            "Part of what this Apple ID pays for is back here. The rest did not come: "
+        case .partlyRestored(let refusal, let back):
+            Self.partBack(back) + " The rest did not come: "
                 + Self.refusal(refusal).message.prefix(1).lowercased() + Self.refusal(refusal).message.dropFirst()
         case .failed(let message): message
+        }
+    }
+
+    /// The part of a partial restore that came back, said of who pays for it.
+    private static func partBack(_ back: WhoPays) -> String {
+        switch back {
+        case .own: "Part of what this Apple ID pays for is back here."
+        case .family:
+            "A subscription your family shares with you is here now; the family member who bought it pays for it."
+        case .ownAndFamily:
+            "Part of what this Apple ID pays for is back here, with a subscription your family shares with you; the "
+                + "family member who bought that one pays for it."
         }
     }
 }

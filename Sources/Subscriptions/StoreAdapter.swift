@@ -167,4 +167,8 @@ public protocol StoreAdapter: AnyObject {
     /// The products of the Apple ID's Ask to Buy requests still waiting for a parent: StoreKit's queue keeps a deferred
     /// transaction until the parent answers (`SKPaymentQueue.transactions`), and forgets one whose request lapsed.
     var productsAwaitingApproval: [String] { get }
+    /// The products the family shares with this Apple ID now: StoreKit 2's `Transaction.currentEntitlements` whose
+    /// `ownershipType` is `familyShared`, read on the device with nothing sent (an app buying through StoreKit 1 reads
+    /// them too). Apple charges a member anew for a plan the family gives them, so a guest's purchase asks first.
+    var familySharedEntitlements: [String] { get }
 }

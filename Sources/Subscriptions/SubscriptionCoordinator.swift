@@ -139,6 +139,9 @@ public final class SubscriptionCoordinator {
         /// Apple charged a payment of this product while the purchase ran (one nobody on screen waited for, carried
         /// on): a purchase stopped before Apple does not tell "Nothing was charged" (long fuzz seed 1542).
         var chargeHeard = false
+        /// A guest's purchase whose check before paying asks only whether the family shares the group with the Apple
+        /// ID (`FamilyShareFirst`): any other answer, or none, goes on to pay.
+        var asksOnlyForFamilyShare = false
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }

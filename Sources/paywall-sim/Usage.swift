@@ -209,7 +209,8 @@ enum Usage {
          17 restore before purchase: a signed-in reader is never sent to Apple's sheet for a group the
             Apple ID already pays for with a purchase the account holds, nobody holds, or the ownership
             rules let it take or keep from it (the move limit, the policy), nor told purchases are off
-            for it (unless a fault since the purchase began stopped the app's check before it answered)
+            for it (unless a fault since the purchase began stopped the app's check before it answered);
+            a guest is never sent there for a group the family already shares with the Apple ID
          18 receipt refresh done once for all who wait: an app never asks Apple for a receipt while
             its own request for one has not answered
          19 the subscription page is for readers who have not subscribed: once the world settled,
