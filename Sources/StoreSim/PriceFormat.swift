@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SimKernel
 import WhiteLabel
 
 /// A price written as ICU's currency format (`NumberFormatter`, `.currency`) writes it, from a small table: the
@@ -27,7 +28,7 @@ struct PriceFormat {
 
     func string(_ amount: Decimal, currencyCode: String) -> String {
         let fractionDigits = currencyCode == "JPY" ? 0 : 2
-        let (negative, whole, fraction) = Self.rounded("\(amount)", fractionDigits: fractionDigits)
+        let (negative, whole, fraction) = DecimalDigits.rounded("\(amount)", fractionDigits: fractionDigits)
         var number = group(whole)
         if fractionDigits > 0 { number += decimal + fraction }
         let symbol = symbols[currencyCode] ?? currencyCode
@@ -52,49 +53,13 @@ struct PriceFormat {
         return out
     }
 
-    /// `text` (a Decimal's plain digits) rounded half to even to `fractionDigits`, as ICU rounds currency, or
-    /// half away from zero (`halfEven` false), as `NSDecimalRound`'s `.plain` does.
-    static func rounded(_ text: String, fractionDigits: Int, halfEven: Bool = true) -> (
-        negative: Bool, whole: String, fraction: String
-    ) {
-        let negative = text.hasPrefix("-")
-        let unsigned = negative ? String(text.dropFirst()) : text
-        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        var digits = Array(parts[0].isEmpty ? "0" : String(parts[0])).compactMap(\.wholeNumberValue)
-        let fraction = parts.count > 1 ? Array(parts[1]).compactMap(\.wholeNumberValue) : []
-        digits += (fraction + Array(repeating: 0, count: fractionDigits)).prefix(fractionDigits)
-        let dropped = Array(fraction.dropFirst(fractionDigits))
-        let first = dropped.first ?? 0
-        let rest = dropped.dropFirst().contains { $0 != 0 }
-        let roundsUp = first > 5 || (first == 5 && (!halfEven || rest || (digits.last ?? 0) % 2 == 1))
-        if roundsUp { increment(&digits) }
-        let wholeDigits = digits.dropLast(fractionDigits)
-        var whole = wholeDigits.map(String.init).joined()
-        if whole.isEmpty { whole = "0" }
-        let zero = digits.allSatisfy { $0 == 0 }
-        return (negative && !zero, whole, digits.suffix(fractionDigits).map(String.init).joined())
-    }
-
-    private static func increment(_ digits: inout [Int]) {
-        var index = digits.count - 1
-        while index >= 0 {
-            if digits[index] < 9 {
-                digits[index] += 1
-                return
-            }
-            digits[index] = 0
-            index -= 1
-        }
-        digits.insert(1, at: 0)
-    }
-
     static let noBreakSpace = "\u{A0}"
 }
 
 extension Decimal {
     /// Rounded to `places` decimals, half away from zero: `NSDecimalRound(…, .plain)` without Foundation.
     func roundedPlain(places: Int) -> Decimal {
-        let (negative, whole, fraction) = PriceFormat.rounded("\(self)", fractionDigits: places, halfEven: false)
+        let (negative, whole, fraction) = DecimalDigits.rounded("\(self)", fractionDigits: places, halfEven: false)
         return Decimal(string: (negative ? "-" : "") + whole + (places > 0 ? "." + fraction : "")) ?? self
     }
 }
