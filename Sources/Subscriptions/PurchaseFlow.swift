@@ -84,6 +84,7 @@ extension SubscriptionCoordinator {
                     if activePurchase?.asksOnlyForFamilyShare == true {
                         return reconcileFamilyShare(offer, receipt: sent, purchases: purchases, serial: serial)
                     }
+                    if asksForFamilyShare(offer) { return askAsGuestNow(offer, serial: serial) }
                     reconcileBeforePaying(offer, receipt: sent, purchases: purchases, serial: serial)
                 case .failure(let failure) where activePurchase?.asksOnlyForFamilyShare == true:
                     // Whether the family shares it is not known: a guest pays as before the check was asked.
@@ -114,6 +115,16 @@ extension SubscriptionCoordinator {
                 }
             }
         }
+    }
+
+    /// The account's session ended while its check was on its way (a refresh refused): the reader paying is a guest
+    /// now, whom the answer about the account does not cover, and StoreKit says the family shares the group with this
+    /// Apple ID. The guest's check is asked instead, with a fresh receipt that lists the share: paying was Apple's
+    /// sheet for what the family gives (fuzz seed 13, session 34).
+    private func askAsGuestNow(_ offer: Offer, serial: Int) {
+        log("the account's session ended while the server checked: asking about the family's share as a guest")
+        activePurchase?.asksOnlyForFamilyShare = true
+        checkBeforePaying(offer, serial: serial)
     }
 
     /// The server answered where the receipt's purchases are, for `asked`, outside the check before paying: a
