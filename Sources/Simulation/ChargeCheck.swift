@@ -8,6 +8,7 @@ import Subscriptions
 /// a message even with the levels: the README's "the reader hears how it ended" (an interrupted purchase resolved
 /// later charged $59.99 with no word but the article unlocking, session 26). A charge whose launch was quit before
 /// the reader heard of it is judged in the paying phone's next launch, as one no purchase on screen waited for.
+/// An alert told since the charge that the reader dismissed before that launch was quit was heard (fuzz seed 1616).
 struct ChargeCheck {
     private struct Charge {
         let record: TransactionRecord
@@ -89,6 +90,8 @@ struct ChargeCheck {
         if let told = world.device.lastAlertTold, told.launch == world.currentLaunch, told.at >= record.purchaseDate {
             return nil
         }
+        // An alert told since the charge that the reader dismissed, in a launch quit since: they saw it.
+        if let seen = world.alertSeen[charge.device], seen >= record.purchaseDate { return nil }
         let told = world.readerOutcomes[charge.firstOutcome...].contains { outcome in
             outcome.device == charge.device && outcome.at >= record.purchaseDate
                 && Self.saysSomethingWrong(outcome.told)

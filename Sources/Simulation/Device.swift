@@ -96,6 +96,11 @@ final class Device {
     /// When the app last told the reader something in an alert (shown, or queued behind one up), and in which
     /// launch: a message the reader saw even if a later step dismissed it before the world settled (invariant 11).
     private(set) var lastAlertTold: (launch: Int, at: SimInstant)?
+    /// When the alert on screen reached it: handed to `onAlertSeen` as the reader dismisses it.
+    private var alertUpAt: SimInstant?
+    /// The reader dismissed an alert that reached the screen at this instant: they saw it, whatever the app does
+    /// after (a kill before the world settled, fuzz seed 1616), which `lastAlertTold`, of one launch, cannot say.
+    var onAlertSeen: ((SimInstant) -> Void)?
     private let kids: Bool
     /// Whether Apple's manage sheet on screen was opened through the parental gate.
     private var sheetGatePassed = false
@@ -316,6 +321,7 @@ final class Device {
             let landing = SubscribeLanding(pending: state.pendingSubscribe, event: event)
             let sheetFocus = SheetFocus(event, state)
             let alertsBefore = [state.alert].compactMap { $0 } + state.alertsWaiting
+            let alertBefore = state.alert
             if defect == .gateAsksOneQuestion {
                 // The app before session 27: every gate drew the same first question.
                 state.gateDraws = SeededGenerator(seed: 0)
@@ -325,6 +331,7 @@ final class Device {
             if ([state.alert].compactMap { $0 } + state.alertsWaiting).contains(where: { !alertsBefore.contains($0) }) {
                 lastAlertTold = (launchNumber, clock())
             }
+            if state.alert != alertBefore { alertUpAt = state.alert == nil ? nil : clock() }
             if let sheetFocus {
                 // The app before session 26: the sheet opened on its first choice, Subscribe, Agree or the manage
                 // sheet's first button.
@@ -360,7 +367,12 @@ final class Device {
         // be handed over, is not copied for each move and keystroke.
         let landing = input == .select ? SubscribeLanding(input, state, choices: choices) : nil
         let asked = state.route == .parentalGate ? state.gate : nil
+        let alertBefore = state.alert
         let effects = reduce(&state, event, choices: choices)
+        if state.alert != alertBefore {
+            if alertBefore != nil, let alertUpAt { onAlertSeen?(alertUpAt) }
+            alertUpAt = state.alert == nil ? nil : clock()
+        }
         if let asked { logGateAnswer(asked, effects) }
         if input.keepsChoices && effects.isEmpty {
             assert(state.screen.choices == choices, "\(input) changed the screen's choices")

@@ -108,6 +108,8 @@ public final class World {
     var receiptAccepted: [String: SimInstant] = [:]
     /// When the reader last acted on the phone on screen (a step may do nothing: `open profile` on the profile).
     var readerActed: SimInstant?
+    /// Per phone, when the last alert the reader dismissed had reached the screen, in any launch (invariant 11).
+    var alertSeen: [String: SimInstant] = [:]
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
     /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it took (not
@@ -321,6 +323,7 @@ public final class World {
             return words.levels(on: name, identityId: id)
         }
         device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
+        device.onAlertSeen = { [weak self] in self?.alertSeen[name] = $0 }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
     }

@@ -92,9 +92,12 @@ extension SubscriptionCoordinator {
     /// the server's answer (fuzz seed 3996): the restore waits for its end first. So is "Apple is still trying to
     /// charge": an upgrade confirmed just before Restore ends the retry with its own charge, and the answer about
     /// the retried plan told "still trying" over the plan just bought (fuzz seed 4812, session 33).
+    /// An answer that waited is asked again whatever the payment's end: while it waited, time passed on Apple's
+    /// side too (a billing retry that ran out expired the subscription, the sheet then cancelled), and "Apple is
+    /// still trying to charge" was told of a retry that had ended (fuzz seed 15, session 34).
     private func restoreEnded(
         _ outcome: RestoreOutcome, heardAtStart: Int, confirmMoveFromAccount: Bool, tapper: String?,
-        finished: @escaping (RestoreOutcome) -> Void
+        waited: Bool = false, finished: @escaping (RestoreOutcome) -> Void
     ) {
         guard [.nothingToRestore, .nothingValidToRestore, .paymentRetrying].contains(outcome) else {
             return finished(outcome)
@@ -104,13 +107,18 @@ extension SubscriptionCoordinator {
             return afterPurchase.append { [self] in
                 restoreEnded(
                     outcome, heardAtStart: heardAtStart, confirmMoveFromAccount: confirmMoveFromAccount,
-                    tapper: tapper, finished: finished)
+                    tapper: tapper, waited: true, finished: finished)
             }
         }
-        guard heardOf.count > heardAtStart, let receipt = store.appReceipt else { return finished(outcome) }
-        log("restore: Apple delivered a transaction while it ran; asking again with the receipt now on the phone")
+        guard waited || heardOf.count > heardAtStart, let receipt = store.appReceipt else { return finished(outcome) }
+        log(
+            waited
+                ? "restore: its answer waited for the phone's payment; asking again with the receipt now on the phone"
+                : "restore: Apple delivered a transaction while it ran; asking again with the receipt now on the phone")
         restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
-            finished(again == .nothingToRestore ? outcome : again)
+            // What the first pass moved (and found ended) is the reader's now: still "nothing valid". A retry the
+            // first pass spoke of is not: "still trying" is true only as asked again.
+            finished(again == .nothingToRestore && outcome == .nothingValidToRestore ? outcome : again)
         }
     }
 
