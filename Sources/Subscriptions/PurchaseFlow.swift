@@ -236,7 +236,7 @@ extension SubscriptionCoordinator {
     /// Not charged, the Apple ID's subscription moved here instead: a family member's shared with it is said to be
     /// the family's (session 33), as the restore says it.
     static func insteadOfCharging(_ answer: RestoreAnswer) -> PurchaseOutcome {
-        Self.restored(answer.access, brought: answer.restored) == .sharedByFamily(alsoOwn: false)
+        WhoPays.of(answer.access, brought: answer.restored) == .family
             ? .sharedInsteadOfCharging : .restoredInsteadOfCharging
     }
 

@@ -245,7 +245,9 @@ extension SubscriptionCoordinator {
                 guard storedAccess().identity == asked else { return done(restoreNotAsked) }
                 guard let list, access.isSubscriber else { return done(.notConfirmed) }
                 let running = list.subscriptions.filter(\.active)
-                done(Self.restored(shared: running.filter { $0.familyShared == true }.count, of: running.count))
+                done(
+                    Self.restored(
+                        WhoPays.of(shared: running.filter { $0.familyShared == true }.count, of: running.count)))
             }
         }
     }
@@ -263,7 +265,7 @@ extension SubscriptionCoordinator {
     private func outcome(restored answer: RestoreAnswer) -> RestoreOutcome {
         let restored = answer.restored
         // Already this identity's (a purchase checked late, after the reader had given up on it): it is back here.
-        if !answer.access.levels.isEmpty { return Self.restored(answer.access, brought: restored) }
+        if !answer.access.levels.isEmpty { return Self.restored(WhoPays.of(answer.access, brought: restored)) }
         if restored.isEmpty { return .nothingToRestore }
         if defect != .restoredWithoutAccess {
             log("restore: what this Apple ID bought has ended; nothing valid to restore")
@@ -272,22 +274,15 @@ extension SubscriptionCoordinator {
         return .restored
     }
 
-    /// Back, in the words the profile uses of who pays: a family member's purchase shared with the Apple ID is said to be
-    /// the family's, not "your subscription" (session 33: the organiser restoring a member's plan, a member restoring the
-    /// organiser's). Of what the restore brought that gives access, or, when it brought nothing new (already here), of
-    /// all that does.
-    static func restored(_ access: AccessAnswer, brought: [String]) -> RestoreOutcome {
-        let granting = access.granting ?? []
-        let new = granting.filter(brought.contains)
-        let back = new.isEmpty ? granting : new
-        let shared = Set(access.sharedByFamily)
-        return restored(shared: back.filter(shared.contains).count, of: back.count)
-    }
-
-    /// `shared` of the `count` purchases that give access are a family member's.
-    static func restored(shared: Int, of count: Int) -> RestoreOutcome {
-        guard shared > 0 else { return .restored }
-        return .sharedByFamily(alsoOwn: shared < count)
+    /// Back, in the words the profile uses of who pays (`WhoPays`): a family member's purchase shared with the Apple ID
+    /// is said to be the family's, not "your subscription" (session 33: the organiser restoring a member's plan, a
+    /// member restoring the organiser's).
+    static func restored(_ whose: WhoPays) -> RestoreOutcome {
+        switch whose {
+        case .own: .restored
+        case .family: .sharedByFamily(alsoOwn: false)
+        case .ownAndFamily: .sharedByFamily(alsoOwn: true)
+        }
     }
 
     /// A signed-in reader may be asked to move another account's purchase; a guest may not.
