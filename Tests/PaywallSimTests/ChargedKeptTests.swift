@@ -9,47 +9,45 @@ import Testing
 /// is what the lists answer afresh, and a write that changes a list never leaves the old answer kept.
 @Suite struct ChargedKeptTests {
     @Test func keptAnswerFollowsEveryWrite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("charged-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("appstore.sqlite").path
-        let ledger = try StoreLedger(path: path)
-        var random = SeededGenerator(seed: 34)
-        var transactions: [String] = []
-        let appleIds = ["a@icloud.test", "b@icloud.test"]
-        func charged(_ asked: [String]) throws -> [TransactionRecord] {
-            if let kept = ledger.keptCharged(asked) { return kept }
-            let records = try asked.flatMap { try ledger.transactions(appleId: $0).filter { !$0.isFamilyShared } }
-            ledger.keepCharged(records, of: asked)
-            return records
-        }
-        for step in 0..<200 {
-            let asked = random.next() % 4 == 0 ? [appleIds[1]] : appleIds
-            let before = try charged(asked)
-            let number = try ledger.nextTransactionNumber()
-            let id = "t\(number)"
-            switch random.next() % 4 {
-            case 0, 1:
-                let record = TransactionRecord(
-                    transactionIdentifier: id, originalTransactionIdentifier: transactions.first ?? id,
-                    productIdentifier: "monthly", appleId: appleIds[Int(random.next() % 2)], deviceId: "phone",
-                    purchaseDate: SimInstant(milliseconds: Int64(step)), expiresDate: nil, finished: false)
-                try ledger.insert(record)
-                transactions.append(id)
-            case 2 where !transactions.isEmpty:
-                let hint = random.next() % 2 == 0 ? nil : appleIds[Int(random.next() % 2)]
-                try ledger.markFinished(transactions[Int(random.next() % UInt64(transactions.count))], appleId: hint)
-            case 3 where !transactions.isEmpty:
-                let refunded = transactions[Int(random.next() % UInt64(transactions.count))]
-                try ledger.revoke(refunded, at: SimInstant(milliseconds: Int64(step)), reason: 0)
-            default:
-                break
+        try withTemporaryStoreLedger("charged") { ledger, path in
+            var random = SeededGenerator(seed: 34)
+            var transactions: [String] = []
+            let appleIds = ["a@icloud.test", "b@icloud.test"]
+            func charged(_ asked: [String]) throws -> [TransactionRecord] {
+                if let kept = ledger.keptCharged(asked) { return kept }
+                let records = try asked.flatMap { try ledger.transactions(appleId: $0).filter { !$0.isFamilyShared } }
+                ledger.keepCharged(records, of: asked)
+                return records
             }
-            // Asked now (the kept answer when it is still kept), then of a connection that reads the file afresh.
-            let now = try charged(asked)
-            let fresh = try StoreLedger(path: path)
-            #expect(try now == asked.flatMap { try fresh.transactions(appleId: $0).filter { !$0.isFamilyShared } })
-            if now != before { #expect(ledger.keptCharged(asked) == now) }
+            for step in 0..<200 {
+                let asked = random.next() % 4 == 0 ? [appleIds[1]] : appleIds
+                let before = try charged(asked)
+                let number = try ledger.nextTransactionNumber()
+                let id = "t\(number)"
+                switch random.next() % 4 {
+                case 0, 1:
+                    let record = TransactionRecord(
+                        transactionIdentifier: id, originalTransactionIdentifier: transactions.first ?? id,
+                        productIdentifier: "monthly", appleId: appleIds[Int(random.next() % 2)], deviceId: "phone",
+                        purchaseDate: SimInstant(milliseconds: Int64(step)), expiresDate: nil, finished: false)
+                    try ledger.insert(record)
+                    transactions.append(id)
+                case 2 where !transactions.isEmpty:
+                    let hint = random.next() % 2 == 0 ? nil : appleIds[Int(random.next() % 2)]
+                    try ledger.markFinished(
+                        transactions[Int(random.next() % UInt64(transactions.count))], appleId: hint)
+                case 3 where !transactions.isEmpty:
+                    let refunded = transactions[Int(random.next() % UInt64(transactions.count))]
+                    try ledger.revoke(refunded, at: SimInstant(milliseconds: Int64(step)), reason: 0)
+                default:
+                    break
+                }
+                // Asked now (the kept answer when it is still kept), then of a connection that reads the file afresh.
+                let now = try charged(asked)
+                let fresh = try StoreLedger(path: path)
+                #expect(try now == asked.flatMap { try fresh.transactions(appleId: $0).filter { !$0.isFamilyShared } })
+                if now != before { #expect(ledger.keptCharged(asked) == now) }
+            }
         }
     }
 
