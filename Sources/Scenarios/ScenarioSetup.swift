@@ -56,6 +56,22 @@ extension Scenario {
         // Worlds of other apps sell other products: the run refuses a step naming one their app does not sell.
         if variation?.key != "app" { try checkProducts(soldBy: config) }
         try checkLocales(servedBy: config)
+        try checkRaisedPrices(from: config.store.storefront)
+    }
+
+    /// A raised price with more decimals than the storefront's currency has is a mistake in the file: 1200.5 in the yen
+    /// was sold as ¥1,200 and charged 1200.5 (session 34's note). The storefront is the one in force at that step.
+    private func checkRaisedPrices(from initial: String) throws(ConfigError) {
+        var storefront = Storefront.named(initial)
+        for step in steps where step.condition == nil {
+            switch step.kind {
+            case .world(.storefront(let code)): storefront = Storefront.named(code)
+            case .world(.raisePrice(_, let price)):
+                guard let storefront, let why = AppStore.minorUnitsRefusal(price, in: storefront) else { continue }
+                throw problem(StepError("\(price) is no price here: \(why)"), at: step)
+            default: continue
+            }
+        }
     }
 
     /// A locale the store cannot serve is a mistake in the file, as `check --locale` says it: `locale zz_ZZ` played

@@ -49,6 +49,9 @@ extension WorldAction {
             }
         case .priceIncrease: world.raisePrices()
         case .raisePrice(let product, let price):
+            if let refusal = world.minorUnitsRefusal(price) {
+                throw WorldActionRefusal(expected: "a price in the storefront's currency", actual: refusal)
+            }
             guard world.raisePrice(of: product, to: price) else {
                 throw WorldActionRefusal(expected: "a higher price for \(product)", actual: "the store refused it")
             }

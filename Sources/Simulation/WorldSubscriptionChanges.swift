@@ -38,6 +38,11 @@ extension World {
         } ?? nil
     }
 
+    /// Why `price` is no price in the storefront's currency (1200.5 in the yen), or nil.
+    public func minorUnitsRefusal(_ price: Decimal) -> String? {
+        AppStore.minorUnitsRefusal(price, in: store.storefront)
+    }
+
     /// App Store Connect raises the price of `productIdentifier` to `price` with consent; false (and a
     /// line on the timeline) when the store refused it.
     @discardableResult

@@ -1,6 +1,7 @@
 import Database
 import FoundationEssentials
 import SimKernel
+import WhiteLabel
 
 /// A price App Store Connect raised in one storefront: new subscribers pay `newPrice` at once,
 /// subscribers pay it from the first renewal after they consent.
@@ -20,6 +21,12 @@ extension AppStore {
         guard let current = product(productIdentifier), current.subscriptionPeriod != nil, newPrice > current.price
         else {
             log("price increase of \(productIdentifier) to \(newPrice) refused: not a subscription sold here at less")
+            return false
+        }
+        // App Store Connect prices a storefront in its currency's minor units: 1200.5 in the yen would be shown ¥1,200
+        // (or ¥1,201) and charged 1200.5 (session 34's note).
+        if let refusal = Self.minorUnitsRefusal(newPrice, in: storefront) {
+            log("price increase of \(productIdentifier) to \(newPrice) refused: \(refusal)")
             return false
         }
         let key = "\(productIdentifier)|\(storefront.countryCode)"
@@ -169,5 +176,16 @@ extension AppStore {
             return raisedProduct
         }
         return raised
+    }
+}
+
+extension AppStore {
+    /// Why `price` cannot be a price in `storefront`'s currency (more decimals than its minor units), or nil.
+    public static func minorUnitsRefusal(_ price: Decimal, in storefront: Storefront) -> String? {
+        guard let places = StorefrontCodes.currency(of: storefront.countryCode)?.decimals else { return nil }
+        let decimals = "\(price)".split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        guard decimals > places else { return nil }
+        let unit = places == 0 ? "whole units" : "\(places) decimals"
+        return "\(storefront.currencyCode) prices have \(unit) in \(storefront.countryCode)"
     }
 }

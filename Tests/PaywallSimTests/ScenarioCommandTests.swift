@@ -109,6 +109,25 @@ import Testing
                     + "com.dailynews.premium.yearly)"), "\(result.stderr)")
     }
 
+    /// A raised price with more decimals than the currency of the storefront in force has is a mistake in the file at its
+    /// line: 1200.5 in the yen was raised, shown ¥1,200 and charged 1200.5 (session 34's note); 5.999 in dollars too.
+    @Test(arguments: [
+        (
+            "storefront JPN\nlaunch\nstore price-increase com.c.monthly 1200.5\n", 4, "1200.5",
+            "JPY prices have whole units in JPN"
+        ),
+        ("launch\nstore price-increase com.c.monthly 5.999\n", 3, "5.999", "USD prices have 2 decimals in USA"),
+    ])
+    func aRaisedPriceFinerThanTheCurrencyIsBadInputAtItsLine(lines: String, line: Int, price: String, why: String)
+        throws
+    {
+        let storekit = "\(TestSupport.packageRoot)/scenarios/found-by-hand/cents.storekit"
+        let (directory, result) = try playRefused("app \(storekit)\n\(lines)")
+        #expect(
+            result.stderr.hasPrefix("\(directory)/bad.scenario:\(line): \(price) is no price here: \(why)"),
+            "\(result.stderr)")
+    }
+
     /// A locale the store cannot serve is a mistake in the file, said as `check --locale` says it, before or after launch:
     /// `locale zz_ZZ` played in English without a word (session 28).
     @Test(arguments: [("locale zz_ZZ\nlaunch\n", 2), ("launch\nlocale zz_ZZ\n", 3)])

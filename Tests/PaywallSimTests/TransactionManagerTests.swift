@@ -132,3 +132,18 @@ import WhiteLabel
         #expect(World.raised(try #require(Decimal(string: price))) == Decimal(string: raised))
     }
 }
+
+/// The store sells in its currency's minor units: a raise to 5.999 dollars is refused, said on the timeline, and the
+/// price stays (1200.5 in the yen was shown ¥1,200 and charged 1200.5, session 34's note).
+@Suite struct PriceIncreaseMinorUnitsTests {
+    @Test func aRaiseFinerThanTheCurrencyIsRefusedAndThePriceStays() throws {
+        let world = try World(config: try TestSupport.demoConfig(), options: WorldOptions(latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        try world.subscribe()
+        #expect(!world.raisePrice(of: "com.dailynews.premium.monthly", to: Decimal(string: "5.999")!))
+        #expect(world.currentPrice("com.dailynews.premium.monthly") == Decimal(string: "4.99"))
+        #expect(world.timeline.entries.contains { $0.text.hasSuffix("refused: USD prices have 2 decimals in USA") })
+        #expect(world.raisePrice(of: "com.dailynews.premium.monthly", to: Decimal(string: "5.99")!))
+    }
+}
