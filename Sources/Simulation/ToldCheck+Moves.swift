@@ -114,6 +114,34 @@ extension ToldCheck {
         return nil
     }
 
+    /// "…went to the account you were logged in with. Log in again to use them." (a restore or a purchase answered after
+    /// a logout) is true only where that account held, when told, an active purchase of the Apple ID, or gave one away
+    /// since: it was said of a restore that found nothing while the phone's guest was given the subscription (fuzz
+    /// seed 4896).
+    static func wentToAccountViolation(_ outcome: ReaderOutcome, _ world: World) throws -> InvariantViolation? {
+        let message: String
+        switch outcome.told {
+        case .restore(.failed(let text)), .purchase(.failed(let text)): message = text
+        default: return nil
+        }
+        guard message.contains("went to the account you were logged in with"),
+            let account = try readerId(outcome.identityWhenBegan, world)
+        else { return nil }
+        let ledger = world.backend.ledger
+        let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
+        let held = try ledger.purchases(ownedBy: account).contains {
+            bought.contains($0.originalTransactionId) && $0.isActive(at: outcome.at)
+        }
+        let gaveAway = try ledger.moves().contains {
+            $0.from == account && $0.at >= outcome.at && bought.contains($0.originalTransactionId)
+        }
+        guard !held && !gaveAway else { return nil }
+        return InvariantViolation(
+            .toldIsTrue,
+            "\(world.deviceName) was told \(describe(outcome.told)), but the account (\(account)) holds nothing "
+                + "\(world.appleId) bought")
+    }
+
     /// The ledger's identity of who the phone showed; nil for nobody, or an account the ledger does not know.
     private static func readerId(_ identity: AccessSnapshot.Identity, _ world: World) throws -> String? {
         switch identity {

@@ -218,6 +218,7 @@ struct ToldCheck {
         case .account(.signedIn(_, moveRefusedUntil: .some)):
             return Self.readingLedger { try Self.moveWaitViolation(outcome, world) }
         case .purchase(.failed), .restore(.failed):
+            if let nowhere = Self.readingLedger({ try Self.wentToAccountViolation(outcome, world) }) { return nowhere }
             // "Could not complete the payment" alone, over levels the phone gained while the purchase ran: true, but the
             // reader holds a subscription and is not told (session 32: held before the tap, heard of during it).
             if outcome.told == .purchase(.storeFailed), outcome.identityWhenBegan == outcome.identityWhenTold,

@@ -167,11 +167,12 @@ extension SubscriptionCoordinator {
                     // The reader logged out while the server restored: what came back is the account's, and
                     // "Your subscription is back." would promise access this phone no longer has. An answer
                     // about the phone's anonymous identity (the session ended and the app asked again) is not.
-                    if access.isSubscriber {
-                        // "Log in again to use them" is untrue where the phone holds levels now: a payment settled
-                        // as a guest after the logout gave the guest the purchase the account had (fuzz seed 4896).
-                        log("the server restored to an account no longer signed in; the phone holds levels since")
-                        return done(.overtaken)
+                    guard !answer.restored.isEmpty else {
+                        // Nothing went to the account: "went to the account" was told of a restore that found
+                        // nothing, while a payment settled after the logout gave the phone's guest a subscription
+                        // (fuzz seed 4896). The logout overtook it, as a sign-in would.
+                        log("the server restored nothing to an account no longer signed in on this phone")
+                        return done(restoreNotAsked)
                     }
                     log("the server restored to an account no longer signed in on this phone")
                     return done(
