@@ -110,6 +110,9 @@ extension SubscriptionCoordinator {
                         if activePurchase?.chargeHeard == true { return finishPurchase(.receiptNotVerifiedAfterCharge) }
                         return finishPurchase(.receiptNotVerified)
                     }
+                    // The failure ended the account's session (a refresh refused): the reader paying is a guest now,
+                    // and the family may share the group with this Apple ID (long fuzz seed 1636), as on success.
+                    if asksForFamilyShare(offer) { return askAsGuestNow(offer, serial: serial) }
                     log("the check before paying failed (\(failure)): going on to pay")
                     pay(offer)
                 }
