@@ -74,6 +74,8 @@ public final class BackendLedger {
     private var movesKept: (stamp: ChangeStamp, moves: [OwnershipMove])?
     /// Every purchase as last read in full, by its original transaction id, and the stamp then.
     private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int])?
+    /// `identityId(email:)`'s answers by the email asked, nil ones too, while the file's change stamp stands.
+    private var identityIdsKept: (stamp: ChangeStamp, byEmail: [String: String?])?
     /// The purchase columns as this file has them (`purchaseColumns(schema:)`).
     private var purchaseColumns = BackendLedger.purchaseColumns(schema: LedgerSchema.migrations.count)
 
@@ -160,8 +162,17 @@ public final class BackendLedger {
     }
 
     /// The identity of the account registered with `email` (compared lower-cased, as sign-up stores it).
+    /// Kept while the change stamp stands: several invariant checks ask it of the phone's account after every step, and
+    /// only a commit (an account made, or any other) can change the answer. Inside a transaction it is read.
     public func identityId(email: String) throws(DatabaseError) -> String? {
-        try account(email: email.lowercased())?.0.id
+        let stamp = try database.changeStamp()
+        if let stamp, let kept = identityIdsKept, kept.stamp == stamp, let known = kept.byEmail[email] { return known }
+        let id = try account(email: email.lowercased())?.0.id
+        if let stamp {
+            if identityIdsKept?.stamp != stamp { identityIdsKept = (stamp, [:]) }
+            identityIdsKept?.byEmail[email] = .some(id)
+        }
+        return id
     }
 
     public func email(of identityId: String) throws(DatabaseError) -> String? {

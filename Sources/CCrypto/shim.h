@@ -14,10 +14,14 @@
 /* ES256 glue: libcrypto does the arithmetic; these only move bytes between JWS's raw forms
    (32-byte scalar, 65-byte uncompressed point, r||s) and the EVP objects. */
 
-/* The public point of the P-256 scalar `priv32`, uncompressed (65 bytes). 1 on success. */
-static inline int pws_p256_public_point(const uint8_t *priv32, uint8_t *pub65) {
+/* The P-256 group, for `pws_p256_public_point`: made once by its owner (building it is a quarter of deriving a
+   key) and only read after, as EC_POINT_mul reads it; NULL on failure. */
+static inline EC_GROUP *pws_p256_group(void) { return EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1); }
+
+/* The public point of the P-256 scalar `priv32` in `group` (`pws_p256_group`), uncompressed (65 bytes).
+   1 on success. */
+static inline int pws_p256_public_point(const EC_GROUP *group, const uint8_t *priv32, uint8_t *pub65) {
     int ok = 0;
-    EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
     BIGNUM *d = BN_bin2bn(priv32, 32, NULL);
     EC_POINT *point = group ? EC_POINT_new(group) : NULL;
     if (group && d && point && !BN_is_zero(d) && BN_cmp(d, EC_GROUP_get0_order(group)) < 0
@@ -26,7 +30,6 @@ static inline int pws_p256_public_point(const uint8_t *priv32, uint8_t *pub65) {
         ok = 1;
     EC_POINT_free(point);
     BN_clear_free(d);
-    EC_GROUP_free(group);
     return ok;
 }
 

@@ -48,7 +48,7 @@ public final class SigningKey {
             var scalar: [UInt8] = []
             for counter in 0..<UInt8.max {
                 scalar = Digest.sha256(Array("es256".utf8) + seed + [counter])
-                if pws_p256_public_point(scalar, &point) == 1 { break }
+                if pws_p256_public_point(P256Group.shared.group, scalar, &point) == 1 { break }
             }
             key = pws_p256_key(scalar, point)
             // The verifying half shares the pair: importing the point again cost as much as a verification.
@@ -111,6 +111,14 @@ public final class SigningKey {
         else { return [] }
         return signature
     }
+}
+
+/// The P-256 group, made once for the process: every world derives its own keys from its seed, and building the
+/// group from its name was a quarter of each derivation. libcrypto only reads it after (`EC_POINT_mul` takes it
+/// `const`), from any thread; it lives as long as the process.
+private final class P256Group: @unchecked Sendable {
+    static let shared = P256Group()
+    let group: OpaquePointer? = pws_p256_group()
 }
 
 /// A key's signing context and SHA-256, set up once (`pws_es256_signer`): EVP_DigestSignInit fetched the

@@ -69,6 +69,33 @@ import Testing
         #expect(try ledger.purchase("no-such-purchase") == nil)
     }
 
+    /// An account's identity looked up by email after an edit is the file's, whoever wrote it: the answers are kept
+    /// only while the stamp stands, and read inside a transaction.
+    @Test func anAccountLookedUpAfterAnEditIsTheEditedRow() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let world = try subscribedWorld(in: directory)
+        try world.createAccount(email: "ana@example.com", password: "password-ana")
+        let ledger = world.backend.ledger
+        #expect(try ledger.identityId(email: "zed@example.com") == nil)
+        let ana = try #require(try ledger.identityId(email: "ana@example.com"))
+        #expect(try ledger.identityId(email: "Ana@Example.com") == ana)
+        try Database(path: directory + "/backend.sqlite").execute(
+            "UPDATE accounts SET email = 'zed@example.com' WHERE email = 'ana@example.com'")
+        #expect(try ledger.identityId(email: "ana@example.com") == nil)
+        #expect(try ledger.identityId(email: "zed@example.com") == ana)
+        try ledger.database.execute("UPDATE accounts SET email = 'ana@example.com' WHERE email = 'zed@example.com'")
+        #expect(try ledger.identityId(email: "zed@example.com") == nil)
+        #expect(try ledger.identityId(email: "ana@example.com") == ana)
+        try ledger.database.transaction {
+            try ledger.database.run("UPDATE accounts SET email = 'zed@example.com' WHERE email = 'ana@example.com'")
+            #expect(try ledger.identityId(email: "ana@example.com") == nil)
+            #expect(try ledger.identityId(email: "zed@example.com") == ana)
+        }
+        #expect(try ledger.identityId(email: "ana@example.com") == nil)
+        #expect(try ledger.identityId(email: "zed@example.com") == ana)
+    }
+
     @Test func theStampMovesWithEveryCommitAndOnlyThen() throws {
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t (x INTEGER)")
