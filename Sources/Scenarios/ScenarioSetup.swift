@@ -111,6 +111,7 @@ struct ScenarioSetup {
     var defect: CoordinatorDefect?
     var finishPolicy: SubscriptionCoordinator.FinishPolicy?
     var restorePolicy: RestorePolicy?
+    var adsForSubscribers: Bool?
 
     mutating func add(_ step: SetupStep) {
         switch step {
@@ -122,6 +123,7 @@ struct ScenarioSetup {
         case .account(let email, let password): accounts.append((email, password))
         case .defect(let broken): defect = broken
         case .restorePolicy(let policy): restorePolicy = policy
+        case .adsForSubscribers(let shown): adsForSubscribers = shown
         case .refreshTokenLifetime(let lifetime): options.refreshTokenLifetime = lifetime
         }
     }
@@ -151,6 +153,7 @@ struct ScenarioSetup {
             config = try load()
         }
         if let restorePolicy { config.backend.restorePolicy = restorePolicy }
+        if let adsForSubscribers { config.app.ads.hideForSubscribers = !adsForSubscribers }
         let world: World
         do {
             world = try World(config: config, options: options)
