@@ -95,10 +95,10 @@ struct Shrinker {
     }
 
     /// Setup a session can do without: faults, latency, the phone's language (English without), the account on the
-    /// backend.
+    /// backend, the owner's choices (the config's without).
     private static func isOptionalSetup(_ step: StepKind) -> Bool {
         switch step {
-        case .world(.inject), .setup(.account), .world(.latency), .world(.locale): true
+        case .world(.inject), .setup(.account), .world(.latency), .world(.locale), .setup(.adsForSubscribers): true
         default: false
         }
     }

@@ -29,7 +29,9 @@ struct StepGenerator {
 
     /// The steps before launch: app, seed, latency, the phone's language, and a few faults.
     mutating func setup(app: String) -> [StepKind] {
-        var steps: [StepKind] = [.setup(.app(app)), .setup(.seed(random.next() % 100_000))]
+        let seed = random.next() % 100_000
+        var steps: [StepKind] = [.setup(.app(app)), .setup(.seed(seed))]
+        steps += Self.ownerChoices(seed: seed)
         steps.append(.world(.latency(pick([.fast, .fast, .typical, .slow, .flaky]))))
         steps.append(.world(.locale(pick(Self.locales))))
         if chance(0.5) {
@@ -38,6 +40,16 @@ struct StepGenerator {
         for _ in 0..<Int(random.next() % 3) { steps.append(.world(.inject(faultPlan()))) }
         steps.append(.launch)
         return steps
+    }
+
+    /// The owner's choices the demo configs never make, drawn for one session in four: every app that shows ads hides
+    /// them from subscribers, so an app that hid them from every subscriber whatever the owner chose held every
+    /// invariant (session 35, h455). Drawn from the world's seed, not the session's draws, so a session that keeps the
+    /// config's choices takes the same steps as before.
+    static func ownerChoices(seed: UInt64) -> [StepKind] {
+        var owner = SeededGenerator(seed: seed ^ 0x0A_D5_F0_55)
+        guard owner.next() % 4 == 0 else { return [] }
+        return [.setup(.adsForSubscribers(shown: true))]
     }
 
     /// One step for the world as it is now.

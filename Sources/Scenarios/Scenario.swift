@@ -107,6 +107,9 @@ public enum SetupStep: Equatable, Sendable {
     case account(email: String, password: String)
     /// `restore-policy NAME`: the backend's rule for a restore of a purchase another customer owns.
     case restorePolicy(RestorePolicy)
+    /// `ads-for-subscribers shown|hidden`: the owner's choice whether a subscriber still sees the app's ads (seed 000:
+    /// "Ads disappear for subscribers when the app owner turned that option on"); the config's when absent.
+    case adsForSubscribers(shown: Bool)
     /// `refresh-token-lifetime DURATION`: how long the server keeps an unused account session. The scenarios found
     /// while it was 30 days (before session 32) keep that world, where a session ends within a month.
     case refreshTokenLifetime(SimDuration)

@@ -127,6 +127,7 @@ struct ScenarioSetup {
     var defect: CoordinatorDefect?
     var finishPolicy: SubscriptionCoordinator.FinishPolicy?
     var restorePolicy: RestorePolicy?
+    var adsForSubscribers: Bool?
 
     mutating func add(_ step: SetupStep) {
         switch step {
@@ -138,6 +139,7 @@ struct ScenarioSetup {
         case .account(let email, let password): accounts.append((email, password))
         case .defect(let broken): defect = broken
         case .restorePolicy(let policy): restorePolicy = policy
+        case .adsForSubscribers(let shown): adsForSubscribers = shown
         case .refreshTokenLifetime(let lifetime): options.refreshTokenLifetime = lifetime
         }
     }
@@ -167,6 +169,7 @@ struct ScenarioSetup {
             config = try load()
         }
         if let restorePolicy { config.backend.restorePolicy = restorePolicy }
+        if let adsForSubscribers { config.app.ads.hideForSubscribers = !adsForSubscribers }
         let world: World
         do {
             world = try World(config: config, options: options)

@@ -26,7 +26,7 @@ enum StepGrammar {
                 throw StepError("write \(usage) (a path with spaces in double quotes)")
             }
             return .setup(words[0] == "app" ? .app(path[0]) : .storekit(path[0]))
-        case "seed", "device", "apple-id", "defect", "restore-policy", "refresh-token-lifetime":
+        case "seed", "device", "apple-id", "defect", "restore-policy", "refresh-token-lifetime", "ads-for-subscribers":
             return .setup(try setup(words[0], arguments))
         case "launch":
             try count(arguments, 0, "launch")
@@ -74,6 +74,12 @@ enum StepGrammar {
                 throw StepError("\"\(text)\" is not a duration of at most ten years, such as 30d")
             }
             return .refreshTokenLifetime(lifetime)
+        case "ads-for-subscribers":
+            switch try single(arguments, "ads-for-subscribers shown|hidden") {
+            case "shown": return .adsForSubscribers(shown: true)
+            case "hidden": return .adsForSubscribers(shown: false)
+            case let other: throw StepError("ads-for-subscribers takes shown or hidden, not \"\(other)\"")
+            }
         default:
             let name = try single(arguments, "restore-policy NAME")
             guard let policy = RestorePolicy(rawValue: name) else {

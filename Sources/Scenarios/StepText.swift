@@ -54,6 +54,7 @@ public enum StepText {
         case .account(let email, let password): "account \(QuotedWords.word(email)) \(QuotedWords.word(password))"
         case .defect(let defect): "defect \(defect.rawValue)"
         case .restorePolicy(let policy): "restore-policy \(policy.rawValue)"
+        case .adsForSubscribers(let shown): "ads-for-subscribers \(shown ? "shown" : "hidden")"
         case .refreshTokenLifetime(let lifetime): "refresh-token-lifetime \(lifetime)"
         }
     }

@@ -25,15 +25,18 @@ final class Device {
     /// (`ReaderInput.keepsChoices`): typing an address would otherwise build the screen once a character.
     private var builtChoices: [Choice]?
 
-    /// A rule of the app broken on purpose (the fuzzer's proof): the coordinator's, or the owner's account
-    /// requirement read as optional.
+    /// A rule of the app broken on purpose (the fuzzer's proof): the coordinator's, the owner's account
+    /// requirement read as optional, or the owner's ads kept for subscribers read as hidden.
     var defect: CoordinatorDefect? {
         didSet {
             coordinator.defect = defect
             state.app.account.mode = defect == .skipAccountRequired ? .optional : ownersAccountMode
+            state.app.ads.hideForSubscribers = defect == .adsHiddenFromEverySubscriber || ownersAdsHiddenForSubscribers
+            keptFeed = nil
         }
     }
     private let ownersAccountMode: AccountPolicy.Mode
+    private let ownersAdsHiddenForSubscribers: Bool
 
     var screen: ScreenModel {
         if let builtScreen { return builtScreen }
@@ -149,6 +152,7 @@ final class Device {
         state.gateDraws = gateDraws
         state.lastGateQuestion = lastGateQuestion
         ownersAccountMode = app.account.mode
+        ownersAdsHiddenForSubscribers = app.ads.hideForSubscribers
         let backend = BackendClient(
             transport: transport, deviceId: queue.deviceId,
             timer: { delay, action in

@@ -266,7 +266,7 @@ enum Usage {
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
                                with them), transfer-moves-ended, consent-follows-the-subscription,
                                gate-asks-one-question, recovery-kept-from-the-app (rare too:
-                               found-by-hand/430 fails with it)
+                               found-by-hand/430 fails with it), ads-hidden-from-every-subscriber
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help
@@ -304,7 +304,8 @@ enum Usage {
                  that app selling from it), title TEXT, sees TEXT, seed N, storefront CODE, locale ID, device NAME,
                  apple-id EMAIL, account EMAIL PASSWORD, latency PROFILE,
                  inject TARGET FAULT [times N | always | chance P], finish before|after,
-                 restore-policy NAME, refresh-token-lifetime DURATION (the server's, a year and 60 days unless set)
+                 restore-policy NAME, refresh-token-lifetime DURATION (the server's, a year and 60 days unless set),
+                 ads-for-subscribers shown|hidden (the owner's choice; the config's unless set)
         Actions: launch, open feed|paywall|profile|login|signup, open content ID, back, select offer ID,
                  double-tap offer ID, subscribe, answer gate (a grown-up's right answer to the question shown),
                  answer gate TEXT (typed as is: "" is empty; below 36 is wrong whatever the seed asks),

@@ -143,6 +143,8 @@ import WhiteLabel
         (CoordinatorDefect.transferMovesEnded, [.toldIsTrue], "accept transfer"),
         (CoordinatorDefect.consentFollowsTheSubscription, [.priceConsentAsked], "price-increase"),
         (CoordinatorDefect.sheetOpensOnItsFirstChoice, [.strayKeyMovesNoMoney], "select offer"),
+        // Only where the owner keeps the ads for subscribers, which the sessions draw (session 35).
+        (CoordinatorDefect.adsHiddenFromEverySubscriber, [.survivesRestartAndAds], "ads-for-subscribers shown"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's

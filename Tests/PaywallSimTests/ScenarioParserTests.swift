@@ -239,6 +239,13 @@ import WhiteLabel
             "t.scenario:2: refresh-token-lifetime builds the world, so it must come"
         ),
         ("app daily-news\napp fit-track\nlaunch", "t.scenario:2: app is given twice: first on line 1"),
+        // The owner's choice of ads for subscribers (session 35): a setup line, once, before launch.
+        ("ads-for-subscribers maybe", "t.scenario:1: ads-for-subscribers takes shown or hidden, not \"maybe\""),
+        ("launch\nads-for-subscribers shown", "t.scenario:2: ads-for-subscribers builds the world, so it must come"),
+        (
+            "ads-for-subscribers shown\nads-for-subscribers hidden",
+            "t.scenario:2: ads-for-subscribers is given twice: first on line 1"
+        ),
         ("seed 1\n\nseed 2", "t.scenario:3: seed is given twice: first on line 1"),
         ("expect alert Purchase failed", "t.scenario:1: the text goes in double quotes"),
         ("expect no text hello", "t.scenario:1: the text goes in double quotes: write expect no text \"TEXT\""),
