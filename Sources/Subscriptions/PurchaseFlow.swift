@@ -150,6 +150,16 @@ extension SubscriptionCoordinator {
             log("this Apple ID pays for a subscription someone else holds, which cannot move here (\(why.rawValue))")
             return finishPurchase(.heldElsewhere(why, charged: false))
         }
+        // The family's share of the group, held by another account of this Apple ID's (the member's other account):
+        // the family's, not a subscription this Apple ID pays for, so no "This Apple ID already pays for this
+        // subscription… Move it?" (session 35, as the share came to the member's receipt): the reader is told the family
+        // shares it and where it is, and nothing is handed to Apple.
+        if !alreadyYours, active.contains(where: { $0.owner == "account" }),
+            active.allSatisfy({ $0.familyShared == true })
+        {
+            log("the family shares this subscription with this Apple ID, held by another account: nothing to Apple")
+            return finishPurchase(.sharedHeldElsewhere(Self.refusalHere(active) ?? .accountOwned))
+        }
         if !alreadyYours, let other = active.first(where: { $0.owner == "account" }) {
             log("this Apple ID pays for another account's subscription: asking before moving it")
             return finishPurchase(.ownedByAnotherAccount(canMove: other.restorable))
