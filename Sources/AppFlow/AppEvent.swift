@@ -40,6 +40,8 @@ public enum AppEvent: Equatable, Sendable {
     case paymentsAllowed
     /// The App Store's country or the phone's language changed: the products are asked for again.
     case storeChanged
+    /// The question to move a subscription held elsewhere, asked of the server again (`recheckMoveQuestion`).
+    case moveQuestionRechecked(MoveQuestionVerdict)
 }
 
 /// Work the app asks for, as data: the simulation runs it and answers with events.
@@ -72,4 +74,6 @@ public enum AppEffect: Equatable, Sendable {
     case setAutoRenew(Bool, productId: String)
     /// "Manage my subscription": another plan of the group, changed by the store with Apple's timing.
     case changePlan(productId: String)
+    /// "Move it?" of a subscription held elsewhere is on screen as the app becomes active: the server asked again.
+    case recheckMoveQuestion
 }

@@ -84,6 +84,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         showGate(.manageSubscription, &state)
     case .parentAnswered, .noRequestWaits:
         state.takeOffParentWaits()
+    case .moveQuestionRechecked(let verdict):
+        effects += withdrawMoveQuestion(verdict, &state)
     case .planChangeAskedParent(let title):
         // Says a request waits, as a purchase's does: taken off when none does (a declined switch, session 28).
         var waits = Alert(
@@ -94,6 +96,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.tell(waits)
     case .becameActive:
         effects.append(.becomeActive)
+        // "Move it?" of a subscription held elsewhere was the server's word when asked: asked again (session 35).
+        if isMoveQuestion(state.route), state.operation == nil, state.isSignedIn {
+            effects.append(.recheckMoveQuestion)
+        }
         // Back in the app on an article that failed to load: it is asked for again.
         if case .content(let id) = state.route, case .failed = state.fullContent[id] { state.fullContent[id] = nil }
         // A products request that failed earlier is tried again; and the paywall on screen asks the store again, whose
@@ -118,6 +124,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     }
     releaseAccountRequirement(&state)
     releaseTransferPrompt(&state)
+    if !state.isSignedIn { effects += withdrawMoveQuestion(.signedOut, &state) }
     effects += offerMoveToAccount(&state)
     return effects + settleContent(&state)
 }
@@ -164,6 +171,22 @@ private func releaseTransferPrompt(_ state: inout AppState) {
         !state.isSignedIn || state.access.unmovedLevels.isEmpty || state.access.moveRefusedUntil != nil
     else { return }
     pop(&state)
+}
+
+/// "Move it to the account you are signed in with?" of a subscription held elsewhere (a restore's, a purchase's) stands
+/// only while the move can be made: signed out meanwhile (a session that ended), or, asked again as the app became
+/// active, ended (expired, refunded), moved here already, or kept where it is now, the question goes and the reader is
+/// told why, so no "Move it" acts on a judgement that no longer holds (session 35).
+private func withdrawMoveQuestion(_ verdict: MoveQuestionVerdict, _ state: inout AppState) -> [AppEffect] {
+    guard isMoveQuestion(state.route), state.operation == nil, let message = verdict.message else { return [] }
+    popTransferPrompts(&state)
+    state.tell(Alert(title: "Nothing to move", message: message))
+    return verdict == .alreadyYours ? [.reloadAccess] : []
+}
+
+/// The question of moving another's subscription here, not the phone's own guest's (`.anonymousToAccount`).
+private func isMoveQuestion(_ route: AppState.Route) -> Bool {
+    if case .transferPrompt(let prompt) = route { prompt != .anonymousToAccount } else { false }
 }
 
 /// The subscription page is for readers who have not subscribed (seed 000), read per level (session 27): once the

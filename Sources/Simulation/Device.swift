@@ -582,6 +582,8 @@ final class Device {
             coordinator.reloadAccess(askingApple: true) { [weak self] in self?.listed($0) }
         case .becomeActive:
             coordinator.appBecameActive { [weak self] in self?.listed($0) }
+        case .recheckMoveQuestion:
+            coordinator.recheckMoveQuestion { [weak self] in self?.dispatch(.moveQuestionRechecked($0)) }
         case .showManageSubscriptions(let gatePassed)
         where coordinator.requiresParentalGate && !gatePassed && defect != .skipParentalGate:
             // As before a purchase: a grown-up first, since a switch on the sheet can charge at once.

@@ -47,7 +47,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "\"Waiting for approval\" once a parent answered and no request waits (of a request Apple tells the app "
                 + "nothing of, once the app became active since), a renewal Apple makes at an offer's price is not "
                 + "said to end, a family share is not said to renew where the purchaser's renewal ends it, and the "
-                + "profile says who paid: a family member's shared purchase is not said subscribed to on the phone"
+                + "profile says who paid: a family member's shared purchase is not said subscribed to on the phone; "
+                + "\"Move it?\" of a subscription held elsewhere stays up only for a signed-in reader, and, once the app "
+                + "became active, only while the Apple ID holds a subscription that gives access"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

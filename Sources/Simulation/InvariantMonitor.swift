@@ -108,7 +108,8 @@ public final class InvariantMonitor {
             + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)
-            + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context) + takeFound()
+            + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context)
+            + MoveQuestionCheck.violations(context) + takeFound()
             + consentViolations()
     }
 

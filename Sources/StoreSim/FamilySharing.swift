@@ -199,6 +199,7 @@ extension AppStore {
         log("\(purchase.productIdentifier) shared with \(member): transaction \(record.transactionIdentifier)")
         let type: NotificationType = subscription == nil ? .oneTimeCharge : .subscribed
         notify(type, subscription == nil ? nil : .initialBuy, record, shared(subscription, as: record))
+        shareChanged(for: member)
     }
 
     /// The purchaser's period moved on (a renewal, an upgrade, a recovery): the member's moves with it.
@@ -229,6 +230,7 @@ extension AppStore {
         ended?.state = .revoked
         ended?.autoRenew = false
         notify(.revoke, nil, latest, ended)
+        shareChanged(for: share.memberAppleId)
     }
 
     /// A member's transaction of the purchaser's current period: theirs, with the purchaser's dates.

@@ -67,6 +67,7 @@ public final class PaymentQueue {
     public func startObserving(_ observer: @escaping (PaymentTransaction) -> Void) {
         self.observer = observer
         observingSince = store.scheduler.now
+        bringFamilySharesToReceipt()
         let records = store.logged("read the unfinished transactions to deliver again") {
             try store.ledger.transactions(appleId: appleId)
         }

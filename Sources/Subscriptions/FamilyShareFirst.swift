@@ -1,8 +1,9 @@
 /// Restore before purchase for a guest, of what the family shares: a family member without an account, whose Apple ID
 /// the family already shares a plan of the group with, was sent to Apple's sheet and charged for it (session 34): Apple
 /// charges a member's own Apple ID for a plan the family gives it. Before a guest's payment of a group StoreKit says the
-/// family shares with the Apple ID (`familySharedEntitlements`, read on the phone), the server is asked what a fresh
-/// receipt holds; the family's share of the group is brought here instead of charging, or, where a restore here would
+/// family shares with the Apple ID (`familySharedEntitlements`, read on the phone), the server is asked what the phone's
+/// receipt holds (the App Store keeps a member's receipt listing the family's shares, as Apple does: no refresh); the
+/// family's share of the group is brought here instead of charging, or, where a restore here would
 /// refuse it, the reader is told why. Anything else (no share on the receipt, no answer) goes on to pay as before: a
 /// guest's own purchase held elsewhere is Apple's "already subscribed", which charges nothing.
 extension SubscriptionCoordinator {

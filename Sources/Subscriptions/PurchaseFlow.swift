@@ -59,10 +59,9 @@ extension SubscriptionCoordinator {
     /// Asks the server what the phone's receipt holds that the account has or may take. `askedAgain`: the
     /// second ask, after a newer receipt arrived while the first was on its way; never a third.
     private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
-        // The family's share reaches the phone's receipt only once Apple issues it again: a guest's check asks a fresh
-        // one (`FamilyShareFirst`), made only where StoreKit says the family shares the group.
-        let read = activePurchase?.asksOnlyForFamilyShare == true && !askedAgain ? receipts.fresh : receipts.receipt
-        read { [self] receipt in
+        // The phone's receipt lists the family's shares as Apple updates it (`FamilyShareReceipts`): a guest's check
+        // (`FamilyShareFirst`) sends it as it is, refreshed only when the phone holds none.
+        receipts.receipt { [self] receipt in
             guard stillRuns(serial) else { return }
             guard let receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
@@ -122,7 +121,7 @@ extension SubscriptionCoordinator {
 
     /// The account's session ended while its check was on its way (a refresh refused): the reader paying is a guest
     /// now, whom the answer about the account does not cover, and StoreKit says the family shares the group with this
-    /// Apple ID. The guest's check is asked instead, with a fresh receipt that lists the share: paying was Apple's
+    /// Apple ID. The guest's check is asked instead, with the phone's receipt, which lists the share: paying was Apple's
     /// sheet for what the family gives (fuzz seed 13, session 34).
     private func askAsGuestNow(_ offer: Offer, serial: Int) {
         log("the account's session ended while the server checked: asking about the family's share as a guest")
@@ -153,6 +152,16 @@ extension SubscriptionCoordinator {
         {
             log("this Apple ID pays for a subscription someone else holds, which cannot move here (\(why.rawValue))")
             return finishPurchase(.heldElsewhere(why, charged: false))
+        }
+        // The family's share of the group, held by another account of this Apple ID's (the member's other account):
+        // the family's, not a subscription this Apple ID pays for, so no "This Apple ID already pays for this
+        // subscription… Move it?" (session 35, as the share came to the member's receipt): the reader is told the family
+        // shares it and where it is, and nothing is handed to Apple.
+        if !alreadyYours, active.contains(where: { $0.owner == "account" }),
+            active.allSatisfy({ $0.familyShared == true })
+        {
+            log("the family shares this subscription with this Apple ID, held by another account: nothing to Apple")
+            return finishPurchase(.sharedHeldElsewhere(Self.refusalHere(active) ?? .accountOwned))
         }
         if !alreadyYours, let other = active.first(where: { $0.owner == "account" }) {
             log("this Apple ID pays for another account's subscription: asking before moving it")
