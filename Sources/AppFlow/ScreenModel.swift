@@ -130,6 +130,9 @@ public struct Alert: Equatable, Sendable {
     /// The product whose payment it speaks of, where it speaks of one: "Waiting for approval" of a monthly plan is
     /// not made untrue by a code for the yearly one redeemed on the App Store meanwhile.
     public var productId: String? = nil
+    /// The transaction a charge told of ("Purchase complete", "Subscription active again") was, when the app knew it:
+    /// invariant 9 holds "Purchase complete" to a purchase, never a renewal (`PurchaseToldCheck`, session 35).
+    public var transactionId: String? = nil
     /// The alert says a purchase request waits for a parent, or that the parent declined it: the decline takes the
     /// waiting ones off the screen (`AppState.tell`), as a charge does.
     public var parentRequest: ParentRequest? = nil
@@ -147,6 +150,9 @@ public struct Alert: Equatable, Sendable {
         case purchaseRunning
         case paymentsOff
     }
+
+    /// The title of the alert telling a purchase Apple charged that nobody on screen waited for.
+    public static let purchaseComplete = "Purchase complete"
 
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]

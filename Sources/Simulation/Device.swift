@@ -183,7 +183,9 @@ final class Device {
             self?.dispatch(
                 .purchaseCarriedOn(
                     outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier,
-                    freshCharge: fresh))
+                    freshCharge: fresh,
+                    kind: transaction.isRenewal
+                        ? (transaction.isFamilyShared ? .familyShareRenewal : .renewal) : .purchase))
         }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
@@ -490,7 +492,7 @@ final class Device {
             inspectedSince = purchaseBegan.map { inspectAnswersTaken - $0.inspected }
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
-        case .purchaseCarriedOn(let outcome, let product, let transactionId, _):
+        case .purchaseCarriedOn(let outcome, let product, let transactionId, _, _):
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
             let charged = transactionId.flatMap(queue.purchaseDate(ofTransaction:))
