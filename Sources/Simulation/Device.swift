@@ -616,11 +616,12 @@ final class Device {
                 }
             }
         case .loadFullContent(let id, let levels):
+            let unloaded = "The full \(state.app.words.one) could not be loaded."
             coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in
                 switch result {
                 case .success(let body): self?.dispatch(.fullContentLoaded(id: id, body: body))
                 case .failure:
-                    self?.dispatch(.fullContentFailed(id: id, message: "The full article could not be loaded."))
+                    self?.dispatch(.fullContentFailed(id: id, message: unloaded))
                 }
             }
         }
