@@ -56,6 +56,15 @@ public struct ScreenModel: Equatable, Sendable {
 
     /// Whether the highlighted row is a text field: typed characters then go into it, not to key bindings.
     public var isEditingText: Bool { alert == nil && selection.map { rows[$0].isField } == true }
+
+    /// Whether the highlighted field takes only digits (the parental gate's answer is a number): every other key keeps
+    /// its meaning there, so the key bar keeps "? keys · q quit" (the gate at 80 columns dropped them, session 35).
+    public var isEditingDigits: Bool {
+        isEditingText && selection.map { rows[$0].choice == .edit(.gateAnswer) } == true
+    }
+
+    /// Whether typed letters go into the highlighted field (log in, sign up): `?`, `q` and the other letters too.
+    public var isTypingLetters: Bool { isEditingText && !isEditingDigits }
 }
 
 /// One line (or wrapped paragraph) of a screen.
