@@ -13,7 +13,11 @@ public enum AppEvent: Equatable, Sendable {
     /// A purchase nobody on screen waited for ended (Ask to Buy approved later, an interrupted purchase
     /// resolved, a charge redelivered at launch): it closes the paywall or tells the reader what went wrong.
     /// `freshCharge`: Apple charged for it while this launch observed, and it had not heard of it: news to tell.
-    case purchaseCarriedOn(PurchaseOutcome, productId: String, transactionId: String?, freshCharge: Bool = false)
+    /// `kind`: a purchase, or a renewal Apple charged of a running subscription (a billing recovery), which the reader
+    /// did not buy, or the family's share of one.
+    case purchaseCarriedOn(
+        PurchaseOutcome, productId: String, transactionId: String?, freshCharge: Bool = false,
+        kind: CarriedOnCharge.Kind = .purchase)
     case fullContentLoaded(id: String, body: String)
     case fullContentFailed(id: String, message: String)
     case restoreFinished(RestoreOutcome)

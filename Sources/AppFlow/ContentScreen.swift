@@ -4,12 +4,14 @@ extension ScreenBuilder {
         guard let item = state.item(id) else {
             return Built(screen: ScreenModel(id: .content, title: "Not found", rows: []))
         }
+        let words = state.app.words
         var rows = [Row(.heading, item.title), Row(.spacer)]
         var waiting: String?
         var keys = [KeyHint("Esc", "back")]
         if !state.access.unlocks(item.requiredLevels) {
             rows += [
-                Row(.text, item.preview), Row(.spacer), Row(.muted, "Subscribe to read the full article."),
+                Row(.text, item.preview), Row(.spacer),
+                Row(.muted, "Subscribe to \(words.doing) the full \(words.one)."),
                 Row(.button, "Subscribe", choice: .subscribe(fromContent: id)),
             ]
             keys.insert(KeyHint("Enter", "subscribe"), at: 0)
@@ -19,7 +21,7 @@ extension ScreenBuilder {
             switch state.fullContent[id] {
             case .loaded(let body): rows.append(Row(.text, body))
             case .failed(let message): rows += [Row(.text, item.preview), Row(.muted, message)]
-            case .loading, nil: waiting = "Loading the full article"
+            case .loading, nil: waiting = "Loading the full \(words.one)"
             }
         }
         let screen = ScreenModel(id: .content, title: state.app.name, rows: rows, waiting: waiting, keys: keys)

@@ -28,7 +28,8 @@ extension ScreenBuilder {
         case .account(let email): rows.append(Row(.text, "Signed in as \(email)."))
         }
         let levels = state.access.levels.sorted().map(\.rawValue)
-        rows.append(Row(.muted, "Access: " + (levels.isEmpty ? "free articles only" : levels.joined(separator: ", "))))
+        let free = "free \(state.app.words.other) only"
+        rows.append(Row(.muted, "Access: " + (levels.isEmpty ? free : levels.joined(separator: ", "))))
         for subscription in charged {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
             let title = title(of: subscription.productId, state)

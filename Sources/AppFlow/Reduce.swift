@@ -44,8 +44,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         if let purchase = state.purchase { state.purchase = (purchase.offerId, stage) }
     case .purchaseFinished(let outcome):
         finishPurchase(outcome, &state)
-    case .purchaseCarriedOn(let outcome, let productId, _, let fresh):
-        carryOn(outcome, productId: productId, freshCharge: fresh, &state)
+    case .purchaseCarriedOn(let outcome, let productId, let transactionId, let fresh, let kind):
+        let charge = CarriedOnCharge(productId: productId, transactionId: transactionId, kind: kind)
+        carryOn(outcome, charge, freshCharge: fresh, &state)
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):
@@ -452,8 +453,12 @@ private func isPurchaseScreen(_ route: AppState.Route, _ gate: ParentalGate?) ->
 /// A purchase that ended with nobody waiting on the paywall: success closes it (seed: the page closes
 /// after the server answers); anything else is said, so no charge is ever silent. A fresh charge is said even when it
 /// unlocked: the README's "the reader hears how it ended" (an interrupted purchase resolved later charged an upgrade
-/// with no word but the article unlocking, session 26).
-private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge: Bool, _ state: inout AppState) {
+/// with no word but the article unlocking, session 26). A renewal (a billing recovery reaching the running app) is no
+/// purchase of the reader's: it is told as the subscription active again ("Purchase complete" said the reader had
+/// bought what Apple charged again, session 35).
+private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, freshCharge: Bool, _ state: inout AppState)
+{
+    let productId = charge.productId
     switch outcome {
     case .purchased, .confirmedAfterAll:
         if state.purchase == nil, case .paywall = state.route { pop(&state) }
@@ -464,11 +469,7 @@ private func carryOn(_ outcome: PurchaseOutcome, productId: String, freshCharge:
         }
         guard freshCharge else { break }
         let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
-        state.tell(
-            Alert(
-                title: "Purchase complete",
-                message: "The App Store charged this Apple ID for \(title). Your subscription is active.",
-                charge: .made, productId: productId))
+        state.tell(charge.alert(title: title))
     case .cancelled, .pending, .refused:
         break
     default:

@@ -56,6 +56,15 @@ public struct ScreenModel: Equatable, Sendable {
 
     /// Whether the highlighted row is a text field: typed characters then go into it, not to key bindings.
     public var isEditingText: Bool { alert == nil && selection.map { rows[$0].isField } == true }
+
+    /// Whether the highlighted field takes only digits (the parental gate's answer is a number): every other key keeps
+    /// its meaning there, so the key bar keeps "? keys · q quit" (the gate at 80 columns dropped them, session 35).
+    public var isEditingDigits: Bool {
+        isEditingText && selection.map { rows[$0].choice == .edit(.gateAnswer) } == true
+    }
+
+    /// Whether typed letters go into the highlighted field (log in, sign up): `?`, `q` and the other letters too.
+    public var isTypingLetters: Bool { isEditingText && !isEditingDigits }
 }
 
 /// One line (or wrapped paragraph) of a screen.
@@ -130,6 +139,9 @@ public struct Alert: Equatable, Sendable {
     /// The product whose payment it speaks of, where it speaks of one: "Waiting for approval" of a monthly plan is
     /// not made untrue by a code for the yearly one redeemed on the App Store meanwhile.
     public var productId: String? = nil
+    /// The transaction a charge told of ("Purchase complete", "Subscription active again") was, when the app knew it:
+    /// invariant 9 holds "Purchase complete" to a purchase, never a renewal (`PurchaseToldCheck`, session 35).
+    public var transactionId: String? = nil
     /// The alert says a purchase request waits for a parent, or that the parent declined it: the decline takes the
     /// waiting ones off the screen (`AppState.tell`), as a charge does.
     public var parentRequest: ParentRequest? = nil
@@ -147,6 +159,9 @@ public struct Alert: Equatable, Sendable {
         case purchaseRunning
         case paymentsOff
     }
+
+    /// The title of the alert telling a purchase Apple charged that nobody on screen waited for.
+    public static let purchaseComplete = "Purchase complete"
 
     /// The keys an alert takes, whatever the screen under it: OK is its one button.
     public static let keys = [KeyHint("Enter", "OK"), KeyHint("Esc", "close")]

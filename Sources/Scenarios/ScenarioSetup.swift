@@ -54,7 +54,10 @@ extension Scenario {
             throw problem(StepError(error.description), at: setup.storekit != nil ? storekitStep : appStep)
         }
         // Worlds of other apps sell other products: the run refuses a step naming one their app does not sell.
-        if variation?.key != "app" { try checkProducts(soldBy: config) }
+        if variation?.key != "app" {
+            try checkProducts(soldBy: config)
+            try checkIds(of: config)
+        }
         try checkLocales(servedBy: config)
         try checkRaisedPrices(from: config.store.storefront)
     }
@@ -107,7 +110,7 @@ extension Scenario {
         }
     }
 
-    private func problem(_ error: StepError, at step: ScenarioStep?) -> ConfigError {
+    func problem(_ error: StepError, at step: ScenarioStep?) -> ConfigError {
         guard let step else { return ConfigError(file: file, message: error.description) }
         return ConfigError(file: "\(file):\(step.line)", message: "\(error.description) (in \"\(step.text)\")")
     }

@@ -187,7 +187,9 @@ final class Device {
             self?.dispatch(
                 .purchaseCarriedOn(
                     outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier,
-                    freshCharge: fresh))
+                    freshCharge: fresh,
+                    kind: transaction.isRenewal
+                        ? (transaction.isFamilyShared ? .familyShareRenewal : .renewal) : .purchase))
         }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
@@ -494,7 +496,7 @@ final class Device {
             inspectedSince = purchaseBegan.map { inspectAnswersTaken - $0.inspected }
             // A second tap refused while one runs leaves the running purchase's beginning in place.
             if outcome != .refused(.purchaseInProgress) { purchaseBegan = nil }
-        case .purchaseCarriedOn(let outcome, let product, let transactionId, _):
+        case .purchaseCarriedOn(let outcome, let product, let transactionId, _, _):
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
             let charged = transactionId.flatMap(queue.purchaseDate(ofTransaction:))
@@ -620,11 +622,12 @@ final class Device {
                 }
             }
         case .loadFullContent(let id, let levels):
+            let unloaded = "The full \(state.app.words.one) could not be loaded."
             coordinator.fullContent(id, requiredLevels: levels) { [weak self] result in
                 switch result {
                 case .success(let body): self?.dispatch(.fullContentLoaded(id: id, body: body))
                 case .failure:
-                    self?.dispatch(.fullContentFailed(id: id, message: "The full article could not be loaded."))
+                    self?.dispatch(.fullContentFailed(id: id, message: unloaded))
                 }
             }
         }

@@ -30,7 +30,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .backendsWord: "nothing unlocks without the backend's word"
         case .contentFollowsLevels: "content is unlocked exactly when the levels meet it; no cache for a level not held"
-        case .noDoubleCharge: "no second charge for a subscription group the Apple ID already pays for"
+        case .noDoubleCharge:
+            "no second charge for a subscription group the Apple ID already pays for, and no parent asked to approve a "
+                + "payment of the plan it pays for"
         case .onePaymentAtATime:
             "at most one payment in flight, whichever launch of the app added it (a request waiting for a parent is "
                 + "one, for its group), and none waited for once nothing is on its way; a cancellation never shows an "
@@ -43,7 +45,7 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "payment is for a product returned"
         case .toldIsTrue:
             "what the reader is told is true: success means access, \"nothing to restore\" means nothing paid and moves "
-                + "nothing, \"not charged\" is not left on screen once the phone's payment is charged, nor "
+                + "nothing, \"Purchase complete\" is told of a purchase, never of a renewal, \"not charged\" is not left on screen once the phone's payment is charged, nor "
                 + "\"Waiting for approval\" once a parent answered and no request waits (of a request Apple tells the app "
                 + "nothing of, once the app became active since), a renewal Apple makes at an offer's price is not "
                 + "said to end, a family share is not said to renew where the purchaser's renewal ends it, and the "

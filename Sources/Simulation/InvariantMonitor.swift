@@ -49,6 +49,7 @@ public final class InvariantMonitor {
     private var offerCharges = OfferChargeCheck()
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
+    private var askedForNothing: AskedForNothingCheck
     private var family = FamilyCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
@@ -66,6 +67,7 @@ public final class InvariantMonitor {
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
         intros = IntroOfferCheck(world: world)
+        askedForNothing = AskedForNothingCheck(world: world)
         if let token = before.refreshToken { sessions[before.device] = (token, SimInstant(milliseconds: 0)) }
         readEvents(judging: false)
     }
@@ -102,9 +104,10 @@ public final class InvariantMonitor {
         defer { noteSession(after) }
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
             + transitionViolations(after, charged: context.charged)
-            + told.check(context) + shownAlerts.check(context)
+            + told.check(context) + shownAlerts.check(context) + PurchaseToldCheck.violations(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt) + RenewalReachesCheck.violations(context)
-            + charges.check(context) + intros.check(context) + moves.check(context) + family.check(context)
+            + charges.check(context) + askedForNothing.check(context) + intros.check(context) + moves.check(context)
+            + family.check(context)
             + gate.check()
             + RefundCheck.violations(context) + LevelsEndCheck.violations(context) + restoreFirst.check()
             + SubscriberPageCheck.violations(context)

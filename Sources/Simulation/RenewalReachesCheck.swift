@@ -6,7 +6,9 @@ import StoreSim
 /// app learns an ordinary renewal when the levels' end comes (it asks the server); a recovery from a billing issue past
 /// the grace period left no end to wait for, and a reader who paid again stayed locked out, shown ads and sold the plan
 /// they paid for, while the monitor judged the phone only after a restart or a return to the foreground (session 34).
-/// A fault since the charge excuses it, as a phone that asked and failed learns it when it next asks.
+/// A family member's share renewed with the purchaser's is judged on the member's phone the same way: the member stayed
+/// locked out after the purchaser's recovery (session 35). A fault since the charge excuses it, as a phone that asked
+/// and failed learns it when it next asks.
 enum RenewalReachesCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
@@ -21,14 +23,22 @@ enum RenewalReachesCheck {
             }
             if let guest = world.device.storage.anonymousIdentity?.id { owners.insert(guest) }
             guard !owners.isEmpty else { return [] }
-            var found: [InvariantViolation] = []
-            for subscription in context.paid {
+            var renewed: [(id: String, productId: String, charges: [TransactionRecord])] = context.paid.map {
+                subscription in
                 let id = subscription.originalTransactionId
-                let charges = context.charged.filter { $0.originalTransactionIdentifier == id }
-                    .sorted { $0.purchaseDate < $1.purchaseDate }
+                return (id, subscription.productId, context.charged.filter { $0.originalTransactionIdentifier == id })
+            }
+            let shares = world.store.familySharedTransactions(appleId: world.appleId)
+            for id in Set(shares.map(\.originalTransactionIdentifier)).sorted() where world.store.shareGivesAccess(id) {
+                let charges = shares.filter { $0.originalTransactionIdentifier == id }
+                if let latest = charges.last { renewed.append((id, latest.productIdentifier, charges)) }
+            }
+            var found: [InvariantViolation] = []
+            for (id, productId, unsorted) in renewed {
+                let charges = unsorted.sorted { $0.purchaseDate < $1.purchaseDate }
                 guard let latest = charges.last, charges.count > 1, latest.transactionReason == "RENEWAL",
                     latest.revocationDate == nil, latest.purchaseDate >= launched,
-                    let levels = context.levels(of: subscription.productId), !levels.isSubset(of: context.phoneLevels),
+                    let levels = context.levels(of: productId), !levels.isSubset(of: context.phoneLevels),
                     let owner = try ledger.purchase(id)?.ownerId, owners.contains(owner),
                     // The phone heard the server on the owner during the period before, with no fault since, and the
                     // reader was told of no failure then: it knew the subscription. One that never did (a check that
@@ -42,10 +52,11 @@ enum RenewalReachesCheck {
                     !context.faultSince(SimInstant(milliseconds: min(said, latest.purchaseDate.milliseconds))),
                     !PayingCheck.toldFailure(since: charges[charges.count - 2].purchaseDate, world)
                 else { continue }
+                let whose = latest.isFamilyShared ? "the family's share of " : ""
                 found.append(
                     InvariantViolation(
                         .payingKeepsAccess,
-                        "Apple renewed \(subscription.productId) (\(id)) at \(latest.purchaseDate), while the app ran, "
+                        "Apple renewed \(whose)\(productId) (\(id)) at \(latest.purchaseDate), while the app ran, "
                             + "for \(owner), who owns it, but \(world.deviceName) shows "
                             + "\(WorldReading.list(context.phoneLevels)), not \(WorldReading.list(levels))"))
             }

@@ -137,6 +137,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
             paymentNumber: transaction.paymentNumber, transactionIdentifier: transaction.transactionIdentifier,
             productIdentifier: transaction.productIdentifier, state: state,
             originalTransactionIdentifier: transaction.originalTransactionIdentifier,
-            transactionDate: transaction.transactionDate)
+            transactionDate: transaction.transactionDate, isRenewal: transaction.isRenewal,
+            isFamilyShared: transaction.isFamilyShared)
     }
 }

@@ -426,10 +426,12 @@ public final class PaymentQueue {
                 return deliver(failed(number, product.productIdentifier, .storeProductNotAvailable), after: .zero)
             }
             if fault == .deferred {
-                postpone(number, product, kind: .askToBuy, terms: terms)
+                postpone(number, product, kind: .askToBuy, terms: terms, byFault: true)
             } else if fault == .interrupted {
                 postpone(number, product, kind: .interrupted, terms: terms)
-            } else if store.needsAskToBuy(appleId) {
+            } else if store.needsAskToBuy(appleId),
+                !store.chargesNothing(product, appleId: appleId, offerId: terms.offerId)
+            {
                 postpone(number, product, kind: .askToBuy, terms: terms)
             } else if store.interruptedPurchasesEnabled {
                 postpone(number, product, kind: .interrupted, terms: terms)
@@ -463,10 +465,13 @@ public final class PaymentQueue {
 
     /// Ask to Buy: the observer sees `deferred` and the payment waits for a parent. Interrupted: the
     /// observer sees `failed` now (as StoreKit 1 reports it) and a new transaction once resolved.
-    private func postpone(_ number: Int, _ product: Product, kind: PendingPayment.Kind, terms: ChargeTerms) {
+    private func postpone(
+        _ number: Int, _ product: Product, kind: PendingPayment.Kind, terms: ChargeTerms, byFault: Bool = false
+    ) {
         var payment = PendingPayment(
             identifier: "", kind: kind, appleId: appleId, deviceId: deviceId, product: product,
             paymentNumber: number, requestDate: store.scheduler.now, appAccountToken: terms.appAccountToken)
+        payment.deferredByFault = byFault
         payment.offerId = terms.offerId
         // Held, it is charged as the parent approves it or the reader accepts it outside the app, at the terms of then
         // (a trial the Apple ID no longer gets included: that approval is a new yes, at the price it shows). Only a
@@ -578,6 +583,9 @@ public final class PaymentQueue {
     /// receipt listing it first (the app sends that receipt). Nothing when no app observes: the charge stays finished.
     func deliverRenewal(_ record: TransactionRecord) {
         guard observer != nil else { return }
+        store.log(
+            "billing recovered: renewal \(record.transactionIdentifier) of \(record.productIdentifier) goes to the "
+                + "running app's observer (the reader made no purchase)")
         if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
         paymentCount += 1
         deliver(purchased(paymentCount, record), after: store.delay(.productsRequest))
@@ -589,7 +597,8 @@ public final class PaymentQueue {
         PaymentTransaction(
             paymentNumber: number, transactionIdentifier: record.transactionIdentifier,
             originalTransactionIdentifier: record.originalTransactionIdentifier,
-            productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: state, error: nil)
+            productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: state, error: nil,
+            isRenewal: record.transactionReason == "RENEWAL", isFamilyShared: record.isFamilyShared)
     }
 
     /// Apple's sheet for another plan of a group the Apple ID already subscribes to says it is a change, and when:

@@ -43,6 +43,11 @@ public struct PaymentTransaction: Equatable, Sendable {
     public let transactionDate: SimInstant
     public let state: TransactionState
     public let error: StoreError?
+    /// Apple charged it as a renewal of a running subscription (a billing recovery), not as a payment the reader made:
+    /// StoreKit 2's `Transaction.reason` `.renewal`. The app tells it as the subscription active again.
+    public var isRenewal = false
+    /// A family member's share (`inAppOwnershipType` FAMILY_SHARED): the member's Apple ID paid nothing.
+    public var isFamilyShared = false
 }
 
 /// What the App Store records for a charged purchase: the truth the server API answers from.

@@ -25,6 +25,11 @@ public struct PendingPayment: Equatable, Sendable {
     /// The promotional offer the reader confirmed on Apple's sheet (`AppliedOffer.key`): the charge is at its price,
     /// or there is none (`offerAtCharge`).
     var offerId: String? = nil
+    /// Whether a promotional offer was confirmed with it (the offer's key stays the store's).
+    public var hasOffer: Bool { offerId != nil }
+    /// Held by a planned fault (`inject payment deferred`), not by the Apple ID's Ask to Buy: the tester's deferral,
+    /// whatever the payment would charge. Not kept on disk: a reopened store holds it as any request.
+    public internal(set) var deferredByFault = false
     /// The sheet's confirmation (`AppStore.confirmedPayments`) in this world, if it was here: what the charge names.
     var confirmation: Int? = nil
     /// When an Ask to Buy request lapsed, no parent having answered within `AppStore.askToBuyLapse`.
@@ -76,6 +81,7 @@ extension AppStore {
         held.heldId = row.id
         held.offerId = payment.offerId
         held.confirmation = payment.confirmation
+        held.deferredByFault = payment.deferredByFault
         pendingPayments.append(held)
         if held.kind == .askToBuy { scheduleLapse(of: held) }
         return held

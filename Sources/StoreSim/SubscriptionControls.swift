@@ -84,15 +84,27 @@ extension AppStore {
     /// StoreKit 1 delivers a renewal: the app learns other renewals when the levels' end comes (the server's `until`),
     /// but a subscription that gave no access left the phone no end to wait for, and a reader who paid again stayed
     /// locked out, shown ads and sold the plan they paid for until the app happened to ask (session 34). Not with the
-    /// app quit: its next launch asks the server.
+    /// app quit: its next launch asks the server. Each family member's share the recovery renewed reaches the member's
+    /// running app the same way: the member stayed locked out as the purchaser had (session 35).
     private func deliverRecovery(of originalTransactionId: String, appleId: String) throws(DatabaseError) {
         guard let renewed = try ledger.subscription(originalTransactionId),
             let record = try ledger.transaction(renewed.latestTransactionId)
         else { return }
+        var renewals = [(appleId, record)]
+        if try ledger.mayHaveFamily(appleId) {
+            for share in try ledger.familyShares(of: originalTransactionId) where share.ended == nil {
+                guard let latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
+                    latest.transactionReason == "RENEWAL", latest.purchaseDate == scheduler.now
+                else { continue }
+                renewals.append((share.memberAppleId, latest))
+            }
+        }
         // In the phones' order, not the dictionary's: only a running app observes, but the timeline stays the seed's.
         for (_, kept) in queues.sorted(by: { $0.key < $1.key }) {
-            guard let queue = kept.queue, queue.appleId == appleId else { continue }
-            queue.deliverRenewal(record)
+            guard let queue = kept.queue, let (_, renewal) = renewals.first(where: { $0.0 == queue.appleId }) else {
+                continue
+            }
+            queue.deliverRenewal(renewal)
         }
     }
 

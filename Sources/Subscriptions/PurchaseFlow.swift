@@ -478,7 +478,14 @@ extension SubscriptionCoordinator {
             guard onScreen else {
                 // Nobody on screen waits for it (Ask to Buy approved, an interruption resolved, a charge
                 // redelivered at launch): it carries on all the same, and the reader hears how it ended.
-                log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
+                if transaction.isRenewal {
+                    let whose = transaction.isFamilyShared ? "the family's share of " : ""
+                    log(
+                        "Apple renewed \(whose)\(transaction.productIdentifier): no purchase, checking it with the server"
+                    )
+                } else {
+                    log("payment \(transaction.productIdentifier) carries on: \(transaction.state)")
+                }
                 // A charge this launch had not heard of, made while it observed (`heardOf`), or delivered again after
                 // the last launch missed it (`HeardCharges`); Apple's record delivered again is not, and a failure then
                 // does not say a payment just went through.

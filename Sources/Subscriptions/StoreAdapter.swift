@@ -122,11 +122,19 @@ public struct StoreTransaction: Equatable, Sendable {
     /// When Apple charged (`SKPaymentTransaction.transactionDate`): older than the tap means Apple
     /// charged nothing new (the Apple ID was already subscribed).
     public let transactionDate: SimInstant?
+    /// A renewal Apple charged of a running subscription (StoreKit 2's `Transaction.reason` `.renewal`): a billing
+    /// recovery the observer hears is no purchase of the reader's, and is not told as one (session 35).
+    public var isRenewal = false
+    /// A family member's share of the purchaser's subscription: the member's Apple ID paid nothing.
+    public var isFamilyShared = false
 
     public init(
         paymentNumber: Int, transactionIdentifier: String?, productIdentifier: String, state: State,
-        originalTransactionIdentifier: String? = nil, transactionDate: SimInstant? = nil
+        originalTransactionIdentifier: String? = nil, transactionDate: SimInstant? = nil, isRenewal: Bool = false,
+        isFamilyShared: Bool = false
     ) {
+        self.isRenewal = isRenewal
+        self.isFamilyShared = isFamilyShared
         self.paymentNumber = paymentNumber
         self.transactionDate = transactionDate
         self.originalTransactionIdentifier = originalTransactionIdentifier

@@ -62,8 +62,9 @@ struct CompareLoop {
             }.min()
             // The first world's screen decides whether letters go into a text field.
             let editing = content.worlds.first?.screen.isEditingText ?? false
+            let digits = content.worlds.first?.screen.isEditingDigits ?? false
             guard let key = session.readKey(timeoutMilliseconds: wait ?? RealTimeDriver.maxWaitMilliseconds),
-                let action = KeyMap.action(for: key, focus: state.focus, textFieldFocused: editing)
+                let action = KeyMap.action(for: key, focus: state.focus, textFieldFocused: editing, digitsOnly: digits)
             else { continue }
             if action == .resize { repaintAll = true }
             var metrics = (page: 1, limit: 0)

@@ -31,7 +31,7 @@ public enum CompareView {
                     title: "Controls · both worlds")
             }
             let keys = content.worlds.first?.screen.keys ?? []
-            let typing = content.worlds.first?.screen.isEditingText ?? false
+            let typing = content.worlds.first?.screen.isTypingLetters ?? false
             KeyBar.draw(
                 into: &frame, rect: panes.keyBar,
                 hints: KeyBar.hints(screenKeys: keys, focus: state.focus, typing: typing))

@@ -34,7 +34,7 @@ public enum FrontView {
                 hints: state.inspector.map { InspectorPane.keys(content.transactions ?? [], selection: $0.selection) }
                     ?? KeyBar.hints(
                         screenKeys: content.screen.keys, focus: state.focus, mode: keyBarMode(state),
-                        typing: content.screen.isEditingText),
+                        typing: content.screen.isTypingLetters),
                 recording: state.isRecording)
             if let inspector = state.inspector, let rows = content.transactions {
                 InspectorPane.draw(into: &frame, rows: rows, selection: inspector.selection, theme: theme)

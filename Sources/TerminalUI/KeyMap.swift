@@ -56,16 +56,20 @@ public enum KeyMap {
     static let backspaces: Set<Character> = ["\u{7F}", "\u{08}"]
 
     /// The action for `key`, or nil when the key does nothing here.
-    /// With a text field focused on the phone, printable characters (also q, k, j, ?) are typed into it.
+    /// With a text field focused on the phone, printable characters (also q, k, j, ?) are typed into it; a field of
+    /// digits (`digitsOnly`, the parental gate's answer) takes digits, and every other key keeps its meaning.
     /// With the transaction inspector open (`inspecting`), it takes the keys (`InspectorKey`).
     public static func action(
-        for key: KeyPress, focus: Focus, textFieldFocused: Bool = false, inspecting: Bool = false
+        for key: KeyPress, focus: Focus, textFieldFocused: Bool = false, digitsOnly: Bool = false,
+        inspecting: Bool = false
     ) -> KeyAction? {
         if inspecting { return InspectorKey.action(for: key) }
         switch key {
         case .function(let code): return functionAction(code, focus: focus)
         case .character(let character):
-            return characterAction(character, focus: focus, typing: textFieldFocused && focus == .phone)
+            let typed =
+                textFieldFocused && focus == .phone && (!digitsOnly || character.isWholeNumber && character.isASCII)
+            return characterAction(character, focus: focus, typing: typed)
         }
     }
 

@@ -131,7 +131,7 @@ struct InteractiveLoop {
             guard let key = session.readKey(timeoutMilliseconds: wait),
                 let action = KeyMap.action(
                     for: key, focus: state.focus, textFieldFocused: content.screen.isEditingText && size.fitsMinimum,
-                    inspecting: state.inspector != nil)
+                    digitsOnly: content.screen.isEditingDigits, inspecting: state.inspector != nil)
             else { continue }
 
             keyFramePending = true

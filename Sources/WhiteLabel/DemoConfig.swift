@@ -27,6 +27,11 @@ public struct AppPart: Codable, Sendable, Equatable {
     public var account: AccountPolicy
     public var kids: Bool
     public var ads: AdsPolicy
+    /// What the app calls its content ("story", "stories"); articles when absent.
+    public var contentWords: ContentWords? = nil
+
+    /// The owner's words for the content, or articles.
+    public var words: ContentWords { contentWords ?? .articles }
 }
 
 /// A subscription the owner sells: our identifier and the App Store's product identifier.

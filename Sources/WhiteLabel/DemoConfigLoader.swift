@@ -55,6 +55,12 @@ public enum DemoConfigLoader {
                     + "\".\", \"-\" and \"_\", not start with \".\"")
         }
         if app.subscriptions.isEmpty { throw fail("app.subscriptions", "must list at least one subscription") }
+        if let words = app.contentWords {
+            for (field, word) in [("one", words.one), ("other", words.other), ("verb", words.verb ?? "read")]
+            where word.allSatisfy(\.isWhitespace) {
+                throw fail("app.contentWords.\(field)", "must not be empty")
+            }
+        }
         try checkProducts(config.store, file: file)
         var seenIds: Set<String> = []
         var offered: [String: Int] = [:]

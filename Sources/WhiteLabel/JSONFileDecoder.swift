@@ -3,7 +3,11 @@ import FoundationEssentials
 /// Decodes a JSON file into a model, turning every failure into a `ConfigError` that names
 /// the file and the field path (or the line for a syntax error).
 enum JSONFileDecoder {
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(ConfigError) -> T {
+    /// `trailingCommas`: a `.storekit` file is Xcode's, read as Xcode's JSONSerialization reads it; an app config or a
+    /// theme is the owner's, read strictly (a trailing comma is refused at its line).
+    static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, file: String, trailingCommas: Bool = false
+    ) throws(ConfigError) -> T {
         let value: T
         do {
             value = try JSONDecoder().decode(type, from: data)
@@ -14,6 +18,7 @@ enum JSONFileDecoder {
         }
         // Configs, themes and `.storekit` files alike: a key given twice loses one of its values in silence.
         if let duplicate = JSONDuplicateKeys.error(in: data, file: file) { throw duplicate }
+        if !trailingCommas, let comma = JSONTrailingCommas.error(in: data, file: file) { throw comma }
         return value
     }
 

@@ -33,7 +33,8 @@ public struct StoreKitConfiguration: Sendable, Equatable {
 
     /// Decodes and checks a file; a problem is a `ConfigError` naming `file` and the JSON path in it.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
-        let contents = try JSONFileDecoder.decode(StoreKitFile.self, from: data, file: file)
+        let contents = try JSONFileDecoder.decode(
+            StoreKitFile.self, from: data, file: file, trailingCommas: true)
         var settings = StoreKitSettings(contents.settings)
         settings.offerKeyIdentifier = contents.subscriptionOffersKeyPair?.id
         var importer = StoreKitImporter(file: file, storefront: settings.storefront)

@@ -143,7 +143,9 @@ enum Usage {
         checks the invariants:
           1 nothing unlocks without the backend's word
           2 content is unlocked exactly when the levels meet it; no cache for a level not held
-          3 no second charge for a subscription group the Apple ID already pays for
+          3 no second charge for a subscription group the Apple ID already pays for, and no parent
+            asked to approve a payment of the plan it pays for, renewing as it is (Apple says it is
+            already subscribed)
           4 at most one payment in flight, whichever launch of the app added it (a request waiting for
             a parent is one, for its subscription group); a cancellation never shows an error; once nothing is on its way and Apple shows no
             sheet, the app waits for no answer (a purchase, a sign-in, a move)
@@ -160,7 +162,8 @@ enum Usage {
             phone's payment is charged, nor "Waiting for approval" once a parent answered and no
             request waits (a switch declined or a request lapsed, which Apple tells the app nothing of:
             once the app became active since); "Purchases are off" only while the phone cannot pay,
-            "Purchase in progress" only while one runs;
+            "Purchase in progress" only while one runs; "Purchase complete" only of a purchase, never
+            of a renewal Apple delivers (a billing recovery is "Subscription active again");
             "not active" never of a subscription just paid for whose levels the phone holds;
             "ends unless you agree" never of a renewal Apple makes at an offer's price (that the
             server was told of); "renews" never of a family share the purchaser's renewal ends;
@@ -179,7 +182,8 @@ enum Usage {
             reader is signed out only by logging out, or told the session ended when the server
             refused to renew it (its refresh token spent or expired, or an injected 401), and
             never by time alone while the phone shows levels, a session it refreshed within a year
-            and Apple's billing retry
+            and Apple's billing retry; a renewal Apple charges while the app runs reaches it (a
+            recovery past the grace period too, and a family member's share of it on their phone)
          11 no silent charge: a new purchase charged ends in access on the paying phone, or in a
             message (an error, a wait) the reader sees; one no purchase on screen waited for (a held
             payment settled while the app ran), or whose app was quit before the reader heard of it

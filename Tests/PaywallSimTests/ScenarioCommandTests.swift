@@ -128,6 +128,24 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// An offer, a piece of content or a level the app does not have, named by a reader's step or an expectation, is a
+    /// mistake in the file, named at its line with what the app has: `select offer premium-nope` was a failed test,
+    /// exit 1 (session 35).
+    @Test(arguments: [
+        ("select offer premium-nope", "unknown offer \"premium-nope\" in Daily News (offers: premium-yearly, "),
+        ("double-tap offer premium-nope", "unknown offer \"premium-nope\""),
+        ("open content nope", "unknown content \"nope\" in Daily News (content: harbour-bridge, "),
+        ("switch plan com.nope", "unknown product \"com.nope\""),
+        ("expect levels premium, storys", "unknown level \"storys\" in Daily News (levels: premium)"),
+        ("expect offers premium-monthly, nope", "unknown offer \"nope\""),
+        ("expect content nope unlocked", "unknown content \"nope\""),
+    ])
+    func aStepNamingAnIdTheAppDoesNotHaveIsBadInputAtItsLine(line: String, reason: String) throws {
+        let (directory, result) = try playRefused("app daily-news\nlaunch\n\(line)\n")
+        #expect(result.stderr.hasPrefix("\(directory)/bad.scenario:3: \(reason)"), "\(result.stderr)")
+        #expect(result.stderr.contains("(in \"\(line)\")"), "\(result.stderr)")
+    }
+
     /// A locale the store cannot serve is a mistake in the file, said as `check --locale` says it, before or after launch:
     /// `locale zz_ZZ` played in English without a word (session 28).
     @Test(arguments: [("locale zz_ZZ\nlaunch\n", 2), ("launch\nlocale zz_ZZ\n", 3)])
