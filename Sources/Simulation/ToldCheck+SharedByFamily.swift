@@ -67,15 +67,19 @@ extension ToldCheck {
         }
         // A move to the account is said of what moved: the account's own beside a family share moved to it is not what
         // "your subscription is now on your account" speaks of (session 34).
+        // What moved is judged even if Apple took it back since the server answered: family sharing turned off while
+        // the move's answer travelled was still the family's share when told (fuzz seed 4920).
         if case .account(.transferred) = outcome.told {
             let moved = Set(
                 try ledger.moves().filter {
                     $0.via == .transfer && $0.to == holder && $0.at >= outcome.began && $0.at <= outcome.at
                 }
                 .map(\.originalTransactionId))
-            if giving.contains(where: { moved.contains($0.originalTransactionId) }) {
-                giving = giving.filter { moved.contains($0.originalTransactionId) }
+            let movedHeld = try ledger.purchases(ownedBy: holder).filter {
+                moved.contains($0.originalTransactionId)
+                    && ($0.isActive(at: outcome.at) || ($0.revoked && shares.contains($0.originalTransactionId)))
             }
+            if !movedHeld.isEmpty { giving = movedHeld }
         }
         guard !giving.isEmpty else { return nil }
         let (holdsOwn, holdsShare) = (
