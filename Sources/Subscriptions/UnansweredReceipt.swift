@@ -180,6 +180,10 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
     public var freshCharge: Bool
     /// The reader was told it is not confirmed (the app gave up waiting, or a send again failed): not told again.
     public var toldUnconfirmed = false
+    /// Apple renewed (StoreKit 2's `Transaction.reason`), and of a family share: told after a restart as it would have
+    /// been before, never "Purchase complete" of a renewal (fuzz seed 4927). Nil in what an older build kept.
+    public var isRenewal: Bool?
+    public var isFamilyShared: Bool?
 
     public init(_ transaction: StoreTransaction, freshCharge: Bool) {
         productId = transaction.productIdentifier
@@ -187,13 +191,16 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
         originalTransactionId = transaction.originalTransactionIdentifier
         chargedAt = transaction.transactionDate?.milliseconds
         self.freshCharge = freshCharge
+        isRenewal = transaction.isRenewal ? true : nil
+        isFamilyShared = transaction.isFamilyShared ? true : nil
     }
 
     var transaction: StoreTransaction {
         StoreTransaction(
             paymentNumber: 0, transactionIdentifier: transactionId, productIdentifier: productId, state: .purchased,
             originalTransactionIdentifier: originalTransactionId,
-            transactionDate: chargedAt.map(SimInstant.init(milliseconds:)))
+            transactionDate: chargedAt.map(SimInstant.init(milliseconds:)), isRenewal: isRenewal == true,
+            isFamilyShared: isFamilyShared == true)
     }
 
     /// A failed check, told as `validatePayment` tells one.
