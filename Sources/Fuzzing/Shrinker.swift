@@ -98,7 +98,9 @@ struct Shrinker {
     /// backend, the owner's choices (the config's without).
     private static func isOptionalSetup(_ step: StepKind) -> Bool {
         switch step {
-        case .world(.inject), .setup(.account), .world(.latency), .world(.locale), .setup(.adsForSubscribers): true
+        case .world(.inject), .setup(.account), .world(.latency), .world(.locale), .setup(.adsForSubscribers),
+            .setup(.restorePolicy), .world(.finish):
+            true
         default: false
         }
     }

@@ -42,14 +42,24 @@ struct StepGenerator {
         return steps
     }
 
-    /// The owner's choices the demo configs never make, drawn for one session in four: every app that shows ads hides
-    /// them from subscribers, so an app that hid them from every subscriber whatever the owner chose held every
-    /// invariant (session 35, h455). Drawn from the world's seed, not the session's draws, so a session that keeps the
-    /// config's choices takes the same steps as before.
+    /// The owner's choices the demo configs never make, each drawn for one session in four: every app that shows ads
+    /// hides them from subscribers, so an app that hid them from every subscriber whatever the owner chose held every
+    /// invariant (session 35, h455); no demo app keeps a restored purchase with its owner, or moves it only from an
+    /// owner with nothing active, and none finishes Apple's transaction after the server check, so the rules and
+    /// promises of those choices were never judged (session 35). Drawn from the world's seed, not the session's
+    /// draws, so a session that keeps the config's choices takes the same steps as before; each choice from its own
+    /// draw, in a fixed order, so the ads draw is the one it was.
     static func ownerChoices(seed: UInt64) -> [StepKind] {
         var owner = SeededGenerator(seed: seed ^ 0x0A_D5_F0_55)
-        guard owner.next() % 4 == 0 else { return [] }
-        return [.setup(.adsForSubscribers(shown: true))]
+        var choices: [StepKind] = []
+        if owner.next() % 4 == 0 { choices.append(.setup(.adsForSubscribers(shown: true))) }
+        switch owner.next() % 8 {
+        case 0: choices.append(.setup(.restorePolicy(.keepWithOriginalOwner)))
+        case 1: choices.append(.setup(.restorePolicy(.transferIfOwnerInactive)))
+        default: break
+        }
+        if owner.next() % 4 == 0 { choices.append(.world(.finish(.afterServerCheck))) }
+        return choices
     }
 
     /// One step for the world as it is now.
