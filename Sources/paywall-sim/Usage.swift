@@ -190,7 +190,9 @@ enum Usage {
             (judged in the paying phone's next launch), ends in a message, access or not
          12 a purchase changes owner no more often than the reader asked (restore, transfer, purchase;
             the same button twice at once is one ask); a transfer only to the account it was asked
-            for, a new purchase only to who paid (the customer its appAccountToken names)
+            for, a new purchase only to who paid (the customer its appAccountToken names); a restore
+            never against the owner's restore policy (kept with the original owner, or moved only
+            from an owner it gives no access)
          13 Apple's sheet agrees with the paywall on the product, price, period and free trial,
             heads with what it charges now (a paid offer's price, introductory or
             promotional), and a payment it confirmed
