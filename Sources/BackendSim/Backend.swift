@@ -59,6 +59,8 @@ public final class Backend {
     /// A restore applies the new purchase its receipt reports to who paid first, as a receipt check does. Off only to
     /// plant the defect session 21 fixed (`restore-ignores-who-paid`), for the fuzzer to prove it catches it.
     public var restoresFollowWhoPaid = true
+    /// False only for the planted `restore-ignores-policy`: a restore decides as under the transfer policy.
+    public var restoresKeepThePolicy = true
     /// False only for the planted `status-ignores-who-paid`: Apple's status moves nothing to who paid.
     public var statusFollowsWhoPaid = true
     /// False only for the planted `transfer-moves-ended`: a transfer moves a guest's ended purchase too.

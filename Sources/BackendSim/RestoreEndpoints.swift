@@ -292,7 +292,7 @@ extension Backend {
                 callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
                 receiptIsFromThisDevice: receipt.wasIssued(for: request.headers[Self.deviceHeader]),
                 movesInWindow: moves + (follow?.moves == true ? 1 : 0),
-                policy: restorePolicy, confirmedMoveFromAccount: confirmed))
+                policy: restoresKeepThePolicy ? restorePolicy : .transfer, confirmedMoveFromAccount: confirmed))
     }
 
     private func statusOf(_ code: String) -> Int {

@@ -137,6 +137,7 @@ public final class World {
             // Issue 12's first defect, planted whole: the backend's own guard against it is off too.
             backend.restoresAreIdempotentPerDevice = defect != .restoreTwice
             backend.restoresFollowWhoPaid = defect != .restoreIgnoresWhoPaid
+            backend.restoresKeepThePolicy = defect != .restoreIgnoresPolicy
             backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
             backend.transfersMoveOnlyActive = defect != .transferMovesEnded
             store.choosingAPlanEndsItsConsent = defect != .consentFollowsTheSubscription

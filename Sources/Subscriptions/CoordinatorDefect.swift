@@ -84,4 +84,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: hides the feed's ads from every subscriber, reading the owner's ads setting as "hide for subscribers"
     /// whatever the owner chose (no demo app keeps ads for subscribers, and the fuzzer never saw one before session 35).
     case adsHiddenFromEverySubscriber = "ads-hidden-from-every-subscriber"
+    /// The server's: a restore moves a purchase from its owner as under the transfer policy whatever the owner chose
+    /// (a server ignoring the policy held every invariant before session 35's invariant-12 clause).
+    case restoreIgnoresPolicy = "restore-ignores-policy"
 }

@@ -145,6 +145,9 @@ import WhiteLabel
         (CoordinatorDefect.sheetOpensOnItsFirstChoice, [.strayKeyMovesNoMoney], "select offer"),
         // Only where the owner keeps the ads for subscribers, which the sessions draw (session 35).
         (CoordinatorDefect.adsHiddenFromEverySubscriber, [.survivesRestartAndAds], "ads-for-subscribers shown"),
+        // Only where the owner chose a restore policy other than transfer, which the sessions draw (session 35); what the
+        // reader is told of the policy (9) may be met before the move itself (12).
+        (CoordinatorDefect.restoreIgnoresPolicy, [.movesOnlyAsAsked, .toldIsTrue], "restore-policy"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
