@@ -32,13 +32,9 @@ import Testing
                         purchaseDate: SimInstant(milliseconds: Int64(step)), expiresDate: nil, finished: false)
                     try ledger.insert(record)
                     transactions.append(id)
-                case 2 where !transactions.isEmpty:
-                    let hint = random.next() % 2 == 0 ? nil : appleIds[Int(random.next() % 2)]
-                    try ledger.markFinished(
-                        transactions[Int(random.next() % UInt64(transactions.count))], appleId: hint)
-                case 3 where !transactions.isEmpty:
-                    let refunded = transactions[Int(random.next() % UInt64(transactions.count))]
-                    try ledger.revoke(refunded, at: SimInstant(milliseconds: Int64(step)), reason: 0)
+                case let kind where kind >= 2 && !transactions.isEmpty:
+                    try ledger.finishOrRefundOne(
+                        of: transactions, refund: kind == 3, appleIds: appleIds, at: step, &random)
                 default:
                     break
                 }

@@ -5,12 +5,8 @@ import WhiteLabel
 /// A key given twice keeps one value and drops the other in silence: `"kids": false` then `"kids": true` ran
 /// without the parental gate (session 28). A config, a theme and a `.storekit` file are refused alike.
 @Suite struct DuplicateKeyTests {
-    private static func text(_ path: String) throws -> String {
-        try String(contentsOfFile: "\(TestSupport.packageRoot)/\(path)", encoding: .utf8)
-    }
-
     @Test func aConfigKeyGivenTwiceIsRefusedWithItsLineAndPath() throws {
-        let text = try Self.text("demo-configs/daily-news.json")
+        let text = try TestSupport.packageText("demo-configs/daily-news.json")
         let edited = text.replacingOccurrences(of: "\"kids\": false,", with: "\"kids\": false,\n    \"kids\": true,")
         #expect(edited != text)
         let error = #expect(throws: ConfigError.self) {
@@ -21,7 +17,7 @@ import WhiteLabel
     }
 
     @Test func aKeyGivenTwiceInADictionaryOrAListIsNamedByItsPath() throws {
-        let text = try Self.text("themes/newsprint.json")
+        let text = try TestSupport.packageText("themes/newsprint.json")
         let edited = text.replacingOccurrences(
             of: "\"accent\":    { \"c256\": 167,",
             with: "\"accent\":    { \"c256\": 167, \"c\\u0032\\u0035\\u0036\": 1,")
@@ -31,7 +27,7 @@ import WhiteLabel
     }
 
     @Test func aStoreKitFileKeyGivenTwiceIsRefused() throws {
-        let text = try Self.text("demo-configs/podcast-club.storekit")
+        let text = try TestSupport.packageText("demo-configs/podcast-club.storekit")
         let edited = text.replacingOccurrences(
             of: "\"productID\" : \"com.podcastclub.listener.monthly\",",
             with: "\"productID\" : \"com.podcastclub.listener.monthly\", \"productID\" : \"other\",")
@@ -43,6 +39,7 @@ import WhiteLabel
     }
 
     @Test func theSameKeyInTwoObjectsIsNoDuplicate() throws {
-        _ = try DemoConfigLoader.decode(Data(try Self.text("demo-configs/daily-news.json").utf8), file: "d.json")
+        _ = try DemoConfigLoader.decode(
+            Data(try TestSupport.packageText("demo-configs/daily-news.json").utf8), file: "d.json")
     }
 }

@@ -33,14 +33,10 @@ import Testing
                     try ledger.insert(record)
                     if original == id { originals.append(id) }
                     transactions.append(id)
-                case 2 where !transactions.isEmpty:
-                    // Named with an Apple ID (the phone's, sometimes not the transaction's) or without.
-                    let hint = random.next() % 3 == 0 ? nil : appleIds[Int(random.next() % 3)]
-                    try ledger.markFinished(
-                        transactions[Int(random.next() % UInt64(transactions.count))], appleId: hint)
-                case 3 where !transactions.isEmpty:
-                    let refunded = transactions[Int(random.next() % UInt64(transactions.count))]
-                    try ledger.revoke(refunded, at: SimInstant(milliseconds: Int64(step)), reason: 0)
+                case let kind where (kind == 2 || kind == 3) && !transactions.isEmpty:
+                    // A finish named with an Apple ID (the phone's, sometimes not the transaction's) or without.
+                    try ledger.finishOrRefundOne(
+                        of: transactions, refund: kind == 3, appleIds: appleIds, at: step, &random)
                 case 4 where !originals.isEmpty:
                     let original = originals[Int(random.next() % UInt64(originals.count))]
                     try ledger.save(

@@ -6,6 +6,11 @@ enum TestSupport {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// The text of a file of the package (`demo-configs/daily-news.json`), for a test to edit and load.
+    static func packageText(_ path: String) throws -> String {
+        try String(contentsOfFile: "\(packageRoot)/\(path)", encoding: .utf8)
+    }
+
     static func demoConfig(_ name: String = "daily-news") throws -> DemoConfig {
         try DemoConfigLoader.load(path: "\(packageRoot)/demo-configs/\(name).json")
     }

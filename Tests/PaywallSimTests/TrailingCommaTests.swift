@@ -7,12 +7,8 @@ import Testing
 /// broke in any strict reader the owner also feeds it (session 35). Refused at its line, exit 2, as a syntax error is;
 /// a `.storekit` file is Xcode's, read as Xcode reads it.
 @Suite struct TrailingCommaTests {
-    private static func text(_ path: String) throws -> String {
-        try String(contentsOfFile: "\(TestSupport.packageRoot)/\(path)", encoding: .utf8)
-    }
-
     @Test func aConfigWithATrailingCommaInAnObjectIsRefusedAtItsLine() throws {
-        let text = try Self.text("demo-configs/daily-news.json")
+        let text = try TestSupport.packageText("demo-configs/daily-news.json")
         let edited = text.replacingOccurrences(of: "\"kids\": false,", with: "\"kids\": false,,")
             .replacingOccurrences(of: "\"hideForSubscribers\": true }", with: "\"hideForSubscribers\": true, }")
         let cleaner = text.replacingOccurrences(
@@ -34,7 +30,7 @@ import Testing
     }
 
     @Test func aThemeWithATrailingCommaIsRefused() throws {
-        let text = try Self.text("themes/newsprint.json")
+        let text = try TestSupport.packageText("themes/newsprint.json")
         guard let last = text.range(of: "}", options: .backwards),
             let before = text[..<last.lowerBound].range(of: "}", options: .backwards)
         else {
