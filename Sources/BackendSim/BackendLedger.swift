@@ -547,6 +547,17 @@ public final class BackendLedger {
         ).map { SimInstant(milliseconds: $0[0].int ?? 0) }
     }
 
+    /// The purchases ever moved from the identity `from` to `to`, each once, in the order of their first such move.
+    func purchasesMoved(from: String, to: String) throws(DatabaseError) -> [String] {
+        try database.query(
+            """
+            SELECT original_transaction_id FROM ownership_moves WHERE from_id = ? AND to_id = ?
+            GROUP BY original_transaction_id ORDER BY MIN(seq)
+            """,
+            [.text(from), .text(to)]
+        ).compactMap { $0.first?.string }
+    }
+
     /// When the purchase last got its owner: a move, a claim by its first customer, or its row made with one.
     public func ownedSince(_ originalTransactionId: String) throws(DatabaseError) -> SimInstant? {
         try database.query(
