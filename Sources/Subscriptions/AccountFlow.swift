@@ -169,26 +169,16 @@ extension SubscriptionCoordinator {
                 reloadPhoneIdentity()
                 completion(.nothingValidToMove)
             case .failure(.refused(_, "nothing_to_move")):
-                // The guest holds nothing: an earlier move whose answer was lost (a kill while it was on its way)
-                // may have taken it to this account. The account is asked: holding what the guest held, the move
-                // was made, and "Sorry" of it was untrue (session 27).
-                log("transfer: the phone's guest holds nothing to move; asking the account what it holds")
-                let guestLevels = Set(anonymous.levels)
-                reloadAccess { [self] list in
-                    let held = Set(storage.accountSession?.levels ?? [])
-                    if list != nil, storage.accountSession?.identityId == account, !guestLevels.isEmpty,
-                        guestLevels.isSubset(of: held)
-                    {
-                        log("the account holds what the phone's guest held: the move was made")
-                        let running = list?.subscriptions.filter(\.active) ?? []
-                        let shared = running.filter { $0.familyShared == true }.count
-                        return completion(.transferred(moved: WhoPays.of(shared: shared, of: running.count)))
-                    }
-                    completion(
-                        .failed(
-                            message: "There was no subscription on this phone to move: it may already be on an "
-                                + "account. Your profile shows what you hold."))
-                }
+                // The guest holds nothing, and nothing it held gives this account access: a move whose answer was
+                // lost is answered again as it was (`POST /v1/transfers`), so this one moved nothing. Both identities
+                // are asked again for the profile; "All set" guessed from the account's whole list told a family
+                // share's move as the reader's own plan (fuzz long 1645).
+                log("transfer: the phone's guest holds nothing to move; asking again what each identity holds")
+                reloadAccess()
+                completion(
+                    .failed(
+                        message: "There was no subscription on this phone to move: it may already be on an "
+                            + "account. Your profile shows what you hold."))
             case .failure(.refused(_, let code)):
                 completion(.failed(message: Self.notMoved(RestoreOutcome.refusal(code).message)))
             case .failure(let failure):
