@@ -283,8 +283,9 @@ extension Backend {
 
     /// `follow`: one the inspect read and did not write, counted as the restore counts the one it writes before
     /// deciding: its move toward the limit (the inspect said "restorable" where the restore, one move later, refused
-    /// for the limit: session 31), and the purchase among its payer's, `active` by Apple's word as the restore
-    /// refreshes it first.
+    /// for the limit: session 31). `active`: the purchase runs by Apple's word (the receipt in hand), as the restore
+    /// learns by asking Apple first, so its owner (or payer) holds an active purchase even where the ledger has not
+    /// heard of the renewal yet ("Move it?" asked of a move the restore refused `restore_owner_active`: seed 4948).
     private func decide(
         _ purchase: PurchaseRecord?, caller: IdentityRecord?, receipt: ReceiptPayload, request: HTTPRequest,
         confirmed: Bool, after follow: UnwrittenFollow? = nil, active: Bool = false
@@ -297,7 +298,7 @@ extension Backend {
         return OwnershipRules.decide(
             OwnershipRules.Situation(
                 ownerId: ownerId, ownerKind: owner?.kind,
-                ownerHasActivePurchase: ownerActive || (follow != nil && active),
+                ownerHasActivePurchase: ownerActive || active,
                 callerId: caller?.id, callerKind: caller?.kind ?? .anonymous,
                 receiptIsFromThisDevice: receipt.wasIssued(for: request.headers[Self.deviceHeader]),
                 movesInWindow: moves + (follow?.moves == true ? 1 : 0),
