@@ -128,9 +128,9 @@ import Testing
             "\(result.stderr)")
     }
 
-    /// An offer, a piece of content or a level the app does not have, named by a reader's step or an expectation, is a
-    /// mistake in the file, named at its line with what the app has: `select offer premium-nope` was a failed test,
-    /// exit 1 (session 35).
+    /// An offer, a piece of content, a level or an offer code the app does not have, named by a step or an expectation,
+    /// is a mistake in the file, named at its line with what the app has: `select offer premium-nope` (session 35) and
+    /// `redeem code NOPE` (session 36) were failed tests, exit 1.
     @Test(arguments: [
         ("select offer premium-nope", "unknown offer \"premium-nope\" in Daily News (offers: premium-yearly, "),
         ("double-tap offer premium-nope", "unknown offer \"premium-nope\""),
@@ -139,6 +139,7 @@ import Testing
         ("expect levels premium, storys", "unknown level \"storys\" in Daily News (levels: premium)"),
         ("expect offers premium-monthly, nope", "unknown offer \"nope\""),
         ("expect content nope unlocked", "unknown content \"nope\""),
+        ("redeem code NOPE", "unknown offer code \"NOPE\" in Daily News (offer codes: none)"),
     ])
     func aStepNamingAnIdTheAppDoesNotHaveIsBadInputAtItsLine(line: String, reason: String) throws {
         let (directory, result) = try playRefused("app daily-news\nlaunch\n\(line)\n")
