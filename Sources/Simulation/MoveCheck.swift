@@ -171,13 +171,15 @@ struct MoveCheck {
     }
 
     /// What a step may rightly move: a restore (also a signed-in reader's purchase, restored instead of
-    /// charged), a transfer on signing in or accepting it, a purchase's check when Apple's answer arrives.
+    /// charged), a transfer on signing in or accepting it (also a signed-in reader's purchase, of the phone's own
+    /// guest's subscription a restore would not move: seed 000's "one bought earlier without an account"), a
+    /// purchase's check when Apple's answer arrives.
     private static func kinds(_ step: MonitoredStep) -> [Kind] {
         switch step {
         case .reader(.restore): [.restore]
         case .reader(.acceptTransfer): [.restore, .transfer]
         case .reader(.logIn), .reader(.signUp): [.transfer]
-        case .reader(.selectOffer), .reader(.doubleTapOffer), .reader(.subscribe): [.restore, .purchase]
+        case .reader(.selectOffer), .reader(.doubleTapOffer), .reader(.subscribe): [.restore, .transfer, .purchase]
         case .reader(.confirmPayment), .paymentReleased, .restartApp, .foreground: [.purchase]
         default: []
         }

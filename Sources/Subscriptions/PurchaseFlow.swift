@@ -138,12 +138,17 @@ extension SubscriptionCoordinator {
 
     /// Restore before purchase, as seed 001 says it: what the Apple ID already pays for in the offer's
     /// group is moved to the account, or, when another account holds it, surfaced and asked about.
-    private func reconcileBeforePaying(
+    func reconcileBeforePaying(
         _ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int
     ) {
         activePurchase?.inspectedBeforePaying = (storedAccess().identity, purchases)
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }
+        // A guest holds it where a restore is refused: it may be the phone's own, bought here before the log-in, which
+        // moves to the account by a transfer whatever the restore policy (`GuestMoveBeforePaying`).
+        if !alreadyYours, mayBeThePhonesGuests(active) {
+            return moveGuestBeforePaying(offer, receipt: receipt, purchases: purchases, serial: serial)
+        }
         // Someone else's, and the rules keep it there: Apple's sheet would only answer "already subscribed", and "Move
         // it?" be refused after it (a move limit, a keep-with-owner policy: session 27).
         // Another account's kept by the policy is said as before ("it stays with that account"), not as a limit.
@@ -219,7 +224,7 @@ extension SubscriptionCoordinator {
     /// check said the Apple ID already pays, so Apple's sheet would ask for a second payment (session 27: "$4.99" for
     /// what the account then held). The server is asked where the subscription is, as the log-in transfer does
     /// (found-by-hand/55); unasked or not moved, nothing goes to Apple.
-    private func moveUnanswered(_ offer: Offer, _ failure: BackendFailure, serial: Int) {
+    func moveUnanswered(_ offer: Offer, _ failure: BackendFailure, serial: Int) {
         log("the move is unanswered (\(failure)): asking the server where the subscription is")
         let asked = storedAccess().identity
         reloadAccess { [self] list in

@@ -125,7 +125,8 @@ extension PurchaseOutcome {
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
             .sharedHeldElsewhere,
             Self.storeFailed, Self.storeFailedBesideLevelsFound,
-            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified, Self.shareNotBrought:
+            Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified, Self.shareNotBrought,
+            Self.guestMoveWaitsForTheLimit:
             true
         default:
             false

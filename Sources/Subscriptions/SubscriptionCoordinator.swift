@@ -142,6 +142,9 @@ public final class SubscriptionCoordinator {
         /// A guest's purchase whose check before paying asks only whether the family shares the group with the Apple
         /// ID (`FamilyShareFirst`): any other answer, or none, goes on to pay.
         var asksOnlyForFamilyShare = false
+        /// The check before paying asked the server to move the phone's guest's purchases to the account
+        /// (`GuestMoveBeforePaying`): once per purchase.
+        var guestMoveAsked = false
         let progress: (PurchaseStage) -> Void
         let completion: (PurchaseOutcome) -> Void
     }
