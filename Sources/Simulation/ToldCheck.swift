@@ -253,6 +253,9 @@ struct ToldCheck {
         case .purchase(.ownedByAnotherAccount(let canMove)):
             // A purchase carried on (a parent's approval of another account's request) is not this reader's payment.
             if !outcome.carriedOn, let charged = Self.chargedWhileToldAlreadyPaid(outcome, world) { return charged }
+            if canMove, let ended = Self.readingLedger({ try Self.moveOfEndedViolation(outcome, world) }) {
+                return ended
+            }
             if canMove, let refused = Self.readingLedger({ try Self.moveOfferedViolation(outcome, world) }) {
                 return refused
             }
@@ -260,6 +263,7 @@ struct ToldCheck {
         case .purchase(.chargedForAnotherOwner):
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.confirmMoveFromAnotherAccount):
+            if let ended = Self.readingLedger({ try Self.moveOfEndedViolation(outcome, world) }) { return ended }
             if let refused = Self.readingLedger({ try Self.moveOfferedViolation(outcome, world) }) { return refused }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.linkedToAnotherAccount):

@@ -281,6 +281,16 @@ extension SubscriptionCoordinator {
             // A purchase waiting on screen keeps the answer: its own ask before paying may fail, and the app then
             // knows what the receipt holds all the same (fuzz seed 4748, session 32).
             if case .success(let purchases) = result { heardInspected(receipt, asked: asked, purchases) }
+            // "Move it?" only of what gives access: the server moves nothing that ended (expired, refunded, in billing
+            // retry past its grace), so the question asked of one offered a move that brings nothing; it is told as
+            // the phone's own would be, not active (fuzz seed 4946, session 36: the monthly a guest elsewhere held,
+            // lapsed in billing retry, answered a purchase of the yearly on a new phone).
+            if case .success(let purchases) = result, told == .ownedByAnotherAccount(canMove: true),
+                activeInGroup(of: productId, purchases).isEmpty
+            {
+                log("the subscription held elsewhere is not active: nothing to move here")
+                return completion(.subscriptionNotActive)
+            }
             guard case .success(let purchases) = result, let why = restoreRefusal(for: productId, purchases) else {
                 return completion(told)
             }
@@ -296,15 +306,21 @@ extension SubscriptionCoordinator {
     /// Why a restore here would not bring `productId`'s group, by the server's inspect answer: nil when one of its
     /// active purchases would come, or none is refused.
     func restoreRefusal(for productId: String, _ purchases: [RestorablePurchase]) -> MoveRefusal? {
+        let held = activeInGroup(of: productId, purchases)
+        guard !held.contains(where: \.restorable) else { return nil }
+        return Self.refusalHere(held)
+    }
+
+    /// The purchases of the server's inspect answer active by Apple's word in `productId`'s group (all of them where
+    /// the catalog does not know the product).
+    func activeInGroup(of productId: String, _ purchases: [RestorablePurchase]) -> [RestorablePurchase] {
         let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
-        let held = purchases.filter { purchase in
+        return purchases.filter { purchase in
             purchase.active
                 && (group == nil
                     || catalog.offers.first { $0.productId == purchase.productId }?.product
                         .subscriptionGroupIdentifier == group)
         }
-        guard !held.contains(where: \.restorable) else { return nil }
-        return Self.refusalHere(held)
     }
 
     /// Whether purchase `serial` still runs: an answer for one that ended (the reader was told how, and may
