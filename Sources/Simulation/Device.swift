@@ -88,8 +88,8 @@ final class Device {
     /// How many of the server's answers to what a restore here would do this process took: an act heard one only if
     /// the count grew after it began (an answer at the very instant a purchase began may be the act before's).
     private var inspectAnswersTaken = 0
-    /// Told when the app gives up on a request after its timeout.
-    var onGiveUp: (() -> Void)? {
+    /// Told when the app gives up on a request after its timeout, with the request's path.
+    var onGiveUp: ((String) -> Void)? {
         didSet { backend.onGiveUp = onGiveUp }
     }
     /// False once the app was quit: answers still on their way are dropped, as a dead process would.

@@ -95,6 +95,9 @@ public final class World {
     var entitledKept: (appleId: String, version: UInt32, records: [SubscriptionRecord])?
     /// When the app on screen last gave up on a request after its timeout.
     var lastGiveUp: SimInstant?
+    /// When the app on screen last gave up on a request other than the receipt check (`POST /v1/receipts`): what it
+    /// asked then went unheard, as under a fault fired on that request (`ToldCheck.onlyReceiptFaults`).
+    var lastGiveUpBesideReceipts: SimInstant?
 
     /// Every purchase, restore and account outcome the app was told, on any phone, in order.
     public private(set) var readerOutcomes: [ReaderOutcome] = []
@@ -323,7 +326,11 @@ public final class World {
             if let until = words.until(on: name, identityId: id), until <= scheduler.now.milliseconds { return [] }
             return words.levels(on: name, identityId: id)
         }
-        device.onGiveUp = { [weak self] in self?.lastGiveUp = self?.scheduler.now }
+        device.onGiveUp = { [weak self] path in
+            guard let self else { return }
+            lastGiveUp = scheduler.now
+            if BackendFault.target(of: path) != "receipts" { lastGiveUpBesideReceipts = scheduler.now }
+        }
         device.onAlertSeen = { [weak self] in self?.alertSeen[name] = $0 }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }

@@ -186,8 +186,9 @@ public final class BackendClient {
     public var renewsAnonymousTokens = true
     /// What the wrapper did that the reader cannot see: a request given up after its timeout.
     public var log: (String) -> Void = { _ in }
-    /// Told when a request is given up after its timeout: the network failed the app, as a fault would.
-    public var onGiveUp: (() -> Void)?
+    /// Told when a request is given up after its timeout, with the request's path: the network failed the app, as a
+    /// fault would, and on that request (a check that could not ask the server is not one that heard it).
+    public var onGiveUp: ((_ path: String) -> Void)?
     /// Every answer the app accepted (not one that came after its timeout or after the app quit):
     /// the simulator's invariant checks compare what the phone shows with what it was told.
     public var onAnswer: ((HTTPResponse) -> Void)?
@@ -486,7 +487,7 @@ public final class BackendClient {
         let cancelTimeout = timer(timeout) { [weak self, timeout, method = request.method, path = request.path] in
             guard let self, !self.isCancelled, let completion = pending.take() else { return }
             self.log("\(method) \(path): no answer within \(timeout), given up")
-            self.onGiveUp?()
+            self.onGiveUp?(path)
             completion(.failure(.timedOut))
         }
         guard !isCancelled else { return }
