@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 static inline WINDOW *pws_stdscr(void) { return stdscr; }
@@ -33,6 +34,14 @@ static inline int pws_has_alternate_screen(void) {
 }
 static inline int pws_stdin_is_terminal(void) { return isatty(STDIN_FILENO); }
 static inline int pws_stdout_is_terminal(void) { return isatty(STDOUT_FILENO); }
+// The terminal's size before curses starts: 0 and rows, columns when the terminal says; -1 when it cannot.
+static inline int pws_terminal_size(int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
 
 // Draws UTF-8 text at a position with attributes and a color pair; ncursesw decodes it by the locale.
 static inline void pws_draw(int y, int x, const char *utf8, attr_t attrs, short pair) {

@@ -18,6 +18,12 @@ public struct TerminalError: Error, Equatable, Sendable, CustomStringConvertible
         "TERM is \"dumb\": the interactive screen needs a terminal that can move the cursor. "
             + "Run it in a terminal window, or set TERM to its type, e.g. TERM=xterm-256color.")
 
+    static func tooSmall(_ size: TerminalSize) -> TerminalError {
+        TerminalError(
+            "The terminal is \(size): PaywallSim needs at least \(TerminalSize.minimum). "
+                + "Enlarge the window, or open a bigger one, and start it again.")
+    }
+
     static func unknownTerminalType(_ term: String?) -> TerminalError {
         let name = term.map { "\"\($0)\"" } ?? "(TERM is not set)"
         return TerminalError(

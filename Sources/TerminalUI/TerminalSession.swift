@@ -23,13 +23,22 @@ final class TerminalSession {
     }
 
     /// Checks, before anything is created on disk, that the screen can start here: a terminal on both
-    /// ends, of a type that can move the cursor.
+    /// ends, of a type that can move the cursor, at least `TerminalSize.minimum` in size.
     static func check() throws(TerminalError) {
         guard pws_stdin_is_terminal() != 0 else { throw .notATerminal("input") }
         guard pws_stdout_is_terminal() != 0 else { throw .notATerminal("output") }
         let term = getenv("TERM").map { String(cString: $0) }
         guard let term, !term.isEmpty else { throw .unknownTerminalType(nil) }
         guard term != "dumb" else { throw .dumbTerminal }
+        // Too small for the phone at the start: bad input, said before anything is made (exit 2). A terminal that
+        // shrinks during a run shows why instead and waits for it to grow, keeping the session. A size the terminal
+        // does not say (0x0) is left to curses.
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if pws_terminal_size(&rows, &columns) == 0, rows > 0, columns > 0 {
+            let size = TerminalSize(columns: Int(columns), rows: Int(rows))
+            guard size.fitsMinimum else { throw .tooSmall(size) }
+        }
     }
 
     /// Puts the terminal in curses mode, or explains why it cannot.

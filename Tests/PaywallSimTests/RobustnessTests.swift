@@ -136,11 +136,15 @@ struct RobustnessTests {
         try tmux.quit()
     }
 
-    @Test func aTinyTerminalStillQuitsCleanly() throws {
-        let tmux = try session(width: 20, height: 5)
-        tmux.waitFor("Terminal")
-        try tmux.send("q")
-        tmux.waitFor("EXIT=0")
+    /// A terminal too small for the phone at the start is bad input: one message with its size, exit 2, the state
+    /// folder not made (it waited for the terminal to grow, and `q` ended it with 0). Shrunk during a run, it waits.
+    @Test func aTerminalTooSmallAtTheStartIsRefused() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try session(["--state", "\(directory)/state"], width: 100, height: 20)
+        tmux.waitFor("EXIT=2")
+        #expect(tmux.screen.contains("The terminal is 100x20: PaywallSim needs at least 80x24."), "\(tmux.screen)")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/state"))
     }
 
     @Test func aSecondRunOnTheSameFolderIsRefusedWithTheFirstOnesPid() throws {
