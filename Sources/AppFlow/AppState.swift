@@ -93,6 +93,23 @@ public struct AppState: Equatable, Sendable {
         return subscriptions + phone.filter { $0.originalTransactionId.map { !listed.contains($0) } ?? true }
     }
 
+    /// A sign-in or a log-out keeps the phone's guest beside (or instead of) the account: the guest's list the server
+    /// last gave stays the phone's, so the profile on screen keeps its plan line, a renewal Apple still retries and
+    /// "Manage my subscription" until the server is asked again. Signed in over a guest, the profile dropped them
+    /// until it was opened again (session 36).
+    mutating func keepListsAcross(identityChangeTo next: AccessSnapshot.Identity) {
+        let shown = self.access.identity
+        guard shown != next else { return }
+        switch (shown, next) {
+        case (.anonymous, .account):
+            if let list = self.subscriptionList, list.identity == shown { self.phoneSubscriptionList = list }
+        case (.account, .anonymous):
+            if let list = self.phoneSubscriptionList, list.identity == next { self.subscriptionList = list }
+        default:
+            break
+        }
+    }
+
     /// The subscription groups of the plans the backend lists as running for the reader: a plan of one would change
     /// that subscription, not bring another level. The server names each plan's group: a phone whose every catalog
     /// answer since launch left the plan held out sold its upgrade (long fuzz seed 1204). Signed in, the phone's own

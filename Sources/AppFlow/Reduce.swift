@@ -28,6 +28,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
                 listAgain = true
             }
         }
+        state.keepListsAcross(identityChangeTo: access.identity)
         state.access = access
         effects += subscribeOnceKnown(&state)
         requireAccountIfNeeded(&state)

@@ -458,7 +458,11 @@ public final class SubscriptionCoordinator {
             switch result {
             case .success(let (answer, subscriptions)):
                 save(answer, askedAs: askedAs)
-                completion(SubscriptionList(identity: asked, subscriptions: subscriptions))
+                // The list is of whom the server answered for: an account's ask whose session ended on the way was
+                // answered as the phone's guest, and its list, labelled the account's, put the guest's plan line off
+                // the profile on screen (session 36).
+                let listed = answer.kind == "anonymous" ? .anonymous(id: answer.identityId) : asked
+                completion(SubscriptionList(identity: listed, subscriptions: subscriptions))
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()
                 completion(nil)

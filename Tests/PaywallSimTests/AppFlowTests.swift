@@ -232,6 +232,29 @@ import WhiteLabel
         #expect(state.subscriptions == [monthly])
     }
 
+    /// The guest's list stays the phone's across a sign-in and comes back to the guest at a log-out: the profile on
+    /// screen keeps the plan Apple still retries, and "Manage my subscription", until the server is asked again
+    /// (session 36: it read "free articles only" with nothing to cancel until opened again).
+    @Test func aSignInKeepsTheGuestsListAsThePhones() throws {
+        var state = try launchedState()
+        let guest = AccessSnapshot(identity: .anonymous(id: "g"), levels: [], isKnown: true)
+        _ = reduce(&state, .accessChanged(guest))
+        _ = try choose(.openProfile, &state)
+        let retried = SubscriptionSummary(
+            originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
+            expires: 1_775_120_400_000, active: false, autoRenew: true, billingIssue: true)
+        _ = reduce(&state, .subscriptionsLoaded(SubscriptionList(identity: guest.identity, subscriptions: [retried])))
+        #expect(state.profileSubscriptions == [retried])
+
+        let ann = AccessSnapshot(identity: .account(email: "ann@example.test"), levels: [], isKnown: true)
+        _ = reduce(&state, .accessChanged(ann))
+        #expect(state.profileSubscriptions == [retried], "signed in, the phone's own plan is still on the profile")
+        #expect(state.screen.rows.contains { $0.text == "Manage my subscription" })
+
+        _ = reduce(&state, .accessChanged(guest))
+        #expect(state.profileSubscriptions == [retried], "logged out, the guest's plan is the profile's again")
+    }
+
     /// Where a grown-up must answer first, the manage sheet opens behind the gate (a switch there can charge): the
     /// gate replaces the sheet, stays up for the subscriber it is for, and a right answer opens the sheet.
     @Test func theManageSheetOfAChildOpensBehindTheParentalGate() throws {
