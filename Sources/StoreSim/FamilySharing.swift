@@ -283,6 +283,40 @@ extension AppStore {
         } ?? nil
     }
 
+    /// The family's shares with `appleId` as Get All Subscription Statuses lists them beside the Apple ID's own
+    /// subscriptions (Apple answers about a FAMILY_SHARED transaction id too): each under the member's ids with the
+    /// purchaser's state, its billing grace period included, and revoked once the share ended. The server asks about
+    /// a share that lapsed at the purchaser's failed renewal; left out, the share read as ended and the member lost
+    /// access at the instant the purchaser's grace period began (fuzz seed 4976, session 36). Each subscription the
+    /// member's transactions share, paired with its latest transaction and the record its status and renewal info
+    /// come from; nothing read for an Apple ID never in a family.
+    func sharedStatuses(of appleId: String) throws(DatabaseError) -> [(
+        latest: TransactionRecord, subscription: SubscriptionRecord
+    )] {
+        guard try ledger.mayHaveFamily(appleId) else { return [] }
+        var latestByShare: [String: TransactionRecord] = [:]
+        var order: [String] = []
+        for record in try ledger.transactions(appleId: appleId) where record.isFamilyShared {
+            if latestByShare[record.originalTransactionIdentifier] == nil {
+                order.append(record.originalTransactionIdentifier)
+            }
+            latestByShare[record.originalTransactionIdentifier] = record
+        }
+        var statuses: [(latest: TransactionRecord, subscription: SubscriptionRecord)] = []
+        for original in order {
+            guard let latest = latestByShare[original], let share = try ledger.familyShare(original),
+                let purchased = try ledger.subscription(share.purchaserOriginalTransactionId),
+                var member = shared(purchased, as: latest)
+            else { continue }
+            if share.ended != nil {
+                member.state = .revoked
+                member.autoRenew = false
+            }
+            statuses.append((latest, member))
+        }
+        return statuses
+    }
+
     /// The purchaser's renewal state as the member's notifications carry it, under the member's own ids: auto-renew
     /// off where the purchaser's renewal does not renew the share (`renewsForFamily`); a raised price is the
     /// purchaser's to agree to, never asked of the member.

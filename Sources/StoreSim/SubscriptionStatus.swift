@@ -34,7 +34,8 @@ extension AppStore {
 
     /// `GET /inApps/v1/subscriptions/{transactionId}`: every subscription of the customer who made
     /// `originalTransactionId` (any of their transaction ids works), grouped by subscription group, each
-    /// with its status and its latest signed transaction and renewal info. Nil for an unknown id.
+    /// with its status and its latest signed transaction and renewal info, the family's shares with it
+    /// (`sharedStatuses`). Nil for an unknown id.
     public func subscriptionStatuses(originalTransactionId: String) -> SubscriptionStatusResponse? {
         guard
             let known = logged(
@@ -42,22 +43,28 @@ extension AppStore {
             let subscriptions = logged(
                 "read the subscriptions of \(known.appleId)", { try ledger.subscriptions(appleId: known.appleId) })
         else { return nil }
-        var groups: [SubscriptionGroupStatus] = []
+        var items: [(latest: TransactionRecord, subscription: SubscriptionRecord)] = []
         for subscription in subscriptions {
             let read = logged("read transaction \(subscription.latestTransactionId)") {
                 try ledger.transaction(subscription.latestTransactionId)
             }
             guard let latest = read ?? nil else { continue }
+            items.append((latest, subscription))
+        }
+        guard
+            let shares = logged("read the family shares of \(known.appleId)", { try sharedStatuses(of: known.appleId) })
+        else { return nil }
+        var groups: [SubscriptionGroupStatus] = []
+        for (latest, subscription) in items + shares {
+            let groupId = subscription.groupId
             let item = LastTransactionStatus(
                 status: subscription.state.rawValue, originalTransactionId: subscription.originalTransactionId,
                 signedTransactionInfo: sign(transactionInfo(latest)),
                 signedRenewalInfo: sign(renewalInfo(subscription)))
-            if let index = groups.firstIndex(where: { $0.subscriptionGroupIdentifier == subscription.groupId }) {
+            if let index = groups.firstIndex(where: { $0.subscriptionGroupIdentifier == groupId }) {
                 groups[index].lastTransactions.append(item)
             } else {
-                groups.append(
-                    SubscriptionGroupStatus(subscriptionGroupIdentifier: subscription.groupId, lastTransactions: [item])
-                )
+                groups.append(SubscriptionGroupStatus(subscriptionGroupIdentifier: groupId, lastTransactions: [item]))
             }
         }
         return SubscriptionStatusResponse(environment: environment, bundleId: bundleId, data: groups)

@@ -93,6 +93,33 @@ import WhiteLabel
         #expect(world.store.transactions(appleId: purchaser).count == 2)
     }
 
+    /// Get All Subscription Statuses, asked about a member's share, answers with the purchaser's state under the
+    /// member's ids: the server asks about the share that lapsed at the purchaser's failed renewal, and a share left
+    /// out read as ended, so the member lost access as the purchaser's grace period began (fuzz seed 4976, session 36).
+    @Test func aSharesStatusIsThePurchasersGracePeriodThenRevoked() throws {
+        let (world, purchase, _) = try sharedWorld()
+        let purchaser = try #require(world.store.subscription(originalTransactionId: purchase)?.appleId)
+        let share = try #require(world.store.familySharedTransactions(appleId: member).first)
+        let id = share.originalTransactionIdentifier
+        world.store.billingGracePeriodEnabled = true
+        try world.store.setBillingIssue(true, appleId: purchaser)
+        world.scheduler.advance(by: .days(8))
+        world.scheduler.runUntilIdle()
+        #expect(world.store.subscription(originalTransactionId: purchase)?.state == .gracePeriod)
+        func item() throws -> LastTransactionStatus {
+            let status = try #require(world.store.subscriptionStatuses(originalTransactionId: id))
+            return try #require(status.data.flatMap(\.lastTransactions).first { $0.originalTransactionId == id })
+        }
+        #expect(try item().status == SubscriptionState.gracePeriod.rawValue)
+        let renewal = NotificationCodec.open(
+            RenewalInfo.self, from: try item().signedRenewalInfo, with: world.store.verifyingKey)
+        #expect(renewal?.gracePeriodExpiresDate != nil && renewal?.isInBillingRetryPeriod == true)
+        #expect(world.isUnlocked)
+        world.familySharing = false
+        world.scheduler.runUntilIdle()
+        #expect(try item().status == SubscriptionState.revoked.rawValue)
+    }
+
     @Test func aProductThatIsNotShareableGivesTheFamilyNothing() throws {
         let (world, _, _) = try sharedWorld(offer: "premium-monthly")
         #expect(world.store.familySharedTransactions(appleId: member).isEmpty)
