@@ -44,6 +44,10 @@ public struct ReaderOutcome: Sendable {
     /// For "Apple is still trying" of a restore: whether Apple retried a subscription of the phone's Apple ID (or of its
     /// family purchaser, shared with it) at that instant (`World.appleRetries`); nil otherwise.
     public var appleRetriedWhenTold: Bool?
+    /// For "Move it?" of a subscription held elsewhere: the original transactions of the phone's Apple ID, its own or
+    /// shared with it, that Apple's records gave access at that instant, a grace period included (`World.appleEntitled`);
+    /// nil otherwise. Taken as told, since a grace period that ended leaves no trace in the records a later check reads.
+    public var appleEntitledWhenTold: Set<String>?
     /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
     /// phone held it when the act began; nil for any other act.
     public var transferFrom: String?

@@ -302,6 +302,11 @@ public final class World {
                 outcome.serverGrantedWhenTold = answered ? true : serverGrants(outcome)
             }
             if outcome.told == .restore(.paymentRetrying) { outcome.appleRetriedWhenTold = appleRetries }
+            if outcome.told == .restore(.confirmMoveFromAnotherAccount)
+                || outcome.told == .purchase(.ownedByAnotherAccount(canMove: true))
+            {
+                outcome.appleEntitledWhenTold = appleEntitled
+            }
             readerOutcomes.append(outcome)
         }
         device.onAction = { [weak self] in
@@ -334,6 +339,15 @@ public final class World {
         device.onAlertSeen = { [weak self] in self?.alertSeen[name] = $0 }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
+    }
+
+    /// The original transactions of the phone's Apple ID, its own or shared with it, that give access now by Apple's
+    /// records (a grace period included).
+    var appleEntitled: Set<String> {
+        let own = store.subscriptions(appleId: appleId).filter(\.state.isEntitled).map(\.originalTransactionId)
+        let shared = store.familySharedTransactions(appleId: appleId).map(\.originalTransactionIdentifier)
+            .filter(store.shareGivesAccess)
+        return Set(own + shared)
     }
 
     /// Whether Apple retries now a subscription of the phone's Apple ID, or of its family purchaser that it shares.
