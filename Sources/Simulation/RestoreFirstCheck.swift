@@ -12,7 +12,8 @@ import StoreSim
 /// when its check cannot be made, but once the server said the Apple ID already pays, a fault after (the move's
 /// answer lost) makes paying no more right (session 27: Apple's $4.99 sheet for what the account then held). A guest's
 /// phone is held to the family's shares alone: Apple charges a member's Apple ID anew for a plan the family shares with
-/// it (session 34), where it answers "already subscribed" of the Apple ID's own.
+/// it (session 34), where it answers "already subscribed" of the Apple ID's own. The Apple ID pays when the purchase
+/// began and still as the sheet comes: a period that ended while the app checked moves nowhere (session 37).
 struct RestoreFirstCheck {
     /// When the purchase on the phone on screen began: the start of the step before which it had none.
     private var purchaseBegan: SimInstant?
@@ -58,7 +59,10 @@ struct RestoreFirstCheck {
         }
         found += InvariantViolation.checking(.restoreBeforePurchase) {
             guard let account = try world.backend.ledger.identityId(email: email) else { return [] }
-            return try takeable(productId, by: account, at: began, receipt: receipt, in: world).map { held in
+            // Paying when the purchase began and still as the sheet came: one whose period ended while the app checked
+            // moves nowhere (the server moves nothing that ended), and the sheet is Apple's to answer.
+            let running = try takeable(productId, by: account, at: began, receipt: receipt, in: world)
+            return running.filter { paysStill($0.originalTransactionIdentifier, at: at, in: world) }.map { held in
                 InvariantViolation(
                     .restoreBeforePurchase,
                     "\(email) was sent to Apple's sheet for \(productId) while \(world.appleId) already paid for "
@@ -143,6 +147,15 @@ struct RestoreFirstCheck {
             }
         }
         return held
+    }
+
+    /// Whether a period of purchase `original` of the phone's Apple ID runs at `instant`, not revoked by then.
+    private func paysStill(_ original: String, at instant: SimInstant, in world: World) -> Bool {
+        world.store.transactions(appleId: world.appleId).contains { record in
+            record.originalTransactionIdentifier == original && record.purchaseDate <= instant
+                && (record.expiresDate.map { $0 > instant } ?? false)
+                && (record.revocationDate.map { $0 > instant } ?? true)
+        }
     }
 
     /// Whether the ownership rules give `account` the purchase (already its own, nobody's, or movable), or keep it
