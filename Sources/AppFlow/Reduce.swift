@@ -582,6 +582,13 @@ private func heldElsewhereWords(_ why: MoveRefusal, charged: Bool) -> String {
         "This Apple ID already pays for a subscription that belongs to someone else. \(moveRefusalWords(why)) \(money)"
 }
 
+/// A subscription held elsewhere whose server's word on a restore here went unheard: the owner's policy decides
+/// whether it may come, so no restore is promised; Restore purchase asks again and says either way (session 37).
+/// `ToldCheck`'s `AdviceWords` reads "Restore purchase checks again" as this retry, not as advice that it comes.
+public let uncheckedWords =
+    "Whether it can come here could not be checked just now. Restore purchase checks again: it brings the "
+    + "subscription here if it can, or says where it stays."
+
 /// Why a subscription someone else holds does not move here.
 private func moveRefusalWords(_ why: MoveRefusal) -> String {
     switch why {
@@ -669,6 +676,25 @@ private func purchaseWords(_ outcome: PurchaseOutcome, signedIn: Bool) -> Alert?
         )
     case .heldElsewhere(let why, let charged):
         Alert(title: "Subscription held elsewhere", message: heldElsewhereWords(why, charged: charged))
+    case .heldElsewhereUnchecked(charged: true, _):
+        Alert(
+            title: "Subscription held elsewhere",
+            message:
+                "The App Store charged this Apple ID, and the payment went to a subscription held elsewhere: by an "
+                + "account, or on another phone that used this Apple ID. Nothing was unlocked here. \(uncheckedWords)")
+    case .heldElsewhereUnchecked(charged: false, planChanged: false):
+        Alert(
+            title: "Already subscribed",
+            message:
+                "This Apple ID already pays for this subscription, so you were not charged again. It is held "
+                + "elsewhere: by an account, or on another phone that used this Apple ID. \(uncheckedWords)")
+    case .heldElsewhereUnchecked(charged: false, planChanged: true):
+        Alert(
+            title: "Plan change set",
+            message:
+                "This Apple ID already pays for a subscription of this kind, so nothing was charged now: Apple switches it "
+                + "to the plan you chose at its next renewal, at that plan's price. That subscription is held elsewhere: "
+                + "by an account, or on another phone that used this Apple ID. \(uncheckedWords)")
     case .subscriptionNotActive:
         Alert(
             title: "Subscription not active",

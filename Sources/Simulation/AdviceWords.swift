@@ -6,6 +6,9 @@ import Synchronization
 struct AdviceWords: Sendable {
     /// The move limit's words: "moved too often" or "moves at most".
     let movesLimit: Bool
+    /// The words advise Restore purchase as what brings the subscription: not "Restore purchase checks again" of a
+    /// subscription held elsewhere whose restore the app could not check (`uncheckedWords`), which promises nothing
+    /// the server may refuse (session 37).
     let restore: Bool
     /// The words send a guest to log in to an account that holds the purchase.
     let logIn: Bool
@@ -13,7 +16,7 @@ struct AdviceWords: Sendable {
     private init(_ message: String) {
         let words = message.lowercased()
         movesLimit = words.contains("moved too often") || words.contains("moves at most")
-        restore = words.contains("restore purchase")
+        restore = words.replacing("restore purchase checks again", with: "").contains("restore purchase")
         logIn = words.contains("log in to")
     }
 

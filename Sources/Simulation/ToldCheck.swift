@@ -57,12 +57,25 @@ struct ToldCheck {
                 // were the receipt check's own (session 30); or had nothing to ask it with, the phone's receipt missing
                 // (its read, its refresh): the advice was the app's guess, of a payment carried on as of one on screen
                 // (session 32: a parent's approval with no receipt told to restore past the move limit).
+                // "Use Restore purchase" of a subscription the server said is held elsewhere is said only of the
+                // server's answer on a restore here, heard: unheard, the app says it could not be checked (session
+                // 37), so such advice is judged whatever the faults (a guess of it is a regression).
                 let spoken = Self.spokenWhileRan(outcome, world)
-                guard spoken != nil || Self.onlyReceiptFaults(since: outcome.began, world) else { return nil }
+                guard spoken != nil || Self.onlyReceiptFaults(since: outcome.began, world) || Self.saidOfHeld(outcome)
+                else { return nil }
                 return Self.readingLedger { try Self.adviceViolation(outcome, world, spoken: spoken) }
             }
             return violation(outcome, alone: here.count == 1, context)
         } + (renewal.map { [$0] } ?? []) + (moveOffer.map { [$0] } ?? [])
+    }
+
+    /// Whether the outcome speaks of a subscription the server said someone else holds, and so comes of the server's
+    /// answer on what a restore here would do, heard (`PurchaseOutcome.toldUnchecked` tells it otherwise).
+    static func saidOfHeld(_ outcome: ReaderOutcome) -> Bool {
+        switch outcome.told {
+        case .purchase(.alreadySubscribedOnAppleId), .purchase(.chargedForAnotherOwner): true
+        default: false
+        }
     }
 
     /// When the server spoke the last answer to what a restore here would do that the app took while the outcome's act
@@ -88,7 +101,9 @@ struct ToldCheck {
     /// or had no receipt to ask it with, so nothing it could have heard to go by. (A forged receipt is one to ask with.)
     /// A request the app gave up on at its timeout is a fault on it as one fired there is (`lastBackendFault`): an
     /// inspect that flaky latency made too late went unheard, and the app's "use Restore purchase" was its guess, as
-    /// under a fault on `restores` (default fuzz seed 4941, session 613: judged as heard, no fault having fired).
+    /// under a fault on `restores` (default fuzz seed 4941, session 613: judged as heard, no fault having fired). The
+    /// guess left is a failed check's "use Restore purchase to get it back" (seed 000's way back); one of a
+    /// subscription held elsewhere is told as not checked now (session 37), and judged (`saidOfHeld`).
     private static func onlyReceiptFaults(since instant: SimInstant, _ world: World) -> Bool {
         if let gaveUp = world.lastGiveUpBesideReceipts, gaveUp >= instant { return false }
         let timeline = world.timeline
@@ -265,6 +280,10 @@ struct ToldCheck {
             }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .purchase(.chargedForAnotherOwner):
+            return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
+        case .purchase(.heldElsewhereUnchecked(let charged, _)):
+            // Held elsewhere, and (not charged) already paid for: the facts the server said, its restore's unheard.
+            if !charged, let paid = Self.alreadyPaysViolation(outcome, world) { return paid }
             return Self.readingLedger { try Self.heldElsewhereViolation(outcome, world) }
         case .restore(.confirmMoveFromAnotherAccount):
             if let ended = Self.readingLedger({ try Self.moveOfEndedViolation(outcome, world) }) { return ended }

@@ -87,4 +87,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The server's: a restore moves a purchase from its owner as under the transfer policy whatever the owner chose
     /// (a server ignoring the policy held every invariant before session 35's invariant-12 clause).
     case restoreIgnoresPolicy = "restore-ignores-policy"
+    /// The app's: a subscription the server said is held elsewhere, whose answer on a restore here went unheard (a
+    /// fault, or given up at the timeout), is told with the guess "use Restore purchase", which the owner's policy may
+    /// refuse (as the app did before session 37).
+    case guessUncheckedRestore = "guess-unchecked-restore"
 }

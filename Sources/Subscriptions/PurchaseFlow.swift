@@ -291,9 +291,14 @@ extension SubscriptionCoordinator {
                 log("the subscription held elsewhere is not active: nothing to move here")
                 return completion(.subscriptionNotActive)
             }
-            guard case .success(let purchases) = result, let why = restoreRefusal(for: productId, purchases) else {
-                return completion(told)
+            guard case .success(let purchases) = result else {
+                // Unheard (a fault, or given up at the timeout): what a restore here would do is the owner's policy's,
+                // so it is told as not checked, not guessed (session 37: "use Restore purchase" of a restore refused).
+                let unchecked = told.toldUnchecked(defect)
+                if unchecked != told { log("what a restore here would do could not be checked: the reader is told so") }
+                return completion(unchecked)
             }
+            guard let why = restoreRefusal(for: productId, purchases) else { return completion(told) }
             log("a restore here would be refused (\(why.rawValue)): the reader is told so")
             // A plan change Apple set is told with it (session 28: "use Restore purchase" of one Restore refused).
             if case .alreadySubscribedOnAppleId(planChanged: true) = told {

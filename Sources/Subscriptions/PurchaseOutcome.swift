@@ -51,6 +51,12 @@ public enum PurchaseOutcome: Equatable, Sendable {
     /// restore here would refuse it for `why` (an account holds it, the move limit): told before any sheet, nothing
     /// charged (session 34).
     case sharedHeldElsewhere(MoveRefusal)
+    /// The server said someone else holds what this Apple ID pays for (`charged`: Apple's charge went to it;
+    /// `planChanged`: Apple set the plan chosen for its renewal, nothing charged), and its answer to what a restore here
+    /// would do went unheard (a fault, or the app gave up at its timeout): the reader is told it could not be checked,
+    /// and that Restore purchase checks again, instead of the guess "use Restore purchase" that the owner's policy
+    /// refuses most of the time (session 37).
+    case heldElsewhereUnchecked(charged: Bool, planChanged: Bool = false)
     /// Not started.
     case refused(PurchaseRefusal)
 }
@@ -121,7 +127,7 @@ extension PurchaseOutcome {
     public var saysNothingCharged: Bool {
         switch self {
         case .pending, .declined, .refused(.approvalPending), .restoredInsteadOfCharging, .sharedInsteadOfCharging,
-            .alreadySubscribedOnAppleId,
+            .alreadySubscribedOnAppleId, .heldElsewhereUnchecked(charged: false, _),
             .ownedByAnotherAccount(canMove: false), .heldElsewhere(_, charged: false), .planChangeSetElsewhere,
             .sharedHeldElsewhere,
             Self.storeFailed, Self.storeFailedBesideLevelsFound,
@@ -136,7 +142,9 @@ extension PurchaseOutcome {
     /// Whether the reader is told Apple charged the Apple ID.
     public var saysCharged: Bool {
         switch self {
-        case .serverCheckFailed, .chargedForAnotherOwner, .heldElsewhere(_, charged: true): true
+        case .serverCheckFailed, .chargedForAnotherOwner, .heldElsewhere(_, charged: true),
+            .heldElsewhereUnchecked(charged: true, _):
+            true
         default: false
         }
     }
@@ -147,6 +155,20 @@ extension PurchaseOutcome {
         switch self {
         case .serverCheckFailed, .notConfirmed, .chargedForAnotherOwner: true
         default: false
+        }
+    }
+}
+
+extension PurchaseOutcome {
+    /// What is told in place of this outcome when the server's answer to what a restore here would do went unheard: a
+    /// subscription the server said someone else holds is told as not checked, not with "use Restore purchase", which
+    /// the owner's policy may refuse (session 37); any other outcome as it is.
+    func toldUnchecked(_ defect: CoordinatorDefect?) -> PurchaseOutcome {
+        if defect == .guessUncheckedRestore { return self }
+        return switch self {
+        case .chargedForAnotherOwner: .heldElsewhereUnchecked(charged: true)
+        case .alreadySubscribedOnAppleId(let changed): .heldElsewhereUnchecked(charged: false, planChanged: changed)
+        default: self
         }
     }
 }

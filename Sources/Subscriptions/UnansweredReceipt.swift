@@ -71,8 +71,10 @@ extension SubscriptionCoordinator {
             var inspected: [RestorablePurchase]?
             if case .success(let purchases) = result, storedAccess().identity == asked { inspected = purchases }
             let answered = told.map { payment, outcome in
-                guard let outcome, outcome.advisesRestore, let inspected,
-                    let why = restoreRefusal(for: payment.productId, inspected)
+                // Unheard, or heard of an identity no longer on screen: someone else's subscription is told as not
+                // checked, not with a guessed "Restore purchase can move it" (session 37).
+                guard let inspected else { return (payment, outcome?.toldUnchecked(defect)) }
+                guard let outcome, outcome.advisesRestore, let why = restoreRefusal(for: payment.productId, inspected)
                 else { return (payment, outcome) }
                 log("a restore here would be refused (\(why.rawValue)): the reader is told so")
                 return (payment, PurchaseOutcome.heldElsewhere(why, charged: payment.freshCharge))
