@@ -81,6 +81,9 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The store's: a recovery from a billing issue past the grace period is kept from the running app's observer, so
     /// the reader who paid again stays locked out until the app asks (as the App Store did before session 34).
     case recoveryKeptFromTheApp = "recovery-kept-from-the-app"
+    /// The app's: back in the foreground with levels whose end is still ahead, it trusts the server's last answer until
+    /// then and does not ask again, so a refund, an expiry or a purchase made elsewhere meanwhile stays unseen.
+    case foregroundKeepsLevels = "foreground-keeps-levels"
     /// The app's: hides the feed's ads from every subscriber, reading the owner's ads setting as "hide for subscribers"
     /// whatever the owner chose (no demo app keeps ads for subscribers, and the fuzzer never saw one before session 35).
     case adsHiddenFromEverySubscriber = "ads-hidden-from-every-subscriber"

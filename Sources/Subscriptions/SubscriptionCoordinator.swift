@@ -394,6 +394,8 @@ public final class SubscriptionCoordinator {
             onNoRequestWaits()
         }
         resendUnansweredReceipt()
+        // The planted `foreground-keeps-levels`: the last answer trusted until the levels' end.
+        if defect == .foregroundKeepsLevels, access.isSubscriber, lapsedLevelsEnd == nil { return completion(nil) }
         reloadAccess(completion: completion)
     }
 
