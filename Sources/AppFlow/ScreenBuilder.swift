@@ -45,7 +45,8 @@ enum ScreenBuilder {
     /// the one asked for a listed plan the paywall does not sell.
     static func title(of productId: String, _ state: AppState) -> String {
         state.offers?.first { $0.productId == productId }?.product.localizedTitle
-            ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId] ?? productId
+            ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId]
+            ?? state.productTitles[productId] ?? productId
     }
 }
 
