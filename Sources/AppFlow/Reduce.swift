@@ -470,7 +470,8 @@ private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, fres
             break
         }
         guard freshCharge else { break }
-        let title = ScreenBuilder.title(of: productId, state)
+        // Never the product's identifier: with no products answer (the store unreachable), it is "a subscription".
+        let title = ScreenBuilder.knownTitle(of: productId, state) ?? "a subscription of this app"
         state.tell(charge.alert(title: title))
     case .cancelled, .pending, .refused:
         break
@@ -481,7 +482,7 @@ private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, fres
             if freshCharge && alert.charge == nil {
                 alert.charge = .made
                 if outcome == .subscriptionNotActive {
-                    let title = ScreenBuilder.title(of: productId, state)
+                    let title = ScreenBuilder.knownTitle(of: productId, state) ?? "a subscription of this app"
                     alert.message =
                         "The App Store charged this Apple ID for \(title), then reported the subscription as not "
                         + "active (a refund, or a payment method to update in Settings). Nothing was unlocked."

@@ -171,8 +171,7 @@ enum Usage {
             access, "Shared by your family" never of the Apple ID's own purchase; "Your subscription
             is back" (or "already had a subscription") never where only a family share gives access,
             "your family shares" never where none does;
-            "renews on" or "ends on" never of a day the phone's clock passed; a plan named by the
-            App Store's title, never by its product identifier;
+            "renews on" or "ends on" never of a day the phone's clock passed;
             "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come, in any
             purchase alert (a check that failed after paying too); "Move it?" never of a move the
