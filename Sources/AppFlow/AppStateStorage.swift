@@ -54,6 +54,9 @@ public struct AppStateFields: Sendable {
     /// Each product's subscription group, as any catalog of this launch named it: a partial answer that leaves out
     /// the plan held does not forget its group (fuzz --seed 4113, session 27).
     public var productGroups: [String: String] = [:]
+    /// Each product's title, as any catalog of this launch gave it: a charge told after the storefront changed to one
+    /// that does not sell its product said "charged this Apple ID for com.podcastclub.listener.yearly" (session 37).
+    public var productTitles: [String: String] = [:]
 }
 
 /// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it

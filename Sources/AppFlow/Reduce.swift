@@ -16,6 +16,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.offers = offers
         for offer in offers {
             if let group = offer.product.subscriptionGroupIdentifier { state.productGroups[offer.productId] = group }
+            state.productTitles[offer.productId] = offer.product.localizedTitle
         }
         effects += subscribeOnceCataloged(&state)
     case .accessChanged(let access):
@@ -469,7 +470,8 @@ private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, fres
             break
         }
         guard freshCharge else { break }
-        let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+        // Never the product's identifier: with no products answer (the store unreachable), it is "a subscription".
+        let title = ScreenBuilder.knownTitle(of: productId, state) ?? "a subscription of this app"
         state.tell(charge.alert(title: title))
     case .cancelled, .pending, .refused:
         break
@@ -480,7 +482,7 @@ private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, fres
             if freshCharge && alert.charge == nil {
                 alert.charge = .made
                 if outcome == .subscriptionNotActive {
-                    let title = state.offers?.first { $0.productId == productId }?.product.localizedTitle ?? productId
+                    let title = ScreenBuilder.knownTitle(of: productId, state) ?? "a subscription of this app"
                     alert.message =
                         "The App Store charged this Apple ID for \(title), then reported the subscription as not "
                         + "active (a refund, or a payment method to update in Settings). Nothing was unlocked."

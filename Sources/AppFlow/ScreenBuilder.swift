@@ -44,8 +44,14 @@ enum ScreenBuilder {
     /// The product's title for a product identifier, from the store's answer when there is one: the paywall's, or
     /// the one asked for a listed plan the paywall does not sell.
     static func title(of productId: String, _ state: AppState) -> String {
+        knownTitle(of: productId, state) ?? productId
+    }
+
+    /// The store's title, when any answer of this launch gave it (nil: no products answer reached the app).
+    static func knownTitle(of productId: String, _ state: AppState) -> String? {
         state.offers?.first { $0.productId == productId }?.product.localizedTitle
-            ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId] ?? productId
+            ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId]
+            ?? state.productTitles[productId]
     }
 }
 

@@ -1,3 +1,5 @@
+import WhiteLabel
+
 /// The steps each world of a comparison runs, slot by slot, so the worlds go in lockstep: the scenario's
 /// steps with the varied setup line in a slot of its own after the scenario's setup, the scenario's own
 /// line of that key left out where the varied one replaces it (every one of them in a world without the key), and
@@ -56,5 +58,22 @@ struct ComparisonPlan {
         named.append(
             ScenarioStep(
                 line: line, text: "vary \(variation.key)=\(variation.values.joined(separator: ","))", kind: kind))
+    }
+}
+
+extension Scenario {
+    /// A `when` naming none of the worlds of the file's own `vary` line is a mistake at its line, bad input as
+    /// `compare` says it: `play` ran such a file as a failed comparison, exit 1, under "expected: a comparison"
+    /// (session 37). (`compare --vary` replaces the line, and `ComparisonPlan` checks against its worlds.)
+    public func checkWorldsNamed() throws(ConfigError) {
+        guard let variation else { return }
+        let labels = variation.labels
+        for step in steps {
+            if let condition = step.condition, !labels.contains(condition) {
+                throw ConfigError(
+                    file: "\(file):\(step.line)",
+                    message: "when \(condition) names no world (worlds: \(labels.joined(separator: ", ")))")
+            }
+        }
     }
 }

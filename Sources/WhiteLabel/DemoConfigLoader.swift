@@ -66,6 +66,11 @@ public enum DemoConfigLoader {
         var offered: [String: Int] = [:]
         for (index, subscription) in app.subscriptions.enumerated() {
             if subscription.id.isEmpty { throw fail("app.subscriptions[\(index)].id", "must not be empty") }
+            for (field, word) in [("id", subscription.id), ("productId", subscription.productId)] {
+                if let problem = ScenarioWord.problem(word) {
+                    throw fail("app.subscriptions[\(index)].\(field)", problem)
+                }
+            }
             if !seenIds.insert(subscription.id).inserted {
                 throw fail("app.subscriptions[\(index)].id", "\"\(subscription.id)\" is listed twice")
             }
@@ -104,8 +109,14 @@ public enum DemoConfigLoader {
         where levels.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
             throw fail("backend.productLevels.\(product)", "names a level with no name")
         }
+        for (product, levels) in config.backend.productLevels.sorted(by: { $0.key < $1.key }) {
+            if let problem = levels.lazy.compactMap(ScenarioWord.problem).first {
+                throw fail("backend.productLevels.\(product)", problem)
+            }
+        }
         for (index, item) in app.content.enumerated() {
             if item.id.isEmpty { throw fail("app.content[\(index)].id", "must not be empty") }
+            if let problem = ScenarioWord.problem(item.id) { throw fail("app.content[\(index)].id", problem) }
             if !contentIds.insert(item.id).inserted {
                 throw fail("app.content[\(index)].id", "\"\(item.id)\" is listed twice")
             }
@@ -147,6 +158,10 @@ public enum DemoConfigLoader {
             if product.productId.isEmpty {
                 throw ConfigError(file: file, location: "\(location).productId", message: "must not be empty")
             }
+            // An imported catalog's ids were checked on import, named by the `.storekit` file's own fields.
+            if store.storekitFile == nil, let problem = ScenarioWord.problem(product.productId) {
+                throw ConfigError(file: file, location: "\(location).productId", message: problem)
+            }
             if let first = seen.updateValue(index, forKey: product.productId) {
                 throw ConfigError(
                     file: file, location: "\(location).productId",
@@ -164,7 +179,7 @@ public enum DemoConfigLoader {
                 throw ConfigError(
                     file: file, location: "\(location).localizations.\(locale).title", message: "must not be empty")
             }
-            for (codeIndex, code) in (product.offerCodes ?? []).enumerated() {
+            for (codeIndex, code) in (product.offerCodes ?? []).enumerated() where store.storekitFile == nil {
                 // Redeemed whatever its case, as the App Store's sheet takes it.
                 if let other = codes.updateValue(product.productId, forKey: code.code.lowercased()) {
                     throw ConfigError(

@@ -151,6 +151,8 @@ struct StoreKitImporter {
     let file: String
     let storefront: String
     private(set) var warnings: [ConfigError] = []
+    /// Each offer code's text, lower-cased, and the product offering it: a reader redeems a code by its text alone.
+    var codeOwners: [String: String] = [:]
 
     init(file: String, storefront: String) {
         self.file = file
@@ -242,6 +244,7 @@ struct StoreKitImporter {
     /// (session 28).
     private func checkIdentifier(_ identifier: String, at location: String) throws(ConfigError) {
         if identifier.trimmingSpaces().isEmpty { throw fail("\(location).productID", "must not be empty") }
+        if let problem = ScenarioWord.problem(identifier) { throw fail("\(location).productID", problem) }
     }
 
     private func checkPeriod(_ period: String, at location: String) throws(ConfigError) {

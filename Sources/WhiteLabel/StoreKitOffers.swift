@@ -3,7 +3,9 @@ import FoundationEssentials
 /// A `.storekit` subscription's promotional offers (`adHocOffers`), win-back offers (`winbackOffers`) and offer
 /// codes (`codeOffers`), imported with the same checks as its introductory offer, each named by its field.
 extension StoreKitImporter {
-    func addOffers(of subscription: StoreKitFileSubscription, to spec: inout StoreProductSpec, at location: String)
+    mutating func addOffers(
+        of subscription: StoreKitFileSubscription, to spec: inout StoreProductSpec, at location: String
+    )
         throws(ConfigError)
     {
         var promotional: [PromotionalOfferSpec] = []
@@ -33,6 +35,11 @@ extension StoreKitImporter {
             let terms = try introductoryOffer(offer, at: at)
             guard let code = offer.referenceName, !code.trimmingSpaces().isEmpty else {
                 throw fail("\(at).referenceName", "is missing: a reader redeems an offer code by it")
+            }
+            // Named by the file's own field: the config's check named `store.products[2].offerCodes[0]`, a field of
+            // no `.storekit` file (session 37).
+            if let other = codeOwners.updateValue(subscription.productID, forKey: code.lowercased()) {
+                throw fail("\(at).referenceName", "the code \"\(code)\" is also an offer code of \(other)")
             }
             var eligibility: [OfferCodeSpec.Eligibility] = []
             for (position, name) in (offer.eligibility ?? []).enumerated() {

@@ -35,6 +35,13 @@ struct Options {
                 guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
                     throw UsageError(message: "\(argument) needs a value")
                 }
+                // One value is kept: a second was dropped in silence, `compare --vary A --vary B` comparing only B
+                // (session 37).
+                if let first = values[argument] {
+                    throw UsageError(
+                        message:
+                            "\(argument) is given twice (\"\(first)\", then \"\(arguments[index + 1])\"): give it once")
+                }
                 values[argument] = arguments[index + 1]
                 index += 1
             } else if knownFlags.contains(argument) {

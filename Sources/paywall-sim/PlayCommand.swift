@@ -19,8 +19,16 @@ enum PlayCommand {
             return ExitCode.ok
         }
         if options.has("--list-faults") {
+            // It lists the faults and plays nothing: files named with it were dropped in silence.
+            guard paths.isEmpty else {
+                throw UsageError(message: "--list-faults plays nothing: name no scenario with it (\(paths[0]))")
+            }
             print(faultList)
             return ExitCode.ok
+        }
+        // One report is printed: the other was dropped in silence.
+        if options.has("--tap") && options.has("--markdown") {
+            throw UsageError(message: "--tap and --markdown are two reports: give one")
         }
         guard !paths.isEmpty else { throw UsageError(message: "name the scenario files or folders to play") }
         // Before any scenario runs: a report that cannot be written is known at once, not after the whole run.
@@ -41,6 +49,7 @@ enum PlayCommand {
                 do throws(ConfigError) {
                     let scenario = try ScenarioParser.parse(file: file)
                     try scenario.checkApp(resources: AppArgument.resources)
+                    try scenario.checkWorldsNamed()
                     scenarios.append(scenario)
                 } catch {
                     malformed.append(ScenarioReports.Malformed(file: file, message: error.description))

@@ -230,4 +230,46 @@ import Testing
         #expect(result.code == 2)
         #expect(result.stderr.contains("--ledger or --paywall"))
     }
+
+    /// An option given twice kept its second value in silence: `compare --vary A --vary B` compared only B (session 37).
+    @Test(arguments: [
+        ["compare", "scenarios/purchase.scenario", "--vary", "latency=fast,slow", "--vary", "finish=before,after"],
+        ["check", "--paywall", "--locale", "fr_FR", "--locale", "de_DE"],
+        ["play", "--junit", "a.xml", "--junit", "b.xml", "scenarios/purchase.scenario"],
+    ])
+    func anOptionGivenTwiceIsABadUsage(_ arguments: [String]) throws {
+        let result = try TestSupport.runBinary(
+            arguments.map { $0.hasPrefix("scenarios/") ? "\(TestSupport.packageRoot)/\($0)" : $0 })
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("is given twice"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Two reports, or files with --list-faults: one was dropped in silence (session 37).
+    @Test(arguments: [
+        (["play", "--tap", "--markdown"], "--tap and --markdown are two reports: give one"),
+        (["play", "--list-faults"], "--list-faults plays nothing"),
+    ])
+    func playRefusesWhatItWouldDrop(_ arguments: [String], _ message: String) throws {
+        let result = try TestSupport.runBinary(arguments + ["\(TestSupport.packageRoot)/scenarios/purchase.scenario"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A `when` naming none of the file's vary worlds: `compare` said it is bad input, `play` ran the file as a failed
+    /// comparison, exit 1, and TAP did not bail out (session 37).
+    @Test(arguments: [[], ["--tap"]])
+    func playRefusesAWhenNamingNoWorldAsCompareDoes(_ report: [String]) throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = "\(directory)/worlds.scenario"
+        try "app daily-news\nvary latency=fast,slow\nlaunch\nwhen latency=warp expect screen feed\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        for arguments in [["play"] + report + [file], ["compare", file]] {
+            let result = try TestSupport.runBinary(arguments)
+            #expect(result.code == 2, "\(arguments)")
+            #expect(result.stderr.contains("worlds.scenario:4: when latency=warp names no world"), "\(result.stderr)")
+        }
+    }
 }
