@@ -401,11 +401,10 @@ final class Device {
         return accountsSheet(state.subscriptions, autoRenew: autoRenew)
     }
 
-    /// A list of the backend's subscriptions reached the app (nil: the backend did not answer; the last list stays).
+    /// A reload the app asked for ended: its list reached the app already (`onSubscriptionsListed`, as every answer's
+    /// does); nil: the backend did not answer, and the last list stays.
     private func listed(_ list: SubscriptionList?) {
-        if let list {
-            dispatchList(list)
-        } else if state.pendingSubscribe?.awaitsList == true {
+        if list == nil, state.pendingSubscribe?.awaitsList == true {
             // A subscriber's Subscribe waits for it: the list kept decides.
             dispatch(.subscriptionsUnanswered)
         }
@@ -598,7 +597,6 @@ final class Device {
             sheetGatePassed = gatePassed
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
-                dispatchList(list)
                 dispatch(.manageSheetShown(accountsSheet(list.subscriptions)))
             }
         case .showManageSubscriptions(let gatePassed):
