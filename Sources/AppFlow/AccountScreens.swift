@@ -41,7 +41,9 @@ extension ScreenBuilder {
         ]
         let screen = ScreenModel(
             id: .parentalGate, title: state.app.name, rows: rows,
-            keys: [KeyHint("type", "answer"), KeyHint("↑↓", "move"), KeyHint("Enter", "next"), KeyHint("Esc", "back")])
+            keys: [
+                KeyHint("type", "answer"), KeyHint("↑↓", "move"), KeyHint("Enter", "continue"), KeyHint("Esc", "back"),
+            ])
         return Built(screen: screen)
     }
 

@@ -10,7 +10,8 @@ public enum Choice: Equatable, Sendable {
     case restore
     case openLogin(AccountForm.Purpose)
     case openSignup(AccountForm.Purpose)
-    /// A text field: Enter moves to the next row, characters go into it.
+    /// A text field: characters go into it; Enter moves to the next field, or in the form's last one does what the
+    /// form's button does (`entered(at:among:)`).
     case edit(TextField)
     case answerGate
     case submitLogIn
@@ -35,5 +36,17 @@ extension Choice {
         case .confirmPayment, .setAutoRenew, .changePlan: true
         default: false
         }
+    }
+}
+
+extension Choice {
+    /// What Enter on the `index`th of a screen's `choices` does. In a text field followed by another, it moves to it
+    /// (the `.edit` itself); in a form's last field, it is the button that follows, as a form's Return key submits it
+    /// (iOS's Go, a web form's Enter): the gate's answer typed and Enter answered nothing and landed on "Continue",
+    /// so a reader pressing on onto Apple's sheet found it open on Cancel (session 36's tester). Elsewhere, the choice.
+    public static func entered(at index: Int, among choices: [Choice]) -> Choice {
+        guard case .edit = choices[index], let next = choices.dropFirst(index + 1).first else { return choices[index] }
+        if case .edit = next { return choices[index] }
+        return next
     }
 }

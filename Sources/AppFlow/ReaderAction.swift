@@ -41,7 +41,7 @@ public enum ReaderAction: Equatable, Sendable {
         case .select:
             let choices = known ?? ScreenBuilder.build(state).choices
             guard let highlighted = state.highlighted(among: choices.count) else { return nil }
-            return of(choices[highlighted], in: state)
+            return of(Choice.entered(at: highlighted, among: choices), in: state)
         case .back:
             switch BackRule(state) {
             case .cancelPayment: return .cancelPayment

@@ -234,8 +234,8 @@ private func handle(_ input: ReaderInput, _ state: inout AppState, _ known: [Cho
     case .down:
         state.selection = min(max(0, choices.count - 1), (highlighted ?? 0) + 1)
     case .select:
-        guard let current else { return [] }
-        return perform(current, &state)
+        guard let highlighted else { return [] }
+        return perform(Choice.entered(at: highlighted, among: choices), &state)
     case .back:
         return goBack(&state)
     case .character(let character):

@@ -101,6 +101,14 @@ enum ExpectationCheck {
             try match(
                 "\"\(text)\" on the timeline", "no timeline line contains it (the last lines are below)",
                 world.timeline.entries.contains { contains($0.description, text) })
+        case .timelineOnce(let text):
+            let lines = world.timeline.entries.filter { contains($0.description, text) }
+            try match(
+                "\"\(text)\" on one timeline line",
+                lines.isEmpty
+                    ? "no timeline line contains it (the last lines are below)"
+                    : "\(lines.count) lines contain it: \(lines.map(\.description).joined(separator: " / "))",
+                lines.count == 1)
         }
     }
 

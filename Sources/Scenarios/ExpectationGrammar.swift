@@ -59,6 +59,9 @@ enum ExpectationGrammar {
         case "pending":
             guard tail == ["payment"] else { throw StepError("write expect pending payment") }
             return .pendingPayment
+        case "timeline" where tail.first == "once":
+            return .timelineOnce(
+                try quoted(afterWhat.dropFirst("once".count).trimmingSpaces(), "expect timeline once \"TEXT\""))
         case "timeline": return .timeline(try quoted(afterWhat, "expect timeline \"TEXT\""))
         case "invariants":
             guard tail.isEmpty else { throw StepError("write expect invariants") }

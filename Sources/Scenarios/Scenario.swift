@@ -134,6 +134,8 @@ public enum ScenarioExpectation: Sendable, Equatable {
     case charges(Int, appleId: String?)
     case pendingPayment
     case timeline(String)
+    /// Exactly one line of the timeline contains the text: a message written twice is caught (`expect timeline once`).
+    case timelineOnce(String)
     /// The fuzzer's guarantees held at every step so far (`Invariant`); the scenario is watched from launch.
     case invariants
     /// A new phone of the Apple ID restores, and every paid subscription gives its owner the access.

@@ -76,6 +76,7 @@ public enum StepText {
         case .charges(let count, let appleId): "expect charges \(count)" + (appleId.map { " \($0)" } ?? "")
         case .pendingPayment: "expect pending payment"
         case .timeline(let text): "expect timeline \"\(text)\""
+        case .timelineOnce(let text): "expect timeline once \"\(text)\""
         case .invariants: "expect invariants"
         case .nothingLost: "expect nothing lost"
         }

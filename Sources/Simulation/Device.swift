@@ -401,11 +401,10 @@ final class Device {
         return accountsSheet(state.subscriptions, autoRenew: autoRenew)
     }
 
-    /// A list of the backend's subscriptions reached the app (nil: the backend did not answer; the last list stays).
+    /// A reload the app asked for ended: its list reached the app already (`onSubscriptionsListed`, as every answer's
+    /// does); nil: the backend did not answer, and the last list stays.
     private func listed(_ list: SubscriptionList?) {
-        if let list {
-            dispatchList(list)
-        } else if state.pendingSubscribe?.awaitsList == true {
+        if list == nil, state.pendingSubscribe?.awaitsList == true {
             // A subscriber's Subscribe waits for it: the list kept decides.
             dispatch(.subscriptionsUnanswered)
         }
@@ -598,7 +597,6 @@ final class Device {
             sheetGatePassed = gatePassed
             coordinator.reloadAccess { [weak self] list in
                 guard let self, let list else { return }
-                dispatchList(list)
                 dispatch(.manageSheetShown(accountsSheet(list.subscriptions)))
             }
         case .showManageSubscriptions(let gatePassed):
@@ -633,6 +631,15 @@ final class Device {
         }
     }
 
+    /// The label of the button Enter in the highlighted field presses (the form's last field), nil when it moves on.
+    private static func enteredButton(on screen: ScreenModel) -> String? {
+        let selectable = screen.rows.indices.filter { screen.rows[$0].isSelectable }
+        guard let selection = screen.selection, let index = selectable.firstIndex(of: selection),
+            Choice.entered(at: index, among: screen.choices) != screen.choices[index]
+        else { return nil }
+        return screen.rows[selectable[index + 1]].text
+    }
+
     /// The reader's input as the timeline says it; typing is not logged, so a password never is.
     private static func describe(_ input: ReaderInput, on screen: ScreenModel) -> String? {
         if let alert = screen.alert {
@@ -649,7 +656,9 @@ final class Device {
         // `select "" on content` (session 28).
         case .select where screen.selection == nil: return "Enter on \(screen.visibleID.rawValue): nothing to select"
         case .select where screen.selection.map({ screen.rows[$0].isField }) == true:
-            return "next field on \(screen.visibleID.rawValue)"
+            // Enter in a form's last field is its button's press (`Choice.entered`), said as that press.
+            guard let button = enteredButton(on: screen) else { return "next field on \(screen.visibleID.rawValue)" }
+            return "select \"\(button)\" on \(screen.visibleID.rawValue) (Enter in the field)"
         case .select: return "select \"\(row)\" on \(screen.visibleID.rawValue)"
         case .back: return "back on \(screen.visibleID.rawValue)"
         // A highlight moving is no message and changes nothing: the choice it leads to is the line. On the

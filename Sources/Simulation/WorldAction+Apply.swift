@@ -16,8 +16,20 @@ public struct WorldActionRefusal: Error, Equatable, Sendable, CustomStringConver
 
 extension WorldAction {
     /// Does this to `world` through the world's own controls, each written on the timeline; a refusal
-    /// changed nothing and says so, there too.
+    /// changed nothing and says so, there too, once: in the world's own words when its control wrote any, else
+    /// `TEXT refused: why`. Written in this one place, a refusal is never on the timeline twice, nor missing from it
+    /// (a second `kill` and an upgrade with no plan to upgrade wrote nothing, session 36's note).
     public func apply(to world: World) throws(WorldActionRefusal) {
+        let written = world.timeline.entries.count
+        do {
+            try perform(on: world)
+        } catch {
+            if world.timeline.entries.count == written { world.timeline.log(.control, "\(text) refused: \(error)") }
+            throw error
+        }
+    }
+
+    private func perform(on world: World) throws(WorldActionRefusal) {
         // Apple's manage sheet, if it is up, shows what the action did at Apple (a month later, a refund).
         defer { world.device.readManageSheetAgain() }
         switch self {
@@ -61,7 +73,7 @@ extension WorldAction {
         case .clearFaults(let target):
             guard let store = StoreFaultTarget(rawValue: target) else {
                 let targets = StoreFaultTarget.allCases.map(\.rawValue).joined(separator: ", ")
-                throw refused(world, expected: "an App Store fault target (\(targets))", actual: target)
+                throw WorldActionRefusal(expected: "an App Store fault target (\(targets))", actual: target)
             }
             world.clearStoreFaults(store)
         case .askToBuy(let on): world.askToBuy = on
@@ -81,13 +93,13 @@ extension WorldAction {
             do {
                 try world.newDevice(named: name)
             } catch {
-                throw refused(world, expected: "a new device \(name)", actual: error.description)
+                throw WorldActionRefusal(expected: "a new device \(name)", actual: error.description)
             }
         case .phone(let name):
             do {
                 try world.showPhone(named: name)
             } catch {
-                throw refused(world, expected: "a phone named \(name) to go back to", actual: error.description)
+                throw WorldActionRefusal(expected: "a phone named \(name) to go back to", actual: error.description)
             }
         case .kill:
             // A dead app cannot die again: "app killed" twice on the timeline, and a step in the recording, for a press
@@ -107,23 +119,23 @@ extension WorldAction {
             do {
                 try world.addFamilyMember(member)
             } catch {
-                throw refused(world, expected: "\(member) to join the family", actual: error.description)
+                throw WorldActionRefusal(expected: "\(member) to join the family", actual: error.description)
             }
         case .familyRemove(let member):
             guard world.removeFamilyMember(member) else {
-                throw refused(world, expected: "\(member) to leave the family", actual: "not in the family")
+                throw WorldActionRefusal(expected: "\(member) to leave the family", actual: "not in the family")
             }
         case .familySharing(let on): world.familySharing = on
         case .storefront(let code):
             guard world.storefronts.contains(code) else {
                 let sold = world.storefronts.joined(separator: ", ")
-                throw refused(world, expected: "a storefront the catalog sells in (\(sold))", actual: code)
+                throw WorldActionRefusal(expected: "a storefront the catalog sells in (\(sold))", actual: code)
             }
             world.storefront = code
         case .locale(let id):
             // The rule a config's `store.locale`, `--locale` and a `locale` line before launch are held to.
             if let problem = PriceLocales.problem(id, products: world.config.store.products) {
-                throw refused(world, expected: "a locale the store answers in", actual: problem)
+                throw WorldActionRefusal(expected: "a locale the store answers in", actual: problem)
             }
             world.locale = id
         case .latency(let profile): world.latency = profile
@@ -131,7 +143,7 @@ extension WorldAction {
             do {
                 try world.inject(plan)
             } catch {
-                throw refused(world, expected: "faults the store and backend know", actual: error.description)
+                throw WorldActionRefusal(expected: "faults the store and backend know", actual: error.description)
             }
         case .finish(let policy): world.finishPolicy = policy
         }
@@ -170,12 +182,5 @@ extension WorldAction {
 
     private static func clockStops(_ expected: String) -> WorldActionRefusal {
         WorldActionRefusal(expected: expected, actual: "it stops at \(SimInstant.latest)")
-    }
-
-    /// A refusal the world's own control did not already write on the timeline.
-    private func refused(_ world: World, expected: String, actual: String) -> WorldActionRefusal {
-        let refusal = WorldActionRefusal(expected: expected, actual: actual)
-        world.timeline.log(.control, "\(text) refused: \(refusal)")
-        return refusal
     }
 }

@@ -67,8 +67,9 @@ public final class SubscriptionCoordinator {
     public var onNoRequestWaits: () -> Void = {}
     /// Told when the coordinator corrects the offers by itself (a free trial no longer Apple's to give).
     public var onCatalogChange: (OfferCatalog) -> Void = { _ in }
-    /// Told the subscriptions a sign-in's answer listed for the account, so the profile shows them at once, and,
-    /// signed in, those listed for the phone's own anonymous identity when it is asked again.
+    /// Told the subscriptions every answer lists: a sign-in's for the account, so the profile shows them at once, each
+    /// `reloadAccess`'s, whoever asked, and, signed in, those listed for the phone's own anonymous identity when it is
+    /// asked again.
     public var onSubscriptionsListed: ((SubscriptionList) -> Void)?
     /// Told when the server ended the account's session and the reader was signed out: they must hear of it.
     public var onSessionEnded: ((AccountOutcome) -> Void)?
@@ -436,7 +437,9 @@ public final class SubscriptionCoordinator {
     ) {
         let asked = storedAccess().identity
         guard storage.accountSession != nil || storage.anonymousIdentity != nil else {
-            return completion(SubscriptionList(identity: asked, subscriptions: []))
+            let none = SubscriptionList(identity: asked, subscriptions: [])
+            onSubscriptionsListed?(none)
+            return completion(none)
         }
         let askedAs = anonymousId
         // Two reasons to ask in one instant (a restore's end on the profile, whose levels changed, asks twice) are one
@@ -464,7 +467,12 @@ public final class SubscriptionCoordinator {
                 // answered as the phone's guest, and its list, labelled the account's, put the guest's plan line off
                 // the profile on screen (session 36).
                 let listed = answer.kind == "anonymous" ? .anonymous(id: answer.identityId) : asked
-                completion(SubscriptionList(identity: listed, subscriptions: subscriptions))
+                let list = SubscriptionList(identity: listed, subscriptions: subscriptions)
+                // Every answer's list reaches the app, whoever asked: one asked as the levels' end passed (a renewal)
+                // or for an article or a restore was dropped, and the profile kept the renewal date it showed, under
+                // an alert or not (session 36's note).
+                onSubscriptionsListed?(list)
+                completion(list)
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()
                 completion(nil)

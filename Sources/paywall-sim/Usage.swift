@@ -340,8 +340,8 @@ enum Usage {
                  expect identity anonymous | account EMAIL | none, expect content ID locked|unlocked,
                  expect ads shown|hidden, expect alert "TEXT", expect no alert, expect text "TEXT",
                  expect no text "TEXT", expect charges N [APPLE_ID] (every Apple ID's unless one is named),
-                 expect pending payment, expect timeline "TEXT", expect invariants (the fuzzer's, at every
-                 step so far), expect nothing lost (a new phone of each Apple ID holding a subscription
+                 expect pending payment, expect timeline [once] "TEXT" (once: on exactly one line),
+                 expect invariants (the fuzzer's, at every step so far), expect nothing lost (a new phone of each Apple ID holding a subscription
                  restores and every paid subscription gives its owner access); a no-break space in TEXT's
                  match reads as a space
         Also:    try STEP (an action that may not be possible on the screen: the run goes on),

@@ -187,6 +187,7 @@ import WhiteLabel
             expect charges 1 kid@icloud.test
             expect pending payment
             expect timeline "POST /v1/receipts"
+            expect timeline once "storefront DEU refused"
             expect invariants
             expect nothing lost
             """
@@ -200,7 +201,7 @@ import WhiteLabel
                 .content(id: "night-trains", unlocked: true), .ads(shown: false), .alert("Purchase failed"), .noAlert,
                 .text("ends on # not a comment"), .noText("renews on"), .charges(2, appleId: nil),
                 .charges(1, appleId: "kid@icloud.test"), .pendingPayment,
-                .timeline("POST /v1/receipts"),
+                .timeline("POST /v1/receipts"), .timelineOnce("storefront DEU refused"),
                 .invariants, .nothingLost,
             ])
     }
