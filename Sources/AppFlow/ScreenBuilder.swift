@@ -36,8 +36,7 @@ enum ScreenBuilder {
         // An alert takes the keys: the bar and the help say its own, not the screen's under it (session 26: "Enter
         // choose" over a failed check read as a second purchase).
         if state.alert != nil { built.screen.keys = Alert.keys }
-        let selectable = built.screen.rows.indices.filter { built.screen.rows[$0].isSelectable }
-        built.screen.selection = state.highlighted(among: selectable.count).map { selectable[$0] }
+        built.screen.highlight(state)
         return built
     }
 
@@ -52,6 +51,16 @@ enum ScreenBuilder {
         state.offers?.first { $0.productId == productId }?.product.localizedTitle
             ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId]
             ?? state.productTitles[productId]
+    }
+}
+
+extension ScreenModel {
+    /// Highlights the row `state`'s selection names among these rows' selectable ones: what a screen is built ending
+    /// with, and all a move of the highlight changes, so a screen kept from before the move is highlighted again rather
+    /// than built anew (`Device`).
+    public mutating func highlight(_ state: AppState) {
+        let selectable = rows.indices.filter { rows[$0].isSelectable }
+        selection = state.highlighted(among: selectable.count).map { selectable[$0] }
     }
 }
 

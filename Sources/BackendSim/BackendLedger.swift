@@ -76,6 +76,8 @@ public final class BackendLedger {
     private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int])?
     /// `identityId(email:)`'s answers by the email asked, nil ones too, while the file's change stamp stands.
     private var identityIdsKept: (stamp: ChangeStamp, byEmail: [String: String?])?
+    /// `identity(_:)`'s answers by the identifier asked, nil ones too, while the file's change stamp stands.
+    private var identitiesKept: (stamp: ChangeStamp, byId: [String: IdentityRecord?])?
     /// The purchase columns as this file has them (`purchaseColumns(schema:)`).
     private var purchaseColumns = BackendLedger.purchaseColumns(schema: LedgerSchema.migrations.count)
 
@@ -185,7 +187,21 @@ public final class BackendLedger {
             .first?.first?.string
     }
 
+    /// The identity `id`. Kept while the change stamp stands: every authenticated request and the invariant monitor's
+    /// check of payments nobody holds ask it, often of the same identity between two commits, and only a commit can
+    /// change the answer. Inside a transaction it is read.
     public func identity(_ id: String) throws(DatabaseError) -> IdentityRecord? {
+        let stamp = try database.changeStamp()
+        if let stamp, let kept = identitiesKept, kept.stamp == stamp, let known = kept.byId[id] { return known }
+        let identity = try readIdentity(id)
+        if let stamp {
+            if identitiesKept?.stamp != stamp { identitiesKept = (stamp, [:]) }
+            identitiesKept?.byId[id] = .some(identity)
+        }
+        return identity
+    }
+
+    private func readIdentity(_ id: String) throws(DatabaseError) -> IdentityRecord? {
         try database.query("SELECT id, kind FROM identities WHERE id = ?", [.text(id)]).first.flatMap { row in
             guard let id = row[0].string, let kind = row[1].string.flatMap(IdentityRecord.Kind.init) else { return nil }
             return IdentityRecord(id: id, kind: kind)

@@ -374,6 +374,10 @@ final class Device {
         let landing = input == .select ? SubscribeLanding(input, state, choices: choices) : nil
         let asked = state.route == .parentalGate ? state.gate : nil
         let alertBefore = state.alert
+        // A move of the highlight changes nothing the rows are built from: the screen kept is the moved one once
+        // highlighted again (a reader's choice moves row by row, and each move built the screen again, the paywall's
+        // offer lines and all).
+        let shownBefore = input == .up || input == .down ? builtScreen : nil
         let effects = reduce(&state, event, choices: choices)
         if state.alert != alertBefore {
             if alertBefore != nil, let alertUpAt { onAlertSeen?(alertUpAt) }
@@ -383,6 +387,11 @@ final class Device {
         if input.keepsChoices && effects.isEmpty {
             assert(state.screen.choices == choices, "\(input) changed the screen's choices")
             builtChoices = choices
+            if var shown = shownBefore {
+                shown.highlight(state)
+                assert(shown == state.screen, "\(input) changed more of the screen than its highlight")
+                builtScreen = shown
+            }
         }
         if let landing { judge(landing) }
         for effect in effects { run(effect) }

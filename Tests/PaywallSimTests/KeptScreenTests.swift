@@ -22,4 +22,19 @@ import Testing
         }
         #expect(!actions.isEmpty)  // the recorder heard the selects, read from the kept choices
     }
+
+    /// A move of the highlight keeps the screen built before it, highlighted again: on the paywall (offer lines and
+    /// all), past its first and its last choice too, it must be the screen the state shows.
+    @Test func aMovedHighlightKeepsTheScreenAsTheStateShowsIt() throws {
+        let world = try TestSupport.launchedWorld()
+        try world.perform(.openPaywall)
+        world.scheduler.runUntilIdle()
+        #expect(world.screen.id == .paywall)
+        let count = world.screen.choices.count
+        #expect(count > 2)
+        for key in [ReaderInput.up] + Array(repeating: .down, count: count + 1) + Array(repeating: .up, count: 2) {
+            world.send(key)
+            #expect(world.screen == world.appState.screen)
+        }
+    }
 }

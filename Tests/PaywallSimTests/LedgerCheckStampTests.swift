@@ -96,6 +96,28 @@ import Testing
         #expect(try ledger.identityId(email: "zed@example.com") == ana)
     }
 
+    /// An identity looked up after a write is the file's, whoever wrote it: the answers (none too) are kept only while
+    /// the stamp stands, and read inside a transaction.
+    @Test func anIdentityLookedUpAfterAWriteIsTheFilesRow() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let world = try subscribedWorld(in: directory)
+        let ledger = world.backend.ledger
+        #expect(try ledger.identity("zed") == nil)
+        try Database(path: directory + "/backend.sqlite").execute(
+            "INSERT INTO identities (id, kind, created_ms) VALUES ('zed', 'anonymous', 0)")
+        #expect(try ledger.identity("zed")?.kind == .anonymous)
+        try ledger.database.execute("UPDATE identities SET kind = 'account' WHERE id = 'zed'")
+        #expect(try ledger.identity("zed")?.kind == .account)
+        try ledger.database.transaction {
+            try ledger.database.run("UPDATE identities SET kind = 'anonymous' WHERE id = 'zed'")
+            #expect(try ledger.identity("zed")?.kind == .anonymous)
+            try ledger.database.run("DELETE FROM identities WHERE id = 'zed'")
+            #expect(try ledger.identity("zed") == nil)
+        }
+        #expect(try ledger.identity("zed") == nil)
+    }
+
     @Test func theStampMovesWithEveryCommitAndOnlyThen() throws {
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t (x INTEGER)")
