@@ -13,13 +13,7 @@ import WhiteLabel
         return state
     }
 
-    private let offer = Offer(
-        id: "premium-monthly",
-        product: StoreProduct(
-            productIdentifier: "com.dailynews.premium.monthly", localizedTitle: "Premium Monthly",
-            localizedDescription: "", localizedPrice: "$4.99",
-            subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
-            freeTrialPeriod: nil))
+    private let offer = TestSupport.premiumMonthly
 
     /// From the feed to the paywall of the first locked article.
     private func onPaywall() throws -> AppState {

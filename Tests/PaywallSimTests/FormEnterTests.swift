@@ -8,13 +8,7 @@ import WhiteLabel
 /// the form's button, as a form's Return key does (session 36's tester: the gate's answer typed and Enter landed on
 /// "Continue", answering nothing).
 @Suite struct FormEnterTests {
-    private let offer = Offer(
-        id: "premium-monthly",
-        product: StoreProduct(
-            productIdentifier: "com.dailynews.premium.monthly", localizedTitle: "Premium Monthly",
-            localizedDescription: "", localizedPrice: "$4.99",
-            subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
-            freeTrialPeriod: nil))
+    private let offer = TestSupport.premiumMonthly
 
     private func launchedState() throws -> AppState {
         var state = AppState(app: try TestSupport.demoConfig().app)

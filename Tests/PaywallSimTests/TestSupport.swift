@@ -1,4 +1,6 @@
 import Foundation
+import SimKernel
+import Subscriptions
 import WhiteLabel
 
 /// Where the package's files are, found from this source file so tests run from any directory.
@@ -10,6 +12,15 @@ enum TestSupport {
     static func packageText(_ path: String) throws -> String {
         try String(contentsOfFile: "\(packageRoot)/\(path)", encoding: .utf8)
     }
+
+    /// daily-news's monthly plan as the App Store returns it in the United States, for the reducer's tests.
+    static let premiumMonthly = Offer(
+        id: "premium-monthly",
+        product: StoreProduct(
+            productIdentifier: "com.dailynews.premium.monthly", localizedTitle: "Premium Monthly",
+            localizedDescription: "", localizedPrice: "$4.99",
+            subscriptionPeriod: CalendarPeriod(unit: .month, value: 1),
+            freeTrialPeriod: nil))
 
     static func demoConfig(_ name: String = "daily-news") throws -> DemoConfig {
         try DemoConfigLoader.load(path: "\(packageRoot)/demo-configs/\(name).json")
