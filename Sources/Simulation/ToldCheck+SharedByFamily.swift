@@ -62,7 +62,14 @@ extension ToldCheck {
         let shares = Set(
             world.appleIds.flatMap { world.store.familySharedTransactions(appleId: $0) }
                 .map(\.originalTransactionIdentifier))
-        var giving = try ledger.purchases(ownedBy: holder).filter {
+        // Signed in, a restore's words speak of what the phone's own guest holds too (not moved yet, it is the reader's).
+        let guest: [String] =
+            if case .restore = outcome.told, let id = world.device.storage.anonymousIdentity?.id, id != holder {
+                [id]
+            } else {
+                []
+            }
+        var giving = try ([holder] + guest).flatMap { try ledger.purchases(ownedBy: $0) }.filter {
             $0.isActive(at: outcome.at) && !(world.config.backend.productLevels[$0.productId] ?? []).isEmpty
         }
         // A move to the account is said of what moved: the account's own beside a family share moved to it is not what
