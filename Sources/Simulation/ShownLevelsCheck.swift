@@ -75,25 +75,22 @@ enum ShownLevelsCheck {
             granted.formUnion(try world.backend.levels(of: id))
         }
         let shown = context.phoneLevels
-        var found: [InvariantViolation] = []
         let who = ids.joined(separator: " and ")
-        let missing = granted.subtracting(shown)
-        if !missing.isEmpty {
-            found.append(
-                InvariantViolation(
-                    .payingKeepsAccess,
-                    "after the app started or came back, the backend grants \(who) \(WorldReading.list(granted)), but "
-                        + "\(world.deviceName) shows \(WorldReading.list(shown))"))
-        }
-        let extra = shown.subtracting(granted)
-        if !extra.isEmpty {
-            found.append(
-                InvariantViolation(
-                    .backendsWord,
-                    "after the app started or came back, \(world.deviceName) shows \(WorldReading.list(extra)), which "
-                        + "the backend no longer grants \(who) (it grants \(WorldReading.list(granted)))"))
-        }
-        return found
+        let (missing, extra) = (granted.subtracting(shown), shown.subtracting(granted))
+        let granting = "the backend grants \(who) \(WorldReading.list(granted))"
+        // Fewer levels than granted is a paying reader's loss (10); more is access without the backend's word (1).
+        let found: [(Bool, Invariant, String)] = [
+            (
+                !missing.isEmpty, .payingKeepsAccess,
+                "\(granting), but \(world.deviceName) shows \(WorldReading.list(shown))"
+            ),
+            (
+                !extra.isEmpty, .backendsWord,
+                "\(world.deviceName) shows \(WorldReading.list(extra)), which the backend no longer grants \(who) (it "
+                    + "grants \(WorldReading.list(granted)))"
+            ),
+        ]
+        return found.filter(\.0).map { InvariantViolation($0.1, "after the app started or came back, " + $0.2) }
     }
 
     /// Whether, since `instant`, the ledger moved a purchase to or from `id`, or changed one `id` owns.
