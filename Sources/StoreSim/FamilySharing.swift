@@ -114,7 +114,7 @@ extension AppStore {
             if !sharing || !members.contains(share.memberAppleId) || latest.revocationDate != nil {
                 try revoke(share, subscription)
             } else if entitled {
-                try renew(share, to: latest, subscription)
+                try renew(share, to: latest, subscription, told: told?.0)
                 if let (type, subtype) = told, type == .didFailToRenew || type == .gracePeriodExpired {
                     try tellShare(share, type, subtype, subscription)
                 }
@@ -202,10 +202,15 @@ extension AppStore {
         shareChanged(for: member)
     }
 
-    /// The purchaser's period moved on (a renewal, an upgrade, a recovery): the member's moves with it.
-    private func renew(_ share: FamilyShare, to purchase: TransactionRecord, _ subscription: SubscriptionRecord?)
-        throws(DatabaseError)
-    {
+    /// The purchaser's period moved on (a renewal, an upgrade, a recovery, a purchase again): the member's moves with it.
+    /// A share whose period had ended, renewed because the purchaser bought again (`SUBSCRIBED`: an interrupted
+    /// purchase resolved, a code redeemed), reaches the member's running app as a recovery does (`deliverRecovery`):
+    /// it left the member's phone no levels' end to wait for, and the member stayed locked out while the family paid
+    /// (fuzz seed 5110, session 38).
+    private func renew(
+        _ share: FamilyShare, to purchase: TransactionRecord, _ subscription: SubscriptionRecord?,
+        told: NotificationType?
+    ) throws(DatabaseError) {
         guard let current = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
             current.expiresDate != purchase.expiresDate || current.productIdentifier != purchase.productIdentifier
         else { return }
@@ -213,6 +218,12 @@ extension AppStore {
             purchase, for: share.memberAppleId, original: share.originalTransactionId, reason: "RENEWAL")
         log("family share \(share.originalTransactionId) renewed: transaction \(record.transactionIdentifier)")
         notify(.didRenew, nil, record, shared(subscription, as: record))
+        let lapsed = current.expiresDate.map { $0 <= scheduler.now } ?? false
+        guard lapsed, told == .subscribed, deliversRecoveries else { return }
+        // In the phones' order, not the dictionary's: only a running app observes, but the timeline stays the seed's.
+        for (_, kept) in queues.sorted(by: { $0.key < $1.key }) where kept.queue?.appleId == share.memberAppleId {
+            kept.queue?.deliverRenewal(record, because: "the family's purchaser bought again")
+        }
     }
 
     private func revoke(_ share: FamilyShare, _ subscription: SubscriptionRecord?) throws(DatabaseError) {

@@ -581,10 +581,10 @@ public final class PaymentQueue {
 
     /// A renewal Apple charged while this app runs, told to its observer as a purchased transaction, the phone's
     /// receipt listing it first (the app sends that receipt). Nothing when no app observes: the charge stays finished.
-    func deliverRenewal(_ record: TransactionRecord) {
+    func deliverRenewal(_ record: TransactionRecord, because why: String = "billing recovered") {
         guard observer != nil else { return }
         store.log(
-            "billing recovered: renewal \(record.transactionIdentifier) of \(record.productIdentifier) goes to the "
+            "\(why): renewal \(record.transactionIdentifier) of \(record.productIdentifier) goes to the "
                 + "running app's observer (the reader made no purchase)")
         if let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) { receipt.save(issued) }
         paymentCount += 1
