@@ -252,6 +252,7 @@ final class Device {
             let event = queued[next]
             next += 1
             handle(event)
+            noteIdentity()
             keepCursor()
             if let shown = gateOnScreen, shown != gate {
                 timeline.record(.parentalGateShown(deviceId: queue.deviceId, question: shown))
@@ -534,6 +535,7 @@ final class Device {
         outcome.couldPayWhenTold = queue.canMakePayments
         outcome.receiptWhenTold = queue.heldReceipt
         outcome.identityWhenBegan = began?.identity ?? identity
+        outcome.identitiesWhileRan = identities(since: began?.at ?? now)
         outcome.transferFrom = transfer
         outcome.inspectAnswersSinceBegan = inspectedSince
         onOutcome(outcome)
@@ -541,6 +543,20 @@ final class Device {
 
     private var levels: Set<String> { Set(state.access.levels.map(\.rawValue)) }
     private var identity: AccessSnapshot.Identity { state.access.identity }
+
+    /// Each identity the phone showed, from when: an act carried on (a charge the app checked after a logout) is
+    /// judged by every identity shown while it ran, not only by the one shown when it was told (fuzz seed 5107).
+    private var identitiesShown: [(since: SimInstant, identity: AccessSnapshot.Identity)] = []
+
+    private func noteIdentity() {
+        if identitiesShown.last?.identity != identity { identitiesShown.append((clock(), identity)) }
+    }
+
+    /// The identities shown from `instant` on, the one shown then first.
+    private func identities(since instant: SimInstant) -> [AccessSnapshot.Identity] {
+        let first = identitiesShown.lastIndex { $0.since < instant } ?? 0
+        return identitiesShown[first...].map(\.identity)
+    }
 
     /// Notes when an act that ends in an outcome began.
     private func noteBeginning(_ effect: AppEffect) {

@@ -24,6 +24,8 @@ public struct ReaderOutcome: Sendable {
     /// against both (the reader may have logged in while the answer was on its way).
     public var identityWhenBegan: AccessSnapshot.Identity = .none
     public var identityWhenTold: AccessSnapshot.Identity = .none
+    /// Every identity the phone showed while the act ran, the one shown when it began first.
+    public var identitiesWhileRan: [AccessSnapshot.Identity] = []
     /// Whether the phone could make payments (Screen Time's setting) when it was told.
     public var couldPayWhenTold = true
     /// The receipt the phone held when it was told: what the app could have asked its server about (one refreshed
