@@ -136,7 +136,11 @@ extension ToldCheck {
         }
         guard let first = accounts.first else { return nil }
         let ledger = world.backend.ledger
-        let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
+        // The family's shares too: a restore brings them to the account as it brings the Apple ID's own (fuzz seed 5120).
+        let receipt =
+            world.store.transactions(appleId: world.appleId)
+            + world.store.familySharedTransactions(appleId: world.appleId)
+        let bought = Set(receipt.map(\.originalTransactionIdentifier))
         for account in accounts {
             let held = try ledger.purchases(ownedBy: account).contains {
                 bought.contains($0.originalTransactionId) && $0.isActive(at: outcome.at)
