@@ -616,12 +616,13 @@ extension SubscriptionCoordinator {
         let signedInSince = { [self] (account: String?) in
             !askedAgain && storage.accountSession != nil && storage.accountSession?.identityId != account
         }
-        let askAgain = { [self] in
-            log("the reader signed in while the server checked: asking again for who is signed in now")
+        let askAgainBecause = { [self] (why: String) in
+            log("the reader \(why) while the server checked: asking again for who is signed in now")
             validatePayment(
                 transaction, freshCharge: freshCharge, paidForAsked: paidForAsked, askedAgain: true,
                 completion: completion)
         }
+        let askAgain = { askAgainBecause("signed in") }
         // Kept from the moment its check begins, not only once the receipt is on its way: a restart while the receipt
         // was fetched (a refresh, the phone having none) lost a payment whose transaction was finished, so the next
         // launch told nothing of it (long fuzz seed 1215).
@@ -663,6 +664,14 @@ extension SubscriptionCoordinator {
                 case .success(let answer):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     save(answer, askedAs: askedAs)
+                    if let account, storage.accountSession?.identityId != account, answer.identityId == account,
+                        let original = transaction.originalTransactionIdentifier,
+                        answer.ownedElsewhere.contains(original), !askedAgain
+                    {
+                        // Held elsewhere (the phone's guest bought it first, fuzz seed 5107): it did not go to the
+                        // account the reader left, and who the phone is now decides what is true to say.
+                        return askAgainBecause("logged out")
+                    }
                     if let account, storage.accountSession?.identityId != account, answer.identityId == account {
                         // The reader logged out while the server checked: the purchase is the account's, and
                         // "purchased" would promise access this phone no longer has (not when the answer is the
