@@ -206,6 +206,9 @@ extension SubscriptionCoordinator {
                     completion: done)
             case .failure(let failure):
                 log("restore failed: \(failure)")
+                // Asked as an account the reader has left (its token expired on the way, and another signed in):
+                // "could not be restored" spoke over the new account's subscription (long fuzz seed 1799).
+                if storage.accountSession?.identityId != account { return done(restoreNotAsked) }
                 done(.failed(message: "Your purchases could not be restored. Please try again later."))
             }
         }
