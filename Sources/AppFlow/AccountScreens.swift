@@ -8,9 +8,11 @@ extension ScreenBuilder {
             other: ("Create an account", .openSignup(purpose)))
     }
 
+    /// Its button marked busy while the sign-up it sent is on its way, as a real app disables it (`AccountForm.sent`).
     static func signup(_ purpose: AccountForm.Purpose, _ state: AppState) -> Built {
         form(
-            id: .signup, heading: "Create an account", state: state, submit: ("Create account", .submitSignUp),
+            id: .signup, heading: "Create an account", state: state,
+            submit: (state.form.awaitsAnswer ? "Creating account…" : "Create account", .submitSignUp),
             other: ("I already have an account", .openLogin(purpose)))
     }
 

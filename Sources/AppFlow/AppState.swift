@@ -293,8 +293,22 @@ public struct AccountForm: Equatable, Sendable {
 
     public var email = ""
     public var password = ""
+    /// The email and password this sign-up form sent, while their answer is on its way (nil: none is). The same pressed
+    /// again waits for that answer, as a real app's button is disabled: a double Enter sent the sign-up twice, and the
+    /// second's "email taken" won over the first's account (session 38). Other words typed make another request, which
+    /// the reader may send: the app keeps the latest sign-in's answer. (A log-in sent twice is answered alike twice.)
+    public var sent: Sent?
+
+    /// What a form sent: its fields as they were.
+    public struct Sent: Equatable, Sendable {
+        public let email: String
+        public let password: String
+    }
 
     public init() {}
+
+    /// Whether the form's button would send again what is on its way: it is busy, and pressing it does nothing.
+    public var awaitsAnswer: Bool { sent == Sent(email: email, password: password) }
 }
 
 /// A text field of the app's forms: characters typed go into the highlighted one.

@@ -365,10 +365,16 @@ private func perform(_ choice: Choice, _ state: inout AppState) -> [AppEffect] {
     case .edit:
         state.selection += 1
     case .submitLogIn:
+        // A log-in sent again while the first is on its way asks the same of the server, which answers both alike; the
+        // app keeps the later answer (a superseded sign-in: found-by-fuzzing/superseded-sign-in-for-the-same-account).
         state.operation = "Signing in"
         return [.logIn(email: state.form.email, password: state.form.password)]
     case .submitSignUp:
+        // A sign-up is not: the first makes the account, and the same sent again is told "email taken", the answer
+        // the app would keep. The form waits for the first (session 38, found-by-hand/472).
+        guard !state.form.awaitsAnswer else { return [] }
         state.operation = "Creating your account"
+        state.form.sent = AccountForm.Sent(email: state.form.email, password: state.form.password)
         return [.signUp(email: state.form.email, password: state.form.password)]
     case .acceptTransfer(.anonymousToAccount):
         state.operation = "Moving your subscription"
@@ -847,6 +853,8 @@ private func finishAccount(_ outcome: AccountOutcome, _ state: inout AppState) -
                 title: "Sorry",
                 message: "Your subscription has ended, so there was nothing valid to move to your account."))
     case .failed(let message):
+        // The sign-in's answer came: the form may send again.
+        state.form.sent = nil
         if state.route == .transferPrompt(.anonymousToAccount) {
             // Every move that failed or could not be confirmed points to the profile ("Your profile shows where your
             // subscription is now", "Profile offers to move it again"): OK lands there, not on the question again

@@ -128,6 +128,8 @@ final class Device {
     private var accountBegan: Beginning?
     /// The phone's guest a move to the account (a transfer) was to move from, when the account act under way is one.
     private var transferFrom: String?
+    /// Whether the account act under way is a sign-in (a log-in or a sign-up), whose failure `ToldCheck+SignIn` judges.
+    private var signingIn = false
     /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
     /// purchase's act began then if that check's end is what it tells; nil again once it goes to Apple itself.
     private var joinedChargeAt: SimInstant?
@@ -380,6 +382,8 @@ final class Device {
         // offer lines and all).
         let shownBefore = input == .up || input == .down ? builtScreen : nil
         let effects = reduce(&state, event, choices: choices)
+        // The app before session 38: the form's button never waited for what it sent.
+        if defect == .formSendsTwice && state.form.sent != nil { state.form.sent = nil }
         if state.alert != alertBefore {
             if alertBefore != nil, let alertUpAt { onAlertSeen?(alertUpAt) }
             alertUpAt = state.alert == nil ? nil : clock()
@@ -485,6 +489,7 @@ final class Device {
         var chargeWasNews = false
         var transfer: String?
         var inspectedSince: Int?
+        var signInAccepted = false
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
             joinedChargeAt = paidAt
@@ -522,6 +527,9 @@ final class Device {
             told = .account(outcome)
             began = accountBegan
             transfer = transferFrom
+            if case .failed = outcome, signingIn, let accepted = transport.signIn?.acceptedBeside {
+                signInAccepted = accepted >= (accountBegan?.at ?? clock())
+            }
         default: return
         }
         let now = clock()
@@ -537,6 +545,7 @@ final class Device {
         outcome.identityWhenBegan = began?.identity ?? identity
         outcome.identitiesWhileRan = identities(since: began?.at ?? now)
         outcome.transferFrom = transfer
+        outcome.signInAcceptedWhileRan = signInAccepted
         outcome.inspectAnswersSinceBegan = inspectedSince
         onOutcome(outcome)
     }
@@ -570,6 +579,11 @@ final class Device {
         case .logIn, .signUp, .transferAnonymousPurchases, .logOut:
             accountBegan = (clock(), levels, identity)
             transferFrom = effect == .transferAnonymousPurchases ? storage.anonymousIdentity?.id : nil
+            signingIn =
+                switch effect {
+                case .logIn, .signUp: true
+                default: false
+                }
         case .loadFullContent(let id, _):
             contentRequested[id] = clock()
         default: break

@@ -51,7 +51,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "said to end, a family share is not said to renew where the purchaser's renewal ends it, and the "
                 + "profile says who paid: a family member's shared purchase is not said subscribed to on the phone; "
                 + "\"Move it?\" of a subscription held elsewhere stays up only for a signed-in reader, and, once the app "
-                + "became active, only while the Apple ID holds a subscription that gives access"
+                + "became active, only while the Apple ID holds a subscription that gives access; a sign-in the server "
+                + "accepted is not told failed"
         case .payingKeepsAccess:
             "a paying reader keeps access: a phone holds its owner, shows its levels, loads its content, and signs "
                 + "nobody out in silence"

@@ -8,7 +8,8 @@ import Subscriptions
 /// And each time the server answered the app's question about its levels with some: the server's word when it
 /// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
 /// And each answer to the check before paying the app took, or to a restore's same ask: what it knew before any sheet
-/// (`RestoreFirstCheck`).
+/// (`RestoreFirstCheck`). And the sign-in it sent last, with when the server's acceptance of it reached the app while
+/// the same one, sent again, was on its way (`ToldCheck+SignIn`).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0
@@ -23,11 +24,32 @@ final class PhoneTransport: BackendTransport {
     /// While one is handed: when the server spoke it (ownership may change while it travels, long fuzz seed 1410).
     private(set) var handingInspectSpokenAt: SimInstant?
 
+    /// The sign-in (log-in or sign-up) this process sent last, counted from the first of the same ones sent in a row:
+    /// how many of them are on their way, and when the server's acceptance of one reached the app while another was
+    /// still on its way (`ToldCheck+SignIn`: a sign-in told failed while the server accepted the same one beside it).
+    private(set) var signIn: (request: SignInRequest, run: Int, onTheirWay: Int, acceptedBeside: SimInstant?)?
+    private var signInRuns = 0
+
     init(_ network: SimulatedNetwork) {
         self.network = network
     }
 
     func send(_ request: HTTPRequest, completion: @escaping (HTTPResponse) -> Void) {
+        if let sent = SignInRequest(request) {
+            if signIn?.request != sent {
+                signInRuns += 1
+                signIn = (sent, signInRuns, 0, nil)
+            }
+            signIn?.onTheirWay += 1
+            let run = signInRuns
+            return network.send(request) { [self] response in
+                if signIn?.run == run {
+                    signIn?.onTheirWay -= 1
+                    if response.isSuccess, signIn?.onTheirWay ?? 0 > 0 { signIn?.acceptedBeside = network.now }
+                }
+                completion(response)
+            }
+        }
         if request.method == "GET", request.path == "/v1/me" {
             return network.send(
                 request,
@@ -68,5 +90,25 @@ final class PhoneTransport: BackendTransport {
             return false
         }
         return !levels.isEmpty
+    }
+}
+
+/// A log-in or a sign-up as the app sent it: which, and the email and password (the whole body where it is not plain
+/// JSON). The guest token it may carry is not compared: the same credentials sent again are the same sign-in.
+struct SignInRequest: Equatable {
+    let path: String
+    let credentials: [UInt8]
+
+    init?(_ request: HTTPRequest) {
+        guard request.method == "POST", request.path == "/v1/accounts" || request.path == "/v1/sessions" else {
+            return nil
+        }
+        path = request.path
+        let fields = QuickJSON.object(request.body)
+        if case .string(let email)? = fields?["email"], case .string(let password)? = fields?["password"] {
+            credentials = Array(email.lowercased().utf8) + [0] + Array(password.utf8)
+        } else {
+            credentials = request.body
+        }
     }
 }

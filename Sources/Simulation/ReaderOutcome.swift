@@ -53,6 +53,9 @@ public struct ReaderOutcome: Sendable {
     /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
     /// phone held it when the act began; nil for any other act.
     public var transferFrom: String?
+    /// For a sign-in told failed: whether the server's acceptance of the same sign-in from this app reached the app
+    /// while it ran, the one told on its way beside it (`PhoneTransport.signIn`); false for any other.
+    public var signInAcceptedWhileRan = false
     /// For a purchase the reader started: how many of the server's answers to what a restore here would do the app
     /// took since it started; nil for any other act (a purchase carried on has no start on the phone).
     public var inspectAnswersSinceBegan: Int?

@@ -121,6 +121,7 @@ struct ToldCheck {
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
         if let charged = Self.chargedWhileToldNot(outcome, context.world) { return charged }
+        if let signIn = Self.signInViolation(outcome) { return signIn }
         if let advice = Self.readingLedger({
             try Self.adviceViolation(outcome, context.world, spoken: Self.spokenWhileRan(outcome, context.world))
         }) {

@@ -94,4 +94,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// fault, or given up at the timeout), is told with the guess "use Restore purchase", which the owner's policy may
     /// refuse (as the app did before session 37).
     case guessUncheckedRestore = "guess-unchecked-restore"
+    /// The app's: a form's button pressed again while what it sent is on its way sends it again, and the app keeps the
+    /// later answer: a double Enter on "Create account" made the account and told "email taken" (as the app did before
+    /// session 38).
+    case formSendsTwice = "form-sends-twice"
 }

@@ -274,7 +274,8 @@ enum Usage {
                                gate-asks-one-question, recovery-kept-from-the-app (rare too:
                                found-by-hand/430 fails with it), ads-hidden-from-every-subscriber,
                                restore-ignores-policy, foreground-keeps-levels,
-                               guess-unchecked-restore (rare: UncheckedRestoreTests fail with it)
+                               guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
+                               form-sends-twice (rare: found-by-hand/472 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

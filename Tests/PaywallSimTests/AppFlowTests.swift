@@ -118,6 +118,43 @@ import WhiteLabel
         #expect(state.screen.rows.contains { $0.text == "The whole story." })
     }
 
+    /// Types `text` at the end of the form's `field`, the highlight moved onto it.
+    private func fill(_ field: TextField, adding text: String, _ state: inout AppState) throws {
+        state.selection = try #require(state.screen.choices.firstIndex(of: .edit(field)))
+        for character in text { _ = reduce(&state, .reader(.character(character))) }
+    }
+
+    /// A double Enter on "Create account" sends the sign-up once: its button is busy while the answer is on its way
+    /// (the second's "email taken" won over the first's account, session 38). Other words typed are another request.
+    @Test func createAccountPressedAgainWaitsForTheSignUpOnItsWay() throws {
+        var state = try launchedState()
+        _ = try choose(.openProfile, &state)
+        _ = try choose(.openSignup, &state)
+        try fill(.email, adding: "quinn@example.com", &state)
+        try fill(.password, adding: "correct-horse-9", &state)
+        // Enter in the last field is the button's press.
+        let sent = (
+            effect: AppEffect.signUp(email: "quinn@example.com", password: "correct-horse-9"),
+            action: ReaderAction.signUp(email: "quinn@example.com", password: "correct-horse-9")
+        )
+        #expect(reduce(&state, .reader(.select)) == [sent.effect])
+        #expect(state.screen.rows.contains { $0.text == "Creating account…" })
+        #expect(reduce(&state, .reader(.select)) == [])
+        #expect(try choose(sent.action, &state) == [])
+        // Typed again as it was: the same request, still waited for.
+        try fill(.password, adding: "0", &state)
+        _ = reduce(&state, .reader(.deleteBackward))
+        #expect(try choose(sent.action, &state) == [])
+        // Another password is another sign-up, which the reader may send.
+        try fill(.password, adding: "0", &state)
+        #expect(state.screen.rows.contains { $0.text == "Create account" })
+        #expect(try choose(sent.action, &state) == [.signUp(email: "quinn@example.com", password: "correct-horse-90")])
+        // Its answer frees the button.
+        _ = reduce(&state, .accountFinished(.failed(message: "An account with this email already exists.")))
+        _ = reduce(&state, .reader(.select))
+        #expect(state.screen.rows.contains { $0.text == "Create account" })
+    }
+
     @Test func aSecondPurchaseWhileOneRunsIsRefusedAndTheFirstGoesOn() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))

@@ -207,7 +207,7 @@ import WhiteLabel
 
     /// Rare in the default run (a month away, a shared phone with a failed check and a lost notification, a phone
     /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
-    /// app running and no fault since), so the scenario that showed each stands in: it holds; with the
+    /// app running and no fault since, a double Enter on "Create account" answered in order), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
     @Test(arguments: [
         (
@@ -251,6 +251,14 @@ import WhiteLabel
                     + "# Told as what it is, not as a purchase (session 35, found-by-hand/440).\n"
                     + "expect alert \"Subscription active again\"\n"
             ], .payingKeepsAccess, "while the app ran"
+        ),
+        (
+            "472-create-account-pressed-twice-signs-the-reader-in", .formSendsTwice,
+            [
+                "expect text \"Creating account…\"\n", "expect timeline \"Creating account…\"\n",
+                "expect timeline once \"→ POST /v1/accounts\"\n",
+                "expect identity account quinn@example.com\nexpect no alert\n",
+            ], .toldIsTrue, "accepted the same sign-in"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
