@@ -94,4 +94,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// fault, or given up at the timeout), is told with the guess "use Restore purchase", which the owner's policy may
     /// refuse (as the app did before session 37).
     case guessUncheckedRestore = "guess-unchecked-restore"
+    /// The app's: names a plan by its product identifier wherever it names one (the profile's lines, a charge carried on,
+    /// the manage sheet's plan a failed renewal waits with), as the app did where no products answer had titled it
+    /// before session 37.
+    case titleByIdentifier = "title-by-identifier"
 }
