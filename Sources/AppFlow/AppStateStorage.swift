@@ -57,6 +57,9 @@ public struct AppStateFields: Sendable {
     /// Each product's title, as any catalog of this launch gave it: a charge told after the storefront changed to one
     /// that does not sell its product said "charged this Apple ID for com.podcastclub.listener.yearly" (session 37).
     public var productTitles: [String: String] = [:]
+    /// The planted `title-by-identifier`: the app names every plan by its product identifier, as if no answer had
+    /// titled it (the proof that invariant 9's plan-name check reads what the reader reads). Never set otherwise.
+    public var namesPlansByIdentifier = false
 }
 
 /// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it

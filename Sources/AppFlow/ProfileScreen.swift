@@ -32,13 +32,17 @@ extension ScreenBuilder {
         rows.append(Row(.muted, "Access: " + (levels.isEmpty ? free : levels.joined(separator: ", "))))
         for subscription in charged {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "never"
-            let title = title(of: subscription.productId, state)
+            // Never the product's identifier: where no answer of this launch titled the plan (one this storefront does
+            // not sell, after a restart there), it is "Subscription" (session 38).
+            let title = title(of: subscription.productId, state, unknown: "Subscription")
             // In billing retry the renewal date has passed: "renews on" would promise a day already gone. A raised
             // price not agreed to ends it then, as Apple's sheet says.
             // The renewal Apple retries is the plan change waiting for it: what it charges once the payment works
             // (session 27: "renewal failed" of the old plan, then a year charged).
             let failed =
-                subscription.renewsAs.map { "renewal as \(self.title(of: $0, state)) failed" } ?? "renewal failed"
+                subscription.renewsAs.map {
+                    "renewal as \(self.title(of: $0, state, unknown: "the plan chosen")) failed"
+                } ?? "renewal failed"
             let line: String
             if state.pastItsEnd(subscription) {
                 // Apple renews it, or retries, at that moment: the server's word on which has not come yet.
@@ -62,7 +66,8 @@ extension ScreenBuilder {
                 // the reader agrees to that plan's price raised since.
                 let consent =
                     subscription.priceConsentPending == true ? "; ends then unless you agree to the new price" : ""
-                line = "\(title): switches to \(self.title(of: next, state)) on \(date)\(consent)"
+                line =
+                    "\(title): switches to \(self.title(of: next, state, unknown: "the plan chosen")) on \(date)\(consent)"
             } else if subscription.priceConsentPending == true {
                 line = "\(title): ends on \(date) unless you agree to the new price"
             } else {
@@ -79,7 +84,8 @@ extension ScreenBuilder {
         }
         for subscription in ended {
             let date = subscription.expires.map { SimInstant(milliseconds: $0).dateDescription } ?? "?"
-            rows.append(Row(.text, "\(title(of: subscription.productId, state)): ended on \(date)"))
+            rows.append(
+                Row(.text, "\(title(of: subscription.productId, state, unknown: "Subscription")): ended on \(date)"))
         }
         if !state.access.isSubscriber && charged.contains(where: \.active) {
             // Apple renews it, yet the server gives it no level here: said, so the reader can decide to cancel it.

@@ -46,9 +46,16 @@ enum ScreenBuilder {
         knownTitle(of: productId, state) ?? productId
     }
 
+    /// The store's title, or the words `unknown` where no answer of this launch gave one: what the reader reads is never
+    /// a product identifier (invariant 9, `ProductNameCheck`).
+    static func title(of productId: String, _ state: AppState, unknown: String) -> String {
+        knownTitle(of: productId, state) ?? unknown
+    }
+
     /// The store's title, when any answer of this launch gave it (nil: no products answer reached the app).
     static func knownTitle(of productId: String, _ state: AppState) -> String? {
-        state.offers?.first { $0.productId == productId }?.product.localizedTitle
+        if state.namesPlansByIdentifier { return productId }
+        return state.offers?.first { $0.productId == productId }?.product.localizedTitle
             ?? state.subscriptionList?.titles[productId] ?? state.phoneSubscriptionList?.titles[productId]
             ?? state.productTitles[productId]
     }

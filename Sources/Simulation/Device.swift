@@ -32,6 +32,7 @@ final class Device {
             coordinator.defect = defect
             state.app.account.mode = defect == .skipAccountRequired ? .optional : ownersAccountMode
             state.app.ads.hideForSubscribers = defect == .adsHiddenFromEverySubscriber || ownersAdsHiddenForSubscribers
+            state.namesPlansByIdentifier = defect == .titleByIdentifier
             keptFeed = nil
         }
     }

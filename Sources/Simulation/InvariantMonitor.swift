@@ -105,6 +105,7 @@ public final class InvariantMonitor {
         return world.stateViolations(offersExact: offersExact, paid: context.paid)
             + transitionViolations(after, charged: context.charged)
             + told.check(context) + shownAlerts.check(context) + PurchaseToldCheck.violations(context)
+            + ProductNameCheck.violations(context)
             + PayingCheck.violations(context, interruptedAt: interruptedAt) + RenewalReachesCheck.violations(context)
             + charges.check(context) + askedForNothing.check(context) + intros.check(context) + moves.check(context)
             + family.check(context)

@@ -98,4 +98,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// later answer: a double Enter on "Create account" made the account and told "email taken" (as the app did before
     /// session 38).
     case formSendsTwice = "form-sends-twice"
+    /// The app's: names a plan by its product identifier wherever it names one (the profile's lines, a charge carried on,
+    /// the manage sheet's plan a failed renewal waits with), as the app did where no products answer had titled it
+    /// before session 37.
+    case titleByIdentifier = "title-by-identifier"
 }

@@ -171,7 +171,8 @@ enum Usage {
             access, "Shared by your family" never of the Apple ID's own purchase; "Your subscription
             is back" (or "already had a subscription") never where only a family share gives access,
             "your family shares" never where none does;
-            "renews on" or "ends on" never of a day the phone's clock passed;
+            "renews on" or "ends on" never of a day the phone's clock passed; a plan named by the
+            App Store's title, never by its product identifier (alerts, paywall, profile, manage sheet);
             "use Restore purchase" never where the move limit or the policy
             refuses it and nothing else of the group (a family share too) would come, in any
             purchase alert (a check that failed after paying too); "Move it?" never of a move the
@@ -275,7 +276,8 @@ enum Usage {
                                found-by-hand/430 fails with it), ads-hidden-from-every-subscriber,
                                restore-ignores-policy, foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
-                               form-sends-twice (rare: found-by-hand/472 fails with it)
+                               form-sends-twice (rare: found-by-hand/472 fails with it),
+                               title-by-identifier
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

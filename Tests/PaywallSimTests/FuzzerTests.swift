@@ -151,6 +151,8 @@ import WhiteLabel
         // Seen only from the backend's side (session 37): the phone keeps the newest answer it heard, so invariant 1's
         // comparison with that answer holds; what the backend grants after the app came back does not.
         (CoordinatorDefect.foregroundKeepsLevels, [.backendsWord, .payingKeepsAccess], "foreground"),
+        // Only the plan-name check reads a plan's name (session 38): the profile named it by its identifier.
+        (CoordinatorDefect.titleByIdentifier, [.toldIsTrue], "open profile"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -161,6 +163,9 @@ import WhiteLabel
         // Caught by the check from the backend's side, not by an older one that happens to meet it.
         if defect == .foregroundKeepsLevels {
             #expect(failure.violation.detail.contains("grants"), "\(failure.violation)")
+        }
+        if defect == .titleByIdentifier {
+            #expect(failure.violation.detail.contains("names a plan by its identifier"), "\(failure.violation)")
         }
         // A double tap is written as one step, or as the same step again without waiting for the first.
         // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).
