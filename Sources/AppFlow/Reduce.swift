@@ -11,14 +11,14 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         // The stored access shows at once; the backend is asked too, for what changed while the app was closed.
         effects += [.loadCatalog, .reloadAccess]
     case .reader(let input):
-        effects += handle(input, &state, choices)
+        effects.gather(handle(input, &state, choices))
     case .catalogLoaded(let offers):
         state.offers = offers
         for offer in offers {
             if let group = offer.product.subscriptionGroupIdentifier { state.productGroups[offer.productId] = group }
             state.productTitles[offer.productId] = offer.product.localizedTitle
         }
-        effects += subscribeOnceCataloged(&state)
+        effects.gather(subscribeOnceCataloged(&state))
     case .accessChanged(let access):
         // New levels on the profile: its plan lines are asked for again, so they never contradict the access shown;
         // under a paywall kept open, its offers are the groups the reader does not hold.
@@ -31,7 +31,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         }
         state.keepListsAcross(identityChangeTo: access.identity)
         state.access = access
-        effects += subscribeOnceKnown(&state)
+        effects.gather(subscribeOnceKnown(&state))
         requireAccountIfNeeded(&state)
     case .paymentSheet(let sheet):
         let shown = state.paymentSheet
@@ -57,19 +57,19 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         if case .loaded = state.fullContent[id] { break }
         state.fullContent[id] = .failed(message)
     case .restoreFinished(let outcome):
-        effects += finishRestore(outcome, &state)
+        effects.gather(finishRestore(outcome, &state))
     case .accountFinished(let outcome):
-        effects += finishAccount(outcome, &state)
+        effects.gather(finishAccount(outcome, &state))
     case .subscriptionsLoaded(let list):
         // Signed in, a guest's list is the phone's own identity's, asked beside the account's.
         if case .anonymous = list.identity, state.isSignedIn {
             state.phoneSubscriptionList = list
         } else {
             state.subscriptionList = list
-            effects += subscribeOnceListed(&state, answered: true)
+            effects.gather(subscribeOnceListed(&state, answered: true))
         }
     case .subscriptionsUnanswered:
-        effects += subscribeOnceListed(&state, answered: false)
+        effects.gather(subscribeOnceListed(&state, answered: false))
     case .manageSheetShown(let subscriptions):
         let index = state.stack.lastIndex(of: .manageSubscription)
         let before = index.map { _ in ScreenBuilder.manageSubscription(state).choices }
@@ -88,7 +88,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .parentAnswered, .noRequestWaits:
         state.takeOffParentWaits()
     case .moveQuestionRechecked(let verdict):
-        effects += withdrawMoveQuestion(verdict, &state)
+        effects.gather(withdrawMoveQuestion(verdict, &state))
     case .planChangeAskedParent(let title):
         // Says a request waits, as a purchase's does: taken off when none does (a declined switch, session 28).
         var waits = Alert(
@@ -127,9 +127,22 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     }
     releaseAccountRequirement(&state)
     releaseTransferPrompt(&state)
-    if !state.isSignedIn { effects += withdrawMoveQuestion(.signedOut, &state) }
-    effects += offerMoveToAccount(&state)
-    return effects + settleContent(&state)
+    if !state.isSignedIn { effects.gather(withdrawMoveQuestion(.signedOut, &state)) }
+    effects.gather(offerMoveToAccount(&state))
+    effects.gather(settleContent(&state))
+    return effects
+}
+
+extension [AppEffect] {
+    /// `+=` that skips an empty list and takes a list whole into an empty one: most of an event's steps add
+    /// nothing, and each `+=` was a call that copied nothing (40,045 in `fuzz --runs 30 --seed 5`, 2,016 steps).
+    fileprivate mutating func gather(_ more: [AppEffect]) {
+        if isEmpty {
+            self = more
+        } else if !more.isEmpty {
+            append(contentsOf: more)
+        }
+    }
 }
 
 /// Levels the phone's own subscription gained while the reader was signed in (a parent's approval or a purchase

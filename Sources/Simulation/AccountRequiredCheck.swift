@@ -12,7 +12,13 @@ enum AccountRequiredCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
         guard context.settled, world.isAppRunning else { return [] }
-        if case .account(let email) = world.appState.access.identity,
+        // Only these screens have such a choice (`ScreenBuilder`): the others are not built to look for one (a build
+        // each step a signed-in phone was elsewhere). Debug builds check the list.
+        assert(
+            Self.offersAccountForm(world.screenID)
+                || !world.screen.rows.contains { $0.choice.map(Self.opensAccountForm) ?? false },
+            "\(world.screenID) offers a log-in or sign-up: add it to `offersAccountForm`")
+        if case .account(let email) = world.appState.access.identity, Self.offersAccountForm(world.screenID),
             let offer = world.screen.rows.first(where: { $0.choice.map(Self.opensAccountForm) ?? false })
         {
             return [
@@ -49,6 +55,14 @@ enum AccountRequiredCheck {
             ]
         }
         return []
+    }
+
+    /// Whether the screen can have a choice that opens or submits the log-in or sign-up form.
+    private static func offersAccountForm(_ screen: ScreenID) -> Bool {
+        switch screen {
+        case .accountRequired, .paywall, .profile, .login, .signup: true
+        default: false
+        }
     }
 
     private static func opensAccountForm(_ choice: Choice) -> Bool {

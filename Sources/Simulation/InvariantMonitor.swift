@@ -102,20 +102,29 @@ public final class InvariantMonitor {
             paid: world.paidSubscriptions, charged: world.chargedTransactions)
         let after = WorldReading(world, charged: context.charged)
         defer { noteSession(after) }
-        return world.stateViolations(offersExact: offersExact, paid: context.paid)
-            + transitionViolations(after, charged: context.charged)
-            + told.check(context) + shownAlerts.check(context) + PurchaseToldCheck.violations(context)
-            + ProductNameCheck.violations(context)
-            + PayingCheck.violations(context, interruptedAt: interruptedAt) + RenewalReachesCheck.violations(context)
-            + charges.check(context) + askedForNothing.check(context) + intros.check(context) + moves.check(context)
-            + family.check(context)
-            + gate.check()
-            + RefundCheck.violations(context) + LevelsEndCheck.violations(context)
-            + ShownLevelsCheck.violations(context) + restoreFirst.check()
-            + SubscriberPageCheck.violations(context)
-            + AccountRequiredCheck.violations(context) + WaitingCheck.violations(context)
-            + MoveQuestionCheck.violations(context) + takeFound()
-            + consentViolations()
+        // In this order, as the checks run; gathered once, not by `+` (a new array for each of the twenty checks,
+        // almost all of them empty, after every step).
+        let parts: [[InvariantViolation]] = [
+            world.stateViolations(offersExact: offersExact, paid: context.paid),
+            transitionViolations(after, charged: context.charged),
+            told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
+            ProductNameCheck.violations(context),
+            PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
+            charges.check(context), askedForNothing.check(context), intros.check(context), moves.check(context),
+            family.check(context),
+            gate.check(),
+            RefundCheck.violations(context), LevelsEndCheck.violations(context),
+            ShownLevelsCheck.violations(context), restoreFirst.check(),
+            SubscriberPageCheck.violations(context),
+            AccountRequiredCheck.violations(context), WaitingCheck.violations(context),
+            MoveQuestionCheck.violations(context), takeFound(),
+            consentViolations(),
+        ]
+        var all: [InvariantViolation] = []
+        for part in parts where !part.isEmpty {
+            if all.isEmpty { all = part } else { all += part }
+        }
+        return all
     }
 
     private func takeFound() -> [InvariantViolation] {
