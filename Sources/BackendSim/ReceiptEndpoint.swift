@@ -268,7 +268,9 @@ extension Backend {
             let body = try ledgerChange { () throws -> MeBody in
                 if askingApple {
                     for purchase in try ledger.purchases(ownedBy: identity.id) {
-                        _ = try reconcile(purchase, now: now, why: "asked by the app after a change on Apple's sheet")
+                        _ = try reconcile(
+                            purchase, now: now,
+                            why: "asked by the app (a change on Apple's sheet, or a share Apple took back)")
                     }
                 }
                 let access = try accessBody(identity, newToken: false)

@@ -23,6 +23,10 @@ final class SimulatedStoreAdapter: StoreAdapter {
     var productsAwaitingApproval: [String] { queue.productsAwaitingApproval }
     var familySharedEntitlements: [String] { queue.familySharedEntitlements }
 
+    func observeRevokedEntitlements(_ handler: @escaping ([String]) -> Void) {
+        queue.onEntitlementsRevoked = handler
+    }
+
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void) {
         queue.startObserving { observer(Self.transaction($0)) }
     }

@@ -10,12 +10,15 @@ import SimKernel
 extension AppStore {
     /// A share of `member`'s began or was taken away: each running app of that Apple ID holds a receipt issued after
     /// it, once the change's commit is written (a lost commit takes the share back, and with it the news).
-    func shareChanged(for member: String) {
+    /// `revoked`: the product whose share was taken away, which each running app's observer is then told of, as StoreKit
+    /// calls `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)` after updating the receipt.
+    func shareChanged(for member: String, revoked: String? = nil) {
         scheduler.schedule(after: .zero) { [self] in
             // In the phones' order, not the dictionary's: the timeline stays the seed's.
             for (_, kept) in queues.sorted(by: { $0.key < $1.key }) {
                 guard let queue = kept.queue, queue.appleId == member else { continue }
                 queue.updateReceiptForFamily(because: "the family's shares changed")
+                if let revoked { queue.entitlementsRevoked([revoked]) }
             }
         }
     }
@@ -41,6 +44,14 @@ extension PaymentQueue {
         }
         guard behind else { return }
         updateReceiptForFamily(because: "the family's shares are not on it")
+    }
+
+    /// StoreKit 1's `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: the family's share of `products` was
+    /// taken away, told to the running app's observer (none when no app observes: its next launch reads the receipt).
+    func entitlementsRevoked(_ products: [String]) {
+        guard let onEntitlementsRevoked, observer != nil else { return }
+        store.log("observer ← entitlements revoked: \(products.joined(separator: ", "))")
+        onEntitlementsRevoked(products)
     }
 
     /// The phone's receipt issued again, the family's shares on it; the phone keeps the one it had when the store's

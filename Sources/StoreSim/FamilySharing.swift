@@ -241,7 +241,7 @@ extension AppStore {
         ended?.state = .revoked
         ended?.autoRenew = false
         notify(.revoke, nil, latest, ended)
-        shareChanged(for: share.memberAppleId)
+        shareChanged(for: share.memberAppleId, revoked: latest.productIdentifier)
     }
 
     /// A member's transaction of the purchaser's current period: theirs, with the purchaser's dates.

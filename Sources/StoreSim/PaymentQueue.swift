@@ -13,7 +13,10 @@ public final class PaymentQueue {
 
     unowned let store: AppStore
     let receipt: ReceiptSlot
-    private var observer: ((PaymentTransaction) -> Void)?
+    private(set) var observer: ((PaymentTransaction) -> Void)?
+    /// The app's `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: the products whose family share was taken
+    /// away while it runs (`entitlementsRevoked`).
+    public var onEntitlementsRevoked: (([String]) -> Void)?
     /// When this app process's observer started, and how often each transaction reached it: what the app heard.
     public private(set) var observingSince: SimInstant?
     public private(set) var deliveries: [String: Int] = [:]

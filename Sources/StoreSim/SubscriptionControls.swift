@@ -142,7 +142,11 @@ extension AppStore {
         // The share ends with it: left live, it counted as shared and came back at the purchaser's next renewal
         // (long fuzz seed 1023).
         let revoked = try revoke(transactionId, reason: 0, as: .revoke)
-        if revoked { try ledger.endShare(record.originalTransactionIdentifier, at: scheduler.now) }
+        if revoked {
+            try ledger.endShare(record.originalTransactionIdentifier, at: scheduler.now)
+            // The member's phone hears it as when the purchaser stops sharing: its receipt, then its running app.
+            shareChanged(for: record.appleId, revoked: record.productIdentifier)
+        }
         return revoked
     }
 

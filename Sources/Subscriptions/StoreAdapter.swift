@@ -150,6 +150,9 @@ public protocol StoreAdapter: AnyObject {
     var canMakePayments: Bool { get }
     /// Starts listening to payment updates; called once at launch, not by the paywall.
     func startObserving(_ observer: @escaping (StoreTransaction) -> Void)
+    /// `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: the family's share of these products was taken away
+    /// (the receipt on the phone already says so).
+    func observeRevokedEntitlements(_ handler: @escaping (_ productIdentifiers: [String]) -> Void)
     /// `error`: the request failed (no network, the store unavailable): it says nothing of what is sold.
     func requestProducts(
         _ identifiers: [String], completion: @escaping ([StoreProduct], _ invalid: [String], _ error: String?) -> Void)

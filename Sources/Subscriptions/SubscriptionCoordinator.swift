@@ -227,6 +227,7 @@ public final class SubscriptionCoordinator {
         observingSince = clock()
         lastLaunchHeard = storage.heardCharges
         storage.heardCharges = HeardCharges(began: observingSince)
+        store.observeRevokedEntitlements { [weak self] products in self?.entitlementsRevoked(products) }
         store.startObserving { [weak self] transaction in self?.observe(transaction) }
         if defect != .skipPriceConsent { store.showPriceConsentIfNeeded() }
         resendUnansweredReceipt()

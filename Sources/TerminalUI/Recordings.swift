@@ -40,9 +40,14 @@ public final class Recordings {
     var showsMark: Bool { isRecording || sessionFile != nil }
 
     /// `r`: starts recording, or asks to stop (the file is written when the world is idle).
+    /// A stop asked while answers are on their way is said on the timeline: the key bar keeps "● REC" until they land
+    /// (a minute or two for Apple's notifications on a slow profile), and a second `r` seemed to be ignored (session 38).
     func toggle(_ world: World) {
         if isRecording {
             stopRequested = true
+            if !world.scheduler.isIdle {
+                world.timeline.log(.control, "● REC stops once the answers on their way have landed")
+            }
             return
         }
         if let unreplayable {
