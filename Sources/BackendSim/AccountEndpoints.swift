@@ -34,11 +34,17 @@ extension Backend {
 
     /// Why the backend would refuse to sign up these credentials, in words; nil when it would take them.
     public static func credentialsProblem(email: String, password: String) -> String? {
-        if !looksLikeEmail(email.lowercased()) { return "\"\(email)\" is not an email address" }
+        if let problem = emailProblem(email) { return problem }
         if password.count < minimumPasswordLength {
             return "a password needs at least \(minimumPasswordLength) characters"
         }
         return nil
+    }
+
+    /// Why the backend would take `email` for no email address, nil when it looks like one: the one rule for an
+    /// account's email and, in a scenario, an Apple ID (which is an email address too).
+    public static func emailProblem(_ email: String) -> String? {
+        looksLikeEmail(email.lowercased()) ? nil : "\"\(email)\" is not an email address"
     }
 
     func signUp(_ request: HTTPRequest) -> HTTPResponse {

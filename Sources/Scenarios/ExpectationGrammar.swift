@@ -1,4 +1,5 @@
 import AppFlow
+import Simulation
 
 /// The words after `expect`.
 enum ExpectationGrammar {
@@ -54,6 +55,9 @@ enum ExpectationGrammar {
                 throw StepError(
                     "expect charges takes a whole number and an Apple ID if one alone is meant, such as "
                         + "expect charges 1 or expect charges 1 kid@icloud.test")
+            }
+            if tail.count == 2, let problem = AppleIdText.problem(tail[1]) {
+                throw StepError("expect charges: \(problem)")
             }
             return .charges(count, appleId: tail.count == 2 ? tail[1] : nil)
         case "pending":

@@ -60,7 +60,10 @@ enum StepGrammar {
             }
             return .seed(seed)
         case "device": return .device(try single(arguments, "device NAME"))
-        case "apple-id": return .appleId(try single(arguments, "apple-id EMAIL"))
+        case "apple-id":
+            let appleId = try single(arguments, "apple-id EMAIL")
+            if let problem = AppleIdText.problem(appleId) { throw StepError("apple-id: \(problem)") }
+            return .appleId(appleId)
         case "defect":
             let name = try single(arguments, "defect NAME")
             guard let defect = CoordinatorDefect(rawValue: name) else {

@@ -116,8 +116,11 @@ extension WorldAction {
                 throw WorldActionTextError("write redeem code CODE")
             }
             return .redeemCode(arguments.dropFirst().joined(separator: " "))
-        case ("family", _) where arguments.count == 2 && arguments[0] == "add": return .familyAdd(arguments[1])
-        case ("family", _) where arguments.count == 2 && arguments[0] == "remove": return .familyRemove(arguments[1])
+        case ("family", _) where arguments.count == 2 && ["add", "remove"].contains(arguments[0]):
+            if let problem = AppleIdText.problem(arguments[1]) {
+                throw WorldActionTextError("family \(arguments[0]): \(problem)")
+            }
+            return arguments[0] == "add" ? .familyAdd(arguments[1]) : .familyRemove(arguments[1])
         case ("family", ["sharing", "on"]), ("family", ["sharing", "off"]): return .familySharing(arguments[1] == "on")
         case ("family", _):
             throw WorldActionTextError("write family add APPLE_ID, family remove APPLE_ID or family sharing on|off")

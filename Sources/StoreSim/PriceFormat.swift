@@ -74,10 +74,12 @@ public enum PriceLocales {
         return PriceFormat.table[normalized] != nil || PriceFormat.table[language(of: normalized)] != nil
     }
 
-    /// Why the store cannot serve `locale` for a catalog translated into `translated`, nil when it can: the locale or
-    /// another of its language is translated, or its language is one the store formats prices in (`check --locale`,
-    /// and a scenario's `locale` line, which `play` ran without a word, in English: session 28).
+    /// Why the store cannot serve `locale` for a catalog translated into `translated`, nil when it can: it is a locale
+    /// (`english` or `en_us` is refused first, as a file's translations are, session 38), and the locale or another of
+    /// its language is translated, or its language is one the store formats prices in (`check --locale`, and a
+    /// scenario's `locale` line, which `play` ran without a word, in English: session 28).
     public static func problem(_ locale: String, translated: Set<String>) -> String? {
+        if let problem = LocaleIdentifier.problem(locale) { return problem }
         let language = language(of: locale)
         guard !translated.contains(where: { $0 == locale || Self.language(of: $0) == language }), !isKnown(locale)
         else { return nil }

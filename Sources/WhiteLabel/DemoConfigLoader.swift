@@ -338,5 +338,27 @@ enum StoreProductValidation {
         if product.localizations.isEmpty {
             throw fail("localizations", "must hold at least one locale")
         }
+        for locale in product.localizations.keys.sorted() {
+            if let problem = LocaleIdentifier.problem(locale) { throw fail("localizations.\(locale)", problem) }
+        }
+        try checkDiscount(product, fail: fail)
+    }
+
+    /// A paid introductory offer is a discount on its plan in each storefront: `IntroductoryDiscount`.
+    private static func checkDiscount(_ product: StoreProductSpec, fail: (String, String) -> ConfigError)
+        throws(ConfigError)
+    {
+        guard let offer = product.introductoryOffer, offer.paymentMode != .freeTrial,
+            let offerPeriod = CalendarPeriod(iso8601: offer.period),
+            let planPeriod = product.subscriptionPeriod.flatMap(CalendarPeriod.init(iso8601:))
+        else { return }
+        for (storefront, price) in (offer.prices ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let regular = product.prices[storefront],
+                let problem = IntroductoryDiscount.problem(
+                    price: price, period: offerPeriod, count: offer.periodCount ?? 1,
+                    payUpFront: offer.paymentMode == .payUpFront, regular: regular, regularPeriod: planPeriod)
+            else { continue }
+            throw fail("introductoryOffer.prices.\(storefront)", "\(product.productId): \(problem)")
+        }
     }
 }

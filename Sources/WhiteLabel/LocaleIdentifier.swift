@@ -22,6 +22,14 @@ public enum LocaleIdentifier {
         return parts.joined(separator: "_")
     }
 
+    /// Why `text` is not a locale, in words naming the form one takes; nil when it is one. A `.storekit` file's
+    /// localization keyed "english" was sold as a translation no phone is set to (session 38).
+    public static func problem(_ text: String) -> String? {
+        guard posix(text) == nil else { return nil }
+        return "\"\(text)\" is not a locale such as fr_FR, fr-FR or fr (a language of ISO 639-1, lower case, "
+            + "then a region of ISO 3166-1, upper case)"
+    }
+
     /// `fr` of `fr_FR` or `fr-FR`.
     public static func language(of identifier: String) -> String {
         String(identifier.prefix { $0 != "_" && $0 != "-" })

@@ -13,10 +13,7 @@ extension DemoConfigLoader {
         for (locale, words) in (paywall.localizations ?? [:]).sorted(by: { $0.key < $1.key }) {
             let location = "app.paywall.localizations.\(locale)"
             guard let posix = LocaleIdentifier.posix(locale) else {
-                throw ConfigError(
-                    file: file, location: location,
-                    message: "\"\(locale)\" is not a locale such as fr_FR, fr-FR or fr (a language of ISO 639-1, "
-                        + "lower case, then a region of ISO 3166-1, upper case)")
+                throw ConfigError(file: file, location: location, message: LocaleIdentifier.problem(locale) ?? "")
             }
             if let other = seen.updateValue(locale, forKey: posix) {
                 throw ConfigError(

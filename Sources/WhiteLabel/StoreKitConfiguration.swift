@@ -35,6 +35,11 @@ public struct StoreKitConfiguration: Sendable, Equatable {
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> StoreKitConfiguration {
         let contents = try JSONFileDecoder.decode(
             StoreKitFile.self, from: data, file: file, trailingCommas: true)
+        // The store answers a phone in `_locale`: one that is no locale fell back to en_US with a warning that no
+        // product is translated for it, a typo taken for a language (session 38).
+        if let locale = contents.settings?.locale, let problem = LocaleIdentifier.problem(locale) {
+            throw ConfigError(file: file, location: "settings._locale", message: problem)
+        }
         var settings = StoreKitSettings(contents.settings)
         settings.offerKeyIdentifier = contents.subscriptionOffersKeyPair?.id
         var importer = StoreKitImporter(file: file, storefront: settings.storefront)
@@ -172,17 +177,22 @@ struct StoreKitImporter {
         }
         try checkPeriod(subscription.recurringSubscriptionPeriod, at: "\(location).recurringSubscriptionPeriod")
         try checkGroupID(subscription.subscriptionGroupID, of: group, at: "\(location).subscriptionGroupID")
+        let regular = try paidPrice(subscription.displayPrice, at: "\(location).displayPrice")
         var offer: IntroductoryOfferSpec?
-        if let intro = subscription.introductoryOffer {
-            offer = try introductoryOffer(intro, at: "\(location).introductoryOffer")
-        } else if let intro = subscription.introductoryOffers?.first {
-            offer = try introductoryOffer(intro, at: "\(location).introductoryOffers[0]")
+        let intro =
+            subscription.introductoryOffer.map { (file: $0, at: "\(location).introductoryOffer") }
+            ?? subscription.introductoryOffers?.first.map { (file: $0, at: "\(location).introductoryOffers[0]") }
+        if let intro {
+            offer = try introductoryOffer(intro.file, at: intro.at)
+            try checkDiscount(
+                offer, of: subscription.productID, at: "\(intro.at).displayPrice", regular: regular,
+                period: subscription.recurringSubscriptionPeriod)
         }
         var spec = StoreProductSpec(
             productId: subscription.productID, type: .autoRenewable, subscriptionGroup: group.id,
             groupLevel: subscription.groupNumber, subscriptionPeriod: subscription.recurringSubscriptionPeriod,
             introductoryOffer: offer,
-            prices: [storefront: try paidPrice(subscription.displayPrice, at: "\(location).displayPrice")],
+            prices: [storefront: regular],
             localizations: try localizations(
                 subscription.localizations, of: subscription.productID, at: "\(location).localizations"),
             isFamilyShareable: subscription.familyShareable)
@@ -238,6 +248,19 @@ struct StoreKitImporter {
         }
         return IntroductoryOfferSpec(
             paymentMode: mode, period: offer.subscriptionPeriod, periodCount: offer.numberOfPeriods, prices: prices)
+    }
+
+    /// A paid introductory offer is a discount on its plan: `IntroductoryDiscount`.
+    private func checkDiscount(
+        _ offer: IntroductoryOfferSpec?, of productId: String, at location: String, regular: String, period: String
+    ) throws(ConfigError) {
+        guard let offer, offer.paymentMode != .freeTrial, let price = offer.prices?[storefront],
+            let offerPeriod = CalendarPeriod(iso8601: offer.period), let planPeriod = CalendarPeriod(iso8601: period),
+            let problem = IntroductoryDiscount.problem(
+                price: price, period: offerPeriod, count: offer.periodCount ?? 1,
+                payUpFront: offer.paymentMode == .payUpFront, regular: regular, regularPeriod: planPeriod)
+        else { return }
+        throw fail(location, "\(productId): \(problem)")
     }
 
     /// Named with the file's own field: the config's check named `store.products[1].productId`, a field of no file
@@ -298,6 +321,9 @@ struct StoreKitImporter {
         if list.isEmpty { throw fail(location, "must hold at least one locale") }
         var result: [String: ProductLocalization] = [:]
         for (index, localization) in list.enumerated() {
+            if let problem = LocaleIdentifier.problem(localization.locale) {
+                throw fail("\(location)[\(index)].locale", problem)
+            }
             if result[localization.locale] != nil {
                 throw fail("\(location)[\(index)].locale", "\"\(localization.locale)\" is listed twice")
             }

@@ -42,8 +42,8 @@ import Testing
     @Test(arguments: [
         (["--storefront", "XYZ"], "--storefront: unknown storefront \"XYZ\" (storefronts: USA"),
         (
-            ["--locale", "zz_ZZ"],
-            "--locale: no product is translated for \"zz_ZZ\" or its language, and the store has no prices in \"zz\" "
+            ["--locale", "sw_KE"],
+            "--locale: no product is translated for \"sw_KE\" or its language, and the store has no prices in \"sw\" "
                 + "(translated: en_US, fr_FR; the store's languages: de, en, es, fr, it, ja, pt)"
         ),
     ])
