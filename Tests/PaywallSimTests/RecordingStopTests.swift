@@ -10,18 +10,7 @@ import Testing
 /// press, as "● REC" stays on the key bar until then (session 38: a second `r` seemed ignored for seconds).
 @Suite struct RecordingStopTests {
     @Test func aStopAskedWhileAnswersAreOnTheirWayIsSaidAndWrittenOnceTheyLand() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rec-stop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let world = try World(
-            config: TestSupport.demoConfig("daily-news"), options: WorldOptions(seed: 1, latency: .fast))
-        let recordings = Recordings(
-            recorder: ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast, setup: []), sessionFile: nil,
-            directory: directory.path)
-        recordings.attach(to: world)
-        world.launch()
-        world.scheduler.runUntilIdle()
-        recordings.toggle(world)
+        let (world, recordings, directory) = try recordingFromLaunch()
         // Restore purchase on the profile, as keys: the App Store's fresh receipt (the phone has none) is on its way.
         for _ in 0..<8 { world.send(.down) }
         world.send(.select)
@@ -36,25 +25,29 @@ import Testing
         world.scheduler.runUntilIdle()
         recordings.settle(world)
         #expect(!recordings.isRecording)
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("recording-1.scenario").path))
+        #expect(FileManager.default.fileExists(atPath: directory + "/recording-1.scenario"))
     }
 
     @Test func aStopAskedWhenNothingIsOnItsWayIsWrittenAtOnceWithoutAWord() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rec-stop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let world = try World(
-            config: TestSupport.demoConfig("daily-news"), options: WorldOptions(seed: 1, latency: .fast))
-        let recordings = Recordings(
-            recorder: ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast, setup: []), sessionFile: nil,
-            directory: directory.path)
-        recordings.attach(to: world)
-        world.launch()
-        world.scheduler.runUntilIdle()
-        recordings.toggle(world)
+        let (world, recordings, _) = try recordingFromLaunch()
         recordings.toggle(world)
         recordings.settle(world)
         #expect(!recordings.isRecording)
         #expect(!world.timeline.entries.contains { $0.description.contains("● REC stops once") })
+    }
+
+    /// Daily News launched and settled, `r` pressed: a recording under way, written to a fresh folder.
+    private func recordingFromLaunch() throws -> (World, Recordings, String) {
+        let directory = try TestSupport.temporaryDirectory()
+        let world = try World(
+            config: TestSupport.demoConfig("daily-news"), options: WorldOptions(seed: 1, latency: .fast))
+        let recordings = Recordings(
+            recorder: ScenarioRecorder(app: "daily-news", seed: 1, latency: .fast, setup: []), sessionFile: nil,
+            directory: directory)
+        recordings.attach(to: world)
+        world.launch()
+        world.scheduler.runUntilIdle()
+        recordings.toggle(world)
+        return (world, recordings, directory)
     }
 }
