@@ -26,8 +26,19 @@ extension SubscriptionCoordinator {
     public func logIn(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
         signIns += 1
         let attempt = signIns
+        let same = latestLogIn.flatMap { $0.email == email && $0.password == password ? $0.firstIdentical : nil }
+        latestLogIn = (attempt, email, password, same ?? attempt)
         let guest = storage.anonymousIdentity
         backend.logIn(email: email, password: password, anonymousToken: guest?.token) { [self] result in
+            // The same words sent again while the first was on its way: the first's acceptance answers the latest,
+            // whichever request the server saw first. A sign-up beside them let the later one arrive before the
+            // account did, and its "not right" was kept over the earlier one's acceptance (fuzz seeds 5193, 5195).
+            if case .success = result, attempt < signIns, let latest = latestLogIn, latest.attempt == signIns,
+                latest.firstIdentical <= attempt, signInTaken < signIns
+            {
+                log("the same log-in was sent again: this one's acceptance answers it")
+                return signedIn(result, attempt: signIns, guest: guest?.id, completion: completion)
+            }
             signedIn(result, attempt: attempt, guest: guest?.id, completion: completion)
         }
     }
@@ -48,8 +59,11 @@ extension SubscriptionCoordinator {
         _ result: Result<SessionAnswer, BackendFailure>, attempt: Int, guest: String?,
         completion: @escaping (AccountOutcome) -> Void
     ) {
-        guard attempt == signIns else {
-            log("a later sign-in came first: this one's answer is dropped")
+        guard attempt == signIns, signInTaken < attempt else {
+            log(
+                attempt == signIns
+                    ? "the same log-in's earlier acceptance answered it: this answer is dropped"
+                    : "a later sign-in came first: this one's answer is dropped")
             // About the account still signed in, it may be the newest word (the subscription ended since the
             // answer that was kept): its fresh tokens are kept and the levels asked again, not dropped with it.
             if case .success(let signIn) = result, var session = storage.accountSession,
@@ -62,6 +76,7 @@ extension SubscriptionCoordinator {
             }
             return
         }
+        signInTaken = attempt
         switch result {
         case .success(let signIn):
             let answer = signIn.access

@@ -101,8 +101,12 @@ public final class SubscriptionCoordinator {
     var transferJoined: (account: String?, completion: (AccountOutcome) -> Void)?
     /// Products requests made, so an answer can tell whether a newer one was sent after it.
     var catalogRequests = 0
-    /// Log-ins and sign-ups started, for the same reason.
+    /// Log-ins and sign-ups started, for the same reason, and the latest whose answer the app took.
     var signIns = 0
+    var signInTaken = 0
+    /// The latest log-in's words, and the first of the identical log-ins sent in a row up to it: an earlier one's
+    /// acceptance answers the latest (`AccountFlow.logIn`).
+    var latestLogIn: (attempt: Int, email: String, password: String, firstIdentical: Int)?
 
     /// The app's clock (the phone's), to tell a fresh charge from an old transaction delivered again.
     public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }
