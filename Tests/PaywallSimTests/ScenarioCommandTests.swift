@@ -142,9 +142,7 @@ import Testing
         ("redeem code NOPE", "unknown offer code \"NOPE\" in Daily News (offer codes: none)"),
     ])
     func aStepNamingAnIdTheAppDoesNotHaveIsBadInputAtItsLine(line: String, reason: String) throws {
-        let (directory, result) = try playRefused("app daily-news\nlaunch\n\(line)\n")
-        #expect(result.stderr.hasPrefix("\(directory)/bad.scenario:3: \(reason)"), "\(result.stderr)")
-        #expect(result.stderr.contains("(in \"\(line)\")"), "\(result.stderr)")
+        try expectRefusedAfterLaunch(line, reason)
     }
 
     /// A locale the store cannot serve is a mistake in the file, said as `check --locale` says it, before or after launch:
@@ -168,6 +166,11 @@ import Testing
         ("expect charges 1 kid", "expect charges: \"kid\" is not an email address"),
     ])
     func aLocaleOrAppleIdThatIsNoneIsBadInputAtItsLine(line: String, reason: String) throws {
+        try expectRefusedAfterLaunch(line, reason)
+    }
+
+    /// `line`, played after Daily News's launch (line 3), is refused at its line for `reason`, quoted as written.
+    private func expectRefusedAfterLaunch(_ line: String, _ reason: String) throws {
         let (directory, result) = try playRefused("app daily-news\nlaunch\n\(line)\n")
         #expect(result.stderr.hasPrefix("\(directory)/bad.scenario:3: \(reason)"), "\(result.stderr)")
         #expect(result.stderr.contains("(in \"\(line)\")"), "\(result.stderr)")
