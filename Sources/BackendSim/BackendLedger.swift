@@ -586,6 +586,23 @@ public final class BackendLedger {
         ).first?.first?.int.map { SimInstant(milliseconds: $0) }
     }
 
+    /// The latest audit row's place in the trail: what was written by then, whatever its instant.
+    public func auditMark() throws(DatabaseError) -> Int64 {
+        try database.query("SELECT COALESCE(MAX(seq), 0) FROM audit", []).first?.first?.int ?? 0
+    }
+
+    /// Whether the purchase's current owner took it (claimed, or moved to them) by the audit row `mark`.
+    public func ownedBy(mark: Int64, _ originalTransactionId: String) throws(DatabaseError) -> Bool {
+        let latest = try database.query(
+            """
+            SELECT MAX(seq) FROM audit WHERE subject = ?
+                AND action IN ('purchase.linked', 'purchases.ownership.transferred')
+            """,
+            [.text(AuditChain.purchaseSubject(originalTransactionId))]
+        ).first?.first?.int
+        return latest.map { $0 <= mark } ?? false
+    }
+
     /// The purchases whose row changed at or after `instant`: claimed by a customer, moved, or given Apple's
     /// new state (a resubscription, a refund), from the audit trail.
     public func purchasesChanged(since instant: SimInstant) throws(DatabaseError) -> Set<String> {

@@ -119,11 +119,20 @@ final class Device {
     /// The levels of the backend's newest word this phone heard about an identity (`BackendWords`), for
     /// `TransferOffer`; nil when no world listens.
     var heardLevels: ((String) -> Set<String>)?
+    /// The backend's ledger's latest write (`BackendLedger.auditMark`), noted as an act begins: the ledger keeps
+    /// milliseconds, and a step settled at the instant the reader taps wrote before the tap (long fuzz seed 1838).
+    var ledgerMark: (() -> Int64?)?
     private let clock: () -> SimInstant
     /// When the running purchase, and the running restore or account step, began, with the levels then.
-    private typealias Beginning = (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity)
+    /// `mark`: the backend's ledger as it stood then (`ledgerMark`), to order what it wrote at that very instant.
+    private typealias Beginning = (
+        at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, mark: Int64?
+    )
     private var purchaseBegan:
-        (at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?, inspected: Int)?
+        (
+            at: SimInstant, levels: Set<String>, identity: AccessSnapshot.Identity, productId: String?, inspected: Int,
+            mark: Int64?
+        )?
     /// A restore and an account step can run at once (one asked without waiting for the other): each keeps its own.
     private var restoreBegan: Beginning?
     private var accountBegan: Beginning?
@@ -505,7 +514,11 @@ final class Device {
         case .purchaseFinished(let outcome):
             told = .purchase(outcome)
             // Told the end of a payment Apple took before the reader's act: the act began with that payment.
-            began = purchaseBegan.map { (min($0.at, joinedChargeAt ?? $0.at), $0.levels, $0.identity) }
+            // The ledger's mark orders only the tap's own instant.
+            began = purchaseBegan.map { begun in
+                let at = min(begun.at, joinedChargeAt ?? begun.at)
+                return (at, begun.levels, begun.identity, at == begun.at ? begun.mark : nil)
+            }
             if outcome != .refused(.purchaseInProgress) { joinedChargeAt = nil }
             productId = purchaseBegan?.productId
             inspectedSince = purchaseBegan.map { inspectAnswersTaken - $0.inspected }
@@ -515,7 +528,7 @@ final class Device {
             // Nobody on screen waited for it: it began when Apple charged for it.
             told = .purchase(outcome)
             let charged = transactionId.flatMap(queue.purchaseDate(ofTransaction:))
-            began = (charged ?? clock(), levels, identity)
+            began = (charged ?? clock(), levels, identity, nil)
             productId = product
             carriedOn = true
             chargeWasNews =
@@ -537,6 +550,7 @@ final class Device {
         var outcome = ReaderOutcome(
             told: told, device: name, launch: launchNumber, at: now, began: began?.at ?? now,
             levelsBefore: began?.levels ?? levels, productId: productId)
+        outcome.ledgerMarkWhenBegan = began?.mark
         outcome.carriedOn = carriedOn
         outcome.chargeWasNews = chargeWasNews
         outcome.levelsWhenTold = levels
@@ -573,12 +587,12 @@ final class Device {
         switch effect {
         case .purchase(let offerId, _) where purchaseBegan == nil:
             let productId = state.app.subscriptions.first { $0.id == offerId }?.productId
-            purchaseBegan = (clock(), levels, identity, productId, inspectAnswersTaken)
+            purchaseBegan = (clock(), levels, identity, productId, inspectAnswersTaken, ledgerMark?())
             joinedChargeAt = nil
         case .restore:
-            restoreBegan = (clock(), levels, identity)
+            restoreBegan = (clock(), levels, identity, ledgerMark?())
         case .logIn, .signUp, .transferAnonymousPurchases, .logOut:
-            accountBegan = (clock(), levels, identity)
+            accountBegan = (clock(), levels, identity, ledgerMark?())
             transferFrom = effect == .transferAnonymousPurchases ? storage.anonymousIdentity?.id : nil
             signingIn =
                 switch effect {

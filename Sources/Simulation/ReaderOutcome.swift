@@ -18,6 +18,9 @@ public struct ReaderOutcome: Sendable {
     /// When the act began (the effect ran), and the levels the phone held then.
     public let began: SimInstant
     public let levelsBefore: Set<String>
+    /// The backend ledger's latest write when the act began (`BackendLedger.auditMark`): what it wrote at the instant
+    /// `began` is before the act only up to it; nil where the act began earlier than the tap, or nobody noted it.
+    public var ledgerMarkWhenBegan: Int64?
     /// The levels the phone held when it was told (the backend's answer is kept before the outcome is).
     public var levelsWhenTold: Set<String> = []
     /// Who the phone said the reader was when the act began and when told: "another account" is judged

@@ -91,8 +91,14 @@ extension ToldCheck {
         var held: Set<String> = []
         for reader in readers {
             for purchase in try ledger.purchases(ownedBy: reader) where purchase.isActive(at: now) {
-                guard let since = try ledger.ownedSince(purchase.originalTransactionId), since < outcome.began else {
+                guard let since = try ledger.ownedSince(purchase.originalTransactionId), since <= outcome.began else {
                     continue
+                }
+                // Taken at the very instant of the tap: before it only if the ledger wrote it by then (long seed 1838).
+                if since == outcome.began {
+                    guard let mark = outcome.ledgerMarkWhenBegan,
+                        try ledger.ownedBy(mark: mark, purchase.originalTransactionId)
+                    else { continue }
                 }
                 held.formUnion(context.levels(of: purchase.productId) ?? [])
             }

@@ -331,6 +331,11 @@ public final class World {
             if let until = words.until(on: name, identityId: id), until <= scheduler.now.milliseconds { return [] }
             return words.levels(on: name, identityId: id)
         }
+        // Nil where the ledger cannot be read: the checks that order by it fall back to the instant alone.
+        device.ledgerMark = { [weak self] in
+            guard let self else { return nil }
+            do { return try backend.ledger.auditMark() } catch { return nil }
+        }
         device.onGiveUp = { [weak self] path in
             guard let self else { return }
             lastGiveUp = scheduler.now
