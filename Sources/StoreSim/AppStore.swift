@@ -314,6 +314,14 @@ public final class AppStore {
         timeline.log(.store, text, event: event)
     }
 
+    /// Transaction identifiers count up from here: 16 digits, as Apple's are.
+    static let firstTransactionIdentifier: Int64 = 2_000_000_000_000_000
+
+    /// The ledger's number of a transaction this store made (`nextTransactionNumber`), from its identifier.
+    static func transactionNumber(_ identifier: String) -> Int64 {
+        (Int64(identifier) ?? firstTransactionIdentifier) - firstTransactionIdentifier
+    }
+
     /// Records a charge (or a free intro period) of `product`: a new transaction, or a renewal when
     /// `original` names the subscription it continues, its period ending on the anniversary of `anniversary`.
     func recordTransaction(
@@ -322,7 +330,7 @@ public final class AppStore {
         offerType: Int? = nil, appAccountToken: String? = nil, price: Decimal? = nil
     ) throws(DatabaseError) -> TransactionRecord {
         let number = try ledger.nextTransactionNumber()
-        let identifier = String(2_000_000_000_000_000 + number)
+        let identifier = String(Self.firstTransactionIdentifier + number)
         let purchaseDate = start ?? scheduler.now
         let expires = (periodLength ?? product.subscriptionPeriod)?.added(
             to: purchaseDate, anniversary: anniversary ?? purchaseDate)

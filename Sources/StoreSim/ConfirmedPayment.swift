@@ -41,19 +41,23 @@ extension AppStore {
             offer = offerAtCharge(offerId, of: product, appleId: appleId)
             guard offer != nil else { return nil }
         }
+        let firstNew = try ledger.nextTransactionNumber()
         let record = try purchase(
             product, appleId: appleId, deviceId: deviceId, appAccountToken: terms.appAccountToken, offer: offer)
         // A plan change set for the renewal answers with the running subscription's transaction, another product's,
         // which may have been charged in this same instant (a code redeemed meanwhile, long fuzz seed 1066): not this
         // payment's charge.
-        if record.productIdentifier == product.productIdentifier { recordCharge(of: terms.confirmation, record) }
+        if record.productIdentifier == product.productIdentifier {
+            recordCharge(of: terms.confirmation, record, firstNew: firstNew)
+        }
         return record
     }
 
-    /// The payment confirmed as `confirmation` was charged as `record`, when that is a new transaction of this instant
-    /// (not "already subscribed", which answers with an older one).
-    private func recordCharge(of confirmation: Int?, _ record: TransactionRecord) {
-        guard let confirmation, record.purchaseDate == scheduler.now else { return }
+    /// The payment confirmed as `confirmation` was charged as `record`, when that is a transaction this payment made (its
+    /// number `firstNew` or later): not "already subscribed", which answers with an older one, even one charged at this
+    /// very instant (a code redeemed as an interrupted payment resolved, long fuzz seed 1869).
+    private func recordCharge(of confirmation: Int?, _ record: TransactionRecord, firstNew: Int64) {
+        guard let confirmation, Self.transactionNumber(record.transactionIdentifier) >= firstNew else { return }
         timeline.record(
             .confirmedPaymentCharged(
                 payment: confirmation, transactionId: record.transactionIdentifier,

@@ -248,7 +248,7 @@ extension AppStore {
     private func recordShared(_ purchase: TransactionRecord, for member: String, original: String?, reason: String)
         throws(DatabaseError) -> TransactionRecord
     {
-        let identifier = String(2_000_000_000_000_000 + (try ledger.nextTransactionNumber()))
+        let identifier = String(Self.firstTransactionIdentifier + (try ledger.nextTransactionNumber()))
         let record = TransactionRecord(
             transactionIdentifier: identifier, originalTransactionIdentifier: original ?? identifier,
             productIdentifier: purchase.productIdentifier, appleId: member, deviceId: FamilySharing.deviceId,
