@@ -155,7 +155,10 @@ extension SubscriptionCoordinator {
         let send = { [backend] (receipt: String, answer: @escaping (Result<RestoreAnswer, BackendFailure>) -> Void) in
             backend.restore(receipt, confirmMoveFromAccount: confirmMoveFromAccount, completion: answer)
         }
-        sendRefreshingIfInvalid(receipt, send) { [self] receipt, result in
+        // A fresh receipt sent again after a refusal goes as whoever is signed in then: a guest's restore sent as the
+        // account signed in meanwhile moved the guest's purchase to it, asked by nobody (fuzz seed 5229).
+        let stillAsked = { [self] in storage.accountSession?.identityId == account }
+        sendRefreshingIfInvalid(receipt, send, sendAgainIf: stillAsked) { [self] receipt, result in
             switch result {
             case .success(let answer) where answer.restored.isEmpty && answer.refusal != nil:
                 save(answer.access, askedAs: askedAs)
