@@ -24,9 +24,12 @@ extension AppStore {
     }
 
     /// Charges a payment confirmed on Apple's sheet, at once or once released, with its terms: at the price of the offer
-    /// confirmed with it, or not at all (nil) when that offer no longer applies (`offerAtCharge`).
+    /// confirmed with it, or not at all (nil) when that offer no longer applies (`offerAtCharge`). `made`: the
+    /// transaction is one this payment made (numbered after it began), not "already subscribed", which answers with an
+    /// older one, even one charged at this very instant (a code redeemed as an interrupted payment resolved, long fuzz
+    /// seed 1869).
     func purchase(confirmed product: Product, appleId: String, deviceId: String, terms: ChargeTerms)
-        throws(DatabaseError) -> TransactionRecord?
+        throws(DatabaseError) -> (record: TransactionRecord, made: Bool)?
     {
         // The sheet said "Free for 1 week, then …": charged without it (another phone's charge in the group landed while
         // the sheet was up, and the trial became an upgrade at $59.99, session 26), it is a price never shown.
@@ -45,19 +48,15 @@ extension AppStore {
         let record = try purchase(
             product, appleId: appleId, deviceId: deviceId, appAccountToken: terms.appAccountToken, offer: offer)
         // A plan change set for the renewal answers with the running subscription's transaction, another product's,
-        // which may have been charged in this same instant (a code redeemed meanwhile, long fuzz seed 1066): not this
-        // payment's charge.
-        if record.productIdentifier == product.productIdentifier {
-            recordCharge(of: terms.confirmation, record, firstNew: firstNew)
-        }
-        return record
+        // which may have been charged in this same instant (a code redeemed meanwhile, long fuzz seed 1066): not made.
+        let made = Self.transactionNumber(record.transactionIdentifier) >= firstNew
+        if made, record.productIdentifier == product.productIdentifier { recordCharge(of: terms.confirmation, record) }
+        return (record, made)
     }
 
-    /// The payment confirmed as `confirmation` was charged as `record`, when that is a transaction this payment made (its
-    /// number `firstNew` or later): not "already subscribed", which answers with an older one, even one charged at this
-    /// very instant (a code redeemed as an interrupted payment resolved, long fuzz seed 1869).
-    private func recordCharge(of confirmation: Int?, _ record: TransactionRecord, firstNew: Int64) {
-        guard let confirmation, Self.transactionNumber(record.transactionIdentifier) >= firstNew else { return }
+    /// The payment confirmed as `confirmation` was charged as `record`, a transaction it made.
+    private func recordCharge(of confirmation: Int?, _ record: TransactionRecord) {
+        guard let confirmation else { return }
         timeline.record(
             .confirmedPaymentCharged(
                 payment: confirmation, transactionId: record.transactionIdentifier,

@@ -451,10 +451,11 @@ public final class PaymentQueue {
     func complete(_ number: Int, _ product: Product, terms: ChargeTerms, confirmedNow: Bool = false) {
         do {
             guard
-                let record = try store.purchase(confirmed: product, appleId: appleId, deviceId: deviceId, terms: terms)
+                let (record, made) = try store.purchase(
+                    confirmed: product, appleId: appleId, deviceId: deviceId, terms: terms)
             else { return deliver(failed(number, product.productIdentifier, .ineligibleForOffer), after: .zero) }
-            // A new transaction of this instant: Apple answers "already subscribed" with an older one.
-            if confirmedNow, record.purchaseDate == store.scheduler.now {
+            // A transaction this payment made: Apple answers "already subscribed" with an older one.
+            if confirmedNow, made {
                 store.timeline.record(.paymentCharged(deviceId: deviceId, transactionId: record.transactionIdentifier))
             }
             // Charged even when no receipt can be issued now: the app's check fails and a refresh brings it.
