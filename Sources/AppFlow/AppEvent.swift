@@ -4,7 +4,8 @@ import Subscriptions
 public enum AppEvent: Equatable, Sendable {
     case launched
     case reader(ReaderInput)
-    case catalogLoaded([Offer])
+    /// The offers the store returned, and the configured products its answer said this storefront does not sell.
+    case catalogLoaded([Offer], notSold: Set<String> = [])
     case accessChanged(AccessSnapshot)
     /// Apple's sheet appeared (a value) or went away (nil).
     case paymentSheet(PaymentSheetInfo?)

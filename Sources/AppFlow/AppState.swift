@@ -198,7 +198,7 @@ public struct AppState: Equatable, Sendable {
 
     public static func == (lhs: AppState, rhs: AppState) -> Bool {
         lhs.app == rhs.app && lhs.locale == rhs.locale && lhs.stack == rhs.stack && lhs.selections == rhs.selections
-            && lhs.offers == rhs.offers
+            && lhs.offers == rhs.offers && lhs.notSoldHere == rhs.notSoldHere
             && lhs.access == rhs.access && lhs.purchase?.offerId == rhs.purchase?.offerId
             && lhs.purchase?.stage == rhs.purchase?.stage && lhs.paymentSheet == rhs.paymentSheet
             && lhs.alert == rhs.alert && lhs.alertsWaiting == rhs.alertsWaiting && lhs.fullContent == rhs.fullContent

@@ -14,6 +14,10 @@ public struct AppStateFields: Sendable {
     public var selections: [Int] = [0]
     /// nil until the store has answered.
     public var offers: [Offer]?
+    /// The owner's products the store's answer in this storefront named as not sold here (StoreKit's invalid
+    /// identifiers): a subscription renewing as one ends at its period's end. Empty before an answer, or when the
+    /// answer failed: nothing known is not sold.
+    public var notSoldHere: Set<String> = []
     public var access: AccessSnapshot = AccessSnapshot.unknown
     /// The offer being bought, and how far it has come.
     public var purchase: (offerId: String, stage: PurchaseStage)?
@@ -60,6 +64,9 @@ public struct AppStateFields: Sendable {
     /// The planted `title-by-identifier`: the app names every plan by its product identifier, as if no answer had
     /// titled it (the proof that invariant 9's plan-name check reads what the reader reads). Never set otherwise.
     public var namesPlansByIdentifier = false
+    /// The planted `unsold-plan-said-to-renew`: the app looks for a plan this storefront does not sell only in a plan
+    /// change waiting for the renewal, not in the plan itself (as before session 39). Never set otherwise.
+    public var readsOnlySwitchesForSale = false
 }
 
 /// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it

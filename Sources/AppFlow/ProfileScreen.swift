@@ -57,10 +57,11 @@ extension ScreenBuilder {
             } else if !subscription.autoRenew {
                 line = "\(title): ends on \(date)"
             } else if state.renewalNotSoldHere(subscription) {
-                // A switch to a plan this storefront does not sell: Apple ends the subscription then
-                // (EXPIRED/PRODUCT_NOT_FOR_SALE), and StoreKit gives no title of a plan it does not sell (session 27).
-                line =
-                    "\(title): ends on \(date): the plan chosen for its renewal is not sold in this country or region"
+                // It renews as a plan this storefront does not sell, a switch or its own: Apple ends the subscription
+                // then (EXPIRED/PRODUCT_NOT_FOR_SALE), as its sheet says, and StoreKit gives no title of a plan it does
+                // not sell (sessions 27, 39).
+                let plan = subscription.renewsAs == nil ? "this plan" : "the plan chosen for its renewal"
+                line = "\(title): ends on \(date): \(plan) is not sold in this country or region"
             } else if let next = subscription.renewsAs {
                 // A plan change Apple keeps for the next renewal: it renews as the other plan, as its sheet says, if
                 // the reader agrees to that plan's price raised since.
@@ -276,13 +277,15 @@ extension ScreenBuilder {
 }
 
 extension AppState {
-    /// The plan `subscription` switches to at its renewal is one the owner sells that the App Store's answer for
-    /// this storefront left out; false before that answer, or with no switch waiting.
+    /// The plan `subscription` renews as at its period's end, the plan change waiting or else its own plan, is one the
+    /// App Store's answer in this storefront named as not sold here: Apple ends it then (EXPIRED/PRODUCT_NOT_FOR_SALE).
+    /// Its own plan too: a yearly plan bought in the United States, then the storefront moved to France, which does not
+    /// sell it, was said to renew on the profile while Apple's sheet said it ends (session 39). False before that
+    /// answer, or after one that failed: the app does not know.
     public func renewalNotSoldHere(_ subscription: SubscriptionSummary) -> Bool {
-        guard let next = subscription.renewsAs, let offers = self.offers,
-            self.app.subscriptions.contains(where: { $0.productId == next })
+        guard let plan = subscription.renewsAs ?? (self.readsOnlySwitchesForSale ? nil : subscription.productId)
         else { return false }
-        return !offers.contains { $0.productId == next }
+        return self.notSoldHere.contains(plan)
     }
 
     /// `subscription`, listed as running and not in billing retry, has a period end the clock passed (`clock`): the

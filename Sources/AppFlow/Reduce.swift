@@ -12,8 +12,9 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         effects += [.loadCatalog, .reloadAccess]
     case .reader(let input):
         effects.gather(handle(input, &state, choices))
-    case .catalogLoaded(let offers):
+    case .catalogLoaded(let offers, let notSold):
         state.offers = offers
+        state.notSoldHere = notSold
         for offer in offers {
             if let group = offer.product.subscriptionGroupIdentifier { state.productGroups[offer.productId] = group }
             state.productTitles[offer.productId] = offer.product.localizedTitle
@@ -115,6 +116,7 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         }
     case .storeChanged:
         state.offers = nil
+        state.notSoldHere = []
         effects += [.forgetCatalog, .loadCatalog]
     case .paymentsAllowed:
         state.takeOffUntrue(paymentsAllowed: true)

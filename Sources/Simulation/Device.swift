@@ -33,6 +33,7 @@ final class Device {
             state.app.account.mode = defect == .skipAccountRequired ? .optional : ownersAccountMode
             state.app.ads.hideForSubscribers = defect == .adsHiddenFromEverySubscriber || ownersAdsHiddenForSubscribers
             state.namesPlansByIdentifier = defect == .titleByIdentifier
+            state.readsOnlySwitchesForSale = defect == .unsoldPlanSaidToRenew
             keptFeed = nil
         }
     }
@@ -190,7 +191,9 @@ final class Device {
         }
         coordinator.contentLevels = Set(app.content.flatMap(\.requiredLevels).map(AccessLevel.init))
         coordinator.onAccessChange { [weak self] access in self?.dispatch(.accessChanged(access)) }
-        coordinator.onCatalogChange = { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
+        coordinator.onCatalogChange = { [weak self] catalog in
+            self?.dispatch(.catalogLoaded(catalog.offers, notSold: catalog.notSold))
+        }
         coordinator.onSubscriptionsListed = { [weak self] list in self?.dispatchList(list) }
         coordinator.onSessionEnded = { [weak self] outcome in self?.dispatch(.accountFinished(outcome)) }
         coordinator.onParentAnswered = { [weak self] in self?.dispatch(.parentAnswered) }
@@ -611,7 +614,9 @@ final class Device {
         case .forgetCatalog:
             coordinator.forgetCatalog()
         case .loadCatalog:
-            coordinator.loadCatalog { [weak self] catalog in self?.dispatch(.catalogLoaded(catalog.offers)) }
+            coordinator.loadCatalog { [weak self] catalog in
+                self?.dispatch(.catalogLoaded(catalog.offers, notSold: catalog.notSold))
+            }
         case .purchase(let offerId, let gatePassed):
             coordinator.purchase(
                 offerId: offerId, parentalGatePassed: gatePassed,

@@ -51,6 +51,7 @@ public final class InvariantMonitor {
     private var shownAlerts = ShownAlertCheck()
     private var askedForNothing: AskedForNothingCheck
     private var family = FamilyCheck()
+    private var unsoldRenewals = UnsoldRenewalCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
     private var sessions: [String: (refreshToken: String, since: SimInstant)] = [:]
@@ -108,7 +109,7 @@ public final class InvariantMonitor {
             world.stateViolations(offersExact: offersExact, paid: context.paid),
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
-            ProductNameCheck.violations(context),
+            ProductNameCheck.violations(context), unsoldRenewals.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), askedForNothing.check(context), intros.check(context), moves.check(context),
             family.check(context),
@@ -140,7 +141,10 @@ public final class InvariantMonitor {
             switch recorded.event {
             case .faultFired(.store, let target):
                 lastStoreFault = recorded.time
-                if target == StoreFaultTarget.productsRequest.rawValue { offersExact = false }
+                if target == StoreFaultTarget.productsRequest.rawValue {
+                    offersExact = false
+                    unsoldRenewals.productsFaultFired(at: recorded.time)
+                }
             case .paymentCancelled: cancelled = true
             case .purchaseReported(_, let transactionId): moves.reported(transactionId, at: recorded.time)
             case .productsReturned(let deviceId, let productIds, let request, _):

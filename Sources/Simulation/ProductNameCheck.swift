@@ -1,4 +1,5 @@
 import AppFlow
+import StoreSim
 
 /// Invariant 9, the plan's name: what the app gives the reader to read names a plan by the App Store's title, never by
 /// its product identifier where the store titles it (seed 000: the app asks the service for the App Store's translated
@@ -17,7 +18,7 @@ enum ProductNameCheck {
         let alerts = [state.alert].compactMap { $0 } + state.alertsWaiting
         let onScreen = screensNamingPlans.contains(world.screenID)
         guard !alerts.isEmpty || onScreen else { return [] }
-        let identifiers = titledIdentifiers(world)
+        let identifiers = titledIdentifiers(world, paid: context.paid)
         guard !identifiers.isEmpty else { return [] }
         // Each text the reader reads, with where it stands.
         var read = alerts.flatMap { alert in [alert.title, alert.message].map { ("the alert \"\(alert.title)\"", $0) } }
@@ -40,15 +41,18 @@ enum ProductNameCheck {
 
     /// The catalog's identifiers a reader would never be shown: a plan titled by its identifier (a `.storekit` display
     /// name left empty) is named so everywhere, and an identifier that is one plain word ("lifetime") may be a word of
-    /// the text.
-    private static func titledIdentifiers(_ world: World) -> [String] {
-        world.config.store.products.compactMap { product in
+    /// the text. And those of the plans the world's Apple IDs pay for that the catalog no longer holds (a kept folder
+    /// reopened with an owner's file that dropped one: Apple's sheet read "Plan: com.podcastclub.listener.yearly",
+    /// session 39).
+    private static func titledIdentifiers(_ world: World, paid: [SubscriptionRecord]) -> [String] {
+        let plainWord = { (id: String) -> Bool in !id.contains(where: { !$0.isLetter || $0.isUppercase }) }
+        let catalog = world.config.store.products.compactMap { product -> String? in
             let id = product.productId
-            guard product.localizations.values.allSatisfy({ $0.title != id }),
-                id.contains(where: { !$0.isLetter || $0.isUppercase })
-            else { return nil }
+            guard product.localizations.values.allSatisfy({ $0.title != id }), !plainWord(id) else { return nil }
             return id
         }
+        let dropped = Set(paid.map(\.productId)).subtracting(world.config.store.products.map(\.productId))
+        return catalog + dropped.filter { !plainWord($0) }.sorted()
     }
 
     /// Whether `id` stands in `text` as a whole word (not inside a longer identifier).

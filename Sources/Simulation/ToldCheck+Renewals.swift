@@ -30,18 +30,7 @@ extension ToldCheck {
                 guard !world.store.newsWithheld.contains(running.originalTransactionId) else { continue }
                 return said("the profile", shown.productId, running, world)
             }
-            // "Switches to …" of a plan the storefront does not sell: Apple ends it instead (session 27).
-            for shown in state.subscriptions
-            where shown.renewsAs != nil && shown.autoRenew && !shown.billingIssue && !state.renewalNotSoldHere(shown) {
-                guard let running = held.first(where: { $0.originalTransactionId == shown.originalTransactionId }),
-                    running.isRunning, running.autoRenew, running.autoRenewProductId == shown.renewsAs,
-                    !world.store.sells(running.autoRenewProductId)
-                else { continue }
-                return InvariantViolation(
-                    .toldIsTrue,
-                    "\(world.deviceName)'s profile says \(shown.productId) switches to \(running.autoRenewProductId), "
-                        + "but the storefront does not sell it: Apple ends \(running.originalTransactionId) then")
-            }
+            // "Switches to …" or "renews on" of a plan the storefront does not sell is `UnsoldRenewalCheck`'s.
         }
         if screen == .profile, profile, let shown = try sharedRenewalViolation(world) { return shown }
         if screen == .profile, profile, let shown = whoPaidViolation(world) { return shown }

@@ -65,12 +65,15 @@ extension PaymentQueue {
     }
 
     /// A product's title where this storefront does not sell it: the catalog's in the store's language, else English,
-    /// else its identifier (a sheet read "Plan: com.podcastclub.listener.yearly" after a move to France).
+    /// else any (a sheet read "Plan: com.podcastclub.listener.yearly" after a move to France). A product the catalog no
+    /// longer holds (the owner's file dropped it since it was bought) is "Subscription" in the store's words, never
+    /// its identifier (session 39).
     private func catalogTitle(_ productId: String) -> String {
-        guard let localizations = store.catalog.spec(for: productId)?.localizations else { return productId }
+        let localizations = store.catalog.spec(for: productId)?.localizations ?? [:]
         return
             (localizations[store.locale] ?? localizations["en_US"]
-            ?? localizations.sorted { $0.key < $1.key }.first?.value)?.title ?? productId
+            ?? localizations.sorted { $0.key < $1.key }.first?.value)?.title
+            ?? StoreWords(locale: store.locale).unnamedPlan
     }
 
     /// The sheet as it reads now.

@@ -108,6 +108,15 @@ public struct StoreWords: Sendable {
         "pt": "ID Apple: {id}",
     ]
 
+    /// What Apple's sheets call a plan whose name the store's catalog no longer holds: an owner's file that dropped a
+    /// product since a kept folder's subscription bought it had the manage sheet read "Plan:
+    /// com.podcastclub.listener.yearly" (session 39). Never the product's identifier.
+    private static let unnamedPlans = [
+        "en": "Subscription", "fr": "Abonnement", "de": "Abo", "es": "Suscripción", "it": "Abbonamento",
+        "ja": "サブスクリプション", "pt": "Assinatura",
+    ]
+    public var unnamedPlan: String { Self.unnamedPlans[language] ?? "Subscription" }
+
     /// The sheet's two buttons: "Subscribe" and "Cancel", "S'abonner" and "Annuler".
     public var subscribe: String { table.subscribe }
     public var cancel: String { table.cancel }

@@ -102,4 +102,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// the manage sheet's plan a failed renewal waits with), as the app did where no products answer had titled it
     /// before session 37.
     case titleByIdentifier = "title-by-identifier"
+    /// The app's: looks for a plan the storefront does not sell only in a plan change waiting for the renewal, so a
+    /// subscription whose own plan is not sold here is said to renew on the profile, where Apple ends it (as the app
+    /// did before session 39).
+    case unsoldPlanSaidToRenew = "unsold-plan-said-to-renew"
 }

@@ -29,7 +29,15 @@ public struct Offer: Equatable, Sendable {
 public struct LeftOutOffer: Equatable, Sendable {
     public let id: String
     public let productId: String
-    public let reason: String
+    /// The App Store named it among the identifiers it does not sell in its storefront (StoreKit's invalid
+    /// identifiers), rather than leaving it out of its answer: Apple renews no subscription to it there.
+    public let notSold: Bool
+
+    public var reason: String {
+        notSold
+            ? "the App Store does not sell it here (unknown, not ready, or not in this storefront)"
+            : "the App Store did not answer for it"
+    }
 }
 
 /// The paywall's offers: configured ∩ returned, in the owner's order.
@@ -49,15 +57,17 @@ public struct OfferCatalog: Equatable, Sendable {
             if let product = returned.first(where: { $0.productIdentifier == subscription.productId }) {
                 offers.append(Offer(id: subscription.id, product: product))
             } else {
-                let reason =
-                    invalid.contains(subscription.productId)
-                    ? "the App Store does not sell it here (unknown, not ready, or not in this storefront)"
-                    : "the App Store did not answer for it"
-                leftOut.append(LeftOutOffer(id: subscription.id, productId: subscription.productId, reason: reason))
+                leftOut.append(
+                    LeftOutOffer(
+                        id: subscription.id, productId: subscription.productId,
+                        notSold: invalid.contains(subscription.productId)))
             }
         }
         return OfferCatalog(offers: offers, leftOut: leftOut)
     }
 
     public func offer(_ id: String) -> Offer? { offers.first { $0.id == id } }
+
+    /// The configured products this answer says the storefront does not sell; none for a catalog no answer made.
+    public var notSold: Set<String> { Set(leftOut.filter(\.notSold).map(\.productId)) }
 }

@@ -153,6 +153,9 @@ import WhiteLabel
         (CoordinatorDefect.foregroundKeepsLevels, [.backendsWord, .payingKeepsAccess], "foreground"),
         // Only the plan-name check reads a plan's name (session 38): the profile named it by its identifier.
         (CoordinatorDefect.titleByIdentifier, [.toldIsTrue], "open profile"),
+        // Only the check of the renewal words against the storefront reads a plan the storefront does not sell
+        // (session 39): the profile said it renews where Apple ends it.
+        (CoordinatorDefect.unsoldPlanSaidToRenew, [.toldIsTrue], "storefront"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -166,6 +169,9 @@ import WhiteLabel
         }
         if defect == .titleByIdentifier {
             #expect(failure.violation.detail.contains("names a plan by its identifier"), "\(failure.violation)")
+        }
+        if defect == .unsoldPlanSaidToRenew {
+            #expect(failure.violation.detail.contains("does not sell"), "\(failure.violation)")
         }
         // A double tap is written as one step, or as the same step again without waiting for the first.
         // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).

@@ -29,6 +29,20 @@ import WhiteLabel
         #expect(catalog.leftOut.first?.reason.contains("does not sell it") == true)
     }
 
+    /// Only what the store named as not sold here is known not sold (the profile then says a subscription renewing as
+    /// it ends, session 39): a product its answer left out without naming it, or a catalog no answer made (a failed
+    /// request after the storefront changed), says nothing of it.
+    @Test func onlyAProductTheStoreNamedIsKnownNotSoldHere() {
+        let configured = [
+            ConfiguredOffer(id: "a", productId: "p.a"), ConfiguredOffer(id: "gone", productId: "p.gone"),
+            ConfiguredOffer(id: "unsaid", productId: "p.unsaid"),
+        ]
+        let catalog = OfferCatalog.reconcile(configured: configured, returned: [product("p.a")], invalid: ["p.gone"])
+        #expect(catalog.notSold == ["p.gone"])
+        #expect(catalog.leftOut.last?.reason.contains("did not answer") == true)
+        #expect(OfferCatalog.empty.notSold.isEmpty)
+    }
+
     @Test func aProductReturnedButNotConfiguredIsNeverShown() {
         let catalog = OfferCatalog.reconcile(
             configured: [ConfiguredOffer(id: "a", productId: "p.a")], returned: [product("p.a"), product("p.x")],

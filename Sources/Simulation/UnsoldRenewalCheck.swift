@@ -1,0 +1,61 @@
+import AppFlow
+import SimKernel
+import StoreSim
+
+/// Invariant 9 of the profile's renewal words against the storefront: a plan line says a subscription renews ("renews
+/// on", "switches to … on") only where the plan Apple renews it as is sold in the App Store's storefront. Apple ends it
+/// otherwise (EXPIRED/PRODUCT_NOT_FOR_SALE), and its manage sheet says so. A yearly plan bought in the United States,
+/// then the storefront moved to France, which does not sell it, was said to renew on the profile: the app read only a
+/// plan change waiting, not the plan itself (session 39; a switch to such a plan, session 27).
+///
+/// Judged once settled, at every step the profile is up, whatever changed: the line is judged only where the list the
+/// profile shows agrees with Apple on the plan it renews as and that it renews, so what is left is whether the plan is
+/// sold here, which the app learns from its products answer. The app asks only for the owner's products, and learns
+/// nothing where its products request failed since it last asked in this storefront and language, in this launch.
+struct UnsoldRenewalCheck {
+    /// What the running app's products answers are of: the phone, its launch, the storefront and the language.
+    private var askedOf: (device: String, launch: Int, storefront: String, locale: String)?
+    /// When `askedOf` last changed (the start of the step that changed it): an answer after it is of them.
+    private var askedSince = SimInstant(milliseconds: 0)
+    /// When a fault last failed a products request (or sent back part of an answer).
+    private var productsFault: SimInstant?
+
+    mutating func productsFaultFired(at instant: SimInstant) { productsFault = instant }
+
+    mutating func check(_ context: StepContext) -> [InvariantViolation] {
+        let world = context.world
+        let now = (world.deviceName, world.currentLaunch, world.storefront, world.locale)
+        if askedOf.map({ $0 != now }) ?? true {
+            askedOf = now
+            askedSince = context.began
+        }
+        guard context.settled, world.isAppRunning, world.visibleScreenID == .profile,
+            productsFault.map({ $0 < askedSince }) ?? true
+        else { return [] }
+        let state = world.appState
+        let rows = world.screen.rows.map(\.text)
+        let configured = Set(world.config.app.subscriptions.map(\.productId))
+        for shown in state.profileSubscriptions
+        where shown.autoRenew && !shown.billingIssue && !state.pastItsEnd(shown) {
+            guard let original = shown.originalTransactionId, let expires = shown.expires,
+                let running = world.store.subscription(originalTransactionId: original), running.isRunning,
+                running.autoRenew, running.autoRenewProductId == shown.renewsAs ?? shown.productId,
+                configured.contains(running.autoRenewProductId), !world.store.sells(running.autoRenewProductId)
+            else { continue }
+            // What the reader reads of it: a line of its date saying it renews.
+            let date = SimInstant(milliseconds: expires).dateDescription
+            guard
+                let said = rows.first(where: { text in
+                    text.contains("renews on \(date)") || (text.contains("switches to") && text.contains(" on \(date)"))
+                })
+            else { continue }
+            return [
+                InvariantViolation(
+                    .toldIsTrue,
+                    "\(world.deviceName)'s profile says \"\(said)\", but the storefront \(world.storefront) does not "
+                        + "sell \(running.autoRenewProductId): Apple ends \(original) then")
+            ]
+        }
+        return []
+    }
+}
