@@ -153,6 +153,9 @@ import WhiteLabel
         (CoordinatorDefect.foregroundKeepsLevels, [.backendsWord, .payingKeepsAccess], "foreground"),
         // Only the plan-name check reads a plan's name (session 38): the profile named it by its identifier.
         (CoordinatorDefect.titleByIdentifier, [.toldIsTrue], "open profile"),
+        // Only the member's phone sees it (session 39): the server hears Apple's REVOKE, and the app, never told, keeps
+        // the share's levels; the member's phone is on screen only after a family member joined.
+        (CoordinatorDefect.revocationKeptFromTheApp, [.familySharedFollowsSharing], "family add"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -166,6 +169,9 @@ import WhiteLabel
         }
         if defect == .titleByIdentifier {
             #expect(failure.violation.detail.contains("names a plan by its identifier"), "\(failure.violation)")
+        }
+        if defect == .revocationKeptFromTheApp {
+            #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
         }
         // A double tap is written as one step, or as the same step again without waiting for the first.
         // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).
@@ -256,6 +262,14 @@ import WhiteLabel
                     + "# Told as what it is, not as a purchase (session 35, found-by-hand/440).\n"
                     + "expect alert \"Subscription active again\"\n"
             ], .payingKeepsAccess, "while the app ran"
+        ),
+        (
+            "481-a-share-taken-back-while-the-member-reads-locks-at-once", .revocationKeptFromTheApp,
+            [
+                "expect ads shown\nexpect levels none\n"
+                    + "expect timeline \"observer ← entitlements revoked: com.dailynews.premium.yearly\"\n",
+                "expect content night-trains locked\nexpect text \"Subscribe to read the full article.\"\n",
+            ], .familySharedFollowsSharing, "while the app on kid-iphone ran"
         ),
         (
             "472-create-account-pressed-twice-signs-the-reader-in", .formSendsTwice,
