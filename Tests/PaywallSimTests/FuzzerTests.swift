@@ -220,6 +220,8 @@ import WhiteLabel
     /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
     /// app running and no fault since, a double Enter on "Create account" answered in order), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
+    /// 481 stands beside the run's own find of its defect (a member leaving the family): sharing turned off is the
+    /// other way Apple takes a share back, caught the same way.
     @Test(arguments: [
         (
             "26-signed-out-after-a-month-away", CoordinatorDefect.silentSessionEnd, ["expect alert \"Signed out\"\n"],
