@@ -70,7 +70,9 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .familySharedFollowsSharing:
             "family-shared access only while the purchaser shares: everyone else in the family is given a share of a "
                 + "shareable purchase that stands, none after Apple's REVOKE, and granted while the purchaser's shared "
-                + "subscription gives access (its grace period too)"
+                + "subscription gives access (its grace period too); a share Apple takes back while the member's app "
+                + "runs (sharing off, a member leaving, a refund, a revoke) leaves none of its levels on that phone that "
+                + "the backend no longer grants"
         case .parentalGateFirst:
             "in a kids app or for an under-age reader, no payment reaches Apple before a grown-up answers the gate, "
                 + "and the next gate does not ask the question a grown-up was just seen answering"

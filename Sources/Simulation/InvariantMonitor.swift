@@ -52,6 +52,7 @@ public final class InvariantMonitor {
     private var askedForNothing: AskedForNothingCheck
     private var family = FamilyCheck()
     private var unsoldRenewals = UnsoldRenewalCheck()
+    private var revokedShares = RevokedShareCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
     private var sessions: [String: (refreshToken: String, since: SimInstant)] = [:]
@@ -84,6 +85,7 @@ public final class InvariantMonitor {
         moves.willRun(step, waits: waits, world: world)
         gate.willRun(step, world: world)
         restoreFirst.willRun(world: world, began: stepBegan)
+        revokedShares.willRun(world, began: stepBegan)
         if step == .restartApp || step == .kill { interruptedAt = stepBegan }
     }
 
@@ -112,7 +114,7 @@ public final class InvariantMonitor {
             ProductNameCheck.violations(context), unsoldRenewals.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), askedForNothing.check(context), intros.check(context), moves.check(context),
-            family.check(context),
+            family.check(context), revokedShares.check(context),
             gate.check(),
             RefundCheck.violations(context), LevelsEndCheck.violations(context),
             ShownLevelsCheck.violations(context), restoreFirst.check(),

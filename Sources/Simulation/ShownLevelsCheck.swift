@@ -27,7 +27,7 @@ enum ShownLevelsCheck {
     }
 
     /// The identities whose levels the phone shows: the one on screen, and signed in, the phone's guest too.
-    private static func shownIdentities(_ world: World) throws -> [String] {
+    static func shownIdentities(_ world: World) throws -> [String] {
         var ids: [String] = []
         switch world.appState.access.identity {
         case .none: return []

@@ -145,6 +145,7 @@ public final class World {
             backend.transfersMoveOnlyActive = defect != .transferMovesEnded
             store.choosingAPlanEndsItsConsent = defect != .consentFollowsTheSubscription
             store.deliversRecoveries = defect != .recoveryKeptFromTheApp
+            store.deliversRevocations = defect != .revocationKeptFromTheApp
         }
     }
 

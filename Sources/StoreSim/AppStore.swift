@@ -50,6 +50,9 @@ public final class AppStore {
     /// A recovery from a billing issue past the grace period reaches the running app's observer (`deliverRecovery`).
     /// False only for the planted `recovery-kept-from-the-app` (the store before session 34).
     public var deliversRecoveries = true
+    /// A family share taken back reaches the member's running app's observer (`entitlementsRevoked`). False only for
+    /// the planted `revocation-kept-from-the-app` (the store before session 38).
+    public var deliversRevocations = true
 
     let scheduler: Scheduler
     let timeline: Timeline

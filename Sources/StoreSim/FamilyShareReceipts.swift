@@ -18,7 +18,7 @@ extension AppStore {
             for (_, kept) in queues.sorted(by: { $0.key < $1.key }) {
                 guard let queue = kept.queue, queue.appleId == member else { continue }
                 queue.updateReceiptForFamily(because: "the family's shares changed")
-                if let revoked { queue.entitlementsRevoked([revoked]) }
+                if let revoked, deliversRevocations { queue.entitlementsRevoked([revoked]) }
             }
         }
     }

@@ -81,6 +81,11 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The store's: a recovery from a billing issue past the grace period is kept from the running app's observer, so
     /// the reader who paid again stays locked out until the app asks (as the App Store did before session 34).
     case recoveryKeptFromTheApp = "recovery-kept-from-the-app"
+    /// The store's: a family share Apple takes back while the member's app runs is on the member's receipt, but the
+    /// running app's observer is never told (`didRevokeEntitlementsForProductIdentifiers`), so the app never asks the
+    /// server and the share's levels, the articles kept for them and the ads' absence stay until it next becomes
+    /// active (as the App Store did before session 38).
+    case revocationKeptFromTheApp = "revocation-kept-from-the-app"
     /// The app's: back in the foreground with levels whose end is still ahead, it trusts the server's last answer until
     /// then and does not ask again, so a refund, an expiry or a purchase made elsewhere meanwhile stays unseen.
     case foregroundKeepsLevels = "foreground-keeps-levels"

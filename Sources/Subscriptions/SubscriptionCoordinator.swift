@@ -409,13 +409,16 @@ public final class SubscriptionCoordinator {
     /// (restore before purchase, restore, transfer) may have emptied it, and after a log-out it must
     /// not show levels it gave away.
     /// `clearingFirst`: the levels it gave away are not shown until the backend answers (after a move).
-    func reloadPhoneIdentity(clearingFirst: Bool = true) {
+    /// `askingApple`: the server reads Apple's records of its purchases first, as it does the account's
+    /// (`reloadAccess(askingApple:)`): a family share the phone's guest holds, taken back by Apple, stayed on the phone
+    /// of a signed-in member, the guest asked with `GET /v1/me` before Apple's REVOKE reached the server (session 39).
+    func reloadPhoneIdentity(clearingFirst: Bool = true, askingApple: Bool = false) {
         guard storage.accountSession != nil, let anonymous = storage.anonymousIdentity else { return }
         if clearingFirst {
             storage.anonymousIdentity?.levels = []
             publishStoredAccess()
         }
-        backend.me(as: .anonymous(token: anonymous.token)) { [self] result in
+        backend.me(as: .anonymous(token: anonymous.token), askingApple: askingApple) { [self] result in
             guard case .success(let (answer, list)) = result else {
                 log("the phone's anonymous identity could not be asked again: its levels stay off")
                 serverNotAnswered()
@@ -457,7 +460,7 @@ public final class SubscriptionCoordinator {
             return joinable.waiters.append(completion)
         }
         // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
-        reloadPhoneIdentity(clearingFirst: false)
+        reloadPhoneIdentity(clearingFirst: false, askingApple: askingApple)
         let reload = JoinedReload(asked: asked, askedAs: askedAs, at: clock(), waiters: [completion])
         if !askingApple { joinableReload = reload }
         let completion = { [self] (list: SubscriptionList?) in

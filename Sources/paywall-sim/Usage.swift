@@ -206,7 +206,9 @@ enum Usage {
          14 family-shared access only while the purchaser shares: whoever in the family buys a
             shareable product that stands, everyone else is given a share of it; a FAMILY_SHARED purchase
             is live only in the family, and the backend grants nothing after Apple's REVOKE; and
-            it grants the share while the purchaser's subscription gives access (grace too)
+            it grants the share while the purchaser's subscription gives access (grace too); a
+            share Apple takes back while the member's app runs (sharing off, a member leaving, a
+            refund, a revoke) leaves none of its levels on that phone the backend no longer grants
          15 in a kids app or for an under-age reader, every payment that reaches Apple follows a right
             answer to the parental gate on that phone, and the phone's next gate does not ask again
             the question a grown-up was just seen answering
@@ -273,8 +275,9 @@ enum Usage {
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
                                with them), transfer-moves-ended, consent-follows-the-subscription,
                                gate-asks-one-question, recovery-kept-from-the-app (rare too:
-                               found-by-hand/430 fails with it), ads-hidden-from-every-subscriber,
-                               restore-ignores-policy, foreground-keeps-levels,
+                               found-by-hand/430 fails with it), revocation-kept-from-the-app,
+                               ads-hidden-from-every-subscriber, restore-ignores-policy,
+                               foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
                                form-sends-twice (rare: found-by-hand/472 fails with it),
                                title-by-identifier, unsold-plan-said-to-renew

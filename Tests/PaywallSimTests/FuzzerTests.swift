@@ -156,6 +156,9 @@ import WhiteLabel
         // Only the check of the renewal words against the storefront reads a plan the storefront does not sell
         // (session 39): the profile said it renews where Apple ends it.
         (CoordinatorDefect.unsoldPlanSaidToRenew, [.toldIsTrue], "storefront"),
+        // Only the member's phone sees it (session 39): the server hears Apple's REVOKE, and the app, never told, keeps
+        // the share's levels; the member's phone is on screen only after a family member joined.
+        (CoordinatorDefect.revocationKeptFromTheApp, [.familySharedFollowsSharing], "family add"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -172,6 +175,9 @@ import WhiteLabel
         }
         if defect == .unsoldPlanSaidToRenew {
             #expect(failure.violation.detail.contains("does not sell"), "\(failure.violation)")
+        }
+        if defect == .revocationKeptFromTheApp {
+            #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
         }
         // A double tap is written as one step, or as the same step again without waiting for the first.
         // A parent's approval is also the Transaction Manager's, on one request (`store approve ask-to-buy-N`).
@@ -220,6 +226,8 @@ import WhiteLabel
     /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
     /// app running and no fault since, a double Enter on "Create account" answered in order), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
+    /// 481 stands beside the run's own find of its defect (a member leaving the family): sharing turned off is the
+    /// other way Apple takes a share back, caught the same way.
     @Test(arguments: [
         (
             "26-signed-out-after-a-month-away", CoordinatorDefect.silentSessionEnd, ["expect alert \"Signed out\"\n"],
@@ -262,6 +270,14 @@ import WhiteLabel
                     + "# Told as what it is, not as a purchase (session 35, found-by-hand/440).\n"
                     + "expect alert \"Subscription active again\"\n"
             ], .payingKeepsAccess, "while the app ran"
+        ),
+        (
+            "481-a-share-taken-back-while-the-member-reads-locks-at-once", .revocationKeptFromTheApp,
+            [
+                "expect ads shown\nexpect levels none\n"
+                    + "expect timeline \"observer ← entitlements revoked: com.dailynews.premium.yearly\"\n",
+                "expect content night-trains locked\nexpect text \"Subscribe to read the full article.\"\n",
+            ], .familySharedFollowsSharing, "while the app on kid-iphone ran"
         ),
         (
             "472-create-account-pressed-twice-signs-the-reader-in", .formSendsTwice,
