@@ -188,9 +188,13 @@ extension AppStore {
     @discardableResult
     public func declineAskToBuy(_ identifier: String? = nil) -> Bool {
         guard let payment = take(.askToBuy, identifier) else { return false }
-        log("ask to buy declined: \(payment.product.productIdentifier) for \(payment.appleId)")
         // A switch asked on the manage sheet (numbered 0) was never the app's payment: nothing to tell it.
-        if payment.paymentNumber > 0, let queue = queues[payment.deviceId]?.queue {
+        let asked = payment.paymentNumber > 0
+        log(
+            "ask to buy declined: \(payment.product.productIdentifier) for \(payment.appleId)",
+            event: asked
+                ? .askToBuyDeclined(deviceId: payment.deviceId, productId: payment.product.productIdentifier) : nil)
+        if asked, let queue = queues[payment.deviceId]?.queue {
             queue.deliver(
                 queue.failed(payment.paymentNumber, payment.product.productIdentifier, .paymentNotAllowed),
                 after: .zero)

@@ -102,4 +102,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// the manage sheet's plan a failed renewal waits with), as the app did where no products answer had titled it
     /// before session 37.
     case titleByIdentifier = "title-by-identifier"
+    /// The app's: a parent's "no" to a request no purchase on screen waits for is heard and not told (as a launch after a
+    /// restart did before session 39: it never said "Not approved" of the request the reader was told waits).
+    case silentDecline = "silent-decline"
 }

@@ -153,6 +153,8 @@ import WhiteLabel
         (CoordinatorDefect.foregroundKeepsLevels, [.backendsWord, .payingKeepsAccess], "foreground"),
         // Only the plan-name check reads a plan's name (session 38): the profile named it by its identifier.
         (CoordinatorDefect.titleByIdentifier, [.toldIsTrue], "open profile"),
+        // A parent's "no" heard and not told (session 39: a launch after a restart heard only a failed payment).
+        (CoordinatorDefect.silentDecline, [.noSilentCharge], "parent decline"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -176,6 +178,7 @@ import WhiteLabel
             clues += ["store approve", "redeem code", "switch plan", "store upgrade", "store resolve-interrupted"]
         }
         if clue == "sign in" { clues = ["login ", "signup "] }
+        if clue == "parent decline" { clues.append("store decline") }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
