@@ -75,6 +75,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// over, Xcode's Expire Subscription, product unavailable): in grace or billing retry its paid-through date had
     /// passed already, so only this says when it ended.
     case subscriptionExpired(originalTransactionId: String)
+    /// A parent declined the Ask to Buy request for `productId` that the phone `deviceId`'s app asked (a payment of its
+    /// queue, not a switch on Apple's manage sheet): Apple tells that phone's observer the payment failed.
+    case askToBuyDeclined(deviceId: String, productId: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

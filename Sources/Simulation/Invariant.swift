@@ -59,7 +59,8 @@ public enum Invariant: Int, CaseIterable, Sendable, CustomStringConvertible {
                 + "nobody out in silence"
         case .noSilentCharge:
             "no silent charge: a charge without access, or one no purchase on screen waited for (or whose app was quit "
-                + "before the reader heard of it), ends in a message the reader sees"
+                + "before the reader heard of it), ends in a message the reader sees; so does a parent's \"no\" to a request "
+                + "the phone's app asked (its next launch's to tell when no app of the phone ran)"
         case .movesOnlyAsAsked: "a purchase moves between owners only as often as the reader asked"
         case .sheetsTellTheTruth:
             "Apple's sheets tell the truth: the payment sheet agrees with the paywall and heads with what it charges "

@@ -53,6 +53,7 @@ public final class InvariantMonitor {
     private var family = FamilyCheck()
     private var unsoldRenewals = UnsoldRenewalCheck()
     private var revokedShares = RevokedShareCheck()
+    private var declines = DeclineToldCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
     private var sessions: [String: (refreshToken: String, since: SimInstant)] = [:]
@@ -113,8 +114,8 @@ public final class InvariantMonitor {
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
             ProductNameCheck.violations(context), unsoldRenewals.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
-            charges.check(context), askedForNothing.check(context), intros.check(context), moves.check(context),
-            family.check(context), revokedShares.check(context),
+            charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),
+            moves.check(context), family.check(context), revokedShares.check(context),
             gate.check(),
             RefundCheck.violations(context), LevelsEndCheck.violations(context),
             ShownLevelsCheck.violations(context), restoreFirst.check(),
@@ -204,6 +205,8 @@ public final class InvariantMonitor {
                 if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
             case .offerPaymentConfirmed, .confirmedPaymentCharged:
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
+            case .askToBuyDeclined(let deviceId, let productId):
+                if judging { declines.declined(productId, deviceId: deviceId, at: recorded.time, world: world) }
             case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue,
                 .sheetOpenedOnMoney, .subscriptionExpired:

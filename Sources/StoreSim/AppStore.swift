@@ -77,6 +77,9 @@ public final class AppStore {
     /// Each phone's payments confirmed on Apple's sheet and not yet settled, by payment number, with their products:
     /// in Apple's queue whichever launch of the app added them (a restart mid-payment lost none, session 27).
     var settling: [String: [Int: String]] = [:]
+    /// Each phone's requests a parent declined while no app of that phone observed, by payment number, with their
+    /// products: the failure is in Apple's queue until that phone's next launch hears it (held in this run only).
+    var declinedUnheard: [String: [Int: String]] = [:]
     /// Products requests made from every phone: an answer says which request it answers (`WorldEvent.productsReturned`).
     var productsRequests = 0
     /// The live payment queue of each device: where a later approval or renewal is delivered.

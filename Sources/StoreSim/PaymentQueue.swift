@@ -98,7 +98,39 @@ public final class PaymentQueue {
                     productIdentifier: productId, transactionDate: store.scheduler.now, state: .purchasing, error: nil),
                 after: .zero)
         }
+        // A request this phone's app asked that still waits for a parent is in the queue too, deferred: StoreKit tells
+        // the new observer so, and the app knows a parent's "no" for what it is. A restart between "Waiting for
+        // approval" and the decline heard only a failed payment, and the reader was never told (session 39).
+        for request in store.pendingAskToBuy
+        where request.deviceId == deviceId && request.paymentNumber > 0 && request.lapsedAt == nil
+            && addedInFlight[request.paymentNumber] == nil
+        {
+            store.log(
+                "\(request.identifier) of \(request.product.productIdentifier) still waits: observer told deferred")
+            deliver(
+                PaymentTransaction(
+                    paymentNumber: request.paymentNumber, transactionIdentifier: nil,
+                    originalTransactionIdentifier: nil,
+                    productIdentifier: request.product.productIdentifier, transactionDate: request.requestDate,
+                    state: .deferred, error: nil), after: .zero)
+        }
+        // A request a parent declined while no app of this phone ran: the queue held it deferred until then, and
+        // holds its failure now, which this launch is the first to hear.
+        for (number, productId) in (store.declinedUnheard.removeValue(forKey: deviceId) ?? [:]).sorted(by: {
+            $0.key < $1.key
+        }) {
+            store.log("payment \(number) of \(productId) was declined while no app observed: observer told so now")
+            deliver(
+                PaymentTransaction(
+                    paymentNumber: number, transactionIdentifier: nil, originalTransactionIdentifier: nil,
+                    productIdentifier: productId, transactionDate: store.scheduler.now, state: .deferred,
+                    error: nil), after: .zero)
+            deliver(failed(number, productId, .paymentNotAllowed), after: .zero)
+        }
     }
+
+    /// Whether an app process of this phone observes the queue now (a killed app's queue is kept, unobserved).
+    var isObserved: Bool { observer != nil }
 
     /// The subscription whose price-increase sheet is up, if any, and the plan and price the sheet shows: what Agree
     /// agrees to.

@@ -188,12 +188,22 @@ extension AppStore {
     @discardableResult
     public func declineAskToBuy(_ identifier: String? = nil) -> Bool {
         guard let payment = take(.askToBuy, identifier) else { return false }
-        log("ask to buy declined: \(payment.product.productIdentifier) for \(payment.appleId)")
         // A switch asked on the manage sheet (numbered 0) was never the app's payment: nothing to tell it.
-        if payment.paymentNumber > 0, let queue = queues[payment.deviceId]?.queue {
+        let asked = payment.paymentNumber > 0
+        log(
+            "ask to buy declined: \(payment.product.productIdentifier) for \(payment.appleId)",
+            event: asked
+                ? .askToBuyDeclined(deviceId: payment.deviceId, productId: payment.product.productIdentifier) : nil)
+        if asked, let queue = queues[payment.deviceId]?.queue, queue.isObserved {
             queue.deliver(
                 queue.failed(payment.paymentNumber, payment.product.productIdentifier, .paymentNotAllowed),
                 after: .zero)
+        } else if asked {
+            // No app of the phone runs (killed, or another phone on screen): the failure waits in Apple's queue for
+            // its next launch, which otherwise never heard how the request it was told waits ended (session 39).
+            log("no app observes: the decline is kept for \(payment.deviceId)'s next launch")
+            declinedUnheard[payment.deviceId, default: [:]][payment.paymentNumber] =
+                payment.product.productIdentifier
         }
         return true
     }

@@ -111,4 +111,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// subscription whose own plan is not sold here is said to renew on the profile, where Apple ends it (as the app
     /// did before session 39).
     case unsoldPlanSaidToRenew = "unsold-plan-said-to-renew"
+    /// The app's: a parent's "no" to a request no purchase on screen waits for is heard and not told (as a launch after a
+    /// restart did before session 39: it never said "Not approved" of the request the reader was told waits).
+    case silentDecline = "silent-decline"
 }

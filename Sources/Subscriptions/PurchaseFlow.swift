@@ -583,6 +583,7 @@ extension SubscriptionCoordinator {
             if deferred || toldWaits { onParentAnswered() }
             if deferred || toldWaits, !onScreen {
                 // The reader hears it ended ("Waiting for approval" stayed up over a declined request, session 27).
+                if defect == .silentDecline { return }
                 onPurchaseCarriedOn(.declined, transaction, false)
             } else if onScreen {
                 finishPurchase(storeFailure())

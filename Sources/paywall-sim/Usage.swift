@@ -280,7 +280,8 @@ enum Usage {
                                foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
                                form-sends-twice (rare: found-by-hand/472 fails with it),
-                               title-by-identifier, unsold-plan-said-to-renew
+                               title-by-identifier, unsold-plan-said-to-renew,
+                               silent-decline
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -159,6 +159,8 @@ import WhiteLabel
         // Only the member's phone sees it (session 39): the server hears Apple's REVOKE, and the app, never told, keeps
         // the share's levels; the member's phone is on screen only after a family member joined.
         (CoordinatorDefect.revocationKeptFromTheApp, [.familySharedFollowsSharing], "family add"),
+        // A parent's "no" heard and not told (session 39: a launch after a restart heard only a failed payment).
+        (CoordinatorDefect.silentDecline, [.noSilentCharge], "parent decline"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -188,6 +190,7 @@ import WhiteLabel
             clues += ["store approve", "redeem code", "switch plan", "store upgrade", "store resolve-interrupted"]
         }
         if clue == "sign in" { clues = ["login ", "signup "] }
+        if clue == "parent decline" { clues.append("store decline") }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
