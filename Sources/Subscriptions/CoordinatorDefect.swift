@@ -102,4 +102,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// the manage sheet's plan a failed renewal waits with), as the app did where no products answer had titled it
     /// before session 37.
     case titleByIdentifier = "title-by-identifier"
+    /// The app's: the same log-in sent twice, the later one's refusal (a fault, a 429, the account not made yet) is told
+    /// at once while the earlier one is still on its way, and that one's acceptance, arriving after, is dropped: the
+    /// reader told "could not be reached" was signed in on the server (as the app did before session 39).
+    case sameLogInRefusedEarly = "same-log-in-refused-early"
 }

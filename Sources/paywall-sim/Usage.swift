@@ -277,7 +277,8 @@ enum Usage {
                                restore-ignores-policy, foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
                                form-sends-twice (rare: found-by-hand/472 fails with it),
-                               title-by-identifier
+                               title-by-identifier, same-log-in-refused-early (rare:
+                               found-by-hand/493 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help
