@@ -296,7 +296,8 @@ public struct AccountForm: Equatable, Sendable {
     /// The email and password this sign-up form sent, while their answer is on its way (nil: none is). The same pressed
     /// again waits for that answer, as a real app's button is disabled: a double Enter sent the sign-up twice, and the
     /// second's "email taken" won over the first's account (session 38). Other words typed make another request, which
-    /// the reader may send: the app keeps the latest sign-in's answer. (A log-in sent twice is answered alike twice.)
+    /// the reader may send: the app keeps the latest sign-in's answer. (A log-in sent twice is one request to the
+    /// reader, answered once: `SameLogIns`.)
     public var sent: Sent?
 
     /// What a form sent: its fields as they were.

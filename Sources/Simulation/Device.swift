@@ -83,6 +83,7 @@ final class Device {
             backend.onAnswer = { [weak self] answer in
                 guard let self else { return }
                 if transport.handingInspectAnswer { inspectAnswersTaken += 1 }
+                transport.answerTaken()
                 onAnswer?(answer)
             }
         }
@@ -139,8 +140,10 @@ final class Device {
     private var accountBegan: Beginning?
     /// The phone's guest a move to the account (a transfer) was to move from, when the account act under way is one.
     private var transferFrom: String?
-    /// Whether the account act under way is a sign-in (a log-in or a sign-up), whose failure `ToldCheck+SignIn` judges.
+    /// Whether the account act under way is a sign-in (a log-in or a sign-up), whose failure `ToldCheck+SignIn` judges,
+    /// and when it began on the transport's `signInTicks`.
     private var signingIn = false
+    private var signInBegan = 0
     /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
     /// purchase's act began then if that check's end is what it tells; nil again once it goes to Apple itself.
     private var joinedChargeAt: SimInstant?
@@ -502,7 +505,7 @@ final class Device {
         var chargeWasNews = false
         var transfer: String?
         var inspectedSince: Int?
-        var signInAccepted = false
+        var signInFailed: (run: Int, began: Int, told: Int)?
         switch event {
         case .purchaseStage(.checkingEarlierPayment(let paidAt)):
             joinedChargeAt = paidAt
@@ -544,8 +547,8 @@ final class Device {
             told = .account(outcome)
             began = accountBegan
             transfer = transferFrom
-            if case .failed = outcome, signingIn, let accepted = transport.signIn?.acceptedBeside {
-                signInAccepted = accepted >= (accountBegan?.at ?? clock())
+            if case .failed = outcome, signingIn, let run = transport.signIn?.run {
+                signInFailed = (run, signInBegan, transport.signInTicks)
             }
         default: return
         }
@@ -563,7 +566,7 @@ final class Device {
         outcome.identityWhenBegan = began?.identity ?? identity
         outcome.identitiesWhileRan = identities(since: began?.at ?? now)
         outcome.transferFrom = transfer
-        outcome.signInAcceptedWhileRan = signInAccepted
+        outcome.signInFailed = signInFailed
         outcome.inspectAnswersSinceBegan = inspectedSince
         onOutcome(outcome)
     }
@@ -602,6 +605,7 @@ final class Device {
                 case .logIn, .signUp: true
                 default: false
                 }
+            signInBegan = transport.signInTicks
         case .loadFullContent(let id, _):
             contentRequested[id] = clock()
         default: break

@@ -8,8 +8,8 @@ import Subscriptions
 /// And each time the server answered the app's question about its levels with some: the server's word when it
 /// spoke, which an answer still on its way when a refund lands no longer is (`ToldCheck`, fuzz seed 3934).
 /// And each answer to the check before paying the app took, or to a restore's same ask: what it knew before any sheet
-/// (`RestoreFirstCheck`). And the sign-in it sent last, with when the server's acceptance of it reached the app while
-/// the same one, sent again, was on its way (`ToldCheck+SignIn`).
+/// (`RestoreFirstCheck`). And the sign-in it sent last, with each acceptance of it, or of the same one sent before it,
+/// that the app took (`ToldCheck+SignIn`).
 final class PhoneTransport: BackendTransport {
     private let network: SimulatedNetwork
     private(set) var receiptsOnTheirWay = 0
@@ -24,11 +24,17 @@ final class PhoneTransport: BackendTransport {
     /// While one is handed: when the server spoke it (ownership may change while it travels, long fuzz seed 1410).
     private(set) var handingInspectSpokenAt: SimInstant?
 
-    /// The sign-in (log-in or sign-up) this process sent last, counted from the first of the same ones sent in a row:
-    /// how many of them are on their way, and when the server's acceptance of one reached the app while another was
-    /// still on its way (`ToldCheck+SignIn`: a sign-in told failed while the server accepted the same one beside it).
-    private(set) var signIn: (request: SignInRequest, run: Int, onTheirWay: Int, acceptedBeside: SimInstant?)?
+    /// The sign-in (log-in or sign-up) this process sent last, counted from the first of the same ones sent in a row,
+    /// and each of the server's own acceptances of one of them that the app took while they were its last, by when it was
+    /// sent and when it reached the app, on `signInTicks` (`ToldCheck+SignIn`: a sign-in told failed while the server
+    /// accepted the same one, sent before the failure was told and answered after the act began).
+    private(set) var signIn: (request: SignInRequest, run: Int, accepted: [(sent: Int, reached: Int)])?
     private var signInRuns = 0
+    /// Counts each sign-in sent and each answer to one reaching the app: what came before what within one instant.
+    private(set) var signInTicks = 0
+    /// While the server's own acceptance of a sign-in of the last run is handed to the app: when it was sent. The app
+    /// takes it (`answerTaken`) unless it gave up at its timeout, or quit.
+    private var handingSignInAcceptance: (run: Int, sent: Int)?
 
     init(_ network: SimulatedNetwork) {
         self.network = network
@@ -38,17 +44,20 @@ final class PhoneTransport: BackendTransport {
         if let sent = SignInRequest(request) {
             if signIn?.request != sent {
                 signInRuns += 1
-                signIn = (sent, signInRuns, 0, nil)
+                signIn = (sent, signInRuns, [])
             }
-            signIn?.onTheirWay += 1
-            let run = signInRuns
-            return network.send(request) { [self] response in
-                if signIn?.run == run {
-                    signIn?.onTheirWay -= 1
-                    if response.isSuccess, signIn?.onTheirWay ?? 0 > 0 { signIn?.acceptedBeside = network.now }
-                }
-                completion(response)
-            }
+            signInTicks += 1
+            let (run, sentAt) = (signInRuns, signInTicks)
+            // The server's own answer (not a fault standing in for it: a malformed 200 accepts nothing).
+            var accepted = false
+            return network.send(
+                request, handled: { accepted = $0.isSuccess },
+                completion: { [self] response in
+                    signInTicks += 1
+                    handingSignInAcceptance = accepted && signIn?.run == run ? (run, sentAt) : nil
+                    defer { handingSignInAcceptance = nil }
+                    completion(response)
+                })
         }
         if request.method == "GET", request.path == "/v1/me" {
             return network.send(
@@ -83,6 +92,13 @@ final class PhoneTransport: BackendTransport {
                 receiptsOnTheirWay -= 1
                 completion(response)
             })
+    }
+
+    /// Told by the app's client as it takes an answer: a sign-in's acceptance handed now is one the app took.
+    func answerTaken() {
+        guard let handing = handingSignInAcceptance, signIn?.run == handing.run else { return }
+        signIn?.accepted.append((handing.sent, signInTicks))
+        handingSignInAcceptance = nil
     }
 
     private static func grantsLevels(_ response: HTTPResponse) -> Bool {

@@ -56,9 +56,10 @@ public struct ReaderOutcome: Sendable {
     /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
     /// phone held it when the act began; nil for any other act.
     public var transferFrom: String?
-    /// For a sign-in told failed: whether the server's acceptance of the same sign-in from this app reached the app
-    /// while it ran, the one told on its way beside it (`PhoneTransport.signIn`); false for any other.
-    public var signInAcceptedWhileRan = false
+    /// For a sign-in told failed: the run of the same sign-ins it was one of (`PhoneTransport.signIn`), and, on its
+    /// `signInTicks`, when its act began and when it was told; nil for any other. Judged once the world settled
+    /// (`ToldCheck+SignIn`): an acceptance of one sent before the failure was told may reach the app after it.
+    public var signInFailed: (run: Int, began: Int, told: Int)?
     /// For a purchase the reader started: how many of the server's answers to what a restore here would do the app
     /// took since it started; nil for any other act (a purchase carried on has no start on the phone).
     public var inspectAnswersSinceBegan: Int?

@@ -7,7 +7,7 @@ import Subscriptions
 /// Invariant 9, what the reader is told is true: each purchase, restore and account outcome, once
 /// the world settled on the phone it was told on, against the phone's levels, the App Store and
 /// the owner's product → levels mapping. An outcome whose act a fault overlapped is excused, but for a restore said
-/// to fail that the server made (`ToldCheck+Moves`).
+/// to fail that the server made (`ToldCheck+Moves`) and a sign-in said to fail that it accepted (`ToldCheck+SignIn`).
 struct ToldCheck {
     /// How many of the world's outcomes were taken; those taken wait here until the world settles.
     private var taken = 0
@@ -47,6 +47,8 @@ struct ToldCheck {
         // Every "Move it" of the phone's own subscription the reader reads, wherever it is (session 33).
         let moveOffer = Self.readingLedger { try Self.moveOfferViolation(world) }
         return here.compactMap { outcome in
+            // Whatever the faults: only an acceptance the app took counts (`ToldCheck+SignIn`).
+            if let signIn = Self.signInViolation(outcome, world) { return signIn }
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
                 if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) {
@@ -121,7 +123,6 @@ struct ToldCheck {
 
     private func violation(_ outcome: ReaderOutcome, alone: Bool, _ context: StepContext) -> InvariantViolation? {
         if let charged = Self.chargedWhileToldNot(outcome, context.world) { return charged }
-        if let signIn = Self.signInViolation(outcome) { return signIn }
         if let advice = Self.readingLedger({
             try Self.adviceViolation(outcome, context.world, spoken: Self.spokenWhileRan(outcome, context.world))
         }) {

@@ -26,20 +26,30 @@ extension SubscriptionCoordinator {
     public func logIn(email: String, password: String, completion: @escaping (AccountOutcome) -> Void) {
         signIns += 1
         let attempt = signIns
-        let same = latestLogIn.flatMap { $0.email == email && $0.password == password ? $0.firstIdentical : nil }
-        latestLogIn = (attempt, email, password, same ?? attempt)
+        // The same words as the latest log-in: one request to the reader (`SameLogIns`).
+        if var same = sameLogIns, same.isSame(email: email, password: password) {
+            same.sentAgain(attempt)
+            sameLogIns = same
+        } else {
+            sameLogIns = SameLogIns(email: email, password: password, attempt: attempt)
+        }
         let guest = storage.anonymousIdentity
         backend.logIn(email: email, password: password, anonymousToken: guest?.token) { [self] result in
-            // The same words sent again while the first was on its way: the first's acceptance answers the latest,
-            // whichever request the server saw first. A sign-up beside them let the later one arrive before the
-            // account did, and its "not right" was kept over the earlier one's acceptance (fuzz seeds 5193, 5195).
-            if case .success = result, attempt < signIns, let latest = latestLogIn, latest.attempt == signIns,
-                latest.firstIdentical <= attempt, signInTaken < signIns
-            {
-                log("the same log-in was sent again: this one's acceptance answers it")
-                return signedIn(result, attempt: signIns, guest: guest?.id, completion: completion)
+            let current = sameLogIns?.latest == signIns && signInTaken < signIns
+            let waits = defect != .sameLogInRefusedEarly
+            switch sameLogIns?.answer(attempt, result, current: current, waits: waits) {
+            case .latest(let answer):
+                if attempt != signIns, case .success = answer {
+                    log("the same log-in was sent again: this one's acceptance answers it")
+                } else if attempt != signIns {
+                    log("none of the same log-ins was accepted: the latest's refusal is told")
+                }
+                signedIn(answer, attempt: signIns, guest: guest?.id, completion: completion)
+            case .held:
+                log("the same log-in is still on its way: this refusal waits for its answer")
+            case .own, nil:
+                signedIn(result, attempt: attempt, guest: guest?.id, completion: completion)
             }
-            signedIn(result, attempt: attempt, guest: guest?.id, completion: completion)
         }
     }
 

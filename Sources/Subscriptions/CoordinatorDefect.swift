@@ -114,4 +114,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: a parent's "no" to a request no purchase on screen waits for is heard and not told (as a launch after a
     /// restart did before session 39: it never said "Not approved" of the request the reader was told waits).
     case silentDecline = "silent-decline"
+    /// The app's: the same log-in sent twice, the later one's refusal (a fault, a 429, the account not made yet) is told
+    /// at once while the earlier one is still on its way, and that one's acceptance, arriving after, is dropped: the
+    /// reader told "could not be reached" was signed in on the server (as the app did before session 39).
+    case sameLogInRefusedEarly = "same-log-in-refused-early"
 }

@@ -104,9 +104,8 @@ public final class SubscriptionCoordinator {
     /// Log-ins and sign-ups started, for the same reason, and the latest whose answer the app took.
     var signIns = 0
     var signInTaken = 0
-    /// The latest log-in's words, and the first of the identical log-ins sent in a row up to it: an earlier one's
-    /// acceptance answers the latest (`AccountFlow.logIn`).
-    var latestLogIn: (attempt: Int, email: String, password: String, firstIdentical: Int)?
+    /// The latest log-in's words, sent again since the first of them: one request to the reader (`AccountFlow.logIn`).
+    var sameLogIns: SameLogIns?
 
     /// The app's clock (the phone's), to tell a fresh charge from an old transaction delivered again.
     public var clock: () -> SimInstant = { SimInstant(milliseconds: 0) }

@@ -281,7 +281,8 @@ enum Usage {
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
                                form-sends-twice (rare: found-by-hand/472 fails with it),
                                title-by-identifier, unsold-plan-said-to-renew,
-                               silent-decline
+                               silent-decline, same-log-in-refused-early (rare:
+                               found-by-hand/493 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -227,7 +227,8 @@ import WhiteLabel
 
     /// Rare in the default run (a month away, a shared phone with a failed check and a lost notification, a phone
     /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
-    /// app running and no fault since, a double Enter on "Create account" answered in order), so the scenario that showed each stands in: it holds; with the
+    /// app running and no fault since, a double Enter on "Create account" answered in order, the same log-in sent twice whose later one a fault
+    /// refused first), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
     /// 481 stands beside the run's own find of its defect (a member leaving the family): sharing turned off is the
     /// other way Apple takes a share back, caught the same way.
@@ -288,6 +289,14 @@ import WhiteLabel
                 "expect text \"Creating account…\"\n", "expect timeline \"Creating account…\"\n",
                 "expect timeline once \"→ POST /v1/accounts\"\n",
                 "expect identity account quinn@example.com\nexpect no alert\n",
+            ], .toldIsTrue, "accepted the same sign-in"
+        ),
+        (
+            "493-the-same-log-in-refused-first-by-a-fault-signs-the-reader-in", .sameLogInRefusedEarly,
+            [
+                "expect timeline \"the same log-in is still on its way: this refusal waits for its answer\"\n",
+                "expect timeline \"the same log-in was sent again: this one's acceptance answers it\"\n",
+                "expect identity account ana@fuzz.test\nexpect no alert\n",
             ], .toldIsTrue, "accepted the same sign-in"
         ),
     ])
