@@ -53,6 +53,9 @@ enum ProductNameCheck {
 
     /// Whether `id` stands in `text` as a whole word (not inside a longer identifier).
     private static func named(_ id: String, in text: String) -> Bool {
+        // Most texts do not hold the identifier at all: said by their bytes, where that is the same answer (Swift's
+        // `firstRange` built a table of the text's characters for each search, 39 k instructions, a third of a fuzz run).
+        if plainBytes(id), !holdsBytes(id, in: text) { return false }
         var rest = text[...]
         while let range = rest.firstRange(of: id) {
             let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
@@ -64,5 +67,34 @@ enum ProductNameCheck {
             rest = text[range.upperBound...]
         }
         return false
+    }
+
+    /// Whether a run of characters equal to `id`'s is always its very bytes: `id` is ASCII, and none of its characters
+    /// is equal to another (Unicode's singletons: U+212A KELVIN SIGN is "K", U+037E GREEK QUESTION MARK ";", U+1FEF
+    /// GREEK VARIA "`"; Swift compares characters by canonical equivalence). A text whose bytes do not hold `id`'s then
+    /// does not name it.
+    private static func plainBytes(_ id: String) -> Bool {
+        !id.isEmpty
+            && id.utf8.allSatisfy {
+                $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`")
+            }
+    }
+
+    /// Whether `text`'s UTF-8 holds `id`'s, byte for byte, somewhere.
+    private static func holdsBytes(_ id: String, in text: String) -> Bool {
+        var id = id
+        var text = text
+        return id.withUTF8 { pattern in
+            text.withUTF8 { bytes in
+                guard pattern.count <= bytes.count else { return false }
+                let first = pattern[0]
+                for start in 0...(bytes.count - pattern.count) where bytes[start] == first {
+                    var next = 1
+                    while next < pattern.count, bytes[start + next] == pattern[next] { next += 1 }
+                    if next == pattern.count { return true }
+                }
+                return false
+            }
+        }
     }
 }
