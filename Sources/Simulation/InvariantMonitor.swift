@@ -50,6 +50,7 @@ public final class InvariantMonitor {
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
     private var askedForNothing: AskedForNothingCheck
+    private let productNames: ProductNameCheck
     private var family = FamilyCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
@@ -68,6 +69,7 @@ public final class InvariantMonitor {
         moves = MoveCheck(world: world)
         intros = IntroOfferCheck(world: world)
         askedForNothing = AskedForNothingCheck(world: world)
+        productNames = ProductNameCheck(world: world)
         if let token = before.refreshToken { sessions[before.device] = (token, SimInstant(milliseconds: 0)) }
         readEvents(judging: false)
     }
@@ -108,7 +110,7 @@ public final class InvariantMonitor {
             world.stateViolations(offersExact: offersExact, paid: context.paid),
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
-            ProductNameCheck.violations(context),
+            productNames.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), askedForNothing.check(context), intros.check(context), moves.check(context),
             family.check(context),

@@ -6,28 +6,36 @@ import AppFlow
 /// "Manage my subscription" sheet. A parent's approval charged after the Apple ID moved to a storefront that does not
 /// sell the plan was told as "charged this Apple ID for com.podcastclub.listener.yearly": the app had the title only
 /// from the latest products answer (session 37).
-enum ProductNameCheck {
+struct ProductNameCheck {
     /// The screens whose rows name plans; the others show the owner's words and the content.
     private static let screensNamingPlans: Set<ScreenID> = [.paywall, .profile, .manageSubscription]
+    /// The identifiers judged (`titledIdentifiers`), each with whether its bytes alone tell a text that does not name
+    /// it (`plainBytes`): both read the world's config alone, fixed for its life, so they are worked out once, not
+    /// after every step.
+    private let identifiers: [(id: String, plain: Bool)]
 
-    static func violations(_ context: StepContext) -> [InvariantViolation] {
+    init(world: World) {
+        identifiers = Self.titledIdentifiers(world).map { ($0, Self.plainBytes($0)) }
+    }
+
+    func check(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
-        guard world.isAppRunning else { return [] }
+        guard world.isAppRunning, !identifiers.isEmpty else { return [] }
         let state = world.appState
         let alerts = [state.alert].compactMap { $0 } + state.alertsWaiting
-        let onScreen = screensNamingPlans.contains(world.screenID)
+        let onScreen = Self.screensNamingPlans.contains(world.screenID)
         guard !alerts.isEmpty || onScreen else { return [] }
-        let identifiers = titledIdentifiers(world)
-        guard !identifiers.isEmpty else { return [] }
-        // Each text the reader reads, with where it stands.
-        var read = alerts.flatMap { alert in [alert.title, alert.message].map { ("the alert \"\(alert.title)\"", $0) } }
-        if onScreen {
-            let screen = world.screen
-            read += screen.rows.map { ("the \(screen.id.rawValue) screen", $0.text) }
+        // Each text the reader reads, with the alert it stands in (nil: the screen's rows); where it stands is put in
+        // words only for a finding.
+        var read = alerts.flatMap { alert in
+            [alert.title, alert.message].map { (text: $0, alert: Optional(alert.title)) }
         }
+        let screen = onScreen ? world.screen : nil
+        if let screen { read += screen.rows.map { (text: $0.text, alert: nil) } }
         var found: [InvariantViolation] = []
-        for id in identifiers {
-            for (place, text) in read where named(id, in: text) {
+        for (id, plain) in identifiers {
+            for (text, alert) in read where Self.named(id, plain: plain, in: text) {
+                let place = alert.map { "the alert \"\($0)\"" } ?? "the \(screen?.id.rawValue ?? "") screen"
                 found.append(
                     InvariantViolation(
                         .toldIsTrue,
@@ -52,10 +60,11 @@ enum ProductNameCheck {
     }
 
     /// Whether `id` stands in `text` as a whole word (not inside a longer identifier).
-    private static func named(_ id: String, in text: String) -> Bool {
+    /// `plain`: `plainBytes(id)`.
+    private static func named(_ id: String, plain: Bool, in text: String) -> Bool {
         // Most texts do not hold the identifier at all: said by their bytes, where that is the same answer (Swift's
         // `firstRange` built a table of the text's characters for each search, 39 k instructions, a third of a fuzz run).
-        if plainBytes(id), !holdsBytes(id, in: text) { return false }
+        if plain, !holdsBytes(id, in: text) { return false }
         var rest = text[...]
         while let range = rest.firstRange(of: id) {
             let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
