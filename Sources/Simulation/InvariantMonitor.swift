@@ -50,6 +50,7 @@ public final class InvariantMonitor {
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
     private var askedForNothing: AskedForNothingCheck
+    private let productNames: ProductNameCheck
     private var family = FamilyCheck()
     private var unsoldRenewals = UnsoldRenewalCheck()
     private var revokedShares = RevokedShareCheck()
@@ -71,6 +72,7 @@ public final class InvariantMonitor {
         moves = MoveCheck(world: world)
         intros = IntroOfferCheck(world: world)
         askedForNothing = AskedForNothingCheck(world: world)
+        productNames = ProductNameCheck(world: world)
         if let token = before.refreshToken { sessions[before.device] = (token, SimInstant(milliseconds: 0)) }
         readEvents(judging: false)
     }
@@ -112,7 +114,7 @@ public final class InvariantMonitor {
             world.stateViolations(offersExact: offersExact, paid: context.paid),
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
-            ProductNameCheck.violations(context), unsoldRenewals.check(context),
+            productNames.check(context), unsoldRenewals.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),
             moves.check(context), family.check(context), revokedShares.check(context),
