@@ -103,6 +103,11 @@ extension SubscriptionCoordinator {
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
             askAgainIfHeardLate(until: answer.levelsUntil?.milliseconds)
+            if revocationUnasked {
+                revocationUnasked = false
+                log("a family share Apple took back while signed out: asking the server, reading Apple's records")
+                reloadAccess(askingApple: true)
+            }
             if let subscriptions = signIn.subscriptions {
                 onSubscriptionsListed?(
                     SubscriptionList(identity: storedAccess().identity, subscriptions: subscriptions))

@@ -104,6 +104,9 @@ public final class SubscriptionCoordinator {
     /// Log-ins and sign-ups started, for the same reason, and the latest whose answer the app took.
     var signIns = 0
     var signInTaken = 0
+    /// Apple took a family share back while nobody was signed in on the phone, nor a guest held: nobody to ask the
+    /// server as, so the next sign-in asks, reading Apple's records (its own answer may predate Apple's REVOKE).
+    var revocationUnasked = false
     /// The latest log-in's words, sent again since the first of them: one request to the reader (`AccountFlow.logIn`).
     var sameLogIns: SameLogIns?
 
