@@ -12,6 +12,8 @@ import StoreSim
 /// profile shows agrees with Apple on the plan it renews as and that it renews, so what is left is whether the plan is
 /// sold here, which the app learns from its products answer. The app asks only for the owner's products, and learns
 /// nothing where its products request failed since it last asked in this storefront and language, in this launch.
+/// Lines are matched by date: one is a plan said to renew only where such lines outnumber the other subscriptions the
+/// profile may list of that date (session 40).
 struct UnsoldRenewalCheck {
     /// What the running app's products answers are of: the phone, its launch, the storefront and the language.
     private var askedOf: (device: String, launch: Int, storefront: String, locale: String)?
@@ -35,25 +37,35 @@ struct UnsoldRenewalCheck {
         let state = world.appState
         let rows = world.screen.rows.map(\.text)
         let configured = Set(world.config.app.subscriptions.map(\.productId))
-        for shown in state.profileSubscriptions
-        where shown.autoRenew && !shown.billingIssue && !state.pastItsEnd(shown) {
-            guard let original = shown.originalTransactionId, let expires = shown.expires,
+        let unsold = state.profileSubscriptions.filter { shown in
+            guard shown.autoRenew, !shown.billingIssue, !state.pastItsEnd(shown),
+                let original = shown.originalTransactionId, shown.expires != nil,
                 let running = world.store.subscription(originalTransactionId: original), running.isRunning,
                 running.autoRenew, running.autoRenewProductId == shown.renewsAs ?? shown.productId,
-                configured.contains(running.autoRenewProductId), !world.store.sells(running.autoRenewProductId)
-            else { continue }
-            // What the reader reads of it: a line of its date saying it renews.
-            let date = SimInstant(milliseconds: expires).dateDescription
-            guard
-                let said = rows.first(where: { text in
-                    text.contains("renews on \(date)") || (text.contains("switches to") && text.contains(" on \(date)"))
-                })
+                configured.contains(running.autoRenewProductId)
+            else { return false }
+            return !world.store.sells(running.autoRenewProductId)
+        }
+        for shown in unsold {
+            // What the reader reads of its date: lines saying a plan renews then. Lines are matched by date, and
+            // another subscription of the same date may truly say so (an account's own plan beside a phone's code
+            // of the same month, long 1939): only more such lines than those others is a plan said to renew.
+            let date = SimInstant(milliseconds: shown.expires ?? 0).dateDescription
+            let said = rows.filter { text in
+                text.contains("renews on \(date)") || (text.contains("switches to") && text.contains(" on \(date)"))
+            }
+            let others = state.profileSubscriptions.filter { other in
+                !unsold.contains(other) && other.expires.map { SimInstant(milliseconds: $0).dateDescription } == date
+            }
+            guard said.count > others.count, let original = shown.originalTransactionId,
+                let running = world.store.subscription(originalTransactionId: original)
             else { continue }
             return [
                 InvariantViolation(
                     .toldIsTrue,
-                    "\(world.deviceName)'s profile says \"\(said)\", but the storefront \(world.storefront) does not "
-                        + "sell \(running.autoRenewProductId): Apple ends \(original) then")
+                    "\(world.deviceName)'s profile says \"\(said[others.count])\", but the storefront "
+                        + "\(world.storefront) does not sell \(running.autoRenewProductId): Apple ends \(original) then"
+                )
             ]
         }
         return []
