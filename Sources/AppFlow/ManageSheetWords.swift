@@ -17,6 +17,8 @@ struct ManageSheetWords: Sendable {
     let grace: String
     /// `{plan}`: the plan a failed renewal waits to charge, with its price where the sheet has it (`priced`).
     let retriedChange: String
+    /// `{title}`: the plan a failed renewal would charge, not sold in this storefront: Apple ends it instead.
+    let retriedNotSold: String
     let updateOrCancel: String
     let update: String
     /// `{date}`, `{title}`: the plan it renews as, not sold in this storefront.
@@ -60,7 +62,8 @@ struct ManageSheetWords: Sendable {
 
     private init(
         heading: String, loading: String, done: String, plan: String, billingRetry: String, graceCancelled: String,
-        grace: String, retriedChange: String, updateOrCancel: String, update: String, renewalNotSold: String,
+        grace: String, retriedChange: String, retriedNotSold: String, updateOrCancel: String, update: String,
+        renewalNotSold: String,
         switches: String, consentSuffix: String, endsUnlessAgreed: String, nextRenewal: String, endsNotRenewing: String,
         paysForNone: String, otherAppleId: String, boughtWithYours: String, sharedRenews: String, sharedEnds: String,
         sharedByFamily: String, cancel: String, renew: String,
@@ -75,6 +78,7 @@ struct ManageSheetWords: Sendable {
         self.graceCancelled = graceCancelled
         self.grace = grace
         self.retriedChange = retriedChange
+        self.retriedNotSold = retriedNotSold
         self.updateOrCancel = updateOrCancel
         self.update = update
         self.renewalNotSold = renewalNotSold
@@ -113,6 +117,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "Renewal failed on {date}; cancelled: access until {until}, then it ends",
             grace: "Renewal failed on {date}: access until {until} while Apple retries",
             retriedChange: "Renews as {plan} once the payment goes through",
+            retriedNotSold: "Ends instead of renewing: {title} is not sold in this country or region",
             updateOrCancel: "Update your payment method to keep this subscription, or cancel it.",
             update: "Update your payment method to keep this subscription.",
             renewalNotSold: "Ends on {date}: {title} is not sold in this country or region",
@@ -135,6 +140,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "Échec du renouvellement le {date} ; annulé : accès jusqu’au {until}, puis il prend fin",
             grace: "Échec du renouvellement le {date} : accès jusqu’au {until} pendant qu’Apple retente le paiement",
             retriedChange: "Se renouvelle en {plan} une fois le paiement accepté",
+            retriedNotSold: "Prend fin au lieu de se renouveler : {title} n’est pas vendu dans ce pays ou cette région",
             updateOrCancel: "Mettez à jour votre moyen de paiement pour garder cet abonnement, ou annulez-le.",
             update: "Mettez à jour votre moyen de paiement pour garder cet abonnement.",
             renewalNotSold: "Expire le {date} : {title} n’est pas vendu dans ce pays ou cette région",
@@ -160,6 +166,8 @@ struct ManageSheetWords: Sendable {
             grace:
                 "Verlängerung am {date} fehlgeschlagen: Zugriff bis {until}, während Apple die Zahlung erneut versucht",
             retriedChange: "Wird als {plan} verlängert, sobald die Zahlung durchgeht",
+            retriedNotSold:
+                "Endet, statt verlängert zu werden: {title} wird in diesem Land oder dieser Region nicht verkauft",
             updateOrCancel: "Aktualisiere deine Zahlungsmethode, um dieses Abo zu behalten, oder kündige es.",
             update: "Aktualisiere deine Zahlungsmethode, um dieses Abo zu behalten.",
             renewalNotSold: "Endet am {date}: {title} wird in diesem Land oder dieser Region nicht verkauft",
@@ -185,6 +193,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "La renovación falló el {date}; cancelada: acceso hasta el {until}, luego termina",
             grace: "La renovación falló el {date}: acceso hasta el {until} mientras Apple reintenta el pago",
             retriedChange: "Se renueva como {plan} cuando se procese el pago",
+            retriedNotSold: "Caduca en lugar de renovarse: {title} no se vende en este país o región",
             updateOrCancel: "Actualiza tu método de pago para conservar esta suscripción, o cancélala.",
             update: "Actualiza tu método de pago para conservar esta suscripción.",
             renewalNotSold: "Caduca el {date}: {title} no se vende en este país o región",
@@ -208,6 +217,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "Rinnovo non riuscito il {date}; annullato: accesso fino al {until}, poi termina",
             grace: "Rinnovo non riuscito il {date}: accesso fino al {until} mentre Apple riprova il pagamento",
             retriedChange: "Si rinnova come {plan} quando il pagamento va a buon fine",
+            retriedNotSold: "Scade invece di rinnovarsi: {title} non è in vendita in questo paese o regione",
             updateOrCancel: "Aggiorna il metodo di pagamento per mantenere questo abbonamento, oppure annullalo.",
             update: "Aggiorna il metodo di pagamento per mantenere questo abbonamento.",
             renewalNotSold: "Scade il {date}: {title} non è in vendita in questo paese o regione",
@@ -230,6 +240,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "{date}に更新できませんでした。キャンセル済み：{until}までアクセスでき、その後終了します",
             grace: "{date}に更新できませんでした：Appleが支払いを再試行している間、{until}までアクセスできます",
             retriedChange: "支払いが完了すると{plan}として更新されます",
+            retriedNotSold: "更新されずに終了します：{title}はこの国または地域では販売されていません",
             updateOrCancel: "このサブスクリプションを継続するには支払い方法を更新するか、キャンセルしてください。",
             update: "このサブスクリプションを継続するには支払い方法を更新してください。",
             renewalNotSold: "{date}に終了：{title}はこの国または地域では販売されていません",
@@ -251,6 +262,7 @@ struct ManageSheetWords: Sendable {
             graceCancelled: "Falha na renovação em {date}; cancelada: acesso até {until}, depois ela termina",
             grace: "Falha na renovação em {date}: acesso até {until} enquanto a Apple tenta o pagamento novamente",
             retriedChange: "Renova como {plan} quando o pagamento for aprovado",
+            retriedNotSold: "Termina em vez de renovar: {title} não é vendido neste país ou região",
             updateOrCancel: "Atualize sua forma de pagamento para manter esta assinatura, ou cancele-a.",
             update: "Atualize sua forma de pagamento para manter esta assinatura.",
             renewalNotSold: "Termina em {date}: {title} não é vendido neste país ou região",

@@ -50,6 +50,11 @@ extension ScreenBuilder {
             } else if subscription.billingIssue && !subscription.autoRenew {
                 // Cancelled after its renewal failed: Apple retries nothing, and a new payment method keeps nothing.
                 line = "\(title): renewal failed on \(date); cancelled, it ends when Apple's grace period does"
+            } else if subscription.billingIssue && state.renewalNotSoldHere(subscription) {
+                // Retried as a plan this storefront does not sell: Apple charges nothing and ends it once the payment
+                // goes through, so "Apple is retrying" and "Update it … to keep" would promise a renewal (session 40).
+                let plan = subscription.renewsAs == nil ? "this plan" : "the plan chosen for its renewal"
+                line = "\(title): renewal failed on \(date); it ends: \(plan) is not sold in this country or region"
             } else if subscription.billingIssue && !subscription.active {
                 line = "\(title): \(failed) on \(date); no access while Apple retries the payment"
             } else if subscription.billingIssue {
@@ -78,7 +83,7 @@ extension ScreenBuilder {
             if subscription.familyShared == true {
                 rows.append(Row(.muted, "Shared by your family: the family member who bought it pays for it."))
             }
-            if subscription.billingIssue && subscription.autoRenew {
+            if subscription.billingIssue && subscription.autoRenew && !state.renewalNotSoldHere(subscription) {
                 rows.append(
                     Row(.banner, "Your payment method failed. Update it in the App Store to keep your subscription."))
             }
@@ -208,10 +213,12 @@ extension ScreenBuilder {
         for subscription in own {
             let date = SimInstant(milliseconds: subscription.expires).dateDescription
             rows.append(Row(.text, words.plan.filled(["title": subscription.title])))
+            // Retried as a plan not sold here, it ends once the payment goes through: no payment method keeps it.
+            let unsold = subscription.willAutoRenew && subscription.renewalNotSold
             if subscription.inBillingRetry {
                 rows.append(Row(.muted, words.billingRetry.filled(["date": date])))
                 rows += retriedChange(subscription, words)
-                rows.append(Row(.banner, words.updateOrCancel))
+                if !unsold { rows.append(Row(.banner, words.updateOrCancel)) }
             } else if let grace = subscription.graceExpires, !subscription.willAutoRenew {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, words.graceCancelled.filled(["date": date, "until": until])))
@@ -219,7 +226,7 @@ extension ScreenBuilder {
                 let until = SimInstant(milliseconds: grace).dateDescription
                 rows.append(Row(.muted, words.grace.filled(["date": date, "until": until])))
                 rows += retriedChange(subscription, words)
-                rows.append(Row(.banner, words.update))
+                if !unsold { rows.append(Row(.banner, words.update)) }
             } else if subscription.willAutoRenew && subscription.renewalNotSold {
                 let plan = subscription.renewsIntoTitle ?? subscription.title
                 rows.append(Row(.muted, words.renewalNotSold.filled(["date": date, "title": plan])))
@@ -258,8 +265,13 @@ extension ScreenBuilder {
     }
 
     /// The plan change a failed renewal waits with: Apple charges that plan, at its price, once the payment goes
-    /// through (session 27: the sheet said only "Keep Premium Monthly ($4.99)", then charged $39.99 for a year).
+    /// through (session 27: the sheet said only "Keep Premium Monthly ($4.99)", then charged $39.99 for a year). One
+    /// this storefront does not sell is never charged: Apple ends the subscription instead (session 40).
     private static func retriedChange(_ subscription: ManagedSubscription, _ words: ManageSheetWords) -> [Row] {
+        if subscription.willAutoRenew && subscription.renewalNotSold {
+            let title = subscription.renewsIntoTitle ?? subscription.title
+            return [Row(.muted, words.retriedNotSold.filled(["title": title]))]
+        }
         guard subscription.willAutoRenew, let next = subscription.renewsInto else { return [] }
         let title = subscription.renewsIntoTitle ?? next
         let plan =

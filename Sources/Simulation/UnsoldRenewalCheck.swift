@@ -13,7 +13,8 @@ import StoreSim
 /// sold here, which the app learns from its products answer. The app asks only for the owner's products, and learns
 /// nothing where its products request failed since it last asked in this storefront and language, in this launch.
 /// Lines are matched by date: one is a plan said to renew only where such lines outnumber the other subscriptions the
-/// profile may list of that date (session 40).
+/// profile may list of that date (session 40). A renewal that failed is judged too: retried as a plan not sold here,
+/// "Apple is retrying" promised a renewal where Apple ends it once the payment goes through (session 40).
 struct UnsoldRenewalCheck {
     /// What the running app's products answers are of: the phone, its launch, the storefront and the language.
     private var askedOf: (device: String, launch: Int, storefront: String, locale: String)?
@@ -38,9 +39,11 @@ struct UnsoldRenewalCheck {
         let rows = world.screen.rows.map(\.text)
         let configured = Set(world.config.app.subscriptions.map(\.productId))
         let unsold = state.profileSubscriptions.filter { shown in
-            guard shown.autoRenew, !shown.billingIssue, !state.pastItsEnd(shown),
+            // Running, or retried after a failed renewal (which, paid, would renew it as that plan).
+            guard shown.autoRenew, shown.billingIssue || !state.pastItsEnd(shown),
                 let original = shown.originalTransactionId, shown.expires != nil,
                 let running = world.store.subscription(originalTransactionId: original), running.isRunning,
+                shown.billingIssue == (running.state == .billingRetry || running.state == .gracePeriod),
                 running.autoRenew, running.autoRenewProductId == shown.renewsAs ?? shown.productId,
                 configured.contains(running.autoRenewProductId)
             else { return false }
@@ -52,7 +55,12 @@ struct UnsoldRenewalCheck {
             // of the same month, long 1939): only more such lines than those others is a plan said to renew.
             let date = SimInstant(milliseconds: shown.expires ?? 0).dateDescription
             let said = rows.filter { text in
-                text.contains("renews on \(date)") || (text.contains("switches to") && text.contains(" on \(date)"))
+                shown.billingIssue
+                    // Retried: "Apple is retrying" promises a renewal once the payment goes through (session 40).
+                    ? text.contains("failed on \(date); ")
+                        && (text.contains("Apple is retrying") || text.contains("Apple retries"))
+                    : text.contains("renews on \(date)")
+                        || (text.contains("switches to") && text.contains(" on \(date)"))
             }
             let others = state.profileSubscriptions.filter { other in
                 !unsold.contains(other) && other.expires.map { SimInstant(milliseconds: $0).dateDescription } == date

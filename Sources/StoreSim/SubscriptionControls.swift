@@ -67,7 +67,13 @@ extension AppStore {
         where subscription.state == .billingRetry || subscription.state == .gracePeriod {
             // Cancelled during its grace: the subscriber said no to the next charge.
             guard subscription.autoRenew else { continue }
-            guard let product = product(subscription.autoRenewProductId) else { continue }
+            guard let product = product(subscription.autoRenewProductId) else {
+                // The plan it renews as is not sold in this storefront (the Apple ID moved while Apple retried): the
+                // retried renewal charges nothing and Apple ends it as at a period's end (EXPIRED/PRODUCT_NOT_FOR_SALE).
+                // It sat in retry until the retry ended, its sheet saying it renews once paid (session 40).
+                try expire(subscription, subtype: .productNotForSale, intent: 4)
+                continue
+            }
             // Recovered in grace, the paid-through date holds; recovered later, a new period starts now and the
             // renewal date moves to the day of the recovery.
             let inGrace = subscription.state == .gracePeriod
