@@ -106,6 +106,38 @@ extension ToldCheck {
         return gained.isSubset(of: held)
     }
 
+    /// Whether the levels a phone gained while a purchase ran that Apple failed are all the server's through purchases the
+    /// reader (the identity told, or the phone's own guest) holds when told, paid for before the tap: what "You already
+    /// have a subscription, found meanwhile" says, wherever the phone heard of it while the purchase ran. A session
+    /// refreshed during the check before paying brought one held before the tap (long fuzz seed 1422); the reader's own
+    /// Restore tapped while the check was on its way moved a parent's approval of moments before to the account, and was
+    /// told "Restored" (default fuzz seed 5317): found meanwhile, not made by the act. Judged after `heldBeforeTheAct`.
+    static func foundWhileItRan(_ gained: Set<String>, _ outcome: ReaderOutcome, _ context: StepContext) throws
+        -> Bool
+    {
+        let world = context.world
+        // Paid before the tap: a transaction of the Apple ID's, its own or shared by the family, dated before it.
+        let paid = Set(
+            (world.store.transactions(appleId: world.appleId)
+                + world.store.familySharedTransactions(appleId: world.appleId))
+                .filter { $0.purchaseDate < outcome.began }.map(\.originalTransactionIdentifier))
+        var readers = try [readerId(outcome.identityWhenTold, world)].compactMap { $0 }
+        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let ledger = world.backend.ledger
+        let now = world.scheduler.now
+        var found: Set<String> = []
+        for reader in readers {
+            for purchase in try ledger.purchases(ownedBy: reader)
+            where purchase.isActive(at: now) && paid.contains(purchase.originalTransactionId) {
+                guard let since = try ledger.ownedSince(purchase.originalTransactionId), since <= outcome.at else {
+                    continue
+                }
+                found.formUnion(context.levels(of: purchase.productId) ?? [])
+            }
+        }
+        return gained.isSubset(of: found)
+    }
+
     /// The latest move to `owner` by `instant` that `matches`, of a purchase `owner` still holds, active then.
     private static func heldMove(
         to owner: String, at instant: SimInstant, _ world: World, matching matches: (OwnershipMove) -> Bool

@@ -264,6 +264,12 @@ struct ToldCheck {
             else { return nil }
             do {
                 if try Self.heldBeforeTheAct(gained, outcome, context) { return nil }
+                // Said found meanwhile: what the reader holds, paid before the tap, however it came while the act ran.
+                if outcome.told == .purchase(.storeFailedBesideLevelsFound),
+                    try Self.foundWhileItRan(gained, outcome, context)
+                {
+                    return nil
+                }
             } catch {
                 return InvariantViolation(.toldIsTrue, "cannot be checked, the ledger cannot be read: \(error)")
             }
