@@ -72,14 +72,17 @@ public final class BackendLedger {
     let database: Database
     /// `moves()` as last read, with the file's change stamp then.
     private var movesKept: (stamp: ChangeStamp, moves: [OwnershipMove])?
-    /// Every purchase as last read in full, by its original transaction id, and the stamp then.
-    private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int])?
+    /// Every purchase as last read in full, by its original transaction id, each one's `apple_checked_ms`, and the
+    /// stamp then.
+    private var purchasesKept: (stamp: ChangeStamp, all: [PurchaseRecord], byId: [String: Int], appleChecked: [Int64])?
     /// `identityId(email:)`'s answers by the email asked, nil ones too, while the file's change stamp stands.
     private var identityIdsKept: (stamp: ChangeStamp, byEmail: [String: String?])?
     /// `identity(_:)`'s answers by the identifier asked, nil ones too, while the file's change stamp stands.
     private var identitiesKept: (stamp: ChangeStamp, byId: [String: IdentityRecord?])?
     /// The purchase columns as this file has them (`purchaseColumns(schema:)`).
     private var purchaseColumns = BackendLedger.purchaseColumns(schema: LedgerSchema.migrations.count)
+    /// `apple_checked_ms` where the file has it (schema 5), else its default.
+    private var appleCheckedColumn = "apple_checked_ms"
 
     public init(path: String?) throws(DatabaseError) {
         database = try Database(path: path)
@@ -107,6 +110,7 @@ public final class BackendLedger {
                 throw LedgerOpenError(description: "not a ledger (schema version \(version))")
             }
             purchaseColumns = Self.purchaseColumns(schema: version)
+            if version < 5 { appleCheckedColumn = "0" }
         } catch let error as LedgerOpenError {
             throw error
         } catch let error as DatabaseError where error.storage != nil {
@@ -307,8 +311,11 @@ public final class BackendLedger {
         ).first.map(Self.purchase)
     }
 
+    /// From the purchases kept while the file's change stamp stands (the invariant checks after each step ask after
+    /// the ledger check read them all, 1 % of a fuzz step in queries), else from the file.
     public func purchases(ownedBy ownerId: String) throws(DatabaseError) -> [PurchaseRecord] {
-        try database.query(
+        if let kept = try keptPurchases() { return kept.all.filter { Self.owned($0, by: ownerId) } }
+        return try database.query(
             "SELECT \(purchaseColumns) FROM purchases WHERE owner_id = ? ORDER BY original_transaction_id",
             [.text(ownerId)]
         ).map(Self.purchase)
@@ -318,7 +325,12 @@ public final class BackendLedger {
     public func purchasesWithAppleCheck(ownedBy ownerId: String) throws(DatabaseError) -> [(
         purchase: PurchaseRecord, appleChecked: Int64
     )] {
-        try database.query(
+        if let kept = try keptPurchases() {
+            return kept.all.indices.filter { Self.owned(kept.all[$0], by: ownerId) }.map {
+                (kept.all[$0], kept.appleChecked[$0])
+            }
+        }
+        return try database.query(
             """
             SELECT \(purchaseColumns), apple_checked_ms FROM purchases WHERE owner_id = ?
                 ORDER BY original_transaction_id
@@ -332,13 +344,28 @@ public final class BackendLedger {
     public func allPurchases() throws(DatabaseError) -> [PurchaseRecord] {
         let stamp = try database.changeStamp()
         if let stamp, let kept = purchasesKept, kept.stamp == stamp { return kept.all }
-        let all = try database.query(
-            "SELECT \(purchaseColumns) FROM purchases ORDER BY original_transaction_id"
-        ).map(Self.purchase)
+        let rows = try database.query(
+            "SELECT \(purchaseColumns), \(appleCheckedColumn) FROM purchases ORDER BY original_transaction_id")
+        let all = rows.map(Self.purchase)
         purchasesKept = stamp.map { stamp in
-            (stamp, all, Dictionary(all.enumerated().map { ($1.originalTransactionId, $0) }) { first, _ in first })
+            (
+                stamp, all, Dictionary(all.enumerated().map { ($1.originalTransactionId, $0) }) { first, _ in first },
+                rows.map { $0[Self.purchaseColumnCount].int ?? 0 }
+            )
         }
         return all
+    }
+
+    /// The purchases as last read in full, while the file's change stamp stands (never inside a transaction).
+    private func keptPurchases() throws(DatabaseError) -> (all: [PurchaseRecord], appleChecked: [Int64])? {
+        guard let kept = purchasesKept, let stamp = try database.changeStamp(), kept.stamp == stamp else { return nil }
+        return (kept.all, kept.appleChecked)
+    }
+
+    /// `owner_id = ?` as SQLite compares text: byte for byte (Swift's `==` takes canonically equal text as equal).
+    private static func owned(_ purchase: PurchaseRecord, by ownerId: String) -> Bool {
+        guard let owner = purchase.ownerId else { return false }
+        return owner.utf8.elementsEqual(ownerId.utf8)
     }
 
     /// `ownerPurchaseMillis`: the purchase time of the new purchase that decided its owner (0: none).

@@ -76,13 +76,16 @@ public final class Scheduler {
     /// When the next live foreground event is due, or nil when none is pending. Background events
     /// are left out, so a loop that runs "until nothing is due" ends while renewals stay scheduled.
     public var nextDue: SimInstant? {
-        dropCancelledHead()
         guard !foreground.isEmpty else { return nil }
+        dropCancelledHead()
         if let head = heap.first, foreground.contains(head.sequence) { return head.due }
         return heap.lazy.filter { self.foreground.contains($0.sequence) }.map(\.due).min()
     }
 
-    public var isIdle: Bool { nextDue == nil }
+    /// `nextDue == nil` without its work: a cancelled event leaves `foreground` as it is cancelled, so no live
+    /// foreground event is pending exactly when the set is empty. The checks after every step ask it (1 % of a fuzz
+    /// step went to dropping cancelled heads, hashing each sequence, to answer it).
+    public var isIdle: Bool { foreground.isEmpty }
 
     /// Runs every event in order, jumping time, until no foreground event is pending (background
     /// events due before the last foreground one run on the way). Returns how many ran.
@@ -137,6 +140,8 @@ public final class Scheduler {
     }
 
     private func dropCancelledHead() {
+        // Most of the time nothing is cancelled: no sequence hashed to find that out.
+        guard !cancelled.isEmpty else { return }
         while let head = heap.first, cancelled.contains(head.sequence) {
             cancelled.remove(head.sequence)
             _ = popHead()

@@ -69,6 +69,29 @@ import Testing
         #expect(try ledger.purchase("no-such-purchase") == nil)
     }
 
+    /// An owner's purchases looked up after all were read are the rows as the file holds them now, whoever wrote them:
+    /// the kept purchases answer only while the stamp stands, and the same as the file would.
+    @Test func anOwnersPurchasesLookedUpAfterAnEditAreTheEditedRows() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let world = try subscribedWorld(in: directory)
+        let ledger = world.backend.ledger
+        let purchase = try #require(try ledger.allPurchases().first)
+        let owner = try #require(purchase.ownerId)
+        #expect(try ledger.purchases(ownedBy: owner).map(\.originalTransactionId) == [purchase.originalTransactionId])
+        #expect(try ledger.purchasesWithAppleCheck(ownedBy: owner).map(\.purchase) == [purchase])
+        #expect(try ledger.purchases(ownedBy: "nobody") == [])
+        try Database(path: directory + "/backend.sqlite").execute(
+            "UPDATE purchases SET revoked = 1, apple_checked_ms = 1234")
+        #expect(try ledger.purchases(ownedBy: owner).map(\.revoked) == [true])
+        #expect(try ledger.purchasesWithAppleCheck(ownedBy: owner).map(\.appleChecked) == [1234])
+        _ = try ledger.allPurchases()  // kept again, with the edit
+        #expect(try ledger.purchasesWithAppleCheck(ownedBy: owner).map(\.appleChecked) == [1234])
+        try ledger.database.execute("UPDATE purchases SET owner_id = NULL")
+        #expect(try ledger.purchases(ownedBy: owner) == [])
+        #expect(try ledger.purchasesWithAppleCheck(ownedBy: owner).isEmpty)
+    }
+
     /// An account's identity looked up by email after an edit is the file's, whoever wrote it: the answers are kept
     /// only while the stamp stands, and read inside a transaction.
     @Test func anAccountLookedUpAfterAnEditIsTheEditedRow() throws {

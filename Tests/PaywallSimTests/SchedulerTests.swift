@@ -25,6 +25,31 @@ import Testing
         #expect(!ran)
     }
 
+    /// Idle exactly when no live foreground event is pending, whatever was cancelled (at the head or behind it) or runs
+    /// in the background: `isIdle` reads the foreground set alone, and agrees with `nextDue` after every change.
+    @Test func idleExactlyWhenNoLiveForegroundEventIsPending() {
+        let scheduler = Scheduler()
+        var draws = SeededGenerator(seed: 16)
+        var scheduled: [Scheduler.EventID] = []
+        var idleSeen = 0
+        for _ in 0..<400 {
+            switch draws.next() % 4 {
+            case 0, 1:
+                let delay = SimDuration.millis(Int64(draws.next() % 50))
+                scheduled.append(scheduler.schedule(after: delay, background: draws.next() % 3 == 0) {})
+            case 2 where !scheduled.isEmpty:
+                scheduler.cancel(scheduled.remove(at: Int(draws.next() % UInt64(scheduled.count))))
+            default:
+                scheduler.advance(by: .millis(Int64(draws.next() % 20)))
+            }
+            #expect(scheduler.isIdle == (scheduler.nextDue == nil))
+            if scheduler.isIdle { idleSeen += 1 }
+        }
+        #expect(idleSeen > 0 && idleSeen < 400)
+        scheduler.runUntilIdle()
+        #expect(scheduler.isIdle && scheduler.nextDue == nil)
+    }
+
     @Test func runUntilStopsAtTheInstantAndLeavesLaterEventsPending() {
         let scheduler = Scheduler()
         var ran: [Int] = []
