@@ -142,7 +142,8 @@ final class Device {
     private var transferFrom: String?
     /// Whether the account act under way is a sign-in (a log-in or a sign-up), whose failure `ToldCheck+SignIn` judges,
     /// and when it began on the transport's `signInTicks`.
-    private var signingIn = false
+    /// The sign-in the reader's act sends (a log-in or a sign-up), nil for another account act.
+    private var signingIn: SignInRequest?
     private var signInBegan = 0
     /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
     /// purchase's act began then if that check's end is what it tells; nil again once it goes to Apple itself.
@@ -547,8 +548,10 @@ final class Device {
             told = .account(outcome)
             began = accountBegan
             transfer = transferFrom
-            if case .failed = outcome, signingIn, let run = transport.signIn?.run {
-                signInFailed = (run, signInBegan, transport.signInTicks)
+            // Judged only while the transport's last sign-in is the act's own: an older one sent again after a
+            // refusal (an expired token renewed) is not the one told failed (default fuzz seed 5368).
+            if case .failed = outcome, let act = signingIn, let last = transport.signIn, last.request == act {
+                signInFailed = (last.run, signInBegan, transport.signInTicks)
             }
         default: return
         }
@@ -602,8 +605,11 @@ final class Device {
             transferFrom = effect == .transferAnonymousPurchases ? storage.anonymousIdentity?.id : nil
             signingIn =
                 switch effect {
-                case .logIn, .signUp: true
-                default: false
+                case .logIn(let email, let password):
+                    SignInRequest(path: "/v1/sessions", email: email, password: password)
+                case .signUp(let email, let password):
+                    SignInRequest(path: "/v1/accounts", email: email, password: password)
+                default: nil
                 }
             signInBegan = transport.signInTicks
         case .loadFullContent(let id, _):

@@ -115,6 +115,12 @@ struct SignInRequest: Equatable {
     let path: String
     let credentials: [UInt8]
 
+    /// The request a reader's log-in (or sign-up) sends: what `ToldCheck+SignIn` judges a failure told of.
+    init(path: String, email: String, password: String) {
+        self.path = path
+        credentials = Array(email.lowercased().utf8) + [0] + Array(password.utf8)
+    }
+
     init?(_ request: HTTPRequest) {
         guard request.method == "POST", request.path == "/v1/accounts" || request.path == "/v1/sessions" else {
             return nil
