@@ -19,6 +19,7 @@ extension SubscriptionCoordinator {
     func reconcileFamilyShare(_ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int) {
         let shares = purchases.filter { $0.active && $0.familyShared == true && sameGroup($0.productId, as: offer) }
         guard !shares.isEmpty else { return pay(offer) }
+        if stopsForAnotherAsker() { return }
         guard shares.contains(where: { $0.owner == "you" || $0.restorable }) else {
             let why = Self.refusalHere(shares) ?? .accountOwned
             log("the family shares this subscription with this Apple ID, held where it cannot come (\(why.rawValue))")

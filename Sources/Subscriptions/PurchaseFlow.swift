@@ -45,6 +45,7 @@ extension SubscriptionCoordinator {
             serial: serial, productId: offer.productId, startedAt: clock(), gatePassed: parentalGatePassed,
             progress: progress, completion: completion)
         activePurchase?.accessAtStart = access
+        activePurchase?.askedBy = storage.accountSession?.identityId
         // A charge of this product whose check still runs is heard during this purchase (its end told meanwhile).
         activePurchase?.chargeHeard = carriedOnChecks.contains { $0.fresh && $0.productId == offer.productId }
         // A guest asks only whether the family already shares the group with this Apple ID (`FamilyShareFirst`).
@@ -141,6 +142,7 @@ extension SubscriptionCoordinator {
     func reconcileBeforePaying(
         _ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int
     ) {
+        if stopsForAnotherAsker() { return }
         activePurchase?.inspectedBeforePaying = (storedAccess().identity, purchases)
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }

@@ -137,6 +137,9 @@ public final class SubscriptionCoordinator {
         /// Who the phone showed and the levels it held when the purchase started: levels gained since are told with a
         /// failure (`storeFailure`).
         var accessAtStart = AccessSnapshot.unknown
+        /// The account signed in when the purchase was asked for, nil for a guest: a move before paying is this
+        /// asker's, never an account's that signed in since (`MoveBeforePayingAsker`).
+        var askedBy: String?
         /// The server's word on the receipt heard while the check before paying was on its way (a restore's ask
         /// where its purchases are), and who asked: what the app knows when its own check fails (fuzz seed 4276).
         var heardMeanwhile: (receipt: String, asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
