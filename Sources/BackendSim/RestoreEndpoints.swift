@@ -21,6 +21,10 @@ extension Backend {
         /// True for a family member's purchase shared with the Apple ID (FAMILY_SHARED), left out otherwise: a guest's
         /// purchase is checked for the family's share of its group before paying (session 34).
         var familyShared: Bool? = nil
+        /// Its product's subscription group, from the catalog: the App Store's answers to the phone may leave the
+        /// product out (a plan not sold in its storefront), and the app judges a restore here by group (long fuzz seed
+        /// 1940). Left out for a product the catalog does not know.
+        var subscriptionGroupIdentifier: String? = nil
     }
 
     struct TransferRequest: Decodable {
@@ -82,7 +86,8 @@ extension Backend {
                 return InspectedPurchase(
                     originalTransactionId: record.originalTransactionIdentifier, productId: record.productIdentifier,
                     active: active, owner: owner, restorable: refusal == nil && decision != .alreadyYours,
-                    refusal: refusal, familyShared: record.isFamilyShared ? true : nil)
+                    refusal: refusal, familyShared: record.isFamilyShared ? true : nil,
+                    subscriptionGroupIdentifier: subscriptionGroups[record.productIdentifier])
             }
             return JSONBody.response(200, InspectBody(purchases: purchases))
         }

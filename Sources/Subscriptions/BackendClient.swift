@@ -89,6 +89,9 @@ public struct RestorablePurchase: Equatable, Sendable, Decodable {
     public let refusal: String?
     /// A family member's purchase Apple shares with the Apple ID (FAMILY_SHARED); nil when it is the Apple ID's own.
     public var familyShared: Bool? = nil
+    /// Its product's subscription group, as the server knows it: the App Store's answers to the phone may leave the
+    /// product out (long fuzz seed 1940). Nil from a server older than the field.
+    public var subscriptionGroupIdentifier: String? = nil
 }
 
 /// A subscription as the profile shows it.

@@ -319,14 +319,21 @@ extension SubscriptionCoordinator {
     }
 
     /// The purchases of the server's inspect answer active by Apple's word in `productId`'s group (all of them where
-    /// the catalog does not know the product).
+    /// neither the catalog nor the server knows the product's). Each purchase's group is the server's word first: the
+    /// App Store's answers to the phone leave out a plan it does not sell in the phone's storefront, and a subscription
+    /// renewed as that plan was judged of no group, its refusal dropped and "Restore purchase can move it to you" said
+    /// of what the owner's policy keeps where it is (long fuzz seed 1940).
     func activeInGroup(of productId: String, _ purchases: [RestorablePurchase]) -> [RestorablePurchase] {
-        let group = catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        func catalogGroup(_ productId: String) -> String? {
+            catalog.offers.first { $0.productId == productId }?.product.subscriptionGroupIdentifier
+        }
+        let group =
+            catalogGroup(productId)
+            ?? purchases.first { $0.productId == productId && $0.subscriptionGroupIdentifier != nil }?
+            .subscriptionGroupIdentifier
         return purchases.filter { purchase in
             purchase.active
-                && (group == nil
-                    || catalog.offers.first { $0.productId == purchase.productId }?.product
-                        .subscriptionGroupIdentifier == group)
+                && (group == nil || (purchase.subscriptionGroupIdentifier ?? catalogGroup(purchase.productId)) == group)
         }
     }
 

@@ -104,7 +104,8 @@ extension InspectBody: QuickBody {
                     originalTransactionId: fields.string("originalTransactionId"),
                     productId: fields.string("productId"), active: fields.bool("active"),
                     owner: fields.string("owner"), restorable: fields.bool("restorable"),
-                    refusal: fields.optionalString("refusal"), familyShared: fields.optionalBool("familyShared")))
+                    refusal: fields.optionalString("refusal"), familyShared: fields.optionalBool("familyShared"),
+                    subscriptionGroupIdentifier: fields.optionalString("subscriptionGroupIdentifier")))
             if fields.failed { return nil }
         }
         self.init(purchases: purchases)

@@ -98,6 +98,13 @@ import Testing
         #expect(read(InspectBody.self, inspections[0]).quick)
         let answer = try? BackendClient.decode(InspectBody.self, Array(inspections[0].utf8)).get()
         #expect(answer?.purchases.map(\.refusal) == ["owned_by_another_account"])
+        // The group the server names, read plainly as the decoder reads it: the app judges a restore here by it where
+        // the App Store's answers leave the plan out (long fuzz seed 1940).
+        let named = "{\"purchases\":[\(purchase.dropLast()),\"subscriptionGroupIdentifier\":\"g1\"}]}"
+        #expect(read(InspectBody.self, named).quick)
+        #expect(read(InspectBody.self, named).same)
+        let grouped = try? BackendClient.decode(InspectBody.self, Array(named.utf8)).get()
+        #expect(grouped?.purchases.map(\.subscriptionGroupIdentifier) == ["g1"])
         let articles = [
             #"{"body":"The full story."}"#, #"{"body":"line\none"}"#, #"{"body":"café"}"#, #"{"body":null}"#,
             #"{"body":1}"#, #"{"title":"t"}"#,
