@@ -78,7 +78,8 @@ public final class AppStore {
     /// in Apple's queue whichever launch of the app added them (a restart mid-payment lost none, session 27).
     var settling: [String: [Int: String]] = [:]
     /// Each phone's requests a parent declined while no app of that phone observed, by payment number, with their
-    /// products: the failure is in Apple's queue until that phone's next launch hears it (held in this run only).
+    /// products: the failure is in Apple's queue until that phone's next launch hears it, in this run or the next
+    /// (`DeclinesUnheard`, kept in `declines_unheard`).
     var declinedUnheard: [String: [Int: String]] = [:]
     /// Products requests made from every phone: an answer says which request it answers (`WorldEvent.productsReturned`).
     var productsRequests = 0
@@ -165,6 +166,7 @@ public final class AppStore {
         self.keys = keys
         resumePriceIncreases()
         resumeAskToBuy()
+        resumeDeclinesUnheard()
         resumeBillingIssues()
         consentsGiven = logged("read the consents given", { try ledger.consents() }) ?? [:]
         resumeLifecycle()
@@ -184,7 +186,9 @@ public final class AppStore {
     /// to an old request would reach the purchase on screen as its own.
     func numberPastHeldPayments(_ queue: PaymentQueue) {
         let held = pendingPayments.filter { $0.deviceId == queue.deviceId }.map(\.paymentNumber).max() ?? 0
-        queue.paymentCount = max(queue.paymentCount, held)
+        // A declined request's failure is still to be told under its number (`declinedUnheard`).
+        let declined = declinedUnheard[queue.deviceId]?.keys.max() ?? 0
+        queue.paymentCount = max(queue.paymentCount, held, declined)
     }
 
     /// How many times the App Store charged `appleId`.

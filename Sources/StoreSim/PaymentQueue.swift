@@ -114,11 +114,9 @@ public final class PaymentQueue {
                     productIdentifier: request.product.productIdentifier, transactionDate: request.requestDate,
                     state: .deferred, error: nil), after: .zero)
         }
-        // A request a parent declined while no app of this phone ran: the queue held it deferred until then, and
-        // holds its failure now, which this launch is the first to hear.
-        for (number, productId) in (store.declinedUnheard.removeValue(forKey: deviceId) ?? [:]).sorted(by: {
-            $0.key < $1.key
-        }) {
+        // A request a parent declined while no app of this phone ran, in this run or one before: the queue held it
+        // deferred until then, and holds its failure now, which this launch is the first to hear.
+        for (number, productId) in store.takeDeclinesUnheard(deviceId) {
             store.log("payment \(number) of \(productId) was declined while no app observed: observer told so now")
             deliver(
                 PaymentTransaction(

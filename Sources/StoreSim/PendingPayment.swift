@@ -187,7 +187,17 @@ extension AppStore {
     /// and nothing is charged.
     @discardableResult
     public func declineAskToBuy(_ identifier: String? = nil) -> Bool {
-        guard let payment = take(.askToBuy, identifier) else { return false }
+        guard waits(.askToBuy, identifier) else { return false }
+        // Released in the commit that keeps the decline for a phone no app of which observes: a kill in between
+        // neither asks the parent again nor loses the "no".
+        inOneCommit("write down the declined request") {
+            guard let payment = take(.askToBuy, identifier) else { return }
+            tellDecline(payment)
+        }
+        return true
+    }
+
+    private func tellDecline(_ payment: PendingPayment) {
         // A switch asked on the manage sheet (numbered 0) was never the app's payment: nothing to tell it.
         let asked = payment.paymentNumber > 0
         log(
@@ -200,12 +210,11 @@ extension AppStore {
                 after: .zero)
         } else if asked {
             // No app of the phone runs (killed, or another phone on screen): the failure waits in Apple's queue for
-            // its next launch, which otherwise never heard how the request it was told waits ended (session 39).
+            // its next launch, which otherwise never heard how the request it was told waits ended (session 39), in
+            // this run or, kept on disk, the next (session 40).
             log("no app observes: the decline is kept for \(payment.deviceId)'s next launch")
-            declinedUnheard[payment.deviceId, default: [:]][payment.paymentNumber] =
-                payment.product.productIdentifier
+            keepUnheard(payment)
         }
-        return true
     }
 
     /// The reader did what the store asked outside the app: the purchase completes as a new transaction.

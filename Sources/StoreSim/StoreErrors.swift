@@ -28,7 +28,7 @@ extension AppStore {
     func committing(_ body: () -> Void) -> DatabaseError? {
         let mark = scheduler.nextEventID
         let said = timeline.mark
-        let held = (pendingPayments, lapsedRequests)
+        let held = (pendingPayments, lapsedRequests, declinedUnheard)
         let refusedBefore = storageFailure
         let lost = ledger.inOneCommit {
             body()
@@ -37,7 +37,7 @@ extension AppStore {
         guard let error = lost else { return nil }
         scheduler.cancelAll(since: mark)
         timeline.withdraw(since: said)
-        (pendingPayments, lapsedRequests) = held
+        (pendingPayments, lapsedRequests, declinedUnheard) = held
         return error
     }
 

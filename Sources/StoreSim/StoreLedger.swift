@@ -295,6 +295,13 @@ final class StoreLedger {
         // attempt before; a failed attempt's row keeps its next retry in `due_ms` and the attempts made, so a quit keeps
         // Apple's schedule (session 30: a REFUND the server missed was lost for the run).
         "ALTER TABLE notifications_on_their_way ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+        // A parent's decline no app of the asking phone heard, kept until that phone's next launch hears it
+        // (`DeclinesUnheard`): held in memory only, a quit of the whole run lost it and the reader was never told
+        // (session 40). IF NOT EXISTS: harmless run again.
+        """
+        CREATE TABLE IF NOT EXISTS declines_unheard (device_id TEXT NOT NULL, payment_number INTEGER NOT NULL,
+            product_id TEXT NOT NULL, declined_ms INTEGER NOT NULL, PRIMARY KEY (device_id, payment_number))
+        """,
     ]
 
     /// A payment the store holds, as kept on disk.
@@ -388,11 +395,11 @@ final class StoreLedger {
     }
 
     /// The latest instant the file records anything at: a charge, a share or a revocation of any Apple ID, a payment
-    /// held (a confirmation on Apple's sheet, a request) or lapsed, a share ended. Nil for an empty file.
+    /// held (a confirmation on Apple's sheet, a request) or lapsed, a share ended, a decline kept. Nil for an empty file.
     func latestRecorded() throws(DatabaseError) -> SimInstant? {
         try database.largest(of: [
             ("transactions", "purchase_ms"), ("transactions", "revocation_ms"), ("held_payments", "requested_ms"),
-            ("held_payments", "lapsed_ms"), ("family_shares", "ended_ms"),
+            ("held_payments", "lapsed_ms"), ("family_shares", "ended_ms"), ("declines_unheard", "declined_ms"),
         ]).map { SimInstant(milliseconds: $0) }
     }
 
