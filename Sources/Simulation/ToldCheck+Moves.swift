@@ -195,7 +195,7 @@ extension ToldCheck {
     }
 
     /// The ledger's identity of who the phone showed; nil for nobody, or an account the ledger does not know.
-    private static func readerId(_ identity: AccessSnapshot.Identity, _ world: World) throws -> String? {
+    static func readerId(_ identity: AccessSnapshot.Identity, _ world: World) throws -> String? {
         switch identity {
         case .account(let email): try world.backend.ledger.identityId(email: email)
         case .anonymous(let id): id

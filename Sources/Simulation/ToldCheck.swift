@@ -49,6 +49,10 @@ struct ToldCheck {
         return here.compactMap { outcome in
             // Whatever the faults: only an acceptance the app took counts (`ToldCheck+SignIn`).
             if let signIn = Self.signInViolation(outcome, world) { return signIn }
+            // "Found meanwhile: what it gives is unlocked", whatever the faults (`ToldCheck+FoundMeanwhile`).
+            if let unfounded = Self.readingLedger({ try Self.foundMeanwhileViolation(outcome, context) }) {
+                return unfounded
+            }
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
                 if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) {

@@ -118,4 +118,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// at once while the earlier one is still on its way, and that one's acceptance, arriving after, is dropped: the
     /// reader told "could not be reached" was signed in on the server (as the app did before session 39).
     case sameLogInRefusedEarly = "same-log-in-refused-early"
+    /// The app's: a payment Apple failed is told with "You already have a subscription, found meanwhile: what it gives
+    /// is unlocked." whether or not the reader gained anything while it ran (the words judged only where the phone
+    /// gained levels before session 40).
+    case foundMeanwhileUnfounded = "found-meanwhile-unfounded"
 }

@@ -607,7 +607,7 @@ extension SubscriptionCoordinator {
     private func storeFailure() -> PurchaseOutcome {
         guard let before = activePurchase?.accessAtStart, before.identity == access.identity,
             !access.levels.subtracting(before.levels).isEmpty
-        else { return .storeFailed }
+        else { return defect == .foundMeanwhileUnfounded ? .storeFailedBesideLevelsFound : .storeFailed }
         log("payment failed, and the reader gained levels while it ran: they are told they have a subscription")
         return .storeFailedBesideLevelsFound
     }

@@ -161,6 +161,9 @@ import WhiteLabel
         (CoordinatorDefect.revocationKeptFromTheApp, [.familySharedFollowsSharing], "family add"),
         // A parent's "no" heard and not told (session 39: a launch after a restart heard only a failed payment).
         (CoordinatorDefect.silentDecline, [.noSilentCharge], "parent decline"),
+        // "Found meanwhile" said of a failed payment where nothing was found (session 40): the run's failed payments are
+        // mostly injected faults, under which the words are judged too.
+        (CoordinatorDefect.foundMeanwhileUnfounded, [.toldIsTrue], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -177,6 +180,9 @@ import WhiteLabel
         }
         if defect == .unsoldPlanSaidToRenew {
             #expect(failure.violation.detail.contains("does not sell"), "\(failure.violation)")
+        }
+        if defect == .foundMeanwhileUnfounded {
+            #expect(failure.violation.detail.contains("no subscription the reader holds gives"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
