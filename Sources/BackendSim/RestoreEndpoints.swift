@@ -214,8 +214,14 @@ extension Backend {
                 var refused: [RefusedBody] = []
                 var ended = false
                 // As they stand after asking Apple about any that lapsed without news.
-                for purchase in try refreshLapsedRenewals(of: claims.sub) {
-                    let id = purchase.originalTransactionId
+                for listed in try refreshLapsedRenewals(of: claims.sub) {
+                    let id = listed.originalTransactionId
+                    // A family member's share stands on another's purchase: Apple's REVOKE of it (a refund, sharing
+                    // turned off, the member leaving) may still be on its way. Moved unasked, it gave the account the
+                    // share's levels after Apple took it back, and the app that had asked kept them (long fuzz 1967).
+                    guard let purchase = try askedOfApple(listed, beforeMovingFrom: claims.sub, at: now) else {
+                        continue
+                    }
                     // Ended (expired, refunded, past its grace): nothing to give, so it stays with the guest. Moving
                     // it spent one of its three moves while the phone said nothing valid was moved (session 24).
                     if transfersMoveOnlyActive, !purchase.isActive(at: now) {
@@ -253,6 +259,18 @@ extension Backend {
             answer.error = answer.refused.first?.error
             return JSONBody.response(answer.refused.first.map { statusOf($0.error) } ?? 200, answer)
         }
+    }
+
+    /// A family share as Apple holds it now, before a transfer moves it (`reconcile`); nil when Apple's answer moved it
+    /// away from the guest. Any other purchase as listed: the reader's own, whose news the phone itself brings.
+    private func askedOfApple(_ purchase: PurchaseRecord, beforeMovingFrom guest: String, at now: SimInstant) throws
+        -> PurchaseRecord?
+    {
+        guard purchase.familyShared, purchase.isActive(at: now),
+            try reconcile(purchase, now: now, why: "a family share about to move to an account")
+        else { return purchase }
+        let fresh = try ledger.purchase(purchase.originalTransactionId)
+        return fresh?.ownerId == guest ? fresh : nil
     }
 
     /// Until when `POST /v1/transfers` would refuse to move anything of the guest `purchases` (theirs, as just read)
