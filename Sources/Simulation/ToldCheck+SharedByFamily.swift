@@ -76,15 +76,18 @@ extension ToldCheck {
         // "your subscription is now on your account" speaks of (session 34).
         // What moved is judged even if Apple took it back since the server answered: family sharing turned off while
         // the move's answer travelled was still the family's share when told (fuzz seed 4920).
+        // So is a share that ended in that time (Xcode's Expire Subscription of the purchaser's: default fuzz 5418).
         if case .account(.transferred) = outcome.told {
-            let moved = Set(
+            let moved = Dictionary(
                 try ledger.moves().filter {
                     $0.via == .transfer && $0.to == holder && $0.at >= outcome.began && $0.at <= outcome.at
                 }
-                .map(\.originalTransactionId))
-            let movedHeld = try ledger.purchases(ownedBy: holder).filter {
-                moved.contains($0.originalTransactionId)
-                    && ($0.isActive(at: outcome.at) || ($0.revoked && shares.contains($0.originalTransactionId)))
+                .map { ($0.originalTransactionId, $0.at) }, uniquingKeysWith: max)
+            let movedHeld = try ledger.purchases(ownedBy: holder).filter { purchase in
+                guard let movedAt = moved[purchase.originalTransactionId] else { return false }
+                return purchase.isActive(at: outcome.at)
+                    || (shares.contains(purchase.originalTransactionId)
+                        && (purchase.revoked || purchase.isActive(at: movedAt)))
             }
             if !movedHeld.isEmpty { giving = movedHeld }
         }
