@@ -682,10 +682,14 @@ extension SubscriptionCoordinator {
                         // account the reader left, and who the phone is now decides what is true to say.
                         return askAgainBecause("logged out")
                     }
-                    if let account, storage.accountSession?.identityId != account, answer.identityId == account {
+                    if let account, storage.accountSession?.identityId != account, answer.identityId == account,
+                        !answer.levels.isEmpty, Self.grants(answer, transaction)
+                    {
                         // The reader logged out while the server checked: the purchase is the account's, and
                         // "purchased" would promise access this phone no longer has (not when the answer is the
-                        // phone's anonymous identity's: the session ended and the app asked again).
+                        // phone's anonymous identity's: the session ended and the app asked again). Only where the
+                        // account has it: one not active (billing retry) is said so, as to a reader still signed in;
+                        // "log in again to use it" promised what logging in would not give (long fuzz 2025).
                         log("the server gave the purchase to an account no longer signed in on this phone")
                         return completion(
                             .failed(
