@@ -18,10 +18,7 @@ extension ToldCheck {
         guard outcome.told == .purchase(.storeFailedBesideLevelsFound) else { return nil }
         let world = context.world
         let shown = context.phoneLevels.union(outcome.levelsWhenTold)
-        var readers = try [outcome.identityWhenTold, world.appState.access.identity].compactMap { identity in
-            try readerId(identity, world)
-        }
-        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let readers = try readersTold(outcome, world, andShownNow: true)
         let ledger = world.backend.ledger
         for reader in readers {
             for purchase in try ledger.purchases(ownedBy: reader) where purchase.isActive(at: outcome.at) {

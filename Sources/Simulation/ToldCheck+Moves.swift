@@ -37,10 +37,7 @@ extension ToldCheck {
         let world = context.world
         guard case .restore(.failed) = outcome.told, !outcome.levelsWhenTold.isEmpty, !context.phoneLevels.isEmpty
         else { return nil }
-        var readers = try [outcome.identityWhenTold, world.appState.access.identity].compactMap { identity in
-            try readerId(identity, world)
-        }
-        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let readers = try readersTold(outcome, world, andShownNow: true)
         let now = world.scheduler.now
         let bought = Set(world.store.transactions(appleId: world.appleId).map(\.originalTransactionIdentifier))
         for original in bought.sorted() {
@@ -84,8 +81,7 @@ extension ToldCheck {
         -> Bool
     {
         let world = context.world
-        var readers = try [readerId(outcome.identityWhenTold, world)].compactMap { $0 }
-        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let readers = try readersTold(outcome, world)
         let ledger = world.backend.ledger
         let now = world.scheduler.now
         var held: Set<String> = []
@@ -121,8 +117,7 @@ extension ToldCheck {
             (world.store.transactions(appleId: world.appleId)
                 + world.store.familySharedTransactions(appleId: world.appleId))
                 .filter { $0.purchaseDate < outcome.began }.map(\.originalTransactionIdentifier))
-        var readers = try [readerId(outcome.identityWhenTold, world)].compactMap { $0 }
-        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        let readers = try readersTold(outcome, world)
         let ledger = world.backend.ledger
         let now = world.scheduler.now
         var found: Set<String> = []
@@ -192,6 +187,15 @@ extension ToldCheck {
             .toldIsTrue,
             "\(world.deviceName) was told \(describe(outcome.told)), but the account (\(first)) holds nothing "
                 + "\(world.appleId) bought")
+    }
+
+    /// Who the words were said to in the ledger: the identity told (and, `andShownNow`, the one shown now: the reader
+    /// may have logged out since), and the phone's own guest.
+    static func readersTold(_ outcome: ReaderOutcome, _ world: World, andShownNow: Bool = false) throws -> [String] {
+        let identities = [outcome.identityWhenTold] + (andShownNow ? [world.appState.access.identity] : [])
+        var readers = try identities.compactMap { identity in try readerId(identity, world) }
+        if let guest = world.device.storage.anonymousIdentity?.id { readers.append(guest) }
+        return readers
     }
 
     /// The ledger's identity of who the phone showed; nil for nobody, or an account the ledger does not know.
