@@ -8,10 +8,11 @@ import Subscriptions
 /// with nothing found and nothing unlocked, broke no check before (defect `found-meanwhile-unfounded`).
 extension ToldCheck {
     /// The words are true only where the phone shows (when told, or once settled: the reader may have logged out since)
-    /// every level of a subscription the reader holds, active when told, by the ledger and the owner's mapping: the
-    /// reader is the identity told, the one shown now, or the phone's own guest. Judged whatever the faults: the words
-    /// speak of what the phone shows and the server holds, which no lost answer makes true, and a payment fails most
-    /// often by an injected fault, which excuses the rest of this invariant (the defect's first find, seed 1 session 2).
+    /// every level of a subscription the reader holds, active when told (or changed by the server while the purchase
+    /// ran), by the ledger and the owner's mapping: the reader is the identity told, the one shown now, or the phone's
+    /// own guest. Judged whatever the faults: the words speak of what the phone shows and the server holds, which no
+    /// lost answer makes true, and a payment fails most often by an injected fault, which excuses the rest of this
+    /// invariant (the defect's first find, seed 1 session 2).
     static func foundMeanwhileViolation(_ outcome: ReaderOutcome, _ context: StepContext) throws
         -> InvariantViolation?
     {
@@ -20,8 +21,12 @@ extension ToldCheck {
         let shown = context.phoneLevels.union(outcome.levelsWhenTold)
         let readers = try readersTold(outcome, world, andShownNow: true)
         let ledger = world.backend.ledger
+        // Changed by the server while the purchase ran (Apple's EXPIRED of the subscription found, while the sheet was
+        // up: default fuzz 5464): the phone speaks of what it was told, and the server had not told it that yet.
+        let changed = try ledger.purchasesChanged(since: outcome.began)
         for reader in readers {
-            for purchase in try ledger.purchases(ownedBy: reader) where purchase.isActive(at: outcome.at) {
+            for purchase in try ledger.purchases(ownedBy: reader)
+            where purchase.isActive(at: outcome.at) || changed.contains(purchase.originalTransactionId) {
                 if let gives = context.levels(of: purchase.productId), !gives.isEmpty, gives.isSubset(of: shown) {
                     return nil
                 }
