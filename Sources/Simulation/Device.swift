@@ -140,9 +140,8 @@ final class Device {
     private var accountBegan: Beginning?
     /// The phone's guest a move to the account (a transfer) was to move from, when the account act under way is one.
     private var transferFrom: String?
-    /// Whether the account act under way is a sign-in (a log-in or a sign-up), whose failure `ToldCheck+SignIn` judges,
-    /// and when it began on the transport's `signInTicks`.
-    /// The sign-in the reader's act sends (a log-in or a sign-up), nil for another account act.
+    /// The sign-in the account act under way sends (a log-in or a sign-up; nil for another act), whose failure
+    /// `ToldCheck+SignIn` judges, and when it began on the transport's `signInTicks`.
     private var signingIn: SignInRequest?
     private var signInBegan = 0
     /// When Apple took the payment whose check the running purchase waits for (`checkingEarlierPayment`): the
