@@ -613,6 +613,17 @@ public final class BackendLedger {
         ).first?.first?.int.map { SimInstant(milliseconds: $0) }
     }
 
+    /// When the server last changed the purchase (claimed, moved, or given Apple's new state) before `instant`, from
+    /// the audit trail; nil when it held no row of it then. An answer given earlier spoke of the purchase as it was.
+    public func lastChanged(_ originalTransactionId: String, before instant: SimInstant) throws(DatabaseError)
+        -> SimInstant?
+    {
+        try database.query(
+            "SELECT MAX(at_ms) FROM audit WHERE subject = ? AND at_ms < ?",
+            [.text(AuditChain.purchaseSubject(originalTransactionId)), .integer(instant.milliseconds)]
+        ).first?.first?.int.map { SimInstant(milliseconds: $0) }
+    }
+
     /// The latest audit row's place in the trail: what was written by then, whatever its instant.
     public func auditMark() throws(DatabaseError) -> Int64 {
         try database.query("SELECT COALESCE(MAX(seq), 0) FROM audit", []).first?.first?.int ?? 0

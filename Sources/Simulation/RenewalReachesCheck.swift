@@ -49,6 +49,12 @@ enum RenewalReachesCheck {
                     // owner the purchase said nothing of it (a purchase resolved outside the app while another phone of
                     // the account asked, fuzz seed 456 in session 35).
                     let owned = try ledger.ownedSince(id), said >= owned.milliseconds,
+                    // And after the server's last change to the purchase before the renewal: an answer given before
+                    // the server learned of a resubscription (Apple's SUBSCRIBED failed and came again an hour later)
+                    // spoke of the purchase as it had been, and left the phone no levels' end to ask again at (long
+                    // fuzz seed 2000 in session 41). Nothing tells a running app of an ordinary renewal.
+                    let changed = try ledger.lastChanged(id, before: latest.purchaseDate),
+                    said >= changed.milliseconds,
                     !context.faultSince(SimInstant(milliseconds: min(said, latest.purchaseDate.milliseconds))),
                     !PayingCheck.toldFailure(since: charges[charges.count - 2].purchaseDate, world)
                 else { continue }
