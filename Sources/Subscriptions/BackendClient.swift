@@ -382,9 +382,13 @@ public final class BackendClient {
             }
             if case .anonymous(let token) = session, renewsAnonymousTokens { return renewAnonymous(token, then: retry) }
             guard case .account(let used, let refreshToken) = session else { return completion(result) }
-            // Another request refreshed the session while this one was out: its new token is used as it is,
-            // for a refresh token works once and a second refresh with it would sign the reader out.
-            if case .account(let current, _) = credentials(), current != used {
+            // Another request refreshed the session while this one was out: its new tokens are used as they are. A
+            // refresh token the phone already replaced is never traded again: the server takes that as a refresh whose
+            // answer was lost and spends the one the phone holds instead, which then signs the reader out (fuzz seed
+            // 5440). Either token differing says so.
+            if case .account(let current, let currentRefresh) = credentials(),
+                current != used || currentRefresh != refreshToken
+            {
                 return askerLeft() ? completion(result) : retry(credentials())
             }
             refresh(refreshToken) { [self] outcome in

@@ -198,7 +198,12 @@ public final class SubscriptionCoordinator {
                 self?.log("a refresh of a session replaced since is dropped")
                 return
             }
+            // The new token is kept with its refresh token whatever `save` makes of the levels beside it: a refresh
+            // answered after newer news about the account (a receipt's answer) is older news, but its tokens are the
+            // session now. Dropped, the phone held the old token with the new refresh token, and a request sent with
+            // the old pair traded the old refresh token again, which spent the phone's (fuzz seed 5440).
             storage.accountSession?.refreshToken = refreshToken
+            if let token = access.token { storage.accountSession?.token = token }
             log("account token refreshed")
             save(access)
         }

@@ -95,6 +95,47 @@ import Testing
         #expect(world.await { second.me(completion: $0) }?.failure == .unauthorized(code: "token_expired"))
     }
 
+    /// A request refused as expired after the phone's refresh token was replaced while it was out trades the one the
+    /// phone holds, never its own again: the server takes a replaced token traded again for a refresh whose answer was
+    /// lost and spends the phone's, whose next refresh would sign the reader out (fuzz seed 5440). Said by the refresh
+    /// token alone: the access token beside it may be the old one still.
+    @Test func aRequestSentBeforeItsRefreshTokenWasReplacedTradesOnlyTheOneThePhoneHolds() throws {
+        let world = try LedgerWorld()
+        let ana = try #require(
+            world.await {
+                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
+            }?.value)
+        let oldToken = ana.access.token ?? ""
+        world.scheduler.advance(by: .hours(2))
+        var credentials = BackendCredentials.account(token: oldToken, refreshToken: ana.refreshToken)
+        var traded: [String] = []
+        var replacedWhileOut = false
+        let transport = WatchingTransport(backend: world.backend) { request in
+            if request.path == "/v1/sessions/refresh" { traded.append(String(decoding: request.body, as: UTF8.self)) }
+            // Another request's refresh lands while this one is out: the phone now holds a new refresh token.
+            guard request.path == "/v1/me", !replacedWhileOut else { return }
+            replacedWhileOut = true
+            let other = world.client(on: "phone-1", credentials: credentials)
+            other.onSessionRefreshed = { _, refreshToken, _ in
+                credentials = .account(token: oldToken, refreshToken: refreshToken)
+            }
+            other.me { _ in }
+        }
+        let client = world.client(on: "phone-1", over: transport)
+        client.credentials = { credentials }
+        var kept: String?
+        client.onSessionRefreshed = { _, refreshToken, _ in kept = refreshToken }
+        var ended: [String] = []
+        client.onSessionEnded = { ended.append($0) }
+        let me = try #require(world.await { client.me(completion: $0) })
+        #expect(me.value?.0.identityId == ana.access.identityId)
+        #expect(ended.isEmpty)
+        #expect(traded.count == 1)
+        #expect(!traded.contains { $0.contains(ana.refreshToken) })
+        let held = try #require(kept)
+        #expect(try world.backend.holdsSession(refreshToken: held))
+    }
+
     @Test func aRequestWhoseRefreshIsRefusedAfterAnotherSignInGoesAsTheAccountSignedInNow() throws {
         let world = try LedgerWorld()
         let ana = try #require(
