@@ -30,11 +30,11 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// One SQLite database: WAL, a busy timeout, foreign keys, prepared statements kept per SQL text,
+/// One SQLite database: WAL, a busy timeout, foreign keys, prepared statements kept per SQL text (`StatementKey`),
 /// and schema migrations keyed on `PRAGMA user_version`.
 public final class Database {
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [StatementKey: OpaquePointer] = [:]
     /// The SQL functions defined on this connection (`defineFunction`), carried with it when it is kept spare.
     private var functions: Set<String> = []
     /// Set while this in-memory database is its schema's template as restored: on close it is emptied
@@ -350,17 +350,18 @@ public final class Database {
     // MARK: - Statements
 
     private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+        let key = StatementKey(sql)
+        if let statement = statements[key] { return statement }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code) }
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
     /// How many times SQLite prepared `sql`'s kept statement again (`SQLITE_STMTSTATUS_REPREPARE`), for tests.
     func timesPreparedAgain(_ sql: String) -> Int32? {
-        statements[sql].map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) }
+        statements[StatementKey(sql)].map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) }
     }
 
     private func bind(_ value: SQLValue, to statement: OpaquePointer, at index: Int32) -> Int32 {

@@ -25,7 +25,7 @@ final class SpareConnections: @unchecked Sendable {
     /// An emptied connection and the statements prepared on it.
     struct Spare: @unchecked Sendable {
         let handle: OpaquePointer
-        let statements: [String: OpaquePointer]
+        let statements: [StatementKey: OpaquePointer]
         let functions: Set<String>
         let key: Key
     }

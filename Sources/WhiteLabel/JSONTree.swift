@@ -15,8 +15,17 @@ public enum JSONTree {
     private struct Node: Decodable {
         let value: Any
 
+        /// Each kind is tried in turn, most common first: a kind that is not the value's throws a `DecodingError`
+        /// whose path and words are made for nothing here, and a string, the most common value of a config, was tried
+        /// as an object, a list, a flag and a number first (a third of loading a config). No two kinds take the same
+        /// value, so the order changes no answer.
         init(from decoder: any Decoder) throws {
-            if let object = try? decoder.container(keyedBy: Key.self) {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = Null()
+            } else if let text = try? single.decode(String.self) {
+                value = text
+            } else if let object = try? decoder.container(keyedBy: Key.self) {
                 var values: [String: Any] = [:]
                 for key in object.allKeys { values[key.stringValue] = try object.decode(Node.self, forKey: key).value }
                 value = values
@@ -24,17 +33,10 @@ public enum JSONTree {
                 var values: [Any] = []
                 while !list.isAtEnd { values.append(try list.decode(Node.self).value) }
                 value = values
+            } else if let flag = try? single.decode(Bool.self) {
+                value = flag
             } else {
-                let single = try decoder.singleValueContainer()
-                if single.decodeNil() {
-                    value = Null()
-                } else if let flag = try? single.decode(Bool.self) {
-                    value = flag
-                } else if let number = try? single.decode(Double.self) {
-                    value = number
-                } else {
-                    value = try single.decode(String.self)
-                }
+                value = try single.decode(Double.self)
             }
         }
     }
