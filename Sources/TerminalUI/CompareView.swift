@@ -3,7 +3,7 @@ import WhiteLabel
 
 /// Renders `compare --live` into a frame: a phone per world, each titled with its world; the first
 /// world's timeline with the first line where the worlds' timelines differ marked; the controls, which
-/// act on every world; the key bar. A pure function of content, state and size, as `FrontView` is.
+/// act on every world (a row the worlds differ in reads "per world"); the key bar. A pure function of content, state and size, as `FrontView` is.
 public enum CompareView {
     public static func render(_ content: CompareContent, state: FrontState, theme: Theme, size: TerminalSize) -> Frame {
         var frame = Frame(size: size)
@@ -24,9 +24,9 @@ public enum CompareView {
                     scrollBack: state.timelineScrollBack, theme: theme, focused: state.focus == .timeline,
                     marked: marked, title: "Timeline · \(content.labels.first ?? "") · \(state.timelineFilter.name)")
             }
-            if let rect = panes.controlsRect(focus: state.focus), let first = content.worlds.first {
+            if let rect = panes.controlsRect(focus: state.focus), !content.worlds.isEmpty {
                 ControlPane.draw(
-                    into: &frame, rect: rect, controls: ControlBoard.controls(first.controls),
+                    into: &frame, rect: rect, controls: ComparedControls.controls(content.worlds.map(\.controls)),
                     selection: state.controlSelection, theme: theme, focused: state.focus == .controls,
                     title: "Controls · both worlds")
             }
