@@ -37,11 +37,16 @@ public enum CompareView {
                 hints: KeyBar.hints(screenKeys: keys, focus: state.focus, typing: typing))
             if state.showsHelp {
                 let alert = content.worlds.first?.screen.alert != nil
-                HelpOverlay.draw(into: &frame, screenKeys: keys, alert: alert, theme: theme)
+                HelpOverlay.draw(into: &frame, screenKeys: keys, alert: alert, ignored: ignoredKeys, theme: theme)
             }
         }
         return frame
     }
+
+    /// The keys `CompareLoop` does nothing with, which its help leaves out: it records no scenario, has no
+    /// transaction inspector, walks no checklist and plays no scenario (its help listed "r start / stop recording" and
+    /// "t transactions", and both keys did nothing, session 41).
+    static let ignoredKeys: Set<String> = ["r", "t", "w", "Space p"]
 
     /// The first world's entries through the filter, and where among them the mark goes: above the first
     /// entry shown at or after the first difference.
