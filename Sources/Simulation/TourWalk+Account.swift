@@ -68,7 +68,10 @@ extension TourWalk {
                 choose("Continue")
             }
             keep("Manage my subscription: Apple's sheet with the plan and the next renewal")
-            choose("Done")
+            if highlight(doing: .back) {
+                world.send(.select)
+                settle()
+            }
         }
         choose("Restore purchase")
         keep("An alert: what a restore found, over the profile")

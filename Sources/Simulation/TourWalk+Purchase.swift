@@ -58,7 +58,7 @@ extension TourWalk {
     }
 
     private func confirmOnSheet() {
-        highlight("Subscribe")
+        highlight(doing: .confirmPayment)
         world.send(.select)
     }
 

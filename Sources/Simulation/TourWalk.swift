@@ -31,9 +31,23 @@ final class TourWalk {
     /// Moves the highlight to the selectable row containing `text`.
     @discardableResult
     func highlight(_ text: String) -> Bool {
+        highlight { world.screen.rows[$0].text.contains(text) }
+    }
+
+    /// Moves the highlight to the row that does `action`, whatever its words: Apple's sheets speak the phone's
+    /// language ("Abonnieren", "OK"), and a tour of a German `.storekit` file pressed Cancel looking for "Subscribe",
+    /// then kept the locked article as "the content is unlocked" (session 41).
+    @discardableResult
+    func highlight(doing action: ReaderAction) -> Bool {
+        let screen = world.screen
+        guard let row = world.appState.row(doing: action, on: screen) else { return false }
+        return highlight { $0 == row }
+    }
+
+    private func highlight(where matches: (Int) -> Bool) -> Bool {
         let screen = world.screen
         let selectable = screen.rows.indices.filter { screen.rows[$0].isSelectable }
-        guard let target = selectable.firstIndex(where: { screen.rows[$0].text.contains(text) }) else { return false }
+        guard let target = selectable.firstIndex(where: matches) else { return false }
         let current = screen.selection.flatMap { selectable.firstIndex(of: $0) } ?? 0
         for _ in 0..<abs(target - current) { world.send(target > current ? .down : .up) }
         return true

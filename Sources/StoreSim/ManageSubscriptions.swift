@@ -158,8 +158,8 @@ extension PaymentQueue {
 
     /// "Switch to …": the running subscription in `productIdentifier`'s group changes to it, with Apple's timing
     /// (`AppStore.changePlan`). Where Ask to Buy is on for this Apple ID, a switch that charges at once waits for a
-    /// parent as a purchase does (approved, it is charged as a purchase of that plan, which is the same change);
-    /// the plan's title is returned then, nil otherwise.
+    /// parent as a purchase does (approved, it is charged as a purchase of that plan, which is the same change), unless
+    /// a request of the group already waits; the title of the plan waiting is returned then, nil otherwise.
     @discardableResult
     public func changePlan(to productIdentifier: String) -> String? {
         let group = subscriptionGroup(of: productIdentifier)
@@ -173,6 +173,17 @@ extension PaymentQueue {
         {
             store.timeline.record(.sheetSwitchCharges(productId: productIdentifier, deviceId: deviceId))
             if store.needsAskToBuy(appleId) {
+                // One request of a group waits for a parent at a time, as a purchase's second one is refused
+                // (found-by-hand/92, 93): the sheet, opened again, held a second request of the same switch, and the
+                // parent was asked twice (found-by-hand/517).
+                if let waiting = store.pendingAskToBuy.first(where: {
+                    $0.appleId == appleId && $0.product.subscriptionGroupIdentifier == group
+                }) {
+                    store.log(
+                        "switch to \(productIdentifier) on the manage sheet: \(waiting.identifier) of "
+                            + "\(waiting.product.productIdentifier) already waits for a parent; no second request")
+                    return waiting.product.localizedTitle
+                }
                 // Numbered 0: the app's queue never added it, so a decline tells the app nothing.
                 let held = store.hold(
                     PendingPayment(

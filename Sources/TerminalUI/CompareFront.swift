@@ -15,7 +15,7 @@ public enum CompareFront {
 }
 
 /// The interactive loop of `compare --live`: each world's clock follows wall time on its own driver; a
-/// reader's key goes to every world, and so does a control.
+/// reader's key goes to every world, and so does a control, unless the worlds differ in it (`ComparedControls`).
 struct CompareLoop {
     let worlds: [World]
     let labels: [String]
@@ -72,11 +72,12 @@ struct CompareLoop {
                 metrics = CompareView.timelineScrollMetrics(
                     content, filter: state.timelineFilter, size: size, focus: state.focus)
             }
-            let controls = action == .activateControl ? ControlBoard.controls(content.worlds[0].controls) : []
+            let controls =
+                action == .activateControl ? ComparedControls.controls(content.worlds.map(\.controls)) : []
+            let selected = controls.indices.contains(state.controlSelection) ? controls[state.controlSelection] : nil
             switch state.apply(action, timelinePage: metrics.page, timelineLimit: metrics.limit, controls: controls) {
             case .send(let input): for world in worlds { world.send(input) }
-            // A world that refuses writes why on its own timeline, which the pane shows.
-            case .control(let action): for world in worlds { _ = action.press(on: world) }
+            case .control: if let selected { ComparedControls.press(selected, on: worlds) }
             case .quit: return 0
             case .walk, .togglePause, .toggleRecording, nil: break
             }

@@ -3,7 +3,7 @@ import WhiteLabel
 
 /// Renders `compare --live` into a frame: a phone per world, each titled with its world; the first
 /// world's timeline with the first line where the worlds' timelines differ marked; the controls, which
-/// act on every world; the key bar. A pure function of content, state and size, as `FrontView` is.
+/// act on every world (a row the worlds differ in reads "per world"); the key bar. A pure function of content, state and size, as `FrontView` is.
 public enum CompareView {
     public static func render(_ content: CompareContent, state: FrontState, theme: Theme, size: TerminalSize) -> Frame {
         var frame = Frame(size: size)
@@ -24,9 +24,9 @@ public enum CompareView {
                     scrollBack: state.timelineScrollBack, theme: theme, focused: state.focus == .timeline,
                     marked: marked, title: "Timeline · \(content.labels.first ?? "") · \(state.timelineFilter.name)")
             }
-            if let rect = panes.controlsRect(focus: state.focus), let first = content.worlds.first {
+            if let rect = panes.controlsRect(focus: state.focus), !content.worlds.isEmpty {
                 ControlPane.draw(
-                    into: &frame, rect: rect, controls: ControlBoard.controls(first.controls),
+                    into: &frame, rect: rect, controls: ComparedControls.controls(content.worlds.map(\.controls)),
                     selection: state.controlSelection, theme: theme, focused: state.focus == .controls,
                     title: "Controls · both worlds")
             }
@@ -37,11 +37,16 @@ public enum CompareView {
                 hints: KeyBar.hints(screenKeys: keys, focus: state.focus, typing: typing))
             if state.showsHelp {
                 let alert = content.worlds.first?.screen.alert != nil
-                HelpOverlay.draw(into: &frame, screenKeys: keys, alert: alert, theme: theme)
+                HelpOverlay.draw(into: &frame, screenKeys: keys, alert: alert, ignored: ignoredKeys, theme: theme)
             }
         }
         return frame
     }
+
+    /// The keys `CompareLoop` does nothing with, which its help leaves out: it records no scenario, has no
+    /// transaction inspector, walks no checklist and plays no scenario (its help listed "r start / stop recording" and
+    /// "t transactions", and both keys did nothing, session 41).
+    static let ignoredKeys: Set<String> = ["r", "t", "w", "Space p"]
 
     /// The first world's entries through the filter, and where among them the mark goes: above the first
     /// entry shown at or after the first difference.

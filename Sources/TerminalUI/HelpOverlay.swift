@@ -8,9 +8,12 @@ enum HelpOverlay {
     static let title = "Keys"
     static let closing = "? or Esc closes this help"
 
-    /// `alert`: an alert is up and takes the keys, so the phone's keys are the alert's, said as its own.
-    static func draw(into frame: inout Frame, screenKeys: [KeyHint], alert: Bool = false, theme: Theme) {
-        let general = KeyMap.help.map { ($0.key, $0.action) }
+    /// `alert`: an alert is up and takes the keys, so the phone's keys are the alert's, said as its own. `ignored`: the
+    /// general keys this front does nothing with, left out.
+    static func draw(
+        into frame: inout Frame, screenKeys: [KeyHint], alert: Bool = false, ignored: Set<String> = [], theme: Theme
+    ) {
+        let general = KeyMap.help.filter { !ignored.contains($0.key) }.map { ($0.key, $0.action) }
         let heading = alert ? "On this alert:" : "On this screen:"
         let screen = screenKeys.isEmpty ? [] : [(heading, "")] + screenKeys.map { ($0.key, $0.action) }
         let keyColumn = ((general + screen).filter { !$0.1.isEmpty }.map { ColumnWidth.of($0.0) }.max() ?? 0) + 2

@@ -73,6 +73,18 @@ import WhiteLabel
         #expect(lines.contains { $0.contains("Controls · both worlds") })
     }
 
+    /// `r`, `t`, `w` and Space do nothing here: its help listed recording and the transaction inspector (session 41).
+    @Test func itsHelpListsNoKeyItDoesNothingWith() throws {
+        var state = FrontState()
+        state.showsHelp = true
+        let frame = CompareView.render(
+            try Self.content(), state: state, theme: try TerminalFixture.theme(),
+            size: TerminalSize(columns: 120, rows: 40))
+        #expect(frame.text.contains(HelpOverlay.closing))
+        #expect(!frame.text.contains("recording") && !frame.text.contains("transactions:"))
+        #expect(frame.text.contains("timeline filter"))
+    }
+
     @Test func twoPhonesShareTheWidthAt80x24() throws {
         try check("80x24", try render(TerminalSize(columns: 80, rows: 24)))
     }
