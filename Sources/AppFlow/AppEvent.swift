@@ -47,6 +47,9 @@ public enum AppEvent: Equatable, Sendable {
     case storeChanged
     /// The question to move a subscription held elsewhere, asked of the server again (`recheckMoveQuestion`).
     case moveQuestionRechecked(MoveQuestionVerdict)
+    /// At launch: the alerts telling a charge that the last launch told and the reader never dismissed (the app was
+    /// quit or killed first), kept on the phone to be told now (`ChargeAlertsUnseen`, invariant 11).
+    case chargeAlertsKept([Alert])
 }
 
 /// Work the app asks for, as data: the simulation runs it and answers with events.

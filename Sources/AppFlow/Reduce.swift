@@ -90,6 +90,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         state.takeOffParentWaits()
     case .moveQuestionRechecked(let verdict):
         effects.gather(withdrawMoveQuestion(verdict, &state))
+    case .chargeAlertsKept(let alerts):
+        for alert in alerts { state.tell(alert) }
     case .planChangeAskedParent(let title):
         // Says a request waits, as a purchase's does: taken off when none does (a declined switch, session 28).
         var waits = Alert(

@@ -122,10 +122,11 @@ public struct Badge: Equatable, Sendable {
     public static let unlocked = Badge(text: "[open]", role: .success)
 }
 
-/// A message over any screen, dismissed with Enter or Esc.
-public struct Alert: Equatable, Sendable {
+/// A message over any screen, dismissed with Enter or Esc. Codable: one telling a charge is kept on the phone until the
+/// reader dismisses it (`ChargeAlertsUnseen`).
+public struct Alert: Codable, Equatable, Sendable {
     /// What an alert says of the reader's money, where it says anything.
-    public enum Charge: Equatable, Sendable {
+    public enum Charge: Codable, Equatable, Sendable {
         /// Nothing was charged, or nothing yet ("You were not charged", "Waiting for approval").
         case nothing
         /// Apple charged the Apple ID.
@@ -146,7 +147,7 @@ public struct Alert: Equatable, Sendable {
     /// waiting ones off the screen (`AppState.tell`), as a charge does.
     public var parentRequest: ParentRequest? = nil
 
-    public enum ParentRequest: Equatable, Sendable {
+    public enum ParentRequest: Codable, Equatable, Sendable {
         case waiting
         case declined
     }
@@ -155,7 +156,7 @@ public struct Alert: Equatable, Sendable {
     /// off" while the phone cannot pay. Either stayed up after it ended (session 28); `AppState.takeOffUntrue`.
     public var holdsWhile: Holds? = nil
 
-    public enum Holds: Equatable, Sendable {
+    public enum Holds: Codable, Equatable, Sendable {
         case purchaseRunning
         case paymentsOff
     }

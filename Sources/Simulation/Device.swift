@@ -9,7 +9,7 @@ import WhiteLabel
 final class Device {
     let name: String
     let queue: PaymentQueue
-    let storage: DeviceStorage & ReceiptSlot
+    let storage: PhoneStorage
     let coordinator: SubscriptionCoordinator
     let network: SimulatedNetwork
     private(set) var state: AppState {
@@ -151,7 +151,7 @@ final class Device {
     private(set) var contentRequested: [String: SimInstant] = [:]
 
     init(
-        name: String, app: AppPart, queue: PaymentQueue, storage: DeviceStorage & ReceiptSlot,
+        name: String, app: AppPart, queue: PaymentQueue, storage: PhoneStorage,
         network: SimulatedNetwork, scheduler: Scheduler, timeline: Timeline, gateDraws: SeededGenerator,
         lastGateQuestion: String? = nil
     ) {
@@ -226,9 +226,15 @@ final class Device {
 
     /// The app starts: the coordinator reads the stored identity and starts the transaction observer.
     func launch() {
+        // Read before anything the launch does keeps the alerts up, none yet.
+        let unseen = storage.chargeAlertsUnseen
         timeline.log(.app, "launch on \(name)", event: activation)
         coordinator.start()
         dispatch(.launched)
+        guard !unseen.isEmpty else { return }
+        let titles = unseen.map { "\"\($0.title)\"" }.joined(separator: ", ")
+        timeline.log(.app, "telling again what the last launch told of a charge and the reader never saw: \(titles)")
+        dispatch(.chargeAlertsKept(unseen))
     }
 
     /// The app becomes active (a launch, a return to the foreground), as the invariants read it: whether Apple's
@@ -277,6 +283,8 @@ final class Device {
             }
         }
         queued.removeAll(keepingCapacity: true)
+        // A quit app keeps what it last kept: the alerts it had up are the ones the reader never saw.
+        if isRunning { storage.chargeAlertsUnseen = state.chargeAlertsUp }
     }
 
     /// The highlight on the choice it was on, where the event changed the choices under it (`CursorKeeper`).

@@ -1,3 +1,4 @@
+import AppFlow
 import FoundationEssentials
 import SimKernel
 import StoreSim
@@ -5,7 +6,7 @@ import Subscriptions
 
 /// A phone's storage in `devices/NAME/`: the anonymous identity, the app receipt, and the full
 /// content kept per access level. Every write replaces a file atomically, so a crash never leaves half of one.
-final class DeviceFiles: DeviceStorage, ReceiptSlot {
+final class DeviceFiles: DeviceStorage, ReceiptSlot, ChargeAlertSlot {
     private let directory: URL
     /// Told of a file this phone could not read or write; the world logs it on the timeline. A file that
     /// cannot be read is never taken as "none": a lost identity.json loses an anonymous subscriber.
@@ -29,7 +30,7 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
     /// The files a phone reads, by name.
     static let files = [
         "identity.json", "account.json", "receipt", "receipts-unanswered", "payments-unanswered.json",
-        "charges-heard.json",
+        "charges-heard.json", "alerts-unseen.json",
     ]
 
     /// Each of the phone's files that is there can be read, as `keys` and `clock` must: an identity.json the run could
@@ -112,6 +113,24 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
         }
     }
     private var knownHeard: HeardCharges??
+
+    /// The charge alerts the app told and the reader has not dismissed (`ChargeAlertsUnseen`), none: no file. Read
+    /// once, written when they change.
+    var chargeAlertsUnseen: [Alert] {
+        get {
+            if let knownUnseen { return knownUnseen }
+            let unseen = decode([Alert].self, "alerts-unseen.json") ?? []
+            knownUnseen = unseen
+            return unseen
+        }
+        set {
+            guard newValue != chargeAlertsUnseen else { return }
+            knownUnseen = nil
+            guard let data = encoded(newValue.isEmpty ? nil : newValue) else { return }
+            if write("alerts-unseen.json", data) { knownUnseen = newValue }
+        }
+    }
+    private var knownUnseen: [Alert]?
 
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
@@ -272,7 +291,7 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot {
 }
 
 /// A phone's storage that lives only in memory (`--ephemeral`, tests).
-final class DeviceMemory: DeviceStorage, ReceiptSlot {
+final class DeviceMemory: DeviceStorage, ReceiptSlot, ChargeAlertSlot {
     private let storage = InMemoryDeviceStorage()
     private var receipt: String?
 
@@ -296,6 +315,7 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot {
         get { storage.heardCharges }
         set { storage.heardCharges = newValue }
     }
+    var chargeAlertsUnseen: [Alert] = []
     func load() -> String? { receipt }
     func save(_ receipt: String?) { self.receipt = receipt }
     func cachedContent(_ contentId: String, level: AccessLevel) -> String? {

@@ -63,7 +63,7 @@ public final class World {
     /// store's and the network's, so they draw what they drew before.
     var gateDraws: SeededGenerator
     /// Each phone's storage by name: what survives a restart of the app.
-    var storages: [String: DeviceStorage & ReceiptSlot] = [:]
+    var storages: [String: PhoneStorage] = [:]
     /// The phones the state folder held from earlier runs, read once: one process owns the folder, and a frame reads
     /// `phones` for the control pane.
     lazy var keptPhones: [String] = Self.phoneFolders(in: options.stateDirectory)
@@ -396,7 +396,7 @@ public final class World {
         return try Keyring.folder(state, legacy: legacy)
     }
 
-    static func storage(named name: String, state: String?) throws -> DeviceStorage & ReceiptSlot {
+    static func storage(named name: String, state: String?) throws -> PhoneStorage {
         try state.map { try DeviceFiles(directory: "\($0)/devices/\(name)") } ?? DeviceMemory()
     }
 

@@ -13,7 +13,7 @@ extension World {
     public var storageFailure: StorageFailure? { store.storageFailure ?? backend.storageFailure }
 
     /// A phone's files report what they could not read or write.
-    func watch(_ storage: DeviceStorage & ReceiptSlot) {
+    func watch(_ storage: PhoneStorage) {
         guard let files = storage as? DeviceFiles else { return }
         files.onProblem = { [weak self] problem in self?.report(problem, from: .app) }
     }
