@@ -234,7 +234,15 @@ final class Device {
         guard !unseen.isEmpty else { return }
         let titles = unseen.map { "\"\($0.title)\"" }.joined(separator: ", ")
         timeline.log(.app, "telling again what the last launch told of a charge and the reader never saw: \(titles)")
-        dispatch(.chargeAlertsKept(unseen))
+        // Refunded or ended since the quit, "Your subscription is active" would not be true: it is told as ended. A
+        // store that cannot be read says so on the timeline, and the words are told as they were.
+        dispatch(
+            .chargeAlertsKept(
+                unseen.map { alert in
+                    let ended = alert.transactionId.flatMap { queue.stillEntitles(transaction: $0) } == false
+                    if ended { timeline.log(.app, "the charge told in \"\(alert.title)\" has ended since: told so") }
+                    return ended ? alert.endedSinceTold : alert
+                }))
     }
 
     /// The app becomes active (a launch, a return to the foreground), as the invariants read it: whether Apple's

@@ -286,6 +286,21 @@ public final class PaymentQueue {
         }
     }
 
+    /// Whether the subscription a transaction belongs to still gives what it bought (StoreKit 2's
+    /// `Transaction.currentEntitlements` holds one of it): not once Apple refunded or revoked the transaction, or the
+    /// subscription ended. Nil when the App Store's records cannot be read (said on the timeline).
+    public func stillEntitles(transaction identifier: String) -> Bool? {
+        do {
+            guard let record = try store.ledger.transaction(identifier) else { return false }
+            if record.revocationDate != nil { return false }
+            let subscription = try store.ledger.subscription(record.originalTransactionIdentifier)
+            return subscription?.state.isEntitled ?? false
+        } catch {
+            store.log("the transaction \(identifier) could not be read: \(error)")
+            return nil
+        }
+    }
+
     /// The product as this device's storefront sells it, if it does.
     public func product(_ identifier: String) -> Product? { store.product(identifier) }
 
