@@ -87,9 +87,11 @@ extension SubscriptionCoordinator {
             return
         }
         signInTaken = attempt
+        defer { runAfterSignIn() }
         switch result {
         case .success(let signIn):
             let answer = signIn.access
+            let word = newestAnswer(signingIn: answer)
             // The server's word on moving the guest it was asked about, if the phone still holds that guest: kept
             // with it, as its own answers keep it (`save`).
             if let guest, storage.anonymousIdentity?.id == guest {
@@ -97,12 +99,14 @@ extension SubscriptionCoordinator {
             }
             storage.accountSession = AccountSession(
                 identityId: answer.identityId, email: answer.email ?? "", token: answer.token ?? "",
-                refreshToken: signIn.refreshToken, levels: answer.levels)
-            storage.accountSession?.appAccountToken = answer.appAccountToken
-            storage.accountSession?.levelsUntil = answer.levelsUntil?.milliseconds
+                refreshToken: signIn.refreshToken, levels: word.levels)
+            storage.accountSession?.appAccountToken = word.appAccountToken ?? answer.appAccountToken
+            storage.accountSession?.levelsUntil = word.levelsUntil?.milliseconds
             log("signed in as \(answer.email ?? answer.identityId)")
             publishStoredAccess()
-            askAgainIfHeardLate(until: answer.levelsUntil?.milliseconds)
+            askAgainIfHeardLate(until: word.levelsUntil?.milliseconds)
+            // The profile's list of subscriptions came with the older answer: asked again with the newer word.
+            if word != answer { reloadAccess() }
             if revocationUnasked {
                 revocationUnasked = false
                 log("a family share Apple took back while signed out: asking the server, reading Apple's records")

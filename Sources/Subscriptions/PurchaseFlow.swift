@@ -667,6 +667,7 @@ extension SubscriptionCoordinator {
             log("sending the receipt to the server")
             let askedAs = anonymousId
             let account = storage.accountSession?.identityId
+            let email = storage.accountSession?.email
             sendRefreshingIfInvalid(receipt, backend.validateReceipt) { [self] receipt, result in
                 receiptSendsInFlight -= 1
                 receiptAnswered(result, for: transaction)
@@ -690,11 +691,22 @@ extension SubscriptionCoordinator {
                         // phone's anonymous identity's: the session ended and the app asked again). Only where the
                         // account has it: one not active (billing retry) is said so, as to a reader still signed in;
                         // "log in again to use it" promised what logging in would not give (long fuzz 2025).
-                        log("the server gave the purchase to an account no longer signed in on this phone")
-                        return completion(
-                            .failed(
-                                message: "Your purchase went to the account you were logged in with. "
-                                    + "Log in again to use it."))
+                        // A log-in to that account on its way decides it: "log in again" to a reader logging in to
+                        // it was untrue, and once it lands the purchase is hers (long fuzz seed 2106).
+                        let wentElsewhere = { [self] in
+                            if storage.accountSession?.identityId == account {
+                                log("the log-in landed on the account the server gave the purchase to")
+                                return completion(.purchased)
+                            }
+                            log("the server gave the purchase to an account no longer signed in on this phone")
+                            completion(
+                                .failed(
+                                    message: "Your purchase went to the account you were logged in with. "
+                                        + "Log in again to use it."))
+                        }
+                        guard logInOnItsWay(to: email) else { return wentElsewhere() }
+                        log("a log-in to the account the server gave the purchase to is on its way: the outcome waits")
+                        return afterSignIn.append(wentElsewhere)
                     }
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)

@@ -82,6 +82,11 @@ public final class SubscriptionCoordinator {
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
     var newestWord: [String: ServerStamp] = [:]
+    /// The newest answer heard about each account, dropped or kept: a sign-in to it composed before is older news
+    /// (`SignInLanding`).
+    var accountWords: [String: AccessAnswer] = [:]
+    /// Run once the latest sign-in has landed or failed: what waited to know who the phone holds (`SignInLanding`).
+    var afterSignIn: [() -> Void] = []
     /// The ends of the levels the phone holds (`LevelsEnd`) already asked about once passed, each identity's its own: one
     /// end kept for both, the earlier, left the later unasked when the earlier's answer did not come (long fuzz seed 1204).
     var levelsEndsAsked: Set<Int64> = []
@@ -344,6 +349,7 @@ public final class SubscriptionCoordinator {
                 return false
             }
             newestWord[answer.identityId] = said
+            if answer.kind == "account" { accountWords[answer.identityId] = answer }
         }
         if answer.kind == "account", storage.accountSession?.identityId != answer.identityId {
             // An answer sent for the account signed in before this one, or before the session ended: it says nothing
