@@ -82,55 +82,41 @@ final class DeviceFiles: DeviceStorage, ReceiptSlot, ChargeAlertSlot {
 
     /// The payments the unanswered receipts were sent for, none: no file. Read once, written when they change.
     var unansweredPayments: [UnansweredPayment] {
-        get {
-            if let knownPayments { return knownPayments }
-            let payments = decode([UnansweredPayment].self, "payments-unanswered.json") ?? []
-            knownPayments = payments
-            return payments
-        }
-        set {
-            guard newValue != unansweredPayments else { return }
-            knownPayments = nil
-            guard let data = encoded(newValue.isEmpty ? nil : newValue) else { return }
-            if write("payments-unanswered.json", data) { knownPayments = newValue }
-        }
+        get { value(&keptPayments) }
+        set { keep(newValue, &keptPayments) }
     }
-    private var knownPayments: [UnansweredPayment]?
+    private var keptPayments = KeptJSON<[UnansweredPayment]>(name: "payments-unanswered.json", empty: [])
 
     /// What the app's latest launch heard (`HeardCharges`). Read once, written when it changes.
     var heardCharges: HeardCharges? {
-        get {
-            if let knownHeard { return knownHeard }
-            let heard = decode(HeardCharges.self, "charges-heard.json")
-            knownHeard = heard
-            return heard
-        }
-        set {
-            guard newValue != heardCharges else { return }
-            knownHeard = nil
-            guard let data = encoded(newValue) else { return }
-            if write("charges-heard.json", data) { knownHeard = newValue }
-        }
+        get { value(&keptHeard) }
+        set { keep(newValue, &keptHeard) }
     }
-    private var knownHeard: HeardCharges??
+    private var keptHeard = KeptJSON<HeardCharges?>(name: "charges-heard.json", empty: nil)
 
     /// The charge alerts the app told and the reader has not dismissed (`ChargeAlertsUnseen`), none: no file. Read
     /// once, written when they change.
     var chargeAlertsUnseen: [Alert] {
-        get {
-            if let knownUnseen { return knownUnseen }
-            let unseen = decode([Alert].self, "alerts-unseen.json") ?? []
-            knownUnseen = unseen
-            return unseen
-        }
-        set {
-            guard newValue != chargeAlertsUnseen else { return }
-            knownUnseen = nil
-            guard let data = encoded(newValue.isEmpty ? nil : newValue) else { return }
-            if write("alerts-unseen.json", data) { knownUnseen = newValue }
-        }
+        get { value(&keptUnseen) }
+        set { keep(newValue, &keptUnseen) }
     }
-    private var knownUnseen: [Alert]?
+    private var keptUnseen = KeptJSON<[Alert]>(name: "alerts-unseen.json", empty: [])
+
+    /// A kept file's value, read from the file the first time.
+    private func value<Value>(_ kept: inout KeptJSON<Value>) -> Value {
+        if let known = kept.known { return known }
+        let value = decode(Value.self, kept.name) ?? kept.empty
+        kept.known = value
+        return value
+    }
+
+    /// Writes a kept file's new value, only when it changed; its empty value is no file.
+    private func keep<Value>(_ newValue: Value, _ kept: inout KeptJSON<Value>) {
+        guard newValue != value(&kept) else { return }
+        kept.known = nil
+        guard let data = encoded(newValue == kept.empty ? nil : newValue) else { return }
+        if write(kept.name, data) { kept.known = newValue }
+    }
 
     /// A value that does not encode keeps the file as it was (reported): writing none would delete it.
     private func encoded(_ value: (some Encodable)?) -> Data?? {
@@ -326,4 +312,13 @@ final class DeviceMemory: DeviceStorage, ReceiptSlot, ChargeAlertSlot {
     }
     func purgeContent(level: AccessLevel) { storage.purgeContent(level: level) }
     var cachedLevels: Set<AccessLevel> { storage.cachedLevels }
+}
+
+/// A JSON file the phone is the one writer of: read once, then known, and written only when its value changes (these
+/// change around every receipt and alert, and the phone reads them after every event).
+private struct KeptJSON<Value: Codable & Equatable> {
+    let name: String
+    /// The value of no file.
+    let empty: Value
+    var known: Value?
 }
