@@ -21,20 +21,9 @@ import WhiteLabel
 
     private static let told = "The App Store charged this Apple ID for Listener+ Monthly. Your subscription is active."
 
-    /// `text`'s steps run on the state folder `directory`, then the run quits as `run` does. Each step that fails is an
-    /// issue: a run that did not happen proves nothing.
+    /// `text`'s steps run on the state folder `directory`, then the run quits (`FolderRun`).
     private func run(_ text: String, in directory: String) throws {
-        let scenario = try ScenarioParser.parse(text, file: "inline.scenario")
-        let run = ScenarioRun(scenario: scenario, resources: ResourceLocator(root: TestSupport.packageRoot))
-        run.stateDirectory = directory
-        for step in scenario.steps {
-            do {
-                try run.execute(step)
-            } catch {
-                Issue.record("line \(step.line) (\(step.text)): expected \(error.expected), got \(error.actual)")
-            }
-        }
-        try #require(run.world).saveClock()
+        _ = try FolderRun.quitAfter(text, in: directory)
     }
 
     @Test func aChargeToldBehindAnAlertIsToldByTheNextRunUntilDismissed() throws {

@@ -32,22 +32,10 @@ import WhiteLabel
         let timeline: String
     }
 
-    /// `text`'s steps run on the state folder `directory`, then the run quits as `run` does (its clock saved, its world
-    /// gone). Each step that fails is an issue: a run that did not happen proves nothing.
+    /// `text`'s steps run on the state folder `directory`, then the run quits (`FolderRun`).
     @discardableResult
     private func run(_ text: String, in directory: String) throws -> Seen {
-        let scenario = try ScenarioParser.parse(text, file: "inline.scenario")
-        let run = ScenarioRun(scenario: scenario, resources: ResourceLocator(root: TestSupport.packageRoot))
-        run.stateDirectory = directory
-        for step in scenario.steps {
-            do {
-                try run.execute(step)
-            } catch {
-                Issue.record("line \(step.line) (\(step.text)): expected \(error.expected), got \(error.actual)")
-            }
-        }
-        let world = try #require(run.world)
-        world.saveClock()
+        let world = try FolderRun.quitAfter(text, in: directory)
         return Seen(
             declinesTold: world.readerOutcomes.filter { $0.told == .purchase(.declined) }.count,
             timeline: world.timeline.text)
