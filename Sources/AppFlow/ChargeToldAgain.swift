@@ -1,14 +1,15 @@
 /// A charge alert the last launch told and the reader never saw, told again at this launch (`ChargeAlertsUnseen`).
 extension Alert {
-    static let endedSinceTitle = "Subscription ended"
+    static let endedSinceTitle = "Subscription not active"
 
-    /// The same charge, once Apple refunded or ended its subscription between the quit and this launch: its words
-    /// ("Your subscription is active") would no longer be true, so it says the charge and that it ended.
+    /// The same charge, once Apple refunded or ended its subscription between the quit and this launch, or its renewal
+    /// failed past the grace period: its words ("Your subscription is active") would no longer be true, so it says the
+    /// charge and that the subscription is not active now.
     public var endedSinceTold: Alert {
         var told = self
         told.title = Self.endedSinceTitle
         told.message =
-            "Before the app closed, the App Store charged this Apple ID for a subscription. It has ended since."
+            "Before the app closed, the App Store charged this Apple ID for a subscription. It is not active now."
         return told
     }
 }

@@ -234,13 +234,13 @@ final class Device {
         guard !unseen.isEmpty else { return }
         let titles = unseen.map { "\"\($0.title)\"" }.joined(separator: ", ")
         timeline.log(.app, "telling again what the last launch told of a charge and the reader never saw: \(titles)")
-        // Refunded or ended since the quit, "Your subscription is active" would not be true: it is told as ended. A
+        // Refunded or ended since the quit, "Your subscription is active" would not be true: it is told as not active. A
         // store that cannot be read says so on the timeline, and the words are told as they were.
         dispatch(
             .chargeAlertsKept(
                 unseen.map { alert in
                     let ended = alert.transactionId.flatMap { queue.stillEntitles(transaction: $0) } == false
-                    if ended { timeline.log(.app, "the charge told in \"\(alert.title)\" has ended since: told so") }
+                    if ended { timeline.log(.app, "the charge told in \"\(alert.title)\" is not active now: told so") }
                     return ended ? alert.endedSinceTold : alert
                 }))
     }

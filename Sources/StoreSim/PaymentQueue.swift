@@ -287,14 +287,16 @@ public final class PaymentQueue {
     }
 
     /// Whether the subscription a transaction belongs to still gives what it bought (StoreKit 2's
-    /// `Transaction.currentEntitlements` holds one of it): not once Apple refunded or revoked the transaction, or the
-    /// subscription ended. Nil when the App Store's records cannot be read (said on the timeline).
+    /// `Transaction.currentEntitlements` holds one of it): not once Apple refunded it, it ended or its renewal failed
+    /// past the grace period; a plan changed since is the same subscription. A family share, with no subscription of
+    /// its own, stands until Apple revokes it. Nil when the App Store's records cannot be read (said on the timeline).
     public func stillEntitles(transaction identifier: String) -> Bool? {
         do {
             guard let record = try store.ledger.transaction(identifier) else { return false }
-            if record.revocationDate != nil { return false }
-            let subscription = try store.ledger.subscription(record.originalTransactionIdentifier)
-            return subscription?.state.isEntitled ?? false
+            if let subscription = try store.ledger.subscription(record.originalTransactionIdentifier) {
+                return subscription.state.isEntitled
+            }
+            return record.revocationDate == nil
         } catch {
             store.log("the transaction \(identifier) could not be read: \(error)")
             return nil
