@@ -57,11 +57,7 @@ import Testing
 
     @Test func anExpiredTokenIsRefreshedOnceAndTheRequestGoesThrough() throws {
         let world = try LedgerWorld()
-        let signUp = try #require(
-            world.await {
-                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
-            })
-        let session = try #require(signUp.value)
+        let session = try Self.anaSignedUp(world)
         let (access, refresh) = (session.access, session.refreshToken)
         world.scheduler.advance(by: .hours(2))
         let client = world.client(
@@ -76,11 +72,7 @@ import Testing
 
     @Test func aRefreshTokenWorksOnlyOnce() throws {
         let world = try LedgerWorld()
-        let signUp = try #require(
-            world.await {
-                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
-            })
-        let session = try #require(signUp.value)
+        let session = try Self.anaSignedUp(world)
         let (access, refresh) = (session.access, session.refreshToken)
         world.scheduler.advance(by: .hours(2))
         // The first refresh trades the old token; the phone then refreshes with the one it was given.
@@ -101,10 +93,7 @@ import Testing
     /// token alone: the access token beside it may be the old one still.
     @Test func aRequestSentBeforeItsRefreshTokenWasReplacedTradesOnlyTheOneThePhoneHolds() throws {
         let world = try LedgerWorld()
-        let ana = try #require(
-            world.await {
-                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
-            }?.value)
+        let ana = try Self.anaSignedUp(world)
         let oldToken = ana.access.token ?? ""
         world.scheduler.advance(by: .hours(2))
         var credentials = BackendCredentials.account(token: oldToken, refreshToken: ana.refreshToken)
@@ -138,10 +127,7 @@ import Testing
 
     @Test func aRequestWhoseRefreshIsRefusedAfterAnotherSignInGoesAsTheAccountSignedInNow() throws {
         let world = try LedgerWorld()
-        let ana = try #require(
-            world.await {
-                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
-            }?.value)
+        let ana = try Self.anaSignedUp(world)
         world.scheduler.advance(by: .hours(2))
         // Ana's refresh token is spent by another phone's refreshes (the token it got used too, so no answer was
         // lost), so this phone's refresh of it is refused.
@@ -210,6 +196,14 @@ import Testing
         let answer = try #require(world.await { client.me(completion: $0) })
         #expect(answer.failure == .timedOut)
         #expect(world.scheduler.now == start + .seconds(5))
+    }
+
+    /// ana@example.com's account made on phone-1: the session the server answered with.
+    private static func anaSignedUp(_ world: LedgerWorld) throws -> SessionAnswer {
+        try #require(
+            world.await {
+                world.client(on: "phone-1").signUp(email: "ana@example.com", password: "correct horse", completion: $0)
+            }?.value)
     }
 }
 
