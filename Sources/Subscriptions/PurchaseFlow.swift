@@ -633,6 +633,15 @@ extension SubscriptionCoordinator {
                 completion: completion)
         }
         let askAgain = { askAgainBecause("signed in") }
+        // Held elsewhere is said of who the phone is: with a sign-in on its way, whose it is waits for it to land or
+        // fail, then is asked again (long fuzz seed 2165: "log in to the account that holds it" told to a reader
+        // logging in to that very account, her resubscription shown as locked).
+        let waitsForSignIn = { [self] () -> Bool in
+            guard !askedAgain, signInOnItsWay else { return false }
+            log("the server says someone else holds it, and a sign-in is on its way: asked again once it lands")
+            afterSignIn.append { askAgainBecause("was signing in") }
+            return true
+        }
         // Kept from the moment its check begins, not only once the receipt is on its way: a restart while the receipt
         // was fetched (a refresh, the phone having none) lost a payment whose transaction was finished, so the next
         // launch told nothing of it (long fuzz seed 1215).
@@ -711,6 +720,7 @@ extension SubscriptionCoordinator {
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)
                     {
+                        if waitsForSignIn() { return }
                         if signedInSince(account) { return askAgain() }
                         // Paid, and someone else's: "Restore purchase can move it to you" only where a restore would
                         // (an offer code carries no appAccountToken and stays with its owner; a parent's approval
@@ -744,6 +754,8 @@ extension SubscriptionCoordinator {
                         return completion(.subscriptionNotActive)
                     }
                     completion(defect == .notActiveAfterPaying ? .subscriptionNotActive : .purchased)
+                case .failure(.refused(_, "purchase_owned_elsewhere")) where waitsForSignIn():
+                    break
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where signedInSince(account):
                     askAgain()
                 case .failure(.refused(_, "purchase_owned_elsewhere")) where freshCharge:

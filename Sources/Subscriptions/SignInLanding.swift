@@ -16,6 +16,9 @@ extension SubscriptionCoordinator {
         return answer
     }
 
+    /// Whether a sign-in is on its way: who the phone is may change when it lands.
+    var signInOnItsWay: Bool { signInTaken < signIns }
+
     /// Whether the latest sign-in, still on its way, is a log-in to `email`: an answer about that account waits for it.
     func logInOnItsWay(to email: String?) -> Bool {
         guard let email, signInTaken < signIns, let same = sameLogIns, same.latest == signIns else { return false }
