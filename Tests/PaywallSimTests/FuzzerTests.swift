@@ -305,6 +305,13 @@ import WhiteLabel
                 "expect identity account ana@fuzz.test\nexpect no alert\n",
             ], .toldIsTrue, "accepted the same sign-in"
         ),
+        (
+            // The phone spends its own refresh token a step before the refusal that signs ben out: judged by the
+            // session the server holds, not by the token the phone held as the refusal's step began.
+            "515-a-refresh-answered-after-newer-news-keeps-the-session", .replacedRefreshTokenTradedAgain,
+            ["expect no alert\nexpect identity account ben@news.test\nexpect levels premium\n"], .payingKeepsAccess,
+            "was told its session as ben@news.test ended, but the server still holds it"
+        ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
         scenario: String, defect: CoordinatorDefect, changedWords: [String], invariant: Invariant, clue: String
