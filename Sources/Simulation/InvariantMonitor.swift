@@ -373,10 +373,14 @@ extension InvariantMonitor {
             guard try world.backend.sessionLives(refreshToken: refreshToken) else {
                 return try lapsedUnderAPayer(email, refreshToken, after)
             }
+            // The token held as the step began would not be traded: the phone spent it itself (515's way).
+            let spent =
+                try world.backend.holdsSession(refreshToken: refreshToken)
+                ? "" : " (the phone's refresh token was spent by a trade of one it had replaced)"
             return [
                 InvariantViolation(
                     .payingKeepsAccess,
-                    "\(after.device) was told its session as \(email) ended, but the server still holds it")
+                    "\(after.device) was told its session as \(email) ended, but the server still holds it\(spent)")
             ]
         }
     }
