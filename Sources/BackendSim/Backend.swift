@@ -167,6 +167,14 @@ public final class Backend {
         try ledger.refreshTokenUsable(hash: Digest.sha256(Array(refreshToken.utf8)), now: clock())
     }
 
+    /// Whether the server still holds the session this refresh token was issued in, the token itself within its expiry:
+    /// a token of it the server would trade, the phone's own or one issued for a token traded again. A phone that spent
+    /// its own token by trading one it had replaced (found-by-hand/515) holds a dead token of a live session: told its
+    /// session ended, it was signed out by its own doing, not the server's.
+    public func sessionLives(refreshToken: String) throws(DatabaseError) -> Bool {
+        try ledger.sessionLives(hash: Digest.sha256(Array(refreshToken.utf8)), now: clock())
+    }
+
     /// Whether the server let this refresh token's session lapse with time (unused, past its expiry), not refused it
     /// as spent: what invariant 10 asks of a paying subscriber signed out.
     public func sessionLapsed(refreshToken: String) throws(DatabaseError) -> Bool {

@@ -253,6 +253,25 @@ public final class BackendLedger {
         try tradable(hash, now: now) != nil
     }
 
+    /// Whether the session `hash` was issued in (its log-in's token and every one traded from it, a refresh whose
+    /// answer was lost traded again included) still has a token the server would trade, while `hash` itself is within
+    /// its expiry: the server never ended that session, whatever became of this one token. Reads only.
+    func sessionLives(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> Bool {
+        try !database.query(
+            """
+            WITH RECURSIVE up(token_hash, issued_for) AS (
+                SELECT token_hash, issued_for FROM refresh_tokens WHERE token_hash = ?1 AND expires_ms > ?2
+                UNION SELECT r.token_hash, r.issued_for FROM refresh_tokens r JOIN up ON r.token_hash = up.issued_for
+            ), session(token_hash) AS (
+                SELECT token_hash FROM up WHERE issued_for IS NULL
+                UNION SELECT r.token_hash FROM refresh_tokens r JOIN session ON r.issued_for = session.token_hash
+            )
+            SELECT 1 FROM refresh_tokens r JOIN session ON r.token_hash = session.token_hash
+            WHERE r.used = 0 AND r.expires_ms > ?2 LIMIT 1
+            """, [.blob(hash), .integer(now.milliseconds)]
+        ).isEmpty
+    }
+
     /// Whether a refresh token was refused for its age alone: unused, and past its expiry. Reads only.
     func refreshTokenLapsed(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> Bool {
         guard

@@ -355,9 +355,12 @@ extension InvariantMonitor {
         return endedWithoutTheServer(email, after)
     }
 
-    /// "Your session ended" is the server's word: a session the server would still renew (its refresh token unused,
-    /// unexpired) was ended by the phone on a network fault (a refresh that timed out signed the reader out until
-    /// session 23), unless an injected 401 answered its refresh.
+    /// "Your session ended" is the server's word: a session the server would still renew was ended by the phone (a
+    /// refresh that timed out signed the reader out until session 23), unless an injected 401 answered its refresh.
+    /// Judged by what the server did to the session the phone held as the step began, not by that one token: the
+    /// server ends a session only by time, so one with a token it would still trade, the phone's token within its
+    /// expiry, was never ended; a phone that spent its own token by trading one it had replaced, a step or more before
+    /// its refusal (found-by-hand/515), held a live session (`Backend.sessionLives`).
     private func endedWithoutTheServer(_ email: String, _ after: WorldReading) -> [InvariantViolation] {
         let outcomes = world.readerOutcomes
         let loggedOut = outcomes[min(before.outcomes, outcomes.count)...].contains {
@@ -367,13 +370,17 @@ extension InvariantMonitor {
         // An injected 401 stood in for the server: the phone heard a refusal.
         if let refused = world.lastRefreshRefusedByFault, refused >= stepBegan { return [] }
         return InvariantViolation.checking(.payingKeepsAccess) {
-            guard try world.backend.holdsSession(refreshToken: refreshToken) else {
+            guard try world.backend.sessionLives(refreshToken: refreshToken) else {
                 return try lapsedUnderAPayer(email, refreshToken, after)
             }
+            // The token held as the step began would not be traded: the phone spent it itself (515's way).
+            let spent =
+                try world.backend.holdsSession(refreshToken: refreshToken)
+                ? "" : " (the phone's refresh token was spent by a trade of one it had replaced)"
             return [
                 InvariantViolation(
                     .payingKeepsAccess,
-                    "\(after.device) was told its session as \(email) ended, but the server still holds it")
+                    "\(after.device) was told its session as \(email) ended, but the server still holds it\(spent)")
             ]
         }
     }

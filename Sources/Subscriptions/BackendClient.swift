@@ -187,6 +187,10 @@ public final class BackendClient {
     /// Whether an expired anonymous token is renewed and the request tried again. Off only to plant
     /// the defect the fuzzer must catch (a paying anonymous reader locked out after a year).
     public var renewsAnonymousTokens = true
+    /// Whether a request refused as expired after the phone's session was refreshed while it was out goes as the session
+    /// now. Off only to plant the defect the fuzzer must catch: it trades the refresh token it was sent with again,
+    /// which the server takes for a refresh whose answer was lost, spending the phone's (found-by-hand/515).
+    public var tradesOnlyHeldRefreshTokens = true
     /// What the wrapper did that the reader cannot see: a request given up after its timeout.
     public var log: (String) -> Void = { _ in }
     /// Told when a request is given up after its timeout, with the request's path: the network failed the app, as a
@@ -386,7 +390,7 @@ public final class BackendClient {
             // refresh token the phone already replaced is never traded again: the server takes that as a refresh whose
             // answer was lost and spends the one the phone holds instead, which then signs the reader out (fuzz seed
             // 5440). Either token differing says so.
-            if case .account(let current, let currentRefresh) = credentials(),
+            if tradesOnlyHeldRefreshTokens, case .account(let current, let currentRefresh) = credentials(),
                 current != used || currentRefresh != refreshToken
             {
                 return askerLeft() ? completion(result) : retry(credentials())

@@ -122,4 +122,9 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// is unlocked." whether or not the reader gained anything while it ran (the words judged only where the phone
     /// gained levels before session 40).
     case foundMeanwhileUnfounded = "found-meanwhile-unfounded"
+    /// The app's: a request refused as expired trades the refresh token it was sent with even when the phone's session
+    /// was refreshed while it was out; the server takes it for a refresh whose answer was lost and spends the phone's
+    /// token, and the next refresh signs the reader out "your session ended" while the server holds the session (as
+    /// the app did before session 41, found-by-hand/515).
+    case replacedRefreshTokenTradedAgain = "replaced-refresh-token-traded-again"
 }

@@ -25,6 +25,7 @@ public final class SubscriptionCoordinator {
         didSet {
             backend.renewsAnonymousTokens = defect != .anonymousTokenExpires
             receipts.joinsWaiters = defect != .refreshPerCaller
+            backend.tradesOnlyHeldRefreshTokens = defect != .replacedRefreshTokenTradedAgain
         }
     }
     /// The levels the app's content asks for: a reader holding them all has no restore to gain; what

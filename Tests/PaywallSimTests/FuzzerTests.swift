@@ -164,6 +164,9 @@ import WhiteLabel
         // "Found meanwhile" said of a failed payment where nothing was found (session 40): the run's failed payments are
         // mostly injected faults, under which the words are judged too.
         (CoordinatorDefect.foundMeanwhileUnfounded, [.toldIsTrue], "confirm payment"),
+        // A request refused as expired after another's refresh trades the replaced token again (session 42): the
+        // phone's own token is spent a step or more before the refusal, so only the session the server holds shows it.
+        (CoordinatorDefect.replacedRefreshTokenTradedAgain, [.payingKeepsAccess], "without waiting"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -183,6 +186,10 @@ import WhiteLabel
         }
         if defect == .foundMeanwhileUnfounded {
             #expect(failure.violation.detail.contains("no subscription the reader holds gives"), "\(failure.violation)")
+        }
+        if defect == .replacedRefreshTokenTradedAgain {
+            #expect(
+                failure.violation.detail.contains("spent by a trade of one it had replaced"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
@@ -304,6 +311,13 @@ import WhiteLabel
                 "expect timeline \"the same log-in was sent again: this one's acceptance answers it\"\n",
                 "expect identity account ana@fuzz.test\nexpect no alert\n",
             ], .toldIsTrue, "accepted the same sign-in"
+        ),
+        (
+            // The phone spends its own refresh token a step before the refusal that signs ben out: judged by the
+            // session the server holds, not by the token the phone held as the refusal's step began.
+            "515-a-refresh-answered-after-newer-news-keeps-the-session", .replacedRefreshTokenTradedAgain,
+            ["expect no alert\nexpect identity account ben@news.test\nexpect levels premium\n"], .payingKeepsAccess,
+            "ben@news.test ended, but the server still holds it (the phone's refresh token was spent by a trade"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
