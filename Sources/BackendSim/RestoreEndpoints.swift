@@ -100,6 +100,8 @@ extension Backend {
             let receipt = try verifiedReceipt(body.receipt)
             let now = clock()
             var retrying = false
+            // Whether every ended purchase was a family member's share: the reader's own subscription did not end.
+            var endedOnlyShared = true
             let result = try ledgerChange { () throws -> (AccessBody?, [RefusedBody], Bool) in
                 var owner = caller
                 var restored: [String] = []
@@ -137,6 +139,7 @@ extension Backend {
                     let asApple = receipt.purchase(record, owner: nil)
                     if !enteredAsCallers, !asApple.isActive(at: now) {
                         ended.append(id)
+                        if !record.isFamilyShared { endedOnlyShared = false }
                         // Past its grace, Apple still retries the payment: not over, and the reader can fix it.
                         if asApple.billingIssue, asApple.autoRenew, !asApple.revoked { retrying = true }
                         continue
@@ -184,7 +187,10 @@ extension Backend {
                 if let first = refused.first { return JSONBody.response(statusOf(first.error), ["error": first.error]) }
                 // "Has ended" of a subscription Apple still retries told a new phone the opposite of the first one's
                 // "update your payment method" (session 25).
-                let code = retrying ? "payment_retrying" : anyEnded ? "nothing_valid_to_restore" : "nothing_to_restore"
+                // A family share taken back (sharing off, the member gone, the purchase refunded) or ended with the
+                // purchaser's: "your subscription has ended" told a member of the organiser's running one (session 42).
+                let ending = endedOnlyShared ? "family_share_ended" : "nothing_valid_to_restore"
+                let code = retrying ? "payment_retrying" : anyEnded ? ending : "nothing_to_restore"
                 return JSONBody.response(404, ["error": code])
             }
             answer.refused = refused

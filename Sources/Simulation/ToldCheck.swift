@@ -170,7 +170,7 @@ struct ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName) was told \(Self.describe(outcome.told)), but Apple retries no subscription of "
                     + world.appleId)
-        case .restore(.nothingToRestore), .restore(.nothingValidToRestore):
+        case .restore(.nothingToRestore), .restore(.nothingValidToRestore), .restore(.familyShareEnded):
             if let moved = Self.movedByARestoreOfNothing(outcome, world) { return moved }
             // What was being paid for when the restore began must have been found; a charge after it (a new
             // subscription, or a resubscription under a refunded one's original id) is later news.

@@ -73,7 +73,7 @@ extension SubscriptionCoordinator {
                 // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
                 // (a parent's approval, another phone of the Apple ID, a purchase shared again with the family),
                 // so Apple is asked for a fresh one first.
-                let nothing = [.nothingToRestore, .nothingValidToRestore, .paymentRetrying].contains(outcome)
+                let nothing = RestoreOutcome.nothingBack.contains(outcome)
                 guard nothing, hadReceipt else { return done(outcome) }
                 receipts.fresh { [self] receipt in
                     restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
@@ -99,7 +99,7 @@ extension SubscriptionCoordinator {
         _ outcome: RestoreOutcome, heardAtStart: Int, confirmMoveFromAccount: Bool, tapper: String?,
         waited: Bool = false, finished: @escaping (RestoreOutcome) -> Void
     ) {
-        guard [.nothingToRestore, .nothingValidToRestore, .paymentRetrying].contains(outcome) else {
+        guard RestoreOutcome.nothingBack.contains(outcome) else {
             return finished(outcome)
         }
         if activePurchase?.handedOver == true {
@@ -118,7 +118,7 @@ extension SubscriptionCoordinator {
         restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
             // What the first pass moved (and found ended) is the reader's now: still "nothing valid". A retry the
             // first pass spoke of is not: "still trying" is true only as asked again.
-            finished(again == .nothingToRestore && outcome == .nothingValidToRestore ? outcome : again)
+            finished(again == .nothingToRestore && outcome.endedWithNothingValid ? outcome : again)
         }
     }
 

@@ -10,6 +10,9 @@ public enum RestoreOutcome: Equatable, Sendable {
     case nothingToRestore
     /// The Apple ID bought before, but what it bought has ended (expired, refunded, revoked).
     case nothingValidToRestore
+    /// All the Apple ID held was a family member's purchase shared with it, and the family no longer shares it (sharing
+    /// off, the member gone, the purchase refunded or ended): not the reader's own subscription ending.
+    case familyShareEnded
     /// What the Apple ID bought gives no access now because Apple could not charge it and is still retrying: the
     /// reader can update the payment method, and it comes back once Apple charges it.
     case paymentRetrying
@@ -31,11 +34,20 @@ public enum RestoreOutcome: Equatable, Sendable {
     case partlyRestored(refusal: String, back: WhoPays = .own)
     case failed(message: String)
 
+    /// The outcomes where nothing came back, each worth asking again with a fresher receipt.
+    static let nothingBack: [RestoreOutcome] = [
+        .nothingToRestore, .nothingValidToRestore, .familyShareEnded, .paymentRetrying,
+    ]
+
+    /// What the Apple ID held has ended (its own, or a share the family took back).
+    var endedWithNothingValid: Bool { self == .nothingValidToRestore || self == .familyShareEnded }
+
     /// The outcome for a refusal code of the backend contract (docs/BACKEND-API.md).
     public static func refusal(_ code: String) -> RestoreOutcome {
         switch code {
         case "nothing_to_restore", "nothing_to_validate": .nothingToRestore
         case "nothing_valid_to_restore": .nothingValidToRestore
+        case "family_share_ended": .familyShareEnded
         case "payment_retrying": .paymentRetrying
         case "restore_account_owned", "restore_needs_confirmation": .linkedToAnotherAccount
         case "restore_not_this_device": .notThisDevice
@@ -64,6 +76,8 @@ public enum RestoreOutcome: Equatable, Sendable {
         case .alreadySubscribed: "You are already subscribed."
         case .nothingToRestore: "There is no purchase to restore on this Apple ID."
         case .nothingValidToRestore: "Your subscription on this Apple ID has ended. There is nothing valid to restore."
+        case .familyShareEnded:
+            "Your family no longer shares a subscription with this Apple ID. There is nothing valid to restore."
         case .paymentRetrying:
             "Apple could not charge for this subscription and is still trying. Whoever pays for it can update the "
                 + "payment method in Settings; once Apple charges it, Restore purchase brings it here."
