@@ -122,4 +122,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// is unlocked." whether or not the reader gained anything while it ran (the words judged only where the phone
     /// gained levels before session 40).
     case foundMeanwhileUnfounded = "found-meanwhile-unfounded"
+    /// The app's: a charge told again at a launch (`ChargeAlertsUnseen`) is told in the words it was first told, "Your
+    /// subscription is active", whatever Apple did to the subscription since (as the app did before session 41: a
+    /// refunded offer code told active, every invariant holding, found-by-hand/518).
+    case chargeToldAgainAsFirstTold = "charge-told-again-as-first-told"
 }

@@ -164,6 +164,8 @@ import WhiteLabel
         // "Found meanwhile" said of a failed payment where nothing was found (session 40): the run's failed payments are
         // mostly injected faults, under which the words are judged too.
         (CoordinatorDefect.foundMeanwhileUnfounded, [.toldIsTrue], "confirm payment"),
+        // A charge told again needs a launch after it was told: a restart, or a kill and the next step's launch.
+        (CoordinatorDefect.chargeToldAgainAsFirstTold, [.toldIsTrue], "restart app"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -184,6 +186,9 @@ import WhiteLabel
         if defect == .foundMeanwhileUnfounded {
             #expect(failure.violation.detail.contains("no subscription the reader holds gives"), "\(failure.violation)")
         }
+        if defect == .chargeToldAgainAsFirstTold {
+            #expect(failure.violation.detail.contains("told again at its launch"), "\(failure.violation)")
+        }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
         }
@@ -198,6 +203,7 @@ import WhiteLabel
         if clue == "sign in" { clues = ["login ", "signup "] }
         if clue == "parent decline" { clues.append("store decline") }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
+        if clue == "restart app" { clues.append("\nkill\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)
@@ -304,6 +310,13 @@ import WhiteLabel
                 "expect timeline \"the same log-in was sent again: this one's acceptance answers it\"\n",
                 "expect identity account ana@fuzz.test\nexpect no alert\n",
             ], .toldIsTrue, "accepted the same sign-in"
+        ),
+        (
+            "518-a-charge-told-again-after-a-quit-is-not-active-once-refunded", .chargeToldAgainAsFirstTold,
+            [
+                "expect alert \"Before the app closed, the App Store charged this Apple ID for a subscription. It is not "
+                    + "active now.\"\nexpect no text \"Your subscription is active\"\n"
+            ], .toldIsTrue, "entitles reader@icloud.test to nothing"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
