@@ -152,6 +152,15 @@ public struct Alert: Codable, Equatable, Sendable {
         case declined
     }
 
+    /// The words a charge was first told in, kept while it is told again as not active (`endedSinceTold`): told again
+    /// once Apple entitles it again, as "Your subscription is active" is true again (found-by-hand/521).
+    public var firstTold: Words? = nil
+
+    public struct Words: Codable, Equatable, Sendable {
+        public var title: String
+        public var message: String
+    }
+
     /// What must stay true for the alert to say what is: "Purchase in progress" while a purchase runs, "Purchases are
     /// off" while the phone cannot pay. Either stayed up after it ended (session 28); `AppState.takeOffUntrue`.
     public var holdsWhile: Holds? = nil

@@ -102,6 +102,9 @@ final class Device {
     /// When the app last told the reader something in an alert (shown, or queued behind one up), and in which
     /// launch: a message the reader saw even if a later step dismissed it before the world settled (invariant 11).
     private(set) var lastAlertTold: (launch: Int, at: SimInstant)?
+    /// The alerts telling a charge that a launch told again (`ChargeAlertsUnseen`), in the words it told them, and
+    /// which launch: invariant 9 judges those words against Apple's records then (`ToldAgainCheck`).
+    private(set) var toldAgain: (launch: Int, at: SimInstant, alerts: [Alert])?
     /// When the alert on screen reached it: handed to `onAlertSeen` as the reader dismisses it.
     private var alertUpAt: SimInstant?
     /// The reader dismissed an alert that reached the screen at this instant: they saw it, whatever the app does
@@ -234,15 +237,25 @@ final class Device {
         guard !unseen.isEmpty else { return }
         let titles = unseen.map { "\"\($0.title)\"" }.joined(separator: ", ")
         timeline.log(.app, "telling again what the last launch told of a charge and the reader never saw: \(titles)")
-        // Refunded or ended since the quit, "Your subscription is active" would not be true: it is told as not active. A
-        // store that cannot be read says so on the timeline, and the words are told as they were.
-        dispatch(
-            .chargeAlertsKept(
-                unseen.map { alert in
-                    let ended = alert.transactionId.flatMap { queue.stillEntitles(transaction: $0) } == false
-                    if ended { timeline.log(.app, "the charge told in \"\(alert.title)\" is not active now: told so") }
-                    return ended ? alert.endedSinceTold : alert
-                }))
+        // Refunded or ended since the quit, "Your subscription is active" would not be true: it is told as not active, and
+        // as first told once Apple entitles it again. A store that cannot be read says so on the timeline, and the words
+        // are told as they were.
+        let told = unseen.map { alert in
+            guard defect != .chargeToldAgainAsFirstTold else { return alert }
+            switch alert.transactionId.flatMap({ queue.stillEntitles(transaction: $0) }) {
+            case false?:
+                timeline.log(.app, "the charge told in \"\(alert.title)\" is not active now: told so")
+                return alert.endedSinceTold
+            case true? where alert.firstTold != nil:
+                // Told not active at an earlier launch, and Apple entitles it again (a billing issue recovered).
+                timeline.log(.app, "the charge told in \"\(alert.title)\" is active again: told as first told")
+                return alert.activeSinceTold
+            default:
+                return alert
+            }
+        }
+        toldAgain = (launchNumber, clock(), told)
+        dispatch(.chargeAlertsKept(told))
     }
 
     /// The app becomes active (a launch, a return to the foreground), as the invariants read it: whether Apple's

@@ -49,6 +49,7 @@ public final class InvariantMonitor {
     private var offerCharges = OfferChargeCheck()
     private var intros: IntroOfferCheck
     private var shownAlerts = ShownAlertCheck()
+    private var toldAgain = ToldAgainCheck()
     private var askedForNothing: AskedForNothingCheck
     private let productNames: ProductNameCheck
     private var family = FamilyCheck()
@@ -114,6 +115,7 @@ public final class InvariantMonitor {
             world.stateViolations(offersExact: offersExact, paid: context.paid),
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
+            toldAgain.check(context),
             productNames.check(context), unsoldRenewals.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),

@@ -127,4 +127,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// token, and the next refresh signs the reader out "your session ended" while the server holds the session (as
     /// the app did before session 41, found-by-hand/515).
     case replacedRefreshTokenTradedAgain = "replaced-refresh-token-traded-again"
+    /// The app's: a charge told again at a launch (`ChargeAlertsUnseen`) is told in the words it was first told, "Your
+    /// subscription is active", whatever Apple did to the subscription since (as the app did before session 41: a
+    /// refunded offer code told active, every invariant holding, found-by-hand/518).
+    case chargeToldAgainAsFirstTold = "charge-told-again-as-first-told"
 }

@@ -283,7 +283,8 @@ enum Usage {
                                title-by-identifier, unsold-plan-said-to-renew,
                                silent-decline, same-log-in-refused-early (rare:
                                found-by-hand/493 fails with it), found-meanwhile-unfounded,
-                               replaced-refresh-token-traded-again
+                               replaced-refresh-token-traded-again,
+                               charge-told-again-as-first-told
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -167,6 +167,8 @@ import WhiteLabel
         // A request refused as expired after another's refresh trades the replaced token again (session 42): the
         // phone's own token is spent a step or more before the refusal, so only the session the server holds shows it.
         (CoordinatorDefect.replacedRefreshTokenTradedAgain, [.payingKeepsAccess], "without waiting"),
+        // A charge told again needs a launch after it was told: a restart, or a kill and the next step's launch.
+        (CoordinatorDefect.chargeToldAgainAsFirstTold, [.toldIsTrue], "restart app"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -191,6 +193,9 @@ import WhiteLabel
             #expect(
                 failure.violation.detail.contains("spent by a trade of one it had replaced"), "\(failure.violation)")
         }
+        if defect == .chargeToldAgainAsFirstTold {
+            #expect(failure.violation.detail.contains("told again at its launch"), "\(failure.violation)")
+        }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
         }
@@ -205,6 +210,7 @@ import WhiteLabel
         if clue == "sign in" { clues = ["login ", "signup "] }
         if clue == "parent decline" { clues.append("store decline") }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
+        if clue == "restart app" { clues.append("\nkill\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)
@@ -318,6 +324,13 @@ import WhiteLabel
             "515-a-refresh-answered-after-newer-news-keeps-the-session", .replacedRefreshTokenTradedAgain,
             ["expect no alert\nexpect identity account ben@news.test\nexpect levels premium\n"], .payingKeepsAccess,
             "ben@news.test ended, but the server still holds it (the phone's refresh token was spent by a trade"
+        ),
+        (
+            "518-a-charge-told-again-after-a-quit-is-not-active-once-refunded", .chargeToldAgainAsFirstTold,
+            [
+                "expect alert \"Before the app closed, the App Store charged this Apple ID for a subscription. It is not "
+                    + "active now.\"\nexpect no text \"Your subscription is active\"\n"
+            ], .toldIsTrue, "entitles reader@icloud.test to nothing"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(
