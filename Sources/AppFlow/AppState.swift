@@ -235,6 +235,8 @@ public struct ManagedSubscription: Equatable, Sendable {
     public let renewsIntoTitle: String?
     /// A family member's purchase shared with the Apple ID: listed, nothing to press (its purchaser manages it).
     public var sharedByFamily = false
+    /// Its period now is a free trial: `expires` is when it ends and the plan's price is first charged.
+    public var inFreeTrial = false
 
     public init(
         productId: String, title: String, expires: Int64, willAutoRenew: Bool, graceExpires: Int64? = nil,

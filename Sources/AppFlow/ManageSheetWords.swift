@@ -28,6 +28,8 @@ struct ManageSheetWords: Sendable {
     let consentSuffix: String
     let endsUnlessAgreed: String
     let nextRenewal: String
+    /// `{date}`: a free trial's end; `{price}`: the plan's price and period, charged then.
+    let trialEnds: String
     let endsNotRenewing: String
     /// `{app}`: the app's name.
     let paysForNone: String
@@ -64,7 +66,8 @@ struct ManageSheetWords: Sendable {
         heading: String, loading: String, done: String, plan: String, billingRetry: String, graceCancelled: String,
         grace: String, retriedChange: String, retriedNotSold: String, updateOrCancel: String, update: String,
         renewalNotSold: String,
-        switches: String, consentSuffix: String, endsUnlessAgreed: String, nextRenewal: String, endsNotRenewing: String,
+        switches: String, consentSuffix: String, endsUnlessAgreed: String, nextRenewal: String, trialEnds: String,
+        endsNotRenewing: String,
         paysForNone: String, otherAppleId: String, boughtWithYours: String, sharedRenews: String, sharedEnds: String,
         sharedByFamily: String, cancel: String, renew: String,
         cancelNamed: String, renewNamed: String, switchTo: String, keep: String, switchNamed: String, keepNamed: String,
@@ -86,6 +89,7 @@ struct ManageSheetWords: Sendable {
         self.consentSuffix = consentSuffix
         self.endsUnlessAgreed = endsUnlessAgreed
         self.nextRenewal = nextRenewal
+        self.trialEnds = trialEnds
         self.endsNotRenewing = endsNotRenewing
         self.paysForNone = paysForNone
         self.otherAppleId = otherAppleId
@@ -123,6 +127,7 @@ struct ManageSheetWords: Sendable {
             renewalNotSold: "Ends on {date}: {title} is not sold in this country or region",
             switches: "Switches to {title} on {date}", consentSuffix: "; ends then unless you agree to the new price",
             endsUnlessAgreed: "Ends on {date} unless you agree to the new price", nextRenewal: "Next renewal: {date}",
+            trialEnds: "Free trial ends on {date}, then {price}",
             endsNotRenewing: "Ends on {date}, not renewing",
             paysForNone: "This Apple ID pays for no subscription to {app}.",
             otherAppleId: "A subscription bought with another Apple ID is managed from that Apple ID.",
@@ -147,7 +152,9 @@ struct ManageSheetWords: Sendable {
             switches: "Passe à {title} le {date}",
             consentSuffix: " ; prend fin alors, sauf si vous acceptez le nouveau prix",
             endsUnlessAgreed: "Expire le {date}, sauf si vous acceptez le nouveau prix",
-            nextRenewal: "Prochain renouvellement : {date}", endsNotRenewing: "Expire le {date}, sans renouvellement",
+            nextRenewal: "Prochain renouvellement : {date}",
+            trialEnds: "Essai gratuit jusqu’au {date}, puis {price}",
+            endsNotRenewing: "Expire le {date}, sans renouvellement",
             paysForNone: "Cet identifiant Apple ne paie aucun abonnement à {app}.",
             otherAppleId: "Un abonnement acheté avec un autre identifiant Apple se gère depuis cet identifiant Apple.",
             boughtWithYours: "Acheté avec votre identifiant Apple : l’App Store le gère.",
@@ -174,7 +181,9 @@ struct ManageSheetWords: Sendable {
             switches: "Wechselt am {date} zu {title}",
             consentSuffix: "; endet dann, außer du stimmst dem neuen Preis zu",
             endsUnlessAgreed: "Endet am {date}, außer du stimmst dem neuen Preis zu",
-            nextRenewal: "Nächste Verlängerung: {date}", endsNotRenewing: "Endet am {date}, keine Verlängerung",
+            nextRenewal: "Nächste Verlängerung: {date}",
+            trialEnds: "Gratis-Testzeitraum endet am {date}, dann {price}",
+            endsNotRenewing: "Endet am {date}, keine Verlängerung",
             paysForNone: "Diese Apple-ID bezahlt kein Abo für {app}.",
             otherAppleId: "Ein mit einer anderen Apple-ID gekauftes Abo wird über jene Apple-ID verwaltet.",
             boughtWithYours: "Mit deiner Apple-ID gekauft: Der App Store verwaltet es.",
@@ -199,7 +208,9 @@ struct ManageSheetWords: Sendable {
             renewalNotSold: "Caduca el {date}: {title} no se vende en este país o región",
             switches: "Cambia a {title} el {date}", consentSuffix: "; termina entonces si no aceptas el nuevo precio",
             endsUnlessAgreed: "Caduca el {date} si no aceptas el nuevo precio",
-            nextRenewal: "Próxima renovación: {date}", endsNotRenewing: "Caduca el {date}, sin renovación",
+            nextRenewal: "Próxima renovación: {date}",
+            trialEnds: "La prueba gratis termina el {date}, luego {price}",
+            endsNotRenewing: "Caduca el {date}, sin renovación",
             paysForNone: "Este ID de Apple no paga ninguna suscripción a {app}.",
             otherAppleId: "Una suscripción comprada con otro ID de Apple se gestiona desde ese ID de Apple.",
             boughtWithYours: "Comprada con tu ID de Apple: la gestiona el App Store.",
@@ -223,6 +234,7 @@ struct ManageSheetWords: Sendable {
             renewalNotSold: "Scade il {date}: {title} non è in vendita in questo paese o regione",
             switches: "Passa a {title} il {date}", consentSuffix: "; termina allora se non accetti il nuovo prezzo",
             endsUnlessAgreed: "Scade il {date} se non accetti il nuovo prezzo", nextRenewal: "Prossimo rinnovo: {date}",
+            trialEnds: "La prova gratuita termina il {date}, poi {price}",
             endsNotRenewing: "Scade il {date}, senza rinnovo",
             paysForNone: "Questo ID Apple non paga alcun abbonamento a {app}.",
             otherAppleId: "Un abbonamento acquistato con un altro ID Apple si gestisce da quell’ID Apple.",
@@ -246,6 +258,7 @@ struct ManageSheetWords: Sendable {
             renewalNotSold: "{date}に終了：{title}はこの国または地域では販売されていません",
             switches: "{date}に{title}に切り替わります", consentSuffix: "。新しい価格に同意しない場合はその時点で終了します",
             endsUnlessAgreed: "新しい価格に同意しない場合は{date}に終了します", nextRenewal: "次回の更新：{date}",
+            trialEnds: "無料トライアルは{date}に終了、その後{price}",
             endsNotRenewing: "{date}に終了（更新なし）", paysForNone: "このApple IDは{app}のサブスクリプションを支払っていません。",
             otherAppleId: "別のApple IDで購入したサブスクリプションは、そのApple IDから管理します。",
             boughtWithYours: "お使いのApple IDで購入：App Storeが管理します。", sharedRenews: "{date}に購入元と一緒に更新されます",
@@ -269,7 +282,9 @@ struct ManageSheetWords: Sendable {
             switches: "Muda para {title} em {date}",
             consentSuffix: "; termina então, a menos que você concorde com o novo preço",
             endsUnlessAgreed: "Termina em {date}, a menos que você concorde com o novo preço",
-            nextRenewal: "Próxima renovação: {date}", endsNotRenewing: "Termina em {date}, sem renovação",
+            nextRenewal: "Próxima renovação: {date}",
+            trialEnds: "O teste grátis termina em {date}, depois {price}",
+            endsNotRenewing: "Termina em {date}, sem renovação",
             paysForNone: "Este ID Apple não paga nenhuma assinatura de {app}.",
             otherAppleId: "Uma assinatura comprada com outro ID Apple é gerenciada por esse ID Apple.",
             boughtWithYours: "Comprada com seu ID Apple: a App Store a gerencia.",

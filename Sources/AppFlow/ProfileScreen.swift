@@ -238,6 +238,12 @@ extension ScreenBuilder {
             } else if subscription.willAutoRenew && subscription.waitsForPriceConsent {
                 // Apple renews a raised price only with consent: "Next renewal" would promise what may not come.
                 rows.append(Row(.muted, words.endsUnlessAgreed.filled(["date": date])))
+            } else if subscription.willAutoRenew && subscription.inFreeTrial,
+                let own = subscription.plans.first(where: { $0.productId == subscription.productId })
+            {
+                // Apple says when a free trial ends and what it charges then: "Next renewal" said neither (helper E,
+                // session 41).
+                rows.append(Row(.muted, words.trialEnds.filled(["date": date, "price": own.terms])))
             } else {
                 let line = subscription.willAutoRenew ? words.nextRenewal : words.endsNotRenewing
                 rows.append(Row(.muted, line.filled(["date": date])))

@@ -25,6 +25,7 @@ enum ManageSheetTruth {
                 renewsIntoTitle: $0.renewsIntoTitle)
             shown.inBillingRetry = $0.inBillingRetry
             shown.renewalNotSold = $0.renewalNotSold
+            shown.inFreeTrial = $0.inFreeTrial
             shown.plans = $0.plans.map {
                 ManagedPlan(
                     productId: $0.productId, title: $0.title, localizedPrice: $0.localizedPrice, terms: $0.terms,

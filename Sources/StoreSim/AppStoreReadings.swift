@@ -53,3 +53,17 @@ extension AppStore {
     /// read again). The invariant monitor keeps what it reads after every step while this holds.
     public var recordsVersion: UInt32? { ledger.database.ownDataVersion() }
 }
+
+extension AppStore {
+    /// Whether `subscription`'s period now is a free trial that ends in a charge: its latest transaction an offer's
+    /// period that cost nothing, with no offer's period due next. False (and a line on the timeline) when the ledger
+    /// cannot be read: the sheet then says what it says of any renewal.
+    public func inFreeTrial(_ subscription: SubscriptionRecord) -> Bool {
+        guard nextOfferType(subscription) == nil,
+            let latest = logged(
+                "read the latest transaction of \(subscription.originalTransactionId)",
+                { try ledger.transaction(subscription.latestTransactionId) }) ?? nil
+        else { return false }
+        return latest.offerType != nil && !latest.isFamilyShared && latest.price == 0
+    }
+}

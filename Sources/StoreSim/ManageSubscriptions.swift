@@ -26,6 +26,9 @@ public struct ManageSheet: Equatable, Sendable {
         /// Auto-renew is on, but the plan it renews as is not sold in this storefront: Apple ends it then
         /// (EXPIRED/PRODUCT_NOT_FOR_SALE), so "Next renewal" would promise what will not come.
         public var renewalNotSold = false
+        /// Its period now is a free trial whose end is the first charge: Apple's sheet says when the trial ends and
+        /// what is charged then, where "Next renewal" hid both (session 41, helper E).
+        public var inFreeTrial = false
     }
 
     /// A plan of a subscription's group as Apple's sheet offers it.
@@ -96,6 +99,7 @@ extension PaymentQueue {
                     ? products.first { $0.productIdentifier == subscription.autoRenewProductId }?.localizedTitle
                         ?? catalogTitle(subscription.autoRenewProductId) : nil)
             entry.inBillingRetry = subscription.state == .billingRetry
+            entry.inFreeTrial = store.inFreeTrial(subscription)
             entry.renewalNotSold =
                 subscription.autoRenew && !products.contains { $0.productIdentifier == subscription.autoRenewProductId }
             let group = store.catalog.specs.filter { $0.subscriptionGroup == subscription.groupId }.map(\.productId)

@@ -715,7 +715,13 @@ extension SubscriptionCoordinator {
                         }
                         guard logInOnItsWay(to: email) else { return wentElsewhere() }
                         log("a log-in to the account the server gave the purchase to is on its way: the outcome waits")
-                        return afterSignIn.append(wentElsewhere)
+                        // Kept on the phone until told, as a payment whose answer was lost is: the app killed before
+                        // the log-in landed never told it, and the next launch, sending the receipt again, does.
+                        keepUntold(transaction, freshCharge: freshCharge && paidForAsked)
+                        return afterSignIn.append { [self] in
+                            checkEnded(for: transaction)
+                            wentElsewhere()
+                        }
                     }
                     if let original = transaction.originalTransactionIdentifier,
                         answer.ownedElsewhere.contains(original)

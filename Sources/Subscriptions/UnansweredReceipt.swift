@@ -11,9 +11,10 @@ extension SubscriptionCoordinator {
     /// told the reader their payment is unconfirmed (seed 001: a paying user "should simply retain the access
     /// they purchased"). Only the server's verdict (a 4xx) ends it.
     func resendUnansweredReceipt() {
-        guard storage.unansweredReceipts > 0, receiptSendsInFlight == 0, defect != .forgetUnansweredReceipt else {
-            return
-        }
+        // An outcome waiting for a sign-in is the payment's kept one (`keepUntold`): told once the sign-in lands.
+        guard storage.unansweredReceipts > 0, receiptSendsInFlight == 0, afterSignIn.isEmpty,
+            defect != .forgetUnansweredReceipt
+        else { return }
         storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
         receiptSendsInFlight += 1
         receipts.receipt { [self] receipt in
@@ -154,6 +155,14 @@ extension SubscriptionCoordinator {
             return
         }
         checkEnded(for: transaction)
+    }
+
+    /// A payment whose answer came but whose outcome waits to be told (a log-in on its way decides it): kept as a
+    /// payment never answered, until told, so an app killed meanwhile has the next launch send the receipt again and
+    /// tell how it ended. Kept only in the app, the outcome was lost with it (found-by-hand/528).
+    func keepUntold(_ transaction: StoreTransaction, freshCharge: Bool) {
+        storage.unansweredReceipts += 1
+        storage.unansweredPayments.append(UnansweredPayment(transaction, freshCharge: freshCharge))
     }
 
     /// A check ended with the reader told how (answered, or no receipt to send): nothing to send again for it.

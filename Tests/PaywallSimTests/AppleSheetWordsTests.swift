@@ -172,7 +172,7 @@ import WhiteLabel
         }
         func subscription(
             autoRenew: Bool = true, grace: Bool = false, consent: Bool = false, into: String? = nil,
-            retry: Bool = false, notSold: Bool = false, startsNow: Bool = false
+            retry: Bool = false, notSold: Bool = false, startsNow: Bool = false, trial: Bool = false
         ) -> ManagedSubscription {
             var shown = ManagedSubscription(
                 productId: "a", title: Self.title, expires: expires, willAutoRenew: autoRenew,
@@ -180,6 +180,7 @@ import WhiteLabel
                 renewsIntoTitle: into.map { _ in Self.otherTitle })
             shown.inBillingRetry = retry
             shown.renewalNotSold = notSold
+            shown.inFreeTrial = trial
             shown.plans = plans(startsNow: startsNow)
             return shown
         }
@@ -188,7 +189,7 @@ import WhiteLabel
             subscription(into: "b", retry: true), subscription(retry: true),
             subscription(autoRenew: false, grace: true), subscription(grace: true, into: "b"),
             subscription(notSold: true), subscription(into: "b"), subscription(consent: true, into: "b"),
-            subscription(consent: true),
+            subscription(consent: true), subscription(trial: true), subscription(autoRenew: false, trial: true),
         ]
         var sheets: [[ManagedSubscription]?] = [nil, []] + states.map { [$0] }
         for first in states {
