@@ -639,7 +639,11 @@ extension SubscriptionCoordinator {
         let waitsForSignIn = { [self] () -> Bool in
             guard !askedAgain, signInOnItsWay else { return false }
             log("the server says someone else holds it, and a sign-in is on its way: asked again once it lands")
-            afterSignIn.append { askAgainBecause("was signing in") }
+            keepUntold(transaction, freshCharge: freshCharge && paidForAsked)  // a kill meanwhile: sent again at launch
+            afterSignIn.append { [self] in
+                checkEnded(for: transaction)
+                askAgainBecause("was signing in")
+            }
             return true
         }
         // Kept from the moment its check begins, not only once the receipt is on its way: a restart while the receipt
