@@ -78,8 +78,9 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: the parental gate asks the same question each time it shows, so a child who watched a grown-up
     /// answer once knows the answer (as the app did before session 27).
     case gateAsksOneQuestion = "gate-asks-one-question"
-    /// The store's: a recovery from a billing issue past the grace period is kept from the running app's observer, so
-    /// the reader who paid again stays locked out until the app asks (as the App Store did before session 34).
+    /// The store's: a recovery from a billing issue is kept from the running app's observer, so the reader who paid
+    /// again past the grace period stays locked out until the app asks (as the App Store did before session 34), and one
+    /// within it is told on the profile that Apple is retrying (before session 42).
     case recoveryKeptFromTheApp = "recovery-kept-from-the-app"
     /// The store's: a family share Apple takes back while the member's app runs is on the member's receipt, but the
     /// running app's observer is never told (`didRevokeEntitlementsForProductIdentifiers`), so the app never asks the

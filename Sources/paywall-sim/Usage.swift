@@ -275,7 +275,7 @@ enum Usage {
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
                                with them), transfer-moves-ended, consent-follows-the-subscription,
                                gate-asks-one-question, recovery-kept-from-the-app (rare too:
-                               found-by-hand/430 fails with it), revocation-kept-from-the-app,
+                               found-by-hand/430 and 524 fail with it), revocation-kept-from-the-app,
                                ads-hidden-from-every-subscriber, restore-ignores-policy,
                                foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
