@@ -123,4 +123,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// is unlocked." whether or not the reader gained anything while it ran (the words judged only where the phone
     /// gained levels before session 40).
     case foundMeanwhileUnfounded = "found-meanwhile-unfounded"
+    /// The app's: a purchase or a restore the server gave the account signed out of while it ran is told at once, a sign-in on its
+    /// way notwithstanding: "Log in again to use them" to a reader logging in to that account (before session 42).
+    case wentElsewhereToldAtOnce = "went-elsewhere-told-at-once"
 }

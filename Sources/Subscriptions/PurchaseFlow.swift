@@ -704,7 +704,7 @@ extension SubscriptionCoordinator {
                                 .failed(
                                     message: Self.wentToAccount("purchase", email, now: storage.accountSession)))
                         }
-                        guard signInOnItsWay else { return wentElsewhere() }
+                        guard signInOnItsWay, defect != .wentElsewhereToldAtOnce else { return wentElsewhere() }
                         log("a sign-in is on its way: the outcome waits for who it lands on")
                         return afterSignIn.append(wentElsewhere)
                     }

@@ -189,7 +189,7 @@ extension SubscriptionCoordinator {
                         log("the server restored to an account no longer signed in on this phone")
                         done(.failed(message: Self.wentToAccount("purchases", email, now: storage.accountSession)))
                     }
-                    guard signInOnItsWay else { return wentElsewhere() }
+                    guard signInOnItsWay, defect != .wentElsewhereToldAtOnce else { return wentElsewhere() }
                     log("a sign-in is on its way: the restore's outcome waits for who it lands on")
                     return afterSignIn.append(wentElsewhere)
                 }

@@ -282,7 +282,8 @@ enum Usage {
                                form-sends-twice (rare: found-by-hand/472 fails with it),
                                title-by-identifier, unsold-plan-said-to-renew,
                                silent-decline, same-log-in-refused-early (rare:
-                               found-by-hand/493 fails with it), found-meanwhile-unfounded
+                               found-by-hand/493 fails with it), found-meanwhile-unfounded,
+                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help
