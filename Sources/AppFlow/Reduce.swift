@@ -50,6 +50,10 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
     case .purchaseCarriedOn(let outcome, let productId, let transactionId, let fresh, let kind):
         let charge = CarriedOnCharge(productId: productId, transactionId: transactionId, kind: kind)
         carryOn(outcome, charge, freshCharge: fresh, &state)
+        // A renewal Apple delivered changes what the profile's list says of the subscription (its date, a billing
+        // issue over): asked again, since within the grace period the levels, which ask again when they change, do not
+        // (found-by-hand/524).
+        if kind != .purchase, outcome == .purchased, !effects.contains(.reloadAccess) { effects.append(.reloadAccess) }
     case .fullContentLoaded(let id, let body):
         state.fullContent[id] = .loaded(body)
     case .fullContentFailed(let id, let message):

@@ -54,6 +54,7 @@ public final class InvariantMonitor {
     private let productNames: ProductNameCheck
     private var family = FamilyCheck()
     private var unsoldRenewals = UnsoldRenewalCheck()
+    private var recoveries = RecoveryShownCheck()
     private var revokedShares = RevokedShareCheck()
     private var declines = DeclineToldCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
@@ -116,7 +117,7 @@ public final class InvariantMonitor {
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
             toldAgain.check(context),
-            productNames.check(context), unsoldRenewals.check(context),
+            productNames.check(context), unsoldRenewals.check(context), recoveries.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),
             moves.check(context), family.check(context), revokedShares.check(context),
@@ -206,6 +207,9 @@ public final class InvariantMonitor {
             case .parentalGateShown(let deviceId, let question):
                 gate.shown(question, deviceId: deviceId)
             case .renewalProductChosen, .renewalCharged, .endedForPrice, .priceRaised:
+                if case .renewalCharged(let original, _, _, _) = recorded.event {
+                    recoveries.renewed(original, at: recorded.time)
+                }
                 if let broken = priceEnds.read(recorded.event, judging: judging) { found.append(broken) }
             case .offerPaymentConfirmed, .confirmedPaymentCharged:
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }

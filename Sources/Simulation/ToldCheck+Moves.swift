@@ -160,6 +160,7 @@ extension ToldCheck {
         default: return nil
         }
         guard message.contains("went to the account you were logged in with") else { return nil }
+        if let whose = whoseAccountViolation(outcome, message: message, world) { return whose }
         let signedOut = outcome.identitiesWhileRan.filter {
             if case .account = $0 { $0 != outcome.identityWhenTold } else { false }
         }

@@ -80,18 +80,19 @@ extension AppStore {
             try renew(
                 subscription, product: product, start: inGrace ? subscription.expiresDate : scheduler.now,
                 subtype: .billingRecovery, startsAnniversary: !inGrace)
-            if !inGrace, deliversRecoveries {
-                try deliverRecovery(of: subscription.originalTransactionId, appleId: appleId)
-            }
+            if deliversRecoveries { try deliverRecovery(of: subscription.originalTransactionId, appleId: appleId) }
         }
     }
 
-    /// A recovery past the grace period (or with none) reaches the observer of the Apple ID's app that runs, as
-    /// StoreKit 1 delivers a renewal: the app learns other renewals when the levels' end comes (the server's `until`),
-    /// but a subscription that gave no access left the phone no end to wait for, and a reader who paid again stayed
-    /// locked out, shown ads and sold the plan they paid for until the app happened to ask (session 34). Not with the
-    /// app quit: its next launch asks the server. Each family member's share the recovery renewed reaches the member's
-    /// running app the same way: the member stayed locked out as the purchaser had (session 35).
+    /// A recovery reaches the observer of the Apple ID's app that runs, as StoreKit 1 delivers a renewal: the app learns
+    /// other renewals when the levels' end comes (the server's `until`), but a subscription that gave no access left the
+    /// phone no end to wait for, and a reader who paid again stayed locked out, shown ads and sold the plan they paid
+    /// for until the app happened to ask (session 34). Within the grace period too: the levels' end was the grace's, and
+    /// until then the profile said "Apple is retrying" and to update a payment method that had just paid
+    /// (found-by-hand/524). Not with the app quit: its next launch asks the server. Each family member's share the
+    /// recovery renewed reaches the member's running app the same way: the member stayed locked out as the purchaser
+    /// had (session 35). A share renewed by it has the purchaser's dates: a recovery in grace is dated at the period's
+    /// end it recovered, not now.
     private func deliverRecovery(of originalTransactionId: String, appleId: String) throws(DatabaseError) {
         guard let renewed = try ledger.subscription(originalTransactionId),
             let record = try ledger.transaction(renewed.latestTransactionId)
@@ -100,7 +101,8 @@ extension AppStore {
         if try ledger.mayHaveFamily(appleId) {
             for share in try ledger.familyShares(of: originalTransactionId) where share.ended == nil {
                 guard let latest = try ledger.transactions(originalTransactionId: share.originalTransactionId).last,
-                    latest.transactionReason == "RENEWAL", latest.purchaseDate == scheduler.now
+                    latest.transactionReason == "RENEWAL", latest.purchaseDate == record.purchaseDate,
+                    latest.expiresDate == record.expiresDate
                 else { continue }
                 renewals.append((share.memberAppleId, latest))
             }

@@ -78,8 +78,9 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: the parental gate asks the same question each time it shows, so a child who watched a grown-up
     /// answer once knows the answer (as the app did before session 27).
     case gateAsksOneQuestion = "gate-asks-one-question"
-    /// The store's: a recovery from a billing issue past the grace period is kept from the running app's observer, so
-    /// the reader who paid again stays locked out until the app asks (as the App Store did before session 34).
+    /// The store's: a recovery from a billing issue is kept from the running app's observer, so the reader who paid
+    /// again past the grace period stays locked out until the app asks (as the App Store did before session 34), and one
+    /// within it is told on the profile that Apple is retrying (before session 42).
     case recoveryKeptFromTheApp = "recovery-kept-from-the-app"
     /// The store's: a family share Apple takes back while the member's app runs is on the member's receipt, but the
     /// running app's observer is never told (`didRevokeEntitlementsForProductIdentifiers`), so the app never asks the
@@ -131,4 +132,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// subscription is active", whatever Apple did to the subscription since (as the app did before session 41: a
     /// refunded offer code told active, every invariant holding, found-by-hand/518).
     case chargeToldAgainAsFirstTold = "charge-told-again-as-first-told"
+    /// The app's: a purchase or a restore the server gave the account signed out of while it ran is told at once, a sign-in on its
+    /// way notwithstanding: "Log in again to use them" to a reader logging in to that account (before session 42).
+    case wentElsewhereToldAtOnce = "went-elsewhere-told-at-once"
 }

@@ -705,7 +705,8 @@ extension SubscriptionCoordinator {
                         // account has it: one not active (billing retry) is said so, as to a reader still signed in;
                         // "log in again to use it" promised what logging in would not give (long fuzz 2025).
                         // A log-in to that account on its way decides it: "log in again" to a reader logging in to
-                        // it was untrue, and once it lands the purchase is hers (long fuzz seed 2106).
+                        // it was untrue, and once it lands the purchase is hers (long fuzz seed 2106); a log-in to
+                        // another account is told which account has it (found-by-hand/523).
                         let wentElsewhere = { [self] in
                             if storage.accountSession?.identityId == account {
                                 log("the log-in landed on the account the server gave the purchase to")
@@ -714,13 +715,12 @@ extension SubscriptionCoordinator {
                             log("the server gave the purchase to an account no longer signed in on this phone")
                             completion(
                                 .failed(
-                                    message: "Your purchase went to the account you were logged in with. "
-                                        + "Log in again to use it."))
+                                    message: Self.wentToAccount("purchase", email, now: storage.accountSession)))
                         }
-                        guard logInOnItsWay(to: email) else { return wentElsewhere() }
-                        log("a log-in to the account the server gave the purchase to is on its way: the outcome waits")
+                        guard signInOnItsWay, defect != .wentElsewhereToldAtOnce else { return wentElsewhere() }
+                        log("a sign-in is on its way: the outcome waits for who it lands on")
                         // Kept on the phone until told, as a payment whose answer was lost is: the app killed before
-                        // the log-in landed never told it, and the next launch, sending the receipt again, does.
+                        // the sign-in landed never told it, and the next launch, sending the receipt again, does.
                         keepUntold(transaction, freshCharge: freshCharge && paidForAsked)
                         return afterSignIn.append { [self] in
                             checkEnded(for: transaction)

@@ -131,6 +131,7 @@ extension SubscriptionCoordinator {
             return done(.failed(message: "Your purchases could not be read from the App Store. Please try again."))
         }
         let account = storage.accountSession?.identityId
+        let email = storage.accountSession?.email
         // A guest's restore asked again as the account signed in since moved the guest's purchase to it, the
         // transfer it offers unanswered (fuzz seed 4151).
         if let account, account != tapper {
@@ -177,29 +178,22 @@ extension SubscriptionCoordinator {
                         log("the server restored nothing to an account no longer signed in on this phone")
                         return done(restoreNotAsked)
                     }
-                    log("the server restored to an account no longer signed in on this phone")
-                    return done(
-                        .failed(
-                            message: "Your purchases went to the account you were logged in with. "
-                                + "Log in again to use them."))
+                    // A log-in to that account on its way decides it, as a purchase's (`SignInLanding`): "log in
+                    // again" to a reader logging in to it was untrue, and once it lands the restore is hers
+                    // (found-by-hand/523).
+                    let wentElsewhere = { [self] in
+                        if storage.accountSession?.identityId == account {
+                            log("the log-in landed on the account the server restored to")
+                            return told(answer, kept: true, done)
+                        }
+                        log("the server restored to an account no longer signed in on this phone")
+                        done(.failed(message: Self.wentToAccount("purchases", email, now: storage.accountSession)))
+                    }
+                    guard signInOnItsWay, defect != .wentElsewhereToldAtOnce else { return wentElsewhere() }
+                    log("a sign-in is on its way: the restore's outcome waits for who it lands on")
+                    return afterSignIn.append(wentElsewhere)
                 }
-                if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
-                if let refusal = answer.refusal, !answer.restored.isEmpty, !answer.access.levels.isEmpty,
-                    outcome(forRefusal: refusal) != .confirmMoveFromAnotherAccount
-                {
-                    // Something came back and the rest was refused: "belongs to another account" alone hid what did
-                    // (session 30). Another account's, the signed-in reader is still asked about it first.
-                    done(.partlyRestored(refusal: refusal, back: WhoPays.of(answer.access, brought: answer.restored)))
-                } else if let refusal = answer.refusal {
-                    done(outcome(forRefusal: refusal))
-                } else if !kept, access.levels.isEmpty, !answer.access.levels.isEmpty {
-                    // Newer news about the reader came first (a charge that moved the subscription to who paid for
-                    // it): the levels this answer gave are gone, and "back" would promise them.
-                    log("restore: a newer answer came first, and the levels it gave are gone")
-                    done(.failed(message: "Your subscription changed while it was being restored. Please try again."))
-                } else {
-                    done(outcome(restored: answer))
-                }
+                told(answer, kept: kept, done)
             case .failure(.refused(_, let code)):
                 if askAgainIfSignedInSince() { return }
                 done(outcome(forRefusal: code))
@@ -214,6 +208,28 @@ extension SubscriptionCoordinator {
                 if storage.accountSession?.identityId != account { return done(restoreNotAsked) }
                 done(.failed(message: "Your purchases could not be restored. Please try again later."))
             }
+        }
+    }
+
+    /// What a restore that reached the reader signed in now tells: back, partly back, refused, or changed meanwhile.
+    /// `kept`: its levels were kept (not older than news already heard).
+    private func told(_ answer: RestoreAnswer, kept: Bool, _ done: (RestoreOutcome) -> Void) {
+        if !answer.restored.isEmpty, answer.access.kind == "account" { reloadPhoneIdentity() }
+        if let refusal = answer.refusal, !answer.restored.isEmpty, !answer.access.levels.isEmpty,
+            outcome(forRefusal: refusal) != .confirmMoveFromAnotherAccount
+        {
+            // Something came back and the rest was refused: "belongs to another account" alone hid what did
+            // (session 30). Another account's, the signed-in reader is still asked about it first.
+            done(.partlyRestored(refusal: refusal, back: WhoPays.of(answer.access, brought: answer.restored)))
+        } else if let refusal = answer.refusal {
+            done(outcome(forRefusal: refusal))
+        } else if !kept, access.levels.isEmpty, !answer.access.levels.isEmpty {
+            // Newer news about the reader came first (a charge that moved the subscription to who paid for
+            // it): the levels this answer gave are gone, and "back" would promise them.
+            log("restore: a newer answer came first, and the levels it gave are gone")
+            done(.failed(message: "Your subscription changed while it was being restored. Please try again."))
+        } else {
+            done(outcome(restored: answer))
         }
     }
 

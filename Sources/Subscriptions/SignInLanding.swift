@@ -16,14 +16,9 @@ extension SubscriptionCoordinator {
         return answer
     }
 
-    /// Whether a sign-in is on its way: who the phone is may change when it lands.
+    /// Whether a sign-in is on its way: an outcome about an account signed out of waits for it, since who it lands on
+    /// decides the words (the same account: the outcome is hers; another: the one it went to is named).
     var signInOnItsWay: Bool { signInTaken < signIns }
-
-    /// Whether the latest sign-in, still on its way, is a log-in to `email`: an answer about that account waits for it.
-    func logInOnItsWay(to email: String?) -> Bool {
-        guard let email, signInTaken < signIns, let same = sameLogIns, same.latest == signIns else { return false }
-        return same.email.lowercased() == email.lowercased()
-    }
 
     /// What waited for the latest sign-in, run once none is on its way.
     func runAfterSignIn() {
@@ -31,5 +26,19 @@ extension SubscriptionCoordinator {
         let waiting = afterSignIn
         afterSignIn = []
         for run in waiting { run() }
+    }
+}
+
+extension SubscriptionCoordinator {
+    /// Where a purchase or a restore went that the server gave the account signed out of while it ran (`what`: "purchase",
+    /// "purchases"). With another account signed in now, "the account you were logged in with" could be read as that
+    /// one: the account is named, `email` (found-by-hand/523).
+    static func wentToAccount(_ what: String, _ email: String?, now: AccountSession?) -> String {
+        let them = what == "purchase" ? "it" : "them"
+        guard let now, let email, now.email.lowercased() != email.lowercased() else {
+            return "Your \(what) went to the account you were logged in with. Log in again to use \(them)."
+        }
+        return "Your \(what) went to the account you were logged in with before, \(email), not \(now.email). "
+            + "Log in to \(email) to use \(them)."
     }
 }

@@ -275,7 +275,7 @@ enum Usage {
                                are rare in a run: their scenarios in scenarios/found-by-hand fail
                                with them), transfer-moves-ended, consent-follows-the-subscription,
                                gate-asks-one-question, recovery-kept-from-the-app (rare too:
-                               found-by-hand/430 fails with it), revocation-kept-from-the-app,
+                               found-by-hand/430 and 524 fail with it), revocation-kept-from-the-app,
                                ads-hidden-from-every-subscriber, restore-ignores-policy,
                                foreground-keeps-levels,
                                guess-unchecked-restore (rare: UncheckedRestoreTests fail with it),
@@ -284,7 +284,8 @@ enum Usage {
                                silent-decline, same-log-in-refused-early (rare:
                                found-by-hand/493 fails with it), found-meanwhile-unfounded,
                                replaced-refresh-token-traded-again,
-                               charge-told-again-as-first-told
+                               charge-told-again-as-first-told,
+                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

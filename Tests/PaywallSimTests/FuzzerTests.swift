@@ -245,9 +245,9 @@ import WhiteLabel
     }
 
     /// Rare in the default run (a month away, a shared phone with a failed check and a lost notification, a phone
-    /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered past its grace with the
+    /// that cannot pay whose Apple ID already pays, a second phone buying another plan of the group, a billing issue recovered (past its grace, or within it with the profile open) with the
     /// app running and no fault since, a double Enter on "Create account" answered in order, the same log-in sent twice whose later one a fault
-    /// refused first), so the scenario that showed each stands in: it holds; with the
+    /// refused first, a restore answered while its account logs in again), so the scenario that showed each stands in: it holds; with the
     /// old behaviour planted and the words that behaviour changes taken out, its invariants fail on the rule's number.
     /// 481 stands beside the run's own find of its defect (a member leaving the family): sharing turned off is the
     /// other way Apple takes a share back, caught the same way.
@@ -293,6 +293,20 @@ import WhiteLabel
                     + "# Told as what it is, not as a purchase (session 35, found-by-hand/440).\n"
                     + "expect alert \"Subscription active again\"\n"
             ], .payingKeepsAccess, "while the app ran"
+        ),
+        (
+            "523-a-restore-answered-while-its-account-logs-in-again-is-his", .wentElsewhereToldAtOnce,
+            [
+                "expect no text \"Log in again to use them\"\nexpect alert \"Restored\"\n"
+                    + "expect timeline \"a sign-in is on its way: the restore's outcome waits for who it lands on\"\n"
+            ], .toldIsTrue, "the account it went to"
+        ),
+        (
+            "524-a-recovery-in-the-grace-period-reaches-the-open-profile", .recoveryKeptFromTheApp,
+            [
+                "expect no text \"Apple is retrying\"\nexpect no text \"Update it in the App Store\"\n"
+                    + "expect text \"Premium Monthly: renews on 2026-05-02\"\n"
+            ], .toldIsTrue, "while the app ran, and holds it active"
         ),
         (
             "481-a-share-taken-back-while-the-member-reads-locks-at-once", .revocationKeptFromTheApp,
