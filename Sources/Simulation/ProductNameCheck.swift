@@ -27,28 +27,41 @@ struct ProductNameCheck {
         let dropped = droppedIdentifiers(paid: context.paid)
         guard world.isAppRunning, !identifiers.isEmpty || !dropped.isEmpty else { return [] }
         let state = world.appState
-        let alerts = [state.alert].compactMap { $0 } + state.alertsWaiting
         let onScreen = Self.screensNamingPlans.contains(world.screenID)
-        guard !alerts.isEmpty || onScreen else { return [] }
-        // Each text the reader reads, with the alert it stands in (nil: the screen's rows); where it stands is put in
-        // words only for a finding.
-        var read = alerts.flatMap { alert in
-            [alert.title, alert.message].map { (text: $0, alert: Optional(alert.title)) }
-        }
+        guard state.alert != nil || !state.alertsWaiting.isEmpty || onScreen else { return [] }
         let screen = onScreen ? world.screen : nil
-        if let screen { read += screen.rows.map { (text: $0.text, alert: nil) } }
+        // Each text the reader reads, the alerts' (shown, then waiting) and the screen's rows, read where they are:
+        // gathered into one list, every text was copied after every step (a sixth of the check). Where a text stands is
+        // put in words only for a finding.
         var found: [InvariantViolation] = []
-        for (id, plain) in identifiers + dropped {
-            for (text, alert) in read where Self.named(id, plain: plain, in: text) {
-                let place = alert.map { "the alert \"\($0)\"" } ?? "the \(screen?.id.rawValue ?? "") screen"
-                found.append(
-                    InvariantViolation(
-                        .toldIsTrue,
-                        "\(place) on \(world.deviceName) names a plan by its identifier \(id), not the App Store's "
-                            + "title: \(text)"))
+        for list in [identifiers, dropped] {
+            for (id, plain) in list {
+                if let alert = state.alert { Self.judge(alert, id, plain, world, into: &found) }
+                for alert in state.alertsWaiting { Self.judge(alert, id, plain, world, into: &found) }
+                for row in screen?.rows ?? [] where Self.named(id, plain: plain, in: row.text) {
+                    found.append(Self.violation(id, row.text, place: "the \(screen?.id.rawValue ?? "") screen", world))
+                }
             }
         }
         return found
+    }
+
+    /// An alert's title and message, judged in turn.
+    private static func judge(
+        _ alert: Alert, _ id: String, _ plain: Bool, _ world: World, into found: inout [InvariantViolation]
+    ) {
+        if named(id, plain: plain, in: alert.title) {
+            found.append(violation(id, alert.title, place: "the alert \"\(alert.title)\"", world))
+        }
+        if named(id, plain: plain, in: alert.message) {
+            found.append(violation(id, alert.message, place: "the alert \"\(alert.title)\"", world))
+        }
+    }
+
+    private static func violation(_ id: String, _ text: String, place: String, _ world: World) -> InvariantViolation {
+        InvariantViolation(
+            .toldIsTrue,
+            "\(place) on \(world.deviceName) names a plan by its identifier \(id), not the App Store's title: \(text)")
     }
 
     /// The catalog's identifiers a reader would never be shown: a plan titled by its identifier (a `.storekit` display
