@@ -84,7 +84,8 @@ extension ToldCheck {
     /// as the restore judges it: a resubscription whose check failed is news the ledger has not heard (session 30).
     /// A purchase that moved after the server `spoken` its answer the app heard, before the reader was told, is not
     /// judged: the server's word was of the owner then (long fuzz seed 1410: Apple's news of a resubscription moved it
-    /// to the account that paid while "a restore here brings it" travelled to the guest).
+    /// to the account that paid while "a restore here brings it" travelled to the guest), nor one the server changed
+    /// since (long fuzz seed 2186).
     /// `anyGroup`: an outcome with no product (a restore's) is judged over every group's purchases.
     private static func restoreRefusal(
         _ outcome: ReaderOutcome, _ world: World, accountsAside: Bool, spoken: SimInstant?, anyGroup: Bool = false
@@ -118,6 +119,16 @@ extension ToldCheck {
                 moves.contains(where: {
                     $0.originalTransactionId == original && $0.at > spoken && $0.at <= outcome.at
                 })
+            {
+                continue
+            }
+            // Nor one the server changed after it spoke (a resubscription, a refund): its word was of the purchase then
+            // (long fuzz seed 2186: a code redeemed while Apple's sheet was up made the phone's guest's subscription,
+            // revoked when the check before paying spoke, active again, which a restore by the account leaves with it).
+            if let spoken,
+                let changed = try ledger.lastChanged(
+                    original, before: SimInstant(milliseconds: outcome.at.milliseconds + 1)),
+                changed > spoken
             {
                 continue
             }
