@@ -167,8 +167,6 @@ import WhiteLabel
         // A request refused as expired after another's refresh trades the replaced token again (session 42): the
         // phone's own token is spent a step or more before the refusal, so only the session the server holds shows it.
         (CoordinatorDefect.replacedRefreshTokenTradedAgain, [.payingKeepsAccess], "without waiting"),
-        // A charge told again needs a launch after it was told: a restart, or a kill and the next step's launch.
-        (CoordinatorDefect.chargeToldAgainAsFirstTold, [.toldIsTrue], "restart app"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -193,9 +191,6 @@ import WhiteLabel
             #expect(
                 failure.violation.detail.contains("spent by a trade of one it had replaced"), "\(failure.violation)")
         }
-        if defect == .chargeToldAgainAsFirstTold {
-            #expect(failure.violation.detail.contains("told again at its launch"), "\(failure.violation)")
-        }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
         }
@@ -210,7 +205,6 @@ import WhiteLabel
         if clue == "sign in" { clues = ["login ", "signup "] }
         if clue == "parent decline" { clues.append("store decline") }
         if clue == "open paywall" { clues.append("\nsubscribe\n") }
-        if clue == "restart app" { clues.append("\nkill\n") }
         #expect(clues.contains { failure.scenario.contains($0) }, "\(failure.scenario)")
         let caught = "invariant \(failure.violation.invariant.rawValue)"
         #expect(try play(failure.scenario).failure?.actual.contains(caught) == true)
