@@ -284,8 +284,8 @@ enum Usage {
                                silent-decline, same-log-in-refused-early (rare:
                                found-by-hand/493 fails with it), found-meanwhile-unfounded,
                                replaced-refresh-token-traded-again,
-                               charge-told-again-as-first-told (rare: found-by-hand/518
-                               fails with it),
+                               charge-told-again-as-first-told (rare: --seed 5 and
+                               found-by-hand/518 find it),
                                went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it)
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
