@@ -102,9 +102,9 @@ final class Device {
     /// When the app last told the reader something in an alert (shown, or queued behind one up), and in which
     /// launch: a message the reader saw even if a later step dismissed it before the world settled (invariant 11).
     private(set) var lastAlertTold: (launch: Int, at: SimInstant)?
-    /// The alerts telling a charge that a launch told again (`ChargeAlertsUnseen`), in the words it told them, and
-    /// which launch: invariant 9 judges those words against Apple's records then (`ToldAgainCheck`).
-    private(set) var toldAgain: (launch: Int, at: SimInstant, alerts: [Alert])?
+    /// The alerts telling a charge that a launch told again (`ChargeAlertsUnseen`), in the words it told them, which
+    /// launch, and who the phone showed then: invariant 9 judges those words against Apple's records (`ToldAgainCheck`).
+    private(set) var toldAgain: (launch: Int, at: SimInstant, identity: AccessSnapshot.Identity, alerts: [Alert])?
     /// When the alert on screen reached it: handed to `onAlertSeen` as the reader dismisses it.
     private var alertUpAt: SimInstant?
     /// The reader dismissed an alert that reached the screen at this instant: they saw it, whatever the app does
@@ -254,7 +254,7 @@ final class Device {
                 return alert
             }
         }
-        toldAgain = (launchNumber, clock(), told)
+        toldAgain = (launchNumber, clock(), identity, told)
         dispatch(.chargeAlertsKept(told))
     }
 
