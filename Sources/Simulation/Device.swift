@@ -352,7 +352,9 @@ final class Device {
     private func handle(_ event: AppEvent) {
         if state.clock != clock().milliseconds { state.clock = clock().milliseconds }
         if case .reader(let input) = event, !input.keepsChoices, let text = Self.describe(input, on: screen) {
-            timeline.log(.reader, text)
+            // Esc where it does nothing: "back on feed" said the screen closed while it stayed (session 43).
+            let refused = input == .back && screen.alert == nil && ReaderAction.of(input, in: state) == nil
+            timeline.log(.reader, refused ? "Esc on \(screen.visibleID.rawValue): \(backRefusal)" : text)
         }
         // A move or a keystroke names no action (`ReaderAction.of` is nil for them): the state, copied to be
         // handed over, is not (it was a copy per character typed).
@@ -735,6 +737,16 @@ final class Device {
             Choice.entered(at: index, among: screen.choices) != screen.choices[index]
         else { return nil }
         return screen.rows[selectable[index + 1]].text
+    }
+
+    /// Why Esc does nothing on the screen, as `BackRule` refuses it.
+    private var backRefusal: String {
+        if state.route == .accountRequired, !state.isSignedIn { return "an account is required first" }
+        if case .paywall = state.route, state.purchase != nil { return "the purchase under way keeps the paywall open" }
+        if let operation = state.operation {
+            return "\(operation.prefix(1).lowercased())\(operation.dropFirst()) is under way"
+        }
+        return "nothing to go back to"
     }
 
     /// The reader's input as the timeline says it; typing is not logged, so a password never is.

@@ -79,6 +79,10 @@ public final class SubscriptionCoordinator {
     /// The reload of access asked last, while its answer is on its way: another asked in the same instant for the same
     /// identity joins it (`reloadAccess`).
     private var joinableReload: JoinedReload?
+    /// The reload whose answer is being delivered: an ask its own news raises for the same identity (the profile's plan
+    /// lines asked again as the levels it brought change) is served by it, the list of that answer (session 43: the
+    /// profile opened after a refund asked `GET /v1/me` twice).
+    private var delivering: JoinedReload?
     /// Receipts this run sent and the server has not answered: while one is out, nothing is sent again.
     var receiptSendsInFlight = 0
     /// The server time of the newest answer kept about each identity.
@@ -476,6 +480,10 @@ public final class SubscriptionCoordinator {
             log("access: already asked for at this instant; that answer serves this ask too")
             return joinable.waiters.append(completion)
         }
+        if !askingApple, let answering = delivering, answering.asked == asked, answering.askedAs == askedAs {
+            log("access: asked again as its answer arrives; that answer serves this ask too")
+            return answering.waiters.append(completion)
+        }
         // Signed in, the phone's own anonymous subscription is asked about too: it may have ended.
         reloadPhoneIdentity(clearingFirst: false, askingApple: askingApple)
         let reload = JoinedReload(asked: asked, askedAs: askedAs, at: clock(), waiters: [completion])
@@ -487,6 +495,7 @@ public final class SubscriptionCoordinator {
         backend.me(askingApple: askingApple) { [self] result in
             switch result {
             case .success(let (answer, subscriptions)):
+                delivering = reload
                 save(answer, askedAs: askedAs)
                 // The list is of whom the server answered for: an account's ask whose session ended on the way was
                 // answered as the phone's guest, and its list, labelled the account's, put the guest's plan line off
@@ -497,6 +506,7 @@ public final class SubscriptionCoordinator {
                 // or for an article or a restore was dropped, and the profile kept the renewal date it showed, under
                 // an alert or not (session 36's note).
                 onSubscriptionsListed?(list)
+                delivering = nil
                 completion(list)
             case .failure(.unauthorized) where storage.accountSession != nil:
                 endSession()

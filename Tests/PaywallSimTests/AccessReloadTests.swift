@@ -27,4 +27,25 @@ import Testing
         #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
         #expect(world.appState.subscriptions.count == 1, "\(lines.joined(separator: "\n"))")
     }
+
+    /// The profile's own `GET /v1/me` took a refunded level away, and its change asked `GET /v1/me` again for the
+    /// plan lines that answer had just listed (session 43): the answer arriving serves the ask it raised.
+    @Test func anAnswerThatTakesALevelAwayOnTheProfileIsNotAskedAgain() throws {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        try WorldAction.refund.apply(to: world)
+        world.scheduler.runUntilIdle()
+        let before = world.timeline.entries.count
+        try world.perform(.openProfile)
+        world.scheduler.runUntilIdle()
+        let lines = world.timeline.entries.dropFirst(before).map(\.description)
+        #expect(lines.filter { $0.contains("→ GET /v1/me") }.count == 1, "\(lines.joined(separator: "\n"))")
+        #expect(world.appState.access.levels.isEmpty)
+        #expect(world.appState.subscriptions.allSatisfy { !$0.active }, "\(lines.joined(separator: "\n"))")
+    }
 }

@@ -13,6 +13,18 @@ struct TimelineWordsTests {
         #expect(said == "Enter on content: nothing to select")
     }
 
+    /// Esc on the feed closes nothing: it was said "back on feed", as if a screen had closed (session 43).
+    @Test func escWhereItDoesNothingSaysSo() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        world.send(.back)
+        let said = world.timeline.entries.last { $0.source == .reader }?.text
+        #expect(said == "Esc on feed: nothing to go back to")
+        world.choose("City approves the new harbour bridge")
+        world.send(.back)
+        #expect(world.timeline.entries.last { $0.source == .reader }?.text == "back on content")
+    }
+
     /// "+1 month" said where it landed and "+1d" did not: every time travel says it.
     @Test func timeTravelByADurationSaysWhereItLands() throws {
         let world = try newsWorld()
