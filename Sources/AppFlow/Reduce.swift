@@ -788,6 +788,9 @@ private func finishRestore(_ outcome: RestoreOutcome, _ state: inout AppState) -
     case .overtaken:
         // The sign-in (or out) that overtook it tells what the reader holds; the question it asked stays up.
         break
+    case .cancelled:
+        // The reader cancelled Apple's sign-in: their choice, told nothing and asked nothing, as a cancelled payment.
+        return []
     case .restored, .sharedByFamily:
         popTransferPrompts(&state)
         if case .paywall = state.route { pop(&state) }

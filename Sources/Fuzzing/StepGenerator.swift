@@ -305,9 +305,18 @@ struct StepGenerator {
     /// The fault targets a session draws from, each as likely: the store's and every backend endpoint's, the server's
     /// endpoint for Apple's notifications too (session 31: never drawn before, so no run tried a notification the server
     /// failed, lost or answered late; adding it changed which sessions a seed draws).
+    /// A refresh the reader cancels (session 43) is drawn from the same draw as the refresh's other faults, not from a
+    /// list of four: a list of four changed which fault most sessions drawing a receipt-refresh fault met.
     static let faultTargets: [(target: String, faults: [String])] =
-        StoreFaultTarget.allCases.map { ($0.rawValue, $0.faults) }
+        StoreFaultTarget.allCases.map { target in
+            (target.rawValue, target.faults.filter { !drawnApart(target: target, fault: $0) })
+        }
         + BackendFault.targets.map { target in (target, BackendFault.faults(on: target).map(\.rawValue)) }
+
+    /// Faults drawn apart from their target's list: a quarter of the receipt-refresh faults drawn are `cancelled`.
+    private static func drawnApart(target: StoreFaultTarget, fault: String) -> Bool {
+        target == .receiptRefresh && fault == "cancelled"
+    }
 
     /// One fault rule for the store or the backend, firing once, a few times, by chance, or on every call until the
     /// session ends (a server or store down for the whole visit; session 32: never drawn before). A `slow` answer
@@ -316,7 +325,12 @@ struct StepGenerator {
     private mutating func faultPlan() -> FaultPlan {
         let (target, faults) = pick(Self.faultTargets)
         let frequency: FaultFrequency = pick([.times(1), .times(1), .times(2), .chance(0.2), .always])
-        let fault = pick(faults)
+        // One draw, as before: its high part makes a quarter of the refresh's faults the reader's cancel.
+        let drawn = random.next()
+        var fault = faults[Int(drawn % UInt64(faults.count))]
+        if target == StoreFaultTarget.receiptRefresh.rawValue, (drawn / UInt64(faults.count)) % 4 == 0 {
+            fault = "cancelled"
+        }
         let argument = fault == BackendFault.slow.rawValue && chance(0.5) ? pick(["2s", "10s"]) : nil
         return FaultPlan(rules: [FaultRule(target: target, fault: fault, argument: argument, frequency: frequency)])
     }

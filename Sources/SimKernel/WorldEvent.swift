@@ -33,6 +33,9 @@ public enum WorldEvent: Hashable, Sendable {
     /// The app on the phone `deviceId` asked Apple for a fresh receipt while `alreadyRunning` of its own
     /// requests had not answered yet (the app process's, not an earlier process's).
     case receiptRefreshStarted(deviceId: String, alreadyRunning: Int)
+    /// A receipt refresh of the phone `deviceId`, asked at `askedAt` (where its fault fired), ended cancelled: the
+    /// reader cancelled the Apple ID sign-in it asked for (a `receipt-refresh cancelled` fault). Nothing was written.
+    case receiptRefreshCancelled(deviceId: String, askedAt: SimInstant)
     /// The app on the phone `deviceId` launched or came back to the foreground. `consentDue`: a price increase of
     /// its Apple ID waited for consent and no sheet of Apple's was up, so Apple's consent sheet is due now.
     case becameActive(deviceId: String, consentDue: Bool)

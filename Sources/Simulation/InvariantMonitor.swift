@@ -57,6 +57,7 @@ public final class InvariantMonitor {
     private var recoveries = RecoveryShownCheck()
     private var revokedShares = RevokedShareCheck()
     private var declines = DeclineToldCheck()
+    private var cancelsTold = CancelToldCheck()
     /// Each phone's account session as the monitor last read it: its refresh token, and the start of the step it was
     /// first seen in (no later than the server issued it; one held when the monitor began counts as old).
     private var sessions: [String: (refreshToken: String, since: SimInstant)] = [:]
@@ -116,7 +117,7 @@ public final class InvariantMonitor {
             world.stateViolations(offersExact: offersExact, paid: context.paid),
             transitionViolations(after, charged: context.charged),
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
-            toldAgain.check(context),
+            toldAgain.check(context), cancelsTold.check(context, toldSince: before.outcomes),
             productNames.check(context), unsoldRenewals.check(context), recoveries.check(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),
@@ -147,7 +148,9 @@ public final class InvariantMonitor {
         let events = world.timeline.events
         for recorded in events[eventsRead...] {
             switch recorded.event {
-            case .faultFired(.store, let target):
+            case .faultFired(let side, let target):
+                cancelsTold.faultFired(target, at: recorded.time)
+                guard side == .store else { break }
                 lastStoreFault = recorded.time
                 if target == StoreFaultTarget.productsRequest.rawValue {
                     offersExact = false
@@ -215,7 +218,8 @@ public final class InvariantMonitor {
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
             case .askToBuyDeclined(let deviceId, let productId):
                 if judging { declines.declined(productId, deviceId: deviceId, at: recorded.time, world: world) }
-            case .faultFired(.backend, _), .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
+            case .receiptRefreshCancelled(_, let askedAt): cancelsTold.refreshCancelled(askedAt: askedAt)
+            case .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue,
                 .sheetOpenedOnMoney, .subscriptionExpired:
                 break

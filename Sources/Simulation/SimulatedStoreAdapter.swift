@@ -72,10 +72,14 @@ final class SimulatedStoreAdapter: StoreAdapter {
         queue.showPriceConsent()
     }
 
-    func refreshReceipt(completion: @escaping (String?) -> Void) {
-        queue.refreshReceipt { [self, queue] succeeded in
+    func refreshReceipt(completion: @escaping (ReceiptAnswer) -> Void) {
+        queue.requestReceiptRefresh { [self, queue] end in
             guard !quit else { return }
-            completion(succeeded ? queue.appReceipt : nil)
+            switch end {
+            case .ended: completion(queue.appReceipt.map(ReceiptAnswer.receipt) ?? .none)
+            case .failed: completion(.none)
+            case .cancelled: completion(.cancelled)
+            }
         }
     }
 

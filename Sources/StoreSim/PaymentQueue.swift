@@ -582,31 +582,45 @@ public final class PaymentQueue {
     /// The receipt the device holds, read without drawing a planned fault: what a check compares the app with.
     public var heldReceipt: String? { receipt.load() }
 
-    /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); a fault plan can fail it or time it out.
+    /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); `completion` hears whether it ended (with a receipt or
+    /// without one) rather than failed or was cancelled.
     public func refreshReceipt(completion: @escaping (Bool) -> Void) {
+        requestReceiptRefresh { completion($0 == .ended) }
+    }
+
+    /// Asks Apple for a fresh receipt (SKReceiptRefreshRequest); a fault plan can fail it, time it out, or have the
+    /// reader cancel Apple's sign-in for it (`SKErrorPaymentCancelled`): nothing is written then, and the phone keeps
+    /// the receipt it had.
+    public func requestReceiptRefresh(completion: @escaping (ReceiptRefreshEnd) -> Void) {
         let event = WorldEvent.receiptRefreshStarted(deviceId: deviceId, alreadyRunning: refreshesRunning)
         store.log("receipt refresh request", event: event)
         refreshesRunning += 1
         let fault = store.fault(for: .receiptRefresh)
+        let asked = store.scheduler.now
         let wait = store.delay(.receiptRefresh) + (fault == .timeout ? StoreFault.timeoutDelay : .zero)
         store.scheduler.schedule(after: wait) { [self] in
             refreshesRunning -= 1
             switch fault {
             case .error, .timeout:
                 store.log("receipt refresh failed")
-                completion(false)
+                completion(.failed)
+            case .cancelled:
+                store.log(
+                    "receipt refresh cancelled: the reader cancelled Apple's sign-in (paymentCancelled)",
+                    event: .receiptRefreshCancelled(deviceId: deviceId, askedAt: asked))
+                completion(.cancelled)
             case .receiptMissing:
                 store.log("receipt refresh ended without a receipt")
                 receipt.save(nil)
-                completion(true)
+                completion(.ended)
             default:
                 guard let issued = store.issueReceipt(deviceId: deviceId, appleId: appleId) else {
                     store.log("receipt refresh failed")
-                    return completion(false)
+                    return completion(.failed)
                 }
                 receipt.save(issued)
                 store.log("receipt refreshed")
-                completion(true)
+                completion(.ended)
             }
         }
     }

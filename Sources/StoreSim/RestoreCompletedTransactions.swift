@@ -17,6 +17,9 @@ extension PaymentQueue {
             case .timeout:
                 store.log("restore failed: timeout")
                 return completion(.cloudServiceNetworkConnectionFailed)
+            case .cancelled:
+                store.log("restore cancelled: the reader cancelled Apple's sign-in")
+                return completion(.paymentCancelled)
             default:
                 break
             }

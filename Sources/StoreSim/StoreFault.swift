@@ -15,7 +15,7 @@ public enum StoreFaultTarget: String, CaseIterable, Sendable {
         case .productsRequest: ["error", "timeout", "partial"]
         case .payment: ["error", "timeout", "cancelled", "deferred", "interrupted"]
         case .receipt: ["missing", "forged"]
-        case .receiptRefresh: ["error", "timeout", "missing"]
+        case .receiptRefresh: ["error", "timeout", "missing", "cancelled"]
         case .notification: ["dropped", "duplicated", "delayed", "reordered"]
         }
     }
@@ -27,7 +27,8 @@ public enum StoreFault: Equatable, Sendable, CustomStringConvertible {
     case error(StoreError)
     /// No answer until StoreKit gives up, then a network error.
     case timeout
-    /// The payment fails as if cancelled.
+    /// The reader cancels: Apple's payment sheet, or the Apple ID sign-in a receipt refresh (or a restore of completed
+    /// transactions) asks for on a real iPhone; StoreKit answers `SKErrorPaymentCancelled` either way.
     case cancelled
     /// The payment waits for a parent's approval (Ask to Buy).
     case deferred

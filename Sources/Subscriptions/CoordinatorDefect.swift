@@ -135,4 +135,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: a purchase or a restore the server gave the account signed out of while it ran is told at once, a sign-in on its
     /// way notwithstanding: "Log in again to use them" to a reader logging in to that account (before session 42).
     case wentElsewhereToldAtOnce = "went-elsewhere-told-at-once"
+    /// The app's: a receipt refresh the reader cancelled (Apple's sign-in for it) is taken for one that failed, so the
+    /// restore that needed it says "Your purchases could not be read from the App Store" to a reader who chose to
+    /// cancel (as the app did before session 43, which could not tell the two apart).
+    case refreshCancelToldAsError = "refresh-cancel-told-as-error"
 }

@@ -62,9 +62,15 @@ extension SubscriptionCoordinator {
     private func checkBeforePaying(_ offer: Offer, serial: Int, askedAgain: Bool = false) {
         // The phone's receipt lists the family's shares as Apple updates it (`FamilyShareReceipts`): a guest's check
         // (`FamilyShareFirst`) sends it as it is, refreshed only when the phone holds none.
-        receipts.receipt { [self] receipt in
+        receipts.receipt { [self] answer in
             guard stillRuns(serial) else { return }
-            guard let receipt else { return pay(offer) }
+            if answer == .cancelled {
+                // The reader cancelled Apple's sign-in for the receipt: the purchase ends as if they cancelled Apple's
+                // sheet, with no error and nothing handed to Apple (a check of a charge still running tells its own).
+                log("the reader cancelled Apple's sign-in before paying: the purchase stops, nothing handed to Apple")
+                return finishPurchase(.cancelled)
+            }
+            guard let receipt = answer.receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
             let delivered = carriedOnSeen
             sendRefreshingIfInvalid(receipt, backend.inspectRestore) { [self] sent, result in
@@ -652,8 +658,10 @@ extension SubscriptionCoordinator {
         storage.unansweredReceipts += 1
         storage.unansweredPayments.append(UnansweredPayment(transaction, freshCharge: freshCharge && paidForAsked))
         receiptSendsInFlight += 1
-        receipts.receipt { [self] receipt in
-            guard let receipt else {
+        // A refresh the reader cancelled is no receipt either: Apple charged, and what the reader is told of the
+        // payment (unchecked, Restore to get it back) is about money, not the cancel.
+        receipts.receipt { [self] answer in
+            guard let receipt = answer.receipt else {
                 receiptSendsInFlight -= 1
                 checkEnded(for: transaction)
                 log("server check impossible: no receipt even after a refresh")

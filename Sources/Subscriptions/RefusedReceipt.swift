@@ -13,8 +13,8 @@ extension SubscriptionCoordinator {
         send(receipt) { [self] result in
             guard case .failure(.refused(_, "receipt_invalid")) = result else { return done(receipt, result) }
             log("the server refused the receipt as not Apple's: asking Apple for a fresh one to send again")
-            receipts.fresh { [self] fresh in
-                guard let fresh else {
+            receipts.fresh { [self] answer in
+                guard let fresh = answer.receipt else {
                     log("no fresh receipt came: the refusal stands")
                     return done(receipt, result)
                 }

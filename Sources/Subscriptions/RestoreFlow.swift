@@ -68,15 +68,26 @@ extension SubscriptionCoordinator {
                 outcome, heardAtStart: heardAtStart, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper,
                 finished: finished)
         }
-        receipts.receipt { [self] receipt in
-            restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { [self] outcome in
+        // The reader cancelled Apple's sign-in the refresh asked for: the restore ends as a cancelled payment does,
+        // with no error ("could not be read from the App Store" was told of the reader's own choice, session 43).
+        let cancelled = { [self] in
+            log("restore: the reader cancelled Apple's sign-in; nothing restored, no error shown")
+            done(.cancelled)
+        }
+        receipts.receipt { [self] answer in
+            if answer == .cancelled { return cancelled() }
+            restore(with: answer.receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) {
+                [self] outcome in
                 // "Nothing (valid) to restore" is a strong claim: the receipt the phone had may predate a purchase
                 // (a parent's approval, another phone of the Apple ID, a purchase shared again with the family),
                 // so Apple is asked for a fresh one first.
                 let nothing = RestoreOutcome.nothingBack.contains(outcome)
                 guard nothing, hadReceipt else { return done(outcome) }
-                receipts.fresh { [self] receipt in
-                    restore(with: receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) { again in
+                receipts.fresh { [self] answer in
+                    // "Nothing to restore" is not known without the fresh receipt the reader declined to sign in for.
+                    if answer == .cancelled { return cancelled() }
+                    restore(with: answer.receipt, confirmMoveFromAccount: confirmMoveFromAccount, tapper: tapper) {
+                        again in
                         // What the first pass moved (and found ended) is the reader's now: still "nothing valid".
                         done(again == .nothingToRestore ? outcome : again)
                     }

@@ -33,6 +33,9 @@ public enum RestoreOutcome: Equatable, Sendable {
     /// what came back, a family member's share told as the family's (session 34).
     case partlyRestored(refusal: String, back: WhoPays = .own)
     case failed(message: String)
+    /// The reader cancelled the Apple ID sign-in the receipt's refresh asked for (`SKErrorPaymentCancelled`): the
+    /// restore ends as a cancelled payment does, with no error shown, and nothing changed.
+    case cancelled
 
     /// The outcomes where nothing came back, each worth asking again with a fresher receipt.
     static let nothingBack: [RestoreOutcome] = [
@@ -93,6 +96,7 @@ public enum RestoreOutcome: Equatable, Sendable {
             Self.partBack(back) + " The rest did not come: "
                 + Self.refusal(refusal).message.prefix(1).lowercased() + Self.refusal(refusal).message.dropFirst()
         case .failed(let message): message
+        case .cancelled: ""
         }
     }
 

@@ -144,6 +144,20 @@ public struct StoreTransaction: Equatable, Sendable {
     }
 }
 
+/// What asking for the app receipt ended in: the receipt, none (missing, or its refresh failed or ended without one),
+/// or the reader cancelled the Apple ID sign-in the refresh asked for (`SKErrorPaymentCancelled`): told apart from a
+/// failure, as a cancelled payment is, so the act that needed it ends without an error.
+public enum ReceiptAnswer: Equatable, Sendable {
+    case receipt(String)
+    case none
+    case cancelled
+
+    /// The receipt, when there is one.
+    public var receipt: String? {
+        if case .receipt(let receipt) = self { receipt } else { nil }
+    }
+}
+
 /// The app's boundary to StoreKit 1. The simulator implements it over the fake App Store;
 /// a real app would implement it over SKPaymentQueue.
 public protocol StoreAdapter: AnyObject {
@@ -170,7 +184,7 @@ public protocol StoreAdapter: AnyObject {
     /// Whether the device holds a receipt, without reading it (Bundle.main.appStoreReceiptURL's file is there): a look
     /// that sends nothing.
     var holdsReceipt: Bool { get }
-    func refreshReceipt(completion: @escaping (_ receipt: String?) -> Void)
+    func refreshReceipt(completion: @escaping (_ answer: ReceiptAnswer) -> Void)
     /// Shows the store's price-increase consent sheet if a subscription waits for it.
     func showPriceConsentIfNeeded()
     /// Asks the store to deliver every past purchase again as `restored`; `error` is nil on success.

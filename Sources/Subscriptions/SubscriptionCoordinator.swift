@@ -25,6 +25,7 @@ public final class SubscriptionCoordinator {
         didSet {
             backend.renewsAnonymousTokens = defect != .anonymousTokenExpires
             receipts.joinsWaiters = defect != .refreshPerCaller
+            receipts.tellsCancelApart = defect != .refreshCancelToldAsError
             backend.tradesOnlyHeldRefreshTokens = defect != .replacedRefreshTokenTradedAgain
         }
     }

@@ -17,10 +17,11 @@ extension SubscriptionCoordinator {
         else { return }
         storage.unansweredReceipts = 1  // the last run's answers are lost; only this send's is awaited
         receiptSendsInFlight += 1
-        receipts.receipt { [self] receipt in
+        receipts.receipt { [self] answer in
             // The payments it answers for: those this launch sends for later are answered by their own sends.
             let waiting = storage.unansweredPayments
-            guard let receipt else {
+            // A refresh the reader cancelled keeps the payments as one that failed: they were charged.
+            guard let receipt = answer.receipt else {
                 // A receipt missing, its refresh failed, passes as a failed send does: kept to send when the app is
                 // next active, each payment told once. Forgetting it left a code redeemed as the app restarted, which
                 // the server then granted, locked with nothing said (long fuzz seed 1430).

@@ -43,7 +43,8 @@ enum Usage {
           --latency PROFILE  none, fast, typical, slow or flaky. Default: typical
           --inject RULES     Faults to inject, as TARGET FAULT [times N | always | chance P], rules
                              separated by ";". Store targets: products-request, payment, receipt,
-                             receipt-refresh, notification. Backend targets: backend (every call of
+                             receipt-refresh (error, timeout, missing, or cancelled: the reader
+                             cancels Apple's sign-in), notification. Backend targets: backend (every call of
                              the app), receipts, restores, transfers, accounts, sessions, me, content,
                              notifications (Apple's posts: retried 1, 12, 24, 48, 72 h after a failure).
                              Example: --inject "payment deferred; receipts error times 2"
@@ -286,7 +287,8 @@ enum Usage {
                                replaced-refresh-token-traded-again,
                                charge-told-again-as-first-told (rare: --seed 5 and
                                found-by-hand/518 find it),
-                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it)
+                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it),
+                               refresh-cancel-told-as-error
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

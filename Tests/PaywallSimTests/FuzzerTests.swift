@@ -170,6 +170,9 @@ import WhiteLabel
         // A charge told again in its first words needs its alert left up across a restart or a kill, with Apple's
         // refund between: seed 1's 2,000 sessions meet none; seed 5's 497th does (session 42).
         (CoordinatorDefect.chargeToldAgainAsFirstTold, [.toldIsTrue], "restart app"),
+        // A refresh the reader cancels is drawn with the refresh's other faults (session 43): seed 1's 38th session
+        // cancels the sign-in of a new phone's restore.
+        (CoordinatorDefect.refreshCancelToldAsError, [.onePaymentAtATime], "restore"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's

@@ -88,6 +88,30 @@ import Testing
         #expect(refreshed.contains(false) && refreshed.contains(true))
     }
 
+    /// The reader cancels Apple's sign-in for a refresh: told apart from a failure, and the phone keeps its receipt.
+    @Test func aRefreshTheReaderCancelsIsNoFailureAndChangesNothing() throws {
+        let harness = try StoreHarness()
+        harness.buy()
+        let held = harness.queue.heldReceipt
+        try harness.store.inject("receipt-refresh cancelled times 1")
+        var ends: [ReceiptRefreshEnd] = []
+        harness.queue.requestReceiptRefresh { ends.append($0) }
+        harness.scheduler.runUntilIdle()
+        #expect(held != nil && harness.queue.heldReceipt == held)
+        harness.queue.requestReceiptRefresh { ends.append($0) }
+        harness.scheduler.runUntilIdle()
+        #expect(ends == [.cancelled, .ended])
+        #expect(harness.timeline.entries.contains { $0.text.contains("receipt refresh cancelled") })
+
+        let restore = try StoreHarness()
+        restore.buy()
+        try restore.store.inject("receipt-refresh cancelled times 1")
+        var answer: StoreError??
+        restore.queue.restoreCompletedTransactions { answer = .some($0) }
+        restore.scheduler.runUntilIdle()
+        #expect(answer == .some(.paymentCancelled))
+    }
+
     @Test func droppedDuplicatedDelayedAndReorderedNotifications() throws {
         let dropped = try StoreHarness()
         try dropped.store.inject("notification dropped")
