@@ -135,4 +135,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: a purchase or a restore the server gave the account signed out of while it ran is told at once, a sign-in on its
     /// way notwithstanding: "Log in again to use them" to a reader logging in to that account (before session 42).
     case wentElsewhereToldAtOnce = "went-elsewhere-told-at-once"
+    /// The app's: a charge told while another alert is up or waiting its turn ("Logged out", "Sorry") is dropped, so
+    /// the reader dismisses the other and never reads the charge (invariant 11 took any alert dismissed after a charge
+    /// as its telling before session 43).
+    case chargeHiddenBehindAnotherAlert = "charge-hidden-behind-another-alert"
 }

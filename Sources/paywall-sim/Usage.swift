@@ -286,7 +286,8 @@ enum Usage {
                                replaced-refresh-token-traded-again,
                                charge-told-again-as-first-told (rare: --seed 5 and
                                found-by-hand/518 find it),
-                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it)
+                               went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it),
+                               charge-hidden-behind-another-alert
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -170,6 +170,9 @@ import WhiteLabel
         // A charge told again in its first words needs its alert left up across a restart or a kill, with Apple's
         // refund between: seed 1's 2,000 sessions meet none; seed 5's 497th does (session 42).
         (CoordinatorDefect.chargeToldAgainAsFirstTold, [.toldIsTrue], "restart app"),
+        // A charge told while another alert is up, dropped: only the charge's own words tell it (session 43). A charge
+        // nobody on screen waited for is told as it lands, over whatever is up.
+        (CoordinatorDefect.chargeHiddenBehindAnotherAlert, [.noSilentCharge], "parent approve"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
