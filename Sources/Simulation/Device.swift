@@ -99,17 +99,18 @@ final class Device {
     private(set) var isRunning = true
     /// Which launch of the app this is in the world (a restart is a new one), for `ReaderOutcome`.
     var launchNumber = 0
-    /// When the app last told the reader something in an alert (shown, or queued behind one up), and in which
-    /// launch: a message the reader saw even if a later step dismissed it before the world settled (invariant 11).
-    private(set) var lastAlertTold: (launch: Int, at: SimInstant)?
+    /// The alerts telling a charge (`Alert.charge == .made`) the app last told (shown, or queued behind one up), when
+    /// and in which launch: a message the reader saw even if a later step dismissed it before the world settled
+    /// (invariant 11). The last few only: a step tells one or two.
+    private(set) var chargesTold = ChargeAlertsTold()
     /// The alerts telling a charge that a launch told again (`ChargeAlertsUnseen`), in the words it told them, which
     /// launch, and who the phone showed then: invariant 9 judges those words against Apple's records (`ToldAgainCheck`).
     private(set) var toldAgain: (launch: Int, at: SimInstant, identity: AccessSnapshot.Identity, alerts: [Alert])?
     /// When the alert on screen reached it: handed to `onAlertSeen` as the reader dismisses it.
     private var alertUpAt: SimInstant?
-    /// The reader dismissed an alert that reached the screen at this instant: they saw it, whatever the app does
-    /// after (a kill before the world settled, fuzz seed 1616), which `lastAlertTold`, of one launch, cannot say.
-    var onAlertSeen: ((SimInstant) -> Void)?
+    /// The reader dismissed this alert, which reached the screen at this instant: they saw it, whatever the app does
+    /// after (a kill before the world settled, fuzz seed 1616), which `chargesTold`, of one launch, cannot say.
+    var onAlertSeen: ((Alert, SimInstant) -> Void)?
     private let kids: Bool
     /// Whether Apple's manage sheet on screen was opened through the parental gate.
     private var sheetGatePassed = false
@@ -308,6 +309,18 @@ final class Device {
         if isRunning { storage.chargeAlertsUnseen = state.chargeAlertsUp }
     }
 
+    /// The planted `charge-hidden-behind-another-alert`: the charges just told are dropped where another alert is up
+    /// or waiting (`before`: the alerts up before the event).
+    private func hideChargeBehindAnother(told before: [Alert]) {
+        let isNewCharge = { (alert: Alert) in alert.charge == .made && !before.contains(alert) }
+        let up = [state.alert].compactMap { $0 } + state.alertsWaiting
+        guard up.contains(where: isNewCharge), up.contains(where: { !isNewCharge($0) }) else { return }
+        state.alertsWaiting.removeAll(where: isNewCharge)
+        if let shown = state.alert, isNewCharge(shown) {
+            state.alert = state.alertsWaiting.isEmpty ? nil : state.alertsWaiting.removeFirst()
+        }
+    }
+
     /// The highlight on the choice it was on, where the event changed the choices under it (`CursorKeeper`).
     private func keepCursor() {
         guard isRunning else { return }
@@ -384,9 +397,11 @@ final class Device {
                 state.lastGateQuestion = nil
             }
             let effects = reduce(&state, event)
-            if ([state.alert].compactMap { $0 } + state.alertsWaiting).contains(where: { !alertsBefore.contains($0) }) {
-                lastAlertTold = (launchNumber, clock())
-            }
+            if defect == .chargeHiddenBehindAnotherAlert { hideChargeBehindAnother(told: alertsBefore) }
+            chargesTold.note(
+                ([state.alert].compactMap { $0 } + state.alertsWaiting).filter {
+                    $0.charge == .made && !alertsBefore.contains($0)
+                }, launch: launchNumber, at: clock())
             if state.alert != alertBefore { alertUpAt = state.alert == nil ? nil : clock() }
             if let sheetFocus {
                 // The app before session 26: the sheet opened on its first choice, Subscribe, Agree or the manage
@@ -432,7 +447,7 @@ final class Device {
         // The app before session 38: the form's button never waited for what it sent.
         if defect == .formSendsTwice && state.form.sent != nil { state.form.sent = nil }
         if state.alert != alertBefore {
-            if alertBefore != nil, let alertUpAt { onAlertSeen?(alertUpAt) }
+            if let alertBefore, let alertUpAt { onAlertSeen?(alertBefore, alertUpAt) }
             alertUpAt = state.alert == nil ? nil : clock()
         }
         if let asked { logGateAnswer(asked, effects) }

@@ -111,8 +111,9 @@ public final class World {
     var receiptAccepted: [String: SimInstant] = [:]
     /// When the reader last acted on the phone on screen (a step may do nothing: `open profile` on the profile).
     var readerActed: SimInstant?
-    /// Per phone, when the last alert the reader dismissed had reached the screen, in any launch (invariant 11).
-    var alertSeen: [String: SimInstant] = [:]
+    /// Per phone, the last alerts telling a charge the reader dismissed, and when each had reached the screen, in any
+    /// launch (invariant 11).
+    var alertSeen: [String: ChargeAlertsTold] = [:]
     /// When the server last answered each phone's `GET /v1/me` with levels (`PhoneTransport`).
     var levelsAnswered: [String: SimInstant] = [:]
     /// Each phone's app's answers from the server to its check before paying (`PhoneTransport`): how many it took (not
@@ -342,7 +343,10 @@ public final class World {
             lastGiveUp = scheduler.now
             if BackendFault.target(of: path) != "receipts" { lastGiveUpBesideReceipts = scheduler.now }
         }
-        device.onAlertSeen = { [weak self] in self?.alertSeen[name] = $0 }
+        device.onAlertSeen = { [weak self] alert, at in
+            guard alert.charge == .made else { return }
+            self?.alertSeen[name, default: ChargeAlertsTold()].note([alert], launch: 0, at: at)
+        }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }
         device.transport.onLevelsAnswered = { [weak self] in self?.levelsAnswered[name] = self?.scheduler.now }
     }

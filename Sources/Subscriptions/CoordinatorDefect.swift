@@ -139,4 +139,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// restore that needed it says "Your purchases could not be read from the App Store" to a reader who chose to
     /// cancel (as the app did before session 43, which could not tell the two apart).
     case refreshCancelToldAsError = "refresh-cancel-told-as-error"
+    /// The app's: a charge told while another alert is up or waiting its turn ("Logged out", "Sorry") is dropped, so
+    /// the reader dismisses the other and never reads the charge (invariant 11 took any alert dismissed after a charge
+    /// as its telling before session 43).
+    case chargeHiddenBehindAnotherAlert = "charge-hidden-behind-another-alert"
 }

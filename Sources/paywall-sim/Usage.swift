@@ -288,7 +288,8 @@ enum Usage {
                                charge-told-again-as-first-told (rare: --seed 5 and
                                found-by-hand/518 find it),
                                went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it),
-                               refresh-cancel-told-as-error
+                               refresh-cancel-told-as-error,
+                               charge-hidden-behind-another-alert
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -173,6 +173,9 @@ import WhiteLabel
         // A refresh the reader cancels is drawn with the refresh's other faults (session 43): seed 1's 38th session
         // cancels the sign-in of a new phone's restore.
         (CoordinatorDefect.refreshCancelToldAsError, [.onePaymentAtATime], "restore"),
+        // A charge told while another alert is up, dropped: only the charge's own words tell it (session 43). A charge
+        // nobody on screen waited for is told as it lands, over whatever is up.
+        (CoordinatorDefect.chargeHiddenBehindAnotherAlert, [.noSilentCharge], "parent approve"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
