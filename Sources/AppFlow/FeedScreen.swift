@@ -16,4 +16,9 @@ extension ScreenBuilder {
             id: .feed, title: state.app.name, rows: rows, keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "open")])
         return Built(screen: screen)
     }
+
+    /// The feed's choices, as `feed` lays out its rows: each article, then Profile (`AppState.choicesWithoutRows`).
+    static func feedChoices(_ state: AppState) -> [Choice] {
+        state.app.content.map { Choice.openContent(id: $0.id) } + [.openProfile]
+    }
 }

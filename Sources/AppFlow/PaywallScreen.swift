@@ -26,6 +26,16 @@ extension ScreenBuilder {
         return Built(screen: screen)
     }
 
+    /// The paywall's choices, as `paywall` lays out its rows: each offer shown, Restore, and Log in for a reader not
+    /// signed in. Made without the rows' texts (an offer's line is most of a paywall's build), for the highlight kept
+    /// after each event (`AppState.choicesWithoutRows`).
+    static func paywallChoices(_ state: AppState) -> [Choice] {
+        var choices = (state.paywallOffers ?? []).map { Choice.buy(offerId: $0.id) }
+        choices.append(.restore)
+        if !state.isSignedIn { choices.append(.openLogin(.plain)) }
+        return choices
+    }
+
     /// Apple's payment sheet, over whatever the app shows.
     static func paymentSheet(_ sheet: PaymentSheetInfo) -> Built {
         let rows = [

@@ -94,6 +94,18 @@ extension AppState {
         }
     }
 
+    /// `screen.choices` where they are known without building the rows: the feed's and the paywall's, with no sheet of
+    /// Apple's over them (the choices are the rows', whatever alert or wait is shown over them). Nil elsewhere: build
+    /// the screen.
+    public var choicesWithoutRows: [Choice]? {
+        guard self.paymentSheet == nil else { return nil }
+        switch route {
+        case .feed: return ScreenBuilder.feedChoices(self)
+        case .paywall: return ScreenBuilder.paywallChoices(self)
+        default: return nil
+        }
+    }
+
     /// `screen.visibleID` without building the screen: `alert` while an alert is up.
     public var visibleScreenID: ScreenID { self.alert == nil ? screenID : .alert }
 }

@@ -46,6 +46,45 @@ import WhiteLabel
         #expect(state.screen.waiting == "Checking your purchase with the server")
     }
 
+    /// The paywall's and the feed's choices made without their rows (the highlight kept after each event reads them) are
+    /// the rows' own: loading, with offers, none sold, waiting, under an alert, signed in; none are made under Apple's
+    /// sheet, where the screen is built.
+    @Test func theFeedsAndThePaywallsChoicesWithoutRowsAreTheRowsOwn() throws {
+        var state = try onPaywall()
+        var seen: [[Choice]] = []
+        func same() {
+            #expect(state.choicesWithoutRows == state.screen.choices)
+            seen.append(state.screen.choices)
+        }
+        same()
+        _ = reduce(&state, .catalogLoaded([]))
+        same()
+        _ = reduce(&state, .catalogLoaded([offer]))
+        same()
+        _ = reduce(&state, .reader(.select))
+        same()
+        _ = reduce(&state, .paymentSheet(PaymentSheetInfo(appleId: "a", productTitle: "P", price: "$1", terms: "")))
+        #expect(state.screen.id == .appStoreSheet)
+        #expect(state.choicesWithoutRows == nil)
+        _ = reduce(&state, .paymentSheet(nil))
+        _ = reduce(&state, .purchaseFinished(.refused(.purchaseInProgress)))
+        #expect(state.alert != nil)
+        same()
+        _ = reduce(
+            &state, .accessChanged(AccessSnapshot(identity: .account(email: "a@b.test"), levels: [], isKnown: true)))
+        same()
+        #expect(Set(seen.map(\.count)).count > 1)
+        // The feed's, with the ads shown to a reader and hidden from a subscriber.
+        var feed = try launchedState()
+        #expect(feed.choicesWithoutRows == feed.screen.choices)
+        _ = reduce(
+            &feed,
+            .accessChanged(
+                AccessSnapshot(identity: .anonymous(id: "x"), levels: [AccessLevel("premium")], isKnown: true)))
+        #expect(feed.route == .feed)
+        #expect(feed.choicesWithoutRows == feed.screen.choices)
+    }
+
     @Test func cancellingOnApplesSheetReturnsToThePaywallWithNoError() throws {
         var state = try onPaywall()
         _ = reduce(&state, .reader(.select))
