@@ -7,13 +7,7 @@ import Testing
 /// levels change, and the restore's end asks for what it brought. One request answers both.
 @Suite struct AccessReloadTests {
     @Test func aRestoreOnTheProfileSendsOneRequestForTheAccessItChanged() throws {
-        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
-        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-        }
+        let world = try subscribedWorld()
         try WorldAction.newDevice("iphone-2").apply(to: world)
         world.scheduler.runUntilIdle()
         try world.perform(.openProfile)
@@ -31,13 +25,7 @@ import Testing
     /// The profile's own `GET /v1/me` took a refunded level away, and its change asked `GET /v1/me` again for the
     /// plan lines that answer had just listed (session 43): the answer arriving serves the ask it raised.
     @Test func anAnswerThatTakesALevelAwayOnTheProfileIsNotAskedAgain() throws {
-        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
-        world.launch()
-        world.scheduler.runUntilIdle()
-        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
-            try world.perform(action)
-            world.scheduler.runUntilIdle()
-        }
+        let world = try subscribedWorld()
         try WorldAction.refund.apply(to: world)
         world.scheduler.runUntilIdle()
         let before = world.timeline.entries.count
@@ -47,5 +35,17 @@ import Testing
         #expect(lines.filter { $0.contains("→ GET /v1/me") }.count == 1, "\(lines.joined(separator: "\n"))")
         #expect(world.appState.access.levels.isEmpty)
         #expect(world.appState.subscriptions.allSatisfy { !$0.active }, "\(lines.joined(separator: "\n"))")
+    }
+
+    /// A demo world whose reader bought the monthly plan on the first phone.
+    private func subscribedWorld() throws -> World {
+        let world = try World(config: TestSupport.demoConfig(), options: WorldOptions(seed: 3, latency: .fast))
+        world.launch()
+        world.scheduler.runUntilIdle()
+        for action: ReaderAction in [.openPaywall, .selectOffer("premium-monthly"), .confirmPayment] {
+            try world.perform(action)
+            world.scheduler.runUntilIdle()
+        }
+        return world
     }
 }
