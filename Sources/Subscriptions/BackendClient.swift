@@ -244,7 +244,17 @@ public final class BackendClient {
     public func inspectRestore(
         _ receipt: String, completion: @escaping (Result<[RestorablePurchase], BackendFailure>) -> Void
     ) {
-        post("/v1/restores/inspect", receipt: ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil)) { result in
+        inspectRestore(receipt, sentAs: { _ in }, completion: completion)
+    }
+
+    /// `sentAs` is told the credentials of each attempt: the last before `completion` is whom the server answered (a
+    /// refresh refused sends the request again as the phone's anonymous identity).
+    func inspectRestore(
+        _ receipt: String, sentAs: @escaping (BackendCredentials) -> Void,
+        completion: @escaping (Result<[RestorablePurchase], BackendFailure>) -> Void
+    ) {
+        let body = ReceiptBody(receipt: receipt, confirmMoveFromAccount: nil).json()
+        send("POST", "/v1/restores/inspect", body: body, sentAs: sentAs) { result in
             completion(result.flatMap { Self.decode(InspectBody.self, $0).map(\.purchases) })
         }
     }
@@ -354,10 +364,11 @@ public final class BackendClient {
     /// `maxAuthenticationRetries` times.
     private func send(
         _ method: String, _ path: String, body: [UInt8], authenticated: Bool = true, attempt: Int = 0,
-        session: BackendCredentials? = nil, askedBy: String?? = nil,
+        session: BackendCredentials? = nil, askedBy: String?? = nil, sentAs: ((BackendCredentials) -> Void)? = nil,
         completion: @escaping (Result<[UInt8], BackendFailure>) -> Void
     ) {
         let session = session ?? credentials()
+        sentAs?(session)
         let askedBy = askedBy ?? signedInAccount()
         // A transfer or a restore moves purchases to the account that asks: asked by one account, it never goes
         // as another signed in since (it would move them to someone who did not ask). Other requests follow the
@@ -382,7 +393,7 @@ public final class BackendClient {
                 guard let renewed else { return completion(result) }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: renewed,
-                    askedBy: askedBy, completion: completion)
+                    askedBy: askedBy, sentAs: sentAs, completion: completion)
             }
             if case .anonymous(let token) = session, renewsAnonymousTokens { return renewAnonymous(token, then: retry) }
             guard case .account(let used, let refreshToken) = session else { return completion(result) }
@@ -416,7 +427,7 @@ public final class BackendClient {
                     }
                     return send(
                         method, path, body: body, authenticated: authenticated, attempt: attempt + 1, session: now,
-                        askedBy: askedBy, completion: completion)
+                        askedBy: askedBy, sentAs: sentAs, completion: completion)
                 }
                 // Signed in to another account while the refresh was out: the request goes as that account,
                 // not as the session it was refreshed for (a transfer or a restore goes as the one that asked).
@@ -425,7 +436,8 @@ public final class BackendClient {
                 if case .account(let current, _) = now, current != used { replaced = current != refreshed.accessToken }
                 send(
                     method, path, body: body, authenticated: authenticated, attempt: attempt + 1,
-                    session: replaced && !askerLeft() ? now : refreshed, askedBy: askedBy, completion: completion)
+                    session: replaced && !askerLeft() ? now : refreshed, askedBy: askedBy, sentAs: sentAs,
+                    completion: completion)
             }
         }
     }

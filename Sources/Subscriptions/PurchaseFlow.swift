@@ -73,7 +73,16 @@ extension SubscriptionCoordinator {
             guard let receipt = answer.receipt else { return pay(offer) }
             let refreshes = receipts.refreshes
             let delivered = carriedOnSeen
-            sendRefreshingIfInvalid(receipt, backend.inspectRestore) { [self] sent, result in
+            // Whom the server answered: a refresh refused on the way sends the check again as the phone's guest.
+            var answeredGuest = false
+            let inspect = {
+                [backend] (receipt: String, done: @escaping (Result<[RestorablePurchase], BackendFailure>) -> Void) in
+                backend.inspectRestore(
+                    receipt,
+                    sentAs: { if case .anonymous = $0 { answeredGuest = true } else { answeredGuest = false } },
+                    completion: done)
+            }
+            sendRefreshingIfInvalid(receipt, inspect) { [self] sent, result in
                 guard stillRuns(serial) else { return }
                 // The refresh a refused receipt asked for is this check's own: the receipt it sent is the newest.
                 let ownRefresh = sent == receipt ? 0 : 1
@@ -90,7 +99,15 @@ extension SubscriptionCoordinator {
                     if activePurchase?.asksOnlyForFamilyShare == true {
                         return reconcileFamilyShare(offer, receipt: sent, purchases: purchases, serial: serial)
                     }
-                    if asksForFamilyShare(offer) { return askAsGuestNow(offer, serial: serial) }
+                    if asksForFamilyShare(offer) {
+                        // The account's session ended on the way and the server answered the guest: that answer is the
+                        // guest's check. Asked again, a fault on the second ask sent the guest to Apple's sheet for the
+                        // family's share (long fuzz seed 2225).
+                        guard answeredGuest else { return askAsGuestNow(offer, serial: serial) }
+                        log("the account's session ended while the server checked, which answered the phone's guest")
+                        activePurchase?.asksOnlyForFamilyShare = true
+                        return reconcileFamilyShare(offer, receipt: sent, purchases: purchases, serial: serial)
+                    }
                     reconcileBeforePaying(offer, receipt: sent, purchases: purchases, serial: serial)
                 case .failure(let failure) where activePurchase?.asksOnlyForFamilyShare == true:
                     // Whether the family shares it is not known: a guest pays as before the check was asked.
