@@ -27,19 +27,25 @@ extension SubscriptionCoordinator {
         }
         log("the family already shares this subscription with this Apple ID: bringing it here instead of charging")
         let asked = storedAccess().identity
+        let guest = anonymousId
         backend.restore(receipt, confirmMoveFromAccount: false) { [self] restored in
+            // What the server said of the guest is kept whoever signed in since and whatever became of the purchase, as a
+            // restore's answer is: the guest stays on the phone beside an account, a log-out shows it again and the
+            // next sign-in offers to move what it holds (long fuzz 2240: dropped, the share stayed on a guest nobody was
+            // asked to move).
+            if case .success(let answer) = restored { save(answer.access, askedAs: guest) }
             guard stillRuns(serial) else { return }
             guard storedAccess().identity == asked || storage.accountSession == nil else {
-                // Signed in while the server answered: the answer is about the guest, who did not stay on screen.
+                // Signed in while the server answered: the purchase was the guest's, who did not stay on screen.
                 log("the reader signed in while the share was brought: the purchase stops, nothing handed to Apple")
+                // A lost answer may have brought the share: the guest is asked again.
+                if case .failure = restored { reloadPhoneIdentity(clearingFirst: false) }
                 return finishPurchase(.cancelled)
             }
             switch restored {
             case .success(let answer) where !answer.access.levels.isEmpty:
-                save(answer.access)
                 finishPurchase(.sharedInsteadOfCharging)
             case .success(let answer):
-                save(answer.access)
                 log("the share brought no access (\(answer.refusal ?? "nothing granted")): nothing handed to Apple")
                 finishPurchase(.shareNotBrought)
             case .failure(let failure):
