@@ -12,10 +12,7 @@ import Testing
         world.scheduler.runUntilIdle()
         try world.perform(.openProfile)
         world.scheduler.runUntilIdle()
-        let before = world.timeline.entries.count
-        try world.perform(.restore)
-        world.scheduler.runUntilIdle()
-        let lines = world.timeline.entries.dropFirst(before).map(\.description)
+        let lines = try timelineLines(of: .restore, in: world)
         #expect(lines.filter { $0.contains("→ GET /v1/me") }.count == 1, "\(lines.joined(separator: "\n"))")
         // Both askers heard the answer: the profile lists the plan the restore brought back.
         #expect(world.appState.access.levels.map(\.rawValue) == ["premium"])
@@ -28,13 +25,18 @@ import Testing
         let world = try subscribedWorld()
         try WorldAction.refund.apply(to: world)
         world.scheduler.runUntilIdle()
-        let before = world.timeline.entries.count
-        try world.perform(.openProfile)
-        world.scheduler.runUntilIdle()
-        let lines = world.timeline.entries.dropFirst(before).map(\.description)
+        let lines = try timelineLines(of: .openProfile, in: world)
         #expect(lines.filter { $0.contains("→ GET /v1/me") }.count == 1, "\(lines.joined(separator: "\n"))")
         #expect(world.appState.access.levels.isEmpty)
         #expect(world.appState.subscriptions.allSatisfy { !$0.active }, "\(lines.joined(separator: "\n"))")
+    }
+
+    /// The timeline lines written while the reader's act ran, until the world settled.
+    private func timelineLines(of action: ReaderAction, in world: World) throws -> [String] {
+        let before = world.timeline.entries.count
+        try world.perform(action)
+        world.scheduler.runUntilIdle()
+        return world.timeline.entries.dropFirst(before).map(\.description)
     }
 
     /// A demo world whose reader bought the monthly plan on the first phone.
