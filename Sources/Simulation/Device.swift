@@ -474,9 +474,11 @@ final class Device {
     }
 
     /// Apple's manage sheet shows the store as it is now: read again, if it is up, after anything done to the world
-    /// from outside the phone (time travel, a refund, a renewal).
+    /// from outside the phone (time travel, a refund, a renewal, a storefront move), under a prompt or an alert that
+    /// covers it too. Read only while on top, the sheet a transfer prompt covered during a move to France still
+    /// offered the yearly plan at its US price, and Apple refused the switch chosen there (long fuzz seed 2272).
     func readManageSheetAgain() {
-        guard isRunning, state.route == .manageSubscription, state.manageSheet != nil else { return }
+        guard isRunning, state.stack.contains(.manageSubscription), state.manageSheet != nil else { return }
         dispatch(.manageSheetShown(manageSheet()))
     }
 
