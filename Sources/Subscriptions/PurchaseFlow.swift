@@ -154,8 +154,11 @@ extension SubscriptionCoordinator {
     }
 
     /// The server answered where the receipt's purchases are, for `asked`, outside the check before paying: a
-    /// purchase whose check is still on its way keeps the answer (fuzz seed 4276).
+    /// purchase whose check is still on its way keeps the answer (fuzz seed 4276), and one with Apple keeps it as the
+    /// latest word on what a restore here would do (long fuzz seed 2251).
     func heardInspected(_ receipt: String, asked: AccessSnapshot.Identity, _ purchases: [RestorablePurchase]) {
+        guard activePurchase != nil else { return }
+        activePurchase?.heardLatest = (asked, purchases, heardOf)
         guard activePurchase?.handedOver == false else { return }
         activePurchase?.heardMeanwhile = (receipt, asked, purchases)
     }
@@ -166,7 +169,7 @@ extension SubscriptionCoordinator {
         _ offer: Offer, receipt: String, purchases: [RestorablePurchase], serial: Int
     ) {
         if stopsForAnotherAsker() { return }
-        activePurchase?.inspectedBeforePaying = (storedAccess().identity, purchases)
+        activePurchase?.heardLatest = (storedAccess().identity, purchases, heardOf)
         let active = purchases.filter { $0.active && sameGroup($0.productId, as: offer) }
         let alreadyYours = active.contains { $0.owner == "you" }
         // A guest holds it where a restore is refused: it may be the phone's own, bought here before the log-in, which
@@ -296,9 +299,13 @@ extension SubscriptionCoordinator {
     /// would move it, or the server cannot say.
     /// `askAgain`: a sign-in that lands while the server is asked makes the answer about a guest no longer on
     /// screen; the receipt is checked again for who is signed in now (fuzz seed 4106).
+    /// `payment`: the transaction Apple answered the purchase on screen with, whose latest word heard from the server
+    /// is judged when this ask goes unheard (long fuzz seed 2251: "use Restore purchase" after a restore's ask, heard
+    /// while Apple's sheet was up, said the owner's policy keeps it).
     func tellIfRestoreRefused(
         _ receipt: String, _ productId: String, charged: Bool, told: PurchaseOutcome,
-        askAgain: (signedInSince: () -> Bool, ask: () -> Void), _ completion: @escaping (PurchaseOutcome) -> Void
+        askAgain: (signedInSince: () -> Bool, ask: () -> Void), payment: StoreTransaction? = nil,
+        _ completion: @escaping (PurchaseOutcome) -> Void
     ) {
         let asked = storedAccess().identity
         backend.inspectRestore(receipt) { [self] result in
@@ -318,19 +325,27 @@ extension SubscriptionCoordinator {
             }
             guard case .success(let purchases) = result else {
                 // Unheard (a fault, or given up at the timeout): what a restore here would do is the owner's policy's,
-                // so it is told as not checked, not guessed (session 37: "use Restore purchase" of a restore refused).
+                // so it is told as not checked, not guessed (session 37: "use Restore purchase" of a restore refused),
+                // unless the server said it while the purchase ran.
+                if let payment, let why = refusalHeard(payment, charged: charged) {
+                    log("a restore here would be refused (\(why.rawValue)), as the server said while the purchase ran")
+                    return completion(Self.restoreRefused(why, told: told, charged: charged))
+                }
                 let unchecked = told.toldUnchecked(defect)
                 if unchecked != told { log("what a restore here would do could not be checked: the reader is told so") }
                 return completion(unchecked)
             }
             guard let why = restoreRefusal(for: productId, purchases) else { return completion(told) }
             log("a restore here would be refused (\(why.rawValue)): the reader is told so")
-            // A plan change Apple set is told with it (session 28: "use Restore purchase" of one Restore refused).
-            if case .alreadySubscribedOnAppleId(planChanged: true) = told {
-                return completion(.planChangeSetElsewhere(why))
-            }
-            completion(.heldElsewhere(why, charged: charged))
+            completion(Self.restoreRefused(why, told: told, charged: charged))
         }
+    }
+
+    /// What is told instead of `told` where a restore here would be refused: a plan change Apple set is told with it
+    /// (session 28: "use Restore purchase" of one Restore refused).
+    static func restoreRefused(_ why: MoveRefusal, told: PurchaseOutcome, charged: Bool) -> PurchaseOutcome {
+        if case .alreadySubscribedOnAppleId(planChanged: true) = told { return .planChangeSetElsewhere(why) }
+        return .heldElsewhere(why, charged: charged)
     }
 
     /// Why a restore here would not bring `productId`'s group, by the server's inspect answer: nil when one of its
@@ -685,16 +700,16 @@ extension SubscriptionCoordinator {
                 // "Use Restore purchase" only where a restore would bring it, by what the server said before paying:
                 // no receipt, nothing to ask it again with (long fuzz seed 1471, session 349: advised past the move
                 // limit).
-                if let why = refusalHeardBeforePaying(transaction) {
+                if let why = refusalHeard(transaction, charged: freshCharge && paidForAsked) {
                     log(
-                        "a restore here would be refused (\(why.rawValue)), as the server said before paying: the reader is told so"
+                        "a restore here would be refused (\(why.rawValue)), as the server said while the purchase ran: the reader is told so"
                     )
                     return completion(.heldElsewhere(why, charged: freshCharge && paidForAsked))
                 }
                 // Nothing the server said to go by (a payment nobody on screen started: a parent's approval, an
                 // interruption resolved outside the app; a guest's, never checked before paying): Restore is not
                 // advised, as the server may refuse it (session 32: advised past the move limit).
-                guard heardBeforePaying(transaction) != nil else {
+                guard heardWhilePaying(transaction) != nil else {
                     log("no word of the server on what a restore here would do: Restore purchase is not advised")
                     return completion(.noReceiptToCheck)
                 }
@@ -768,7 +783,7 @@ extension SubscriptionCoordinator {
                             }
                             tellIfRestoreRefused(
                                 receipt, transaction.productIdentifier, charged: charged, told: outcome,
-                                askAgain: ({ false }, {}), completion)
+                                askAgain: ({ false }, {}), payment: transaction, completion)
                         }
                         if storage.accountSession != nil, let guest = storage.anonymousIdentity {
                             return askPhonesGuest(
@@ -798,7 +813,7 @@ extension SubscriptionCoordinator {
                     log("the payment went to a subscription someone else holds: nothing unlocked here")
                     tellIfRestoreRefused(
                         receipt, transaction.productIdentifier, charged: true, told: .chargedForAnotherOwner,
-                        askAgain: ({ signedInSince(account) }, askAgain), completion)
+                        askAgain: ({ signedInSince(account) }, askAgain), payment: transaction, completion)
                 case .failure(.refused(_, "purchase_owned_elsewhere")):
                     if finishPolicy == .afterServerCheck { store.finish(transaction) }
                     log("the Apple ID already pays for this subscription elsewhere: nothing was charged")
@@ -807,7 +822,7 @@ extension SubscriptionCoordinator {
                     tellIfRestoreRefused(
                         receipt, transaction.productIdentifier, charged: false,
                         told: .alreadySubscribedOnAppleId(planChanged: !paidForAsked),
-                        askAgain: ({ signedInSince(account) }, askAgain), completion)
+                        askAgain: ({ signedInSince(account) }, askAgain), payment: transaction, completion)
                 case .failure(let failure):
                     // "Use Restore purchase" only where a restore would bring it: past the move limit, or where the
                     // policy keeps it with its owner, the reader is told why instead (session 30).
@@ -816,7 +831,8 @@ extension SubscriptionCoordinator {
                     log("server check failed: \(failure)\(nothingNew)")
                     let told = UnansweredPayment(transaction, freshCharge: charged).unconfirmed
                     tellIfRestoreRefused(
-                        receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {})
+                        receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {}),
+                        payment: transaction
                     ) { [self] outcome in
                         // The account's session ended while the server was asked: the guest left on screen would be
                         // refused a restore of what the account paid for, with its appAccountToken (default fuzz seed
@@ -831,13 +847,18 @@ extension SubscriptionCoordinator {
         }
     }
 
-    /// Why a restore here would refuse `transaction`'s group, by the server's answer to the check before paying of the
-    /// purchase on screen that Apple charged, for the reader still signed in: nil where one of the group's purchases
-    /// would come, or nothing was heard. The charge made its purchase active; who paid for it takes it (seed 003: a
-    /// signed-in reader's payment names them), but where only the move limit or an account's hold kept it from them.
-    private func refusalHeardBeforePaying(_ transaction: StoreTransaction) -> MoveRefusal? {
-        guard let heard = heardBeforePaying(transaction), let original = transaction.originalTransactionIdentifier
+    /// Why a restore here would refuse `transaction`'s group, by the server's latest answer heard while the purchase on
+    /// screen that Apple answered ran, for the reader still signed in: nil where one of the group's purchases would
+    /// come, or nothing was heard. A fresh charge made its purchase active, and who paid for it takes it (seed 003: a
+    /// signed-in reader's payment names them), but where only the move limit or an account's hold kept it from them;
+    /// an uncharged one left the purchases as the server said (long fuzz seed 2251: kept with its owner), and so did a
+    /// charge the app had heard of before the server spoke (long fuzz seed 2255: an interrupted payment of the owner's,
+    /// resolved outside the app and checked while Apple's sheet was up, delivered as the answer to the sheet).
+    private func refusalHeard(_ transaction: StoreTransaction, charged: Bool) -> MoveRefusal? {
+        guard let heard = heardWhilePaying(transaction), let original = transaction.originalTransactionIdentifier
         else { return nil }
+        let chargedSince = charged && !(transaction.transactionIdentifier.map(heard.knew.contains) ?? false)
+        guard chargedSince else { return restoreRefusal(for: transaction.productIdentifier, heard.purchases) }
         let stands: Set<String?> = [MoveRefusal.limit.rawValue, MoveRefusal.accountOwned.rawValue]
         var purchases = heard.purchases.map { heard in
             guard heard.originalTransactionId == original else { return heard }
@@ -856,13 +877,13 @@ extension SubscriptionCoordinator {
         return restoreRefusal(for: transaction.productIdentifier, purchases)
     }
 
-    /// The server's answer to the check before paying of the purchase on screen that Apple charged, for the reader
-    /// still signed in; nil for any other payment, or none heard.
-    private func heardBeforePaying(_ transaction: StoreTransaction) -> (
-        asked: AccessSnapshot.Identity, purchases: [RestorablePurchase]
+    /// The server's latest answer on the receipt heard while the purchase on screen that Apple answered with
+    /// `transaction` ran, for the reader still signed in; nil for any other payment, or none heard.
+    private func heardWhilePaying(_ transaction: StoreTransaction) -> (
+        asked: AccessSnapshot.Identity, purchases: [RestorablePurchase], knew: Set<String>
     )? {
         guard let purchase = activePurchase, purchase.paymentNumber == transaction.paymentNumber,
-            let heard = purchase.inspectedBeforePaying, heard.asked == storedAccess().identity
+            let heard = purchase.heardLatest, heard.asked == storedAccess().identity
         else { return nil }
         return heard
     }

@@ -154,9 +154,11 @@ public final class SubscriptionCoordinator {
         /// The server's word on the receipt heard while the check before paying was on its way (a restore's ask
         /// where its purchases are), and who asked: what the app knows when its own check fails (fuzz seed 4276).
         var heardMeanwhile: (receipt: String, asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
-        /// The server's word on the receipt that the check before paying acted on, and who asked: what a restore here
-        /// would answer, known still when the payment's own check finds no receipt to ask with (long fuzz seed 1471).
-        var inspectedBeforePaying: (asked: AccessSnapshot.Identity, purchases: [RestorablePurchase])?
+        /// The server's latest word on the receipt heard while the purchase ran (the check before paying acted on, a
+        /// restore's ask where its purchases are, even with Apple's sheet up), and who asked: what a restore here would
+        /// answer, known still when the payment's own ask goes unheard or finds no receipt to ask with (long fuzz seeds
+        /// 1471, 2251). `knew`: the transactions this launch had heard of when it came (`heardOf`).
+        var heardLatest: (asked: AccessSnapshot.Identity, purchases: [RestorablePurchase], knew: Set<String>)?
         /// Apple charged a payment of this product while the purchase ran (one nobody on screen waited for, carried
         /// on): a purchase stopped before Apple does not tell "Nothing was charged" (long fuzz seed 1542).
         var chargeHeard = false
