@@ -1,3 +1,4 @@
+import Database
 import SimKernel
 import Subscriptions
 
@@ -53,6 +54,11 @@ public struct ReaderOutcome: Sendable {
     /// shared with it, that Apple's records gave access at that instant, a grace period included (`World.appleEntitled`);
     /// nil otherwise. Taken as told, since a grace period that ended leaves no trace in the records a later check reads.
     public var appleEntitledWhenTold: Set<String>?
+    /// For a purchase or a restore: who paid for the Apple ID's newest purchases the server had not heard of when told
+    /// (`UnheardPayer`), or why the ledger could not be read then; nil for an account outcome. Taken as told: Apple's
+    /// notification may write the follow of who paid after the telling, and a check reading then would count that move
+    /// neither among the ledger's moves up to the telling nor among the unheard (long fuzz seed 2249, session 368).
+    var unheardPayersWhenTold: Result<[UnheardPayer], DatabaseError>?
     /// For an account outcome of a move to the account (a transfer): the phone's guest it was to move from, as the
     /// phone held it when the act began; nil for any other act.
     public var transferFrom: String?

@@ -122,6 +122,10 @@ extension ToldCheck {
             {
                 continue
             }
+            // Nor one that moved after the telling, before the check: its owner, and who paid for it unheard, are read
+            // now, its moves up to the telling, so a follow of who paid written after the telling would count in neither
+            // (long fuzz seed 2249) and a move away would be judged as if made before.
+            if moves.contains(where: { $0.originalTransactionId == original && $0.at > outcome.at }) { continue }
             // Nor one the server changed after it spoke (a resubscription, a refund): its word was of the purchase then
             // (long fuzz seed 2186: a code redeemed while Apple's sheet was up made the phone's guest's subscription,
             // revoked when the check before paying spoke, active again, which a restore by the account leaves with it).

@@ -309,6 +309,10 @@ public final class World {
             {
                 outcome.appleEntitledWhenTold = appleEntitled
             }
+            switch outcome.told {
+            case .purchase, .restore: outcome.unheardPayersWhenTold = ToldCheck.unheardPayers(self)
+            case .account: break
+            }
             readerOutcomes.append(outcome)
         }
         device.onAction = { [weak self] in
