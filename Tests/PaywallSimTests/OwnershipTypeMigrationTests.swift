@@ -57,8 +57,8 @@ import Testing
         let version = try #require(LedgerSchema.migrations.firstIndex { $0.contains("family_shared INTEGER") })
         try rewind(
             directory,
-            "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; PRAGMA user_version = \(version)"
-        )
+            "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; "
+                + "ALTER TABLE purchases DROP COLUMN in_free_trial; PRAGMA user_version = \(version)")
         let world = try reopened(directory)
         #expect(world.deviceName == "kid-iphone")
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
@@ -84,7 +84,9 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let share = try sharedFolder(directory)
-        try rewind(directory, "DROP TABLE ownership_unasked; PRAGMA user_version = 10")
+        try rewind(
+            directory,
+            "DROP TABLE ownership_unasked; ALTER TABLE purchases DROP COLUMN in_free_trial; PRAGMA user_version = 10")
         let world = try reopened(directory)
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
         // The share was known: asking found no other one, and wrote no state.
