@@ -67,6 +67,9 @@ public struct AppStateFields: Sendable {
     /// The planted `unsold-plan-said-to-renew`: the app looks for a plan this storefront does not sell only in a plan
     /// change waiting for the renewal, not in the plan itself (as before session 39). Never set otherwise.
     public var readsOnlySwitchesForSale = false
+    /// The planted `profile-trial-told-as-renewal`: the profile reads no free trial in the server's answer and says a
+    /// trial "renews on" its end (as before session 44). Never set otherwise.
+    public var trialToldAsRenewal = false
 }
 
 /// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it

@@ -76,6 +76,9 @@ extension ScreenBuilder {
                     "\(title): switches to \(self.title(of: next, state, unknown: "the plan chosen")) on \(date)\(consent)"
             } else if subscription.priceConsentPending == true {
                 line = "\(title): ends on \(date) unless you agree to the new price"
+            } else if subscription.inFreeTrial == true && !state.trialToldAsRenewal {
+                // Apple's sheet says the trial ends then and what it charges: "renews on" said neither (session 44).
+                line = "\(title): free trial ends on \(date), then \(chargeAfterTrial(subscription.productId, state))"
             } else {
                 line = "\(title): renews on \(date)"
             }
@@ -130,6 +133,15 @@ extension ScreenBuilder {
             id: .profile, title: state.app.name, rows: rows,
             keys: [KeyHint("↑↓", "move"), KeyHint("Enter", "choose"), KeyHint("Esc", "back")])
         return Built(screen: screen)
+    }
+
+    /// What a trial's end charges, in the words of this launch's products answer: the plan's price per period, or, with
+    /// no answer giving it, no price at all (the profile never states a price the store did not give).
+    private static func chargeAfterTrial(_ productId: String, _ state: AppState) -> String {
+        guard let product = state.offers?.first(where: { $0.productId == productId })?.product,
+            let period = product.subscriptionPeriod
+        else { return "Apple charges the plan's price" }
+        return "\(product.localizedPrice) per \(period)"
     }
 
     /// The manage sheet's row for another plan: what `World.perform(.changePlan)` presses. Where the sheet lists more

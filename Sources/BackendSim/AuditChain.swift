@@ -64,6 +64,6 @@ extension PurchaseRecord {
         ].joined(separator: " ")
             // Written only when set: rows audited before the column existed read the same as they did.
             + (priceConsentPending ? " priceConsent=pending" : "") + (renewsAs.map { " renewsAs=\($0)" } ?? "")
-            + (familyShared ? " familyShared=1" : "")
+            + (familyShared ? " familyShared=1" : "") + (inFreeTrial ? " freeTrial=1" : "")
     }
 }

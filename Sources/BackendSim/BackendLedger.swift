@@ -40,6 +40,9 @@ public struct PurchaseRecord: Equatable, Sendable {
     /// A family member's purchase shared with this Apple ID (FAMILY_SHARED): its own original transaction, never
     /// anything else. Read as false from a ledger written before the column.
     public var familyShared = false
+    /// Its period now is a free trial, the plan's price charged at `expires` (no offer's period next): Apple's sheet
+    /// says the trial ends then, not that it renews. Read as false from a ledger written before the column.
+    public var inFreeTrial = false
 
     public init(
         originalTransactionId: String, productId: String, ownerId: String?, deviceId: String, expires: SimInstant?
@@ -401,8 +404,8 @@ public final class BackendLedger {
             """
             INSERT INTO purchases (original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked,
                 billing_issue, grace_expires_ms, auto_renew, apple_signed_ms, updated_ms, apple_checked_ms,
-                owner_purchase_ms, price_consent_pending, renews_as, family_shared)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                owner_purchase_ms, price_consent_pending, renews_as, family_shared, in_free_trial)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(purchase.originalTransactionId), .text(purchase.productId), .optionalText(purchase.ownerId),
@@ -413,6 +416,7 @@ public final class BackendLedger {
                 // way: only a read of Apple's records counts as asking.
                 .integer(askedApple ? time.milliseconds : 0), .integer(ownerPurchaseMillis),
                 .bool(purchase.priceConsentPending), .optionalText(purchase.renewsAs), .bool(purchase.familyShared),
+                .bool(purchase.inFreeTrial),
             ])
         // The row as it stands now is what was just inserted: no read back.
         try audit(
@@ -445,14 +449,15 @@ public final class BackendLedger {
         try database.run(
             """
             UPDATE purchases SET product_id = ?, expires_ms = ?, revoked = ?, billing_issue = ?, grace_expires_ms = ?,
-                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?, price_consent_pending = ?, renews_as = ?
+                auto_renew = ?, apple_signed_ms = ?, updated_ms = ?, price_consent_pending = ?, renews_as = ?,
+                in_free_trial = ?
             WHERE original_transaction_id = ?
             """,
             [
                 .text(purchase.productId), .optionalInstant(purchase.expires), .bool(purchase.revoked),
                 .bool(purchase.billingIssue), .optionalInstant(purchase.graceExpires), .bool(purchase.autoRenew),
                 .integer(purchase.appleSignedMillis), .integer(time.milliseconds), .bool(purchase.priceConsentPending),
-                .optionalText(purchase.renewsAs), .text(purchase.originalTransactionId),
+                .optionalText(purchase.renewsAs), .bool(purchase.inFreeTrial), .text(purchase.originalTransactionId),
             ])
         let detail = "\(purchase.originalTransactionId) \(why)"
         if let known {
@@ -803,7 +808,7 @@ public final class BackendLedger {
     }
 
     /// How many columns `purchaseColumns` names: a column selected after them is at this index.
-    private static let purchaseColumnCount = 13
+    private static let purchaseColumnCount = 14
 
     /// The purchase columns of a file at `version`: one read as it is (`check --ledger` never migrates) may predate
     /// the newest, which then read as their defaults (a folder of session 22's schema 7 met "no such column").
@@ -811,7 +816,8 @@ public final class BackendLedger {
         """
         original_transaction_id, product_id, owner_id, device_id, expires_ms, revoked, billing_issue,
         grace_expires_ms, auto_renew, apple_signed_ms, \(version >= 7 ? "price_consent_pending" : "0"),
-        \(version >= 8 ? "renews_as" : "NULL"), \(version >= 10 ? "family_shared" : "0")
+        \(version >= 8 ? "renews_as" : "NULL"), \(version >= 10 ? "family_shared" : "0"),
+        \(version >= 12 ? "in_free_trial" : "0")
         """
     }
 
@@ -827,6 +833,7 @@ public final class BackendLedger {
         purchase.priceConsentPending = row[10].int == 1
         purchase.renewsAs = row[11].string
         purchase.familyShared = row[12].int == 1
+        purchase.inFreeTrial = row[13].int == 1
         return purchase
     }
 }

@@ -50,12 +50,11 @@ extension Backend {
         updated.productId = transaction.productId
         updated.expires = transaction.expiresDate.map(SimInstant.init(milliseconds:))
         updated.revoked = transaction.revocationDate != nil
-        if let item,
-            let renewal = NotificationCodec.open(
-                RenewalInfo.self, from: item.signedRenewalInfo, with: store.verifyingKey)
-        {
-            updated.apply(renewal)
+        let renewal = item.flatMap {
+            NotificationCodec.open(RenewalInfo.self, from: $0.signedRenewalInfo, with: store.verifyingKey)
         }
+        if let renewal { updated.apply(renewal) }
+        updated.learnTrial(transaction.offerDiscountType == TransactionInfo.freeTrial, next: renewal)
         var changed = false
         if updated != purchase {
             // Apple's word as of now: a notification signed earlier arrives as older news.

@@ -137,5 +137,11 @@ enum LedgerSchema {
         CREATE TABLE ownership_unasked (original_transaction_id TEXT PRIMARY KEY);
         INSERT INTO ownership_unasked SELECT original_transaction_id FROM purchases WHERE family_shared = 0
         """,
+        // 12: its period now is a free trial that ends in a charge (the transaction's offerDiscountType FREE_TRIAL, no
+        // offer's period next): the profile said "renews on" of the day Apple's sheet says the trial ends and what it
+        // charges then. A purchase kept before reads 0 until Apple's next word of it (a day at most: reconciliation).
+        """
+        ALTER TABLE purchases ADD COLUMN in_free_trial INTEGER NOT NULL DEFAULT 0
+        """,
     ]
 }

@@ -177,6 +177,7 @@ extension Backend {
         purchase.expires = transaction.expiresDate.map { SimInstant(milliseconds: $0) }
         purchase.revoked = transaction.revocationDate != nil
         if let renewal { purchase.apply(renewal) }
+        purchase.learnTrial(transaction.offerDiscountType == TransactionInfo.freeTrial, next: renewal)
         if payload.notificationType == .gracePeriodExpired { purchase.graceExpires = nil }
         if payload.notificationType == .didRenew { purchase.billingIssue = false }
         purchase.appleSignedMillis = payload.signedDate
@@ -229,5 +230,12 @@ extension PurchaseRecord {
         // until then ("ends unless you agree" of an introductory price Apple renewed, session 27).
         priceConsentPending = renewal.priceIncreaseStatus == 0 && renewal.offerType == nil
         renewsAs = renewal.autoRenewProductId == renewal.productId ? nil : renewal.autoRenewProductId
+    }
+
+    /// Whether its period now is a free trial that ends in a charge, as Apple's sheet says it: the transaction's offer
+    /// cost nothing (`freeTrial`), and the renewal info, where Apple gave one, prices the next period at no offer's.
+    /// Every writer of Apple's word sets it (receipt check, restore, notification, status), so a renewal clears it.
+    mutating func learnTrial(_ freeTrial: Bool, next renewal: RenewalInfo?) {
+        inFreeTrial = freeTrial && renewal?.offerType == nil
     }
 }

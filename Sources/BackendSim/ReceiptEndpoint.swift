@@ -119,7 +119,9 @@ extension Backend {
                 ownerId: owner, deviceId: record.deviceId, expires: record.expiresDate)
             purchase.revoked = record.revocationDate != nil
             purchase.familyShared = record.isFamilyShared
-            if let renewal = renewals[record.originalTransactionIdentifier] { purchase.apply(renewal) }
+            let renewal = renewals[record.originalTransactionIdentifier]
+            if let renewal { purchase.apply(renewal) }
+            purchase.learnTrial(record.isTrialPeriod, next: renewal)
             return purchase
         }
     }
@@ -257,6 +259,9 @@ extension Backend {
         var subscriptionGroupIdentifier: String? = nil
         /// A family member's purchase shared with the Apple ID: true, else absent (nil).
         var familyShared: Bool? = nil
+        /// Its period now is a free trial, the plan's price charged at `expires` (StoreKit's `offerDiscountType`
+        /// FREE_TRIAL): true, else absent (nil).
+        var inFreeTrial: Bool? = nil
     }
 
     /// `askingApple`: `POST /v1/me/sync`, after the reader changed something on Apple's sheet: Apple's records of every
@@ -295,7 +300,7 @@ extension Backend {
                 priceConsentPending: $0.priceConsentPending && $0.autoRenew ? true : nil,
                 renewsAs: $0.autoRenew ? $0.renewsAs : nil,
                 subscriptionGroupIdentifier: subscriptionGroups[$0.productId],
-                familyShared: $0.familyShared ? true : nil)
+                familyShared: $0.familyShared ? true : nil, inFreeTrial: $0.inFreeTrial && !$0.revoked ? true : nil)
         }
     }
 }
@@ -366,6 +371,7 @@ extension Backend.SubscriptionBody {
                 body.bool("billingIssue", subscription.billingIssue)
                 body.integer("expires", subscription.expires)
                 if subscription.familyShared == true { body.bool("familyShared", true) }
+                if subscription.inFreeTrial == true { body.bool("inFreeTrial", true) }
                 body.string("originalTransactionId", subscription.originalTransactionId)
                 if subscription.priceConsentPending == true { body.bool("priceConsentPending", true) }
                 body.string("productId", subscription.productId)

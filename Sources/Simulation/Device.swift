@@ -34,6 +34,7 @@ final class Device {
             state.app.ads.hideForSubscribers = defect == .adsHiddenFromEverySubscriber || ownersAdsHiddenForSubscribers
             state.namesPlansByIdentifier = defect == .titleByIdentifier
             state.readsOnlySwitchesForSale = defect == .unsoldPlanSaidToRenew
+            state.trialToldAsRenewal = defect == .profileTrialToldAsRenewal
             keptFeed = nil
         }
     }

@@ -64,6 +64,6 @@ extension AppStore {
                 "read the latest transaction of \(subscription.originalTransactionId)",
                 { try ledger.transaction(subscription.latestTransactionId) }) ?? nil
         else { return false }
-        return latest.offerType != nil && !latest.isFamilyShared && latest.price == 0
+        return latest.isTrialPeriod
     }
 }

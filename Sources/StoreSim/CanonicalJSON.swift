@@ -24,6 +24,7 @@ extension TransactionInfo: CanonicalJSONWritable {
             json.integer("expiresDate", expiresDate)
             json.string("inAppOwnershipType", inAppOwnershipType)
             json.bool("isUpgraded", isUpgraded)
+            json.string("offerDiscountType", offerDiscountType)
             json.integer("offerType", offerType)
             json.integer("originalPurchaseDate", originalPurchaseDate)
             json.string("originalTransactionId", originalTransactionId)

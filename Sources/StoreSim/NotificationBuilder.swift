@@ -108,7 +108,8 @@ extension AppStore {
             deviceId: record.deviceId, signedDate: scheduler.now.milliseconds,
             subscriptionGroupIdentifier: spec?.subscriptionGroup, transactionReason: record.transactionReason,
             offerType: record.offerType, isUpgraded: record.isUpgraded ? true : nil,
-            type: spec.map { Self.typeName($0.type) })
+            type: spec.map { Self.typeName($0.type) },
+            offerDiscountType: record.isTrialPeriod ? TransactionInfo.freeTrial : nil)
     }
 
     func renewalInfo(_ subscription: SubscriptionRecord) -> RenewalInfo {

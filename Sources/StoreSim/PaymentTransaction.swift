@@ -90,4 +90,8 @@ public struct TransactionRecord: Equatable, Sendable, Codable {
     }
 
     public var isFamilyShared: Bool { inAppOwnershipType == FamilySharing.familyShared }
+
+    /// Its period is an offer's that cost the Apple ID nothing, a free trial (verifyReceipt's `is_trial_period`,
+    /// `offerDiscountType` FREE_TRIAL): a family member's share, which costs its member nothing, is not one.
+    public var isTrialPeriod: Bool { offerType != nil && !isFamilyShared && price == 0 }
 }

@@ -21,7 +21,7 @@ extension TransactionInfo: QuickDecodable {
             subscriptionGroupIdentifier: json.optionalString("subscriptionGroupIdentifier"),
             transactionReason: json.optionalString("transactionReason"),
             offerType: json.optionalInteger("offerType").map { Int($0) }, isUpgraded: json.optionalBool("isUpgraded"),
-            type: json.optionalString("type"))
+            type: json.optionalString("type"), offerDiscountType: json.optionalString("offerDiscountType"))
     }
 }
 

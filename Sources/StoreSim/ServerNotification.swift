@@ -68,6 +68,11 @@ public struct TransactionInfo: Codable, Equatable, Sendable {
     public var isUpgraded: Bool? = nil
     /// `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable` or `Non-Renewing Subscription`.
     public var type: String? = nil
+    /// The offer's payment mode: `FREE_TRIAL` for an offer's period that cost nothing (`TransactionRecord.isTrialPeriod`);
+    /// absent otherwise (the simulator tells a paid offer's mode by its price alone, so writes no other).
+    public var offerDiscountType: String? = nil
+
+    public static let freeTrial = "FREE_TRIAL"
 }
 
 /// The subscription's renewal state (`JWSRenewalInfoDecodedPayload`). Dates are milliseconds.

@@ -143,13 +143,17 @@ public struct SubscriptionSummary: Equatable, Sendable, Decodable {
     /// A family member's purchase shared with this Apple ID (Apple's FAMILY_SHARED): nobody on this phone paid for it.
     /// Nil when it is the Apple ID's own, and from a server older than the field.
     public var familyShared: Bool? = nil
+    /// Its period now is a free trial (StoreKit's `offerDiscountType` FREE_TRIAL): `expires` is when the trial ends and
+    /// the plan's price is first charged, not a renewal. Nil when it is not, and from a server older than the field.
+    public var inFreeTrial: Bool? = nil
 
     public init(
         originalTransactionId: String?, productId: String, expires: Int64?, active: Bool, autoRenew: Bool,
         billingIssue: Bool, priceConsentPending: Bool? = nil, renewsAs: String? = nil,
-        subscriptionGroupIdentifier: String? = nil, familyShared: Bool? = nil
+        subscriptionGroupIdentifier: String? = nil, familyShared: Bool? = nil, inFreeTrial: Bool? = nil
     ) {
         self.familyShared = familyShared
+        self.inFreeTrial = inFreeTrial
         self.priceConsentPending = priceConsentPending
         self.renewsAs = renewsAs
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier

@@ -143,4 +143,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// the reader dismisses the other and never reads the charge (invariant 11 took any alert dismissed after a charge
     /// as its telling before session 43).
     case chargeHiddenBehindAnotherAlert = "charge-hidden-behind-another-alert"
+    /// The app's: the profile reads no free trial in the server's answer, so a subscription in its free trial "renews
+    /// on" the day Apple's sheet says the trial ends and charges the plan's price (as the app did before session 44).
+    case profileTrialToldAsRenewal = "profile-trial-told-as-renewal"
 }

@@ -82,7 +82,7 @@ extension SubscriptionSummary {
                     priceConsentPending: fields.optionalBool("priceConsentPending"),
                     renewsAs: fields.optionalString("renewsAs"),
                     subscriptionGroupIdentifier: fields.optionalString("subscriptionGroupIdentifier"),
-                    familyShared: fields.optionalBool("familyShared")))
+                    familyShared: fields.optionalBool("familyShared"), inFreeTrial: fields.optionalBool("inFreeTrial")))
             if fields.failed { return nil }
         }
         return subscriptions

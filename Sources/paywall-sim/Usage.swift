@@ -289,7 +289,8 @@ enum Usage {
                                found-by-hand/518 find it),
                                went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it),
                                refresh-cancel-told-as-error,
-                               charge-hidden-behind-another-alert
+                               charge-hidden-behind-another-alert,
+                               profile-trial-told-as-renewal
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

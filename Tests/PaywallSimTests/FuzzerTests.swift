@@ -176,6 +176,9 @@ import WhiteLabel
         // A charge told while another alert is up, dropped: only the charge's own words tell it (session 43). A charge
         // nobody on screen waited for is told as it lands, over whatever is up.
         (CoordinatorDefect.chargeHiddenBehindAnotherAlert, [.noSilentCharge], "parent approve"),
+        // Only the check of the profile's trial words reads a free trial on it (session 44): the profile said "renews
+        // on" the day Apple's sheet says the trial ends.
+        (CoordinatorDefect.profileTrialToldAsRenewal, [.toldIsTrue], "open profile"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -207,6 +210,9 @@ import WhiteLabel
         }
         if defect == .chargeToldAgainAsFirstTold {
             #expect(failure.violation.detail.contains("told again at its launch"), "\(failure.violation)")
+        }
+        if defect == .profileTrialToldAsRenewal {
+            #expect(failure.violation.detail.contains("a free trial Apple ends then"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")

@@ -29,6 +29,10 @@ import Testing
         _ = world.dismissAlert()
         let share = try #require(world.store.familySharedTransactions(appleId: member).first)
         #expect(try world.backend.ledger.purchase(share.originalTransactionIdentifier)?.familyShared == true)
+        // Past the plan's free trial, renewed: an older build's audit, which the rewinds stand for, never said a trial
+        // (schema 12), and the ledger's last word of the plan is then none.
+        #expect(world.travel(by: .days(8)))
+        world.scheduler.runUntilIdle()
         world.saveClock()
         return share.originalTransactionIdentifier
     }
@@ -57,8 +61,8 @@ import Testing
         let version = try #require(LedgerSchema.migrations.firstIndex { $0.contains("family_shared INTEGER") })
         try rewind(
             directory,
-            "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; PRAGMA user_version = \(version)"
-        )
+            "ALTER TABLE purchases DROP COLUMN family_shared; DROP TABLE ownership_unasked; "
+                + "ALTER TABLE purchases DROP COLUMN in_free_trial; PRAGMA user_version = \(version)")
         let world = try reopened(directory)
         #expect(world.deviceName == "kid-iphone")
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
@@ -84,7 +88,9 @@ import Testing
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let share = try sharedFolder(directory)
-        try rewind(directory, "DROP TABLE ownership_unasked; PRAGMA user_version = 10")
+        try rewind(
+            directory,
+            "DROP TABLE ownership_unasked; ALTER TABLE purchases DROP COLUMN in_free_trial; PRAGMA user_version = 10")
         let world = try reopened(directory)
         #expect(try world.backend.ledger.purchase(share)?.familyShared == true)
         // The share was known: asking found no other one, and wrote no state.
