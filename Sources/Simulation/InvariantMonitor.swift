@@ -453,7 +453,7 @@ struct WorldReading {
         alert = state.alert != nil || (state.paymentSheet != nil && !state.alertsWaiting.isEmpty)
         sheet = world.device.queue.sheet != nil
         running = world.isAppRunning
-        transactions = Set((charged ?? world.chargedTransactions).map(\.transactionIdentifier))
+        transactions = world.chargedIds.ids(of: charged ?? world.chargedTransactions)
         outcomes = world.readerOutcomes.count
         refreshToken = if case .account = identity { world.device.storage.accountSession?.refreshToken } else { nil }
     }

@@ -10,7 +10,8 @@ import StoreSim
 /// A member's FAMILY_SHARED purchase is `FamilyCheck`'s.
 enum RefundCheck {
     static func violations(_ context: StepContext) -> [InvariantViolation] {
-        guard context.settled else { return [] }
+        // Nothing revoked, nothing to judge: most steps, and the latest transactions need not be sorted out.
+        guard context.settled, context.charged.contains(where: { $0.revocationDate != nil }) else { return [] }
         var latest: [String: TransactionRecord] = [:]
         for record in context.charged { latest[record.originalTransactionIdentifier] = record }
         let now = context.world.scheduler.now

@@ -23,22 +23,29 @@ enum RenewalReachesCheck {
             }
             if let guest = world.device.storage.anonymousIdentity?.id { owners.insert(guest) }
             guard !owners.isEmpty else { return [] }
-            var renewed: [(id: String, productId: String, charges: [TransactionRecord])] = context.paid.map {
+            // Only a plan whose levels the phone lacks is judged below: the others' charges are not gathered (read once,
+            // the phone's levels were a set built for each subscription).
+            let phoneLevels = context.phoneLevels
+            let lacking = { (productId: String) in context.levels(of: productId).map { !$0.isSubset(of: phoneLevels) } }
+            var renewed: [(id: String, productId: String, charges: [TransactionRecord])] = context.paid.compactMap {
                 subscription in
+                guard lacking(subscription.productId) == true else { return nil }
                 let id = subscription.originalTransactionId
                 return (id, subscription.productId, context.charged.filter { $0.originalTransactionIdentifier == id })
             }
             let shares = world.store.familySharedTransactions(appleId: world.appleId)
             for id in Set(shares.map(\.originalTransactionIdentifier)).sorted() where world.store.shareGivesAccess(id) {
                 let charges = shares.filter { $0.originalTransactionIdentifier == id }
-                if let latest = charges.last { renewed.append((id, latest.productIdentifier, charges)) }
+                if let latest = charges.last, lacking(latest.productIdentifier) == true {
+                    renewed.append((id, latest.productIdentifier, charges))
+                }
             }
             var found: [InvariantViolation] = []
             for (id, productId, unsorted) in renewed {
                 let charges = unsorted.sorted { $0.purchaseDate < $1.purchaseDate }
                 guard let latest = charges.last, charges.count > 1, latest.transactionReason == "RENEWAL",
                     latest.revocationDate == nil, latest.purchaseDate >= launched,
-                    let levels = context.levels(of: productId), !levels.isSubset(of: context.phoneLevels),
+                    let levels = context.levels(of: productId), !levels.isSubset(of: phoneLevels),
                     let owner = try ledger.purchase(id)?.ownerId, owners.contains(owner),
                     // The phone heard the server on the owner during the period before, with no fault since, and the
                     // reader was told of no failure then: it knew the subscription. One that never did (a check that

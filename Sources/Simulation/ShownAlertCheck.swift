@@ -30,7 +30,7 @@ struct ShownAlertCheck {
     mutating func check(_ context: StepContext) -> [InvariantViolation] {
         let world = context.world
         guard context.settled else { return [] }
-        let charges = Set(context.charged.map(\.transactionIdentifier))
+        let charges = world.chargedIds.ids(of: context.charged)
         let before = seenCharges ?? charges
         seenCharges = charges
         let requestsBefore = requestsWaiting

@@ -93,6 +93,11 @@ public final class World {
     var auditScan = AuditScan()
     /// The Apple ID's entitled subscriptions as last read, with the store's records version then.
     var entitledKept: (appleId: String, version: UInt32, records: [SubscriptionRecord])?
+    /// The configured offers the store sells in a storefront, less the groups held (`offerViolations`): the catalog and
+    /// the config are fixed for the world's life, so the answer changes only with the storefront and the groups held.
+    var soldKept: (storefront: Storefront, held: Set<String>, sold: [String])?
+    /// `chargedTransactions`' ids, kept with the list (`ChargedIds`).
+    var chargedIds = ChargedIds()
     /// When the app on screen last gave up on a request after its timeout.
     var lastGiveUp: SimInstant?
     /// When the app on screen last gave up on a request other than the receipt check (`POST /v1/receipts`): what it

@@ -214,10 +214,7 @@ extension World {
                 appState.profileSubscriptions.filter(\.active).compactMap {
                     $0.subscriptionGroupIdentifier ?? store.catalog.spec(for: $0.productId)?.subscriptionGroup
                 }) : []
-        let sold = configured.filter {
-            store.catalog.sells($0.productId, in: store.storefront)
-                && !(store.catalog.spec(for: $0.productId)?.subscriptionGroup.map(held.contains) ?? false)
-        }.map(\.id)
+        let sold = sold(held: held)
         guard offers.map(\.id) != sold else { return [] }
         return [
             InvariantViolation(
@@ -226,5 +223,18 @@ extension World {
                     + "groups held, is \(sold.joined(separator: ", "))"
             )
         ]
+    }
+
+    /// The configured offers sold in the store's storefront, less the plans of the groups `held`, in the owner's order;
+    /// kept while the storefront and the groups stay (the catalog is looked up for each offer: a hundredth of a step).
+    private func sold(held: Set<String>) -> [String] {
+        let storefront = store.storefront
+        if let kept = soldKept, kept.storefront == storefront, kept.held == held { return kept.sold }
+        let sold = config.app.subscriptions.filter {
+            store.catalog.sells($0.productId, in: storefront)
+                && !(store.catalog.spec(for: $0.productId)?.subscriptionGroup.map(held.contains) ?? false)
+        }.map(\.id)
+        soldKept = (storefront, held, sold)
+        return sold
     }
 }
