@@ -35,6 +35,10 @@ public final class InvariantMonitor {
     /// When the app was last quit (kill or restart) with whatever it was waiting for.
     private var interruptedAt: SimInstant?
     private var stepBegan: SimInstant
+    /// `world.launches` as the step began (`StepContext.launchesBefore`).
+    private var launchesBefore: Int
+    /// `world.receiptAccepted` as the step began (`StepContext.receiptsAcceptedBefore`).
+    private var receiptsAcceptedBefore: [String: SimInstant]
     private var stepStarts: [SimInstant] = []
     private var told: ToldCheck
     private var charges: ChargeCheck
@@ -70,6 +74,8 @@ public final class InvariantMonitor {
         self.world = world
         before = WorldReading(world)
         stepBegan = world.scheduler.now
+        launchesBefore = world.launches
+        receiptsAcceptedBefore = world.receiptAccepted
         told = ToldCheck(world: world)
         charges = ChargeCheck(world: world)
         moves = MoveCheck(world: world)
@@ -85,6 +91,8 @@ public final class InvariantMonitor {
         self.step = step
         before = WorldReading(world)
         stepBegan = world.scheduler.now
+        launchesBefore = world.launches
+        receiptsAcceptedBefore = world.receiptAccepted
         stepStarts.append(stepBegan)
         readEvents()
         cancelled = false
@@ -107,7 +115,8 @@ public final class InvariantMonitor {
             restoreFirst.paymentsRefused(outcome, world: world, lastFault: lastFault)
         }
         let context = StepContext(
-            world: world, step: step, began: stepBegan, lastFault: lastFault, stepStarts: stepStarts,
+            world: world, step: step, began: stepBegan, launchesBefore: launchesBefore,
+            receiptsAcceptedBefore: receiptsAcceptedBefore, lastFault: lastFault, stepStarts: stepStarts,
             paid: world.paidSubscriptions, charged: world.chargedTransactions)
         let after = WorldReading(world, charged: context.charged)
         defer { noteSession(after) }

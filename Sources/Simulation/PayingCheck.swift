@@ -150,7 +150,7 @@ enum PayingCheck {
         // foreground). Except what the server had done when it last accepted a receipt of this phone in this step:
         // the launch knows that by now, from that answer or, when the quit lost it, from sending it again.
         if let interruptedAt, context.began >= interruptedAt {
-            let known = world.receiptAccepted[world.deviceName].flatMap { $0 >= context.began ? $0 : nil }
+            let known = context.receiptAcceptedDuring(on: world.deviceName)
             let unknownSince = known.map { SimInstant(milliseconds: $0.milliseconds + 1) } ?? context.began
             if try changed(owned, toOrOf: ownerId, since: unknownSince, world) { return [] }
         }

@@ -7,6 +7,11 @@ struct StepContext {
     let step: MonitoredStep
     /// When the step began on the virtual clock.
     let began: SimInstant
+    /// `world.launches` as the step began: a launch numbered above it was made during the step. By step, not by
+    /// instant: a step taken `without waiting` takes no time, so the next begins at the instant it began (long 2380).
+    let launchesBefore: Int
+    /// `world.receiptAccepted` as the step began: an acceptance made during the step changed it.
+    let receiptsAcceptedBefore: [String: SimInstant]
     /// Nothing is due: every answer has arrived (false after a step `without waiting`).
     var settled: Bool { world.scheduler.isIdle }
     /// When a fault of the store or the backend last fired.
@@ -21,6 +26,13 @@ struct StepContext {
     /// When the step during which `instant` fell began: a fault then may have shaped what happened at `instant`.
     func stepBegan(containing instant: SimInstant) -> SimInstant {
         stepStarts.last { $0 <= instant } ?? instant
+    }
+
+    /// When the server last accepted a receipt of `device`, if it did during this step: by step, not by instant (an
+    /// answer at the very instant the step began may be the step before's).
+    func receiptAcceptedDuring(on device: String) -> SimInstant? {
+        let now = world.receiptAccepted[device]
+        return now == receiptsAcceptedBefore[device] ? nil : now
     }
 
     /// Whether a fault fired at or after `instant`: what the reader sees since may be the fault's doing.

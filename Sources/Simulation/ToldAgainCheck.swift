@@ -23,8 +23,10 @@ struct ToldAgainCheck {
             told.launch == world.currentLaunch, judged.map({ $0 != (world.deviceName, told.launch) }) ?? true
         else { return [] }
         judged = (world.deviceName, told.launch)
-        // A launch in an earlier step, unsettled then: what Apple did since is not what the launch read.
-        guard told.at >= context.began else { return [] }
+        // A launch in an earlier step, unsettled then: what Apple did since is not what the launch read. By step, not
+        // by instant: after a restart `without waiting`, a refund in the next step falls at the launch's very instant
+        // (long 2380, default 5654).
+        guard told.launch > context.launchesBefore else { return [] }
         for alert in told.alerts {
             if let untrue = untrue(alert, toldAt: told.at, signedOut: signedOut(from: told.identity, world), context) {
                 return [
@@ -73,7 +75,7 @@ struct ToldAgainCheck {
         let plan = context.planNow(of: productId, original: record?.originalTransactionIdentifier)
         guard !readerSince, !signedOut, let levels = context.levels(of: plan),
             !levels.isSubset(of: context.phoneLevels),
-            !context.faultSince(context.stepBegan(containing: toldAt))
+            !context.faultSince(context.began)
         else { return nil }
         return "when the phone shows \(context.phoneLevels.sorted()), not the levels \(levels.sorted()) of \(plan)"
     }
