@@ -102,14 +102,15 @@ extension ToldCheck {
             }
         let policy = world.config.backend.restorePolicy ?? .transfer
         let moves = try ledger.moves()
+        // Apple's records as they were when told: a renewal after the telling is not the newest purchase a restore then
+        // would report, nor a refund after it an end (long 2400: a telling `without waiting` judged after `advance 8d`).
         let records =
-            world.store.transactions(appleId: world.appleId)
-            + world.store.familySharedTransactions(appleId: world.appleId)
+            (world.store.transactions(appleId: world.appleId)
+            + world.store.familySharedTransactions(appleId: world.appleId)).filter { $0.purchaseDate <= outcome.at }
         let inGroup = records.filter {
             group == nil || catalog.spec(for: $0.productIdentifier)?.subscriptionGroup == group
         }
-        let entitled = Set(
-            world.store.subscriptions(appleId: world.appleId).filter(\.state.isEntitled).map(\.originalTransactionId))
+        let entitled = entitledWhen(outcome.at, records, world)
         var refusal: String?
         for original in Set(inGroup.map(\.originalTransactionIdentifier)).sorted() {
             guard let purchase = try ledger.purchase(original),
@@ -165,6 +166,18 @@ extension ToldCheck {
             refusal = refusal ?? "\(original) → \(reason.rawValue)"
         }
         return refusal
+    }
+
+    /// What Apple entitled the Apple ID to at `at`, from its records dated by then: a period paid for that had not
+    /// ended nor been refunded, or a billing retry's grace under way then and now (its period over by `at`).
+    private static func entitledWhen(_ at: SimInstant, _ records: [TransactionRecord], _ world: World) -> Set<String> {
+        let paid = records.filter {
+            ($0.expiresDate.map { $0 > at } ?? true) && ($0.revocationDate.map { $0 > at } ?? true)
+        }
+        let inGrace = world.store.subscriptions(appleId: world.appleId).filter {
+            $0.state == .gracePeriod && $0.expiresDate <= at && ($0.gracePeriodExpiresDate.map { $0 > at } ?? false)
+        }
+        return Set(paid.map(\.originalTransactionIdentifier) + inGrace.map(\.originalTransactionId))
     }
 
     /// The customer `original`'s newest purchase names, where reporting it moves the purchase to them (`follow`): a
