@@ -27,7 +27,10 @@ extension SubscriptionCoordinator {
                 // the server then granted, locked with nothing said (long fuzz seed 1430).
                 receiptSendsInFlight -= 1
                 log("a receipt sent before the app quit was never answered, and none is on the phone now: kept")
-                return tell(waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed) }, keeping: true)
+                // Nothing to ask the server with: what a restore here would do is unheard (found-by-hand/548).
+                return tell(
+                    waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed.toldUnchecked(defect)) },
+                    keeping: true)
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
