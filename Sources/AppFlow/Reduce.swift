@@ -614,9 +614,7 @@ private func heldElsewhereWords(_ why: MoveRefusal, charged: Bool) -> String {
 /// A subscription held elsewhere whose server's word on a restore here went unheard: the owner's policy decides
 /// whether it may come, so no restore is promised; Restore purchase asks again and says either way (session 37).
 /// `ToldCheck`'s `AdviceWords` reads "Restore purchase checks again" as this retry, not as advice that it comes.
-public let uncheckedWords =
-    "Whether it can come here could not be checked just now. Restore purchase checks again: it brings the "
-    + "subscription here if it can, or says where it stays."
+public let uncheckedWords = PurchaseOutcome.restoreUncheckedWords
 
 /// Why a subscription someone else holds does not move here.
 private func moveRefusalWords(_ why: MoveRefusal) -> String {

@@ -65,7 +65,8 @@ struct ToldCheck {
                 // (session 32: a parent's approval with no receipt told to restore past the move limit).
                 // "Use Restore purchase" of a subscription the server said is held elsewhere is said only of the
                 // server's answer on a restore here, heard: unheard, the app says it could not be checked (session
-                // 37), so such advice is judged whatever the faults (a guess of it is a regression).
+                // 37), so such advice is judged whatever the faults (a guess of it is a regression); so is that of a
+                // failed check Apple charged nothing new for (found-by-hand/548).
                 let spoken = Self.spokenWhileRan(outcome, world)
                 guard spoken != nil || Self.onlyReceiptFaults(since: outcome.began, world) || Self.saidOfHeld(outcome)
                 else { return nil }
@@ -75,11 +76,12 @@ struct ToldCheck {
         } + (renewal.map { [$0] } ?? []) + (moveOffer.map { [$0] } ?? [])
     }
 
-    /// Whether the outcome speaks of a subscription the server said someone else holds, and so comes of the server's
+    /// Whether the outcome speaks of a subscription the server said someone else holds, or of a failed check of one
+    /// Apple charged nothing new for (held somewhere, maybe elsewhere: found-by-hand/548), and so comes of the server's
     /// answer on what a restore here would do, heard (`PurchaseOutcome.toldUnchecked` tells it otherwise).
     static func saidOfHeld(_ outcome: ReaderOutcome) -> Bool {
         switch outcome.told {
-        case .purchase(.alreadySubscribedOnAppleId), .purchase(.chargedForAnotherOwner): true
+        case .purchase(.alreadySubscribedOnAppleId), .purchase(.chargedForAnotherOwner), .purchase(.notConfirmed): true
         default: false
         }
     }

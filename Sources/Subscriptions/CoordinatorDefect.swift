@@ -98,7 +98,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     case restoreIgnoresPolicy = "restore-ignores-policy"
     /// The app's: a subscription the server said is held elsewhere, whose answer on a restore here went unheard (a
     /// fault, or given up at the timeout), is told with the guess "use Restore purchase", which the owner's policy may
-    /// refuse (as the app did before session 37).
+    /// refuse (as the app did before session 37); so is a failed check of a purchase Apple charged nothing new for (as
+    /// it did before session 45, found-by-hand/548).
     case guessUncheckedRestore = "guess-unchecked-restore"
     /// The app's: a form's button pressed again while what it sent is on its way sends it again, and the app keeps the
     /// later answer: a double Enter on "Create account" made the account and told "email taken" (as the app did before

@@ -116,6 +116,21 @@ extension PurchaseOutcome {
             "The App Store receipt on this phone could not be verified, so this purchase was not sent to the App "
             + "Store. Your earlier payment for this subscription went through; please try again later.")
 
+    /// Whether a subscription held elsewhere may come here could not be checked: Restore purchase asks the server again
+    /// and says either way. Read by `ToldCheck`'s `AdviceWords` as a retry, not as advice that it comes (session 37).
+    public static let restoreUncheckedWords =
+        "Whether it can come here could not be checked just now. Restore purchase checks again: it brings the "
+        + "subscription here if it can, or says where it stays."
+
+    /// A failed check of a purchase Apple charged nothing new for, whose server's word on a restore here went unheard:
+    /// the Apple ID already pays for the subscription, held somewhere, and only the server may say a restore brings it
+    /// (found-by-hand/548: "Use Restore purchase to get it back" under keep-with-original-owner, which a restore then
+    /// refused).
+    public static let notConfirmedUnchecked = PurchaseOutcome.notConfirmed(
+        message:
+            "Your purchase could not be confirmed. This Apple ID already pays for this subscription, so you were not "
+            + "charged again. \(restoreUncheckedWords)")
+
     /// Restore before purchase of a guest: the family shares the group with this Apple ID, and bringing the share here
     /// went unanswered or brought no access; paying would pay for what the family gives (session 34).
     public static let shareNotBrought = PurchaseOutcome.failed(
@@ -133,7 +148,7 @@ extension PurchaseOutcome {
             .sharedHeldElsewhere,
             Self.storeFailed, Self.storeFailedBesideLevelsFound,
             Self.offerNotSigned, Self.moveNotChecked, Self.moveNotMade, Self.receiptNotVerified, Self.shareNotBrought,
-            Self.guestMoveWaitsForTheLimit:
+            Self.guestMoveWaitsForTheLimit, Self.notConfirmedUnchecked:
             true
         default:
             false
@@ -161,14 +176,17 @@ extension PurchaseOutcome {
 }
 
 extension PurchaseOutcome {
-    /// What is told in place of this outcome when the server's answer to what a restore here would do went unheard: a
-    /// subscription the server said someone else holds is told as not checked, not with "use Restore purchase", which
-    /// the owner's policy may refuse (session 37); any other outcome as it is.
+    /// What is told in place of this outcome when the server's answer to what a restore here would do went unheard (or
+    /// could not be asked, no receipt to ask with): a subscription the server said someone else holds is told as not
+    /// checked, not with "use Restore purchase", which the owner's policy may refuse (session 37); so is a failed check
+    /// of a purchase Apple charged nothing new for, whose subscription is held somewhere, maybe elsewhere
+    /// (found-by-hand/548); any other outcome as it is (a fresh charge's failed check keeps seed 000's way back).
     func toldUnchecked(_ defect: CoordinatorDefect?) -> PurchaseOutcome {
         if defect == .guessUncheckedRestore { return self }
         return switch self {
         case .chargedForAnotherOwner: .heldElsewhereUnchecked(charged: true)
         case .alreadySubscribedOnAppleId(let changed): .heldElsewhereUnchecked(charged: false, planChanged: changed)
+        case .notConfirmed: .notConfirmedUnchecked
         default: self
         }
     }

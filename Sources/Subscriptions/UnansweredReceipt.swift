@@ -27,7 +27,10 @@ extension SubscriptionCoordinator {
                 // the server then granted, locked with nothing said (long fuzz seed 1430).
                 receiptSendsInFlight -= 1
                 log("a receipt sent before the app quit was never answered, and none is on the phone now: kept")
-                return tell(waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed) }, keeping: true)
+                // Nothing to ask the server with: what a restore here would do is unheard (found-by-hand/548).
+                return tell(
+                    waiting.filter { !$0.toldUnconfirmed }.map { ($0, $0.unconfirmed.toldUnchecked(defect)) },
+                    keeping: true)
             }
             log("a receipt sent before the app quit was never answered: sending it again")
             let askedAs = anonymousId
@@ -167,12 +170,17 @@ extension SubscriptionCoordinator {
     }
 
     /// A check ended with the reader told how (answered, or no receipt to send): nothing to send again for it.
+    /// Of two checks of one transaction (a redeemed code's given up on, then Apple delivering the same transaction to a
+    /// parent's approval), the one ending is the one still waiting, not the one given up on and told not confirmed:
+    /// that one is sent again to tell it confirmed, and the waiting one left behind was told "could not be confirmed"
+    /// when the app next became active, of a payment whose check had granted it (found-by-hand/549, long fuzz seed 2441).
     func checkEnded(for transaction: StoreTransaction?) {
         storage.unansweredReceipts = max(0, storage.unansweredReceipts - 1)
-        let id = transaction?.transactionIdentifier
-        if transaction != nil,
-            let index = storage.unansweredPayments.firstIndex(where: { $0.transactionId == id })
-        {
+        guard let transaction else { return }
+        let id = transaction.transactionIdentifier
+        let kept = storage.unansweredPayments
+        let waiting = kept.lastIndex { $0.transactionId == id && !$0.toldUnconfirmed }
+        if let index = waiting ?? kept.firstIndex(where: { $0.transactionId == id }) {
             storage.unansweredPayments.remove(at: index)
         }
     }

@@ -36,4 +36,28 @@ import WhiteLabel
         #expect(guessed.failure?.actual.contains("invariant 9") == true, "\(guessed.failure?.report ?? "")")
         #expect(guessed.failure?.actual.contains("\"use Restore purchase\", but a restore here is refused") == true)
     }
+
+    /// Session 45 (found-by-hand/548): a failed check of a purchase Apple charged nothing new for, the server's word on a
+    /// restore here lost, is told as not checked too; the guess is caught after the faults, the restore then refused.
+    @Test func aGuessOfAnUnchargedFailedCheckIsCaught() throws {
+        let runner = ScenarioRunner(resources: ResourceLocator(root: TestSupport.packageRoot))
+        let steps = [
+            "app podcast-club", "latency fast", "restore-policy keep-with-original-owner",
+            "account ana@fuzz.test password-ana", "launch", "login ana@fuzz.test password-ana", "open paywall",
+            "select offer listener-yearly", "confirm payment", "new device phone-2",
+            "signup ben@fuzz.test password-ben", "open paywall", "inject restores lost-response times 2",
+            "inject receipts error times 1", "select offer listener-yearly", "confirm payment", "expect invariants",
+        ]
+        let parse = { (defect: CoordinatorDefect?) in
+            try ScenarioParser.parse(
+                ((defect.map { ["defect \($0.rawValue)"] } ?? []) + steps).joined(separator: "\n"),
+                file: "inline.scenario")
+        }
+        let held = runner.run(try parse(nil))
+        #expect(held.passed, "\(held.failure?.report ?? "")")
+        let guessed = runner.run(try parse(.guessUncheckedRestore))
+        #expect(guessed.failure?.step == "expect invariants")
+        #expect(guessed.failure?.actual.contains("notConfirmed") == true, "\(guessed.failure?.report ?? "")")
+        #expect(guessed.failure?.actual.contains("\"use Restore purchase\", but a restore here is refused") == true)
+    }
 }
