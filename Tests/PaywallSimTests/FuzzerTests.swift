@@ -179,6 +179,9 @@ import WhiteLabel
         // Only the check of the profile's trial words reads a free trial on it (session 44): the profile said "renews
         // on" the day Apple's sheet says the trial ends.
         (CoordinatorDefect.profileTrialToldAsRenewal, [.toldIsTrue], "open profile"),
+        // A free trial told in words of money (session 45): a trial whose check fails is "your payment went through",
+        // judged whatever the faults, and seed 1's 4th session's fails under one.
+        (CoordinatorDefect.trialToldAsCharge, [.toldIsTrue], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -213,6 +216,9 @@ import WhiteLabel
         }
         if defect == .profileTrialToldAsRenewal {
             #expect(failure.violation.detail.contains("a free trial Apple ends then"), "\(failure.violation)")
+        }
+        if defect == .trialToldAsCharge {
+            #expect(failure.violation.detail.contains("cost nothing"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
