@@ -134,7 +134,7 @@ public struct AppState: Equatable, Sendable {
     /// while "You were not charged" or "Waiting for approval" was up left the reader reading it over the unlocked
     /// article (session 26).
     public mutating func tell(_ told: Alert) {
-        if told.charge == .made {
+        if told.charge?.tellsTransaction == true {
             // Of the same payment's product, where both name one: another plan's charge leaves a request waiting.
             let denied = { (other: Alert) in
                 other.charge == .nothing

@@ -10,7 +10,9 @@ extension Alert {
         told.firstTold = firstTold ?? Words(title: title, message: message)
         told.title = Self.endedSinceTitle
         told.message =
-            "Before the app closed, the App Store charged this Apple ID for a subscription. It is not active now."
+            charge == .trialStarted
+            ? "Before the app closed, a free trial of a subscription started. It is not active now."
+            : "Before the app closed, the App Store charged this Apple ID for a subscription. It is not active now."
         return told
     }
 

@@ -507,11 +507,15 @@ private func carryOn(_ outcome: PurchaseOutcome, _ charge: CarriedOnCharge, fres
             // Apple charged for it now: a parent's approval refunded at once is a charge all the same, and "Waiting
             // for approval" stayed up over "not active" (fuzz seed 4009).
             if freshCharge && alert.charge == nil {
-                alert.charge = .made
+                alert.charge = charge.kind.charge
                 if outcome == .subscriptionNotActive {
                     let title = ScreenBuilder.knownTitle(of: productId, state) ?? "a subscription of this app"
+                    let began =
+                        charge.kind == .trialStart
+                        ? "Your free trial of \(title) started, then the App Store"
+                        : "The App Store charged this Apple ID for \(title), then"
                     alert.message =
-                        "The App Store charged this Apple ID for \(title), then reported the subscription as not "
+                        "\(began) reported the subscription as not "
                         + "active (a refund, or a payment method to update in Settings). Nothing was unlocked."
                 }
             }
@@ -590,7 +594,9 @@ private func finishPurchase(_ outcome: PurchaseOutcome, _ state: inout AppState)
 /// which judges what the words advise (`ToldCheck.adviceViolation`).
 public func purchaseAlert(_ outcome: PurchaseOutcome, of productId: String?, signedIn: Bool) -> Alert? {
     var alert = purchaseWords(outcome, signedIn: signedIn)
-    alert?.charge = outcome.saysCharged ? .made : outcome.saysNothingCharged ? .nothing : nil
+    alert?.charge =
+        outcome.saysCharged
+        ? .made : outcome.saysTrialStarted ? .trialStarted : outcome.saysNothingCharged ? .nothing : nil
     alert?.productId = productId
     switch outcome {
     case .pending, .refused(.approvalPending): alert?.parentRequest = .waiting

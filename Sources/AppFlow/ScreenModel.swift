@@ -131,6 +131,13 @@ public struct Alert: Codable, Equatable, Sendable {
         case nothing
         /// Apple charged the Apple ID.
         case made
+        /// Apple started a free trial: a new transaction that charged nothing ("Free trial started"), told in the
+        /// trial's words, never a charge's (session 44's walk, hand-01).
+        case trialStarted
+
+        /// The alert tells a new transaction of Apple's, whatever it cost: what invariant 11 takes as its telling, and
+        /// what takes "Waiting for approval" and "You were not charged" off the screen.
+        public var tellsTransaction: Bool { self == .made || self == .trialStarted }
     }
 
     public var title: String

@@ -18,6 +18,6 @@ typealias PhoneStorage = DeviceStorage & ReceiptSlot & ChargeAlertSlot
 extension AppState {
     /// The alerts up that tell a charge, shown or next in turn.
     var chargeAlertsUp: [Alert] {
-        ([self.alert].compactMap { $0 } + self.alertsWaiting).filter { $0.charge == .made }
+        ([self.alert].compactMap { $0 } + self.alertsWaiting).filter { $0.charge?.tellsTransaction == true }
     }
 }

@@ -12,7 +12,7 @@ struct ChargeTold: Equatable {
     let at: SimInstant
 
     init?(_ alert: Alert, at: SimInstant) {
-        guard alert.charge == .made else { return nil }
+        guard alert.charge?.tellsTransaction == true else { return nil }
         productId = alert.productId
         transactionId = alert.transactionId
         self.at = at
@@ -34,7 +34,8 @@ struct ChargeTold: Equatable {
 extension Alert {
     /// It tells `record` (shown or waiting its turn: kept on the phone until the reader dismisses it).
     func tells(_ record: TransactionRecord) -> Bool {
-        charge == .made && ChargeTold.speaks(productId: productId, transactionId: transactionId, of: record)
+        charge?.tellsTransaction == true
+            && ChargeTold.speaks(productId: productId, transactionId: transactionId, of: record)
     }
 }
 

@@ -220,8 +220,7 @@ final class Device {
                 .purchaseCarriedOn(
                     outcome, productId: transaction.productIdentifier, transactionId: transaction.transactionIdentifier,
                     freshCharge: fresh,
-                    kind: transaction.isRenewal
-                        ? (transaction.isFamilyShared ? .familyShareRenewal : .renewal) : .purchase))
+                    kind: Self.carriedOnKind(transaction)))
         }
         queue.onSheetChange = { [weak self] sheet in
             self?.dispatch(
@@ -319,10 +318,20 @@ final class Device {
         if isRunning { storage.chargeAlertsUnseen = state.chargeAlertsUp }
     }
 
+    /// What Apple delivered, for the words the app tells it in: a trial's start and a first paid renewal are told as
+    /// what they cost (session 44's walk).
+    static func carriedOnKind(_ transaction: StoreTransaction) -> CarriedOnCharge.Kind {
+        if transaction.isRenewal {
+            if transaction.isFamilyShared { return .familyShareRenewal }
+            return transaction.isPaidBefore ? .renewal : .firstPaidRenewal
+        }
+        return transaction.isTrialPeriod ? .trialStart : .purchase
+    }
+
     /// The planted `charge-hidden-behind-another-alert`: the charges just told are dropped where another alert is up
     /// or waiting (`before`: the alerts up before the event).
     private func hideChargeBehindAnother(told before: [Alert]) {
-        let isNewCharge = { (alert: Alert) in alert.charge == .made && !before.contains(alert) }
+        let isNewCharge = { (alert: Alert) in alert.charge?.tellsTransaction == true && !before.contains(alert) }
         let up = [state.alert].compactMap { $0 } + state.alertsWaiting
         guard up.contains(where: isNewCharge), up.contains(where: { !isNewCharge($0) }) else { return }
         state.alertsWaiting.removeAll(where: isNewCharge)
@@ -410,7 +419,7 @@ final class Device {
             if defect == .chargeHiddenBehindAnotherAlert { hideChargeBehindAnother(told: alertsBefore) }
             chargesTold.note(
                 ([state.alert].compactMap { $0 } + state.alertsWaiting).filter {
-                    $0.charge == .made && !alertsBefore.contains($0)
+                    $0.charge?.tellsTransaction == true && !alertsBefore.contains($0)
                 }, launch: launchNumber, at: clock())
             if state.alert != alertBefore { alertUpAt = state.alert == nil ? nil : clock() }
             if let sheetFocus {

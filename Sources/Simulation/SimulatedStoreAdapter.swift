@@ -146,6 +146,7 @@ final class SimulatedStoreAdapter: StoreAdapter {
             productIdentifier: transaction.productIdentifier, state: state,
             originalTransactionIdentifier: transaction.originalTransactionIdentifier,
             transactionDate: transaction.transactionDate, isRenewal: transaction.isRenewal,
-            isFamilyShared: transaction.isFamilyShared)
+            isFamilyShared: transaction.isFamilyShared, isTrialPeriod: transaction.isTrialPeriod,
+            isPaidBefore: transaction.isPaidBefore)
     }
 }

@@ -53,6 +53,9 @@ struct ToldCheck {
             if let unfounded = Self.readingLedger({ try Self.foundMeanwhileViolation(outcome, context) }) {
                 return unfounded
             }
+            // "Your payment went through", whatever the faults: a failed check almost always comes of one, so judged
+            // only without one it was never judged (session 44's walk: said of a free trial).
+            if let unpaid = Self.wentThroughViolation(outcome, world) { return unpaid }
             // A fault that lost a restore's answer does not make "could not be restored" true of what it moved.
             guard !context.faultSince(outcome.began) else {
                 if let moved = Self.readingLedger({ try Self.restoredWhileToldFailed(outcome, context) }) {
@@ -237,8 +240,6 @@ struct ToldCheck {
                 .toldIsTrue,
                 "\(world.deviceName) was told \(Self.describe(outcome.told)), but the server granted the reader no "
                     + "level then")
-        case .purchase(.serverCheckFailed):
-            return Self.wentThroughViolation(outcome, world)
         case .account(.failed):
             if let partly = Self.readingLedger({ try Self.transferViolation(outcome, world) }) { return partly }
             return Self.readingLedger { try Self.transferredWhileToldFailed(outcome, world) }
@@ -350,19 +351,23 @@ struct ToldCheck {
         return nil
     }
 
-    /// "Your payment went through" is true only if Apple charged the Apple ID for the product while the act ran.
+    /// "Your payment went through" is true only if Apple charged the Apple ID money for the product while the act
+    /// ran: a free trial's start, a transaction that cost nothing, is no payment (session 44's walk, hand-01c).
     /// A renewal counts: StoreKit 1 answers a payment for a plan already paid for with the latest transaction,
     /// so one renewed while the act ran is what the app sees, and money did move for the product then.
     static func wentThroughViolation(_ outcome: ReaderOutcome, _ world: World) -> InvariantViolation? {
-        let charged = world.store.transactions(appleId: world.appleId).contains { record in
+        guard case .purchase(let told) = outcome.told, told.saysPaymentWentThrough else { return nil }
+        let charged = world.store.transactions(appleId: world.appleId).filter { record in
             !record.isFamilyShared && record.purchaseDate >= outcome.began
                 && (outcome.productId.map { record.productIdentifier == $0 } ?? true)
         }
-        guard !charged else { return nil }
+        guard !charged.contains(where: { $0.price != 0 }) else { return nil }
         return InvariantViolation(
             .toldIsTrue,
             "\(world.deviceName) was told the payment for \(outcome.productId ?? "the offer") went through, "
-                + "but the App Store charged nothing for it")
+                + (charged.isEmpty
+                    ? "but the App Store charged nothing for it"
+                    : "but the App Store started a free trial, which cost nothing"))
     }
 
     /// "This Apple ID already pays for another account's subscription" (and "Move it?") speaks of what was paid

@@ -353,7 +353,7 @@ public final class World {
             if BackendFault.target(of: path) != "receipts" { lastGiveUpBesideReceipts = scheduler.now }
         }
         device.onAlertSeen = { [weak self] alert, at in
-            guard alert.charge == .made else { return }
+            guard alert.charge?.tellsTransaction == true else { return }
             self?.alertSeen[name, default: ChargeAlertsTold()].note([alert], launch: 0, at: at)
         }
         device.transport.onReceiptAccepted = { [weak self] in self?.receiptAccepted[name] = self?.scheduler.now }

@@ -663,7 +663,8 @@ public final class PaymentQueue {
             paymentNumber: number, transactionIdentifier: record.transactionIdentifier,
             originalTransactionIdentifier: record.originalTransactionIdentifier,
             productIdentifier: record.productIdentifier, transactionDate: record.purchaseDate, state: state, error: nil,
-            isRenewal: record.transactionReason == "RENEWAL", isFamilyShared: record.isFamilyShared)
+            isRenewal: record.transactionReason == "RENEWAL", isFamilyShared: record.isFamilyShared,
+            isTrialPeriod: record.isTrialPeriod, isPaidBefore: store.paidBefore(record))
     }
 
     /// Apple's sheet for another plan of a group the Apple ID already subscribes to says it is a change, and when:

@@ -48,6 +48,11 @@ public struct PaymentTransaction: Equatable, Sendable {
     public var isRenewal = false
     /// A family member's share (`inAppOwnershipType` FAMILY_SHARED): the member's Apple ID paid nothing.
     public var isFamilyShared = false
+    /// Its period is a free trial (`TransactionRecord.isTrialPeriod`, StoreKit 2's offer payment mode `.freeTrial`):
+    /// Apple charged nothing, and the app tells a trial's start, not a charge (session 44's walk, hand-01).
+    public var isTrialPeriod = false
+    /// An earlier period of its subscription cost money (`AppStore.paidBefore`): only then is a renewal charged "again".
+    public var isPaidBefore = false
 }
 
 /// What the App Store records for a charged purchase: the truth the server API answers from.

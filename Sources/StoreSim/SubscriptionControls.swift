@@ -290,6 +290,19 @@ extension AppStore {
         } ?? []
     }
 
+    /// Whether an earlier period of `record`'s subscription cost the Apple ID money: the first charge after a free
+    /// trial is not charged "again" (session 44's walk, hand-04). A record kept before prices were counts as paid.
+    public func paidBefore(_ record: TransactionRecord) -> Bool {
+        let earlier =
+            logged("read the transactions of \(record.originalTransactionIdentifier)") {
+                try ledger.transactions(originalTransactionId: record.originalTransactionIdentifier)
+            } ?? []
+        return earlier.contains { other in
+            other.transactionIdentifier != record.transactionIdentifier && other.purchaseDate <= record.purchaseDate
+                && !other.isFamilyShared && other.price != 0
+        }
+    }
+
     /// `transactions(appleId:)` of each of `appleIds` in turn. The answer is kept while the ledger's lists are
     /// unchanged (`ChargedKept`); one missing a list it could not read is not kept, so the next call tries again.
     public func chargedTransactions(of appleIds: [String]) -> [TransactionRecord] {

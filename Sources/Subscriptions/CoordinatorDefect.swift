@@ -147,4 +147,8 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: the profile reads no free trial in the server's answer, so a subscription in its free trial "renews
     /// on" the day Apple's sheet says the trial ends and charges the plan's price (as the app did before session 44).
     case profileTrialToldAsRenewal = "profile-trial-told-as-renewal"
+    /// The app's: a new transaction is told in words of money whatever it cost, so a free trial's start is "The App
+    /// Store charged this Apple ID" and its first charge "charged again" (as the app did before session 45, the walk's
+    /// hand-01 and hand-04).
+    case trialToldAsCharge = "trial-told-as-charge"
 }

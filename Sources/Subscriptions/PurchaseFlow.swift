@@ -509,6 +509,11 @@ extension SubscriptionCoordinator {
 
     /// Every payment update, for the whole session: the observer starts at launch, not with the paywall.
     func observe(_ transaction: StoreTransaction) {
+        var transaction = transaction
+        if defect == .trialToldAsCharge {
+            transaction.isTrialPeriod = false
+            transaction.isPaidBefore = true
+        }
         let onScreen = isOnScreen(transaction)
         let heardBefore = transaction.transactionIdentifier.map { !heardOf.insert($0).inserted } ?? false
         if transaction.state == .purchased, !heardBefore, let id = transaction.transactionIdentifier {
@@ -829,7 +834,8 @@ extension SubscriptionCoordinator {
                     let charged = freshCharge && paidForAsked
                     let nothingNew = charged ? "" : " (Apple charged nothing new for the plan asked)"
                     log("server check failed: \(failure)\(nothingNew)")
-                    let told = UnansweredPayment(transaction, freshCharge: charged).unconfirmed
+                    let unanswered = UnansweredPayment(transaction, freshCharge: charged)
+                    let told = unanswered.unconfirmed
                     tellIfRestoreRefused(
                         receipt, transaction.productIdentifier, charged: charged, told: told, askAgain: ({ false }, {}),
                         payment: transaction
@@ -840,7 +846,7 @@ extension SubscriptionCoordinator {
                         guard outcome == told, charged, account != nil, storage.accountSession == nil else {
                             return completion(outcome)
                         }
-                        completion(UnansweredPayment.signedOutMeanwhile)
+                        completion(unanswered.signedOutMeanwhile)
                     }
                 }
             }

@@ -89,6 +89,26 @@ extension PurchaseOutcome {
     /// would do: Restore purchase is not advised, as the server may refuse it (session 32).
     public static let noReceiptToCheck = PurchaseOutcome.serverCheckFailed(
         message: "Your purchase could not be checked: the App Store gave this phone no receipt to send to the server.")
+    /// Apple charged for the purchase, and the server check failed: Restore purchase brings it back.
+    public static let paymentNotConfirmed = PurchaseOutcome.serverCheckFailed(
+        message: "Your payment went through but could not be confirmed. Use Restore purchase to get it back.")
+    /// `paymentNotConfirmed` of a payment made signed in whose account was signed out meanwhile: it follows the account.
+    public static let paymentNotConfirmedSignedOut = PurchaseOutcome.serverCheckFailed(
+        message: "Your payment went through but could not be confirmed, and you were signed out. Log in to use it.")
+    /// Apple started a free trial (no payment), and the server check failed: "Your payment went through" was said of
+    /// it, where nothing was paid (session 44's walk, hand-01c).
+    public static let trialNotConfirmed = PurchaseOutcome.serverCheckFailed(
+        message: "Your free trial started but could not be confirmed. Use Restore purchase to get it back.")
+    /// `trialNotConfirmed` of a trial started signed in whose account was signed out meanwhile.
+    public static let trialNotConfirmedSignedOut = PurchaseOutcome.serverCheckFailed(
+        message: "Your free trial started but could not be confirmed, and you were signed out. Log in to use it.")
+
+    /// Whether the reader is told a payment went through: invariant 9 holds it to a charge that cost money.
+    public var saysPaymentWentThrough: Bool { self == .paymentNotConfirmed || self == .paymentNotConfirmedSignedOut }
+
+    /// Whether the reader is told a free trial started (Apple's new transaction, which charged nothing).
+    public var saysTrialStarted: Bool { self == .trialNotConfirmed || self == .trialNotConfirmedSignedOut }
+
     /// The server did not sign the promotional offer the paywall showed: no payment went to Apple.
     public static let offerNotSigned = PurchaseOutcome.failed(
         message: "The offer could not be applied. Nothing was charged; try again.")
@@ -158,6 +178,7 @@ extension PurchaseOutcome {
     /// Whether the reader is told Apple charged the Apple ID.
     public var saysCharged: Bool {
         switch self {
+        case Self.trialNotConfirmed, Self.trialNotConfirmedSignedOut: false
         case .serverCheckFailed, .chargedForAnotherOwner, .heldElsewhere(_, charged: true),
             .heldElsewhereUnchecked(charged: true, _):
             true

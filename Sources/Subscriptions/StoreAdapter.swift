@@ -127,12 +127,20 @@ public struct StoreTransaction: Equatable, Sendable {
     public var isRenewal = false
     /// A family member's share of the purchaser's subscription: the member's Apple ID paid nothing.
     public var isFamilyShared = false
+    /// Its period is a free trial: Apple charged nothing, so its start is told in a trial's words, never a charge's
+    /// (session 44's walk: "The App Store charged this Apple ID" of a free week a parent approved).
+    public var isTrialPeriod = false
+    /// An earlier period of its subscription cost money: only then is a renewal told as charged "again" (a free week's
+    /// first charge, made after a billing issue, was, session 44's walk).
+    public var isPaidBefore = false
 
     public init(
         paymentNumber: Int, transactionIdentifier: String?, productIdentifier: String, state: State,
         originalTransactionIdentifier: String? = nil, transactionDate: SimInstant? = nil, isRenewal: Bool = false,
-        isFamilyShared: Bool = false
+        isFamilyShared: Bool = false, isTrialPeriod: Bool = false, isPaidBefore: Bool = false
     ) {
+        self.isTrialPeriod = isTrialPeriod
+        self.isPaidBefore = isPaidBefore
         self.isRenewal = isRenewal
         self.isFamilyShared = isFamilyShared
         self.paymentNumber = paymentNumber

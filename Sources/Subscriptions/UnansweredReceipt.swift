@@ -204,6 +204,10 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
     /// been before, never "Purchase complete" of a renewal (fuzz seed 4927). Nil in what an older build kept.
     public var isRenewal: Bool?
     public var isFamilyShared: Bool?
+    /// A free trial's start, and a subscription paid before (`StoreTransaction`): told after a restart in the words it
+    /// would have been told in before. Nil in what an older build kept.
+    public var isTrialPeriod: Bool?
+    public var isPaidBefore: Bool?
 
     public init(_ transaction: StoreTransaction, freshCharge: Bool) {
         productId = transaction.productIdentifier
@@ -213,6 +217,8 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
         self.freshCharge = freshCharge
         isRenewal = transaction.isRenewal ? true : nil
         isFamilyShared = transaction.isFamilyShared ? true : nil
+        isTrialPeriod = transaction.isTrialPeriod ? true : nil
+        isPaidBefore = transaction.isPaidBefore ? true : nil
     }
 
     var transaction: StoreTransaction {
@@ -220,18 +226,21 @@ public struct UnansweredPayment: Codable, Equatable, Sendable {
             paymentNumber: 0, transactionIdentifier: transactionId, productIdentifier: productId, state: .purchased,
             originalTransactionIdentifier: originalTransactionId,
             transactionDate: chargedAt.map(SimInstant.init(milliseconds:)), isRenewal: isRenewal == true,
-            isFamilyShared: isFamilyShared == true)
+            isFamilyShared: isFamilyShared == true, isTrialPeriod: isTrialPeriod == true,
+            isPaidBefore: isPaidBefore == true)
     }
 
-    /// A failed check, told as `validatePayment` tells one.
+    /// A failed check, told as `validatePayment` tells one: a new transaction that cost nothing, a free trial's
+    /// start, is told as the trial's, never as a payment that went through (session 44's walk, hand-01c).
     var unconfirmed: PurchaseOutcome {
-        freshCharge
-            ? .serverCheckFailed(
-                message: "Your payment went through but could not be confirmed. Use Restore purchase to get it back.")
-            : .notConfirmed(message: "Your purchase could not be confirmed. Use Restore purchase to get it back.")
+        guard freshCharge else {
+            return .notConfirmed(message: "Your purchase could not be confirmed. Use Restore purchase to get it back.")
+        }
+        return isTrialPeriod == true ? .trialNotConfirmed : .paymentNotConfirmed
     }
 
     /// A payment made signed in, unconfirmed, whose account was signed out meanwhile: it follows the account that paid.
-    static let signedOutMeanwhile = PurchaseOutcome.serverCheckFailed(
-        message: "Your payment went through but could not be confirmed, and you were signed out. Log in to use it.")
+    var signedOutMeanwhile: PurchaseOutcome {
+        isTrialPeriod == true ? .trialNotConfirmedSignedOut : .paymentNotConfirmedSignedOut
+    }
 }

@@ -179,6 +179,9 @@ import WhiteLabel
         // Only the check of the profile's trial words reads a free trial on it (session 44): the profile said "renews
         // on" the day Apple's sheet says the trial ends.
         (CoordinatorDefect.profileTrialToldAsRenewal, [.toldIsTrue], "open profile"),
+        // A free trial told in words of money (session 45): a trial whose check fails is "your payment went through",
+        // judged whatever the faults, and seed 1's 4th session's fails under one.
+        (CoordinatorDefect.trialToldAsCharge, [.toldIsTrue], "confirm payment"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -213,6 +216,9 @@ import WhiteLabel
         }
         if defect == .profileTrialToldAsRenewal {
             #expect(failure.violation.detail.contains("a free trial Apple ends then"), "\(failure.violation)")
+        }
+        if defect == .trialToldAsCharge {
+            #expect(failure.violation.detail.contains("cost nothing"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
@@ -360,9 +366,27 @@ import WhiteLabel
         (
             "518-a-charge-told-again-after-a-quit-is-not-active-once-refunded", .chargeToldAgainAsFirstTold,
             [
-                "expect alert \"Before the app closed, the App Store charged this Apple ID for a subscription. It is not "
+                "expect alert \"Before the app closed, a free trial of a subscription started. It is not "
                     + "active now.\"\nexpect no text \"Your subscription is active\"\n"
             ], .toldIsTrue, "entitles reader@icloud.test to nothing"
+        ),
+        (
+            // A free week a parent approved, told "charged this Apple ID" (session 45): the words of money held to
+            // the transaction's price.
+            "546-a-free-trial-approved-is-told-as-a-trial-not-a-charge", .trialToldAsCharge,
+            [
+                "expect alert \"Free trial started\"\nexpect alert \"Your free trial of Listener+ Monthly has started\"\n"
+                    + "expect no text \"charged this Apple ID\"\nexpect no text \"Purchase complete\"\n"
+            ], .toldIsTrue, "which cost nothing (a free trial of com.podcastclub.listener.monthly)"
+        ),
+        (
+            // A free week whose check failed under an injected fault, told "Your payment went through" (session 45):
+            // judged whatever the faults.
+            "547-a-free-trials-check-and-first-charge-are-told-as-what-they-cost", .trialToldAsCharge,
+            [
+                "expect alert \"Your free trial started but could not be confirmed\"\n"
+                    + "expect no text \"Your payment went through\"\n"
+            ], .toldIsTrue, "went through, but the App Store started a free trial, which cost nothing"
         ),
     ])
     func aRuleFoundByHandIsCaughtByItsInvariant(

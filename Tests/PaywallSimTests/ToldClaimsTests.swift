@@ -85,7 +85,7 @@ import Testing
     /// renewal (StoreKit 1 answers a payment for a plan already paid with the latest transaction).
     @Test func wentThroughNeedsAChargeWhileTheActRan() throws {
         let (world, began) = try boughtWorld()
-        let told = outcome(.purchase(.serverCheckFailed(message: "Your payment went through…")), world, began: began)
+        let told = outcome(.purchase(.paymentNotConfirmed), world, began: began)
         #expect(ToldCheck.wentThroughViolation(told, world) == nil)
         let later = outcome(told.told, world, began: world.scheduler.now)
         #expect(
