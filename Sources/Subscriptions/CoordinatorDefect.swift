@@ -146,4 +146,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// The app's: the profile reads no free trial in the server's answer, so a subscription in its free trial "renews
     /// on" the day Apple's sheet says the trial ends and charges the plan's price (as the app did before session 44).
     case profileTrialToldAsRenewal = "profile-trial-told-as-renewal"
+    /// The app's: the phone's guest's last subscription list is kept across a log-out and a sign-in though a move to an
+    /// account forgot the guest, so the next account's profile lists a plan it never held (as before session 45).
+    case profileKeepsMovedGuestPlans = "profile-keeps-moved-guest-plans"
 }

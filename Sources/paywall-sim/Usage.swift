@@ -290,7 +290,8 @@ enum Usage {
                                went-elsewhere-told-at-once (rare: found-by-hand/523 fails with it),
                                refresh-cancel-told-as-error,
                                charge-hidden-behind-another-alert,
-                               profile-trial-told-as-renewal
+                               profile-trial-told-as-renewal,
+                               profile-keeps-moved-guest-plans
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

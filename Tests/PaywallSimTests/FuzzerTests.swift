@@ -179,6 +179,9 @@ import WhiteLabel
         // Only the check of the profile's trial words reads a free trial on it (session 44): the profile said "renews
         // on" the day Apple's sheet says the trial ends.
         (CoordinatorDefect.profileTrialToldAsRenewal, [.toldIsTrue], "open profile"),
+        // A guest's list kept after its move forgot it: only the check of whose plans the profile lists reads it
+        // (session 45), once another account signs in on the phone.
+        (CoordinatorDefect.profileKeepsMovedGuestPlans, [.toldIsTrue], "sign in"),
     ])
     func everyDefectIsCaughtByItsInvariant(defect: CoordinatorDefect, invariants: [Invariant], clue: String) throws {
         // A defect only a rare path meets is looked for where the draws meet it: since session 33's (the phone's
@@ -213,6 +216,9 @@ import WhiteLabel
         }
         if defect == .profileTrialToldAsRenewal {
             #expect(failure.violation.detail.contains("a free trial Apple ends then"), "\(failure.violation)")
+        }
+        if defect == .profileKeepsMovedGuestPlans {
+            #expect(failure.violation.detail.contains("ever held"), "\(failure.violation)")
         }
         if defect == .revocationKeptFromTheApp {
             #expect(failure.violation.detail.contains("Apple took back"), "\(failure.violation)")
