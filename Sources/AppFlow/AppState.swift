@@ -88,9 +88,17 @@ public struct AppState: Equatable, Sendable {
     /// Signed up over a guest whose renewal Apple retries, the profile lost its plan line, its billing warning and
     /// "Manage my subscription", while Apple would still charge on recovery (session 27).
     public var profileSubscriptions: [SubscriptionSummary] {
-        guard isSignedIn, let phone = self.phoneSubscriptionList?.subscriptions else { return subscriptions }
+        guard isSignedIn, let phone = phoneGuestsList?.subscriptions else { return subscriptions }
         let listed = Set(subscriptions.compactMap(\.originalTransactionId))
         return subscriptions + phone.filter { $0.originalTransactionId.map { !listed.contains($0) } ?? true }
+    }
+
+    /// The phone's own list while it is of the guest the phone holds now: a guest moved to an account is forgotten, and
+    /// its last list, kept across a log-out and the next sign-in, showed its plan ("renewal failed") on the profile of
+    /// an account that never held it (long 2413).
+    var phoneGuestsList: SubscriptionList? {
+        guard let list = self.phoneSubscriptionList else { return nil }
+        return self.keepsGoneGuestsList || list.identity == self.access.phoneGuestIdentity ? list : nil
     }
 
     /// A sign-in or a log-out keeps the phone's guest beside (or instead of) the account: the guest's list the server

@@ -70,6 +70,9 @@ public struct AppStateFields: Sendable {
     /// The planted `profile-trial-told-as-renewal`: the profile reads no free trial in the server's answer and says a
     /// trial "renews on" its end (as before session 44). Never set otherwise.
     public var trialToldAsRenewal = false
+    /// The planted `profile-keeps-moved-guest-plans`: the phone's list is kept and shown whoever the phone's guest is
+    /// now, a guest moved to an account and forgotten included (as before session 45). Never set otherwise.
+    public var keepsGoneGuestsList = false
 }
 
 /// The box: read and written only through `AppState`'s `subscript(dynamicMember:)`, and written only while no other copy holds it

@@ -32,6 +32,8 @@ public func reduce(_ state: inout AppState, _ event: AppEvent, choices: [Choice]
         }
         state.keepListsAcross(identityChangeTo: access.identity)
         state.access = access
+        // The phone's list is its guest's now only: one moved to an account and forgotten is nobody's to show.
+        if state.phoneGuestsList == nil { state.phoneSubscriptionList = nil }
         effects.gather(subscribeOnceKnown(&state))
         requireAccountIfNeeded(&state)
     case .paymentSheet(let sheet):

@@ -35,6 +35,7 @@ final class Device {
             state.namesPlansByIdentifier = defect == .titleByIdentifier
             state.readsOnlySwitchesForSale = defect == .unsoldPlanSaidToRenew
             state.trialToldAsRenewal = defect == .profileTrialToldAsRenewal
+            state.keepsGoneGuestsList = defect == .profileKeepsMovedGuestPlans
             keptFeed = nil
         }
     }

@@ -128,7 +128,7 @@ public final class InvariantMonitor {
             told.check(context), shownAlerts.check(context), PurchaseToldCheck.violations(context),
             toldAgain.check(context), cancelsTold.check(context, toldSince: before.outcomes),
             productNames.check(context), unsoldRenewals.check(context), TrialToldCheck.violations(context),
-            recoveries.check(context),
+            recoveries.check(context), ProfileOwnersCheck.violations(context),
             PayingCheck.violations(context, interruptedAt: interruptedAt), RenewalReachesCheck.violations(context),
             charges.check(context), declines.check(context), askedForNothing.check(context), intros.check(context),
             moves.check(context), family.check(context), revokedShares.check(context),

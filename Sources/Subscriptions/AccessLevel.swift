@@ -39,6 +39,9 @@ public struct AccessSnapshot: Equatable, Sendable {
     /// Signed in: until when the server refuses to move those to the account, the subscription having moved 3 times
     /// in 30 days (the move limit); nil when it would move them. The app offers no move until then.
     public var moveRefusedUntil: SimInstant?
+    /// The anonymous identity the phone holds now, the reader or kept beside the account; nil when it holds none (a
+    /// guest moved to an account is forgotten). The phone's own subscription list is this guest's alone (long 2413).
+    public var phoneGuest: String?
     /// False until the stored identity has been read at launch: no paywall before then.
     public var isKnown: Bool
 
@@ -51,6 +54,9 @@ public struct AccessSnapshot: Equatable, Sendable {
     public static let unknown = AccessSnapshot(identity: .none, levels: [], isKnown: false)
 
     public var isSubscriber: Bool { !levels.isEmpty }
+
+    /// `phoneGuest` as the identity a list names.
+    public var phoneGuestIdentity: Identity? { phoneGuest.map { .anonymous(id: $0) } }
 
     /// Whether content requiring any of `required` is open to this reader.
     public func unlocks(_ required: [String]) -> Bool {

@@ -151,4 +151,7 @@ public enum CoordinatorDefect: String, CaseIterable, Sendable {
     /// Store charged this Apple ID" and its first charge "charged again" (as the app did before session 45, the walk's
     /// hand-01 and hand-04).
     case trialToldAsCharge = "trial-told-as-charge"
+    /// The app's: the phone's guest's last subscription list is kept across a log-out and a sign-in though a move to an
+    /// account forgot the guest, so the next account's profile lists a plan it never held (as before session 45).
+    case profileKeepsMovedGuestPlans = "profile-keeps-moved-guest-plans"
 }

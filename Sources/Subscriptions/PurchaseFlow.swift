@@ -546,9 +546,10 @@ extension SubscriptionCoordinator {
                 if !answered.isEmpty || approved { onParentAnswered() }
             }
             if defect == .unlockOnPurchased {
-                publish(
-                    AccessSnapshot(identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
-                )
+                var unlocked = AccessSnapshot(
+                    identity: access.identity, levels: access.levels.union(contentLevels), isKnown: true)
+                unlocked.phoneGuest = access.phoneGuest
+                publish(unlocked)
             }
             if finishPolicy == .beforeServerCheck { store.finish(transaction) }
             // Apple gives one introductory offer per group: the paywall stops promising it at once.

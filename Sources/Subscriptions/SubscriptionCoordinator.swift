@@ -308,6 +308,7 @@ public final class SubscriptionCoordinator {
                 levels: Set(onWord(session.levels, until: session.levelsUntil)).union(onThisPhone),
                 isKnown: true)
             snapshot.unmovedLevels = onThisPhone
+            snapshot.phoneGuest = storage.anonymousIdentity?.id
             // A move the server said it refuses for the limit, until then: not offered (`AccessSnapshot`).
             if let until = storage.anonymousIdentity?.transferRefusedUntil, until > clock().milliseconds,
                 !onThisPhone.isEmpty
@@ -317,10 +318,12 @@ public final class SubscriptionCoordinator {
             return snapshot
         }
         if let anonymous = storage.anonymousIdentity {
-            return AccessSnapshot(
+            var snapshot = AccessSnapshot(
                 identity: .anonymous(id: anonymous.id),
                 levels: Set(onWord(anonymous.levels, until: anonymous.levelsUntil)),
                 isKnown: true)
+            snapshot.phoneGuest = anonymous.id
+            return snapshot
         }
         return AccessSnapshot(identity: .none, levels: [], isKnown: true)
     }

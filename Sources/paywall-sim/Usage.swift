@@ -291,7 +291,8 @@ enum Usage {
                                refresh-cancel-told-as-error,
                                charge-hidden-behind-another-alert,
                                profile-trial-told-as-renewal,
-                               trial-told-as-charge
+                               trial-told-as-charge,
+                               profile-keeps-moved-guest-plans
           --invariants N,N…    Judge only these invariants (numbers above): a break of another is
                                neither reported nor ends a session. Default: all
           -h, --help           Show this help

@@ -308,7 +308,8 @@ import WhiteLabel
     /// (session 36: it read "free articles only" with nothing to cancel until opened again).
     @Test func aSignInKeepsTheGuestsListAsThePhones() throws {
         var state = try launchedState()
-        let guest = AccessSnapshot(identity: .anonymous(id: "g"), levels: [], isKnown: true)
+        var guest = AccessSnapshot(identity: .anonymous(id: "g"), levels: [], isKnown: true)
+        guest.phoneGuest = "g"
         _ = reduce(&state, .accessChanged(guest))
         _ = try choose(.openProfile, &state)
         let retried = SubscriptionSummary(
@@ -317,13 +318,44 @@ import WhiteLabel
         _ = reduce(&state, .subscriptionsLoaded(SubscriptionList(identity: guest.identity, subscriptions: [retried])))
         #expect(state.profileSubscriptions == [retried])
 
-        let ann = AccessSnapshot(identity: .account(email: "ann@example.test"), levels: [], isKnown: true)
+        var ann = AccessSnapshot(identity: .account(email: "ann@example.test"), levels: [], isKnown: true)
+        ann.phoneGuest = "g"
         _ = reduce(&state, .accessChanged(ann))
         #expect(state.profileSubscriptions == [retried], "signed in, the phone's own plan is still on the profile")
         #expect(state.screen.rows.contains { $0.text == "Manage my subscription" })
 
         _ = reduce(&state, .accessChanged(guest))
         #expect(state.profileSubscriptions == [retried], "logged out, the guest's plan is the profile's again")
+    }
+
+    /// The phone's list is only the guest's the phone holds now: a guest moved to an account is forgotten, and its
+    /// plan is on no later reader's profile, whoever signs in (long 2413: ben's profile said ana's renewal failed).
+    @Test func aMovedGuestsListIsNobodysAfterTheMove() throws {
+        var state = try launchedState()
+        var ann = AccessSnapshot(identity: .account(email: "ann@example.test"), levels: [], isKnown: true)
+        ann.phoneGuest = "g"
+        _ = reduce(&state, .accessChanged(ann))
+        _ = try choose(.openProfile, &state)
+        let retried = SubscriptionSummary(
+            originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
+            expires: 1_775_120_400_000, active: false, autoRenew: true, billingIssue: true)
+        _ = reduce(
+            &state, .subscriptionsLoaded(SubscriptionList(identity: .anonymous(id: "g"), subscriptions: [retried])))
+        #expect(state.profileSubscriptions == [retried])
+
+        ann.phoneGuest = nil
+        _ = reduce(&state, .accessChanged(ann))
+        #expect(state.phoneSubscriptionList == nil, "moved, the guest is forgotten and so is its list")
+        let ben = AccessSnapshot(identity: .account(email: "ben@example.test"), levels: [], isKnown: true)
+        _ = reduce(&state, .accessChanged(AccessSnapshot(identity: .none, levels: [], isKnown: true)))
+        _ = reduce(&state, .accessChanged(ben))
+        #expect(state.profileSubscriptions == [])
+        #expect(!state.screen.rows.contains { $0.text.contains("renewal failed") })
+
+        // A late answer about a guest the phone no longer holds is not shown either.
+        _ = reduce(
+            &state, .subscriptionsLoaded(SubscriptionList(identity: .anonymous(id: "g"), subscriptions: [retried])))
+        #expect(state.profileSubscriptions == [])
     }
 
     /// Where a grown-up must answer first, the manage sheet opens behind the gate (a switch there can charge): the
