@@ -108,7 +108,9 @@ extension Backend {
             let now = clock()
             let answer = try ledgerChange { () throws -> SessionBody in
                 let traded = Digest.sha256(Array(body.refreshToken.utf8))
-                guard let id = try ledger.consumeRefreshToken(hash: traded, now: now),
+                guard
+                    let id = try ledger.consumeRefreshToken(
+                        hash: traded, now: now, spendsIssuedOnRetrade: !retradesKeepWhatWasIssued),
                     let identity = try ledger.identity(id)
                 else { throw APIError.unauthorized("refresh_invalid") }
                 return try session(for: identity, issuedFor: traded)

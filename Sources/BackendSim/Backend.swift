@@ -65,6 +65,9 @@ public final class Backend {
     public var statusFollowsWhoPaid = true
     /// False only for the planted `transfer-moves-ended`: a transfer moves a guest's ended purchase too.
     public var transfersMoveOnlyActive = true
+    /// False only for the planted `replaced-refresh-token-traded-again`, planted whole: a refresh token traded again
+    /// spends the unused one issued for it, as before long 2446, so the phone's trade of one it replaced spends its own.
+    public var retradesKeepWhatWasIssued = true
     /// PBKDF2's work factor for new passwords: a simulation setting (`WorldOptions.passwordIterations`).
     public var passwordIterations = PasswordHash.defaultIterations
     /// Account tokens are short; the refresh token gets a new one.

@@ -285,19 +285,52 @@ public final class BackendLedger {
         return row[1].int == 0 && (row[0].int ?? 0) <= now.milliseconds
     }
 
-    /// Marks a refresh token used and returns whose it was; nil when unknown, expired, or used and its answer
-    /// not lost. A used one is traded again while the token issued for it was never used: the phone never had
-    /// that answer (a timeout, a lost response), and a refresh token that works once would otherwise sign the
-    /// reader out at the next refresh (session 23). The unused token it was issued is spent instead.
-    func consumeRefreshToken(hash: [UInt8], now: SimInstant) throws(DatabaseError) -> String? {
+    /// Marks a refresh token used and returns whose it was; nil when unknown, expired, or used and one issued for it
+    /// traded since. A used one is traded again while every token issued for it is unused: the phone may never have had
+    /// that answer (a timeout, a lost response), and a refresh token that works once would otherwise sign the reader out
+    /// at the next refresh (session 23). Or the phone had it, and the trade again is an older request of the same token
+    /// that arrived late (a quit app's, sent before its relaunch traded the token: long 2446): which of the two the phone
+    /// holds, the server cannot tell, so a trade again spends neither, and the first token issued for it that is traded
+    /// spends the others. `spendsIssuedOnRetrade`: the rule before, off only to plant 515's defect whole.
+    func consumeRefreshToken(hash: [UInt8], now: SimInstant, spendsIssuedOnRetrade: Bool = false)
+        throws(DatabaseError) -> String?
+    {
         guard let trade = try tradable(hash, now: now) else { return nil }
-        try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(trade.spent)])
-        try audit(
-            at: now, actor: trade.owner, action: "refresh_token.used",
-            detail: trade.spent == hash ? "" : "issued for a token traded again: its answer was lost",
-            subject: AuditChain.refreshSubject(trade.spent),
-            state: AuditChain.refreshState(identityId: trade.owner, expires: trade.expires, used: true))
+        if trade.spent == hash {
+            try spend(hash, owner: trade.owner, expires: trade.expires, now: now, detail: "")
+            try spendSiblings(of: hash, owner: trade.owner, now: now)
+        } else if spendsIssuedOnRetrade {
+            try spend(
+                trade.spent, owner: trade.owner, expires: trade.expires, now: now,
+                detail: "issued for a token traded again: its answer was lost")
+        }
         return trade.owner
+    }
+
+    private func spend(_ hash: [UInt8], owner: String, expires: Int64, now: SimInstant, detail: String)
+        throws(DatabaseError)
+    {
+        try database.run("UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?", [.blob(hash)])
+        try audit(
+            at: now, actor: owner, action: "refresh_token.used", detail: detail,
+            subject: AuditChain.refreshSubject(hash),
+            state: AuditChain.refreshState(identityId: owner, expires: expires, used: true))
+    }
+
+    /// The other unused tokens issued for the one `hash` was issued for: the phone traded this one, so it holds none
+    /// of them (they answered a trade again whose answer it never kept).
+    private func spendSiblings(of hash: [UInt8], owner: String, now: SimInstant) throws(DatabaseError) {
+        let siblings = try database.query(
+            """
+            SELECT s.token_hash, s.expires_ms FROM refresh_tokens s JOIN refresh_tokens t ON s.issued_for = t.issued_for
+            WHERE t.token_hash = ? AND s.token_hash != t.token_hash AND s.used = 0 ORDER BY s.rowid
+            """, [.blob(hash)])
+        for sibling in siblings {
+            guard case .blob(let spent) = sibling[0] else { continue }
+            try spend(
+                spent, owner: owner, expires: sibling[1].int ?? 0, now: now,
+                detail: "issued for the same token as one traded since")
+        }
     }
 
     /// What trading `hash` would spend: itself when unused, else the token issued for it when that was never used.
@@ -310,6 +343,7 @@ public final class BackendLedger {
             ).first, let owner = row[0].string, (row[1].int ?? 0) > now.milliseconds
         else { return nil }
         if row[2].int == 0 { return (hash, owner, row[1].int ?? 0) }
+        // The newest issued for it: once one of them is traded, every other is spent, so an unused newest says none was.
         guard
             let issued = try database.query(
                 """

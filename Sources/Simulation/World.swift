@@ -149,6 +149,7 @@ public final class World {
             backend.restoresKeepThePolicy = defect != .restoreIgnoresPolicy
             backend.statusFollowsWhoPaid = defect != .statusIgnoresWhoPaid
             backend.transfersMoveOnlyActive = defect != .transferMovesEnded
+            backend.retradesKeepWhatWasIssued = defect != .replacedRefreshTokenTradedAgain
             store.choosingAPlanEndsItsConsent = defect != .consentFollowsTheSubscription
             store.deliversRecoveries = defect != .recoveryKeptFromTheApp
             store.deliversRevocations = defect != .revocationKeptFromTheApp

@@ -35,28 +35,34 @@ extension World {
     /// The parent approves the oldest waiting request; false when none waits.
     @discardableResult
     public func approveAskToBuy() -> Bool {
+        // Looked for first: with none waiting, the timeline says only that, not an approval that never happened.
+        guard !store.pendingAskToBuy.isEmpty else { return noRequestWaits() }
         timeline.log(.control, "parent approves")
-        let settled = store.approveAskToBuy()
-        if !settled { timeline.log(.control, "no request waits for a parent" + (lapseNote().map { ": \($0)" } ?? "")) }
-        return settled
+        return store.approveAskToBuy()
     }
 
     @discardableResult
     public func declineAskToBuy() -> Bool {
+        guard !store.pendingAskToBuy.isEmpty else { return noRequestWaits() }
         timeline.log(.control, "parent declines")
-        let settled = store.declineAskToBuy()
-        if !settled { timeline.log(.control, "no request waits for a parent" + (lapseNote().map { ": \($0)" } ?? "")) }
-        return settled
+        return store.declineAskToBuy()
+    }
+
+    private func noRequestWaits() -> Bool {
+        timeline.log(.control, "no request waits for a parent" + (lapseNote().map { ": \($0)" } ?? ""))
+        return false
     }
 
     /// The reader does outside the app what the oldest interrupted purchase asked: StoreKit reported it
     /// failed, and now a new purchased transaction reaches the observer. False when none waits.
     @discardableResult
     public func resolveInterruptedPurchase() -> Bool {
+        guard !store.interruptedPurchases.isEmpty else {
+            timeline.log(.control, "no interrupted purchase waits")
+            return false
+        }
         timeline.log(.control, "interrupted purchase resolved outside the app")
-        let settled = store.resolveInterruptedPurchase()
-        if !settled { timeline.log(.control, "no interrupted purchase waits") }
-        return settled
+        return store.resolveInterruptedPurchase()
     }
 
     /// Apple refunds the reader's latest transaction; false when there is none to refund.
@@ -107,6 +113,11 @@ extension World {
     /// consent sheet reads old → new, and an agreed renewal charges the new price.
     public func raisePrices() {
         let products = Set(store.transactions(appleId: options.appleId).map(\.productIdentifier))
+        // Looked for first, as a refund with nothing to refund says so: "price increase for " named nothing (hand-05).
+        guard !products.isEmpty else {
+            timeline.log(.control, "price increase: no subscription bought on \(options.appleId) to raise")
+            return
+        }
         timeline.log(.control, "price increase for \(products.sorted().joined(separator: ", "))")
         for product in products.sorted() {
             guard let price = store.currentPrice(product) else {

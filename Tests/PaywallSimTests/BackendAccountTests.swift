@@ -87,6 +87,29 @@ import Testing
         #expect(world.await { second.me(completion: $0) }?.failure == .unauthorized(code: "token_expired"))
     }
 
+    /// A refresh token traded again after the phone kept the first trade's answer (a quit app's trade arriving after
+    /// its relaunch's, long 2446) spends nothing handed out: the phone's new token still trades, and that trade spends
+    /// the one the late trade was given, which no phone holds (found-by-hand/553).
+    @Test func aLateTradeOfARefreshTokenSpendsNoneIssuedForIt() throws {
+        let world = try LedgerWorld()
+        let ana = try Self.anaSignedUp(world)
+        let expired = ana.access.token ?? ""
+        world.scheduler.advance(by: .hours(2))
+        /// Asks `GET /v1/me` with the expired token and `refreshToken`: the refresh token it was given, if any.
+        func trade(_ refreshToken: String) -> (answered: Bool, given: String?) {
+            let client = world.client(on: "phone-1", credentials: .account(token: expired, refreshToken: refreshToken))
+            var given: String?
+            client.onSessionRefreshed = { _, token, _ in given = token }
+            return (world.await { client.me(completion: $0) }?.value != nil, given)
+        }
+        let relaunch = trade(ana.refreshToken)
+        let late = trade(ana.refreshToken)
+        let kept = try #require(relaunch.given)
+        let lateGiven = try #require(late.given)
+        #expect(trade(kept).answered)
+        #expect(!trade(lateGiven).answered)
+    }
+
     /// A request refused as expired after the phone's refresh token was replaced while it was out trades the one the
     /// phone holds, never its own again: the server takes a replaced token traded again for a refresh whose answer was
     /// lost and spends the phone's, whose next refresh would sign the reader out (fuzz seed 5440). Said by the refresh

@@ -99,6 +99,21 @@ import Testing
         #expect(world.isUnlocked)
     }
 
+    /// A parent's control or an interrupted purchase's with nothing waiting writes only that nothing waits, never first
+    /// a line saying it was done (session 44's walk; found-by-hand/554 for the price increase).
+    @Test func aControlWithNothingWaitingSaysOnlyThat() throws {
+        let world = try newsWorld()
+        world.launchAndSettle()
+        let before = world.timeline.entries.count
+        #expect(!world.approveAskToBuy())
+        #expect(!world.declineAskToBuy())
+        #expect(!world.resolveInterruptedPurchase())
+        #expect(
+            world.timeline.entries[before...].map(\.text) == [
+                "no request waits for a parent", "no request waits for a parent", "no interrupted purchase waits",
+            ])
+    }
+
     @Test func aPriceIncreaseAsksForConsentWhenTheAppBecomesActive() throws {
         let world = try newsWorld()
         world.launchAndSettle()
