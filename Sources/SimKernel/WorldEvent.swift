@@ -81,6 +81,10 @@ public enum WorldEvent: Hashable, Sendable {
     /// A parent declined the Ask to Buy request for `productId` that the phone `deviceId`'s app asked (a payment of its
     /// queue, not a switch on Apple's manage sheet): Apple tells that phone's observer the payment failed.
     case askToBuyDeclined(deviceId: String, productId: String)
+    /// Apple told the phone `deviceId`'s queue that its payment for `productId` failed, for `reason` (Apple's error
+    /// code), any but `paymentCancelled`: the country changed while the sheet was up, an unknown product, a refused
+    /// offer, payments not allowed, a fault. The app telling an error then tells the truth (long fuzz seed 2479).
+    case paymentFailed(deviceId: String, productId: String, reason: String)
 }
 
 /// Where a fault fired: the store records nothing else of it; the network also keeps its last one.

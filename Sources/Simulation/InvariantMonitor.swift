@@ -228,7 +228,9 @@ public final class InvariantMonitor {
                 if let broken = offerCharges.read(recorded.event, judging: judging) { found.append(broken) }
             case .askToBuyDeclined(let deviceId, let productId):
                 if judging { declines.declined(productId, deviceId: deviceId, at: recorded.time, world: world) }
-            case .receiptRefreshCancelled(_, let askedAt): cancelsTold.refreshCancelled(askedAt: askedAt)
+            case .receiptRefreshCancelled(let deviceId, let askedAt):
+                cancelsTold.refreshCancelled(deviceId: deviceId, askedAt: askedAt)
+            case .paymentFailed(let deviceId, _, _): cancelsTold.paymentFailed(deviceId: deviceId, at: recorded.time)
             case .receiptRefreshStarted, .becameActive, .paymentNotAllowed, .paymentCharged,
                 .paywallClosedElsewhere, .subscriberNotOnProfile, .transferNotOffered, .manageSheetUntrue,
                 .sheetOpenedOnMoney, .subscriptionExpired:

@@ -629,7 +629,14 @@ public final class PaymentQueue {
         store.scheduler.schedule(after: delay) { [self] in
             let id = transaction.transactionIdentifier.map { " \($0)" } ?? ""
             let reason = transaction.error.map { " (\($0.rawValue))" } ?? ""
-            let cancelled = transaction.error == .paymentCancelled
+            let event: WorldEvent? =
+                switch transaction.error {
+                case .paymentCancelled: .paymentCancelled(productId: transaction.productIdentifier)
+                case .some(let error):
+                    .paymentFailed(
+                        deviceId: deviceId, productId: transaction.productIdentifier, reason: error.rawValue)
+                case nil: nil
+                }
             // The app may have been restarted since: the phone's live queue hears it, as the new process's
             // observer does in StoreKit. With no app running it stays unfinished until the next launch, and the
             // timeline says so: "observer ←" of a killed app's phone told of an observer there was not (session 34).
@@ -637,7 +644,7 @@ public final class PaymentQueue {
             let heard = live.observer != nil ? "observer ←" : "no app observes: kept for the next launch,"
             store.log(
                 "\(heard) \(transaction.state.rawValue)\(id) \(transaction.productIdentifier)\(reason)",
-                event: cancelled ? .paymentCancelled(productId: transaction.productIdentifier) : nil)
+                event: event)
             if transaction.state != .purchasing { addedInFlight[transaction.paymentNumber] = nil }
             if live.observer != nil, let id = transaction.transactionIdentifier { live.deliveries[id, default: 0] += 1 }
             live.observer?(transaction)
