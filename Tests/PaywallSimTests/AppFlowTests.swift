@@ -303,6 +303,11 @@ import WhiteLabel
         #expect(state.subscriptions == [monthly])
     }
 
+    /// A guest's monthly whose renewal Apple is retrying: what the phone's list holds in the two tests below.
+    private static let monthlyInBillingRetry = SubscriptionSummary(
+        originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
+        expires: 1_775_120_400_000, active: false, autoRenew: true, billingIssue: true)
+
     /// The guest's list stays the phone's across a sign-in and comes back to the guest at a log-out: the profile on
     /// screen keeps the plan Apple still retries, and "Manage my subscription", until the server is asked again
     /// (session 36: it read "free articles only" with nothing to cancel until opened again).
@@ -312,9 +317,7 @@ import WhiteLabel
         guest.phoneGuest = "g"
         _ = reduce(&state, .accessChanged(guest))
         _ = try choose(.openProfile, &state)
-        let retried = SubscriptionSummary(
-            originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
-            expires: 1_775_120_400_000, active: false, autoRenew: true, billingIssue: true)
+        let retried = Self.monthlyInBillingRetry
         _ = reduce(&state, .subscriptionsLoaded(SubscriptionList(identity: guest.identity, subscriptions: [retried])))
         #expect(state.profileSubscriptions == [retried])
 
@@ -336,9 +339,7 @@ import WhiteLabel
         ann.phoneGuest = "g"
         _ = reduce(&state, .accessChanged(ann))
         _ = try choose(.openProfile, &state)
-        let retried = SubscriptionSummary(
-            originalTransactionId: "2000000000000001", productId: "com.dailynews.premium.monthly",
-            expires: 1_775_120_400_000, active: false, autoRenew: true, billingIssue: true)
+        let retried = Self.monthlyInBillingRetry
         _ = reduce(
             &state, .subscriptionsLoaded(SubscriptionList(identity: .anonymous(id: "g"), subscriptions: [retried])))
         #expect(state.profileSubscriptions == [retried])
